@@ -1,0 +1,76 @@
+# gd - GPU kernels for GNU Octave.
+#
+#   make            build/libgd.a and the gateways in octave/private/
+#   make test       BATS suites and every function's %! tests (runs make deps)
+#   make demo       examples/demo.m (runs make deps)
+#   make bench      examples/bench.m: tables on stdout and bench/results/
+#   make deps       find Octave, mkoctfile, bats, the statistics package;
+#                   install what is missing with apt-get when root
+#   make clean
+#
+# GPU_ARCHS=90 builds for one architecture while developing; the default is
+# a fat binary for sm_75 ... sm_90 plus PTX for newer devices.
+
+NVCC      ?= nvcc
+MKOCTFILE ?= mkoctfile
+OCTAVE    ?= octave-cli
+BATS      ?= bats
+CC        ?= gcc
+
+CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(realpath $(shell command -v $(NVCC))))
+CUDA_LIB  := $(firstword $(wildcard $(CUDA_HOME)/lib64 $(CUDA_HOME)/targets/x86_64-linux/lib))
+
+GPU_ARCHS ?= 75 80 86 89 90
+GENCODE   := $(foreach a,$(GPU_ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) \
+             -gencode arch=compute_$(lastword $(GPU_ARCHS)),code=compute_$(lastword $(GPU_ARCHS))
+
+NVCCFLAGS ?= -O3 -std=c++17 -Xcompiler -fPIC -Xcompiler -Wall $(GENCODE)
+CFLAGS    ?= -O3 -fPIC -fopenmp -Wall -Wextra -std=c11 -D_POSIX_C_SOURCE=200809L
+MEXFLAGS  := --mex -R2018a -Ikernels -Imex
+MEXLIBS   := build/libgd.a -L$(CUDA_LIB) -lcudart_static -lrt -ldl -lpthread -lgomp -lstdc++
+
+KERNEL_HDR := kernels/gd.h kernels/gd_internal.h
+KERNEL_OBJ := build/device.o build/minplus.o build/cpu.o
+GATEWAYS   := octave/private/__gd_minplus__.mex octave/private/__gd_info__.mex
+
+OCTAVE_RUN := $(OCTAVE) -q --no-gui --no-init-file --no-history
+
+.PHONY: all test demo bench deps clean
+all: $(GATEWAYS)
+
+build/%.o: kernels/%.cu $(KERNEL_HDR) | build
+	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+
+build/cpu.o: kernels/cpu.c kernels/gd.h | build
+	$(CC) $(CFLAGS) -c $< -o $@
+
+build/libgd.a: $(KERNEL_OBJ)
+	rm -f $@ && ar rcs $@ $^
+
+# the arch list is part of the build: rebuild when it changes
+build/archs: FORCE | build
+	@echo '$(GPU_ARCHS)' | cmp -s - $@ || echo '$(GPU_ARCHS)' > $@
+$(KERNEL_OBJ): build/archs
+FORCE:
+
+octave/private/%.mex: mex/%.c mex/gd_mex.c mex/gd_mex.h build/libgd.a | octave/private
+	$(MKOCTFILE) $(MEXFLAGS) -o $@ $< mex/gd_mex.c $(MEXLIBS)
+	@rm -f $(notdir $(basename $<)).o gd_mex.o
+
+build octave/private:
+	mkdir -p $@
+
+deps:
+	@tests/deps.sh
+
+test: deps all
+	$(BATS) tests
+
+demo: deps all
+	$(OCTAVE_RUN) --eval "addpath('octave'); run('examples/demo.m')"
+
+bench: all
+	$(OCTAVE_RUN) --eval "addpath('octave'); run('examples/bench.m')"
+
+clean:
+	rm -rf build octave/private *.o

@@ -1,0 +1,66 @@
+/* cpu.c - CPU implementations of gd's operations (OpenMP).
+ *
+ * The 'cpu' variant of each operation, and what runs when no GPU is
+ * present. Same semantics as the GPU kernels: the Octave expression is the
+ * definition.
+ *
+ * min-plus: R(:,j) = min_k A(:,k) + B(k,j). The innermost loop runs down a
+ * column of A and of R (contiguous in Octave's layout), so it vectorises;
+ * blocks of i and k keep the A panel and the R strip in cache; threads take
+ * column blocks of R. Every (i,j) sees k in increasing order with Octave's
+ * own rule (a term replaces the running minimum when it is smaller or the
+ * minimum is still NaN), so the result is Octave's to the bit, sign of zero
+ * included.
+ */
+#include "gd.h"
+
+#include <math.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+int gd_cpu_threads(void)
+{
+#ifdef _OPENMP
+    return omp_get_max_threads();
+#else
+    return 1;
+#endif
+}
+
+enum { CPU_IB = 512, CPU_KB = 128, CPU_JB = 16 };
+
+#define DEFINE_CPU_MINPLUS(NAME, T)                                            \
+    void NAME(const T *A, const T *B, T *R, int64_t m, int64_t k, int64_t n)   \
+    {                                                                          \
+        const T init = k > 0 ? (T)NAN : (T)INFINITY;                           \
+        int64_t njb = (n + CPU_JB - 1) / CPU_JB;                               \
+        _Pragma("omp parallel for schedule(dynamic)")                          \
+        for (int64_t jb = 0; jb < njb; ++jb) {                                 \
+            int64_t j0 = jb * CPU_JB;                                          \
+            int64_t j1 = j0 + CPU_JB < n ? j0 + CPU_JB : n;                    \
+            for (int64_t j = j0; j < j1; ++j)                                  \
+                for (int64_t i = 0; i < m; ++i) R[i + m * j] = init;           \
+            for (int64_t k0 = 0; k0 < k; k0 += CPU_KB) {                       \
+                int64_t k1 = k0 + CPU_KB < k ? k0 + CPU_KB : k;                \
+                for (int64_t i0 = 0; i0 < m; i0 += CPU_IB) {                   \
+                    int64_t i1 = i0 + CPU_IB < m ? i0 + CPU_IB : m;            \
+                    for (int64_t j = j0; j < j1; ++j) {                        \
+                        T *r = R + m * j;                                      \
+                        for (int64_t kk = k0; kk < k1; ++kk) {                 \
+                            const T *a = A + m * kk;                           \
+                            const T b = B[kk + k * j];                         \
+                            for (int64_t i = i0; i < i1; ++i) {                \
+                                T s = a[i] + b;                                \
+                                T c = r[i];                                    \
+                                r[i] = (s < c || c != c) ? s : c;              \
+                            }                                                  \
+                        }                                                      \
+                    }                                                          \
+                }                                                              \
+            }                                                                  \
+        }                                                                      \
+    }
+
+DEFINE_CPU_MINPLUS(gd_cpu_minplus_f, float)
+DEFINE_CPU_MINPLUS(gd_cpu_minplus_d, double)

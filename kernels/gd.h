@@ -1,0 +1,106 @@
+/* gd.h - the whole C API of gd's kernel layer.
+ *
+ * Everything here is plain C callable from the MEX gateways (mex/) and from
+ * C programs; no Octave headers. Functions return a gd_status; on failure
+ * gd_last_error() gives a message that says what and why (sizes, CUDA's
+ * error string). Nothing here exits or prints.
+ *
+ * Matrices are column-major with explicit sizes, as Octave stores them:
+ * A(i,k) is at A[i + m*k]. Sizes are int64_t throughout.
+ */
+#ifndef GD_H
+#define GD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    GD_OK = 0,
+    GD_ERR_INPUT,   /* a bad argument (gd:input) */
+    GD_ERR_SIZE,    /* sizes that disagree or overflow (gd:size) */
+    GD_ERR_VARIANT, /* unknown variant name (gd:variant) */
+    GD_ERR_NOGPU,   /* no usable CUDA device (gd:nogpu) */
+    GD_ERR_CUDA,    /* a CUDA call failed (gd:cuda) */
+    GD_ERR_MEMORY   /* device or host memory does not suffice (gd:memory) */
+} gd_status;
+
+typedef enum { GD_SINGLE = 0, GD_DOUBLE = 1 } gd_class;
+
+/* The error id ("gd:memory" ...) for a status, and the last error's text. */
+const char *gd_status_id(gd_status s);
+const char *gd_last_error(void);
+
+/* ---- device --------------------------------------------------------- */
+
+typedef struct {
+    int available;           /* 1 when a CUDA device can be used */
+    char reason[256];        /* why not, when available == 0 */
+    char name[256];          /* device name */
+    int cc_major, cc_minor;  /* compute capability */
+    int sms;                 /* multiprocessors */
+    double clock_mhz;        /* SM clock */
+    double mem_clock_mhz;    /* memory clock */
+    int bus_width;           /* memory bus width in bits */
+    size_t mem_total;        /* bytes */
+    size_t mem_free;         /* bytes, at the time of the query */
+    int driver_version;      /* e.g. 13000 */
+    int runtime_version;     /* the CUDA runtime gd was built with */
+    int64_t mem_limit;       /* GD_GPU_MEM_LIMIT in bytes, or -1 when unset */
+} gd_device_info;
+
+/* Fills *out; never fails for want of a GPU (available = 0, reason set). */
+gd_status gd_device_query(gd_device_info *out);
+
+/* Releases the cached stream and events; the next call recreates them. */
+void gd_release(void);
+
+/* ---- timings and variants ------------------------------------------- */
+
+typedef struct {
+    char variant[32];   /* the variant that ran ('auto' resolved) */
+    char device[256];   /* device name, or "cpu (N threads)" */
+    double upload_ms;   /* host -> device copies (cudaEvent timed) */
+    double prep_ms;     /* device-side layout preparation */
+    double kernel_ms;   /* the operation's kernel alone */
+    double download_ms; /* device -> host copy */
+    double total_ms;    /* host wall clock of the whole call */
+    double ops;         /* operation count (min-plus steps, flops ...) */
+    char fallback[256]; /* set when 'auto' ran on the CPU for want of a GPU:
+                           the reason */
+} gd_timing;
+
+typedef struct {
+    const char *name; /* as the user types it: "v3" */
+    const char *note; /* one line: the idea */
+    int gpu;          /* 1 when it needs a CUDA device */
+} gd_variant_info;
+
+/* ---- min-plus product ------------------------------------------------ */
+
+/* R = A (x) B: R(i,j) = min over k of A(i,k) + B(k,j), m x k times k x n,
+ * computed in cls (single or double) with Octave's min: NaN is skipped
+ * unless every term is NaN. k == 0 gives +Inf everywhere. R is written
+ * whole (column-major, m x n). variant: "auto", "v0" ... "v4", "cpu". */
+gd_status gd_minplus(const char *variant, gd_class cls, const void *A,
+                     const void *B, void *R, int64_t m, int64_t k, int64_t n,
+                     gd_timing *t);
+
+/* The variant table: returns the count, *list points at static entries. */
+int gd_minplus_variants(const gd_variant_info **list);
+
+/* ---- CPU implementations (cpu.c) -------------------------------------- */
+
+void gd_cpu_minplus_f(const float *A, const float *B, float *R, int64_t m,
+                      int64_t k, int64_t n);
+void gd_cpu_minplus_d(const double *A, const double *B, double *R, int64_t m,
+                      int64_t k, int64_t n);
+int gd_cpu_threads(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

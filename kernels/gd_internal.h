@@ -1,0 +1,54 @@
+/* gd_internal.h - what the kernel files share with device.cu; not API. */
+#ifndef GD_INTERNAL_H
+#define GD_INTERNAL_H
+
+#include "gd.h"
+
+#include <cuda_runtime.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Records the message for gd_last_error() and returns s. */
+gd_status gd_fail(gd_status s, const char *fmt, ...)
+#ifdef __GNUC__
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* GD_OK when e is cudaSuccess, else GD_ERR_CUDA naming what failed. */
+gd_status gd_cuda(cudaError_t e, const char *what);
+
+/* Makes the device current and the cached stream and events exist;
+ * GD_ERR_NOGPU (with the reason) when there is no usable device. */
+gd_status gd_device_ready(void);
+cudaStream_t gd_stream(void);
+const char *gd_device_name(void);
+
+/* Events for timing the phases of one call: 0..GD_NEVENTS-1. */
+enum { GD_NEVENTS = 6 };
+cudaEvent_t gd_event(int i);
+/* Milliseconds between two recorded events (after they completed). */
+double gd_elapsed(int from, int to);
+
+/* Device allocations of one call, freed together on every path. The cap
+ * GD_GPU_MEM_LIMIT (bytes, read at each allocation) bounds their sum. */
+enum { GD_MAX_ALLOCS = 8 };
+typedef struct {
+    void *p[GD_MAX_ALLOCS];
+    int n;
+    size_t total;
+} gd_allocs;
+gd_status gd_alloc(gd_allocs *a, void **p, size_t bytes, const char *what);
+void gd_free_all(gd_allocs *a);
+
+/* GD_GPU_MEM_LIMIT in bytes, -1 when unset or unreadable. */
+int64_t gd_mem_limit(void);
+
+double gd_now_ms(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

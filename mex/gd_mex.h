@@ -1,0 +1,71 @@
+/* gd_mex.h - what every gd gateway shares: argument checks, name/value
+ * options, the info struct and error ids. No CUDA here: kernels/gd.h is the
+ * only interface to the kernels. */
+#ifndef GD_MEX_H
+#define GD_MEX_H
+
+#include "mex.h"
+#include "gd.h"
+
+/* Raises id with "fn: message"; never returns. */
+void gd_mex_error(const char *fn, const char *id, const char *fmt, ...)
+#ifdef __GNUC__
+    __attribute__((format(printf, 3, 4), noreturn))
+#endif
+    ;
+
+/* Raises the error of a failed kernel-layer call (its id and message). */
+void gd_mex_fail(const char *fn, gd_status s)
+#ifdef __GNUC__
+    __attribute__((noreturn))
+#endif
+    ;
+
+/* Checks that a is a real, full, 2-D single or double matrix; raises
+ * gd:input naming the argument otherwise. */
+void gd_mex_check_matrix(const char *fn, const char *argname, const mxArray *a);
+
+/* The elements of a as the class cls: a's own data when it already is
+ * of that class, else a converted copy (mxMalloc'd, freed by Octave on
+ * error, or by gd_mex_free_converted). Never modifies a. */
+const void *gd_mex_data_as(const mxArray *a, gd_class cls);
+void gd_mex_free_converted(const mxArray *a, gd_class cls, const void *p);
+
+/* 1 when a is a character row vector equal (case-insensitively) to s. */
+int gd_mex_is_string(const mxArray *a, const char *s);
+
+/* Name/value options after the operands. Every option a gateway knows is
+ * listed in names; values[i] receives the value of names[i] (or stays as
+ * given when absent). Raises gd:input on an odd count, a non-text name or
+ * an unknown name. */
+void gd_mex_options(const char *fn, int nrhs, const mxArray *prhs[],
+                    int first, int nnames, const char *const names[],
+                    const mxArray *values[]);
+
+/* The text of a string option, lower-cased into buf. */
+void gd_mex_option_string(const char *fn, const char *optname,
+                          const mxArray *v, char *buf, size_t len);
+
+/* Checks a variant name against the table ('auto' always valid); raises
+ * gd:variant listing the valid names. */
+void gd_mex_check_variant(const char *fn, const char *name, int count,
+                          const gd_variant_info *list);
+
+/* The variant table as a struct array (name, note, gpu); with nargout 0
+ * it prints the table instead and returns NULL. */
+mxArray *gd_mex_variants(const char *fn, int nargout, int count,
+                         const gd_variant_info *list);
+
+/* The info struct of a call: variant, device, class, size, upload_ms,
+ * prep_ms, kernel_ms, download_ms, total_ms, ops, rate (ops per second of
+ * kernel time) and rate_unit. */
+mxArray *gd_mex_info(const gd_timing *t, gd_class cls, const char *rate_unit,
+                     int nsize, const int64_t *size);
+
+/* Warns once per session with id gd:nogpu when t says 'auto' fell back. */
+void gd_mex_warn_fallback(const char *fn, const gd_timing *t);
+
+/* Registers gd_release with mexAtExit. */
+void gd_mex_init(void);
+
+#endif

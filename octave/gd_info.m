@@ -1,0 +1,63 @@
+## -*- texinfo -*-
+## @deftypefn  {} {@var{info} =} gd_info ()
+## @deftypefnx {} {} gd_info ()
+## The CUDA device gd uses, or why there is none.
+##
+## @var{info} is a struct with fields @code{available} (true when a CUDA GPU
+## can be used), @code{reason} (why not, when it cannot), @code{name},
+## @code{compute_capability} (such as @qcode{"9.0"}), @code{sms}
+## (multiprocessors), @code{clock_mhz}, @code{memory_clock_mhz},
+## @code{bus_width} (bits), @code{memory_total} and @code{memory_free}
+## (bytes), @code{driver_version}, @code{runtime_version} (the CUDA runtime
+## gd was built with), @code{memory_limit} (bytes, from the environment
+## variable GD_GPU_MEM_LIMIT, which caps the GPU memory one gd call may
+## allocate; empty when unset) and @code{cpu_threads} (OpenMP threads of
+## the CPU variants).
+##
+## Without an output argument it prints a summary. It never raises an error
+## for want of a GPU.
+## @seealso{gd_minplus}
+## @end deftypefn
+
+function info = gd_info (varargin)
+  if (nargin > 0)
+    error ("gd:input", "gd_info: takes no arguments");
+  endif
+  s = __gd_info__ ();
+  if (nargout > 0)
+    info = s;
+    return;
+  endif
+  if (s.available)
+    printf ("gd: %s (compute capability %s), %d SMs at %.0f MHz\n",
+            s.name, s.compute_capability, s.sms, s.clock_mhz);
+    printf ("    memory %.1f GiB, %.1f GiB free; driver %s, runtime %s\n",
+            s.memory_total / 2^30, s.memory_free / 2^30, s.driver_version,
+            s.runtime_version);
+    if (! isempty (s.memory_limit))
+      printf ("    GD_GPU_MEM_LIMIT caps each call at %.1f MiB\n",
+              s.memory_limit / 2^20);
+    endif
+  else
+    printf ("gd: no GPU: %s\n", s.reason);
+    printf ("    the CPU variants run (%d threads); runtime %s, driver %s\n",
+            s.cpu_threads, s.runtime_version, s.driver_version);
+  endif
+endfunction
+
+%!test
+%! s = gd_info ();
+%! assert (islogical (s.available) && isscalar (s.available));
+%! assert (ischar (s.reason) && ischar (s.name));
+%! if (s.available)
+%!   assert (isempty (s.reason));
+%!   assert (s.sms > 0 && s.clock_mhz > 0 && s.memory_total > 0);
+%!   assert (s.memory_free <= s.memory_total);
+%! else
+%!   assert (! isempty (s.reason));
+%! endif
+%! assert (s.cpu_threads >= 1);
+%!test
+%! out = evalc ("gd_info ()");
+%! assert (strncmp (out, "gd: ", 4));
+%!error <takes no arguments> gd_info (1)

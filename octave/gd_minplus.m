@@ -1,0 +1,122 @@
+## -*- texinfo -*-
+## @deftypefn  {} {@var{R} =} gd_minplus (@var{A})
+## @deftypefnx {} {@var{R} =} gd_minplus (@var{A}, @var{B})
+## @deftypefnx {} {@var{R} =} gd_minplus (@dots{}, "Variant", @var{name})
+## @deftypefnx {} {[@var{R}, @var{info}] =} gd_minplus (@dots{})
+## @deftypefnx {} {} gd_minplus ("variants")
+## @deftypefnx {} {@var{list} =} gd_minplus ("variants")
+## Min-plus (tropical) matrix product on the GPU.
+##
+## @code{@var{R} = gd_minplus (@var{A}, @var{B})} for an m-by-k @var{A} and a
+## k-by-n @var{B} gives the m-by-n @var{R} with
+##
+## @example
+## R(i,j) == min (A(i,:)' + B(:,j))
+## @end example
+##
+## computed exactly as that Octave expression computes it, in the class of
+## the inputs: NaN terms are skipped unless all are NaN, and Inf + -Inf is
+## NaN. With one argument, @var{A} must be square and the result is
+## @var{A} (x) @var{A}, the shortest paths of at most two edges of the graph
+## whose edge weights @var{A} holds (Inf where there is no edge). An inner
+## dimension of 0 gives @code{Inf (m, n)}.
+##
+## single inputs give a single result, double inputs a double result
+## computed in double; a single and a double give single (the double is
+## converted first, as Octave does for @code{single + double}). Integer,
+## logical, char, complex, sparse and N-D arrays are rejected.
+##
+## Options:
+## @table @asis
+## @item "Variant"
+## The kernel: @qcode{"auto"} (default: the fastest for the class and size,
+## the CPU when no GPU is present), @qcode{"v0"} @dots{} @qcode{"v4"} (the
+## kernel ladder of "Programming Parallel Computers", chapter 4), or
+## @qcode{"cpu"}. @code{gd_minplus ("variants")} lists them with a line
+## each.
+## @end table
+##
+## @var{info} is a struct: the variant that ran, the device, the class and
+## size [m k n], the milliseconds of upload, layout preparation, kernel and
+## download (CUDA events), the whole call's wall time, the operation count
+## m*k*n and the rate in min-plus steps per second of kernel time.
+##
+## Without a GPU the @qcode{"auto"} variant runs on the CPU and warns once
+## with id @qcode{"gd:nogpu"}; a GPU variant asked for by name raises that
+## error. The only difference to Octave's result: a zero minimum reached
+## by both +0 and -0 may carry the other sign (@code{isequaln} holds).
+##
+## Example: shortest paths by repeated squaring
+## @example
+## @group
+## W = [0 3 Inf; Inf 0 1; 2 Inf 0];
+## D = W;
+## for s = 1:ceil (log2 (rows (W)))
+##   D = gd_minplus (D);
+## endfor
+## D
+##   @result{} [0 3 4; 3 0 1; 2 5 0]
+## @end group
+## @end example
+## @seealso{gd_info}
+## @end deftypefn
+
+function [R, info] = gd_minplus (varargin)
+  if (nargout < 2)
+    R = __gd_minplus__ (varargin{:});
+  else
+    [R, info] = __gd_minplus__ (varargin{:});
+  endif
+endfunction
+
+%!shared A, B
+%! warning ("off", "gd:nogpu");
+%! A = rand (7, 5); B = rand (5, 3);
+
+%!function R = ref (A, B)
+%!  R = Inf (rows (A), columns (B), class (A(1) + B(1)));
+%!  for j = 1:columns (B)
+%!    if (columns (A) > 0)
+%!      R(:,j) = min (A + B(:,j)', [], 2);
+%!    endif
+%!  endfor
+%!endfunction
+
+%!assert (isequaln (gd_minplus (A, B), ref (A, B)))
+%!assert (isequaln (gd_minplus (A, B, "Variant", "cpu"), ref (A, B)))
+%!assert (isequaln (gd_minplus (single (A), B), ref (single (A), single (B))))
+%!assert (class (gd_minplus (single (A), B)), "single")
+%!assert (class (gd_minplus (A, single (B))), "single")
+%!assert (class (gd_minplus (A, B)), "double")
+%!assert (gd_minplus ([0 3 Inf; Inf 0 1; 2 Inf 0]), [0 3 4; 3 0 1; 2 5 0])
+%!assert (gd_minplus (zeros (3, 0), zeros (0, 4)), Inf (3, 4))
+%!assert (size (gd_minplus (zeros (0, 3), rand (3, 2))), [0 2])
+%!assert (size (gd_minplus (rand (2, 3), zeros (3, 0))), [2 0])
+%!assert (isequaln (gd_minplus ([NaN 1; NaN NaN], [NaN 2; 3 NaN]), [4 NaN; NaN NaN]))
+%!assert (isequaln (gd_minplus ([Inf -Inf], [-Inf; Inf]), NaN))
+%!test
+%! [R, info] = gd_minplus (A, B);
+%! assert (isstruct (info));
+%! assert (info.size, [7 5 3]);
+%! assert (info.ops, 7 * 5 * 3);
+%! assert (ischar (info.variant) && ischar (info.device));
+%!test
+%! Ain = A; Bin = B;
+%! gd_minplus (A, B);
+%! assert (isequal (A, Ain) && isequal (B, Bin));
+%!test
+%! v = gd_minplus ("variants");
+%! assert ({v.name}, {"v0", "v1", "v2", "v3", "v4", "cpu"});
+
+%!error <gd_minplus: expected a matrix> gd_minplus ()
+%!error <inner dimensions must agree> gd_minplus (rand (2, 3), rand (4, 2))
+%!error <must be square> gd_minplus (rand (2, 3))
+%!error <unknown variant 'v9'> gd_minplus (A, B, "Variant", "v9")
+%!error <unknown option 'Foo'> gd_minplus (A, B, "Foo", 1)
+%!error <not int32> gd_minplus (int32 (A), B)
+%!error <not logical> gd_minplus (true (2))
+%!error <not char> gd_minplus ("ab")
+%!error <complex> gd_minplus (A + 1i, B)
+%!error <sparse> gd_minplus (sparse (A), B)
+%!error <2-D> gd_minplus (rand (2, 2, 2))
+%!error <cell> gd_minplus ({1})

@@ -1,0 +1,24 @@
+#!/bin/sh
+# deps.sh - find what gd needs by running it; install what is missing with
+# apt-get when root (Debian/Ubuntu), otherwise print the command.
+# Never touches the package manager when everything is found.
+missing=""
+command -v octave-cli >/dev/null 2>&1 || missing="$missing octave"
+command -v mkoctfile >/dev/null 2>&1 || missing="$missing liboctave-dev"
+command -v bats >/dev/null 2>&1 || missing="$missing bats"
+if command -v octave-cli >/dev/null 2>&1; then
+    octave-cli -q --no-gui --no-init-file --eval \
+        "l = pkg('list'); exit(~any(cellfun(@(p) strcmp(p.name, 'statistics'), l)))" \
+        >/dev/null 2>&1 || missing="$missing octave-statistics"
+else
+    missing="$missing octave-statistics"
+fi
+command -v nvcc >/dev/null 2>&1 || echo "deps: nvcc not found: install the CUDA toolkit and put its bin/ on PATH" >&2
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "deps: installing$missing"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing
+else
+    echo "deps: missing$missing; run: sudo apt-get install$missing" >&2
+    exit 1
+fi
