@@ -67,10 +67,10 @@ test: deps all
 	$(BATS) tests
 
 demo: deps all
-	$(OCTAVE_RUN) --eval "addpath('octave'); run('examples/demo.m')"
+	$(OCTAVE_RUN) --eval "addpath('$(CURDIR)/octave'); source('examples/demo.m')"
 
 bench: all
-	$(OCTAVE_RUN) --eval "addpath('octave'); run('examples/bench.m')"
+	$(OCTAVE_RUN) --eval "addpath('$(CURDIR)/octave'); source('examples/bench.m')"
 
 clean:
 	rm -rf build octave/private *.o

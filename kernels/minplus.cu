@@ -33,6 +33,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 namespace {
@@ -467,6 +468,11 @@ static gd_status run_gpu(const variant *v, gd_class cls, const void *A,
                 p.A = dA; p.B = dB;
             }
             p.R = dR;
+            /* GD_POISON: fill R first so that an element a kernel fails to
+             * write shows (0xCD bytes: a large negative finite value) */
+            if (getenv("GD_POISON") &&
+                (s = gd_cuda(cudaMemsetAsync(dR, 0xCD, (size_t)(rm * rn) * es, st), "poisoning R")))
+                goto done;
             cudaEventRecord(gd_event(2), st);
             (cls == GD_SINGLE ? v->run_f : v->run_d)(p);
         }

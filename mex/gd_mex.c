@@ -14,8 +14,16 @@ void gd_mex_error(const char *fn, const char *id, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
     va_end(ap);
-    mexErrMsgIdAndTxt(id, "%s", msg);
-    for (;;) {} /* not reached: mexErrMsgIdAndTxt unwinds */
+    /* through Octave's error(struct): mexErrMsgIdAndTxt would prefix the
+     * gateway's name (__gd_minplus__) to a message that already names the
+     * user's function */
+    const char *fields[] = {"message", "identifier"};
+    mxArray *e = mxCreateStructMatrix(1, 1, 2, fields);
+    mxSetField(e, 0, "message", mxCreateString(msg));
+    mxSetField(e, 0, "identifier", mxCreateString(id));
+    mexCallMATLAB(0, NULL, 1, &e, "error");
+    mexErrMsgIdAndTxt(id, "%s", msg); /* not reached: error() unwinds */
+    for (;;) {}
 }
 
 void gd_mex_fail(const char *fn, gd_status s)

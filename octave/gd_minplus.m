@@ -61,12 +61,8 @@
 ## @seealso{gd_info}
 ## @end deftypefn
 
-function [R, info] = gd_minplus (varargin)
-  if (nargout < 2)
-    R = __gd_minplus__ (varargin{:});
-  else
-    [R, info] = __gd_minplus__ (varargin{:});
-  endif
+function varargout = gd_minplus (varargin)
+  [varargout{1:max (1, nargout)}] = __gd_minplus__ (varargin{:});
 endfunction
 
 %!shared A, B

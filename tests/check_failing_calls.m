@@ -1,0 +1,30 @@
+function check_failing_calls (ncalls)
+  ## check_failing_calls (N): N calls that fail after allocating GPU memory
+  ## (a GD_GPU_MEM_LIMIT that lets A and B in but not the rest) or before
+  ## (bad input) leave the device's free memory as it was.
+  A = rand (1000, "single"); B = rand (1000, "single");
+  gd_minplus (A, B, "Variant", "v4");          # context, stream, events
+  free0 = gd_info ().memory_free;
+  unwind_protect
+    setenv ("GD_GPU_MEM_LIMIT", sprintf ("%d", 2.5 * 4e6));  # A + B + a bit
+    for c = 1:ncalls
+      try
+        gd_minplus (A, B, "Variant", {"v2", "v3", "v4"}{mod(c, 3) + 1});
+        error ("check_failing_calls: call %d did not fail", c);
+      catch err
+        assert (err.identifier, "gd:memory");
+      end_try_catch
+      try
+        gd_minplus (A, rand (3), "Variant", "v4");
+      catch err
+        assert (err.identifier, "gd:size");
+      end_try_catch
+    endfor
+  unwind_protect_cleanup
+    unsetenv ("GD_GPU_MEM_LIMIT");
+  end_unwind_protect
+  free1 = gd_info ().memory_free;
+  printf ("free before %d, after %d failing calls %d bytes\n", free0, 2 * ncalls, free1);
+  assert (free1, free0);
+  assert (isequal (gd_minplus (A, B, "Variant", "v4"), gd_minplus (A, B, "Variant", "cpu")));
+endfunction

@@ -1,0 +1,75 @@
+function check_minplus (variant, cls)
+  ## check_minplus (VARIANT, CLS): gd_minplus with VARIANT on CLS inputs,
+  ## against the Octave expression, exactly (isequaln), over every shape and
+  ## kind of input below. Fresh random inputs each run. Raises an error at
+  ## the first mismatch, naming the case.
+  warning ("off", "gd:nogpu");
+  setenv ("GD_POISON", "1");   # unwritten elements of R show as -4.3e8
+  squares = [1 2 63 64 65 127 129 500];
+  shapes = [squares' squares' squares';
+            1 1 7; 7 1 1; 1 7 1; 1 100 1; 100 1 100; 1000 3 1; 1 3 1000;
+            3 1000 3; 65 1 129; 2 300 1; 129 65 63; 63 129 65; 1000 3 1000;
+            17 0 5; 0 4 3; 3 4 0];
+  kinds = {"random", "integers", "specials", "nanrows"};
+  ncase = 0;
+  for s = 1:rows (shapes)
+    m = shapes(s,1); k = shapes(s,2); n = shapes(s,3);
+    for q = 1:numel (kinds)
+      [A, B] = inputs (kinds{q}, m, k, n, cls);
+      Ain = A; Bin = B;
+      [R, info] = gd_minplus (A, B, "Variant", variant);
+      E = reference (A, B);
+      name = sprintf ("%s %s %s %dx%dx%d", variant, cls, kinds{q}, m, k, n);
+      if (! strcmp (class (R), cls) || ! isequal (size (R), [m n]))
+        error ("check_minplus: %s: got %s %dx%d", name, class (R), rows (R), columns (R));
+      endif
+      if (! isequaln (R, E))
+        bad = find (! ((R == E) | (isnan (R) & isnan (E))), 1);
+        [i, j] = ind2sub ([m n], bad);
+        error ("check_minplus: %s: R(%d,%d) = %.9g, Octave gives %.9g (%d of %d differ)",
+               name, i, j, R(bad), E(bad),
+               nnz (! ((R == E) | (isnan (R) & isnan (E)))), numel (E));
+      endif
+      if (! isequaln (A, Ain) || ! isequaln (B, Bin))
+        error ("check_minplus: %s: an input was modified", name);
+      endif
+      if (m * n > 0 && ! strcmp (variant, "auto") && ! strcmp (info.variant, variant))
+        error ("check_minplus: %s: ran %s", name, info.variant);
+      endif
+      ncase++;
+    endfor
+  endfor
+  printf ("%s %s: %d cases exact\n", variant, cls, ncase);
+endfunction
+
+function [A, B] = inputs (kind, m, k, n, cls)
+  switch (kind)
+    case "random"
+      A = rand (m, k, cls) * 100; B = rand (k, n, cls) * 100;
+    case "integers"
+      A = cast (randi ([-50 50], m, k), cls); B = cast (randi ([-50 50], k, n), cls);
+    case {"specials", "nanrows"}
+      A = cast (randi ([-9 9], m, k), cls); B = cast (randi ([-9 9], k, n), cls);
+      vals = cast ([Inf -Inf NaN], cls);
+      mask = rand (m, k) < 0.15;
+      A(mask) = vals(randi (3, nnz (mask), 1));
+      mask = rand (k, n) < 0.15;
+      B(mask) = vals(randi (3, nnz (mask), 1));
+      if (strcmp (kind, "nanrows"))
+        A(1:3:m, :) = NaN;       # all-NaN rows of A
+        B(:, 2:4:n) = NaN;       # all-NaN columns of B
+        A(2:5:m, :) = Inf;       # rows of +Inf meet -Inf in B: NaN terms
+      endif
+  endswitch
+endfunction
+
+function R = reference (A, B)
+  ## the definition: R(i,j) = min (A(i,:)' + B(:,j)), column by column
+  [m, k] = size (A); n = columns (B);
+  R = Inf (m, n, class (A));
+  if (k > 0)
+    for j = 1:n
+      R(:,j) = min (A + B(:,j)', [], 2);
+    endfor
+  endif
+endfunction

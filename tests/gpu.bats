@@ -1,0 +1,50 @@
+#!/usr/bin/env bats
+# GPU resources: memory that does not fit, leaks on error paths, cached
+# state across `clear functions`, and what happens with no GPU at all.
+
+load helpers
+
+@test "out of GPU memory: gd:memory with the sizes; the next call works" {
+    require_gpu
+    run octave_run "A = rand(2000, 'single'); B = rand(2000, 'single');
+        setenv('GD_GPU_MEM_LIMIT', '20000000');
+        expect_error('gd:memory', 'gd_minplus: cannot allocate B [(]2000 x 2000 single[)] [(]15.3 MiB[)].*30.5 MiB.*19.1 MiB', @gd_minplus, A, B, 'Variant', 'v4');
+        unsetenv('GD_GPU_MEM_LIMIT');
+        R = gd_minplus(A(1:300, :), B(:, 1:200), 'Variant', 'v4');
+        assert(isequal(R, gd_minplus(A(1:300, :), B(:, 1:200), 'Variant', 'cpu')))"
+    echo "$output"
+    [ "$status" -eq 0 ]
+}
+
+@test "200 failing calls leave the GPU's free memory unchanged" {
+    require_gpu
+    run octave_run "check_failing_calls(100)"
+    echo "$output"
+    [ "$status" -eq 0 ]
+}
+
+@test "clear functions releases cached state; the next call works" {
+    require_gpu
+    run octave_run "A = rand(200); R1 = gd_minplus(A, 'Variant', 'v4'); clear functions;
+        R2 = gd_minplus(A, 'Variant', 'v4'); clear all; A = rand(100);
+        assert(isequal(gd_minplus(A, 'Variant', 'v3'), gd_minplus(A, 'Variant', 'cpu'))); assert(isequal(R1, R2))"
+    echo "$output"
+    [ "$status" -eq 0 ]
+}
+
+@test "no GPU visible: gd_info says why, auto runs on the CPU and warns once, v4 raises gd:nogpu" {
+    CUDA_VISIBLE_DEVICES= run octave_run "s = gd_info(); assert(! s.available); assert(! isempty(s.reason));
+        lastwarn(''); A = rand(300); R = gd_minplus(A); [msg, id] = lastwarn(); assert(id, 'gd:nogpu');
+        assert(! isempty(strfind(msg, 'running on the CPU')));
+        lastwarn(''); [R, info] = gd_minplus(A); assert(info.variant, 'cpu'); assert(isempty(lastwarn()));
+        expect_error('gd:nogpu', 'gd_minplus: no usable CUDA GPU', @gd_minplus, A, 'Variant', 'v4')"
+    echo "$output"
+    [ "$status" -eq 0 ]
+}
+
+@test "warning('off', 'gd:nogpu') silences the CPU fallback" {
+    CUDA_VISIBLE_DEVICES= run octave_run "warning('off', 'gd:nogpu'); R = gd_minplus(rand(300))"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" != *warning* ]]
+}

@@ -1,0 +1,56 @@
+#!/usr/bin/env bats
+# gd_minplus against the Octave expression, exactly: every variant, single
+# and double, over the shapes and inputs of check_minplus.m.
+
+load helpers
+
+check() {
+    run octave_run "check_minplus('$1', '$2')"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"cases exact"* ]]
+}
+
+@test "cpu variant, single, exact" { check cpu single; }
+@test "cpu variant, double, exact" { check cpu double; }
+@test "auto variant, single, exact" { check auto single; }
+@test "auto variant, double, exact" { check auto double; }
+
+@test "v0 on the GPU, single, exact" { require_gpu; check v0 single; }
+@test "v0 on the GPU, double, exact" { require_gpu; check v0 double; }
+@test "v1 on the GPU, single, exact" { require_gpu; check v1 single; }
+@test "v1 on the GPU, double, exact" { require_gpu; check v1 double; }
+@test "v2 on the GPU, single, exact" { require_gpu; check v2 single; }
+@test "v2 on the GPU, double, exact" { require_gpu; check v2 double; }
+@test "v3 on the GPU, single, exact" { require_gpu; check v3 single; }
+@test "v3 on the GPU, double, exact" { require_gpu; check v3 double; }
+@test "v4 on the GPU, single, exact" { require_gpu; check v4 single; }
+@test "v4 on the GPU, double, exact" { require_gpu; check v4 double; }
+
+@test "auto picks a GPU kernel for a large product" {
+    require_gpu
+    run octave_run "[R, info] = gd_minplus(rand(300, 'single')); disp(info.variant); assert(! strcmp(info.variant, 'cpu'))"
+    echo "$output"
+    [ "$status" -eq 0 ]
+}
+
+@test "mixed single and double compute in single, as Octave does" {
+    # 1 + (2^-24 + 2^-60): converted first it rounds to 1; added in double
+    # and rounded after it would give 1 + 2^-23
+    run octave_run "warning('off', 'gd:nogpu'); for v = {'auto', 'cpu'}; R = gd_minplus(single(1), 2^-24 + 2^-60, 'Variant', v{1}); assert(class(R), 'single'); assert(R == single(1)); end"
+    echo "$output"
+    [ "$status" -eq 0 ]
+}
+
+@test "mixed classes on the GPU" {
+    require_gpu
+    run octave_run "A = rand(70, 50); B = rand(50, 90, 'single'); R = gd_minplus(A, B, 'Variant', 'v4'); E = Inf(70, 90, 'single'); for j = 1:90, E(:,j) = min(single(A) + B(:,j)', [], 2); end; assert(class(R), 'single'); assert(isequal(R, E))"
+    echo "$output"
+    [ "$status" -eq 0 ]
+}
+
+@test "shortest paths by repeated squaring agree with Floyd-Warshall" {
+    run octave_run "warning('off', 'gd:nogpu'); n = 300; W = rand(n) * 10; W(rand(n) < 0.9) = Inf; W(1:n+1:end) = 0; D = W; for s = 1:ceil(log2(n)), D = gd_minplus(D); end; F = W; for k = 1:n, F = min(F, F(:,k) + F(k,:)); end; assert(max(abs(D(isfinite(F)) - F(isfinite(F)))) < 1e-9); assert(isequal(isinf(D), isinf(F)))"
+    echo "$output"
+    [ "$status" -eq 0 ]
+}

@@ -1,0 +1,22 @@
+#!/usr/bin/env bats
+# Every user function's own %! tests, through Octave's test(): its return
+# value, unlike the command form, fails the run.
+
+load helpers
+
+for_function() {
+    run octave_run "ok = test('$1', 'quiet', stdout); exit(! ok)"
+    echo "$output"
+    [ "$status" -eq 0 ]
+}
+
+@test "gd_minplus %! tests" { for_function gd_minplus; }
+@test "gd_info %! tests" { for_function gd_info; }
+
+@test "every function in octave/ has a %! test file entry here" {
+    for f in "$GD_ROOT"/octave/*.m; do
+        name=$(basename "$f" .m)
+        grep -q "for_function $name;" "$BATS_TEST_FILENAME" || { echo "no %! run for $name"; return 1; }
+        grep -q '^%!' "$f" || { echo "$name has no %! tests"; return 1; }
+    done
+}
