@@ -152,6 +152,15 @@ extern "C" int64_t gd_mem_limit(void)
 
 static double mib(size_t b) { return b / 1048576.0; }
 
+extern "C" gd_status gd_out_buffer(gd_out *o, size_t bytes, const char *what)
+{
+    if (!o->ptr && o->fn) o->ptr = o->fn(o->ctx, bytes);
+    if (!o->ptr && bytes)
+        return gd_fail(GD_ERR_MEMORY, "cannot allocate %s (%.1f MiB) in host "
+                       "memory", what, mib(bytes));
+    return GD_OK;
+}
+
 extern "C" gd_status gd_alloc(gd_allocs *a, void **p, size_t bytes,
                               const char *what)
 {

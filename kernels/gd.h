@@ -79,6 +79,18 @@ typedef struct {
     int gpu;          /* 1 when it needs a CUDA device */
 } gd_variant_info;
 
+/* Where a result goes. With ptr set, there; otherwise fn(ctx, bytes) is
+ * called once for the buffer, while the GPU computes, so that allocating
+ * (and first touching) host memory overlaps the kernel. fn returns NULL
+ * when it cannot allocate; the call then fails with GD_ERR_MEMORY. A
+ * result of 0 bytes may get any pointer. */
+typedef void *(*gd_host_alloc)(void *ctx, size_t bytes);
+typedef struct {
+    void *ptr;
+    gd_host_alloc fn;
+    void *ctx;
+} gd_out;
+
 /* ---- min-plus product ------------------------------------------------ */
 
 /* R = A (x) B: R(i,j) = min over k of A(i,k) + B(k,j), m x k times k x n,
@@ -86,7 +98,7 @@ typedef struct {
  * unless every term is NaN. k == 0 gives +Inf everywhere. R is written
  * whole (column-major, m x n). variant: "auto", "v0" ... "v4", "cpu". */
 gd_status gd_minplus(const char *variant, gd_class cls, const void *A,
-                     const void *B, void *R, int64_t m, int64_t k, int64_t n,
+                     const void *B, gd_out R, int64_t m, int64_t k, int64_t n,
                      gd_timing *t);
 
 /* The variant table: returns the count, *list points at static entries. */

@@ -48,6 +48,10 @@ int64_t gd_mem_limit(void);
 
 double gd_now_ms(void);
 
+/* The host buffer of a result (see gd_out); GD_ERR_MEMORY when the
+ * allocator fails. */
+gd_status gd_out_buffer(gd_out *o, size_t bytes, const char *what);
+
 #ifdef __cplusplus
 }
 #endif

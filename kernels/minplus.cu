@@ -386,9 +386,20 @@ static gd_status sync_check(const char *what)
     return gd_cuda(cudaStreamSynchronize(gd_stream()), what);
 }
 
-static gd_status run_cpu(gd_class cls, const void *A, const void *B, void *R,
+static void describe_R(char *buf, size_t len, int64_t m, int64_t n, gd_class cls)
+{
+    snprintf(buf, len, "R (%lld x %lld %s)", (long long)m, (long long)n,
+             cls == GD_SINGLE ? "single" : "double");
+}
+
+static gd_status run_cpu(gd_class cls, const void *A, const void *B, gd_out out,
                          int64_t m, int64_t k, int64_t n, gd_timing *t)
 {
+    char what[96];
+    describe_R(what, sizeof what, m, n, cls);
+    gd_status s = gd_out_buffer(&out, (size_t)(m * n) * (cls == GD_SINGLE ? 4 : 8), what);
+    if (s) return s;
+    void *R = out.ptr;
     double t0 = gd_now_ms();
     if (cls == GD_SINGLE)
         gd_cpu_minplus_f((const float *)A, (const float *)B, (float *)R, m, k, n);
@@ -401,7 +412,7 @@ static gd_status run_cpu(gd_class cls, const void *A, const void *B, void *R,
 }
 
 static gd_status run_gpu(const variant *v, gd_class cls, const void *A,
-                         const void *B, void *R, int64_t m, int64_t k,
+                         const void *B, gd_out out, int64_t m, int64_t k,
                          int64_t n, gd_timing *t)
 {
     const size_t es = cls == GD_SINGLE ? 4 : 8;
@@ -478,6 +489,11 @@ static gd_status run_gpu(const variant *v, gd_class cls, const void *A,
         }
         if ((s = gd_cuda(cudaGetLastError(), "min-plus kernel launch"))) goto done;
         cudaEventRecord(gd_event(3), st);
+        /* the host buffer for R is allocated (and first touched) now,
+         * while the kernel runs */
+        describe_R(what, sizeof what, m, n, cls);
+        if ((s = gd_out_buffer(&out, (size_t)(m * n) * es, what))) goto done;
+        void *R = out.ptr;
         if (v->padded_out || k == 0)
             s = gd_cuda(cudaMemcpy2DAsync(R, (size_t)m * es, dR, (size_t)rm * es, (size_t)m * es, (size_t)n, cudaMemcpyDeviceToHost, st), "copy of R from the GPU");
         else
@@ -510,7 +526,7 @@ extern "C" int gd_minplus_variants(const gd_variant_info **list)
 }
 
 extern "C" gd_status gd_minplus(const char *name, gd_class cls, const void *A,
-                                const void *B, void *R, int64_t m, int64_t k,
+                                const void *B, gd_out R, int64_t m, int64_t k,
                                 int64_t n, gd_timing *t)
 {
     double t0 = gd_now_ms();
@@ -532,7 +548,7 @@ extern "C" gd_status gd_minplus(const char *name, gd_class cls, const void *A,
     gd_status s;
     if (m == 0 || n == 0) {
         snprintf(t->variant, sizeof t->variant, "%s", v->info.name);
-        s = GD_OK;
+        s = gd_out_buffer(&R, 0, "R");
     } else if (v->info.gpu) {
         s = run_gpu(v, cls, A, B, R, m, k, n, t);
     } else {

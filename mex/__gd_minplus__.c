@@ -61,21 +61,18 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     const gd_class cls = (mxIsSingle(A) || mxIsSingle(B)) ? GD_SINGLE : GD_DOUBLE;
     const void *a = gd_mex_data_as(A, cls);
     const void *b = B == A ? a : gd_mex_data_as(B, cls);
-    mxArray *R = mxCreateUninitNumericMatrix((size_t)m, (size_t)n,
-                                             cls == GD_SINGLE ? mxSINGLE_CLASS : mxDOUBLE_CLASS,
-                                             mxREAL);
-    void *r = cls == GD_SINGLE ? (void *)mxGetSingles(R) : (void *)mxGetDoubles(R);
-
+    gd_mex_out R;
     gd_timing t;
-    gd_status s = gd_minplus(variant, cls, a, b, r, m, k, n, &t);
+    gd_status s = gd_minplus(variant, cls, a, b, gd_mex_output(&R, (size_t)m, (size_t)n, cls),
+                             m, k, n, &t);
     if (b != a) gd_mex_free_converted(B, cls, b);
     gd_mex_free_converted(A, cls, a);
     if (s) {
-        mxDestroyArray(R);
+        if (R.array) mxDestroyArray(R.array);
         gd_mex_fail(FN, s);
     }
     gd_mex_warn_fallback(FN, &t);
-    plhs[0] = R;
+    plhs[0] = R.array;
     if (nlhs > 1) {
         const int64_t size[3] = {m, k, n};
         plhs[1] = gd_mex_info(&t, cls, "min-plus/s", 3, size);

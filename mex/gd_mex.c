@@ -196,6 +196,38 @@ mxArray *gd_mex_info(const gd_timing *t, gd_class cls, const char *rate_unit,
     return s;
 }
 
+void *gd_mex_out_alloc(void *ctx, size_t bytes)
+{
+    static double empty;
+    gd_mex_out *o = (gd_mex_out *)ctx;
+    (void)bytes;
+    mxArray *args[3] = {mxCreateDoubleScalar((double)o->m),
+                        mxCreateDoubleScalar((double)o->n),
+                        mxCreateString(o->cls == GD_SINGLE ? "single" : "double")};
+    /* with the trap an error (out of memory) comes back as a value rather
+     * than unwinding through the kernel layer, which still holds GPU memory */
+    mxArray *err = mexCallMATLABWithTrap(1, &o->array, 3, args, "zeros");
+    for (int i = 0; i < 3; ++i) mxDestroyArray(args[i]);
+    if (err) {
+        mxDestroyArray(err);
+        o->array = NULL;
+        return NULL;
+    }
+    void *p = o->cls == GD_SINGLE ? (void *)mxGetSingles(o->array)
+                                  : (void *)mxGetDoubles(o->array);
+    return p ? p : (void *)&empty;
+}
+
+gd_out gd_mex_output(gd_mex_out *o, size_t m, size_t n, gd_class cls)
+{
+    o->m = m;
+    o->n = n;
+    o->cls = cls;
+    o->array = NULL;
+    gd_out out = {NULL, gd_mex_out_alloc, o};
+    return out;
+}
+
 static int g_warned;
 
 void gd_mex_warn_fallback(const char *fn, const gd_timing *t)

@@ -62,6 +62,22 @@ mxArray *gd_mex_variants(const char *fn, int nargout, int count,
 mxArray *gd_mex_info(const gd_timing *t, gd_class cls, const char *rate_unit,
                      int nsize, const int64_t *size);
 
+/* An output matrix that Octave will not copy on return. A MEX output
+ * made with mxCreate* is copied element by element into a new Octave
+ * array when the gateway returns (Octave builds without the polymorphic
+ * allocator that would let it borrow the buffer): for a 256 MiB result
+ * that copy, into fresh pages, costs more than the GPU's work. An array
+ * made by Octave's own zeros() (through mexCallMATLAB) is returned as it
+ * is, so gd writes the result straight into it. gd_mex_out_alloc is a
+ * gd_host_alloc: it makes the array when the kernel layer asks for it. */
+typedef struct {
+    size_t m, n;
+    gd_class cls;
+    mxArray *array; /* set by gd_mex_out_alloc */
+} gd_mex_out;
+void *gd_mex_out_alloc(void *ctx, size_t bytes);
+gd_out gd_mex_output(gd_mex_out *o, size_t m, size_t n, gd_class cls);
+
 /* Warns once per session with id gd:nogpu when t says 'auto' fell back. */
 void gd_mex_warn_fallback(const char *fn, const gd_timing *t);
 
