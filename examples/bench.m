@@ -46,13 +46,20 @@ ceiling.double = 32 * dev.sms * clock_hz;
 vs = gd_minplus ("variants");
 gpu_variants = {vs([vs.gpu]).name};
 rows = {};
-printf ("%-8s %-4s %-6s %6s %10s %12s %7s %10s %9s %8s %8s %7s\n", "op",
+printf ("%-8s %-4s %-6s %6s %10s %12s %7s %9s %8s %9s %8s %8s %7s %7s\n", "op",
         "var", "class", "n", "kernel ms", "rate/s", "% ceil", "h2h ms",
-        "copy ms", "copy GB/s", "bound ms", "h2h/bd");
+        "copy ms", "copy GB/s", "newR ms", "bound ms", "h2h/bd", "h2h/k+c");
 for c = {"single", "double"}
   cls = c{1};
   for n = sizes
     A = rand (n, cls) * 100; B = rand (n, cls) * 100;
+    ## what making a new n x n Octave array costs here (first touch of its
+    ## pages): the result must land in one
+    t_new = zeros (1, 3);
+    for r = 1:3
+      t0 = tic (); Z = zeros (n, cls); t_new(r) = toc (t0) * 1e3; clear Z;
+    endfor
+    t_new = median (t_new);
     ## check before timing: every variant equals v1 here, and v1 equals the
     ## Octave expression on a block of rows
     R1 = gd_minplus (A, B, "Variant", "v1");
@@ -75,11 +82,13 @@ for c = {"single", "double"}
       r.pct = 100 * r.rate / ceiling.(cls);
       r.bytes = 3 * n * n * (4 + 4 * strcmp (cls, "double"));
       r.gbs = r.bytes / (r.copy_ms * 1e-3) / 1e9;
-      r.bound = r.kernel_ms + r.copy_ms;
+      r.new_ms = t_new;
+      r.bound = r.kernel_ms + r.copy_ms + r.new_ms;
       rows{end+1} = r;
-      printf ("%-8s %-4s %-6s %6d %10.2f %12.3g %7.1f %10.2f %9.2f %8.1f %8.2f %7.2f\n",
+      printf ("%-8s %-4s %-6s %6d %10.2f %12.3g %7.1f %9.2f %8.2f %9.1f %8.1f %8.2f %7.2f %7.2f\n",
               r.op, r.variant, cls, n, r.kernel_ms, r.rate, r.pct, r.h2h_ms,
-              r.copy_ms, r.gbs, r.bound, r.h2h_ms / r.bound);
+              r.copy_ms, r.gbs, r.new_ms, r.bound, r.h2h_ms / r.bound,
+              r.h2h_ms / (r.kernel_ms + r.copy_ms));
       fflush (stdout);
     endfor
   endfor
@@ -97,14 +106,15 @@ fprintf (f, "Device: %s, compute capability %s, %d SMs at %.0f MHz, %.0f GiB; dr
          dev.memory_total / 2^30, dev.driver_version, dev.runtime_version);
 fprintf (f, "Ceilings from the SM count and clock: min-plus single %.3g steps/s (64/clock/SM: FMNMX), double %.3g steps/s (32/clock/SM: DADD + DMNMX on the FP64 pipe).\n\n",
          ceiling.single, ceiling.double);
-fprintf (f, "Times are medians of 3 to 9 calls after a warm-up call. kernel: the product kernel alone (CUDA events); h2h: host to host, what `tic; gd_minplus (A, B); toc` measures; copy: the measured host-to-device and device-to-host copies of the call (A and B up, R down; Octave's memory is pageable); bound: kernel + copy.\n\n");
-fprintf (f, "| op | variant | class | n | kernel ms | rate (steps/s) | %% of ceiling | h2h ms | copy ms | copy GB/s | bound ms | h2h / bound |\n");
-fprintf (f, "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+fprintf (f, "Times are medians of 3 to 9 calls after a warm-up call. kernel: the product kernel alone (CUDA events); h2h: host to host, what `tic; gd_minplus (A, B); toc` measures; copy: the host-to-device and device-to-host copies of the call, timed with CUDA events (A and B up, R down; Octave's memory is pageable); new R: what `zeros (n, class)` costs in this Octave, the price of the fresh array the result must land in (its pages are touched for the first time); bound: kernel + copy + new R. h2h / (k+c) leaves the new array out.\n\n");
+fprintf (f, "| op | variant | class | n | kernel ms | rate (steps/s) | %% of ceiling | h2h ms | copy ms | copy GB/s | new R ms | bound ms | h2h / bound | h2h / (k+c) |\n");
+fprintf (f, "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
 for i = 1:numel (rows)
   r = rows{i};
-  fprintf (f, "| %s | %s | %s | %d | %.2f | %.3g | %.1f | %.2f | %.2f | %.1f | %.2f | %.2f |\n",
+  fprintf (f, "| %s | %s | %s | %d | %.2f | %.3g | %.1f | %.2f | %.2f | %.1f | %.1f | %.2f | %.2f | %.2f |\n",
            r.op, r.variant, r.class, r.n, r.kernel_ms, r.rate, r.pct,
-           r.h2h_ms, r.copy_ms, r.gbs, r.bound, r.h2h_ms / r.bound);
+           r.h2h_ms, r.copy_ms, r.gbs, r.new_ms, r.bound, r.h2h_ms / r.bound,
+           r.h2h_ms / (r.kernel_ms + r.copy_ms));
 endfor
 fclose (f);
 printf ("\nwritten: bench/results/%s.md\n", name);
