@@ -29,8 +29,8 @@ CFLAGS    ?= -O3 -fPIC -fopenmp -Wall -Wextra -std=c11 -D_POSIX_C_SOURCE=200809L
 MEXFLAGS  := --mex -R2018a -Ikernels -Imex
 MEXLIBS   := build/libgd.a -L$(CUDA_LIB) -lcudart_static -lrt -ldl -lpthread -lgomp -lstdc++
 
-KERNEL_HDR := kernels/gd.h kernels/gd_internal.h
-KERNEL_OBJ := build/device.o build/minplus.o build/cpu.o
+KERNEL_HDR := kernels/gd.h kernels/gd_internal.h kernels/product.h
+KERNEL_OBJ := build/device.o build/product.o build/minplus.o build/cpu.o
 GATEWAYS   := octave/private/__gd_minplus__.mex octave/private/__gd_info__.mex
 
 OCTAVE_RUN := $(OCTAVE) -q --no-gui --no-init-file --no-history

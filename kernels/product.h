@@ -1,0 +1,70 @@
+/* product.h - the driver every two-operand product shares (C = A op B,
+ * A m x k, B k x n, column-major): device allocations, upload, the layout
+ * preparation on the device, the kernel, the host buffer for the result,
+ * the download and the timings. An operation (minplus.cu, sgemm.cu) only
+ * supplies kernels, their launchers and a variant table. C++, internal. */
+#ifndef GD_PRODUCT_H
+#define GD_PRODUCT_H
+
+#include "gd_internal.h"
+
+/* How a variant wants its operands on the device. */
+enum gd_layout {
+    GD_RAW,      /* A (m x k) and B (k x n) as Octave holds them */
+    GD_PADDED,   /* Ap: A padded to mp x kp; Bp: B padded to kp x np */
+    GD_PADDED_BT /* Ap: A padded to mp x kp; Bt: B transposed, np x kp */
+};
+
+/* What a launcher gets: device pointers in its layout, and sizes. */
+struct gd_plan {
+    const void *A, *B;
+    void *C;
+    int64_t m, k, n;        /* the product's sizes */
+    int64_t mp, kp, np;     /* padded sizes (== m, k, n for GD_RAW) */
+    int64_t lda, ldb, ldc;  /* leading dimensions of A, B (or Bt), C */
+    void *scratch;          /* unused for now */
+};
+
+typedef gd_status (*gd_launcher)(const gd_plan &);
+
+struct gd_product_variant {
+    gd_variant_info info;
+    gd_layout in;
+    bool padded_out;        /* C is mp x np, copied back with cudaMemcpy2D */
+    int row_mult, col_mult, k_mult; /* mp, np, kp are multiples of these */
+    gd_launcher run_f, run_d;       /* NULL where a class is not supported */
+};
+
+/* What the operation is: its padding value (it must not change a result),
+ * what an empty inner dimension gives, and names for messages. */
+struct gd_product_op {
+    const char *name;  /* "min-plus" */
+    double pad;        /* NaN for min-plus, 0 for sums of products */
+    double empty_k;    /* the value of every C(i,j) when k == 0 */
+};
+
+/* Runs variant v on the GPU. */
+gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
+                         gd_class cls, const void *A, const void *B, gd_out out,
+                         int64_t m, int64_t k, int64_t n, gd_timing *t);
+
+/* Looks a name up in a table of count variants (NULL when absent). */
+const gd_product_variant *gd_find_variant(const gd_product_variant *table,
+                                          int count, const char *name);
+
+/* The gd_variant_info entries of a table, copied once into infos. */
+int gd_variant_infos(const gd_product_variant *table, int count,
+                     gd_variant_info *infos, const gd_variant_info **list);
+
+/* Kernel launch helpers. */
+static inline unsigned gd_grid_y(int64_t tiles)
+{
+    return (unsigned)(tiles < 65535 ? tiles : 65535);
+}
+static inline int64_t gd_round_up(int64_t x, int64_t q) { return (x + q - 1) / q * q; }
+
+/* A describing label "R (m x n single)" for messages. */
+void gd_describe(char *buf, size_t len, const char *label, int64_t rows,
+                 int64_t cols, gd_class cls);
+
+#endif
