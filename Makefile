@@ -27,11 +27,16 @@ GENCODE   := $(foreach a,$(GPU_ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) \
 NVCCFLAGS ?= -O3 -std=c++17 -Xcompiler -fPIC -Xcompiler -Wall $(GENCODE)
 CFLAGS    ?= -O3 -fPIC -fopenmp -Wall -Wextra -std=c11 -D_POSIX_C_SOURCE=200809L
 MEXFLAGS  := --mex -R2018a -Ikernels -Imex
-MEXLIBS   := build/libgd.a -L$(CUDA_LIB) -lcudart_static -lrt -ldl -lpthread -lgomp -lstdc++
+# cuBLAS (only the sgemm reference variant) dynamically, found through an
+# rpath; the host BLAS is the one Octave is linked with.
+MEXLIBS   := build/libgd.a -L$(CUDA_LIB) -Wl,--as-needed -lcublas -Wl,--no-as-needed \
+             -Wl,-rpath,$(CUDA_LIB) -lcudart_static -lrt -ldl -lpthread -lgomp -lstdc++ \
+             $(shell $(MKOCTFILE) -p BLAS_LIBS 2>/dev/null)
 
 KERNEL_HDR := kernels/gd.h kernels/gd_internal.h kernels/product.h
-KERNEL_OBJ := build/device.o build/product.o build/minplus.o build/cpu.o
-GATEWAYS   := octave/private/__gd_minplus__.mex octave/private/__gd_info__.mex
+KERNEL_OBJ := build/device.o build/product.o build/minplus.o build/sgemm.o build/cpu.o
+GATEWAYS   := octave/private/__gd_minplus__.mex octave/private/__gd_sgemm__.mex \
+              octave/private/__gd_info__.mex
 
 OCTAVE_RUN := $(OCTAVE) -q --no-gui --no-init-file --no-history
 

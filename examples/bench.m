@@ -1,120 +1,218 @@
-## bench.m - time every registered GPU variant of each operation, check it
-## first, and write the table to stdout and bench/results/<device>.md.
+## bench.m - time each operation's GPU variants, check each first, and
+## write the tables to stdout and to bench/results/<device>.md.
 ##
-##   make bench                       (default sizes)
-##   GD_BENCH_SIZES="1024 2048" make bench
+##   make bench                                    (everything, < 5 minutes on an H100)
+##   GD_BENCH_OPS=sgemm make bench                 (one operation)
+##   GD_BENCH_SIZES="1024 2048" make bench         (min-plus sizes)
+##   GD_BENCH_QUICK=1 GD_BENCH_OUT=/tmp/b.md ...    (every size / 32: a smoke test)
 ##
-## For each operation, variant, class and size: the median over several
-## calls of the kernel alone (CUDA events), its rate and % of the device's
-## ceiling (from its SM count and clock), the host-to-host time an Octave
-## user waits (tic/toc around the call), the copies' time and GB/s, and
-## host-to-host over the bound kernel + copies.
+## Each row: the median over several calls of the kernel alone (CUDA
+## events), its rate and % of the device's ceiling (from its SM count and
+## clock), the host-to-host time an Octave user waits (tic/toc around the
+## call) and the copies'. No kernel is timed before its result is checked.
 
 1;
 
-function row = time_variant (fn, args, variant, reps)
-  [~, info] = fn (args{:}, "Variant", variant);          # warm-up
-  h2h = kern = up = down = prep = zeros (1, reps);
-  for r = 1:reps
+function r = time_call (fn, args, reps)
+  [~, info] = fn (args{:});                        # warm-up
+  h2h = kern = up = down = zeros (1, reps);
+  for i = 1:reps
     t0 = tic ();
-    [~, info] = fn (args{:}, "Variant", variant);
-    h2h(r) = toc (t0) * 1e3;
-    kern(r) = info.kernel_ms; up(r) = info.upload_ms;
-    down(r) = info.download_ms; prep(r) = info.prep_ms;
+    [~, info] = fn (args{:});
+    h2h(i) = toc (t0) * 1e3;
+    kern(i) = info.kernel_ms; up(i) = info.upload_ms; down(i) = info.download_ms;
   endfor
-  row = struct ("variant", variant, "kernel_ms", median (kern),
-                "prep_ms", median (prep), "copy_ms", median (up + down),
-                "h2h_ms", median (h2h), "ops", info.ops);
+  r = struct ("kernel_ms", median (kern), "copy_ms", median (up + down),
+              "h2h_ms", median (h2h), "ops", info.ops, "variant", info.variant);
+endfunction
+
+function s = ifelse_str (cond, a, b)
+  if (cond)
+    s = a;
+  else
+    s = b;
+  endif
+endfunction
+
+function y = ifelse_num (cond, a, b)
+  if (cond)
+    y = a;
+  else
+    y = b;
+  endif
+endfunction
+
+function t = new_array_ms (m, n, cls)
+  ## what a fresh m x n Octave array costs here: the result lands in one
+  t = zeros (1, 3);
+  for i = 1:3
+    t0 = tic (); Z = zeros (m, n, cls); t(i) = toc (t0) * 1e3; clear Z;
+  endfor
+  t = median (t);
 endfunction
 
 dev = gd_info ();
 if (! dev.available)
   error ("bench: no CUDA GPU: %s", dev.reason);
 endif
-sizes = str2num (getenv ("GD_BENCH_SIZES"));
-if (isempty (sizes))
-  sizes = [1024 4096 8192];
+ops = strsplit (strtrim (getenv ("GD_BENCH_OPS")));
+if (isempty (ops{1}))
+  ops = {"minplus", "sgemm"};
 endif
+quick = ! isempty (getenv ("GD_BENCH_QUICK"));
+scale = @(x) ifelse_num (quick, max (1, round (x / 32)), x);
 clock_hz = dev.clock_mhz * 1e6;
-## min-plus ceilings: one FADD and one FMNMX per step; FMNMX issues at 64
-## per clock per SM (half the FP32 add rate), so 64 steps/clock/SM in
-## single. In double both DADD and DMNMX go to the FP64 pipe (64 lanes per
-## SM on an H100 SXM): 32 steps/clock/SM.
-ceiling.single = 64 * dev.sms * clock_hz;
-ceiling.double = 32 * dev.sms * clock_hz;
+## min-plus: one FADD and one FMNMX per step; FMNMX issues at 64 per clock
+## per SM, so 64 steps/clock/SM in single. In double DADD and DMNMX both go
+## to the FP64 pipe (64 lanes per SM on an H100 SXM): 32 steps/clock/SM.
+ceiling.minplus.single = 64 * dev.sms * clock_hz;
+ceiling.minplus.double = 32 * dev.sms * clock_hz;
+## FP32 FMA: 128 lanes per SM, 2 flops each
+ceiling.sgemm = 256 * dev.sms * clock_hz;
+md = {};
 
-vs = gd_minplus ("variants");
-gpu_variants = {vs([vs.gpu]).name};
-rows = {};
-printf ("%-8s %-4s %-6s %6s %10s %12s %7s %9s %8s %9s %8s %8s %7s %7s\n", "op",
-        "var", "class", "n", "kernel ms", "rate/s", "% ceil", "h2h ms",
-        "copy ms", "copy GB/s", "newR ms", "bound ms", "h2h/bd", "h2h/k+c");
-for c = {"single", "double"}
-  cls = c{1};
-  for n = sizes
-    A = rand (n, cls) * 100; B = rand (n, cls) * 100;
-    ## what making a new n x n Octave array costs here (first touch of its
-    ## pages): the result must land in one
-    t_new = zeros (1, 3);
-    for r = 1:3
-      t0 = tic (); Z = zeros (n, cls); t_new(r) = toc (t0) * 1e3; clear Z;
-    endfor
-    t_new = median (t_new);
-    ## check before timing: every variant equals v1 here, and v1 equals the
-    ## Octave expression on a block of rows
-    R1 = gd_minplus (A, B, "Variant", "v1");
-    rb = 1:min (n, 64);
-    E = Inf (numel (rb), n, cls);
-    for j = 1:n
-      E(:,j) = min (A(rb,:) + B(:,j)', [], 2);
-    endfor
-    if (! isequal (R1(rb,:), E))
-      error ("bench: v1 disagrees with Octave at n = %d %s", n, cls);
-    endif
-    for v = gpu_variants
-      if (! isequal (gd_minplus (A, B, "Variant", v{1}), R1))
-        error ("bench: %s disagrees with v1 at n = %d %s", v{1}, n, cls);
+if (any (strcmp (ops, "minplus")))
+  sizes = str2num (getenv ("GD_BENCH_SIZES"));
+  if (isempty (sizes))
+    sizes = scale ([1024 4096 8192]);
+  endif
+  vs = gd_minplus ("variants");
+  gpu_variants = {vs([vs.gpu]).name};
+  printf ("\nmin-plus\n%-4s %-6s %5s %10s %10s %6s %9s %8s %8s %8s %7s %7s\n", "var",
+          "class", "n", "kernel ms", "steps/s", "%ceil", "h2h ms", "copy ms",
+          "newR ms", "bound", "h2h/bd", "h2h/k+c");
+  md{end+1} = sprintf ("## min-plus\n\nCeilings: single %.3g steps/s (64/clock/SM: FMNMX), double %.3g steps/s (32/clock/SM: DADD + DMNMX on the FP64 pipe).\n\nkernel: the product kernel alone (CUDA events); h2h: host to host, what `tic; gd_minplus (A, B); toc` measures; copy: the host-to-device and device-to-host copies of the call, timed with CUDA events (Octave's memory is pageable); new R: what `zeros (n, class)` costs in this Octave, the fresh array the result must land in (its pages are touched for the first time); bound: kernel + copy + new R; h2h / (k+c) leaves the new array out.\n\n| variant | class | n | kernel ms | steps/s | %% of ceiling | h2h ms | copy ms | copy GB/s | new R ms | bound ms | h2h / bound | h2h / (k+c) |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+                       ceiling.minplus.single, ceiling.minplus.double);
+  for c = {"single", "double"}
+    cls = c{1};
+    for n = sizes
+      A = rand (n, cls) * 100; B = rand (n, cls) * 100;
+      t_new = new_array_ms (n, n, cls);
+      ## check before timing: v1 against the Octave expression on a block
+      ## of rows, every other variant against v1
+      R1 = gd_minplus (A, B, "Variant", "v1");
+      rb = 1:min (n, 64);
+      E = Inf (numel (rb), n, cls);
+      for j = 1:n
+        E(:,j) = min (A(rb,:) + B(:,j)', [], 2);
+      endfor
+      if (! isequal (R1(rb,:), E))
+        error ("bench: v1 disagrees with Octave at n = %d %s", n, cls);
       endif
-      reps = 3 + 4 * (n <= 1024) + 2 * (n <= 4096);
-      r = time_variant (@gd_minplus, {A, B}, v{1}, reps);
-      r.op = "minplus"; r.class = cls; r.n = n;
-      r.rate = r.ops / (r.kernel_ms * 1e-3);
-      r.pct = 100 * r.rate / ceiling.(cls);
-      r.bytes = 3 * n * n * (4 + 4 * strcmp (cls, "double"));
-      r.gbs = r.bytes / (r.copy_ms * 1e-3) / 1e9;
-      r.new_ms = t_new;
-      r.bound = r.kernel_ms + r.copy_ms + r.new_ms;
-      rows{end+1} = r;
-      printf ("%-8s %-4s %-6s %6d %10.2f %12.3g %7.1f %9.2f %8.2f %9.1f %8.1f %8.2f %7.2f %7.2f\n",
-              r.op, r.variant, cls, n, r.kernel_ms, r.rate, r.pct, r.h2h_ms,
-              r.copy_ms, r.gbs, r.new_ms, r.bound, r.h2h_ms / r.bound,
-              r.h2h_ms / (r.kernel_ms + r.copy_ms));
-      fflush (stdout);
+      for v = gpu_variants
+        if (! isequal (gd_minplus (A, B, "Variant", v{1}), R1))
+          error ("bench: %s disagrees with v1 at n = %d %s", v{1}, n, cls);
+        endif
+        reps = 3 + 4 * (n <= 1024) + 2 * (n <= 4096);
+        r = time_call (@gd_minplus, {A, B, "Variant", v{1}}, reps);
+        rate = r.ops / (r.kernel_ms * 1e-3);
+        pct = 100 * rate / ceiling.minplus.(cls);
+        gbs = 3 * n * n * (4 + 4 * strcmp (cls, "double")) / (r.copy_ms * 1e-3) / 1e9;
+        bound = r.kernel_ms + r.copy_ms + t_new;
+        printf ("%-4s %-6s %5d %10.2f %10.3g %6.1f %9.2f %8.2f %8.1f %8.1f %7.2f %7.2f\n",
+                v{1}, cls, n, r.kernel_ms, rate, pct, r.h2h_ms, r.copy_ms, t_new,
+                bound, r.h2h_ms / bound, r.h2h_ms / (r.kernel_ms + r.copy_ms));
+        md{end+1} = sprintf ("| %s | %s | %d | %.2f | %.3g | %.1f | %.2f | %.2f | %.1f | %.1f | %.1f | %.2f | %.2f |\n",
+                             v{1}, cls, n, r.kernel_ms, rate, pct, r.h2h_ms, r.copy_ms, gbs,
+                             t_new, bound, r.h2h_ms / bound, r.h2h_ms / (r.kernel_ms + r.copy_ms));
+        fflush (stdout);
+      endfor
     endfor
   endfor
-endfor
+endif
 
-## markdown, for bench/results/<device>.md
+if (any (strcmp (ops, "sgemm")))
+  ## rows: {m k n variant edges section}
+  vs = gd_sgemm ("variants");
+  kvars = {vs(strncmp ({vs.name}, "k", 1)).name};
+  plan = {};
+  for e = {"pad", "guard"}
+    for v = [kvars, {"tuned", "cublas"}]
+      plan(end+1,:) = {4096, 4096, 4096, v{1}, e{1}, "ladder"};
+    endfor
+  endfor
+  for e = {"pad", "guard"}
+    for v = {"k1-64", "k2-128", "k4-128-j4-k4", "k5", "tuned", "cublas"}
+      plan(end+1,:) = {4000, 4000, 4000, v{1}, e{1}, "edges"};
+    endfor
+  endfor
+  sweep = [256 256 256; 512 512 512; 1024 1024 1024; 2048 2048 2048;
+           4096 4096 4096; 8192 8192 8192; 1000 1000 1000; 4097 4097 4097;
+           1000 3000 500];
+  for s = 1:rows (sweep)
+    for v = {"tuned", "tuned-bk16", "cublas"}
+      plan(end+1,:) = {sweep(s,1), sweep(s,2), sweep(s,3), v{1}, "pad", "sweep"};
+    endfor
+  endfor
+  printf ("\nsgemm\n%-7s %-13s %-5s %16s %10s %10s %6s %9s %9s %8s %8s\n", "section",
+          "variant", "edges", "m x k x n", "kernel ms", "GFLOP/s", "%peak",
+          "h2h GF/s", "h2h ms", "copy ms", "%cublas");
+  md{end+1} = sprintf ("\n## sgemm\n\nPeak FP32: %.3g flop/s (128 FMA lanes/SM). GFLOP/s = 2mnk / time. %% cublas: kernel-only rate over cublas's at the same size and edges mode, measured in this run. Sections: ladder (the article's table at 4096), edges (padded zeros vs guarded loads at a size that is not a multiple of any tile), sweep (tuned vs cublas).\n\n| section | variant | edges | m x k x n | kernel ms | GFLOP/s kernel | %% of peak | GFLOP/s host-to-host | h2h ms | copy ms | %% of cublas |\n|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n",
+                       ceiling.sgemm);
+  plan(:,1:3) = cellfun (scale, plan(:,1:3), "UniformOutput", false);
+  cublas_rate = containers.Map ();
+  rows_out = {};
+  last = "";
+  for p = 1:rows (plan)
+    [m, k, n, v, e, sec] = plan{p,:};
+    key = sprintf ("%dx%dx%d", m, k, n);
+    if (! strcmp (key, last))
+      A = single (randi ([-8 8], m, k)); B = single (randi ([-8 8], k, n));
+      ## exact reference on small integers (every partial sum < 2^24): a
+      ## block of columns, in double
+      cols = 1:min (n, 32);
+      ref = double (A) * double (B(:, cols));
+      last = key;
+    endif
+    C = gd_sgemm (A, B, "Variant", v, "Edges", e);
+    if (! isequal (double (C(:, cols)), ref))
+      error ("bench: sgemm %s %s at %s is not exact", v, e, key);
+    endif
+    clear C;
+    reps = 3 + 2 * (m * n * k <= 2^33);
+    r = time_call (@gd_sgemm, {A, B, "Variant", v, "Edges", e}, reps);
+    rate = r.ops / (r.kernel_ms * 1e-3);
+    if (strcmp (v, "cublas"))
+      cublas_rate([key e]) = rate;
+    endif
+    ## cublas rows come last in each section's size: look it up after
+    pct_cublas = NaN;
+    if (isKey (cublas_rate, [key e]))
+      pct_cublas = 100 * rate / cublas_rate([key e]);
+    endif
+    rows_out{p} = {sec, v, e, key, r, rate};
+    printf ("%-7s %-13s %-5s %16s %10.2f %10.0f %6.1f %9.0f %9.2f %8.2f %8s\n", sec, v, e,
+            key, r.kernel_ms, rate / 1e9, 100 * rate / ceiling.sgemm,
+            r.ops / (r.h2h_ms * 1e-3) / 1e9, r.h2h_ms, r.copy_ms,
+            ifelse_str (isnan (pct_cublas), "", sprintf ("%.1f", pct_cublas)));
+    fflush (stdout);
+  endfor
+  ## % of cublas for every row, now that every cublas rate is known
+  for p = 1:numel (rows_out)
+    [sec, v, e, key, r, rate] = rows_out{p}{:};
+    pc = "";
+    if (isKey (cublas_rate, [key e]))
+      pc = sprintf ("%.1f", 100 * rate / cublas_rate([key e]));
+    endif
+    md{end+1} = sprintf ("| %s | %s | %s | %s | %.2f | %.0f | %.1f | %.0f | %.2f | %.2f | %s |\n",
+                         sec, v, e, key, r.kernel_ms, rate / 1e9, 100 * rate / ceiling.sgemm,
+                         r.ops / (r.h2h_ms * 1e-3) / 1e9, r.h2h_ms, r.copy_ms, pc);
+  endfor
+endif
+
 name = regexprep (dev.name, "[^A-Za-z0-9]+", "_");
 [~, ~] = mkdir ("bench/results");
-f = fopen (sprintf ("bench/results/%s.md", name), "w");
+fn = getenv ("GD_BENCH_OUT");
+if (isempty (fn))
+  fn = sprintf ("bench/results/%s.md", name);
+endif
+f = fopen (fn, "w");
 fprintf (f, "# gd benchmarks: %s\n\n", dev.name);
 fprintf (f, "Generated by `make bench` (examples/bench.m) on %s; do not edit.\n\n",
          datestr (now (), "yyyy-mm-dd"));
-fprintf (f, "Device: %s, compute capability %s, %d SMs at %.0f MHz, %.0f GiB; driver %s, runtime %s.\n\n",
+fprintf (f, "Device: %s, compute capability %s, %d SMs at %.0f MHz, %.0f GiB; driver %s, runtime %s. Times are medians of 3 to 9 calls after a warm-up call.\n\n",
          dev.name, dev.compute_capability, dev.sms, dev.clock_mhz,
          dev.memory_total / 2^30, dev.driver_version, dev.runtime_version);
-fprintf (f, "Ceilings from the SM count and clock: min-plus single %.3g steps/s (64/clock/SM: FMNMX), double %.3g steps/s (32/clock/SM: DADD + DMNMX on the FP64 pipe).\n\n",
-         ceiling.single, ceiling.double);
-fprintf (f, "Times are medians of 3 to 9 calls after a warm-up call. kernel: the product kernel alone (CUDA events); h2h: host to host, what `tic; gd_minplus (A, B); toc` measures; copy: the host-to-device and device-to-host copies of the call, timed with CUDA events (A and B up, R down; Octave's memory is pageable); new R: what `zeros (n, class)` costs in this Octave, the price of the fresh array the result must land in (its pages are touched for the first time); bound: kernel + copy + new R. h2h / (k+c) leaves the new array out.\n\n");
-fprintf (f, "| op | variant | class | n | kernel ms | rate (steps/s) | %% of ceiling | h2h ms | copy ms | copy GB/s | new R ms | bound ms | h2h / bound | h2h / (k+c) |\n");
-fprintf (f, "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-for i = 1:numel (rows)
-  r = rows{i};
-  fprintf (f, "| %s | %s | %s | %d | %.2f | %.3g | %.1f | %.2f | %.2f | %.1f | %.1f | %.2f | %.2f | %.2f |\n",
-           r.op, r.variant, r.class, r.n, r.kernel_ms, r.rate, r.pct,
-           r.h2h_ms, r.copy_ms, r.gbs, r.new_ms, r.bound, r.h2h_ms / r.bound,
-           r.h2h_ms / (r.kernel_ms + r.copy_ms));
-endfor
+fprintf (f, "%s", md{:});
 fclose (f);
-printf ("\nwritten: bench/results/%s.md\n", name);
+printf ("\nwritten: %s\n", fn);

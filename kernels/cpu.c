@@ -64,3 +64,26 @@ enum { CPU_IB = 512, CPU_KB = 128, CPU_JB = 16 };
 
 DEFINE_CPU_MINPLUS(gd_cpu_minplus_f, float)
 DEFINE_CPU_MINPLUS(gd_cpu_minplus_d, double)
+
+/* The reference BLAS interface (Fortran, 32-bit integers): the library
+ * Octave itself is linked with, so 'cpu' is what single(A)*single(B)
+ * computes in Octave. */
+extern void sgemm_(const char *transa, const char *transb, const int *m,
+                   const int *n, const int *k, const float *alpha,
+                   const float *a, const int *lda, const float *b,
+                   const int *ldb, const float *beta, float *c, const int *ldc);
+
+gd_status gd_cpu_sgemm(const float *A, const float *B, float *C, int64_t m,
+                       int64_t k, int64_t n)
+{
+    if (m > INT32_MAX || n > INT32_MAX || k > INT32_MAX)
+        return GD_ERR_SIZE; /* the caller says why */
+    if (k == 0) {
+        for (int64_t e = 0; e < m * n; ++e) C[e] = 0.0f;
+        return GD_OK;
+    }
+    const int M = (int)m, N = (int)n, K = (int)k;
+    const float one = 1.0f, zero = 0.0f;
+    sgemm_("N", "N", &M, &N, &K, &one, A, &M, B, &K, &zero, C, &M);
+    return GD_OK;
+}

@@ -112,8 +112,21 @@ extern "C" gd_status gd_device_ready(void)
     return GD_OK;
 }
 
+enum { MAX_HOOKS = 8 };
+static void (*g_hooks[MAX_HOOKS])(void);
+static int g_nhooks;
+
+extern "C" void gd_on_release(void (*fn)(void))
+{
+    for (int i = 0; i < g_nhooks; ++i)
+        if (g_hooks[i] == fn) return;
+    if (g_nhooks < MAX_HOOKS) g_hooks[g_nhooks++] = fn;
+}
+
 extern "C" void gd_release(void)
 {
+    for (int i = 0; i < g_nhooks; ++i) g_hooks[i]();
+    g_nhooks = 0;
     if (!g_ready) return;
     cudaStreamSynchronize(g_stream);
     for (int i = 0; i < GD_NEVENTS; ++i) {

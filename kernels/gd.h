@@ -55,7 +55,8 @@ typedef struct {
 /* Fills *out; never fails for want of a GPU (available = 0, reason set). */
 gd_status gd_device_query(gd_device_info *out);
 
-/* Releases the cached stream and events; the next call recreates them. */
+/* Releases the cached stream, events and library handles; the next call
+ * recreates them. */
 void gd_release(void);
 
 /* ---- timings and variants ------------------------------------------- */
@@ -104,6 +105,21 @@ gd_status gd_minplus(const char *variant, gd_class cls, const void *A,
 /* The variant table: returns the count, *list points at static entries. */
 int gd_minplus_variants(const gd_variant_info **list);
 
+/* ---- single-precision matrix multiply --------------------------------- */
+
+/* How kernels meet sizes that are not multiples of their tile. */
+typedef enum {
+    GD_EDGES_PAD = 0,  /* operands padded with zeros on the device */
+    GD_EDGES_GUARD = 1 /* bounds-checked loads on the unpadded operands */
+} gd_edges;
+
+/* C = A*B in single precision, m x k times k x n. variant: "auto", "k1-32"
+ * ... (gd_sgemm_variants), "tuned", "cublas", "cpu". */
+gd_status gd_sgemm(const char *variant, gd_edges edges, const float *A,
+                   const float *B, gd_out C, int64_t m, int64_t k, int64_t n,
+                   gd_timing *t);
+int gd_sgemm_variants(const gd_variant_info **list);
+
 /* ---- CPU implementations (cpu.c) -------------------------------------- */
 
 void gd_cpu_minplus_f(const float *A, const float *B, float *R, int64_t m,
@@ -111,6 +127,9 @@ void gd_cpu_minplus_f(const float *A, const float *B, float *R, int64_t m,
 void gd_cpu_minplus_d(const double *A, const double *B, double *R, int64_t m,
                       int64_t k, int64_t n);
 int gd_cpu_threads(void);
+/* C = A*B through the host's BLAS (sgemm), as Octave computes single(A)*single(B). */
+gd_status gd_cpu_sgemm(const float *A, const float *B, float *C, int64_t m,
+                       int64_t k, int64_t n);
 
 #ifdef __cplusplus
 }

@@ -26,6 +26,10 @@ gd_status gd_device_ready(void);
 cudaStream_t gd_stream(void);
 const char *gd_device_name(void);
 
+/* Registers fn to run (once) at the next gd_release: cached state of an
+ * operation, such as a library handle. */
+void gd_on_release(void (*fn)(void));
+
 /* Events for timing the phases of one call: 0..GD_NEVENTS-1. */
 enum { GD_NEVENTS = 6 };
 cudaEvent_t gd_event(int i);

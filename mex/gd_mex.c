@@ -57,6 +57,40 @@ void gd_mex_check_matrix(const char *fn, const char *argname, const mxArray *a)
                      argname, (int)mxGetNumberOfDimensions(a));
 }
 
+void gd_mex_get_operands(const char *fn, int nrhs, const mxArray *prhs[],
+                         int square_alone, gd_mex_operands *o)
+{
+    if (nrhs == 0)
+        gd_mex_error(fn, "gd:input", "expected %s (see help %s)",
+                     square_alone ? "a matrix A, or A and B" : "matrices A and B", fn);
+    o->A = o->B = prhs[0];
+    gd_mex_check_matrix(fn, "A", o->A);
+    o->first = 1;
+    if (nrhs >= 2 && !mxIsChar(prhs[1])) {
+        o->B = prhs[1];
+        gd_mex_check_matrix(fn, "B", o->B);
+        o->first = 2;
+        if (nrhs >= 3 && !mxIsChar(prhs[2]))
+            gd_mex_error(fn, "gd:input", "too many input arguments: expected "
+                         "A, B and name/value options");
+    } else if (!square_alone) {
+        gd_mex_error(fn, "gd:input", "expected matrices A and B");
+    } else if (mxGetM(o->A) != mxGetN(o->A)) {
+        gd_mex_error(fn, "gd:size", "with one argument A must be square, "
+                     "not %dx%d (use %s(A, B))", (int)mxGetM(o->A),
+                     (int)mxGetN(o->A), fn);
+    }
+    o->m = (int64_t)mxGetM(o->A);
+    o->k = (int64_t)mxGetN(o->A);
+    o->n = (int64_t)mxGetN(o->B);
+    if ((int64_t)mxGetM(o->B) != o->k)
+        gd_mex_error(fn, "gd:size", "inner dimensions must agree: A is "
+                     "%lldx%lld, B is %lldx%lld", (long long)o->m, (long long)o->k,
+                     (long long)mxGetM(o->B), (long long)o->n);
+    /* single wins, as in Octave: each double operand is converted first */
+    o->cls = (mxIsSingle(o->A) || mxIsSingle(o->B)) ? GD_SINGLE : GD_DOUBLE;
+}
+
 const void *gd_mex_data_as(const mxArray *a, gd_class cls)
 {
     size_t count = mxGetNumberOfElements(a);
@@ -154,10 +188,10 @@ mxArray *gd_mex_variants(const char *fn, int nargout, int count,
 {
     if (nargout == 0) {
         mexPrintf("%s variants ('Variant', name):\n", fn);
-        mexPrintf("  %-8s %s\n", "auto",
+        mexPrintf("  %-13s %s\n", "auto",
                   "the fastest correct variant for the class and size (default)");
         for (int i = 0; i < count; ++i)
-            mexPrintf("  %-8s %s%s\n", list[i].name, list[i].note,
+            mexPrintf("  %-13s %s%s\n", list[i].name, list[i].note,
                       list[i].gpu ? "" : " (no GPU needed)");
         return NULL;
     }

@@ -25,6 +25,20 @@ void gd_mex_fail(const char *fn, gd_status s)
  * gd:input naming the argument otherwise. */
 void gd_mex_check_matrix(const char *fn, const char *argname, const mxArray *a);
 
+/* The operands of a product gateway: A and B (prhs[0], prhs[1]), or with
+ * square_alone, A alone standing for A (x) A. Checks classes and shapes
+ * and the inner dimensions; *first receives the index of the first
+ * name/value option, *cls the class to compute in (single when either is
+ * single, unless force_single). */
+typedef struct {
+    const mxArray *A, *B;
+    int64_t m, k, n;
+    int first;
+    gd_class cls;
+} gd_mex_operands;
+void gd_mex_get_operands(const char *fn, int nrhs, const mxArray *prhs[],
+                         int square_alone, gd_mex_operands *o);
+
 /* The elements of a as the class cls: a's own data when it already is
  * of that class, else a converted copy (mxMalloc'd, freed by Octave on
  * error, or by gd_mex_free_converted). Never modifies a. */

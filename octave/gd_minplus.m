@@ -62,7 +62,11 @@
 ## @end deftypefn
 
 function varargout = gd_minplus (varargin)
-  [varargout{1:max (1, nargout)}] = __gd_minplus__ (varargin{:});
+  if (nargout == 0 && nargin == 1 && ischar (varargin{1}))
+    __gd_minplus__ (varargin{:});               # prints the variant list
+  else
+    [varargout{1:max (1, nargout)}] = __gd_minplus__ (varargin{:});
+  endif
 endfunction
 
 %!shared A, B

@@ -48,3 +48,14 @@ load helpers
     [ "$status" -eq 0 ]
     [[ "$output" != *warning* ]]
 }
+
+@test "the bench runs end to end (every size / 32) and writes both tables" {
+    require_gpu
+    cd "$GD_ROOT"
+    GD_BENCH_QUICK=1 GD_BENCH_OUT="$BATS_TEST_TMPDIR/bench.md" run octave_run "source('examples/bench.m')"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    grep -q '^## min-plus' "$BATS_TEST_TMPDIR/bench.md"
+    grep -q '^## sgemm' "$BATS_TEST_TMPDIR/bench.md"
+    grep -q '| ladder | k4-128-j4-k4 | pad |' "$BATS_TEST_TMPDIR/bench.md"
+}

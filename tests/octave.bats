@@ -12,6 +12,7 @@ for_function() {
 
 @test "gd_minplus %! tests" { for_function gd_minplus; }
 @test "gd_info %! tests" { for_function gd_info; }
+@test "gd_sgemm %! tests" { for_function gd_sgemm; }
 
 @test "every function in octave/ has a %! test file entry here" {
     for f in "$GD_ROOT"/octave/*.m; do

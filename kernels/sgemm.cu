@@ -1,0 +1,444 @@
+/* sgemm.cu - single-precision matrix multiply C = A*B on the GPU.
+ *
+ * The ladder of Michael Wolfe, "Compilers and More: Optimizing GPU
+ * Kernels" (HPCwire, 2008), which is written column-major with pitches as
+ * Octave stores matrices. His a(i,j) += b(i,k)*c(k,j) is our
+ * C(i,j) += A(i,k)*B(k,j):
+ *
+ *   k1-W         one thread per C(i,j); the i loop strip-mined to a block of
+ *                W threads (W = 32, 64, 128), one block per strip and column
+ *   k2-W[-uU]    k1 with the strip of B's column j that the k loop reads
+ *                staged in shared memory, W elements at a time; -u2
+ *                unrolls the inner k loop twice
+ *   k3-W-iI      k2 with the i loop unrolled: I outputs per thread, rows
+ *                i, i+W, ... (I = 2, 3)
+ *   k4-W-jJ[-kU] k2 with the j loop unrolled: J columns per block share
+ *                each A element loaded (J = 2, 4), k loop unrolled U times
+ *   k5           16x16 tiles of A and B in shared memory, one output per
+ *                thread
+ *   tuned        128x128 block tiles, 8x8 outputs per thread in
+ *                registers, 16-byte loads, A and B both stored k-major in
+ *                shared memory (B transposed by the preparation kernel),
+ *                two shared buffers with the next tile prefetched into
+ *                registers during the current one
+ *   cublas       cublasSgemm, FP32 math (no TF32): the reference
+ *
+ * Sizes that are not multiples of a kernel's tile, two ways (the
+ * article's discussion): Edges 'pad' (default) runs the kernels on
+ * operands padded with zeros by a device-side preparation kernel (zeros
+ * add nothing to a sum of products) and copies the padded result back with
+ * cudaMemcpy2D; Edges 'guard' runs them on Octave's own layout with every
+ * load and store bounds-checked. tuned always pads; cublas needs neither.
+ */
+#include "product.h"
+
+#include <cublas_v2.h>
+#include <stdio.h>
+#include <string.h>
+
+namespace {
+
+// ---------------------------------------------------------------------------
+// k1: one thread per output, W threads per strip of i, one column j per
+// block row (strided over j past the grid's 65535 rows).
+
+template <int W, bool GUARD>
+__global__ void __launch_bounds__(W)
+sgemm_k1_strip(const float *__restrict__ A, const float *__restrict__ B,
+               float *__restrict__ C, int64_t m, int64_t n, int64_t k,
+               int64_t lda, int64_t ldb, int64_t ldc)
+{
+    const int64_t i = blockIdx.x * (int64_t)W + threadIdx.x;
+    if (GUARD && i >= m) return;
+    for (int64_t j = blockIdx.y; j < n; j += gridDim.y) {
+        float sum = 0.0f;
+        for (int64_t kk = 0; kk < k; ++kk) sum += A[i + lda * kk] * B[kk + ldb * j];
+        C[i + ldc * j] = sum;
+    }
+}
+
+// ---------------------------------------------------------------------------
+// k2, k3, k4: one family. A block of W threads covers I*W rows (rows i,
+// i+W, ... per thread: k3) and J columns (k4); the W-long strips of B's J
+// columns are staged in shared memory, so the inner loop reads only A from
+// global memory, each A element used for J columns. k2 is I = J = 1. KU
+// unrolls the inner k loop (1: not unrolled).
+
+template <int W, int I, int J, int KU, bool GUARD>
+__global__ void __launch_bounds__(W)
+sgemm_k234_strip(const float *__restrict__ A, const float *__restrict__ B,
+                 float *__restrict__ C, int64_t m, int64_t n, int64_t k,
+                 int64_t lda, int64_t ldb, int64_t ldc)
+{
+    __shared__ float cb[J][W];
+    const int tx = threadIdx.x;
+    const int64_t i0 = blockIdx.x * (int64_t)(W * I) + tx;
+    for (int64_t j0 = blockIdx.y * (int64_t)J; j0 < n; j0 += (int64_t)gridDim.y * J) {
+        float sum[I][J];
+#pragma unroll
+        for (int r = 0; r < I; ++r)
+#pragma unroll
+            for (int c = 0; c < J; ++c) sum[r][c] = 0.0f;
+        for (int64_t ks = 0; ks < k; ks += W) {
+#pragma unroll
+            for (int c = 0; c < J; ++c)
+                cb[c][tx] = (!GUARD || (ks + tx < k && j0 + c < n))
+                                ? B[ks + tx + ldb * (j0 + c)] : 0.0f;
+            __syncthreads();
+            const int kmax = GUARD ? (int)(k - ks < W ? k - ks : W) : W;
+#pragma unroll KU
+            for (int kk = 0; kk < kmax; ++kk) {
+#pragma unroll
+                for (int r = 0; r < I; ++r) {
+                    const int64_t i = i0 + r * W;
+                    const float a = (!GUARD || i < m) ? A[i + lda * (ks + kk)] : 0.0f;
+#pragma unroll
+                    for (int c = 0; c < J; ++c) sum[r][c] += a * cb[c][kk];
+                }
+            }
+            __syncthreads();
+        }
+#pragma unroll
+        for (int r = 0; r < I; ++r)
+#pragma unroll
+            for (int c = 0; c < J; ++c) {
+                const int64_t i = i0 + r * W;
+                if (!GUARD || (i < m && j0 + c < n)) C[i + ldc * (j0 + c)] = sum[r][c];
+            }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// k5: 16x16 tiles of A and B in shared memory, one output per thread
+// (thread (tx, ty) owns C(i0 + tx, j0 + ty)). Both tile loads run along
+// the contiguous dimension (i for A, k for B); rows padded by one float.
+
+template <bool GUARD>
+__global__ void sgemm_k5_tiled(const float *__restrict__ A,
+                               const float *__restrict__ B,
+                               float *__restrict__ C, int64_t m, int64_t n,
+                               int64_t k, int64_t lda, int64_t ldb, int64_t ldc)
+{
+    __shared__ float at[16][17], bt[16][17]; // at[k][i], bt[j][k]
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    const int64_t i = blockIdx.x * 16 + tx;
+    for (int64_t j0 = blockIdx.y * 16; j0 < n; j0 += (int64_t)gridDim.y * 16) {
+        const int64_t j = j0 + ty;
+        float sum = 0.0f;
+        for (int64_t ks = 0; ks < k; ks += 16) {
+            at[ty][tx] = (!GUARD || (i < m && ks + ty < k)) ? A[i + lda * (ks + ty)] : 0.0f;
+            // B(ks + tx, j0 + ty): consecutive tx read consecutive k
+            bt[ty][tx] = (!GUARD || (ks + tx < k && j < n)) ? B[ks + tx + ldb * j] : 0.0f;
+            __syncthreads();
+#pragma unroll
+            for (int kk = 0; kk < 16; ++kk) sum += at[kk][tx] * bt[ty][kk];
+            __syncthreads();
+        }
+        if (!GUARD || (i < m && j < n)) C[i + ldc * j] = sum;
+    }
+}
+
+// ---------------------------------------------------------------------------
+// tuned: a BM x BN block tile (BM = BN = 128) of 256 threads, each thread
+// an 8x8 register tile: rows i0 + {4tx..4tx+3, 64+4tx..64+4tx+3}, columns
+// likewise with ty, so every shared-memory read is a 16-byte vector and a
+// warp's 16 distinct A vectors are 256 contiguous bytes. Operands arrive
+// padded with zeros: Ap (mp x kp, i contiguous) and Bt = B' (np x kp, j
+// contiguous), so a k-step of a tile is one contiguous 512-byte row of
+// each and the 256 threads load a BK x 128 tile with BK/2 x ... one
+// float4 each per 8 k-steps. Two shared buffers: while the block computes
+// on one, the next tile waits in registers and is stored into the other,
+// so one barrier per BK k-steps suffices.
+
+template <int BK>
+__global__ void __launch_bounds__(256, 2)
+sgemm_tuned(const float *__restrict__ Ap, const float *__restrict__ Bt,
+            float *__restrict__ Cp, int64_t mp, int64_t np, int64_t kp)
+{
+    enum { BM = 128, BN = 128, LOADS = BK * BM / 4 / 256 };
+    __shared__ __align__(16) float As[2][BK][BM];
+    __shared__ __align__(16) float Bs[2][BK][BN];
+    const int tid = threadIdx.x, tx = tid % 16, ty = tid / 16;
+    const int64_t i0 = blockIdx.x * (int64_t)BM;
+    const int ntiles = (int)(kp / BK);
+    // element e = tid + 256*l of a tile is k-step e / 32, vector e % 32:
+    // its shared offset is e*4 in either buffer. Global addresses advance
+    // by BK rows per tile (pointer increments keep the 64-bit index
+    // arithmetic out of the loop and the registers).
+    const size_t stepA = (size_t)mp * BK, stepB = (size_t)np * BK;
+    for (int64_t j0 = blockIdx.y * (int64_t)BN; j0 < np; j0 += (int64_t)gridDim.y * BN) {
+        const float *ga = Ap + (size_t)mp * (tid / 32) + i0 + 4 * (tid % 32);
+        const float *gb = Bt + (size_t)np * (tid / 32) + j0 + 4 * (tid % 32);
+        const size_t rowA = (size_t)mp * (256 / 32), rowB = (size_t)np * (256 / 32);
+        float acc[8][8];
+#pragma unroll
+        for (int r = 0; r < 8; ++r)
+#pragma unroll
+            for (int c = 0; c < 8; ++c) acc[r][c] = 0.0f;
+        float4 pa[LOADS], pb[LOADS];
+#pragma unroll
+        for (int l = 0; l < LOADS; ++l) {
+            pa[l] = __ldg(reinterpret_cast<const float4 *>(ga + rowA * l));
+            pb[l] = __ldg(reinterpret_cast<const float4 *>(gb + rowB * l));
+        }
+#pragma unroll
+        for (int l = 0; l < LOADS; ++l) {
+            reinterpret_cast<float4 *>(&As[0][0][0])[tid + 256 * l] = pa[l];
+            reinterpret_cast<float4 *>(&Bs[0][0][0])[tid + 256 * l] = pb[l];
+        }
+        __syncthreads();
+        for (int t = 0; t < ntiles; ++t) {
+            const int cur = t & 1;
+            if (t + 1 < ntiles) {
+                ga += stepA;
+                gb += stepB;
+#pragma unroll
+                for (int l = 0; l < LOADS; ++l) {
+                    pa[l] = __ldg(reinterpret_cast<const float4 *>(ga + rowA * l));
+                    pb[l] = __ldg(reinterpret_cast<const float4 *>(gb + rowB * l));
+                }
+            }
+#pragma unroll
+            for (int kk = 0; kk < BK; ++kk) {
+                const float4 a0 = *reinterpret_cast<const float4 *>(&As[cur][kk][4 * tx]);
+                const float4 a1 = *reinterpret_cast<const float4 *>(&As[cur][kk][64 + 4 * tx]);
+                const float4 b0 = *reinterpret_cast<const float4 *>(&Bs[cur][kk][4 * ty]);
+                const float4 b1 = *reinterpret_cast<const float4 *>(&Bs[cur][kk][64 + 4 * ty]);
+                const float a[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
+                const float b[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
+#pragma unroll
+                for (int r = 0; r < 8; ++r)
+#pragma unroll
+                    for (int c = 0; c < 8; ++c) acc[r][c] = fmaf(a[r], b[c], acc[r][c]);
+            }
+            if (t + 1 < ntiles) {
+#pragma unroll
+                for (int l = 0; l < LOADS; ++l) {
+                    reinterpret_cast<float4 *>(&As[cur ^ 1][0][0])[tid + 256 * l] = pa[l];
+                    reinterpret_cast<float4 *>(&Bs[cur ^ 1][0][0])[tid + 256 * l] = pb[l];
+                }
+            }
+            __syncthreads();
+        }
+        // columns j0 + 4ty + c and j0 + 64 + 4ty + c; rows as 16-byte vectors
+#pragma unroll
+        for (int c = 0; c < 8; ++c) {
+            const int64_t j = j0 + (c < 4 ? 4 * ty + c : 64 + 4 * ty + c - 4);
+            float *col = Cp + (size_t)mp * j + i0;
+            *reinterpret_cast<float4 *>(&col[4 * tx]) =
+                make_float4(acc[0][c], acc[1][c], acc[2][c], acc[3][c]);
+            *reinterpret_cast<float4 *>(&col[64 + 4 * tx]) =
+                make_float4(acc[4][c], acc[5][c], acc[6][c], acc[7][c]);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// launchers. In 'pad' mode the padded sizes stand in for m, n, k: every
+// thread has a row, a column and whole strips; the kernels' guards are
+// compiled out.
+
+struct dims {
+    int64_t m, n, k;
+};
+dims sizes(const gd_plan &p, bool guard)
+{
+    dims d = {guard ? p.m : p.mp, guard ? p.n : p.np, guard ? p.k : p.kp};
+    return d;
+}
+
+template <int W, bool GUARD> gd_status launch_k1(const gd_plan &p)
+{
+    dims d = sizes(p, GUARD);
+    dim3 grid((unsigned)((d.m + W - 1) / W), gd_grid_y(d.n));
+    sgemm_k1_strip<W, GUARD><<<grid, W, 0, gd_stream()>>>(
+        (const float *)p.A, (const float *)p.B, (float *)p.C, d.m, d.n, d.k, p.lda, p.ldb, p.ldc);
+    return GD_OK;
+}
+
+template <int W, int I, int J, int KU, bool GUARD> gd_status launch_k234(const gd_plan &p)
+{
+    dims d = sizes(p, GUARD);
+    dim3 grid((unsigned)((d.m + W * I - 1) / (W * I)), gd_grid_y((d.n + J - 1) / J));
+    sgemm_k234_strip<W, I, J, KU, GUARD><<<grid, W, 0, gd_stream()>>>(
+        (const float *)p.A, (const float *)p.B, (float *)p.C, d.m, d.n, d.k, p.lda, p.ldb, p.ldc);
+    return GD_OK;
+}
+
+template <bool GUARD> gd_status launch_k5(const gd_plan &p)
+{
+    dims d = sizes(p, GUARD);
+    dim3 grid((unsigned)((d.m + 15) / 16), gd_grid_y((d.n + 15) / 16));
+    sgemm_k5_tiled<GUARD><<<grid, dim3(16, 16), 0, gd_stream()>>>(
+        (const float *)p.A, (const float *)p.B, (float *)p.C, d.m, d.n, d.k, p.lda, p.ldb, p.ldc);
+    return GD_OK;
+}
+
+template <int BK> gd_status launch_tuned(const gd_plan &p)
+{
+    dim3 grid((unsigned)(p.mp / 128), gd_grid_y(p.np / 128));
+    sgemm_tuned<BK><<<grid, 256, 0, gd_stream()>>>(
+        (const float *)p.A, (const float *)p.B, (float *)p.C, p.mp, p.np, p.kp);
+    return GD_OK;
+}
+
+// cuBLAS: one handle, created on first use, bound to gd's stream,
+// destroyed by gd_release (through the hook below).
+cublasHandle_t g_cublas;
+
+void release_cublas(void)
+{
+    if (g_cublas) cublasDestroy(g_cublas);
+    g_cublas = NULL;
+}
+
+gd_status cublas_check(cublasStatus_t c, const char *what)
+{
+    if (c == CUBLAS_STATUS_SUCCESS) return GD_OK;
+    if (c == CUBLAS_STATUS_ALLOC_FAILED)
+        return gd_fail(GD_ERR_MEMORY, "%s: out of GPU memory", what);
+    return gd_fail(GD_ERR_CUDA, "%s failed: %s", what, cublasGetStatusString(c));
+}
+
+gd_status launch_cublas(const gd_plan &p)
+{
+    gd_status s;
+    if (!g_cublas) {
+        if ((s = cublas_check(cublasCreate(&g_cublas), "cublasCreate"))) {
+            g_cublas = NULL;
+            return s;
+        }
+        gd_on_release(release_cublas);
+        // FP32 arithmetic: no TF32 tensor-core shortcut
+        if ((s = cublas_check(cublasSetMathMode(g_cublas, CUBLAS_DEFAULT_MATH), "cublasSetMathMode")))
+            return s;
+    }
+    if (p.m > INT32_MAX || p.n > INT32_MAX || p.k > INT32_MAX)
+        return gd_fail(GD_ERR_SIZE, "cublas takes sizes below 2^31");
+    if ((s = cublas_check(cublasSetStream(g_cublas, gd_stream()), "cublasSetStream"))) return s;
+    const float one = 1.0f, zero = 0.0f;
+    return cublas_check(cublasSgemm(g_cublas, CUBLAS_OP_N, CUBLAS_OP_N, (int)p.m, (int)p.n,
+                                    (int)p.k, &one, (const float *)p.A, (int)p.lda,
+                                    (const float *)p.B, (int)p.ldb, &zero, (float *)p.C,
+                                    (int)p.ldc),
+                        "cublasSgemm");
+}
+
+// ---------------------------------------------------------------------------
+// variant tables: the same names in the same order, one table per edge
+// handling. K-variants: GD_PADDED (zeros, no guards) or GD_RAW (guards).
+
+#define K_VARIANTS(G, LAYOUT, OUT)                                                                    \
+    {{"k1-32", "one thread per output, i strip of 32 threads, one column per block", 1},              \
+     LAYOUT, OUT, 32, 1, 1, launch_k1<32, G>, NULL},                                                 \
+    {{"k1-64", "k1 with strips of 64 threads: more warps per multiprocessor", 1},                     \
+     LAYOUT, OUT, 64, 1, 1, launch_k1<64, G>, NULL},                                                 \
+    {{"k1-128", "k1 with strips of 128 threads", 1},                                                  \
+     LAYOUT, OUT, 128, 1, 1, launch_k1<128, G>, NULL},                                               \
+    {{"k2-32", "k1 with a 32-long strip of B's column cached in shared memory", 1},                   \
+     LAYOUT, OUT, 32, 1, 32, launch_k234<32, 1, 1, 1, G>, NULL},                                     \
+    {{"k2-64", "k2 with strips of 64", 1},                                                            \
+     LAYOUT, OUT, 64, 1, 64, launch_k234<64, 1, 1, 1, G>, NULL},                                     \
+    {{"k2-128", "k2 with strips of 128", 1},                                                          \
+     LAYOUT, OUT, 128, 1, 128, launch_k234<128, 1, 1, 1, G>, NULL},                                  \
+    {{"k2-64-u2", "k2-64 with the inner k loop unrolled twice", 1},                                   \
+     LAYOUT, OUT, 64, 1, 64, launch_k234<64, 1, 1, 2, G>, NULL},                                     \
+    {{"k3-32-i2", "k2-32 with the i loop unrolled: 2 outputs per thread (rows i, i+32)", 1},           \
+     LAYOUT, OUT, 64, 1, 32, launch_k234<32, 2, 1, 1, G>, NULL},                                     \
+    {{"k3-32-i3", "k2-32 with 3 outputs per thread (rows i, i+32, i+64)", 1},                          \
+     LAYOUT, OUT, 96, 1, 32, launch_k234<32, 3, 1, 1, G>, NULL},                                     \
+    {{"k3-64-i2", "k2-64 with 2 outputs per thread", 1},                                              \
+     LAYOUT, OUT, 128, 1, 64, launch_k234<64, 2, 1, 1, G>, NULL},                                    \
+    {{"k4-32-j2", "k2-32 with the j loop unrolled: 2 columns share each A load", 1},                  \
+     LAYOUT, OUT, 32, 2, 32, launch_k234<32, 1, 2, 1, G>, NULL},                                     \
+    {{"k4-64-j2", "k4 with strips of 64, 2 columns", 1},                                              \
+     LAYOUT, OUT, 64, 2, 64, launch_k234<64, 1, 2, 1, G>, NULL},                                     \
+    {{"k4-128-j2", "k4 with strips of 128, 2 columns", 1},                                            \
+     LAYOUT, OUT, 128, 2, 128, launch_k234<128, 1, 2, 1, G>, NULL},                                  \
+    {{"k4-128-j4", "k4 with strips of 128, 4 columns (4 partial sums)", 1},                           \
+     LAYOUT, OUT, 128, 4, 128, launch_k234<128, 1, 4, 1, G>, NULL},                                  \
+    {{"k4-128-j4-k2", "k4-128-j4 with the k loop unrolled twice", 1},                                 \
+     LAYOUT, OUT, 128, 4, 128, launch_k234<128, 1, 4, 2, G>, NULL},                                  \
+    {{"k4-128-j4-k4", "k4-128-j4 with the k loop unrolled 4 times: the article's best", 1},           \
+     LAYOUT, OUT, 128, 4, 128, launch_k234<128, 1, 4, 4, G>, NULL},                                  \
+    {{"k5", "16x16 tiles of A and B in shared memory, one output per thread", 1},                     \
+     LAYOUT, OUT, 16, 16, 16, launch_k5<G>, NULL}
+
+#define SHARED_VARIANTS                                                                               \
+    {{"tuned", "128x128 tiles, 8x8 per thread in registers, 16-byte loads, double-buffered "          \
+               "(pads in either Edges mode)", 1},                                                     \
+     GD_PADDED_BT, true, 128, 128, 8, launch_tuned<8>, NULL},                                         \
+    {{"tuned-bk16", "tuned with 16 k-steps per shared tile", 1},                                      \
+     GD_PADDED_BT, true, 128, 128, 16, launch_tuned<16>, NULL},                                       \
+    {{"cublas", "cublasSgemm with FP32 math (no TF32): the reference", 1},                            \
+     GD_RAW, false, 1, 1, 1, launch_cublas, NULL},                                                    \
+    {{"cpu", "the BLAS Octave uses (sgemm)", 0},                                                      \
+     GD_RAW, false, 1, 1, 1, NULL, NULL}
+
+const gd_product_variant PAD_TABLE[] = {K_VARIANTS(false, GD_PADDED, true), SHARED_VARIANTS};
+const gd_product_variant GUARD_TABLE[] = {K_VARIANTS(true, GD_RAW, false), SHARED_VARIANTS};
+const int NVARIANTS = sizeof PAD_TABLE / sizeof PAD_TABLE[0];
+static_assert(sizeof GUARD_TABLE == sizeof PAD_TABLE, "one entry per name in each table");
+
+const gd_product_op OP = {"sgemm", 0.0, 0.0};
+
+// Below this many flops the host's BLAS finishes before a GPU round trip.
+const double AUTO_CPU_BELOW = 1 << 20;
+
+gd_status run_cpu(const float *A, const float *B, gd_out out, int64_t m,
+                  int64_t k, int64_t n, gd_timing *t)
+{
+    char what[96];
+    gd_describe(what, sizeof what, "C", m, n, GD_SINGLE);
+    gd_status s = gd_out_buffer(&out, (size_t)(m * n) * 4, what);
+    if (s) return s;
+    double t0 = gd_now_ms();
+    if (gd_cpu_sgemm(A, B, (float *)out.ptr, m, k, n))
+        return gd_fail(GD_ERR_SIZE, "the host BLAS takes sizes below 2^31");
+    t->kernel_ms = gd_now_ms() - t0;
+    snprintf(t->variant, sizeof t->variant, "cpu");
+    snprintf(t->device, sizeof t->device, "cpu (BLAS)");
+    return GD_OK;
+}
+
+} // namespace
+
+extern "C" int gd_sgemm_variants(const gd_variant_info **list)
+{
+    static gd_variant_info infos[NVARIANTS];
+    return gd_variant_infos(PAD_TABLE, NVARIANTS, infos, list);
+}
+
+extern "C" gd_status gd_sgemm(const char *name, gd_edges edges, const float *A,
+                              const float *B, gd_out C, int64_t m, int64_t k,
+                              int64_t n, gd_timing *t)
+{
+    double t0 = gd_now_ms();
+    memset(t, 0, sizeof *t);
+    t->ops = 2.0 * (double)m * (double)n * (double)k;
+    if (m < 0 || k < 0 || n < 0) return gd_fail(GD_ERR_SIZE, "negative size");
+    const gd_product_variant *table = edges == GD_EDGES_GUARD ? GUARD_TABLE : PAD_TABLE;
+    const gd_product_variant *v;
+    if (strcmp(name, "auto") == 0) {
+        gd_status s = gd_device_ready();
+        if (s == GD_ERR_NOGPU)
+            snprintf(t->fallback, sizeof t->fallback, "%s", gd_last_error());
+        else if (s != GD_OK)
+            return s;
+        v = gd_find_variant(table, NVARIANTS,
+                            s == GD_OK && t->ops >= AUTO_CPU_BELOW ? "cublas" : "cpu");
+    } else if (!(v = gd_find_variant(table, NVARIANTS, name))) {
+        return gd_fail(GD_ERR_VARIANT, "unknown variant '%s'", name);
+    }
+    gd_status s;
+    if (m == 0 || n == 0) {
+        snprintf(t->variant, sizeof t->variant, "%s", v->info.name);
+        s = gd_out_buffer(&C, 0, "C");
+    } else if (v->info.gpu) {
+        s = gd_run_product(OP, *v, GD_SINGLE, A, B, C, m, k, n, t);
+    } else {
+        s = run_cpu(A, B, C, m, k, n, t);
+    }
+    t->total_ms = gd_now_ms() - t0;
+    return s;
+}

@@ -1,0 +1,100 @@
+## -*- texinfo -*-
+## @deftypefn  {} {@var{C} =} gd_sgemm (@var{A}, @var{B})
+## @deftypefnx {} {@var{C} =} gd_sgemm (@dots{}, "Variant", @var{name})
+## @deftypefnx {} {@var{C} =} gd_sgemm (@dots{}, "Edges", @var{how})
+## @deftypefnx {} {[@var{C}, @var{info}] =} gd_sgemm (@dots{})
+## @deftypefnx {} {} gd_sgemm ("variants")
+## @deftypefnx {} {@var{list} =} gd_sgemm ("variants")
+## Single-precision matrix multiply on the GPU: @code{single (@var{A}) *
+## single (@var{B})}.
+##
+## @var{A} is m-by-k, @var{B} k-by-n, any sizes. The product is computed in
+## single precision and the result is single (the S in SGEMM): double
+## operands are converted to single first. Sums run in another order than
+## the host BLAS, so results agree with @code{single (A) * single (B)} to
+## rounding (relative error of order k*eps('single')), and exactly for
+## small-integer operands.
+##
+## Options:
+## @table @asis
+## @item "Variant"
+## The kernel: the ladder of Michael Wolfe's "Compilers and More:
+## Optimizing GPU Kernels" (HPCwire, 2008) -- @qcode{"k1-32"},
+## @qcode{"k1-64"}, @qcode{"k1-128"} (one thread per output),
+## @qcode{"k2-32"} @dots{} @qcode{"k2-64-u2"} (a strip of B cached in shared
+## memory), @qcode{"k3-32-i2"}, @qcode{"k3-32-i3"}, @qcode{"k3-64-i2"} (the
+## i loop unrolled), @qcode{"k4-32-j2"} @dots{} @qcode{"k4-128-j4-k4"} (the
+## j and k loops unrolled), @qcode{"k5"} (16x16 shared tiles) --,
+## @qcode{"tuned"} (register-tiled), @qcode{"cublas"} (the reference,
+## FP32 without TF32), @qcode{"cpu"} (the host BLAS) or @qcode{"auto"}
+## (default: the fastest for the size). @code{gd_sgemm ("variants")} lists
+## them with a line each.
+## @item "Edges"
+## How the K kernels meet sizes that are not multiples of their tile:
+## @qcode{"pad"} (default: operands padded with zeros on the GPU) or
+## @qcode{"guard"} (bounds-checked loads on the unpadded operands).
+## @qcode{"tuned"} always pads.
+## @end table
+##
+## @var{info} is a struct as for @code{gd_minplus}; its rate is in flop/s
+## (2*m*n*k over the kernel time).
+##
+## Example:
+## @example
+## @group
+## A = rand (2000, 300); B = rand (300, 1000);
+## [C, info] = gd_sgemm (A, B, "Variant", "k4-128-j4-k4");
+## norm (C - single (A) * single (B), "fro") / norm (single (A) * single (B), "fro")
+## @end group
+## @end example
+## @seealso{gd_minplus, gd_info}
+## @end deftypefn
+
+function varargout = gd_sgemm (varargin)
+  if (nargout == 0 && nargin == 1 && ischar (varargin{1}))
+    __gd_sgemm__ (varargin{:});               # prints the variant list
+  else
+    [varargout{1:max (1, nargout)}] = __gd_sgemm__ (varargin{:});
+  endif
+endfunction
+
+%!shared A, B
+%! A = randi ([-8 8], 37, 21); B = randi ([-8 8], 21, 19);
+
+%!test
+%! warning ("off", "gd:nogpu", "local");
+%! C = gd_sgemm (A, B);
+%! assert (class (C), "single");
+%! assert (C, single (A) * single (B));
+%!test
+%! warning ("off", "gd:nogpu", "local");
+%! assert (gd_sgemm (A, B, "Variant", "cpu"), single (A * B));
+%!test
+%! warning ("off", "gd:nogpu", "local");
+%! X = rand (50, 40, "single"); Y = rand (40, 30, "single");
+%! E = double (X) * double (Y);
+%! C = gd_sgemm (X, Y);
+%! assert (norm (double (C) - E, "fro") / norm (E, "fro") < 4 * 40 * eps ("single"));
+%!test
+%! warning ("off", "gd:nogpu", "local");
+%! assert (gd_sgemm (zeros (3, 0), zeros (0, 4)), zeros (3, 4, "single"));
+%! assert (size (gd_sgemm (zeros (0, 3), rand (3, 2))), [0 2]);
+%!test
+%! warning ("off", "gd:nogpu", "local");
+%! [C, info] = gd_sgemm (A, B);
+%! assert (info.size, [37 21 19]);
+%! assert (info.ops, 2 * 37 * 21 * 19);
+%! assert (info.rate_unit, "flop/s");
+%!test
+%! v = gd_sgemm ("variants");
+%! assert (any (strcmp ({v.name}, "k4-128-j4-k4")));
+%! assert (any (strcmp ({v.name}, "cublas")));
+%! assert (any (strcmp ({v.name}, "cpu")));
+
+%!error <gd_sgemm: expected matrices A and B> gd_sgemm ()
+%!error <expected matrices A and B> gd_sgemm (A)
+%!error <inner dimensions must agree> gd_sgemm (A, A)
+%!error <unknown variant> gd_sgemm (A, B, "Variant", "k9")
+%!error <'Edges' must be 'pad' or 'guard'> gd_sgemm (A, B, "Edges", "wrap")
+%!error <not int8> gd_sgemm (int8 (A), B)
+%!error <complex> gd_sgemm (A, B * 1i)

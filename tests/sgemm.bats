@@ -1,0 +1,96 @@
+#!/usr/bin/env bats
+# gd_sgemm against double(A)*double(B): every variant, both Edges modes,
+# bounded relative error for random operands and exact for small integers
+# (check_sgemm.m); bad input.
+
+load helpers
+
+check() {
+    run octave_run "check_sgemm('$1')"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"cases within bounds"* ]]
+}
+
+@test "cpu variant" { check cpu; }
+@test "auto variant" { check auto; }
+
+@test "every GPU variant, both Edges modes" {
+    require_gpu
+    run octave_run "v = gd_sgemm('variants'); for i = find([v.gpu]), check_sgemm(v(i).name); end"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [ "$(grep -c 'cases within bounds' <<< "$output")" -ge 20 ]
+}
+
+@test "a 4097 cube on the GPU: tuned, the article's best K4, k5 and cublas exact on integers" {
+    require_gpu
+    run octave_run "A = single(randi([-8 8], 4097)); B = single(randi([-8 8], 4097)); E = double(A) * double(B);
+        for v = {'tuned', 'tuned-bk16', 'k4-128-j4-k4', 'k5', 'cublas'}
+          for e = {'pad', 'guard'}
+            C = gd_sgemm(A, B, 'Variant', v{1}, 'Edges', e{1});
+            assert(isequal(double(C), E), sprintf('%s %s', v{1}, e{1}));
+          end
+        end; disp('exact')"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *exact* ]]
+}
+
+@test "double operands are converted to single first" {
+    run octave_run "warning('off', 'gd:nogpu'); A = 1 + 2^-30; C = gd_sgemm(A, 1, 'Variant', 'cpu'); assert(class(C), 'single'); assert(C == 1)"
+    echo "$output"
+    [ "$status" -eq 0 ]
+}
+
+@test "GPU variants convert doubles too" {
+    require_gpu
+    run octave_run "A = rand(300, 200); B = rand(200, 100); C = gd_sgemm(A, B, 'Variant', 'tuned'); assert(class(C), 'single'); E = double(single(A)) * double(single(B)); assert(norm(double(C) - E, 'fro') / norm(E, 'fro') < 4 * 200 * eps('single'))"
+    echo "$output"
+    [ "$status" -eq 0 ]
+}
+
+@test "cuBLAS handle released by clear functions; next call works" {
+    require_gpu
+    run octave_run "A = rand(200, 'single'); C1 = gd_sgemm(A, A, 'Variant', 'cublas'); clear functions; C2 = gd_sgemm(A, A, 'Variant', 'cublas'); assert(isequal(C1, C2))"
+    echo "$output"
+    [ "$status" -eq 0 ]
+}
+
+@test "failing sgemm calls leak no GPU memory" {
+    require_gpu
+    run octave_run "A = rand(1000, 'single'); gd_sgemm(A, A, 'Variant', 'cublas'); gd_sgemm(A, A, 'Variant', 'tuned'); f0 = gd_info().memory_free;
+        setenv('GD_GPU_MEM_LIMIT', '10000000');
+        for c = 1:50
+          for v = {'tuned', 'k4-128-j4', 'cublas'}
+            try, gd_sgemm(A, A, 'Variant', v{1}); error('no error'); catch e, assert(e.identifier, 'gd:memory'); end
+          end
+        end
+        unsetenv('GD_GPU_MEM_LIMIT'); assert(gd_info().memory_free, f0); disp('no leak')"
+    echo "$output"
+    [ "$status" -eq 0 ]
+}
+
+bad() {
+    run octave_run "A = rand(4); B = rand(4, 3); expect_error($1)"
+    echo "$output"
+    [ "$status" -eq 0 ]
+}
+
+@test "sgemm: no arguments" { bad "'gd:input', 'gd_sgemm: expected matrices A and B', @gd_sgemm"; }
+@test "sgemm: one argument" { bad "'gd:input', 'expected matrices A and B', @gd_sgemm, A"; }
+@test "sgemm: too many arguments" { bad "'gd:input', 'too many input arguments', @gd_sgemm, A, A, A"; }
+@test "sgemm: classes" {
+    for c in int8 uint16 int32 uint64 logical; do
+        bad "'gd:input', 'B must be a single or double matrix', @gd_sgemm, A, $c(B)"
+    done
+}
+@test "sgemm: char" { bad "'gd:input', 'A must be a single or double matrix, not char', @gd_sgemm, 'ab', B"; }
+@test "sgemm: complex" { bad "'gd:input', 'A must be real', @gd_sgemm, A * 1i, B"; }
+@test "sgemm: sparse" { bad "'gd:input', 'A must be a full matrix', @gd_sgemm, sparse(A), B"; }
+@test "sgemm: N-D" { bad "'gd:input', 'B must be a 2-D matrix', @gd_sgemm, A, rand(4, 2, 2)"; }
+@test "sgemm: cell" { bad "'gd:input', 'not a cell array', @gd_sgemm, num2cell(A), B"; }
+@test "sgemm: inner dimensions" { bad "'gd:size', 'inner dimensions must agree: A is 4x3, B is 4x3', @gd_sgemm, B, B"; }
+@test "sgemm: unknown variant" { bad "'gd:variant', 'unknown variant .k9.', @gd_sgemm, A, B, 'Variant', 'k9'"; }
+@test "sgemm: unknown option" { bad "'gd:input', 'unknown option .Tile.', @gd_sgemm, A, B, 'Tile', 8"; }
+@test "sgemm: bad Edges" { bad "'gd:input', 'Edges. must be .pad. or .guard.', @gd_sgemm, A, B, 'Edges', 'clip'"; }
