@@ -140,7 +140,7 @@ if (any (strcmp (ops, "sgemm")))
            4096 4096 4096; 8192 8192 8192; 1000 1000 1000; 4097 4097 4097;
            1000 3000 500];
   for s = 1:rows (sweep)
-    for v = {"tuned", "tuned-bk16", "cublas"}
+    for v = {"tuned", "cublas"}
       plan(end+1,:) = {sweep(s,1), sweep(s,2), sweep(s,3), v{1}, "pad", "sweep"};
     endfor
   endfor

@@ -368,8 +368,6 @@ gd_status launch_cublas(const gd_plan &p)
     {{"tuned", "128x128 tiles, 8x8 per thread in registers, 16-byte loads, double-buffered "          \
                "(pads in either Edges mode)", 1},                                                     \
      GD_PADDED_BT, true, 128, 128, 8, launch_tuned<8>, NULL},                                         \
-    {{"tuned-bk16", "tuned with 16 k-steps per shared tile", 1},                                      \
-     GD_PADDED_BT, true, 128, 128, 16, launch_tuned<16>, NULL},                                       \
     {{"cublas", "cublasSgemm with FP32 math (no TF32): the reference", 1},                            \
      GD_RAW, false, 1, 1, 1, launch_cublas, NULL},                                                    \
     {{"cpu", "the BLAS Octave uses (sgemm)", 0},                                                      \

@@ -20,13 +20,13 @@ check() {
     run octave_run "v = gd_sgemm('variants'); for i = find([v.gpu]), check_sgemm(v(i).name); end"
     echo "$output"
     [ "$status" -eq 0 ]
-    [ "$(grep -c 'cases within bounds' <<< "$output")" -ge 20 ]
+    [ "$(grep -c 'cases within bounds' <<< "$output")" -ge 19 ]
 }
 
 @test "a 4097 cube on the GPU: tuned, the article's best K4, k5 and cublas exact on integers" {
     require_gpu
     run octave_run "A = single(randi([-8 8], 4097)); B = single(randi([-8 8], 4097)); E = double(A) * double(B);
-        for v = {'tuned', 'tuned-bk16', 'k4-128-j4-k4', 'k5', 'cublas'}
+        for v = {'tuned', 'k4-128-j4-k4', 'k5', 'cublas'}
           for e = {'pad', 'guard'}
             C = gd_sgemm(A, B, 'Variant', v{1}, 'Edges', e{1});
             assert(isequal(double(C), E), sprintf('%s %s', v{1}, e{1}));
