@@ -172,13 +172,14 @@ if (any (strcmp (ops, "sgemm")))
     reps = 3 + 2 * (m * n * k <= 2^33);
     r = time_call (@gd_sgemm, {A, B, "Variant", v, "Edges", e}, reps);
     rate = r.ops / (r.kernel_ms * 1e-3);
+    ## cublas runs last among a section's rows of one size: the % of
+    ## cublas column is filled in after the loop, from the same section
     if (strcmp (v, "cublas"))
-      cublas_rate([key e]) = rate;
+      cublas_rate([sec key e]) = rate;
     endif
-    ## cublas rows come last in each section's size: look it up after
     pct_cublas = NaN;
-    if (isKey (cublas_rate, [key e]))
-      pct_cublas = 100 * rate / cublas_rate([key e]);
+    if (isKey (cublas_rate, [sec key e]))
+      pct_cublas = 100 * rate / cublas_rate([sec key e]);
     endif
     rows_out{p} = {sec, v, e, key, r, rate};
     printf ("%-7s %-13s %-5s %16s %10.2f %10.0f %6.1f %9.0f %9.2f %8.2f %8s\n", sec, v, e,
@@ -191,8 +192,8 @@ if (any (strcmp (ops, "sgemm")))
   for p = 1:numel (rows_out)
     [sec, v, e, key, r, rate] = rows_out{p}{:};
     pc = "";
-    if (isKey (cublas_rate, [key e]))
-      pc = sprintf ("%.1f", 100 * rate / cublas_rate([key e]));
+    if (isKey (cublas_rate, [sec key e]))
+      pc = sprintf ("%.1f", 100 * rate / cublas_rate([sec key e]));
     endif
     md{end+1} = sprintf ("| %s | %s | %s | %s | %.2f | %.0f | %.1f | %.0f | %.2f | %.2f | %s |\n",
                          sec, v, e, key, r.kernel_ms, rate / 1e9, 100 * rate / ceiling.sgemm,
