@@ -29,8 +29,9 @@
 ## Options:
 ## @table @asis
 ## @item "Variant"
-## The kernel: @qcode{"auto"} (default: the fastest for the class and size,
-## the CPU when no GPU is present), @qcode{"v0"} @dots{} @qcode{"v4"} (the
+## The kernel: @qcode{"auto"} (default: the fastest for the class and size:
+## v4 in single, v3 in double, the CPU for tiny products or when no GPU is
+## present), @qcode{"v0"} @dots{} @qcode{"v4"} (the
 ## kernel ladder of "Programming Parallel Computers", chapter 4), or
 ## @qcode{"cpu"}. @code{gd_minplus ("variants")} lists them with a line
 ## each.
