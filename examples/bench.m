@@ -26,19 +26,12 @@ function r = time_call (fn, args, reps)
               "h2h_ms", median (h2h), "ops", info.ops, "variant", info.variant);
 endfunction
 
-function s = ifelse_str (cond, a, b)
+function x = pick (cond, a, b)
+  ## a when cond, else b
   if (cond)
-    s = a;
+    x = a;
   else
-    s = b;
-  endif
-endfunction
-
-function y = ifelse_num (cond, a, b)
-  if (cond)
-    y = a;
-  else
-    y = b;
+    x = b;
   endif
 endfunction
 
@@ -60,7 +53,7 @@ if (isempty (ops{1}))
   ops = {"minplus", "sgemm"};
 endif
 quick = ! isempty (getenv ("GD_BENCH_QUICK"));
-scale = @(x) ifelse_num (quick, max (1, round (x / 32)), x);
+scale = @(x) pick (quick, max (1, round (x / 32)), x);
 clock_hz = dev.clock_mhz * 1e6;
 ## min-plus: one FADD and one FMNMX per step; FMNMX issues at 64 per clock
 ## per SM, so 64 steps/clock/SM in single. In double DADD and DMNMX both go
@@ -185,7 +178,7 @@ if (any (strcmp (ops, "sgemm")))
     printf ("%-7s %-13s %-5s %16s %10.2f %10.0f %6.1f %9.0f %9.2f %8.2f %8s\n", sec, v, e,
             key, r.kernel_ms, rate / 1e9, 100 * rate / ceiling.sgemm,
             r.ops / (r.h2h_ms * 1e-3) / 1e9, r.h2h_ms, r.copy_ms,
-            ifelse_str (isnan (pct_cublas), "", sprintf ("%.1f", pct_cublas)));
+            pick (isnan (pct_cublas), "", sprintf ("%.1f", pct_cublas)));
     fflush (stdout);
   endfor
   ## % of cublas for every row, now that every cublas rate is known

@@ -296,30 +296,22 @@ const gd_product_variant VARIANTS[] = {
 };
 const int NVARIANTS = sizeof VARIANTS / sizeof VARIANTS[0];
 
-// NaN padding never wins (see the top of this file); min over nothing is Inf.
-const gd_product_op OP = {"min-plus", NAN, INFINITY};
-
-// Below this many min-plus steps the host finishes before the GPU round
-// trip (allocations, copies, launch) would.
-const double AUTO_CPU_BELOW = 1 << 17;
-
-gd_status run_cpu(gd_class cls, const void *A, const void *B, gd_out out,
-                  int64_t m, int64_t k, int64_t n, gd_timing *t)
+gd_status cpu_minplus(gd_class cls, const void *A, const void *B, void *R,
+                      int64_t m, int64_t k, int64_t n)
 {
-    char what[96];
-    gd_describe(what, sizeof what, "R", m, n, cls);
-    gd_status s = gd_out_buffer(&out, (size_t)(m * n) * (cls == GD_SINGLE ? 4 : 8), what);
-    if (s) return s;
-    double t0 = gd_now_ms();
     if (cls == GD_SINGLE)
-        gd_cpu_minplus_f((const float *)A, (const float *)B, (float *)out.ptr, m, k, n);
+        gd_cpu_minplus_f((const float *)A, (const float *)B, (float *)R, m, k, n);
     else
-        gd_cpu_minplus_d((const double *)A, (const double *)B, (double *)out.ptr, m, k, n);
-    t->kernel_ms = gd_now_ms() - t0;
-    snprintf(t->variant, sizeof t->variant, "cpu");
-    snprintf(t->device, sizeof t->device, "cpu (%d threads)", gd_cpu_threads());
+        gd_cpu_minplus_d((const double *)A, (const double *)B, (double *)R, m, k, n);
     return GD_OK;
 }
+
+// NaN padding never wins (see the top of this file); min over nothing is
+// Inf. auto: v4 wins in single; in double its 247 registers leave 8 warps
+// per SM and v3 is 8% faster at 4096 and 8192 (bench/results). Below 2^17
+// steps the host finishes before a GPU round trip would.
+const gd_product_op OP = {"min-plus", NAN, INFINITY, 1.0, "cpu (OpenMP)",
+                          "v4", "v3", 1 << 17, cpu_minplus};
 
 } // namespace
 
@@ -333,34 +325,5 @@ extern "C" gd_status gd_minplus(const char *name, gd_class cls, const void *A,
                                 const void *B, gd_out R, int64_t m, int64_t k,
                                 int64_t n, gd_timing *t)
 {
-    double t0 = gd_now_ms();
-    memset(t, 0, sizeof *t);
-    t->ops = (double)m * (double)n * (double)k;
-    if (m < 0 || k < 0 || n < 0) return gd_fail(GD_ERR_SIZE, "negative size");
-    const gd_product_variant *v;
-    if (strcmp(name, "auto") == 0) {
-        gd_status s = gd_device_ready();
-        if (s == GD_ERR_NOGPU)
-            snprintf(t->fallback, sizeof t->fallback, "%s", gd_last_error());
-        else if (s != GD_OK)
-            return s;
-        // v4 wins in single; in double its 247 registers leave 8 warps
-        // per SM and v3 is 8% faster at 4096 and 8192 (bench/results)
-        const char *gpu = cls == GD_SINGLE ? "v4" : "v3";
-        v = gd_find_variant(VARIANTS, NVARIANTS,
-                            s == GD_OK && t->ops >= AUTO_CPU_BELOW ? gpu : "cpu");
-    } else if (!(v = gd_find_variant(VARIANTS, NVARIANTS, name))) {
-        return gd_fail(GD_ERR_VARIANT, "unknown variant '%s'", name);
-    }
-    gd_status s;
-    if (m == 0 || n == 0) {
-        snprintf(t->variant, sizeof t->variant, "%s", v->info.name);
-        s = gd_out_buffer(&R, 0, "R");
-    } else if (v->info.gpu) {
-        s = gd_run_product(OP, *v, cls, A, B, R, m, k, n, t);
-    } else {
-        s = run_cpu(cls, A, B, R, m, k, n, t);
-    }
-    t->total_ms = gd_now_ms() - t0;
-    return s;
+    return gd_product(OP, VARIANTS, NVARIANTS, name, cls, A, B, R, m, k, n, t);
 }

@@ -204,3 +204,53 @@ done:
     gd_free_all(&al);
     return s;
 }
+
+static gd_status run_cpu(const gd_product_op &op, gd_class cls, const void *A,
+                         const void *B, gd_out out, int64_t m, int64_t k,
+                         int64_t n, gd_timing *t)
+{
+    char what[96];
+    gd_describe(what, sizeof what, "R", m, n, cls);
+    gd_status s = gd_out_buffer(&out, (size_t)(m * n) * (cls == GD_SINGLE ? 4 : 8), what);
+    if (s) return s;
+    double t0 = gd_now_ms();
+    if ((s = op.cpu(cls, A, B, out.ptr, m, k, n))) return s;
+    t->kernel_ms = gd_now_ms() - t0;
+    snprintf(t->variant, sizeof t->variant, "cpu");
+    snprintf(t->device, sizeof t->device, "%s", op.device_cpu);
+    return GD_OK;
+}
+
+gd_status gd_product(const gd_product_op &op, const gd_product_variant *table,
+                     int count, const char *name, gd_class cls, const void *A,
+                     const void *B, gd_out out, int64_t m, int64_t k, int64_t n,
+                     gd_timing *t)
+{
+    double t0 = gd_now_ms();
+    memset(t, 0, sizeof *t);
+    t->ops = op.ops_per_step * (double)m * (double)n * (double)k;
+    if (m < 0 || k < 0 || n < 0) return gd_fail(GD_ERR_SIZE, "negative size");
+    const gd_product_variant *v;
+    if (strcmp(name, "auto") == 0) {
+        gd_status s = gd_device_ready();
+        if (s == GD_ERR_NOGPU)
+            snprintf(t->fallback, sizeof t->fallback, "%s", gd_last_error());
+        else if (s != GD_OK)
+            return s;
+        const char *gpu = cls == GD_SINGLE ? op.auto_single : op.auto_double;
+        v = gd_find_variant(table, count, s == GD_OK && t->ops >= op.auto_cpu_below ? gpu : "cpu");
+    } else if (!(v = gd_find_variant(table, count, name))) {
+        return gd_fail(GD_ERR_VARIANT, "unknown variant '%s'", name);
+    }
+    gd_status s;
+    if (m == 0 || n == 0) {
+        snprintf(t->variant, sizeof t->variant, "%s", v->info.name);
+        s = gd_out_buffer(&out, 0, "R");
+    } else if (v->info.gpu) {
+        s = gd_run_product(op, *v, cls, A, B, out, m, k, n, t);
+    } else {
+        s = run_cpu(op, cls, A, B, out, m, k, n, t);
+    }
+    t->total_ms = gd_now_ms() - t0;
+    return s;
+}

@@ -36,12 +36,30 @@ struct gd_product_variant {
 };
 
 /* What the operation is: its padding value (it must not change a result),
- * what an empty inner dimension gives, and names for messages. */
+ * what an empty inner dimension gives, its variants, how 'auto' chooses
+ * and its CPU implementation. */
 struct gd_product_op {
-    const char *name;  /* "min-plus" */
-    double pad;        /* NaN for min-plus, 0 for sums of products */
-    double empty_k;    /* the value of every C(i,j) when k == 0 */
+    const char *name;       /* "min-plus" */
+    double pad;             /* NaN for min-plus, 0 for sums of products */
+    double empty_k;         /* the value of every C(i,j) when k == 0 */
+    double ops_per_step;    /* operations counted per (i,j,k): 1 or 2 */
+    const char *device_cpu; /* info.device of the cpu variant */
+    /* 'auto' on a GPU: the variant for the class, or "cpu" below
+     * auto_cpu_below operations (where the host beats a GPU round trip) */
+    const char *auto_single, *auto_double;
+    double auto_cpu_below;
+    /* the cpu variant: C = A op B into host memory; GD_OK or a status
+     * whose message it has set */
+    gd_status (*cpu)(gd_class cls, const void *A, const void *B, void *C,
+                     int64_t m, int64_t k, int64_t n);
 };
+
+/* An operation's whole call: 'auto' or a name looked up in table (count
+ * entries), empty results, the GPU driver or the cpu variant, timings. */
+gd_status gd_product(const gd_product_op &op, const gd_product_variant *table,
+                     int count, const char *name, gd_class cls, const void *A,
+                     const void *B, gd_out out, int64_t m, int64_t k, int64_t n,
+                     gd_timing *t);
 
 /* Runs variant v on the GPU. */
 gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
