@@ -297,7 +297,7 @@ const gd_product_variant VARIANTS[] = {
 const int NVARIANTS = sizeof VARIANTS / sizeof VARIANTS[0];
 
 gd_status cpu_minplus(gd_class cls, const void *A, const void *B, void *R,
-                      int64_t m, int64_t k, int64_t n)
+                      int64_t m, int64_t k, int64_t n, int)
 {
     if (cls == GD_SINGLE)
         gd_cpu_minplus_f((const float *)A, (const float *)B, (float *)R, m, k, n);
@@ -310,7 +310,7 @@ gd_status cpu_minplus(gd_class cls, const void *A, const void *B, void *R,
 // Inf. auto: v4 wins in single; in double its 247 registers leave 8 warps
 // per SM and v3 is 8% faster at 4096 and 8192 (bench/results). Below 2^17
 // steps the host finishes before a GPU round trip would.
-const gd_product_op OP = {"min-plus", NAN, INFINITY, 1.0, "cpu (OpenMP)",
+const gd_product_op OP = {"min-plus", NAN, INFINITY, 1.0, false, "cpu (OpenMP)",
                           "v4", "v3", 1 << 17, cpu_minplus};
 
 } // namespace
@@ -325,5 +325,5 @@ extern "C" gd_status gd_minplus(const char *name, gd_class cls, const void *A,
                                 const void *B, gd_out R, int64_t m, int64_t k,
                                 int64_t n, gd_timing *t)
 {
-    return gd_product(OP, VARIANTS, NVARIANTS, name, cls, A, B, R, m, k, n, t);
+    return gd_product(OP, VARIANTS, NVARIANTS, name, cls, A, B, R, m, k, n, 0, t);
 }

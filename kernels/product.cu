@@ -63,7 +63,10 @@ void launch_prep(const gd_product_op &op, gd_layout in, const T *A, const T *B,
     const int threads = 256;
     dim3 pgrid((unsigned)((p.mp + threads - 1) / threads), gd_grid_y(p.kp));
     prep_pad<T><<<pgrid, threads, 0, st>>>(A, Ap, p.m, p.k, p.mp, p.kp, (T)op.pad);
-    if (in == GD_PADDED) {
+    if (op.b_rows) {
+        dim3 bgrid((unsigned)((p.np + threads - 1) / threads), gd_grid_y(p.kp));
+        prep_pad<T><<<bgrid, threads, 0, st>>>(B, Bq, p.n, p.k, p.np, p.kp, (T)op.pad);
+    } else if (in == GD_PADDED) {
         dim3 bgrid((unsigned)((p.kp + threads - 1) / threads), gd_grid_y(p.np));
         prep_pad<T><<<bgrid, threads, 0, st>>>(B, Bq, p.k, p.n, p.kp, p.np, (T)op.pad);
     } else {
@@ -100,7 +103,7 @@ int gd_variant_infos(const gd_product_variant *table, int count,
 
 gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
                          gd_class cls, const void *A, const void *B, gd_out out,
-                         int64_t m, int64_t k, int64_t n, gd_timing *t)
+                         int64_t m, int64_t k, int64_t n, int param, gd_timing *t)
 {
     const size_t es = cls == GD_SINGLE ? 4 : 8;
     gd_launcher run = cls == GD_SINGLE ? v.run_f : v.run_d;
@@ -115,6 +118,7 @@ gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
 
     gd_plan p;
     memset(&p, 0, sizeof p);
+    p.param = param;
     const bool raw = v.in == GD_RAW;
     p.m = m; p.k = k; p.n = n;
     p.mp = raw ? m : gd_round_up(m, v.row_mult);
@@ -162,7 +166,7 @@ gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
         p.B = raw ? dB : dBq;
         p.C = dC;
         p.lda = p.mp;
-        p.ldb = v.in == GD_PADDED_BT ? p.np : p.kp;
+        p.ldb = v.in == GD_PADDED_BT ? p.np : op.b_rows ? p.n : p.kp;
         p.ldc = cm;
         /* GD_POISON: fill C first so that an element a kernel fails to
          * write shows (0xCD bytes: a large negative finite value) */
@@ -207,14 +211,14 @@ done:
 
 static gd_status run_cpu(const gd_product_op &op, gd_class cls, const void *A,
                          const void *B, gd_out out, int64_t m, int64_t k,
-                         int64_t n, gd_timing *t)
+                         int64_t n, int param, gd_timing *t)
 {
     char what[96];
     gd_describe(what, sizeof what, "R", m, n, cls);
     gd_status s = gd_out_buffer(&out, (size_t)(m * n) * (cls == GD_SINGLE ? 4 : 8), what);
     if (s) return s;
     double t0 = gd_now_ms();
-    if ((s = op.cpu(cls, A, B, out.ptr, m, k, n))) return s;
+    if ((s = op.cpu(cls, A, B, out.ptr, m, k, n, param))) return s;
     t->kernel_ms = gd_now_ms() - t0;
     snprintf(t->variant, sizeof t->variant, "cpu");
     snprintf(t->device, sizeof t->device, "%s", op.device_cpu);
@@ -224,7 +228,7 @@ static gd_status run_cpu(const gd_product_op &op, gd_class cls, const void *A,
 gd_status gd_product(const gd_product_op &op, const gd_product_variant *table,
                      int count, const char *name, gd_class cls, const void *A,
                      const void *B, gd_out out, int64_t m, int64_t k, int64_t n,
-                     gd_timing *t)
+                     int param, gd_timing *t)
 {
     double t0 = gd_now_ms();
     memset(t, 0, sizeof *t);
@@ -247,9 +251,9 @@ gd_status gd_product(const gd_product_op &op, const gd_product_variant *table,
         snprintf(t->variant, sizeof t->variant, "%s", v->info.name);
         s = gd_out_buffer(&out, 0, "R");
     } else if (v->info.gpu) {
-        s = gd_run_product(op, *v, cls, A, B, out, m, k, n, t);
+        s = gd_run_product(op, *v, cls, A, B, out, m, k, n, param, t);
     } else {
-        s = run_cpu(op, cls, A, B, out, m, k, n, t);
+        s = run_cpu(op, cls, A, B, out, m, k, n, param, t);
     }
     t->total_ms = gd_now_ms() - t0;
     return s;

@@ -22,7 +22,7 @@ struct gd_plan {
     int64_t m, k, n;        /* the product's sizes */
     int64_t mp, kp, np;     /* padded sizes (== m, k, n for GD_RAW) */
     int64_t lda, ldb, ldc;  /* leading dimensions of A, B (or Bt), C */
-    void *scratch;          /* unused for now */
+    int param;              /* the operation's option (pdist2: the metric) */
 };
 
 typedef gd_status (*gd_launcher)(const gd_plan &);
@@ -43,6 +43,9 @@ struct gd_product_op {
     double pad;             /* NaN for min-plus, 0 for sums of products */
     double empty_k;         /* the value of every C(i,j) when k == 0 */
     double ops_per_step;    /* operations counted per (i,j,k): 1 or 2 */
+    bool b_rows;            /* B arrives as n x k, its rows the j's (pdist2's
+                               Y): GD_PADDED_BT pads it instead of
+                               transposing, GD_RAW passes it with ldb = n */
     const char *device_cpu; /* info.device of the cpu variant */
     /* 'auto' on a GPU: the variant for the class, or "cpu" below
      * auto_cpu_below operations (where the host beats a GPU round trip) */
@@ -51,7 +54,7 @@ struct gd_product_op {
     /* the cpu variant: C = A op B into host memory; GD_OK or a status
      * whose message it has set */
     gd_status (*cpu)(gd_class cls, const void *A, const void *B, void *C,
-                     int64_t m, int64_t k, int64_t n);
+                     int64_t m, int64_t k, int64_t n, int param);
 };
 
 /* An operation's whole call: 'auto' or a name looked up in table (count
@@ -59,12 +62,12 @@ struct gd_product_op {
 gd_status gd_product(const gd_product_op &op, const gd_product_variant *table,
                      int count, const char *name, gd_class cls, const void *A,
                      const void *B, gd_out out, int64_t m, int64_t k, int64_t n,
-                     gd_timing *t);
+                     int param, gd_timing *t);
 
 /* Runs variant v on the GPU. */
 gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
                          gd_class cls, const void *A, const void *B, gd_out out,
-                         int64_t m, int64_t k, int64_t n, gd_timing *t);
+                         int64_t m, int64_t k, int64_t n, int param, gd_timing *t);
 
 /* Looks a name up in a table of count variants (NULL when absent). */
 const gd_product_variant *gd_find_variant(const gd_product_variant *table,

@@ -379,7 +379,7 @@ const int NVARIANTS = sizeof PAD_TABLE / sizeof PAD_TABLE[0];
 static_assert(sizeof GUARD_TABLE == sizeof PAD_TABLE, "one entry per name in each table");
 
 gd_status cpu_sgemm(gd_class, const void *A, const void *B, void *C, int64_t m,
-                    int64_t k, int64_t n)
+                    int64_t k, int64_t n, int)
 {
     if (gd_cpu_sgemm((const float *)A, (const float *)B, (float *)C, m, k, n))
         return gd_fail(GD_ERR_SIZE, "the host BLAS takes sizes below 2^31");
@@ -389,7 +389,7 @@ gd_status cpu_sgemm(gd_class, const void *A, const void *B, void *C, int64_t m,
 // Zeros add nothing to a sum; a sum over nothing is 0. auto: cublas (tuned
 // is within 5% and wins only at 2048 and below, bench/results); below 2^20
 // flops the host's BLAS finishes before a GPU round trip would.
-const gd_product_op OP = {"sgemm", 0.0, 0.0, 2.0, "cpu (BLAS)",
+const gd_product_op OP = {"sgemm", 0.0, 0.0, 2.0, false, "cpu (BLAS)",
                           "cublas", "cublas", 1 << 20, cpu_sgemm};
 
 } // namespace
@@ -405,5 +405,5 @@ extern "C" gd_status gd_sgemm(const char *name, gd_edges edges, const float *A,
                               int64_t n, gd_timing *t)
 {
     return gd_product(OP, edges == GD_EDGES_GUARD ? GUARD_TABLE : PAD_TABLE, NVARIANTS,
-                      name, GD_SINGLE, A, B, C, m, k, n, t);
+                      name, GD_SINGLE, A, B, C, m, k, n, 0, t);
 }
