@@ -34,8 +34,9 @@ MEXLIBS   := build/libgd.a -L$(CUDA_LIB) -Wl,--as-needed -lcublas -Wl,--no-as-ne
              $(shell $(MKOCTFILE) -p BLAS_LIBS 2>/dev/null)
 
 KERNEL_HDR := kernels/gd.h kernels/gd_internal.h kernels/product.h
-KERNEL_OBJ := build/device.o build/product.o build/minplus.o build/sgemm.o build/cpu.o
+KERNEL_OBJ := build/device.o build/product.o build/minplus.o build/sgemm.o build/pdist.o build/cpu.o
 GATEWAYS   := octave/private/__gd_minplus__.mex octave/private/__gd_sgemm__.mex \
+              octave/private/__gd_pdist__.mex octave/private/__gd_pdist2__.mex \
               octave/private/__gd_info__.mex
 
 OCTAVE_RUN := $(OCTAVE) -q --no-gui --no-init-file --no-history
@@ -61,6 +62,11 @@ FORCE:
 octave/private/%.mex: mex/%.c mex/gd_mex.c mex/gd_mex.h build/libgd.a | octave/private
 	$(MKOCTFILE) $(MEXFLAGS) -o $@ $< mex/gd_mex.c $(MEXLIBS)
 	@rm -f $(notdir $(basename $<)).o gd_mex.o
+
+# one source, two gateways
+octave/private/__gd_pdist2__.mex: mex/__gd_pdist__.c mex/gd_mex.c mex/gd_mex.h build/libgd.a | octave/private
+	$(MKOCTFILE) $(MEXFLAGS) -DGD_PDIST2 -o $@ $< mex/gd_mex.c $(MEXLIBS)
+	@rm -f __gd_pdist__.o gd_mex.o
 
 build octave/private:
 	mkdir -p $@

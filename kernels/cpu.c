@@ -65,6 +65,59 @@ enum { CPU_IB = 512, CPU_KB = 128, CPU_JB = 16 };
 DEFINE_CPU_MINPLUS(gd_cpu_minplus_f, float)
 DEFINE_CPU_MINPLUS(gd_cpu_minplus_d, double)
 
+/* pdist: column j of the condensed triangle (pairs (i, j), i > j) is
+ * contiguous in D, so each thread takes whole columns and runs the
+ * innermost loop down X(:,k) and the column: contiguous, vectorised. Sums
+ * run over k in order, as the statistics package's sumsq does. */
+#define DEFINE_CPU_PDIST(NAME, T, SQRT)                                        \
+    void NAME(const T *X, int64_t n, int64_t d, int root, T *D)                \
+    {                                                                          \
+        _Pragma("omp parallel for schedule(dynamic, 8)")                       \
+        for (int64_t j = 0; j < n - 1; ++j) {                                  \
+            T *col = D + j * (2 * n - j - 1) / 2; /* pairs (j+1.., j) */      \
+            const int64_t len = n - j - 1;                                     \
+            for (int64_t r = 0; r < len; ++r) col[r] = 0;                      \
+            for (int64_t k = 0; k < d; ++k) {                                  \
+                const T *x = X + n * k + j + 1;                                \
+                const T xj = X[n * k + j];                                     \
+                for (int64_t r = 0; r < len; ++r) {                            \
+                    T diff = x[r] - xj;                                        \
+                    col[r] += diff * diff;                                     \
+                }                                                              \
+            }                                                                  \
+            if (root)                                                          \
+                for (int64_t r = 0; r < len; ++r) col[r] = SQRT(col[r]);       \
+        }                                                                      \
+    }
+
+DEFINE_CPU_PDIST(gd_cpu_pdist_f, float, sqrtf)
+DEFINE_CPU_PDIST(gd_cpu_pdist_d, double, sqrt)
+
+/* pdist2: D(:,j) from Y(j,:) against every row of X, down X(:,k). */
+#define DEFINE_CPU_PDIST2(NAME, T, SQRT)                                       \
+    void NAME(const T *X, const T *Y, int64_t mx, int64_t my, int64_t d,       \
+              int root, T *D)                                                  \
+    {                                                                          \
+        _Pragma("omp parallel for schedule(static)")                           \
+        for (int64_t j = 0; j < my; ++j) {                                     \
+            T *col = D + mx * j;                                               \
+            for (int64_t i = 0; i < mx; ++i) col[i] = 0;                       \
+            for (int64_t k = 0; k < d; ++k) {                                  \
+                const T *x = X + mx * k;                                       \
+                const T yj = Y[j + my * k];                                    \
+                for (int64_t i = 0; i < mx; ++i) {                             \
+                    T diff = x[i] - yj;                                        \
+                    col[i] += diff * diff;                                     \
+                }                                                              \
+            }                                                                  \
+            if (root)                                                          \
+                for (int64_t i = 0; i < mx; ++i) col[i] = SQRT(col[i]);        \
+        }                                                                      \
+    }
+
+DEFINE_CPU_PDIST2(gd_cpu_pdist2_f, float, sqrtf)
+DEFINE_CPU_PDIST2(gd_cpu_pdist2_d, double, sqrt)
+
 /* The reference BLAS interface (Fortran, 32-bit integers): the library
  * Octave itself is linked with, so 'cpu' is what single(A)*single(B)
  * computes in Octave. */

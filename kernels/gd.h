@@ -120,6 +120,25 @@ gd_status gd_sgemm(const char *variant, gd_edges edges, const float *A,
                    gd_timing *t);
 int gd_sgemm_variants(const gd_variant_info **list);
 
+/* ---- pairwise distances ----------------------------------------------- */
+
+typedef enum { GD_EUCLIDEAN = 0, GD_SQEUCLIDEAN = 1 } gd_metric;
+
+/* D = pdist(X): X is n x d (observations in rows), D the 1 x n(n-1)/2
+ * condensed vector in the statistics package's order ((2,1), (3,1), ...,
+ * (n,1), (3,2), ...), each sum((x - y).^2), square-rooted for
+ * GD_EUCLIDEAN. variant: "auto", "naive", "tiled", "tuned", "cpu". */
+gd_status gd_pdist(const char *variant, gd_class cls, const void *X, int64_t n,
+                   int64_t d, gd_metric metric, gd_out D, gd_timing *t);
+int gd_pdist_variants(const gd_variant_info **list);
+
+/* D = pdist2(X, Y): D(i,j) the distance of X(i,:) (mx x d) and Y(j,:)
+ * (my x d), D mx x my. variant: "auto", "naive", "tuned", "cpu". */
+gd_status gd_pdist2(const char *variant, gd_class cls, const void *X,
+                    const void *Y, int64_t mx, int64_t my, int64_t d,
+                    gd_metric metric, gd_out D, gd_timing *t);
+int gd_pdist2_variants(const gd_variant_info **list);
+
 /* ---- CPU implementations (cpu.c) -------------------------------------- */
 
 void gd_cpu_minplus_f(const float *A, const float *B, float *R, int64_t m,
@@ -127,6 +146,12 @@ void gd_cpu_minplus_f(const float *A, const float *B, float *R, int64_t m,
 void gd_cpu_minplus_d(const double *A, const double *B, double *R, int64_t m,
                       int64_t k, int64_t n);
 int gd_cpu_threads(void);
+void gd_cpu_pdist_f(const float *X, int64_t n, int64_t d, int root, float *D);
+void gd_cpu_pdist_d(const double *X, int64_t n, int64_t d, int root, double *D);
+void gd_cpu_pdist2_f(const float *X, const float *Y, int64_t mx, int64_t my,
+                     int64_t d, int root, float *D);
+void gd_cpu_pdist2_d(const double *X, const double *Y, int64_t mx, int64_t my,
+                     int64_t d, int root, double *D);
 /* C = A*B through the host's BLAS (sgemm), as Octave computes single(A)*single(B). */
 gd_status gd_cpu_sgemm(const float *A, const float *B, float *C, int64_t m,
                        int64_t k, int64_t n);

@@ -123,8 +123,9 @@ void gd_mex_option_string(const char *fn, const char *optname,
 {
     if (!mxIsChar(v) || mxGetM(v) > 1 || mxGetN(v) == 0 ||
         mxGetN(v) >= len || mxGetString(v, buf, len))
-        gd_mex_error(fn, "gd:input", "the value of '%s' must be a short "
-                     "character string", optname);
+        gd_mex_error(fn, "gd:input", "%s%s%s must be a short character string",
+                     strcmp(optname, "metric") ? "the value of '" : "the ",
+                     optname, strcmp(optname, "metric") ? "'" : "");
     for (char *c = buf; *c; ++c) *c = (char)tolower((unsigned char)*c);
 }
 
@@ -260,6 +261,17 @@ gd_out gd_mex_output(gd_mex_out *o, size_t m, size_t n, gd_class cls)
     o->array = NULL;
     gd_out out = {NULL, gd_mex_out_alloc, o};
     return out;
+}
+
+gd_metric gd_mex_metric(const char *fn, const mxArray *a)
+{
+    char buf[32];
+    gd_mex_option_string(fn, "metric", a, buf, sizeof buf);
+    if (!strcmp(buf, "euclidean")) return GD_EUCLIDEAN;
+    if (!strcmp(buf, "squaredeuclidean")) return GD_SQEUCLIDEAN;
+    gd_mex_error(fn, "gd:input", "unknown metric '%s' (metrics: 'euclidean', "
+                 "'squaredeuclidean')", buf);
+    return GD_EUCLIDEAN;
 }
 
 static int g_warned;

@@ -92,6 +92,10 @@ typedef struct {
 void *gd_mex_out_alloc(void *ctx, size_t bytes);
 gd_out gd_mex_output(gd_mex_out *o, size_t m, size_t n, gd_class cls);
 
+/* The metric argument of pdist/pdist2 (a string); raises gd:input for an
+ * unknown one. */
+gd_metric gd_mex_metric(const char *fn, const mxArray *a);
+
 /* Warns once per session with id gd:nogpu when t says 'auto' fell back. */
 void gd_mex_warn_fallback(const char *fn, const gd_timing *t);
 

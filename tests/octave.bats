@@ -13,6 +13,9 @@ for_function() {
 @test "gd_minplus %! tests" { for_function gd_minplus; }
 @test "gd_info %! tests" { for_function gd_info; }
 @test "gd_sgemm %! tests" { for_function gd_sgemm; }
+@test "gd_pdist %! tests" { for_function gd_pdist; }
+@test "gd_pdist2 %! tests" { for_function gd_pdist2; }
+@test "gd_squareform %! tests" { for_function gd_squareform; }
 
 @test "every function in octave/ has a %! test file entry here" {
     for f in "$GD_ROOT"/octave/*.m; do

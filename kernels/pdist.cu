@@ -1,0 +1,553 @@
+/* pdist.cu - pairwise distances: pdist's condensed vector and pdist2's
+ * matrix, Euclidean or squared Euclidean, always as sum((x - y).^2) (never
+ * the expanded |x|^2 + |y|^2 - 2x.y, which cancels in single): never
+ * negative, exactly 0 for identical rows, NaN for a row with NaN.
+ *
+ * After "the t-SNE preparation step" kernels of the article on pairwise
+ * distances for t-SNE (a linear index over the triangle mapped to (i,j);
+ * subsets of 32 vectors staged feature-major in shared memory):
+ *
+ *   naive  one thread per pair through the triangular index map, computed
+ *          in double with an integer correction (a float square root maps
+ *          indices wrongly past a few million pairs)
+ *   tiled  a block of 32x32 threads per pair of 32-observation subsets,
+ *          32 features at a time staged in shared memory feature-major
+ *          (consecutive observations in consecutive banks)
+ *   tuned  64x64 tiles of the triangle per block of 8x8 threads, 8x8 pairs
+ *          per thread in registers, 16-byte loads, tiles above the
+ *          diagonal never launched, results written straight into the
+ *          condensed order
+ *
+ * X (n x d) is column-major, so X(:,k) (one feature of every observation)
+ * is contiguous: the feature-major layout the article built by
+ * transposing. The condensed vector D holds (i,j), i > j, at
+ * start(j) + i - j - 1 with start(j) = j(2n - j - 1)/2: column j of the
+ * lower triangle, as the statistics package's pdist orders it.
+ *
+ * Large n: the columns of the triangle are computed in panels whose part
+ * of D fits the GPU; each panel's part is contiguous in D and copied
+ * straight into the Octave result. n = 65536 has 2.1e9 pairs: every index
+ * is 64-bit.
+ */
+#include "product.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+namespace {
+
+enum { TILE = 64, SUB = 32 };
+
+__host__ __device__ __forceinline__ int64_t tri_start(int64_t j, int64_t n)
+{
+    return j * (2 * n - j - 1) / 2; // pairs in columns 0 .. j-1
+}
+
+// The column j of condensed index t (start(j) <= t < start(j + 1)).
+__device__ __forceinline__ int64_t tri_column(int64_t t, int64_t n)
+{
+    const double b = 2.0 * (double)n - 1.0;
+    int64_t j = (int64_t)floor((b - sqrt(b * b - 8.0 * (double)t)) / 2.0);
+    if (j < 0) j = 0;
+    if (j > n - 2) j = n - 2;
+    while (j > 0 && tri_start(j, n) > t) --j;
+    while (j < n - 2 && tri_start(j + 1, n) <= t) ++j;
+    return j;
+}
+
+// Tiles (or subsets) with the diagonal: column c of an L-wide triangle
+// holds L - c tiles; tile p of the enumeration is in column c with
+// c(2L - c + 1)/2 <= p.
+__device__ __forceinline__ int64_t diag_start(int64_t c, int64_t L)
+{
+    return c * (2 * L - c + 1) / 2;
+}
+__device__ __forceinline__ int64_t diag_column(int64_t p, int64_t L)
+{
+    const double b = 2.0 * (double)L + 1.0;
+    int64_t c = (int64_t)floor((b - sqrt(b * b - 8.0 * (double)p)) / 2.0);
+    if (c < 0) c = 0;
+    if (c > L - 1) c = L - 1;
+    while (c > 0 && diag_start(c, L) > p) --c;
+    while (c < L - 1 && diag_start(c + 1, L) <= p) ++c;
+    return c;
+}
+
+template <class T> __device__ __forceinline__ T root(T x);
+template <> __device__ __forceinline__ float root<float>(float x) { return sqrtf(x); }
+template <> __device__ __forceinline__ double root<double>(double x) { return sqrt(x); }
+
+template <class T> struct vec16;
+template <> struct vec16<float> { typedef float4 type; enum { N = 4 }; };
+template <> struct vec16<double> { typedef double2 type; enum { N = 2 }; };
+__device__ __forceinline__ void unpack(float *d, float4 v) { d[0] = v.x; d[1] = v.y; d[2] = v.z; d[3] = v.w; }
+__device__ __forceinline__ void unpack(double *d, double2 v) { d[0] = v.x; d[1] = v.y; }
+
+// One panel: columns [j0, j1) of the triangle; D points at start(j0).
+
+// naive: one thread per pair of the panel.
+template <class T, bool SQRT>
+__global__ void pdist_naive(const T *__restrict__ X, T *__restrict__ D,
+                            int64_t n, int64_t d, int64_t t0, int64_t t1)
+{
+    for (int64_t t = t0 + blockIdx.x * (int64_t)blockDim.x + threadIdx.x; t < t1;
+         t += (int64_t)gridDim.x * blockDim.x) {
+        const int64_t j = tri_column(t, n), i = t - tri_start(j, n) + j + 1;
+        T acc = 0;
+        for (int64_t k = 0; k < d; ++k) {
+            const T diff = X[i + n * k] - X[j + n * k];
+            acc += diff * diff;
+        }
+        D[t - t0] = SQRT ? root(acc) : acc;
+    }
+}
+
+// tiled: block (32 x 32 threads) per subset pair (a >= b) of the panel;
+// thread (ti, tj) owns pair (32a + ti, 32b + tj). Each round stages 32
+// features of both subsets: xa[k][ti] is feature k of observation 32a+ti.
+template <class T, bool SQRT>
+__global__ void __launch_bounds__(1024)
+pdist_tiled(const T *__restrict__ X, T *__restrict__ D, int64_t n, int64_t d,
+            int64_t b0, int64_t nb, int64_t S, int64_t base)
+{
+    __shared__ T xa[SUB][SUB], xb[SUB][SUB];
+    const int ti = threadIdx.x, tj = threadIdx.y;
+    const int64_t L = S - b0, count = diag_start(nb, L);
+    for (int64_t p = blockIdx.x; p < count; p += gridDim.x) {
+        const int64_t c = diag_column(p, L), b = b0 + c, a = b + (p - diag_start(c, L));
+        const int64_t ia = a * SUB + ti, ib = b * SUB + ti; // rows this thread loads
+        T acc = 0;
+        for (int64_t k0 = 0; k0 < d; k0 += SUB) {
+            const int64_t k = k0 + tj;
+            xa[tj][ti] = (ia < n && k < d) ? X[ia + n * k] : (T)0;
+            xb[tj][ti] = (ib < n && k < d) ? X[ib + n * k] : (T)0;
+            __syncthreads();
+#pragma unroll 8
+            for (int kk = 0; kk < SUB; ++kk) {
+                const T diff = xa[kk][ti] - xb[kk][tj];
+                acc += diff * diff;
+            }
+            __syncthreads();
+        }
+        const int64_t i = a * SUB + ti, j = b * SUB + tj;
+        if (i < n && i > j) D[tri_start(j, n) + i - j - 1 - base] = SQRT ? root(acc) : acc;
+    }
+}
+
+// tuned: the register tiling of min-plus v4 over the triangle. Xp is X
+// padded with zeros to np x dp (np a multiple of 64, dp of 4): padded
+// features add (0 - 0)^2 = 0. Thread ia owns rows 64ic + g*8W + ia*W + w,
+// thread ja columns likewise, so each shared read is a 16-byte vector.
+template <class T, bool SQRT>
+__global__ void __launch_bounds__(64)
+pdist_tuned(const T *__restrict__ Xp, T *__restrict__ D, int64_t n, int64_t np,
+            int64_t dp, int64_t c0, int64_t nc, int64_t NT, int64_t base)
+{
+    enum { KS = 4 };
+    typedef typename vec16<T>::type V;
+    enum { W = vec16<T>::N, NV = TILE / W };
+    __shared__ __align__(16) T xx[KS][TILE];
+    __shared__ __align__(16) T yy[KS][TILE];
+    const int ia = threadIdx.x, ja = threadIdx.y, tid = ja * 8 + ia;
+    const int64_t L = NT - c0, count = diag_start(nc, L);
+    for (int64_t p = blockIdx.x; p < count; p += gridDim.x) {
+        const int64_t c = diag_column(p, L), jc = c0 + c, ic = jc + (p - diag_start(c, L));
+        T v[8][8];
+#pragma unroll
+        for (int ib = 0; ib < 8; ++ib)
+#pragma unroll
+            for (int jb = 0; jb < 8; ++jb) v[ib][jb] = 0;
+        for (int64_t ks = 0; ks < dp; ks += KS) {
+#pragma unroll
+            for (int r = 0; r < KS * NV / 64; ++r) {
+                const int e = tid + 64 * r, f = e / NV, q = e % NV;
+                *reinterpret_cast<V *>(&xx[f][q * W]) =
+                    *reinterpret_cast<const V *>(&Xp[np * (ks + f) + ic * TILE + q * W]);
+                *reinterpret_cast<V *>(&yy[f][q * W]) =
+                    *reinterpret_cast<const V *>(&Xp[np * (ks + f) + jc * TILE + q * W]);
+            }
+            __syncthreads();
+#pragma unroll
+            for (int f = 0; f < KS; ++f) {
+                T x[8], y[8];
+#pragma unroll
+                for (int g = 0; g < 8 / W; ++g) {
+                    unpack(x + g * W, *reinterpret_cast<const V *>(&xx[f][g * 8 * W + ia * W]));
+                    unpack(y + g * W, *reinterpret_cast<const V *>(&yy[f][g * 8 * W + ja * W]));
+                }
+#pragma unroll
+                for (int ib = 0; ib < 8; ++ib)
+#pragma unroll
+                    for (int jb = 0; jb < 8; ++jb) {
+                        const T diff = x[ib] - y[jb];
+                        v[ib][jb] += diff * diff;
+                    }
+            }
+            __syncthreads();
+        }
+#pragma unroll
+        for (int jb = 0; jb < 8; ++jb) {
+            const int64_t j = jc * TILE + (jb / W) * 8 * W + ja * W + jb % W;
+            const int64_t col = tri_start(j, n) - j - 1 - base;
+#pragma unroll
+            for (int ib = 0; ib < 8; ++ib) {
+                const int64_t i = ic * TILE + (ib / W) * 8 * W + ia * W + ib % W;
+                if (i < n && i > j) D[col + i] = SQRT ? root(v[ib][jb]) : v[ib][jb];
+            }
+        }
+    }
+}
+
+// pdist2, naive: one thread per D(i,j), threads along i.
+template <class T, bool SQRT>
+__global__ void pdist2_naive(const T *__restrict__ X, const T *__restrict__ Y,
+                             T *__restrict__ D, int64_t mx, int64_t my, int64_t d)
+{
+    const int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+    if (i >= mx) return;
+    for (int64_t j = blockIdx.y; j < my; j += gridDim.y) {
+        T acc = 0;
+        for (int64_t k = 0; k < d; ++k) {
+            const T diff = X[i + mx * k] - Y[j + my * k];
+            acc += diff * diff;
+        }
+        D[i + mx * j] = SQRT ? root(acc) : acc;
+    }
+}
+
+// pdist2, tuned: the tile of pdist_tuned over a full mp x np grid, with
+// 16-byte stores into the padded result.
+template <class T, bool SQRT>
+__global__ void __launch_bounds__(64)
+pdist2_tuned(const T *__restrict__ Xp, const T *__restrict__ Yp, T *__restrict__ Dp,
+             int64_t mp, int64_t np, int64_t dp)
+{
+    enum { KS = 4 };
+    typedef typename vec16<T>::type V;
+    enum { W = vec16<T>::N, NV = TILE / W };
+    __shared__ __align__(16) T xx[KS][TILE];
+    __shared__ __align__(16) T yy[KS][TILE];
+    const int ia = threadIdx.x, ja = threadIdx.y, tid = ja * 8 + ia;
+    const int64_t ic = blockIdx.x;
+    for (int64_t jc = blockIdx.y; jc * TILE < np; jc += gridDim.y) {
+        T v[8][8];
+#pragma unroll
+        for (int ib = 0; ib < 8; ++ib)
+#pragma unroll
+            for (int jb = 0; jb < 8; ++jb) v[ib][jb] = 0;
+        for (int64_t ks = 0; ks < dp; ks += KS) {
+#pragma unroll
+            for (int r = 0; r < KS * NV / 64; ++r) {
+                const int e = tid + 64 * r, f = e / NV, q = e % NV;
+                *reinterpret_cast<V *>(&xx[f][q * W]) =
+                    *reinterpret_cast<const V *>(&Xp[mp * (ks + f) + ic * TILE + q * W]);
+                *reinterpret_cast<V *>(&yy[f][q * W]) =
+                    *reinterpret_cast<const V *>(&Yp[np * (ks + f) + jc * TILE + q * W]);
+            }
+            __syncthreads();
+#pragma unroll
+            for (int f = 0; f < KS; ++f) {
+                T x[8], y[8];
+#pragma unroll
+                for (int g = 0; g < 8 / W; ++g) {
+                    unpack(x + g * W, *reinterpret_cast<const V *>(&xx[f][g * 8 * W + ia * W]));
+                    unpack(y + g * W, *reinterpret_cast<const V *>(&yy[f][g * 8 * W + ja * W]));
+                }
+#pragma unroll
+                for (int ib = 0; ib < 8; ++ib)
+#pragma unroll
+                    for (int jb = 0; jb < 8; ++jb) {
+                        const T diff = x[ib] - y[jb];
+                        v[ib][jb] += diff * diff;
+                    }
+            }
+            __syncthreads();
+        }
+#pragma unroll
+        for (int jb = 0; jb < 8; ++jb) {
+            const int64_t j = jc * TILE + (jb / W) * 8 * W + ja * W + jb % W;
+#pragma unroll
+            for (int ib = 0; ib < 8; ++ib) {
+                const int64_t i = ic * TILE + (ib / W) * 8 * W + ia * W + ib % W;
+                Dp[mp * j + i] = SQRT ? root(v[ib][jb]) : v[ib][jb];
+            }
+        }
+    }
+}
+
+template <class T>
+__global__ void pad_rows(const T *__restrict__ X, T *__restrict__ Xp, int64_t n,
+                         int64_t d, int64_t np, int64_t dp)
+{
+    const int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+    if (i >= np) return;
+    for (int64_t k = blockIdx.y; k < dp; k += gridDim.y)
+        Xp[i + np * k] = (i < n && k < d) ? X[i + n * k] : (T)0;
+}
+
+// ---------------------------------------------------------------------------
+// pdist: variants and the panel driver
+
+enum kind { NAIVE, TILED, TUNED };
+
+struct pdist_variant {
+    gd_variant_info info;
+    kind k;
+};
+
+const pdist_variant VARIANTS[] = {
+    {{"naive", "one thread per pair through the triangular index map (64-bit, exact)", 1}, NAIVE},
+    {{"tiled", "32x32 threads per pair of 32-observation subsets, features staged in shared memory", 1}, TILED},
+    {{"tuned", "64x64 tiles of the triangle, 8x8 pairs per thread in registers, 16-byte loads", 1}, TUNED},
+    {{"cpu", "OpenMP on the host, a column of the triangle at a time", 0}, NAIVE},
+};
+const int NVARIANTS = sizeof VARIANTS / sizeof VARIANTS[0];
+
+template <class T, bool SQRT>
+void launch_panel(kind k, const T *X, const T *Xp, T *Dd, int64_t n, int64_t d,
+                  int64_t np, int64_t dp, int64_t j0, int64_t j1, cudaStream_t st)
+{
+    const int64_t base = tri_start(j0, n);
+    if (k == NAIVE) {
+        const int64_t t1 = tri_start(j1, n), threads = 256;
+        const int64_t blocks = (t1 - base + threads - 1) / threads;
+        pdist_naive<T, SQRT><<<(unsigned)(blocks < (1 << 22) ? blocks : (1 << 22)), threads, 0, st>>>(
+            X, Dd, n, d, base, t1);
+    } else if (k == TILED) {
+        const int64_t S = (n + SUB - 1) / SUB, b0 = j0 / SUB, nb = (j1 + SUB - 1) / SUB - b0;
+        const int64_t L = S - b0, count = nb * (2 * L - nb + 1) / 2;
+        pdist_tiled<T, SQRT><<<(unsigned)(count < (1 << 22) ? count : (1 << 22)), dim3(SUB, SUB), 0, st>>>(
+            X, Dd, n, d, b0, nb, S, base);
+    } else {
+        const int64_t NT = np / TILE, c0 = j0 / TILE, nc = (j1 + TILE - 1) / TILE - c0;
+        const int64_t L = NT - c0, count = nc * (2 * L - nc + 1) / 2;
+        pdist_tuned<T, SQRT><<<(unsigned)(count < (1 << 22) ? count : (1 << 22)), dim3(8, 8), 0, st>>>(
+            Xp, Dd, n, np, dp, c0, nc, NT, base);
+    }
+}
+
+template <class T>
+gd_status run_gpu(const pdist_variant &v, const T *X, int64_t n, int64_t d,
+                  gd_metric metric, gd_out out, gd_timing *t)
+{
+    const size_t es = sizeof(T);
+    const gd_class cls = sizeof(T) == 4 ? GD_SINGLE : GD_DOUBLE;
+    gd_status s = gd_device_ready();
+    if (s) return s;
+    snprintf(t->variant, sizeof t->variant, "%s", v.info.name);
+    snprintf(t->device, sizeof t->device, "%s", gd_device_name());
+    cudaStream_t st = gd_stream();
+    const int64_t P = tri_start(n - 1, n); // n(n-1)/2
+    const int64_t np = gd_round_up(n, TILE), dp = gd_round_up(d > 0 ? d : 1, 4);
+
+    gd_allocs al = {};
+    void *dX = NULL, *dXp = NULL, *dD = NULL;
+    char what[128];
+    gd_describe(what, sizeof what, "X", n, d, cls);
+    if ((s = gd_alloc(&al, &dX, (size_t)(n * d) * es, what))) goto done;
+    if (v.k == TUNED) {
+        gd_describe(what, sizeof what, "padded X", np, dp, cls);
+        if ((s = gd_alloc(&al, &dXp, (size_t)(np * dp) * es, what))) goto done;
+    }
+    {
+        // panels: as many 64-column steps of the triangle as the memory
+        // left allows (the whole triangle when it fits)
+        size_t fr = 0, tot = 0;
+        if ((s = gd_cuda(cudaMemGetInfo(&fr, &tot), "cudaMemGetInfo"))) goto done;
+        int64_t room = (int64_t)(fr / 10 * 9);
+        const int64_t cap = gd_mem_limit();
+        if (cap >= 0 && cap - (int64_t)al.total < room) room = cap - (int64_t)al.total;
+        const int64_t first = tri_start(n - 1 < TILE ? n - 1 : TILE, n) * (int64_t)es;
+        int64_t panel = room / (int64_t)es;
+        if (panel > P) panel = P;
+        if (room < first) panel = first / (int64_t)es; // let gd_alloc say why
+        gd_describe(what, sizeof what, "a panel of D", panel, 1, cls);
+        if ((s = gd_alloc(&al, &dD, (size_t)panel * es, what))) goto done;
+
+        cudaEventRecord(gd_event(0), st);
+        if ((s = gd_cuda(cudaMemcpyAsync(dX, X, (size_t)(n * d) * es, cudaMemcpyHostToDevice, st),
+                         "copy of X to the GPU")))
+            goto done;
+        cudaEventRecord(gd_event(1), st);
+        if (v.k == TUNED) {
+            dim3 grid((unsigned)((np + 255) / 256), gd_grid_y(dp));
+            pad_rows<T><<<grid, 256, 0, st>>>((const T *)dX, (T *)dXp, n, d, np, dp);
+            if ((s = gd_cuda(cudaGetLastError(), "layout preparation kernel"))) goto done;
+        }
+        cudaEventRecord(gd_event(2), st);
+        if ((s = gd_cuda(cudaEventSynchronize(gd_event(2)), "layout preparation"))) goto done;
+        t->upload_ms = gd_elapsed(0, 1);
+        t->prep_ms = gd_elapsed(1, 2);
+        for (int64_t j0 = 0; j0 < n - 1;) {
+            int64_t j1 = j0;
+            while (j1 < n - 1) {
+                const int64_t next = j1 + TILE < n - 1 ? j1 + TILE : n - 1;
+                if (tri_start(next, n) - tri_start(j0, n) > panel) break;
+                j1 = next;
+            }
+            if (j1 == j0) {
+                s = gd_fail(GD_ERR_MEMORY, "GPU memory too small for 64 columns of D");
+                goto done;
+            }
+            if (getenv("GD_POISON") &&
+                (s = gd_cuda(cudaMemsetAsync(dD, 0xCD, (size_t)(tri_start(j1, n) - tri_start(j0, n)) * es, st),
+                             "poisoning D")))
+                goto done;
+            cudaEventRecord(gd_event(2), st);
+            if (metric == GD_EUCLIDEAN)
+                launch_panel<T, true>(v.k, (const T *)dX, (const T *)dXp, (T *)dD, n, d, np, dp, j0, j1, st);
+            else
+                launch_panel<T, false>(v.k, (const T *)dX, (const T *)dXp, (T *)dD, n, d, np, dp, j0, j1, st);
+            if ((s = gd_cuda(cudaGetLastError(), "pdist kernel launch"))) goto done;
+            cudaEventRecord(gd_event(3), st);
+            if (!out.ptr) {
+                /* the host result is made while the first panel computes */
+                gd_describe(what, sizeof what, "D", 1, P, cls);
+                if ((s = gd_out_buffer(&out, (size_t)P * es, what))) goto done;
+            }
+            const int64_t len = tri_start(j1, n) - tri_start(j0, n);
+            if ((s = gd_cuda(cudaMemcpyAsync((T *)out.ptr + tri_start(j0, n), dD, (size_t)len * es,
+                                             cudaMemcpyDeviceToHost, st),
+                             "copy of D from the GPU")))
+                goto done;
+            cudaEventRecord(gd_event(4), st);
+            if ((s = gd_cuda(cudaStreamSynchronize(st), "pdist kernel"))) goto done;
+            t->kernel_ms += gd_elapsed(2, 3);
+            t->download_ms += gd_elapsed(3, 4);
+            j0 = j1;
+        }
+    }
+done:
+    if (s) cudaStreamSynchronize(st);
+    gd_free_all(&al);
+    return s;
+}
+
+gd_status cpu_pdist(gd_class cls, const void *X, int64_t n, int64_t d,
+                    gd_metric metric, gd_out out, gd_timing *t)
+{
+    const int64_t P = n * (n - 1) / 2;
+    char what[96];
+    gd_describe(what, sizeof what, "D", 1, P, cls);
+    gd_status s = gd_out_buffer(&out, (size_t)P * (cls == GD_SINGLE ? 4 : 8), what);
+    if (s) return s;
+    double t0 = gd_now_ms();
+    if (cls == GD_SINGLE)
+        gd_cpu_pdist_f((const float *)X, n, d, metric == GD_EUCLIDEAN, (float *)out.ptr);
+    else
+        gd_cpu_pdist_d((const double *)X, n, d, metric == GD_EUCLIDEAN, (double *)out.ptr);
+    t->kernel_ms = gd_now_ms() - t0;
+    snprintf(t->variant, sizeof t->variant, "cpu");
+    snprintf(t->device, sizeof t->device, "cpu (OpenMP)");
+    return GD_OK;
+}
+
+// ---------------------------------------------------------------------------
+// pdist2 through the product driver: A = X (mx x d), B = Y given by rows
+
+template <class T> gd_status launch2_naive(const gd_plan &p)
+{
+    dim3 grid((unsigned)((p.m + 127) / 128), gd_grid_y(p.n));
+    if (p.param == GD_EUCLIDEAN)
+        pdist2_naive<T, true><<<grid, 128, 0, gd_stream()>>>((const T *)p.A, (const T *)p.B, (T *)p.C, p.m, p.n, p.k);
+    else
+        pdist2_naive<T, false><<<grid, 128, 0, gd_stream()>>>((const T *)p.A, (const T *)p.B, (T *)p.C, p.m, p.n, p.k);
+    return GD_OK;
+}
+
+template <class T> gd_status launch2_tuned(const gd_plan &p)
+{
+    dim3 grid((unsigned)(p.mp / TILE), gd_grid_y(p.np / TILE));
+    if (p.param == GD_EUCLIDEAN)
+        pdist2_tuned<T, true><<<grid, dim3(8, 8), 0, gd_stream()>>>((const T *)p.A, (const T *)p.B, (T *)p.C, p.mp, p.np, p.kp);
+    else
+        pdist2_tuned<T, false><<<grid, dim3(8, 8), 0, gd_stream()>>>((const T *)p.A, (const T *)p.B, (T *)p.C, p.mp, p.np, p.kp);
+    return GD_OK;
+}
+
+const gd_product_variant VARIANTS2[] = {
+    {{"naive", "one thread per D(i,j), threads along i", 1},
+     GD_RAW, false, 1, 1, 1, launch2_naive<float>, launch2_naive<double>},
+    {{"tuned", "64x64 tiles, 8x8 pairs per thread in registers, 16-byte loads and stores", 1},
+     GD_PADDED_BT, true, TILE, TILE, 4, launch2_tuned<float>, launch2_tuned<double>},
+    {{"cpu", "OpenMP on the host, a column of D at a time", 0},
+     GD_RAW, false, 1, 1, 1, NULL, NULL},
+};
+const int NVARIANTS2 = sizeof VARIANTS2 / sizeof VARIANTS2[0];
+
+gd_status cpu_pdist2(gd_class cls, const void *X, const void *Y, void *D, int64_t mx,
+                     int64_t d, int64_t my, int param)
+{
+    if (cls == GD_SINGLE)
+        gd_cpu_pdist2_f((const float *)X, (const float *)Y, mx, my, d, param == GD_EUCLIDEAN, (float *)D);
+    else
+        gd_cpu_pdist2_d((const double *)X, (const double *)Y, mx, my, d, param == GD_EUCLIDEAN, (double *)D);
+    return GD_OK;
+}
+
+// Zero features add (0 - 0)^2 = 0; no features: distance 0.
+const gd_product_op OP2 = {"pdist2", 0.0, 0.0, 1.0, true, "cpu (OpenMP)",
+                           "tuned", "tuned", 1 << 16, cpu_pdist2};
+
+} // namespace
+
+extern "C" int gd_pdist_variants(const gd_variant_info **list)
+{
+    static gd_variant_info infos[NVARIANTS];
+    if (!infos[0].name)
+        for (int i = 0; i < NVARIANTS; ++i) infos[i] = VARIANTS[i].info;
+    *list = infos;
+    return NVARIANTS;
+}
+
+extern "C" int gd_pdist2_variants(const gd_variant_info **list)
+{
+    static gd_variant_info infos[NVARIANTS2];
+    return gd_variant_infos(VARIANTS2, NVARIANTS2, infos, list);
+}
+
+extern "C" gd_status gd_pdist(const char *name, gd_class cls, const void *X,
+                              int64_t n, int64_t d, gd_metric metric, gd_out D,
+                              gd_timing *t)
+{
+    double t0 = gd_now_ms();
+    memset(t, 0, sizeof *t);
+    if (n < 0 || d < 0) return gd_fail(GD_ERR_SIZE, "negative size");
+    const int64_t P = n > 1 ? n * (n - 1) / 2 : 0;
+    t->ops = (double)P * (double)d;
+    const pdist_variant *v = NULL;
+    if (strcmp(name, "auto") == 0) {
+        gd_status s = gd_device_ready();
+        if (s == GD_ERR_NOGPU)
+            snprintf(t->fallback, sizeof t->fallback, "%s", gd_last_error());
+        else if (s != GD_OK)
+            return s;
+        name = s == GD_OK && t->ops >= (1 << 16) ? "tuned" : "cpu";
+    }
+    for (int i = 0; i < NVARIANTS; ++i)
+        if (strcmp(VARIANTS[i].info.name, name) == 0) v = &VARIANTS[i];
+    if (!v) return gd_fail(GD_ERR_VARIANT, "unknown variant '%s'", name);
+    gd_status s;
+    if (P == 0) {
+        snprintf(t->variant, sizeof t->variant, "%s", v->info.name);
+        s = gd_out_buffer(&D, 0, "D");
+    } else if (!v->info.gpu) {
+        s = cpu_pdist(cls, X, n, d, metric, D, t);
+    } else if (cls == GD_SINGLE) {
+        s = run_gpu<float>(*v, (const float *)X, n, d, metric, D, t);
+    } else {
+        s = run_gpu<double>(*v, (const double *)X, n, d, metric, D, t);
+    }
+    t->total_ms = gd_now_ms() - t0;
+    return s;
+}
+
+extern "C" gd_status gd_pdist2(const char *name, gd_class cls, const void *X,
+                               const void *Y, int64_t mx, int64_t my, int64_t d,
+                               gd_metric metric, gd_out D, gd_timing *t)
+{
+    return gd_product(OP2, VARIANTS2, NVARIANTS2, name, cls, X, Y, D, mx, d, my,
+                      (int)metric, t);
+}

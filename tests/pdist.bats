@@ -1,0 +1,98 @@
+#!/usr/bin/env bats
+# gd_pdist and gd_pdist2 against the Octave formula and the statistics
+# package (check_pdist.m): every variant, single and double; large n in
+# panels; bad input.
+
+load helpers
+
+check() {
+    run octave_run "check_pdist('$1', '$2')"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"cases within bounds"* ]]
+}
+
+@test "pdist cpu, single" { check cpu single; }
+@test "pdist cpu, double" { check cpu double; }
+@test "pdist auto, single" { check auto single; }
+@test "pdist naive on the GPU, single" { require_gpu; check naive single; }
+@test "pdist naive on the GPU, double" { require_gpu; check naive double; }
+@test "pdist tiled on the GPU, single" { require_gpu; check tiled single; }
+@test "pdist tiled on the GPU, double" { require_gpu; check tiled double; }
+@test "pdist tuned on the GPU, single" { require_gpu; check tuned single; }
+@test "pdist tuned on the GPU, double" { require_gpu; check tuned double; }
+
+@test "panels: a GPU memory cap splits the triangle; every variant agrees with the whole" {
+    require_gpu
+    run octave_run "X = rand(3001, 40, 'single'); E = gd_pdist(X, 'Variant', 'cpu');
+        setenv('GD_GPU_MEM_LIMIT', sprintf('%d', 3001 * 40 * 4 + 3e6));
+        for v = {'naive', 'tiled', 'tuned'}
+          D = gd_pdist(X, 'Variant', v{1});
+          assert(norm(D - E) <= 1e-5 * norm(E), v{1});
+        end
+        unsetenv('GD_GPU_MEM_LIMIT'); disp('panels agree')"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"panels agree"* ]]
+}
+
+@test "the triangular index map is exact past 2^31 pairs (n = 65536, d = 1)" {
+    require_gpu
+    run octave_run "n = 65536; X = single((1:n)'); D = gd_pdist(X, 'squaredeuclidean', 'Variant', 'naive');
+        assert(numel(D), n * (n - 1) / 2);
+        t = [1, 2, n - 1, n, 2^31 - 7, 2^31 + 5, numel(D) - 1, numel(D)];
+        for q = t
+          j = find(cumsum(n - 1:-1:1) >= q, 1); s = sum(n - 1:-1:n - j + 1);
+          i = q - s + j;
+          assert(D(q), single((i - j)^2), sprintf('index %d', q));
+        end; disp('map exact')"
+    echo "$output"
+    [ "$status" -eq 0 ]
+}
+
+@test "failing pdist calls leak no GPU memory" {
+    require_gpu
+    run octave_run "X = rand(2000, 50, 'single'); gd_pdist(X, 'Variant', 'tuned'); f0 = gd_info().memory_free;
+        setenv('GD_GPU_MEM_LIMIT', '500000');
+        for c = 1:50
+          for v = {'naive', 'tiled', 'tuned'}
+            try, gd_pdist(X, 'Variant', v{1}); error('no error'); catch e, assert(e.identifier, 'gd:memory'); end
+          end
+          try, gd_pdist2(X, X, 'Variant', 'tuned'); error('no error'); catch e, assert(e.identifier, 'gd:memory'); end
+        end
+        unsetenv('GD_GPU_MEM_LIMIT'); assert(gd_info().memory_free, f0); disp('no leak')"
+    echo "$output"
+    [ "$status" -eq 0 ]
+}
+
+bad() {
+    run octave_run "X = rand(5, 3); expect_error($1)"
+    echo "$output"
+    [ "$status" -eq 0 ]
+}
+
+@test "pdist: no arguments" { bad "'gd:input', 'gd_pdist: expected a matrix X', @gd_pdist"; }
+@test "pdist: too many arguments" { bad "'gd:input', 'too many input arguments', @gd_pdist, X, X"; }
+@test "pdist: unknown metric" { bad "'gd:input', 'unknown metric .chebychev.', @gd_pdist, X, 'chebychev'"; }
+@test "pdist: a metric comes before the options" { bad "'gd:input', 'unknown metric .variant.', @gd_pdist, X, 'Variant', 'naive', 'euclidean'"; }
+@test "pdist: classes" {
+    for c in int8 uint32 logical char; do
+        bad "'gd:input', 'X must be a single or double matrix', @gd_pdist, $c(X)"
+    done
+}
+@test "pdist: complex, sparse, N-D, cell" {
+    bad "'gd:input', 'X must be real', @gd_pdist, X * 1i"
+    bad "'gd:input', 'X must be a full matrix', @gd_pdist, sparse(X)"
+    bad "'gd:input', 'X must be a 2-D matrix', @gd_pdist, rand(2, 2, 2)"
+    bad "'gd:input', 'not a cell array', @gd_pdist, num2cell(X)"
+}
+@test "pdist: unknown variant and option" {
+    bad "'gd:variant', 'unknown variant .fast.', @gd_pdist, X, 'Variant', 'fast'"
+    bad "'gd:input', 'unknown option .Tile.', @gd_pdist, X, 'euclidean', 'Tile', 8"
+}
+@test "pdist2: operands" {
+    bad "'gd:input', 'gd_pdist2: expected matrices X and Y', @gd_pdist2, X"
+    bad "'gd:size', 'same number of columns: X is 5x3, Y is 3x5', @gd_pdist2, X, X'"
+    bad "'gd:input', 'Y must be a single or double matrix, not int8', @gd_pdist2, X, int8(X)"
+    bad "'gd:input', 'unknown metric .cosine.', @gd_pdist2, X, X, 'cosine'"
+}
