@@ -23,7 +23,8 @@ function r = time_call (fn, args, reps)
     kern(i) = info.kernel_ms; up(i) = info.upload_ms; down(i) = info.download_ms;
   endfor
   r = struct ("kernel_ms", median (kern), "copy_ms", median (up + down),
-              "h2h_ms", median (h2h), "ops", info.ops, "variant", info.variant);
+              "h2h_ms", median (h2h), "ops", info.ops, "variant", info.variant,
+              "info", info);
 endfunction
 
 function x = pick (cond, a, b)
@@ -50,7 +51,7 @@ if (! dev.available)
 endif
 ops = strsplit (strtrim (getenv ("GD_BENCH_OPS")));
 if (isempty (ops{1}))
-  ops = {"minplus", "sgemm"};
+  ops = {"minplus", "sgemm", "pdist"};
 endif
 quick = ! isempty (getenv ("GD_BENCH_QUICK"));
 scale = @(x) pick (quick, max (1, round (x / 32)), x);
@@ -62,6 +63,8 @@ ceiling.minplus.single = 64 * dev.sms * clock_hz;
 ceiling.minplus.double = 32 * dev.sms * clock_hz;
 ## FP32 FMA: 128 lanes per SM, 2 flops each
 ceiling.sgemm = 256 * dev.sms * clock_hz;
+## pdist: FSUB + FFMA per (i,j,k) triple, like min-plus's pair
+ceiling.pdist = 64 * dev.sms * clock_hz;
 md = {};
 
 if (any (strcmp (ops, "minplus")))
@@ -191,6 +194,60 @@ if (any (strcmp (ops, "sgemm")))
     md{end+1} = sprintf ("| %s | %s | %s | %s | %.2f | %.0f | %.1f | %.0f | %.2f | %.2f | %s |\n",
                          sec, v, e, key, r.kernel_ms, rate / 1e9, 100 * rate / ceiling.sgemm,
                          r.ops / (r.h2h_ms * 1e-3) / 1e9, r.h2h_ms, r.copy_ms, pc);
+  endfor
+endif
+
+if (any (strcmp (ops, "pdist")))
+  printf ("\npdist\n%-6s %-6s %14s %10s %11s %6s %9s %9s %9s %9s\n", "var", "class",
+          "n x d", "kernel ms", "triples/s", "%ceil", "h2h ms", "down ms", "down GB/s",
+          "GPU MiB");
+  md{end+1} = sprintf ("\n## pdist\n\nCeiling: %.3g (i,j,k) triples/s (an FSUB and an FFMA each, 64/clock/SM as for min-plus). kernel: the pdist kernels alone, summed over the panels; h2h: `tic; gd_pdist (X); toc`; down: the copy of D (n(n-1)/2 distances) into the Octave result; GPU MiB: the device memory the call held (X, its padded copy for tuned, and D's panels).\n\n| variant | class | n x d | kernel ms | triples/s | %% of ceiling | h2h ms | down ms | down GB/s | GPU MiB |\n|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n",
+                       ceiling.pdist);
+  vs = gd_pdist ("variants");
+  for sz = [scale(16384) scale(300); scale(65536) scale(64)]'
+    n = sz(1); d = sz(2);
+    X = rand (n, d, "single");
+    if (n <= scale (16384))
+      vars = {vs([vs.gpu]).name};
+      ## check before timing: every variant against the host's on a sample
+      ## of pairs (the whole vector for the small run)
+      E = gd_pdist (X, "Variant", "cpu");
+    else
+      vars = {"tuned"};
+      E = [];
+    endif
+    for v = vars
+      D = gd_pdist (X, "Variant", v{1});
+      if (! isempty (E) && norm (D - E) > 1e-5 * norm (E))
+        error ("bench: pdist %s disagrees with the cpu variant at %dx%d", v{1}, n, d);
+      endif
+      q = unique ([1, numel(D), randi(numel (D), 1, 50)]);
+      for t = q
+        j = floor (((2 * n - 1) - sqrt ((2 * n - 1)^2 - 8 * (t - 1))) / 2);
+        while (j > 0 && j * (2 * n - j - 1) / 2 > t - 1), j--; endwhile
+        while ((j + 1) * (2 * n - j - 2) / 2 <= t - 1), j++; endwhile
+        i = t - 1 - j * (2 * n - j - 1) / 2 + j + 1;
+        want = norm (double (X(i+1,:)) - double (X(j+1,:)));
+        if (abs (D(t) - want) > 1e-5 * max (want, 1))
+          error ("bench: pdist %s wrong at pair (%d,%d)", v{1}, i + 1, j + 1);
+        endif
+      endfor
+      clear D;
+      reps = 1 + 2 * (n <= scale (16384));
+      r = time_call (@gd_pdist, {X, "Variant", v{1}}, reps);
+      info = r.info;
+      rate = r.ops / (r.kernel_ms * 1e-3);
+      P = n * (n - 1) / 2;
+      gbs = P * 4 / (info.download_ms * 1e-3) / 1e9;
+      printf ("%-6s %-6s %14s %10.2f %11.3g %6.1f %9.1f %9.1f %9.1f %9.0f\n", v{1}, "single",
+              sprintf ("%dx%d", n, d), r.kernel_ms, rate, 100 * rate / ceiling.pdist,
+              r.h2h_ms, info.download_ms, gbs, info.gpu_bytes / 2^20);
+      md{end+1} = sprintf ("| %s | single | %dx%d | %.2f | %.3g | %.1f | %.1f | %.1f | %.1f | %.0f |\n",
+                           v{1}, n, d, r.kernel_ms, rate, 100 * rate / ceiling.pdist,
+                           r.h2h_ms, info.download_ms, gbs, info.gpu_bytes / 2^20);
+      fflush (stdout);
+    endfor
+    clear X E;
   endfor
 endif
 

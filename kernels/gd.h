@@ -70,6 +70,7 @@ typedef struct {
     double download_ms; /* device -> host copy */
     double total_ms;    /* host wall clock of the whole call */
     double ops;         /* operation count (min-plus steps, flops ...) */
+    double gpu_bytes;   /* device memory the call allocated (its peak) */
     char fallback[256]; /* set when 'auto' ran on the CPU for want of a GPU:
                            the reason */
 } gd_timing;

@@ -421,6 +421,7 @@ gd_status run_gpu(const pdist_variant &v, const T *X, int64_t n, int64_t d,
     }
 done:
     if (s) cudaStreamSynchronize(st);
+    t->gpu_bytes = (double)al.total;
     gd_free_all(&al);
     return s;
 }

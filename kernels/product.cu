@@ -205,6 +205,7 @@ gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
     }
 done:
     if (s) cudaStreamSynchronize(st);
+    t->gpu_bytes = (double)al.total;
     gd_free_all(&al);
     return s;
 }

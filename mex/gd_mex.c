@@ -211,8 +211,9 @@ mxArray *gd_mex_info(const gd_timing *t, gd_class cls, const char *rate_unit,
 {
     const char *fields[] = {"variant",     "device",   "class",     "size",
                             "upload_ms",   "prep_ms",  "kernel_ms", "download_ms",
-                            "total_ms",    "ops",      "rate",      "rate_unit"};
-    mxArray *s = mxCreateStructMatrix(1, 1, 12, fields);
+                            "total_ms",    "ops",      "rate",      "rate_unit",
+                            "gpu_bytes"};
+    mxArray *s = mxCreateStructMatrix(1, 1, 13, fields);
     mxSetField(s, 0, "variant", mxCreateString(t->variant));
     mxSetField(s, 0, "device", mxCreateString(t->device));
     mxSetField(s, 0, "class", mxCreateString(cls == GD_SINGLE ? "single" : "double"));
@@ -228,6 +229,7 @@ mxArray *gd_mex_info(const gd_timing *t, gd_class cls, const char *rate_unit,
     mxSetField(s, 0, "rate", mxCreateDoubleScalar(
                                  t->kernel_ms > 0 ? t->ops / (t->kernel_ms * 1e-3) : 0));
     mxSetField(s, 0, "rate_unit", mxCreateString(rate_unit));
+    mxSetField(s, 0, "gpu_bytes", mxCreateDoubleScalar(t->gpu_bytes));
     return s;
 }
 

@@ -72,7 +72,7 @@ mxArray *gd_mex_variants(const char *fn, int nargout, int count,
 
 /* The info struct of a call: variant, device, class, size, upload_ms,
  * prep_ms, kernel_ms, download_ms, total_ms, ops, rate (ops per second of
- * kernel time) and rate_unit. */
+ * kernel time), rate_unit and gpu_bytes (device memory the call held). */
 mxArray *gd_mex_info(const gd_timing *t, gd_class cls, const char *rate_unit,
                      int nsize, const int64_t *size);
 

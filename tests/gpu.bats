@@ -58,4 +58,5 @@ load helpers
     grep -q '^## min-plus' "$BATS_TEST_TMPDIR/bench.md"
     grep -q '^## sgemm' "$BATS_TEST_TMPDIR/bench.md"
     grep -q '| ladder | k4-128-j4-k4 | pad |' "$BATS_TEST_TMPDIR/bench.md"
+    grep -q "^## pdist" "$BATS_TEST_TMPDIR/bench.md"
 }
