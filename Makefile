@@ -33,7 +33,7 @@ MEXLIBS   := build/libgd.a -L$(CUDA_LIB) -Wl,--as-needed -lcublas -Wl,--no-as-ne
              -Wl,-rpath,$(CUDA_LIB) -lcudart_static -lrt -ldl -lpthread -lgomp -lstdc++ \
              $(shell $(MKOCTFILE) -p BLAS_LIBS 2>/dev/null)
 
-KERNEL_HDR := kernels/gd.h kernels/gd_internal.h kernels/product.h
+KERNEL_HDR := kernels/gd.h kernels/gd_internal.h kernels/product.h kernels/tile.cuh
 KERNEL_OBJ := build/device.o build/product.o build/minplus.o build/sgemm.o build/pdist.o build/cpu.o
 GATEWAYS   := octave/private/__gd_minplus__.mex octave/private/__gd_sgemm__.mex \
               octave/private/__gd_pdist__.mex octave/private/__gd_pdist2__.mex \

@@ -30,6 +30,7 @@
  * sign when +0 and -0 tie (the comparison disagrees on nothing else).
  */
 #include "product.h"
+#include "tile.cuh"
 
 #include <math.h>
 #include <stdio.h>
@@ -41,7 +42,7 @@ namespace {
 // ---------------------------------------------------------------------------
 // helpers
 
-enum { TILE = 64, KPAD = 8 };
+enum { TILE = gd_tile::TILE, KPAD = 8 };
 
 template <class T> __device__ __forceinline__ T nan_v();
 template <> __device__ __forceinline__ float nan_v<float>() { return __int_as_float(0x7fffffff); }
@@ -50,15 +51,6 @@ template <> __device__ __forceinline__ double nan_v<double>() { return __longlon
 __device__ __forceinline__ float gmin(float a, float b) { return fminf(a, b); }
 __device__ __forceinline__ double gmin(double a, double b) { return fmin(a, b); }
 
-// A 16-byte vector of T: the widest load one thread can issue.
-template <class T> struct vec16;
-template <> struct vec16<float> { typedef float4 type; enum { N = 4 }; };
-template <> struct vec16<double> { typedef double2 type; enum { N = 2 }; };
-
-__device__ __forceinline__ void unpack(float *d, float4 v) { d[0] = v.x; d[1] = v.y; d[2] = v.z; d[3] = v.w; }
-__device__ __forceinline__ void unpack(double *d, double2 v) { d[0] = v.x; d[1] = v.y; }
-__device__ __forceinline__ float4 pack(const float *s) { return make_float4(s[0], s[1], s[2], s[3]); }
-__device__ __forceinline__ double2 pack(const double *s) { return make_double2(s[0], s[1]); }
 
 
 // ---------------------------------------------------------------------------
@@ -176,70 +168,26 @@ __global__ void minplus_v3_shared(const T *__restrict__ Ap,
 }
 
 // ---------------------------------------------------------------------------
-// v4: v3 with 16-byte accesses everywhere. With W = 16/sizeof(T) elements a
-// vector, thread ia owns the rows 64ic + g*8W + ia*W + w (g < 8/W, w < W):
-// W consecutive rows, so one 16-byte shared load brings W of its x values
-// and one 16-byte store writes W outputs of a column. Columns likewise with
-// ja. Staging a k-step takes 64/W vector loads: for float, 64 threads move
-// all 4 k-steps of A and of B with one load each. R is padded (mp x np) so
-// every column starts 16-byte aligned; the host copies it back with
-// cudaMemcpy2D. __launch_bounds__(64) lets the compiler use up to 255
-// registers: the 64 accumulators and 16 operands stay in registers.
+// v4: v3 with 16-byte accesses everywhere: loads from global and shared
+// memory and stores of R, through the tile of tile.cuh. R is padded
+// (mp x np) so every column starts 16-byte aligned; the host copies it
+// back with cudaMemcpy2D. __launch_bounds__(64) lets the compiler use up
+// to 255 registers: the 64 accumulators and 16 operands stay in registers.
+
+struct identity {
+    template <class T> __device__ T operator()(T x) const { return x; }
+};
 
 template <class T>
 __global__ void __launch_bounds__(64)
 minplus_v4_vector(const T *__restrict__ Ap, const T *__restrict__ Bt,
                   T *__restrict__ Rp, int64_t mp, int64_t np, int64_t kp)
 {
-    enum { KS = 4 };
-    typedef typename vec16<T>::type V;
-    enum { W = vec16<T>::N, NV = TILE / W };
-    __shared__ __align__(16) T xx[KS][TILE];
-    __shared__ __align__(16) T yy[KS][TILE];
-    const int ia = threadIdx.x, ja = threadIdx.y, tid = ja * 8 + ia;
     const int64_t ic = blockIdx.x;
     for (int64_t jc = blockIdx.y; jc * TILE < np; jc += gridDim.y) {
         T v[8][8];
-#pragma unroll
-        for (int ib = 0; ib < 8; ++ib)
-#pragma unroll
-            for (int jb = 0; jb < 8; ++jb) v[ib][jb] = nan_v<T>();
-        for (int64_t ks = 0; ks < kp; ks += KS) {
-#pragma unroll
-            for (int r = 0; r < KS * NV / 64; ++r) {
-                const int e = tid + 64 * r, f = e / NV, q = e % NV;
-                *reinterpret_cast<V *>(&xx[f][q * W]) =
-                    *reinterpret_cast<const V *>(&Ap[mp * (ks + f) + ic * TILE + q * W]);
-                *reinterpret_cast<V *>(&yy[f][q * W]) =
-                    *reinterpret_cast<const V *>(&Bt[np * (ks + f) + jc * TILE + q * W]);
-            }
-            __syncthreads();
-#pragma unroll
-            for (int f = 0; f < KS; ++f) {
-                T x[8], y[8];
-#pragma unroll
-                for (int g = 0; g < 8 / W; ++g) {
-                    unpack(x + g * W, *reinterpret_cast<const V *>(&xx[f][g * 8 * W + ia * W]));
-                    unpack(y + g * W, *reinterpret_cast<const V *>(&yy[f][g * 8 * W + ja * W]));
-                }
-#pragma unroll
-                for (int ib = 0; ib < 8; ++ib)
-#pragma unroll
-                    for (int jb = 0; jb < 8; ++jb) v[ib][jb] = gmin(v[ib][jb], x[ib] + y[jb]);
-            }
-            __syncthreads();
-        }
-#pragma unroll
-        for (int jb = 0; jb < 8; ++jb) {
-            const int64_t j = jc * TILE + (jb / W) * 8 * W + ja * W + jb % W;
-#pragma unroll
-            for (int g = 0; g < 8 / W; ++g) {
-                T col[W];
-#pragma unroll
-                for (int w = 0; w < W; ++w) col[w] = v[g * W + w][jb];
-                *reinterpret_cast<V *>(&Rp[mp * j + ic * TILE + g * 8 * W + ia * W]) = pack(col);
-            }
-        }
+        gd_tile::accumulate<gd_tile::minplus>(Ap, mp, Bt, np, kp, ic, jc, v);
+        gd_tile::store_padded(Rp, mp, ic, jc, v, identity());
     }
 }
 

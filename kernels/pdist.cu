@@ -30,6 +30,7 @@
  * is 64-bit.
  */
 #include "product.h"
+#include "tile.cuh"
 
 #include <math.h>
 #include <stdio.h>
@@ -38,7 +39,7 @@
 
 namespace {
 
-enum { TILE = 64, SUB = 32 };
+enum { TILE = gd_tile::TILE, SUB = 32 };
 
 __host__ __device__ __forceinline__ int64_t tri_start(int64_t j, int64_t n)
 {
@@ -79,11 +80,9 @@ template <class T> __device__ __forceinline__ T root(T x);
 template <> __device__ __forceinline__ float root<float>(float x) { return sqrtf(x); }
 template <> __device__ __forceinline__ double root<double>(double x) { return sqrt(x); }
 
-template <class T> struct vec16;
-template <> struct vec16<float> { typedef float4 type; enum { N = 4 }; };
-template <> struct vec16<double> { typedef double2 type; enum { N = 2 }; };
-__device__ __forceinline__ void unpack(float *d, float4 v) { d[0] = v.x; d[1] = v.y; d[2] = v.z; d[3] = v.w; }
-__device__ __forceinline__ void unpack(double *d, double2 v) { d[0] = v.x; d[1] = v.y; }
+template <class T, bool SQRT> struct finish {
+    __device__ T operator()(T x) const { return SQRT ? root(x) : x; }
+};
 
 // One panel: columns [j0, j1) of the triangle; D points at start(j0).
 
@@ -136,65 +135,30 @@ pdist_tiled(const T *__restrict__ X, T *__restrict__ D, int64_t n, int64_t d,
     }
 }
 
-// tuned: the register tiling of min-plus v4 over the triangle. Xp is X
-// padded with zeros to np x dp (np a multiple of 64, dp of 4): padded
-// features add (0 - 0)^2 = 0. Thread ia owns rows 64ic + g*8W + ia*W + w,
-// thread ja columns likewise, so each shared read is a 16-byte vector.
+// tuned: the register tile of min-plus v4 (tile.cuh) over the triangle,
+// with (x - y)^2 summed in place of min(x + y). Xp is X padded with zeros
+// to np x dp (np a multiple of 64, dp of 4): padded features add
+// (0 - 0)^2 = 0. Tiles (ic, jc), ic >= jc, of the panel's tile columns;
+// pairs above the diagonal and past n are not written.
 template <class T, bool SQRT>
 __global__ void __launch_bounds__(64)
 pdist_tuned(const T *__restrict__ Xp, T *__restrict__ D, int64_t n, int64_t np,
             int64_t dp, int64_t c0, int64_t nc, int64_t NT, int64_t base)
 {
-    enum { KS = 4 };
-    typedef typename vec16<T>::type V;
-    enum { W = vec16<T>::N, NV = TILE / W };
-    __shared__ __align__(16) T xx[KS][TILE];
-    __shared__ __align__(16) T yy[KS][TILE];
-    const int ia = threadIdx.x, ja = threadIdx.y, tid = ja * 8 + ia;
+    const int ia = threadIdx.x, ja = threadIdx.y;
     const int64_t L = NT - c0, count = diag_start(nc, L);
     for (int64_t p = blockIdx.x; p < count; p += gridDim.x) {
         const int64_t c = diag_column(p, L), jc = c0 + c, ic = jc + (p - diag_start(c, L));
         T v[8][8];
-#pragma unroll
-        for (int ib = 0; ib < 8; ++ib)
-#pragma unroll
-            for (int jb = 0; jb < 8; ++jb) v[ib][jb] = 0;
-        for (int64_t ks = 0; ks < dp; ks += KS) {
-#pragma unroll
-            for (int r = 0; r < KS * NV / 64; ++r) {
-                const int e = tid + 64 * r, f = e / NV, q = e % NV;
-                *reinterpret_cast<V *>(&xx[f][q * W]) =
-                    *reinterpret_cast<const V *>(&Xp[np * (ks + f) + ic * TILE + q * W]);
-                *reinterpret_cast<V *>(&yy[f][q * W]) =
-                    *reinterpret_cast<const V *>(&Xp[np * (ks + f) + jc * TILE + q * W]);
-            }
-            __syncthreads();
-#pragma unroll
-            for (int f = 0; f < KS; ++f) {
-                T x[8], y[8];
-#pragma unroll
-                for (int g = 0; g < 8 / W; ++g) {
-                    unpack(x + g * W, *reinterpret_cast<const V *>(&xx[f][g * 8 * W + ia * W]));
-                    unpack(y + g * W, *reinterpret_cast<const V *>(&yy[f][g * 8 * W + ja * W]));
-                }
-#pragma unroll
-                for (int ib = 0; ib < 8; ++ib)
-#pragma unroll
-                    for (int jb = 0; jb < 8; ++jb) {
-                        const T diff = x[ib] - y[jb];
-                        v[ib][jb] += diff * diff;
-                    }
-            }
-            __syncthreads();
-        }
+        gd_tile::accumulate<gd_tile::sqdist>(Xp, np, Xp, np, dp, ic, jc, v);
 #pragma unroll
         for (int jb = 0; jb < 8; ++jb) {
-            const int64_t j = jc * TILE + (jb / W) * 8 * W + ja * W + jb % W;
+            const int64_t j = jc * TILE + gd_tile::offset<T>(ja, jb);
             const int64_t col = tri_start(j, n) - j - 1 - base;
 #pragma unroll
             for (int ib = 0; ib < 8; ++ib) {
-                const int64_t i = ic * TILE + (ib / W) * 8 * W + ia * W + ib % W;
-                if (i < n && i > j) D[col + i] = SQRT ? root(v[ib][jb]) : v[ib][jb];
+                const int64_t i = ic * TILE + gd_tile::offset<T>(ia, ib);
+                if (i < n && i > j) D[col + i] = finish<T, SQRT>()(v[ib][jb]);
             }
         }
     }
@@ -217,63 +181,18 @@ __global__ void pdist2_naive(const T *__restrict__ X, const T *__restrict__ Y,
     }
 }
 
-// pdist2, tuned: the tile of pdist_tuned over a full mp x np grid, with
+// pdist2, tuned: the same tile over the whole mp x np grid, stored with
 // 16-byte stores into the padded result.
 template <class T, bool SQRT>
 __global__ void __launch_bounds__(64)
 pdist2_tuned(const T *__restrict__ Xp, const T *__restrict__ Yp, T *__restrict__ Dp,
              int64_t mp, int64_t np, int64_t dp)
 {
-    enum { KS = 4 };
-    typedef typename vec16<T>::type V;
-    enum { W = vec16<T>::N, NV = TILE / W };
-    __shared__ __align__(16) T xx[KS][TILE];
-    __shared__ __align__(16) T yy[KS][TILE];
-    const int ia = threadIdx.x, ja = threadIdx.y, tid = ja * 8 + ia;
     const int64_t ic = blockIdx.x;
     for (int64_t jc = blockIdx.y; jc * TILE < np; jc += gridDim.y) {
         T v[8][8];
-#pragma unroll
-        for (int ib = 0; ib < 8; ++ib)
-#pragma unroll
-            for (int jb = 0; jb < 8; ++jb) v[ib][jb] = 0;
-        for (int64_t ks = 0; ks < dp; ks += KS) {
-#pragma unroll
-            for (int r = 0; r < KS * NV / 64; ++r) {
-                const int e = tid + 64 * r, f = e / NV, q = e % NV;
-                *reinterpret_cast<V *>(&xx[f][q * W]) =
-                    *reinterpret_cast<const V *>(&Xp[mp * (ks + f) + ic * TILE + q * W]);
-                *reinterpret_cast<V *>(&yy[f][q * W]) =
-                    *reinterpret_cast<const V *>(&Yp[np * (ks + f) + jc * TILE + q * W]);
-            }
-            __syncthreads();
-#pragma unroll
-            for (int f = 0; f < KS; ++f) {
-                T x[8], y[8];
-#pragma unroll
-                for (int g = 0; g < 8 / W; ++g) {
-                    unpack(x + g * W, *reinterpret_cast<const V *>(&xx[f][g * 8 * W + ia * W]));
-                    unpack(y + g * W, *reinterpret_cast<const V *>(&yy[f][g * 8 * W + ja * W]));
-                }
-#pragma unroll
-                for (int ib = 0; ib < 8; ++ib)
-#pragma unroll
-                    for (int jb = 0; jb < 8; ++jb) {
-                        const T diff = x[ib] - y[jb];
-                        v[ib][jb] += diff * diff;
-                    }
-            }
-            __syncthreads();
-        }
-#pragma unroll
-        for (int jb = 0; jb < 8; ++jb) {
-            const int64_t j = jc * TILE + (jb / W) * 8 * W + ja * W + jb % W;
-#pragma unroll
-            for (int ib = 0; ib < 8; ++ib) {
-                const int64_t i = ic * TILE + (ib / W) * 8 * W + ia * W + ib % W;
-                Dp[mp * j + i] = SQRT ? root(v[ib][jb]) : v[ib][jb];
-            }
-        }
+        gd_tile::accumulate<gd_tile::sqdist>(Xp, mp, Yp, np, dp, ic, jc, v);
+        gd_tile::store_padded(Dp, mp, ic, jc, v, finish<T, SQRT>());
     }
 }
 
@@ -520,12 +439,10 @@ extern "C" gd_status gd_pdist(const char *name, gd_class cls, const void *X,
     t->ops = (double)P * (double)d;
     const pdist_variant *v = NULL;
     if (strcmp(name, "auto") == 0) {
-        gd_status s = gd_device_ready();
-        if (s == GD_ERR_NOGPU)
-            snprintf(t->fallback, sizeof t->fallback, "%s", gd_last_error());
-        else if (s != GD_OK)
-            return s;
-        name = s == GD_OK && t->ops >= (1 << 16) ? "tuned" : "cpu";
+        bool gpu;
+        gd_status s = gd_auto_device(t, &gpu);
+        if (s) return s;
+        name = gpu && t->ops >= (1 << 16) ? "tuned" : "cpu";
     }
     for (int i = 0; i < NVARIANTS; ++i)
         if (strcmp(VARIANTS[i].info.name, name) == 0) v = &VARIANTS[i];

@@ -210,6 +210,17 @@ done:
     return s;
 }
 
+gd_status gd_auto_device(gd_timing *t, bool *gpu)
+{
+    gd_status s = gd_device_ready();
+    *gpu = s == GD_OK;
+    if (s == GD_ERR_NOGPU) {
+        snprintf(t->fallback, sizeof t->fallback, "%s", gd_last_error());
+        return GD_OK;
+    }
+    return s;
+}
+
 static gd_status run_cpu(const gd_product_op &op, gd_class cls, const void *A,
                          const void *B, gd_out out, int64_t m, int64_t k,
                          int64_t n, int param, gd_timing *t)
@@ -237,13 +248,11 @@ gd_status gd_product(const gd_product_op &op, const gd_product_variant *table,
     if (m < 0 || k < 0 || n < 0) return gd_fail(GD_ERR_SIZE, "negative size");
     const gd_product_variant *v;
     if (strcmp(name, "auto") == 0) {
-        gd_status s = gd_device_ready();
-        if (s == GD_ERR_NOGPU)
-            snprintf(t->fallback, sizeof t->fallback, "%s", gd_last_error());
-        else if (s != GD_OK)
-            return s;
-        const char *gpu = cls == GD_SINGLE ? op.auto_single : op.auto_double;
-        v = gd_find_variant(table, count, s == GD_OK && t->ops >= op.auto_cpu_below ? gpu : "cpu");
+        bool gpu;
+        gd_status s = gd_auto_device(t, &gpu);
+        if (s) return s;
+        const char *best = cls == GD_SINGLE ? op.auto_single : op.auto_double;
+        v = gd_find_variant(table, count, gpu && t->ops >= op.auto_cpu_below ? best : "cpu");
     } else if (!(v = gd_find_variant(table, count, name))) {
         return gd_fail(GD_ERR_VARIANT, "unknown variant '%s'", name);
     }

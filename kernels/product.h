@@ -69,6 +69,10 @@ gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
                          gd_class cls, const void *A, const void *B, gd_out out,
                          int64_t m, int64_t k, int64_t n, int param, gd_timing *t);
 
+/* For 'auto': whether a GPU is usable (*gpu); when none is, t->fallback
+ * says why. Fails only for a device that is there but broken. */
+gd_status gd_auto_device(gd_timing *t, bool *gpu);
+
 /* Looks a name up in a table of count variants (NULL when absent). */
 const gd_product_variant *gd_find_variant(const gd_product_variant *table,
                                           int count, const char *name);
