@@ -1,6 +1,7 @@
 # gd - GPU kernels for GNU Octave.
 #
-#   make            build/libgd.a and the gateways in octave/private/
+#   make            build/libgd.a, the gateways in octave/private/ and
+#                   build/gdbench (one operation/variant/size from the shell)
 #   make test       BATS suites and every function's %! tests (runs make deps)
 #   make demo       examples/demo.m (runs make deps)
 #   make bench      examples/bench.m: tables on stdout and bench/results/
@@ -42,7 +43,7 @@ GATEWAYS   := octave/private/__gd_minplus__.mex octave/private/__gd_sgemm__.mex 
 OCTAVE_RUN := $(OCTAVE) -q --no-gui --no-init-file --no-history
 
 .PHONY: all test demo bench deps clean
-all: $(GATEWAYS)
+all: $(GATEWAYS) build/gdbench
 
 build/%.o: kernels/%.cu $(KERNEL_HDR) | build
 	$(NVCC) $(NVCCFLAGS) -c $< -o $@
@@ -62,6 +63,13 @@ FORCE:
 octave/private/%.mex: mex/%.c mex/gd_mex.c mex/gd_mex.h build/libgd.a | octave/private
 	$(MKOCTFILE) $(MEXFLAGS) -o $@ $< mex/gd_mex.c $(MEXLIBS)
 	@rm -f $(notdir $(basename $<)).o gd_mex.o
+
+# the C benchmark: one operation/variant/size, no Octave
+build/gdbench: examples/gdbench.c kernels/gd.h build/libgd.a
+	$(CC) -O2 -Wall -Wextra -std=c11 -D_POSIX_C_SOURCE=200809L -Ikernels -o $@ $< \
+	    build/libgd.a -L$(CUDA_LIB) -Wl,--as-needed -lcublas -Wl,--no-as-needed \
+	    -Wl,-rpath,$(CUDA_LIB) -lcudart_static -lrt -ldl -lpthread -lgomp -lstdc++ \
+	    $(shell $(MKOCTFILE) -p BLAS_LIBS 2>/dev/null || echo -lblas) -lm
 
 # one source, two gateways
 octave/private/__gd_pdist2__.mex: mex/__gd_pdist__.c mex/gd_mex.c mex/gd_mex.h build/libgd.a | octave/private

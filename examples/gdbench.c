@@ -1,0 +1,163 @@
+/* gdbench.c - one operation, one variant, one size, from the shell: fresh
+ * random inputs, the result checked against the cpu variant, then timed.
+ * For tuning a kernel in a tight loop without Octave; `make bench` stays
+ * the benchmark a user runs.
+ *
+ *   build/gdbench minplus v4 single 4096 [reps]       m = k = n = 4096
+ *   build/gdbench sgemm tuned single 1000x3000x500    m x k x n
+ *   build/gdbench pdist tuned single 16384x300        n x d
+ *
+ * Prints the check and the median kernel time, rate and host-to-host time
+ * over reps calls (default 5) after one warm-up call. Exit status 0 only
+ * when the check passed.
+ */
+#include "gd.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static uint64_t rng_state;
+static double uniform(void) /* xorshift64*: fresh seed per run */
+{
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return (double)((rng_state * 2685821657736338717ULL) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/* Small integers: every min-plus and sum-of-products result is exact, so
+ * the GPU's result must equal the CPU's bit for bit (pdist's square root
+ * aside, which is correctly rounded on both). */
+static void fill(void *p, size_t count, gd_class cls)
+{
+    for (size_t i = 0; i < count; ++i) {
+        double v = floor(uniform() * 17.0) - 8.0;
+        if (cls == GD_SINGLE)
+            ((float *)p)[i] = (float)v;
+        else
+            ((double *)p)[i] = v;
+    }
+}
+
+typedef struct {
+    const char *op, *variant;
+    gd_class cls;
+    int64_t m, k, n; /* pdist: n = m rows, k = d */
+} job;
+
+static gd_status run(const job *j, const char *variant, const void *A, const void *B,
+                     void *C, gd_timing *t)
+{
+    gd_out out = {C, NULL, NULL};
+    if (!strcmp(j->op, "minplus"))
+        return gd_minplus(variant, j->cls, A, B, out, j->m, j->k, j->n, t);
+    if (!strcmp(j->op, "sgemm"))
+        return gd_sgemm(variant, GD_EDGES_PAD, A, B, out, j->m, j->k, j->n, t);
+    return gd_pdist(variant, j->cls, A, j->m, j->k, GD_EUCLIDEAN, out, t);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 5) {
+        fprintf(stderr, "usage: %s minplus|sgemm|pdist VARIANT single|double SIZE [REPS]\n"
+                        "  SIZE: n, or m x k x n (minplus, sgemm), or n x d (pdist)\n", argv[0]);
+        return 2;
+    }
+    job j = {argv[1], argv[2], strcmp(argv[3], "double") ? GD_SINGLE : GD_DOUBLE, 0, 0, 0};
+    int reps = argc > 5 ? atoi(argv[5]) : 5;
+    long long a = 0, b = 0, c = 0;
+    int got = sscanf(argv[4], "%lldx%lldx%lld", &a, &b, &c);
+    int pdist = !strcmp(j.op, "pdist");
+    if (strcmp(j.op, "minplus") && strcmp(j.op, "sgemm") && !pdist) {
+        fprintf(stderr, "gdbench: unknown operation '%s'\n", j.op);
+        return 2;
+    }
+    if (!strcmp(j.op, "sgemm")) j.cls = GD_SINGLE;
+    if (pdist) {
+        j.m = a; j.k = got >= 2 ? b : 64; j.n = a;
+    } else {
+        j.m = a; j.k = got == 3 ? b : a; j.n = got == 3 ? c : a;
+    }
+    if (j.m <= 0 || j.k < 0 || j.n <= 0 || reps < 1) {
+        fprintf(stderr, "gdbench: bad size or reps\n");
+        return 2;
+    }
+    rng_state = (uint64_t)time(NULL) * 0x9E3779B97F4A7C15ULL | 1;
+    const size_t es = j.cls == GD_SINGLE ? 4 : 8;
+    const size_t na = (size_t)(j.m * j.k), nb = pdist ? 0 : (size_t)(j.k * j.n);
+    const size_t nc = pdist ? (size_t)(j.m * (j.m - 1) / 2) : (size_t)(j.m * j.n);
+    void *A = malloc(na * es + 1), *B = malloc(nb * es + 1);
+    void *C = malloc(nc * es + 1), *R = malloc(nc * es + 1);
+    if (!A || !B || !C || !R) {
+        fprintf(stderr, "gdbench: out of host memory\n");
+        return 1;
+    }
+    fill(A, na, j.cls);
+    fill(B, nb, j.cls);
+
+    gd_timing t;
+    gd_status s = run(&j, "cpu", A, B, R, &t);
+    if (!s) {
+        memset(C, 0xCD, nc * es); /* an unwritten element shows */
+        s = run(&j, j.variant, A, B, C, &t);
+    }
+    if (s) {
+        fprintf(stderr, "gdbench: %s: %s\n", gd_status_id(s), gd_last_error());
+        return 1;
+    }
+    size_t bad = 0;
+    for (size_t i = 0; i < nc; ++i) {
+        int same = j.cls == GD_SINGLE
+                       ? (((float *)C)[i] == ((float *)R)[i] ||
+                          (isnan(((float *)C)[i]) && isnan(((float *)R)[i])))
+                       : (((double *)C)[i] == ((double *)R)[i] ||
+                          (isnan(((double *)C)[i]) && isnan(((double *)R)[i])));
+        bad += !same;
+    }
+    printf("%s %s %s %lldx%lldx%lld: %s (%zu of %zu differ from the cpu variant)\n", j.op,
+           t.variant, j.cls == GD_SINGLE ? "single" : "double", (long long)j.m,
+           (long long)j.k, (long long)j.n, bad ? "WRONG" : "exact", bad, nc);
+    if (bad) return 1;
+
+    double *kern = malloc(sizeof(double) * (size_t)reps), *h2h = malloc(sizeof(double) * (size_t)reps);
+    for (int r = 0; r < reps; ++r) {
+        double t0 = now_ms();
+        if ((s = run(&j, j.variant, A, B, C, &t))) {
+            fprintf(stderr, "gdbench: %s: %s\n", gd_status_id(s), gd_last_error());
+            return 1;
+        }
+        h2h[r] = now_ms() - t0;
+        kern[r] = t.kernel_ms;
+    }
+    double km = median(kern, reps), hm = median(h2h, reps);
+    printf("%s on %s: kernel %.3f ms (%.4g %s/s), host to host %.3f ms, median of %d\n",
+           t.variant, t.device, km, t.ops / (km * 1e-3),
+           !strcmp(j.op, "sgemm") ? "flop" : !strcmp(j.op, "pdist") ? "triple" : "step",
+           hm, reps);
+    gd_release();
+    free(A); free(B); free(C); free(R); free(kern); free(h2h);
+    return 0;
+}

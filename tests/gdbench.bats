@@ -1,0 +1,40 @@
+#!/usr/bin/env bats
+# build/gdbench: the C benchmark checks a variant against the cpu variant
+# and times it, without Octave.
+
+load helpers
+
+@test "gdbench: cpu variants of every operation check and time" {
+    cd "$GD_ROOT"
+    run build/gdbench minplus cpu double 150x70x90 3
+    echo "$output"; [ "$status" -eq 0 ]; [[ "$output" == *"exact (0 of 13500"* ]]
+    run build/gdbench sgemm cpu single 64x200x33 3
+    echo "$output"; [ "$status" -eq 0 ]; [[ "$output" == *exact* ]]
+    run build/gdbench pdist cpu single 300x17 3
+    echo "$output"; [ "$status" -eq 0 ]; [[ "$output" == *"exact (0 of 44850"* ]]
+}
+
+@test "gdbench: bad usage exits 2" {
+    cd "$GD_ROOT"
+    run build/gdbench minplus v4
+    [ "$status" -eq 2 ]
+    run build/gdbench cube v4 single 10
+    [ "$status" -eq 2 ]
+}
+
+@test "gdbench: GPU variants agree with the cpu variant" {
+    require_gpu
+    cd "$GD_ROOT"
+    for v in v0 v1 v2 v3 v4; do
+        run build/gdbench minplus $v single 333x65x129 2
+        echo "$output"; [ "$status" -eq 0 ]
+    done
+    for v in k1-64 k4-128-j4-k4 k5 tuned cublas; do
+        run build/gdbench sgemm $v single 333x65x129 2
+        echo "$output"; [ "$status" -eq 0 ]
+    done
+    for v in naive tiled tuned; do
+        run build/gdbench pdist $v double 333x65 2
+        echo "$output"; [ "$status" -eq 0 ]
+    done
+}
