@@ -4,7 +4,8 @@
 #                   build/gdbench (one operation/variant/size from the shell)
 #   make test       BATS suites and every function's %! tests (runs make deps)
 #   make demo       examples/demo.m (runs make deps)
-#   make bench      examples/bench.m: tables on stdout and bench/results/
+#   make bench      examples/bench.m: tables on stdout and bench/results/,
+#                   then the README's performance section (make readme)
 #   make deps       find Octave, mkoctfile, bats, the statistics package;
 #                   install what is missing with apt-get when root
 #   make clean
@@ -42,7 +43,7 @@ GATEWAYS   := octave/private/__gd_minplus__.mex octave/private/__gd_sgemm__.mex 
 
 OCTAVE_RUN := $(OCTAVE) -q --no-gui --no-init-file --no-history
 
-.PHONY: all test demo bench deps clean
+.PHONY: all test demo bench readme deps clean
 all: $(GATEWAYS) build/gdbench
 
 build/%.o: kernels/%.cu $(KERNEL_HDR) | build
@@ -90,6 +91,11 @@ demo: deps all
 
 bench: all
 	$(OCTAVE_RUN) --eval "addpath('$(CURDIR)/octave'); source('examples/bench.m')"
+	$(MAKE) readme
+
+# the README's performance section, from bench/results
+readme:
+	$(OCTAVE_RUN) --eval "source('examples/perf_readme.m')"
 
 clean:
 	rm -rf build octave/private *.o
