@@ -60,3 +60,18 @@ load helpers
     grep -q '| ladder | k4-128-j4-k4 | pad |' "$BATS_TEST_TMPDIR/bench.md"
     grep -q "^## pdist" "$BATS_TEST_TMPDIR/bench.md"
 }
+
+@test "1000 calls of each operation: GPU memory does not grow" {
+    require_gpu
+    run octave_run "A = rand(300, 'single'); X = rand(500, 20, 'single');
+        gd_minplus(A, 'Variant', 'v4'); gd_sgemm(A, A, 'Variant', 'cublas'); gd_sgemm(A, A, 'Variant', 'tuned');
+        gd_pdist(X, 'Variant', 'tuned'); gd_pdist2(X, X, 'Variant', 'tuned');
+        f0 = gd_info().memory_free;
+        for c = 1:1000
+          gd_minplus(A, 'Variant', 'v4'); gd_sgemm(A, A, 'Variant', {'cublas', 'tuned'}{mod(c, 2) + 1});
+          gd_pdist(X, 'Variant', 'tuned'); gd_pdist2(X, X, 'Variant', 'tuned');
+        end
+        f1 = gd_info().memory_free; printf('free before %d after %d\n', f0, f1); assert(f1, f0)"
+    echo "$output"
+    [ "$status" -eq 0 ]
+}
