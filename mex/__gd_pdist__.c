@@ -22,12 +22,7 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     gd_mex_init();
     const gd_variant_info *list;
     int count = VARIANTS(&list);
-    if (nrhs == 1 && gd_mex_is_string(prhs[0], "variants")) {
-        if (nlhs > 1) gd_mex_error(FN, "gd:input", "too many outputs");
-        plhs[0] = gd_mex_variants(FN, nlhs, count, list);
-        return;
-    }
-    if (nlhs > 2) gd_mex_error(FN, "gd:input", "too many outputs (at most D and info)");
+    if (gd_mex_variants_call(FN, nlhs, plhs, nrhs, prhs, 2, count, list)) return;
     if (nrhs < NOPERANDS)
         gd_mex_error(FN, "gd:input", NOPERANDS == 1 ? "expected a matrix X (see help %s)"
                                                     : "expected matrices X and Y (see help %s)", FN);

@@ -15,12 +15,7 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     gd_mex_init();
     const gd_variant_info *list;
     int count = gd_sgemm_variants(&list);
-    if (nrhs == 1 && gd_mex_is_string(prhs[0], "variants")) {
-        if (nlhs > 1) gd_mex_error(FN, "gd:input", "too many outputs");
-        plhs[0] = gd_mex_variants(FN, nlhs, count, list);
-        return;
-    }
-    if (nlhs > 2) gd_mex_error(FN, "gd:input", "too many outputs (at most C and info)");
+    if (gd_mex_variants_call(FN, nlhs, plhs, nrhs, prhs, 2, count, list)) return;
 
     gd_mex_operands o;
     gd_mex_get_operands(FN, nrhs, prhs, 0, &o);

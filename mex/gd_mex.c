@@ -206,6 +206,20 @@ mxArray *gd_mex_variants(const char *fn, int nargout, int count,
     return s;
 }
 
+int gd_mex_variants_call(const char *fn, int nlhs, mxArray *plhs[], int nrhs,
+                         const mxArray *prhs[], int max_out, int count,
+                         const gd_variant_info *list)
+{
+    if (nrhs == 1 && gd_mex_is_string(prhs[0], "variants")) {
+        if (nlhs > 1) gd_mex_error(fn, "gd:input", "too many outputs");
+        plhs[0] = gd_mex_variants(fn, nlhs, count, list);
+        return 1;
+    }
+    if (nlhs > max_out)
+        gd_mex_error(fn, "gd:input", "too many outputs (at most the result and info)");
+    return 0;
+}
+
 mxArray *gd_mex_info(const gd_timing *t, gd_class cls, const char *rate_unit,
                      int nsize, const int64_t *size)
 {

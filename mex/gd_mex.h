@@ -65,6 +65,13 @@ void gd_mex_option_string(const char *fn, const char *optname,
 void gd_mex_check_variant(const char *fn, const char *name, int count,
                           const gd_variant_info *list);
 
+/* fn('variants'): when that is the call, answers it (the table as a
+ * struct array, or printed with no output) and returns 1; else checks
+ * that at most max_out outputs are asked for and returns 0. */
+int gd_mex_variants_call(const char *fn, int nlhs, mxArray *plhs[], int nrhs,
+                         const mxArray *prhs[], int max_out, int count,
+                         const gd_variant_info *list);
+
 /* The variant table as a struct array (name, note, gpu); with nargout 0
  * it prints the table instead and returns NULL. */
 mxArray *gd_mex_variants(const char *fn, int nargout, int count,

@@ -4,11 +4,7 @@
 
 load helpers
 
-err() {
-    run octave_run "A = rand(4); B = rand(4, 3); expect_error($1)"
-    echo "$output"
-    [ "$status" -eq 0 ]
-}
+err() { octave_error "A = rand(4); B = rand(4, 3);" "$1"; }
 
 @test "no arguments" { err "'gd:input', 'gd_minplus: expected a matrix', @gd_minplus"; }
 @test "too many arguments" { err "'gd:input', 'too many input arguments', @gd_minplus, A, A, A"; }

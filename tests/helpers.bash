@@ -28,3 +28,18 @@ require_gpu() {
     why="$(gpu_reason)"
     [ -z "$why" ] || skip "no CUDA GPU: $why"
 }
+
+# octave_ok CODE [TEXT]: CODE runs without error (and prints TEXT, when
+# given); the output is shown when the test fails.
+octave_ok() {
+    run octave_run "$1"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [ -z "${2:-}" ] || [[ "$output" == *"$2"* ]]
+}
+
+# octave_error SETUP ARGS: after SETUP, expect_error(ARGS) holds (the id,
+# the message pattern, nothing modified).
+octave_error() {
+    octave_ok "$1 expect_error($2)"
+}

@@ -4,12 +4,7 @@
 
 load helpers
 
-check() {
-    run octave_run "check_minplus('$1', '$2')"
-    echo "$output"
-    [ "$status" -eq 0 ]
-    [[ "$output" == *"cases exact"* ]]
-}
+check() { octave_ok "check_minplus('$1', '$2')" "cases exact"; }
 
 @test "cpu variant, single, exact" { check cpu single; }
 @test "cpu variant, double, exact" { check cpu double; }

@@ -5,12 +5,7 @@
 
 load helpers
 
-check() {
-    run octave_run "check_pdist('$1', '$2')"
-    echo "$output"
-    [ "$status" -eq 0 ]
-    [[ "$output" == *"cases within bounds"* ]]
-}
+check() { octave_ok "check_pdist('$1', '$2')" "cases within bounds"; }
 
 @test "pdist cpu, single" { check cpu single; }
 @test "pdist cpu, double" { check cpu double; }
@@ -65,11 +60,7 @@ check() {
     [ "$status" -eq 0 ]
 }
 
-bad() {
-    run octave_run "X = rand(5, 3); expect_error($1)"
-    echo "$output"
-    [ "$status" -eq 0 ]
-}
+bad() { octave_error "X = rand(5, 3);" "$1"; }
 
 @test "pdist: no arguments" { bad "'gd:input', 'gd_pdist: expected a matrix X', @gd_pdist"; }
 @test "pdist: too many arguments" { bad "'gd:input', 'too many input arguments', @gd_pdist, X, X"; }

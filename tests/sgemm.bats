@@ -5,12 +5,7 @@
 
 load helpers
 
-check() {
-    run octave_run "check_sgemm('$1')"
-    echo "$output"
-    [ "$status" -eq 0 ]
-    [[ "$output" == *"cases within bounds"* ]]
-}
+check() { octave_ok "check_sgemm('$1')" "cases within bounds"; }
 
 @test "cpu variant" { check cpu; }
 @test "auto variant" { check auto; }
@@ -71,11 +66,7 @@ check() {
     [ "$status" -eq 0 ]
 }
 
-bad() {
-    run octave_run "A = rand(4); B = rand(4, 3); expect_error($1)"
-    echo "$output"
-    [ "$status" -eq 0 ]
-}
+bad() { octave_error "A = rand(4); B = rand(4, 3);" "$1"; }
 
 @test "sgemm: no arguments" { bad "'gd:input', 'gd_sgemm: expected matrices A and B', @gd_sgemm"; }
 @test "sgemm: one argument" { bad "'gd:input', 'expected matrices A and B', @gd_sgemm, A"; }
