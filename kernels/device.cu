@@ -85,6 +85,9 @@ static const char *no_device_reason(char *buf, size_t len)
     return NULL;
 }
 
+static int g_sms;
+extern "C" int gd_sm_count(void) { return g_sms > 0 ? g_sms : 1; }
+
 extern "C" gd_status gd_device_ready(void)
 {
     if (g_ready) return GD_OK;
@@ -97,6 +100,7 @@ extern "C" gd_status gd_device_ready(void)
     if ((s = gd_cuda(cudaGetDeviceProperties(&p, 0), "cudaGetDeviceProperties")))
         return s;
     snprintf(g_name, sizeof g_name, "%s", p.name);
+    g_sms = p.multiProcessorCount;
     if ((s = gd_cuda(cudaStreamCreateWithFlags(&g_stream, cudaStreamNonBlocking),
                      "cudaStreamCreate")))
         return s;

@@ -25,6 +25,7 @@ gd_status gd_cuda(cudaError_t e, const char *what);
 gd_status gd_device_ready(void);
 cudaStream_t gd_stream(void);
 const char *gd_device_name(void);
+int gd_sm_count(void); /* after gd_device_ready */
 
 /* Registers fn to run (once) at the next gd_release: cached state of an
  * operation, such as a library handle. */

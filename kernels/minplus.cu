@@ -13,12 +13,14 @@
  *   v3  v2 with operands staged through shared memory 4 k-steps at a time
  *   v4  v3 with 16-byte loads from global and shared memory, 16-byte stores
  *       into a padded R copied back with cudaMemcpy2D, __launch_bounds__
+ *   v5  beyond the course: 128x128 tiles of 256 threads, 8 k-steps a
+ *       stage, two shared stages with the next one prefetched (tile.cuh)
  *
- * Layouts. v0/v1 read A (m x k) and B (k x n) as Octave holds them. v2-v4
+ * Layouts. v0/v1 read A (m x k) and B (k x n) as Octave holds them. v2-v5
  * read the layouts the preparation kernels build on the device:
  *   Ap  A, column-major, mp x kp:  Ap[i + mp*k]   (A(:,k) contiguous)
  *   Bt  B transposed,     np x kp:  Bt[j + np*k]   (B(k,:) contiguous)
- * mp, np: m, n rounded up to the 64-wide tile; kp: k rounded up to the
+ * mp, np: m, n rounded up to the tile (64, or 128 for v5); kp: k rounded up to the
  * staging depth. Padding holds NaN: the accumulator starts at NaN and fmin
  * skips NaN, so padded k-steps never change a result (padding with +Inf
  * would: Inf + -Inf is NaN, and a row of -Inf would become NaN). Padding
@@ -42,7 +44,7 @@ namespace {
 // ---------------------------------------------------------------------------
 // helpers
 
-enum { TILE = gd_tile::TILE, KPAD = 8 };
+enum { TILE = gd_tile::TILE, KPAD = 8, V5_BK = 8 };
 
 template <class T> __device__ __forceinline__ T nan_v();
 template <> __device__ __forceinline__ float nan_v<float>() { return __int_as_float(0x7fffffff); }
@@ -192,6 +194,23 @@ minplus_v4_vector(const T *__restrict__ Ap, const T *__restrict__ Bt,
 }
 
 // ---------------------------------------------------------------------------
+// v5: beyond the course. The 128x128 block tile of tile.cuh: 256 threads
+// (8 warps a block instead of 2), 8x8 outputs each, 8 k-steps of both
+// operands a shared-memory stage and two stages, the next stage loaded into
+// registers while the current one is computed: one barrier per 8 k-steps
+// instead of two per 4, and global loads in flight behind the arithmetic.
+// Its launch function is shared with sgemm 'tuned'; only the step differs.
+
+template <class T> gd_status launch_v5(const gd_plan &p)
+{
+    dim3 grid((unsigned)(p.mp / gd_tile::BIG), gd_grid_y(p.np / gd_tile::BIG));
+    gd_tile::big_tile_kernel<gd_tile::minplus, T, V5_BK, sizeof(T) == 4 ? 2 : 1>
+        <<<grid, 256, 0, gd_stream()>>>((const T *)p.A, (const T *)p.B, (T *)p.C, p.mp, p.np,
+                                        p.kp, p.kp, 0);
+    return GD_OK;
+}
+
+// ---------------------------------------------------------------------------
 // launchers
 
 template <class T, bool JFAST> gd_status launch_v01(const gd_plan &p)
@@ -239,6 +258,9 @@ const gd_product_variant VARIANTS[] = {
      GD_PADDED_BT, false, TILE, TILE, KPAD, launch_v3<float>, launch_v3<double>},
     {{"v4", "v3 with 16-byte loads and stores, padded output, __launch_bounds__", 1},
      GD_PADDED_BT, true, TILE, TILE, KPAD, launch_v4<float>, launch_v4<double>},
+    {{"v5", "128x128 tiles of 256 threads, 8 k-steps a stage, two shared stages, next stage "
+            "prefetched into registers", 1},
+     GD_PADDED_BT, true, gd_tile::BIG, gd_tile::BIG, V5_BK, launch_v5<float>, launch_v5<double>},
     {{"cpu", "OpenMP on the host, blocked for cache, Octave's min rule", 0},
      GD_RAW, false, 1, 1, 1, NULL, NULL},
 };

@@ -39,7 +39,7 @@
 
 namespace {
 
-enum { TILE = gd_tile::TILE, SUB = 32 };
+enum { TILE = gd_tile::TILE, BIG = gd_tile::BIG, BIG_BK = 8, SUB = 32 };
 
 __host__ __device__ __forceinline__ int64_t tri_start(int64_t j, int64_t n)
 {
@@ -135,29 +135,31 @@ pdist_tiled(const T *__restrict__ X, T *__restrict__ D, int64_t n, int64_t d,
     }
 }
 
-// tuned: the register tile of min-plus v4 (tile.cuh) over the triangle,
-// with (x - y)^2 summed in place of min(x + y). Xp is X padded with zeros
-// to np x dp (np a multiple of 64, dp of 4): padded features add
-// (0 - 0)^2 = 0. Tiles (ic, jc), ic >= jc, of the panel's tile columns;
-// pairs above the diagonal and past n are not written.
+// tuned: the 128x128 block tile of tile.cuh (min-plus v5, sgemm tuned:
+// 256 threads, 8x8 pairs each, two shared stages of 8 features) over the
+// triangle, with (x - y)^2 summed in place of min(x + y). Xp is X padded
+// with zeros to np x dp (np a multiple of 128, dp of 8): padded features
+// add (0 - 0)^2 = 0. Tiles (ic, jc), ic >= jc, of the panel's tile
+// columns; pairs above the diagonal and past n are not written.
 template <class T, bool SQRT>
-__global__ void __launch_bounds__(64)
+__global__ void __launch_bounds__(256, sizeof(T) == 4 ? 2 : 1)
 pdist_tuned(const T *__restrict__ Xp, T *__restrict__ D, int64_t n, int64_t np,
             int64_t dp, int64_t c0, int64_t nc, int64_t NT, int64_t base)
 {
-    const int ia = threadIdx.x, ja = threadIdx.y;
+    const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
     const int64_t L = NT - c0, count = diag_start(nc, L);
     for (int64_t p = blockIdx.x; p < count; p += gridDim.x) {
         const int64_t c = diag_column(p, L), jc = c0 + c, ic = jc + (p - diag_start(c, L));
         T v[8][8];
-        gd_tile::accumulate<gd_tile::sqdist>(Xp, np, Xp, np, dp, ic, jc, v);
+        gd_tile::accumulate_big<gd_tile::sqdist, T, BIG_BK>(Xp, np, Xp, np, 0, dp, ic * BIG,
+                                                            jc * BIG, v);
 #pragma unroll
         for (int jb = 0; jb < 8; ++jb) {
-            const int64_t j = jc * TILE + gd_tile::offset<T>(ja, jb);
+            const int64_t j = jc * BIG + gd_tile::big_offset<T>(ty, jb);
             const int64_t col = tri_start(j, n) - j - 1 - base;
 #pragma unroll
             for (int ib = 0; ib < 8; ++ib) {
-                const int64_t i = ic * TILE + gd_tile::offset<T>(ia, ib);
+                const int64_t i = ic * BIG + gd_tile::big_offset<T>(tx, ib);
                 if (i < n && i > j) D[col + i] = finish<T, SQRT>()(v[ib][jb]);
             }
         }
@@ -219,7 +221,8 @@ struct pdist_variant {
 const pdist_variant VARIANTS[] = {
     {{"naive", "one thread per pair through the triangular index map (64-bit, exact)", 1}, NAIVE},
     {{"tiled", "32x32 threads per pair of 32-observation subsets, features staged in shared memory", 1}, TILED},
-    {{"tuned", "64x64 tiles of the triangle, 8x8 pairs per thread in registers, 16-byte loads", 1}, TUNED},
+    {{"tuned", "128x128 tiles of the triangle, 8x8 pairs per thread in registers, 16-byte loads, "
+               "two shared stages", 1}, TUNED},
     {{"cpu", "OpenMP on the host, a column of the triangle at a time", 0}, NAIVE},
 };
 const int NVARIANTS = sizeof VARIANTS / sizeof VARIANTS[0];
@@ -240,9 +243,9 @@ void launch_panel(kind k, const T *X, const T *Xp, T *Dd, int64_t n, int64_t d,
         pdist_tiled<T, SQRT><<<(unsigned)(count < (1 << 22) ? count : (1 << 22)), dim3(SUB, SUB), 0, st>>>(
             X, Dd, n, d, b0, nb, S, base);
     } else {
-        const int64_t NT = np / TILE, c0 = j0 / TILE, nc = (j1 + TILE - 1) / TILE - c0;
+        const int64_t NT = np / BIG, c0 = j0 / BIG, nc = (j1 + BIG - 1) / BIG - c0;
         const int64_t L = NT - c0, count = nc * (2 * L - nc + 1) / 2;
-        pdist_tuned<T, SQRT><<<(unsigned)(count < (1 << 22) ? count : (1 << 22)), dim3(8, 8), 0, st>>>(
+        pdist_tuned<T, SQRT><<<(unsigned)(count < (1 << 22) ? count : (1 << 22)), 256, 0, st>>>(
             Xp, Dd, n, np, dp, c0, nc, NT, base);
     }
 }
@@ -259,7 +262,7 @@ gd_status run_gpu(const pdist_variant &v, const T *X, int64_t n, int64_t d,
     snprintf(t->device, sizeof t->device, "%s", gd_device_name());
     cudaStream_t st = gd_stream();
     const int64_t P = tri_start(n - 1, n); // n(n-1)/2
-    const int64_t np = gd_round_up(n, TILE), dp = gd_round_up(d > 0 ? d : 1, 4);
+    const int64_t np = gd_round_up(n, BIG), dp = gd_round_up(d > 0 ? d : 1, BIG_BK);
 
     gd_allocs al = {};
     void *dX = NULL, *dXp = NULL, *dD = NULL;
@@ -271,14 +274,14 @@ gd_status run_gpu(const pdist_variant &v, const T *X, int64_t n, int64_t d,
         if ((s = gd_alloc(&al, &dXp, (size_t)(np * dp) * es, what))) goto done;
     }
     {
-        // panels: as many 64-column steps of the triangle as the memory
+        // panels: as many 128-column steps of the triangle as the memory
         // left allows (the whole triangle when it fits)
         size_t fr = 0, tot = 0;
         if ((s = gd_cuda(cudaMemGetInfo(&fr, &tot), "cudaMemGetInfo"))) goto done;
         int64_t room = (int64_t)(fr / 10 * 9);
         const int64_t cap = gd_mem_limit();
         if (cap >= 0 && cap - (int64_t)al.total < room) room = cap - (int64_t)al.total;
-        const int64_t first = tri_start(n - 1 < TILE ? n - 1 : TILE, n) * (int64_t)es;
+        const int64_t first = tri_start(n - 1 < BIG ? n - 1 : BIG, n) * (int64_t)es;
         int64_t panel = room / (int64_t)es;
         if (panel > P) panel = P;
         if (room < first) panel = first / (int64_t)es; // let gd_alloc say why
@@ -299,12 +302,12 @@ gd_status run_gpu(const pdist_variant &v, const T *X, int64_t n, int64_t d,
         for (int64_t j0 = 0; j0 < n - 1;) {
             int64_t j1 = j0;
             while (j1 < n - 1) {
-                const int64_t next = j1 + TILE < n - 1 ? j1 + TILE : n - 1;
+                const int64_t next = j1 + BIG < n - 1 ? j1 + BIG : n - 1;
                 if (tri_start(next, n) - tri_start(j0, n) > panel) break;
                 j1 = next;
             }
             if (j1 == j0) {
-                s = gd_fail(GD_ERR_MEMORY, "GPU memory too small for 64 columns of D");
+                s = gd_fail(GD_ERR_MEMORY, "GPU memory too small for 128 columns of D");
                 goto done;
             }
             if (getenv("GD_POISON") &&

@@ -147,6 +147,13 @@ gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
             ALLOC(dBq, p.np, p.kp, "transposed B");
     }
     ALLOC(dC, cm, cn, "R");
+    if (v.work_f && k > 0) {
+        const size_t bytes = v.work_f(p);
+        if (bytes) {
+            gd_describe(what, sizeof what, "workspace", (int64_t)(bytes / es), 1, cls);
+            if ((s = gd_alloc(&al, &p.work, bytes, what))) goto done;
+        }
+    }
 #undef ALLOC
 
     {

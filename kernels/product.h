@@ -23,6 +23,7 @@ struct gd_plan {
     int64_t mp, kp, np;     /* padded sizes (== m, k, n for GD_RAW) */
     int64_t lda, ldb, ldc;  /* leading dimensions of A, B (or Bt), C */
     int param;              /* the operation's option (pdist2: the metric) */
+    void *work;             /* the variant's workspace (work_f bytes) */
 };
 
 typedef gd_status (*gd_launcher)(const gd_plan &);
@@ -33,6 +34,10 @@ struct gd_product_variant {
     bool padded_out;        /* C is mp x np, copied back with cudaMemcpy2D */
     int row_mult, col_mult, k_mult; /* mp, np, kp are multiples of these */
     gd_launcher run_f, run_d;       /* NULL where a class is not supported */
+    /* bytes of device workspace the launcher needs for this plan (sizes
+     * set, pointers not yet); NULL: none. Allocated with the operands,
+     * outside the kernel's timing. */
+    size_t (*work_f)(const gd_plan &);
 };
 
 /* What the operation is: its padding value (it must not change a result),

@@ -31,6 +31,7 @@
  * load and store bounds-checked. tuned always pads; cublas needs neither.
  */
 #include "product.h"
+#include "tile.cuh"
 
 #include <cublas_v2.h>
 #include <stdio.h>
@@ -139,97 +140,21 @@ __global__ void sgemm_k5_tiled(const float *__restrict__ A,
 }
 
 // ---------------------------------------------------------------------------
-// tuned: a BM x BN block tile (BM = BN = 128) of 256 threads, each thread
-// an 8x8 register tile: rows i0 + {4tx..4tx+3, 64+4tx..64+4tx+3}, columns
-// likewise with ty, so every shared-memory read is a 16-byte vector and a
-// warp's 16 distinct A vectors are 256 contiguous bytes. Operands arrive
-// padded with zeros: Ap (mp x kp, i contiguous) and Bt = B' (np x kp, j
-// contiguous), so a k-step of a tile is one contiguous 512-byte row of
-// each and the 256 threads load a BK x 128 tile with BK/2 x ... one
-// float4 each per 8 k-steps. Two shared buffers: while the block computes
-// on one, the next tile waits in registers and is stored into the other,
-// so one barrier per BK k-steps suffices.
+// tuned: the 128x128 block tile of tile.cuh (256 threads, 8x8 outputs
+// each, 16-byte loads, two shared stages) with fused multiply-adds. When
+// the output has too few tiles to fill the GPU (under two blocks per SM),
+// the k range is split into S slices computed side by side into a
+// workspace and summed in slice order by a second kernel (split-k), so a
+// result does not depend on timing.
 
-template <int BK>
-__global__ void __launch_bounds__(256, 2)
-sgemm_tuned(const float *__restrict__ Ap, const float *__restrict__ Bt,
-            float *__restrict__ Cp, int64_t mp, int64_t np, int64_t kp)
+__global__ void sum_slices(const float *__restrict__ W, float *__restrict__ C, int64_t count,
+                           int slices)
 {
-    enum { BM = 128, BN = 128, LOADS = BK * BM / 4 / 256 };
-    __shared__ __align__(16) float As[2][BK][BM];
-    __shared__ __align__(16) float Bs[2][BK][BN];
-    const int tid = threadIdx.x, tx = tid % 16, ty = tid / 16;
-    const int64_t i0 = blockIdx.x * (int64_t)BM;
-    const int ntiles = (int)(kp / BK);
-    // element e = tid + 256*l of a tile is k-step e / 32, vector e % 32:
-    // its shared offset is e*4 in either buffer. Global addresses advance
-    // by BK rows per tile (pointer increments keep the 64-bit index
-    // arithmetic out of the loop and the registers).
-    const size_t stepA = (size_t)mp * BK, stepB = (size_t)np * BK;
-    for (int64_t j0 = blockIdx.y * (int64_t)BN; j0 < np; j0 += (int64_t)gridDim.y * BN) {
-        const float *ga = Ap + (size_t)mp * (tid / 32) + i0 + 4 * (tid % 32);
-        const float *gb = Bt + (size_t)np * (tid / 32) + j0 + 4 * (tid % 32);
-        const size_t rowA = (size_t)mp * (256 / 32), rowB = (size_t)np * (256 / 32);
-        float acc[8][8];
-#pragma unroll
-        for (int r = 0; r < 8; ++r)
-#pragma unroll
-            for (int c = 0; c < 8; ++c) acc[r][c] = 0.0f;
-        float4 pa[LOADS], pb[LOADS];
-#pragma unroll
-        for (int l = 0; l < LOADS; ++l) {
-            pa[l] = __ldg(reinterpret_cast<const float4 *>(ga + rowA * l));
-            pb[l] = __ldg(reinterpret_cast<const float4 *>(gb + rowB * l));
-        }
-#pragma unroll
-        for (int l = 0; l < LOADS; ++l) {
-            reinterpret_cast<float4 *>(&As[0][0][0])[tid + 256 * l] = pa[l];
-            reinterpret_cast<float4 *>(&Bs[0][0][0])[tid + 256 * l] = pb[l];
-        }
-        __syncthreads();
-        for (int t = 0; t < ntiles; ++t) {
-            const int cur = t & 1;
-            if (t + 1 < ntiles) {
-                ga += stepA;
-                gb += stepB;
-#pragma unroll
-                for (int l = 0; l < LOADS; ++l) {
-                    pa[l] = __ldg(reinterpret_cast<const float4 *>(ga + rowA * l));
-                    pb[l] = __ldg(reinterpret_cast<const float4 *>(gb + rowB * l));
-                }
-            }
-#pragma unroll
-            for (int kk = 0; kk < BK; ++kk) {
-                const float4 a0 = *reinterpret_cast<const float4 *>(&As[cur][kk][4 * tx]);
-                const float4 a1 = *reinterpret_cast<const float4 *>(&As[cur][kk][64 + 4 * tx]);
-                const float4 b0 = *reinterpret_cast<const float4 *>(&Bs[cur][kk][4 * ty]);
-                const float4 b1 = *reinterpret_cast<const float4 *>(&Bs[cur][kk][64 + 4 * ty]);
-                const float a[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
-                const float b[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
-#pragma unroll
-                for (int r = 0; r < 8; ++r)
-#pragma unroll
-                    for (int c = 0; c < 8; ++c) acc[r][c] = fmaf(a[r], b[c], acc[r][c]);
-            }
-            if (t + 1 < ntiles) {
-#pragma unroll
-                for (int l = 0; l < LOADS; ++l) {
-                    reinterpret_cast<float4 *>(&As[cur ^ 1][0][0])[tid + 256 * l] = pa[l];
-                    reinterpret_cast<float4 *>(&Bs[cur ^ 1][0][0])[tid + 256 * l] = pb[l];
-                }
-            }
-            __syncthreads();
-        }
-        // columns j0 + 4ty + c and j0 + 64 + 4ty + c; rows as 16-byte vectors
-#pragma unroll
-        for (int c = 0; c < 8; ++c) {
-            const int64_t j = j0 + (c < 4 ? 4 * ty + c : 64 + 4 * ty + c - 4);
-            float *col = Cp + (size_t)mp * j + i0;
-            *reinterpret_cast<float4 *>(&col[4 * tx]) =
-                make_float4(acc[0][c], acc[1][c], acc[2][c], acc[3][c]);
-            *reinterpret_cast<float4 *>(&col[64 + 4 * tx]) =
-                make_float4(acc[4][c], acc[5][c], acc[6][c], acc[7][c]);
-        }
+    for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < count;
+         e += (int64_t)gridDim.x * blockDim.x) {
+        float v = W[e];
+        for (int z = 1; z < slices; ++z) v += W[e + count * z];
+        C[e] = v;
     }
 }
 
@@ -274,11 +199,46 @@ template <bool GUARD> gd_status launch_k5(const gd_plan &p)
     return GD_OK;
 }
 
+// Split-k: when the output has fewer 128x128 tiles than the GPU has SMs,
+// the k range is cut into slices (each at least 32 stages of BK deep) so
+// that about two blocks run per SM.
+struct split {
+    int slices;
+    int64_t kchunk; // whole stages; every slice non-empty
+};
+template <int BK> split split_for(const gd_plan &p)
+{
+    const int64_t tiles = (p.mp / gd_tile::BIG) * (p.np / gd_tile::BIG);
+    int64_t s = tiles >= gd_sm_count() ? 1 : 2 * gd_sm_count() / tiles;
+    const int64_t deep = p.kp / (32 * BK);
+    if (s > deep) s = deep;
+    if (s > 16) s = 16;
+    if (s < 1) s = 1;
+    split r;
+    r.kchunk = gd_round_up((p.kp + s - 1) / s, BK);
+    r.slices = (int)((p.kp + r.kchunk - 1) / r.kchunk);
+    return r;
+}
+
+template <int BK> size_t work_tuned(const gd_plan &p)
+{
+    const split sp = split_for<BK>(p);
+    return sp.slices > 1 ? (size_t)(p.mp * p.np) * sp.slices * sizeof(float) : 0;
+}
+
 template <int BK> gd_status launch_tuned(const gd_plan &p)
 {
-    dim3 grid((unsigned)(p.mp / 128), gd_grid_y(p.np / 128));
-    sgemm_tuned<BK><<<grid, 256, 0, gd_stream()>>>(
-        (const float *)p.A, (const float *)p.B, (float *)p.C, p.mp, p.np, p.kp);
+    const split sp = split_for<BK>(p);
+    const int64_t count = p.mp * p.np;
+    float *out = sp.slices > 1 ? (float *)p.work : (float *)p.C;
+    dim3 grid((unsigned)(p.mp / gd_tile::BIG), gd_grid_y(p.np / gd_tile::BIG), (unsigned)sp.slices);
+    gd_tile::big_tile_kernel<gd_tile::muladd, float, BK, 2><<<grid, 256, 0, gd_stream()>>>(
+        (const float *)p.A, (const float *)p.B, out, p.mp, p.np, p.kp, sp.kchunk, count);
+    if (sp.slices > 1) {
+        const int64_t blocks = (count + 1023) / 1024;
+        sum_slices<<<(unsigned)(blocks < 4096 ? blocks : 4096), 256, 0, gd_stream()>>>(
+            out, (float *)p.C, count, sp.slices);
+    }
     return GD_OK;
 }
 
@@ -365,9 +325,9 @@ gd_status launch_cublas(const gd_plan &p)
      LAYOUT, OUT, 16, 16, 16, launch_k5<G>, NULL}
 
 #define SHARED_VARIANTS                                                                               \
-    {{"tuned", "128x128 tiles, 8x8 per thread in registers, 16-byte loads, double-buffered "          \
-               "(pads in either Edges mode)", 1},                                                     \
-     GD_PADDED_BT, true, 128, 128, 8, launch_tuned<8>, NULL},                                         \
+    {{"tuned", "128x128 tiles, 8x8 per thread in registers, 16-byte loads, double-buffered, "         \
+               "split-k on small grids (pads in either Edges mode)", 1},                                                     \
+     GD_PADDED_BT, true, 128, 128, 8, launch_tuned<8>, NULL, work_tuned<8>},                                         \
     {{"cublas", "cublasSgemm with FP32 math (no TF32): the reference", 1},                            \
      GD_RAW, false, 1, 1, 1, launch_cublas, NULL},                                                    \
     {{"cpu", "the BLAS Octave uses (sgemm)", 0},                                                      \

@@ -1,5 +1,6 @@
-/* tile.cuh - the 64x64 register tile that min-plus v4 and the tuned pdist
- * kernels share: a block of 8x8 threads accumulates a 64x64 tile of
+/* tile.cuh - the register tiles the product kernels share.
+ *
+ * 1. The 64x64 tile that min-plus v4 and the tuned pdist kernels share: a block of 8x8 threads accumulates a 64x64 tile of
  * C(i,j) = reduce_k op(A(i,k), B(k,j)) from two k-major operands (A(:,k)
  * and B(k,:) contiguous: Ap[i + lda*k], Bt[j + ldb*k]), 4 k-steps at a
  * time through shared memory, 8x8 outputs per thread in registers.
@@ -39,6 +40,11 @@ template <class T> __device__ __forceinline__ int offset(int a, int b)
 }
 
 // The semirings. init: the accumulator's start; step: one k-step.
+struct muladd {
+    template <class T> __device__ static T init() { return (T)0; }
+    __device__ static void step(float &acc, float a, float b) { acc = fmaf(a, b, acc); }
+    __device__ static void step(double &acc, double a, double b) { acc = fma(a, b, acc); }
+};
 struct minplus {
     template <class T> __device__ static T init() { return (T)NAN; }
     __device__ static void step(float &acc, float a, float b) { acc = fminf(acc, a + b); }
@@ -115,6 +121,137 @@ __device__ __forceinline__ void store_padded(T *__restrict__ C, int64_t ldc, int
             for (int w = 0; w < W; ++w) col[w] = fn(v[g * W + w][jb]);
             *reinterpret_cast<V *>(&C[ldc * j + ic * TILE + g * 8 * W + ia * W]) = pack(col);
         }
+    }
+}
+
+
+/* 2. The 128x128 block tile (sgemm 'tuned', min-plus 'v5'): 256 threads,
+ * each an 8x8 register tile; BK k-steps of both operands per shared-memory
+ * stage, two stages, the next stage's operands loaded into registers while
+ * the current one is computed, so one barrier per BK k-steps suffices.
+ *
+ * Thread (tx, ty) = (tid % 16, tid / 16) owns the rows i0 + g*16W + W*tx + w
+ * (g < 8/W, w < W) and the columns j0 + g*16W + W*ty + w: every shared
+ * read is one 16-byte vector, and a warp's 16 distinct A vectors are 256
+ * contiguous bytes. A stage is BK rows of 128 contiguous elements of each
+ * operand (Ap[i + lda*k], Bt[j + ldb*k]): 128/W vectors a row, LOADS
+ * vectors per thread. The k range [k0, k1) must be whole stages. */
+enum { BIG = 128 };
+
+template <class T> __device__ __forceinline__ int big_offset(int a, int b)
+{
+    enum { W = vec16<T>::N };
+    return (b / W) * 16 * W + a * W + b % W;
+}
+
+template <class Op, class T, int BK>
+__device__ __forceinline__ void accumulate_big(const T *__restrict__ Ap, int64_t lda,
+                                               const T *__restrict__ Bt, int64_t ldb,
+                                               int64_t k0, int64_t k1, int64_t i0, int64_t j0,
+                                               T (&acc)[8][8])
+{
+    typedef typename vec16<T>::type V;
+    enum { W = vec16<T>::N, ROW = BIG / W, LOADS = BK * ROW / 256 };
+    static_assert(LOADS >= 1 && BK * ROW % 256 == 0, "a stage is whole loads");
+    __shared__ __align__(16) T As[2][BK][BIG];
+    __shared__ __align__(16) T Bs[2][BK][BIG];
+    const int tid = threadIdx.x, tx = tid % 16, ty = tid / 16;
+    const int stages = (int)((k1 - k0) / BK);
+    // element e = tid + 256*l of a stage is k-step e / ROW, vector e % ROW:
+    // its shared offset is e*W in either buffer. The global pointers
+    // advance by BK rows a stage (no 64-bit index arithmetic in the loop).
+    const T *ga = Ap + lda * (k0 + tid / ROW) + i0 + W * (tid % ROW);
+    const T *gb = Bt + ldb * (k0 + tid / ROW) + j0 + W * (tid % ROW);
+    const size_t rowA = (size_t)lda * (256 / ROW), rowB = (size_t)ldb * (256 / ROW);
+    const size_t stepA = (size_t)lda * BK, stepB = (size_t)ldb * BK;
+#pragma unroll
+    for (int r = 0; r < 8; ++r)
+#pragma unroll
+        for (int c = 0; c < 8; ++c) acc[r][c] = Op::template init<T>();
+    V pa[LOADS], pb[LOADS];
+#pragma unroll
+    for (int l = 0; l < LOADS; ++l) {
+        pa[l] = __ldg(reinterpret_cast<const V *>(ga + rowA * l));
+        pb[l] = __ldg(reinterpret_cast<const V *>(gb + rowB * l));
+    }
+#pragma unroll
+    for (int l = 0; l < LOADS; ++l) {
+        reinterpret_cast<V *>(&As[0][0][0])[tid + 256 * l] = pa[l];
+        reinterpret_cast<V *>(&Bs[0][0][0])[tid + 256 * l] = pb[l];
+    }
+    __syncthreads();
+    for (int t = 0; t < stages; ++t) {
+        const int cur = t & 1;
+        if (t + 1 < stages) {
+            ga += stepA;
+            gb += stepB;
+#pragma unroll
+            for (int l = 0; l < LOADS; ++l) {
+                pa[l] = __ldg(reinterpret_cast<const V *>(ga + rowA * l));
+                pb[l] = __ldg(reinterpret_cast<const V *>(gb + rowB * l));
+            }
+        }
+#pragma unroll
+        for (int kk = 0; kk < BK; ++kk) {
+            T a[8], b[8];
+#pragma unroll
+            for (int g = 0; g < 8 / W; ++g) {
+                unpack(a + g * W, *reinterpret_cast<const V *>(&As[cur][kk][g * 16 * W + W * tx]));
+                unpack(b + g * W, *reinterpret_cast<const V *>(&Bs[cur][kk][g * 16 * W + W * ty]));
+            }
+#pragma unroll
+            for (int r = 0; r < 8; ++r)
+#pragma unroll
+                for (int c = 0; c < 8; ++c) Op::step(acc[r][c], a[r], b[c]);
+        }
+        if (t + 1 < stages) {
+#pragma unroll
+            for (int l = 0; l < LOADS; ++l) {
+                reinterpret_cast<V *>(&As[cur ^ 1][0][0])[tid + 256 * l] = pa[l];
+                reinterpret_cast<V *>(&Bs[cur ^ 1][0][0])[tid + 256 * l] = pb[l];
+            }
+        }
+        __syncthreads();
+    }
+}
+
+// Stores acc, the thread's part of the tile at (i0, j0), into the padded
+// column-major C (ldc a multiple of 128) with 16-byte stores.
+template <class T>
+__device__ __forceinline__ void store_big(T *__restrict__ C, int64_t ldc, int64_t i0, int64_t j0,
+                                          const T (&acc)[8][8])
+{
+    typedef typename vec16<T>::type V;
+    enum { W = vec16<T>::N };
+    const int tid = threadIdx.x, tx = tid % 16, ty = tid / 16;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        T *col = C + (size_t)ldc * (size_t)(j0 + big_offset<T>(ty, c)) + i0;
+#pragma unroll
+        for (int g = 0; g < 8 / W; ++g) {
+            T v[W];
+#pragma unroll
+            for (int w = 0; w < W; ++w) v[w] = acc[g * W + w][c];
+            *reinterpret_cast<V *>(&col[g * 16 * W + W * tx]) = pack(v);
+        }
+    }
+}
+
+/* The whole product kernel on the big tile: block (x, y, z) computes the
+ * tiles (x, y + gridDim.y*q) over the k range z*kchunk ... into
+ * C + z*split_stride (split-k: the partial sums of the z-th slice). */
+template <class Op, class T, int BK, int MINB>
+__global__ void __launch_bounds__(256, MINB)
+big_tile_kernel(const T *__restrict__ Ap, const T *__restrict__ Bt, T *__restrict__ C,
+                int64_t mp, int64_t np, int64_t kp, int64_t kchunk, int64_t split_stride)
+{
+    const int64_t i0 = blockIdx.x * (int64_t)BIG;
+    const int64_t k0 = blockIdx.z * kchunk, k1 = k0 + kchunk < kp ? k0 + kchunk : kp;
+    T *Cz = C + (size_t)blockIdx.z * (size_t)split_stride;
+    for (int64_t j0 = blockIdx.y * (int64_t)BIG; j0 < np; j0 += (int64_t)gridDim.y * BIG) {
+        T acc[8][8];
+        accumulate_big<Op, T, BK>(Ap, mp, Bt, np, k0, k1, i0, j0, acc);
+        store_big<T>(Cz, mp, i0, j0, acc);
     }
 }
 

@@ -32,7 +32,9 @@
 ## The kernel: @qcode{"auto"} (default: the fastest for the class and size:
 ## v4 in single, v3 in double, the CPU for tiny products or when no GPU is
 ## present), @qcode{"v0"} @dots{} @qcode{"v4"} (the
-## kernel ladder of "Programming Parallel Computers", chapter 4), or
+## kernel ladder of "Programming Parallel Computers", chapter 4),
+## @qcode{"v5"} (beyond the course: 128x128 tiles of 256 threads, operands
+## double-buffered through shared memory), or
 ## @qcode{"cpu"}. @code{gd_minplus ("variants")} lists them with a line
 ## each.
 ## @end table
@@ -107,7 +109,7 @@ endfunction
 %! assert (isequal (A, Ain) && isequal (B, Bin));
 %!test
 %! v = gd_minplus ("variants");
-%! assert ({v.name}, {"v0", "v1", "v2", "v3", "v4", "cpu"});
+%! assert ({v.name}, {"v0", "v1", "v2", "v3", "v4", "v5", "cpu"});
 
 %!error <gd_minplus: expected a matrix> gd_minplus ()
 %!error <inner dimensions must agree> gd_minplus (rand (2, 3), rand (4, 2))

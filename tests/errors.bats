@@ -25,7 +25,7 @@ err() { octave_error "A = rand(4); B = rand(4, 3);" "$1"; }
 @test "function handle" { err "'gd:input', 'not a function handle', @gd_minplus, @sin"; }
 @test "non-square single argument" { err "'gd:size', 'A must be square, not 4x3', @gd_minplus, B"; }
 @test "inner dimensions disagree" { err "'gd:size', 'inner dimensions must agree: A is 4x3, B is 4x3', @gd_minplus, B, B"; }
-@test "unknown variant" { err "'gd:variant', 'unknown variant .v9. [(]variants: auto, v0, v1, v2, v3, v4, cpu[)]', @gd_minplus, A, 'Variant', 'v9'"; }
+@test "unknown variant" { err "'gd:variant', 'unknown variant .v9. [(]variants: auto, v0, v1, v2, v3, v4, v5, cpu[)]', @gd_minplus, A, 'Variant', 'v9'"; }
 @test "variant not a string" { err "'gd:input', 'value of .Variant. must be', @gd_minplus, A, 'Variant', 3"; }
 @test "unknown option" { err "'gd:input', 'unknown option .Speed. [(]options: .Variant.[)]', @gd_minplus, A, B, 'Speed', 'max'"; }
 @test "option name not a string" { err "'gd:input', 'argument 5: expected an option name', @gd_minplus, A, B, 'Variant', 'cpu', 3, 'x'"; }

@@ -25,7 +25,7 @@ load helpers
 @test "gdbench: GPU variants agree with the cpu variant" {
     require_gpu
     cd "$GD_ROOT"
-    for v in v0 v1 v2 v3 v4; do
+    for v in v0 v1 v2 v3 v4 v5; do
         run build/gdbench minplus $v single 333x65x129 2
         echo "$output"; [ "$status" -eq 0 ]
     done

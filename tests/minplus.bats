@@ -21,6 +21,8 @@ check() { octave_ok "check_minplus('$1', '$2')" "cases exact"; }
 @test "v3 on the GPU, double, exact" { require_gpu; check v3 double; }
 @test "v4 on the GPU, single, exact" { require_gpu; check v4 single; }
 @test "v4 on the GPU, double, exact" { require_gpu; check v4 double; }
+@test "v5 on the GPU, single, exact" { require_gpu; check v5 single; }
+@test "v5 on the GPU, double, exact" { require_gpu; check v5 double; }
 
 @test "auto picks a GPU kernel for a large product" {
     require_gpu
