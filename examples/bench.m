@@ -74,10 +74,10 @@ if (any (strcmp (ops, "minplus")))
   endif
   vs = gd_minplus ("variants");
   gpu_variants = {vs([vs.gpu]).name};
-  printf ("\nmin-plus\n%-4s %-6s %5s %10s %10s %6s %9s %8s %8s %8s %7s %7s\n", "var",
+  printf ("\nmin-plus\n%-4s %-6s %5s %10s %10s %6s %9s %8s %8s %8s %7s %7s %7s\n", "var",
           "class", "n", "kernel ms", "steps/s", "%ceil", "h2h ms", "copy ms",
-          "newR ms", "bound", "h2h/bd", "h2h/k+c");
-  md{end+1} = sprintf ("## min-plus\n\nCeilings: single %.3g steps/s (64/clock/SM: FMNMX), double %.3g steps/s (32/clock/SM: DADD + DMNMX on the FP64 pipe).\n\nkernel: the product kernel alone (CUDA events); h2h: host to host, what `tic; gd_minplus (A, B); toc` measures; copy: the host-to-device and device-to-host copies of the call, timed with CUDA events (Octave's memory is pageable); new R: what `zeros (n, class)` costs in this Octave, the fresh array the result must land in (its pages are touched for the first time); bound: kernel + copy + new R; h2h / (k+c) leaves the new array out.\n\n| variant | class | n | kernel ms | steps/s | %% of ceiling | h2h ms | copy ms | copy GB/s | new R ms | bound ms | h2h / bound | h2h / (k+c) |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+          "newR ms", "bound", "h2h/bd", "h2h/k+c", "h2h/max");
+  md{end+1} = sprintf ("## min-plus\n\nCeilings: single %.3g steps/s (64/clock/SM: FMNMX), double %.3g steps/s (32/clock/SM: DADD + DMNMX on the FP64 pipe).\n\nkernel: the product kernel alone (CUDA events); h2h: host to host, what `tic; gd_minplus (A, B); toc` measures; copy: the host-to-device and device-to-host copies of the call, timed with CUDA events (operands and result of 4 MiB and more are page-locked for the call); new R: what `zeros (n, class)` costs in this Octave, the fresh array the result must land in (its pages are touched for the first time); bound: kernel + copy + new R; h2h / (k+c) leaves the new array out; h2h / max: h2h over max(kernel, copy), the overlap bar (1.2).\n\n| variant | class | n | kernel ms | steps/s | %% of ceiling | h2h ms | copy ms | copy GB/s | new R ms | bound ms | h2h / bound | h2h / (k+c) | h2h / max(k, c) |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
                        ceiling.minplus.single, ceiling.minplus.double);
   for c = {"single", "double"}
     cls = c{1};
@@ -105,12 +105,13 @@ if (any (strcmp (ops, "minplus")))
         pct = 100 * rate / ceiling.minplus.(cls);
         gbs = 3 * n * n * (4 + 4 * strcmp (cls, "double")) / (r.copy_ms * 1e-3) / 1e9;
         bound = r.kernel_ms + r.copy_ms + t_new;
-        printf ("%-4s %-6s %5d %10.2f %10.3g %6.1f %9.2f %8.2f %8.1f %8.1f %7.2f %7.2f\n",
+        hmax = r.h2h_ms / max (r.kernel_ms, r.copy_ms);
+        printf ("%-4s %-6s %5d %10.2f %10.3g %6.1f %9.2f %8.2f %8.1f %8.1f %7.2f %7.2f %7.2f\n",
                 v{1}, cls, n, r.kernel_ms, rate, pct, r.h2h_ms, r.copy_ms, t_new,
-                bound, r.h2h_ms / bound, r.h2h_ms / (r.kernel_ms + r.copy_ms));
-        md{end+1} = sprintf ("| %s | %s | %d | %.2f | %.3g | %.1f | %.2f | %.2f | %.1f | %.1f | %.1f | %.2f | %.2f |\n",
+                bound, r.h2h_ms / bound, r.h2h_ms / (r.kernel_ms + r.copy_ms), hmax);
+        md{end+1} = sprintf ("| %s | %s | %d | %.2f | %.3g | %.1f | %.2f | %.2f | %.1f | %.1f | %.1f | %.2f | %.2f | %.2f |\n",
                              v{1}, cls, n, r.kernel_ms, rate, pct, r.h2h_ms, r.copy_ms, gbs,
-                             t_new, bound, r.h2h_ms / bound, r.h2h_ms / (r.kernel_ms + r.copy_ms));
+                             t_new, bound, r.h2h_ms / bound, r.h2h_ms / (r.kernel_ms + r.copy_ms), hmax);
         fflush (stdout);
       endfor
     endfor
@@ -198,15 +199,16 @@ if (any (strcmp (ops, "sgemm")))
 endif
 
 if (any (strcmp (ops, "pdist")))
-  printf ("\npdist\n%-6s %-6s %14s %10s %11s %6s %9s %9s %9s %9s\n", "var", "class",
+  printf ("\npdist\n%-6s %-6s %14s %10s %11s %6s %9s %9s %9s %9s %9s\n", "var", "class",
           "n x d", "kernel ms", "triples/s", "%ceil", "h2h ms", "down ms", "down GB/s",
-          "GPU MiB");
-  md{end+1} = sprintf ("\n## pdist\n\nCeiling: %.3g (i,j,k) triples/s (an FSUB and an FFMA each, 64/clock/SM as for min-plus). kernel: the pdist kernels alone, summed over the panels; h2h: `tic; gd_pdist (X); toc`; down: the copy of D (n(n-1)/2 distances) into the Octave result; GPU MiB: the device memory the call held (X, its padded copy for tuned, and D's panels).\n\n| variant | class | n x d | kernel ms | triples/s | %% of ceiling | h2h ms | down ms | down GB/s | GPU MiB |\n|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n",
+          "newD ms", "GPU MiB");
+  md{end+1} = sprintf ("\n## pdist\n\nCeiling: %.3g (i,j,k) triples/s (an FSUB and an FFMA each, 64/clock/SM as for min-plus). kernel: the pdist kernels alone, summed over the panels; h2h: `tic; gd_pdist (X); toc`; down: from the end of the first panel's kernel to D (n(n-1)/2 distances) in the Octave result, summed over the panels: it includes making that array (and page-locking it); new D: what `zeros (1, n(n-1)/2, 'single')` alone costs in this Octave (a fresh array's pages touched for the first time); GPU MiB: the device memory the call held (X, its padded copy for tuned, and D's panels).\n\n| variant | class | n x d | kernel ms | triples/s | %% of ceiling | h2h ms | down ms | down GB/s | new D ms | GPU MiB |\n|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
                        ceiling.pdist);
   vs = gd_pdist ("variants");
   for sz = [scale(16384) scale(300); scale(65536) scale(64)]'
     n = sz(1); d = sz(2);
     X = rand (n, d, "single");
+    t_new = new_array_ms (1, n * (n - 1) / 2, "single");
     if (n <= scale (16384))
       vars = {vs([vs.gpu]).name};
       ## check before timing: every variant against the host's on a sample
@@ -239,12 +241,12 @@ if (any (strcmp (ops, "pdist")))
       rate = r.ops / (r.kernel_ms * 1e-3);
       P = n * (n - 1) / 2;
       gbs = P * 4 / (info.download_ms * 1e-3) / 1e9;
-      printf ("%-6s %-6s %14s %10.2f %11.3g %6.1f %9.1f %9.1f %9.1f %9.0f\n", v{1}, "single",
+      printf ("%-6s %-6s %14s %10.2f %11.3g %6.1f %9.1f %9.1f %9.1f %9.1f %9.0f\n", v{1}, "single",
               sprintf ("%dx%d", n, d), r.kernel_ms, rate, 100 * rate / ceiling.pdist,
-              r.h2h_ms, info.download_ms, gbs, info.gpu_bytes / 2^20);
-      md{end+1} = sprintf ("| %s | single | %dx%d | %.2f | %.3g | %.1f | %.1f | %.1f | %.1f | %.0f |\n",
+              r.h2h_ms, info.download_ms, gbs, t_new, info.gpu_bytes / 2^20);
+      md{end+1} = sprintf ("| %s | single | %dx%d | %.2f | %.3g | %.1f | %.1f | %.1f | %.1f | %.1f | %.0f |\n",
                            v{1}, n, d, r.kernel_ms, rate, 100 * rate / ceiling.pdist,
-                           r.h2h_ms, info.download_ms, gbs, info.gpu_bytes / 2^20);
+                           r.h2h_ms, info.download_ms, gbs, t_new, info.gpu_bytes / 2^20);
       fflush (stdout);
     endfor
     clear X E;

@@ -209,6 +209,26 @@ extern "C" gd_status gd_alloc(gd_allocs *a, void **p, size_t bytes,
     return GD_OK;
 }
 
+extern "C" void gd_pin(gd_pins *s, const void *ptr, size_t bytes)
+{
+    const char *env = getenv("GD_PIN");
+    if (!ptr || bytes < ((size_t)4 << 20) || s->n == GD_MAX_PINS || (env && strcmp(env, "0") == 0))
+        return;
+    for (int i = 0; i < s->n; ++i)
+        if (s->p[i] == ptr) return;
+    if (cudaHostRegister((void *)ptr, bytes, cudaHostRegisterDefault) != cudaSuccess) {
+        cudaGetLastError(); /* stays pageable */
+        return;
+    }
+    s->p[s->n++] = (void *)ptr;
+}
+
+extern "C" void gd_unpin_all(gd_pins *s)
+{
+    for (int i = 0; i < s->n; ++i) cudaHostUnregister(s->p[i]);
+    s->n = 0;
+}
+
 extern "C" void gd_free_all(gd_allocs *a)
 {
     for (int i = 0; i < a->n; ++i) cudaFree(a->p[i]);

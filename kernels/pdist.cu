@@ -265,6 +265,7 @@ gd_status run_gpu(const pdist_variant &v, const T *X, int64_t n, int64_t d,
     const int64_t np = gd_round_up(n, BIG), dp = gd_round_up(d > 0 ? d : 1, BIG_BK);
 
     gd_allocs al = {};
+    gd_pins pins = {};
     void *dX = NULL, *dXp = NULL, *dD = NULL;
     char what[128];
     gd_describe(what, sizeof what, "X", n, d, cls);
@@ -288,6 +289,7 @@ gd_status run_gpu(const pdist_variant &v, const T *X, int64_t n, int64_t d,
         gd_describe(what, sizeof what, "a panel of D", panel, 1, cls);
         if ((s = gd_alloc(&al, &dD, (size_t)panel * es, what))) goto done;
 
+        gd_pin(&pins, X, (size_t)(n * d) * es);
         cudaEventRecord(gd_event(0), st);
         if ((s = gd_cuda(cudaMemcpyAsync(dX, X, (size_t)(n * d) * es, cudaMemcpyHostToDevice, st),
                          "copy of X to the GPU")))
@@ -325,6 +327,7 @@ gd_status run_gpu(const pdist_variant &v, const T *X, int64_t n, int64_t d,
                 /* the host result is made while the first panel computes */
                 gd_describe(what, sizeof what, "D", 1, P, cls);
                 if ((s = gd_out_buffer(&out, (size_t)P * es, what))) goto done;
+                gd_pin(&pins, out.ptr, (size_t)P * es);
             }
             const int64_t len = tri_start(j1, n) - tri_start(j0, n);
             if ((s = gd_cuda(cudaMemcpyAsync((T *)out.ptr + tri_start(j0, n), dD, (size_t)len * es,
@@ -342,6 +345,7 @@ gd_status run_gpu(const pdist_variant &v, const T *X, int64_t n, int64_t d,
     }
 done:
     if (s) cudaStreamSynchronize(st);
+    gd_unpin_all(&pins);
     t->gpu_bytes = (double)al.total;
     gd_free_all(&al);
     return s;

@@ -128,6 +128,7 @@ gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
     const int64_t cn = v.padded_out ? gd_round_up(n, v.col_mult) : n;
 
     gd_allocs al = {};
+    gd_pins pins = {};
     void *dA = NULL, *dB = NULL, *dAp = NULL, *dBq = NULL, *dC = NULL;
     char what[128];
 #define ALLOC(ptr, rows, cols, label)                                          \
@@ -157,6 +158,10 @@ gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
 #undef ALLOC
 
     {
+        /* page-locked operands upload asynchronously: the host goes on to
+         * make the result array while they travel and the kernel runs */
+        gd_pin(&pins, A, (size_t)(m * k) * es);
+        gd_pin(&pins, B, (size_t)(k * n) * es);
         cudaEventRecord(gd_event(0), st);
         if ((s = gd_cuda(cudaMemcpyAsync(dA, A, (size_t)(m * k) * es, cudaMemcpyHostToDevice, st), "copy of A to the GPU")) ||
             (s = gd_cuda(cudaMemcpyAsync(dB, B, (size_t)(k * n) * es, cudaMemcpyHostToDevice, st), "copy of B to the GPU")))
@@ -197,6 +202,7 @@ gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
          * now, while the kernel runs */
         gd_describe(what, sizeof what, "R", m, n, cls);
         if ((s = gd_out_buffer(&out, (size_t)(m * n) * es, what))) goto done;
+        gd_pin(&pins, out.ptr, (size_t)(m * n) * es);
         cudaEventRecord(gd_event(4), st); /* the download starts here */
         if ((s = gd_cuda(cudaMemcpy2DAsync(out.ptr, (size_t)m * es, dC, (size_t)cm * es,
                                            (size_t)m * es, (size_t)n, cudaMemcpyDeviceToHost, st),
@@ -212,6 +218,7 @@ gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
     }
 done:
     if (s) cudaStreamSynchronize(st);
+    gd_unpin_all(&pins);
     t->gpu_bytes = (double)al.total;
     gd_free_all(&al);
     return s;

@@ -63,15 +63,38 @@ load helpers
 
 @test "1000 calls of each operation: GPU memory does not grow" {
     require_gpu
+    # K and L take sgemm tuned's split-k path (a workspace)
     run octave_run "A = rand(300, 'single'); X = rand(500, 20, 'single');
-        gd_minplus(A, 'Variant', 'v4'); gd_sgemm(A, A, 'Variant', 'cublas'); gd_sgemm(A, A, 'Variant', 'tuned');
+        K = rand(100, 2000, 'single'); L = rand(2000, 100, 'single');
+        gd_minplus(A, 'Variant', 'v4'); gd_minplus(A, 'Variant', 'v5'); gd_sgemm(K, L, 'Variant', 'tuned');
+        gd_sgemm(A, A, 'Variant', 'cublas'); gd_sgemm(A, A, 'Variant', 'tuned');
         gd_pdist(X, 'Variant', 'tuned'); gd_pdist2(X, X, 'Variant', 'tuned');
         f0 = gd_info().memory_free;
         for c = 1:1000
-          gd_minplus(A, 'Variant', 'v4'); gd_sgemm(A, A, 'Variant', {'cublas', 'tuned'}{mod(c, 2) + 1});
+          gd_minplus(A, 'Variant', {'v4', 'v5'}{mod(c, 2) + 1}); gd_sgemm(A, A, 'Variant', {'cublas', 'tuned'}{mod(c, 2) + 1});
+          gd_sgemm(K, L, 'Variant', 'tuned');
           gd_pdist(X, 'Variant', 'tuned'); gd_pdist2(X, X, 'Variant', 'tuned');
         end
         f1 = gd_info().memory_free; printf('free before %d after %d\n', f0, f1); assert(f1, f0)"
     echo "$output"
     [ "$status" -eq 0 ]
+}
+
+@test "page-locked copies: large operands, one array passed twice, a copy of it, GD_PIN=0: same results" {
+    require_gpu
+    # 1100^2 singles (4.6 MiB) and D (3000 x 2999 / 2 singles, 17 MiB) are
+    # page-locked for the call; the same data twice is locked once
+    run octave_run "A = rand(1100, 'single') * 100; B = A; E = gd_minplus(A, 'Variant', 'cpu');
+        R1 = gd_minplus(A, 'Variant', 'v5'); R2 = gd_minplus(A, B, 'Variant', 'v5');
+        setenv('GD_PIN', '0'); R3 = gd_minplus(A, B, 'Variant', 'v5'); unsetenv('GD_PIN');
+        R4 = gd_minplus(A, B, 'Variant', 'v5');
+        assert(isequal(R1, E) && isequal(R2, E) && isequal(R3, E) && isequal(R4, E));
+        X = rand(3000, 10, 'single'); P = gd_pdist(X, 'Variant', 'cpu');
+        D1 = gd_pdist(X, 'Variant', 'tuned'); setenv('GD_PIN', '0'); D2 = gd_pdist(X, 'Variant', 'tuned'); unsetenv('GD_PIN');
+        assert(isequal(D1, D2)); assert(norm(D1 - P) <= 1e-5 * norm(P));
+        C = gd_sgemm(double(A), A, 'Variant', 'tuned'); assert(norm(double(C) - double(A) * double(A), 'fro') <= 1e-5 * norm(double(A) * double(A), 'fro'));
+        disp('pinned and pageable agree')"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"pinned and pageable agree"* ]]
 }
