@@ -98,12 +98,26 @@ if (any (strcmp (ops, "minplus")))
       if (! isequal (R1(rb,:), E))
         error ("bench: v1 disagrees with Octave at n = %d %s", n, cls);
       endif
-      for v = gpu_variants
+      ## every variant with page-locked copies; at the largest size v4 once
+      ## more with GD_PIN=0 (pageable copies), for comparison in one run
+      runs = [gpu_variants; num2cell(true (size (gpu_variants)))];
+      if (n == max (sizes))
+        runs(:,end+1) = {"v4"; false};
+      endif
+      for q = runs
+        v = q(1);
         if (! isequal (gd_minplus (A, B, "Variant", v{1}), R1))
           error ("bench: %s disagrees with v1 at n = %d %s", v{1}, n, cls);
         endif
         reps = 3 + 4 * (n <= 1024) + 2 * (n <= 4096);
+        if (! q{2})
+          setenv ("GD_PIN", "0");
+        endif
         r = time_call (@gd_minplus, {A, B, "Variant", v{1}}, reps);
+        unsetenv ("GD_PIN");
+        if (! q{2})
+          v = {[v{1} " (GD_PIN=0)"]};
+        endif
         rate = r.ops / (r.kernel_ms * 1e-3);
         pct = 100 * rate / ceiling.minplus.(cls);
         gbs = 3 * n * n * (4 + 4 * strcmp (cls, "double")) / (r.copy_ms * 1e-3) / 1e9;
