@@ -223,17 +223,16 @@ extern "C" void gd_pin(gd_pins *s, const void *ptr, size_t bytes)
     s->p[s->n++] = (void *)ptr;
 }
 
-extern "C" void gd_unpin_all(gd_pins *s)
+extern "C" gd_status gd_end_call(gd_status s, gd_allocs *a, gd_pins *p, gd_timing *t)
 {
-    for (int i = 0; i < s->n; ++i) cudaHostUnregister(s->p[i]);
-    s->n = 0;
-}
-
-extern "C" void gd_free_all(gd_allocs *a)
-{
+    if (s) cudaStreamSynchronize(gd_stream());
+    for (int i = 0; i < p->n; ++i) cudaHostUnregister(p->p[i]);
+    p->n = 0;
+    t->gpu_bytes = (double)a->total;
     for (int i = 0; i < a->n; ++i) cudaFree(a->p[i]);
     a->n = 0;
     a->total = 0;
+    return s;
 }
 
 extern "C" gd_status gd_device_query(gd_device_info *o)

@@ -46,21 +46,25 @@ typedef struct {
     size_t total;
 } gd_allocs;
 gd_status gd_alloc(gd_allocs *a, void **p, size_t bytes, const char *what);
-void gd_free_all(gd_allocs *a);
 
 /* Host buffers page-locked for one call (cudaHostRegister), so that their
  * copies run asynchronously at the bus's speed instead of through the
  * driver's pageable staging. gd_pin leaves a buffer pageable (and copies
  * still work) when it is small (under 4 MiB, where locking costs more than
  * it saves), already pinned in s, refused by the driver, or when GD_PIN=0.
- * gd_unpin_all must follow the last copy's completion, on every path. */
+ * gd_end_call releases them after the last copy has completed. */
 enum { GD_MAX_PINS = 4 };
 typedef struct {
     void *p[GD_MAX_PINS];
     int n;
 } gd_pins;
 void gd_pin(gd_pins *s, const void *ptr, size_t bytes);
-void gd_unpin_all(gd_pins *s);
+
+/* The end of every GPU call, on every path: after a failure (s != GD_OK)
+ * waits for the stream, so no copy still reads or writes a buffer; then
+ * unlocks the pinned host buffers, records the call's device memory in
+ * t->gpu_bytes and frees it. Returns s. */
+gd_status gd_end_call(gd_status s, gd_allocs *a, gd_pins *p, gd_timing *t);
 
 /* GD_GPU_MEM_LIMIT in bytes, -1 when unset or unreadable. */
 int64_t gd_mem_limit(void);

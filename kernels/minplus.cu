@@ -176,10 +176,6 @@ __global__ void minplus_v3_shared(const T *__restrict__ Ap,
 // back with cudaMemcpy2D. __launch_bounds__(64) lets the compiler use up
 // to 255 registers: the 64 accumulators and 16 operands stay in registers.
 
-struct identity {
-    template <class T> __device__ T operator()(T x) const { return x; }
-};
-
 template <class T>
 __global__ void __launch_bounds__(64)
 minplus_v4_vector(const T *__restrict__ Ap, const T *__restrict__ Bt,
@@ -189,7 +185,7 @@ minplus_v4_vector(const T *__restrict__ Ap, const T *__restrict__ Bt,
     for (int64_t jc = blockIdx.y; jc * TILE < np; jc += gridDim.y) {
         T v[8][8];
         gd_tile::accumulate<gd_tile::minplus>(Ap, mp, Bt, np, kp, ic, jc, v);
-        gd_tile::store_padded(Rp, mp, ic, jc, v, identity());
+        gd_tile::store_padded(Rp, mp, ic, jc, v, gd_tile::identity());
     }
 }
 

@@ -13,10 +13,11 @@
  *   tiled  a block of 32x32 threads per pair of 32-observation subsets,
  *          32 features at a time staged in shared memory feature-major
  *          (consecutive observations in consecutive banks)
- *   tuned  64x64 tiles of the triangle per block of 8x8 threads, 8x8 pairs
- *          per thread in registers, 16-byte loads, tiles above the
- *          diagonal never launched, results written straight into the
- *          condensed order
+ *   tuned  128x128 tiles of the triangle per block of 256 threads (the
+ *          tile of min-plus v5 and sgemm tuned), 8x8 pairs per thread in
+ *          registers, 16-byte loads, tiles above the diagonal never
+ *          launched, results written straight into the condensed order;
+ *          pdist2's tuned is the same tile over the whole of D
  *
  * X (n x d) is column-major, so X(:,k) (one feature of every observation)
  * is contiguous: the feature-major layout the article built by
@@ -39,7 +40,7 @@
 
 namespace {
 
-enum { TILE = gd_tile::TILE, BIG = gd_tile::BIG, BIG_BK = 8, SUB = 32 };
+enum { BIG = gd_tile::BIG, BIG_BK = 8, SUB = 32 };
 
 __host__ __device__ __forceinline__ int64_t tri_start(int64_t j, int64_t n)
 {
@@ -135,34 +136,49 @@ pdist_tiled(const T *__restrict__ X, T *__restrict__ D, int64_t n, int64_t d,
     }
 }
 
+// Stores the thread's pairs of tile (ic, jc) into the condensed D (base:
+// the index of D's first element); TEST: skip pairs above the diagonal
+// and past n.
+template <class T, bool SQRT, bool TEST>
+__device__ __forceinline__ void store_triangle(T *__restrict__ D, int64_t n, int64_t base,
+                                               int64_t ic, int64_t jc, const T (&v)[8][8])
+{
+    const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
+#pragma unroll
+    for (int jb = 0; jb < 8; ++jb) {
+        const int64_t j = jc * BIG + gd_tile::big_offset<T>(ty, jb);
+        T *col = D + (tri_start(j, n) - j - 1 - base);
+#pragma unroll
+        for (int ib = 0; ib < 8; ++ib) {
+            const int64_t i = ic * BIG + gd_tile::big_offset<T>(tx, ib);
+            if (!TEST || (i < n && i > j)) col[i] = finish<T, SQRT>()(v[ib][jb]);
+        }
+    }
+}
+
 // tuned: the 128x128 block tile of tile.cuh (min-plus v5, sgemm tuned:
 // 256 threads, 8x8 pairs each, two shared stages of 8 features) over the
 // triangle, with (x - y)^2 summed in place of min(x + y). Xp is X padded
-// with zeros to np x dp (np a multiple of 128, dp of 8): padded features
-// add (0 - 0)^2 = 0. Tiles (ic, jc), ic >= jc, of the panel's tile
+// with zeros to np x dp (np a multiple of 128, dp of 4: the last stage may
+// be half of one): padded features add (0 - 0)^2 = 0. Tiles (ic, jc), ic >= jc, of the panel's tile
 // columns; pairs above the diagonal and past n are not written.
 template <class T, bool SQRT>
 __global__ void __launch_bounds__(256, sizeof(T) == 4 ? 2 : 1)
 pdist_tuned(const T *__restrict__ Xp, T *__restrict__ D, int64_t n, int64_t np,
             int64_t dp, int64_t c0, int64_t nc, int64_t NT, int64_t base)
 {
-    const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
     const int64_t L = NT - c0, count = diag_start(nc, L);
     for (int64_t p = blockIdx.x; p < count; p += gridDim.x) {
         const int64_t c = diag_column(p, L), jc = c0 + c, ic = jc + (p - diag_start(c, L));
         T v[8][8];
-        gd_tile::accumulate_big<gd_tile::sqdist, T, BIG_BK>(Xp, np, Xp, np, 0, dp, ic * BIG,
-                                                            jc * BIG, v);
-#pragma unroll
-        for (int jb = 0; jb < 8; ++jb) {
-            const int64_t j = jc * BIG + gd_tile::big_offset<T>(ty, jb);
-            const int64_t col = tri_start(j, n) - j - 1 - base;
-#pragma unroll
-            for (int ib = 0; ib < 8; ++ib) {
-                const int64_t i = ic * BIG + gd_tile::big_offset<T>(tx, ib);
-                if (i < n && i > j) D[col + i] = finish<T, SQRT>()(v[ib][jb]);
-            }
-        }
+        gd_tile::accumulate_big<gd_tile::sqdist, T, BIG_BK, true>(Xp, np, Xp, np, 0, dp,
+                                                                  ic * BIG, jc * BIG, v);
+        // Tiles below the diagonal one and wholly inside the n rows (all
+        // but about 2n/128 of them) store every pair without a test.
+        if (ic > jc && (ic + 1) * BIG <= n)
+            store_triangle<T, SQRT, false>(D, n, base, ic, jc, v);
+        else
+            store_triangle<T, SQRT, true>(D, n, base, ic, jc, v);
     }
 }
 
@@ -180,21 +196,6 @@ __global__ void pdist2_naive(const T *__restrict__ X, const T *__restrict__ Y,
             acc += diff * diff;
         }
         D[i + mx * j] = SQRT ? root(acc) : acc;
-    }
-}
-
-// pdist2, tuned: the same tile over the whole mp x np grid, stored with
-// 16-byte stores into the padded result.
-template <class T, bool SQRT>
-__global__ void __launch_bounds__(64)
-pdist2_tuned(const T *__restrict__ Xp, const T *__restrict__ Yp, T *__restrict__ Dp,
-             int64_t mp, int64_t np, int64_t dp)
-{
-    const int64_t ic = blockIdx.x;
-    for (int64_t jc = blockIdx.y; jc * TILE < np; jc += gridDim.y) {
-        T v[8][8];
-        gd_tile::accumulate<gd_tile::sqdist>(Xp, mp, Yp, np, dp, ic, jc, v);
-        gd_tile::store_padded(Dp, mp, ic, jc, v, finish<T, SQRT>());
     }
 }
 
@@ -262,7 +263,7 @@ gd_status run_gpu(const pdist_variant &v, const T *X, int64_t n, int64_t d,
     snprintf(t->device, sizeof t->device, "%s", gd_device_name());
     cudaStream_t st = gd_stream();
     const int64_t P = tri_start(n - 1, n); // n(n-1)/2
-    const int64_t np = gd_round_up(n, BIG), dp = gd_round_up(d > 0 ? d : 1, BIG_BK);
+    const int64_t np = gd_round_up(n, BIG), dp = gd_round_up(d > 0 ? d : 1, BIG_BK / 2);
 
     gd_allocs al = {};
     gd_pins pins = {};
@@ -344,11 +345,7 @@ gd_status run_gpu(const pdist_variant &v, const T *X, int64_t n, int64_t d,
         t->prep_ms = gd_elapsed(1, 5);
     }
 done:
-    if (s) cudaStreamSynchronize(st);
-    gd_unpin_all(&pins);
-    t->gpu_bytes = (double)al.total;
-    gd_free_all(&al);
-    return s;
+    return gd_end_call(s, &al, &pins, t);
 }
 
 gd_status cpu_pdist(gd_class cls, const void *X, int64_t n, int64_t d,
@@ -383,21 +380,28 @@ template <class T> gd_status launch2_naive(const gd_plan &p)
     return GD_OK;
 }
 
+// pdist2, tuned: the kernel of min-plus v5 and sgemm tuned (tile.cuh) with
+// (x - y)^2 as its step, the square root applied as each value is stored.
 template <class T> gd_status launch2_tuned(const gd_plan &p)
 {
-    dim3 grid((unsigned)(p.mp / TILE), gd_grid_y(p.np / TILE));
+    dim3 grid((unsigned)(p.mp / BIG), gd_grid_y(p.np / BIG));
+    const T *X = (const T *)p.A, *Y = (const T *)p.B;
+    enum { MINB = sizeof(T) == 4 ? 2 : 1 };
     if (p.param == GD_EUCLIDEAN)
-        pdist2_tuned<T, true><<<grid, dim3(8, 8), 0, gd_stream()>>>((const T *)p.A, (const T *)p.B, (T *)p.C, p.mp, p.np, p.kp);
+        gd_tile::big_tile_kernel<gd_tile::sqdist, T, BIG_BK, MINB, finish<T, true>>
+            <<<grid, 256, 0, gd_stream()>>>(X, Y, (T *)p.C, p.mp, p.np, p.kp, p.kp, 0);
     else
-        pdist2_tuned<T, false><<<grid, dim3(8, 8), 0, gd_stream()>>>((const T *)p.A, (const T *)p.B, (T *)p.C, p.mp, p.np, p.kp);
+        gd_tile::big_tile_kernel<gd_tile::sqdist, T, BIG_BK, MINB, gd_tile::identity>
+            <<<grid, 256, 0, gd_stream()>>>(X, Y, (T *)p.C, p.mp, p.np, p.kp, p.kp, 0);
     return GD_OK;
 }
 
 const gd_product_variant VARIANTS2[] = {
     {{"naive", "one thread per D(i,j), threads along i", 1},
      GD_RAW, false, 1, 1, 1, launch2_naive<float>, launch2_naive<double>},
-    {{"tuned", "64x64 tiles, 8x8 pairs per thread in registers, 16-byte loads and stores", 1},
-     GD_PADDED_BT, true, TILE, TILE, 4, launch2_tuned<float>, launch2_tuned<double>},
+    {{"tuned", "128x128 tiles of 256 threads, 8x8 pairs each, two shared stages of 8 features, "
+      "16-byte loads and stores", 1},
+     GD_PADDED_BT, true, BIG, BIG, BIG_BK, launch2_tuned<float>, launch2_tuned<double>},
     {{"cpu", "OpenMP on the host, a column of D at a time", 0},
      GD_RAW, false, 1, 1, 1, NULL, NULL},
 };

@@ -217,11 +217,7 @@ gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
         t->download_ms = gd_elapsed(4, 5);
     }
 done:
-    if (s) cudaStreamSynchronize(st);
-    gd_unpin_all(&pins);
-    t->gpu_bytes = (double)al.total;
-    gd_free_all(&al);
-    return s;
+    return gd_end_call(s, &al, &pins, t);
 }
 
 gd_status gd_auto_device(gd_timing *t, bool *gpu)

@@ -39,6 +39,11 @@ template <class T> __device__ __forceinline__ int offset(int a, int b)
     return (b / W) * 8 * W + a * W + b % W;
 }
 
+// The value a result is stored as, when nothing is applied to it.
+struct identity {
+    template <class T> __device__ T operator()(T x) const { return x; }
+};
+
 // The semirings. init: the accumulator's start; step: one k-step.
 struct muladd {
     template <class T> __device__ static T init() { return (T)0; }
@@ -58,6 +63,31 @@ struct sqdist {
         acc += d * d;
     }
 };
+
+// The first NK k-steps of a stage held in shared memory, As and Bs
+// ([k-step][row or column of the tile]), on thread (tx, ty) of a LANES x
+// LANES layout: its rows are g*LANES*W + W*tx + w (g < 8/W, w < W), its
+// columns likewise with ty, each W of them one 16-byte shared load.
+template <class Op, class T, int NK, int LANES, int BK, int N>
+__device__ __forceinline__ void stage(const T (&As)[BK][N], const T (&Bs)[BK][N], int tx, int ty,
+                                      T (&acc)[8][8])
+{
+    typedef typename vec16<T>::type V;
+    enum { W = vec16<T>::N };
+#pragma unroll
+    for (int kk = 0; kk < NK; ++kk) {
+        T a[8], b[8];
+#pragma unroll
+        for (int g = 0; g < 8 / W; ++g) {
+            unpack(a + g * W, *reinterpret_cast<const V *>(&As[kk][g * LANES * W + W * tx]));
+            unpack(b + g * W, *reinterpret_cast<const V *>(&Bs[kk][g * LANES * W + W * ty]));
+        }
+#pragma unroll
+        for (int r = 0; r < 8; ++r)
+#pragma unroll
+            for (int c = 0; c < 8; ++c) Op::step(acc[r][c], a[r], b[c]);
+    }
+}
 
 // v = the 64x64 tile (ic, jc) of Op over k < kp. Called by all 64
 // threads of the block (it synchronises).
@@ -85,19 +115,7 @@ __device__ __forceinline__ void accumulate(const T *__restrict__ Ap, int64_t lda
                 *reinterpret_cast<const V *>(&Bt[ldb * (ks + f) + jc * TILE + q * W]);
         }
         __syncthreads();
-#pragma unroll
-        for (int f = 0; f < KS; ++f) {
-            T x[8], y[8];
-#pragma unroll
-            for (int g = 0; g < 8 / W; ++g) {
-                unpack(x + g * W, *reinterpret_cast<const V *>(&xx[f][g * 8 * W + ia * W]));
-                unpack(y + g * W, *reinterpret_cast<const V *>(&yy[f][g * 8 * W + ja * W]));
-            }
-#pragma unroll
-            for (int ib = 0; ib < 8; ++ib)
-#pragma unroll
-                for (int jb = 0; jb < 8; ++jb) Op::step(v[ib][jb], x[ib], y[jb]);
-        }
+        stage<Op, T, KS, 8>(xx, yy, ia, ja, v);
         __syncthreads();
     }
 }
@@ -135,7 +153,8 @@ __device__ __forceinline__ void store_padded(T *__restrict__ C, int64_t ldc, int
  * read is one 16-byte vector, and a warp's 16 distinct A vectors are 256
  * contiguous bytes. A stage is BK rows of 128 contiguous elements of each
  * operand (Ap[i + lda*k], Bt[j + ldb*k]): 128/W vectors a row, LOADS
- * vectors per thread. The k range [k0, k1) must be whole stages. */
+ * vectors per thread. The k range [k0, k1) must be whole stages or, with
+ * HALF, whole stages and a last one of BK/2 k-steps. */
 enum { BIG = 128 };
 
 template <class T> __device__ __forceinline__ int big_offset(int a, int b)
@@ -144,19 +163,25 @@ template <class T> __device__ __forceinline__ int big_offset(int a, int b)
     return (b / W) * 16 * W + a * W + b % W;
 }
 
-template <class Op, class T, int BK>
+template <class Op, class T, int BK, bool HALF = false>
 __device__ __forceinline__ void accumulate_big(const T *__restrict__ Ap, int64_t lda,
                                                const T *__restrict__ Bt, int64_t ldb,
                                                int64_t k0, int64_t k1, int64_t i0, int64_t j0,
                                                T (&acc)[8][8])
 {
     typedef typename vec16<T>::type V;
-    enum { W = vec16<T>::N, ROW = BIG / W, LOADS = BK * ROW / 256 };
+    enum { W = vec16<T>::N, ROW = BIG / W, LOADS = BK * ROW / 256, LROWS = 256 / ROW };
     static_assert(LOADS >= 1 && BK * ROW % 256 == 0, "a stage is whole loads");
     __shared__ __align__(16) T As[2][BK][BIG];
     __shared__ __align__(16) T Bs[2][BK][BIG];
     const int tid = threadIdx.x, tx = tid % 16, ty = tid / 16;
-    const int stages = (int)((k1 - k0) / BK);
+    // HALF: the last stage may hold BK/2 k-steps ((k1 - k0) % BK == BK/2);
+    // rows past k1 are neither loaded nor used.
+    const bool half = HALF && (k1 - k0) % BK != 0;
+    const int full = (int)((k1 - k0) / BK), stages = full + (half ? 1 : 0);
+    // the thread's load l may run when its stage is whole or its row (the
+    // k-step tid / ROW + l * LROWS of the stage) is in the first half
+#define GD_LOAD_OK(last, l) (!HALF || !((last) && half) || tid / ROW + (l) * LROWS < BK / 2)
     // element e = tid + 256*l of a stage is k-step e / ROW, vector e % ROW:
     // its shared offset is e*W in either buffer. The global pointers
     // advance by BK rows a stage (no 64-bit index arithmetic in the loop).
@@ -170,56 +195,50 @@ __device__ __forceinline__ void accumulate_big(const T *__restrict__ Ap, int64_t
         for (int c = 0; c < 8; ++c) acc[r][c] = Op::template init<T>();
     V pa[LOADS], pb[LOADS];
 #pragma unroll
-    for (int l = 0; l < LOADS; ++l) {
-        pa[l] = __ldg(reinterpret_cast<const V *>(ga + rowA * l));
-        pb[l] = __ldg(reinterpret_cast<const V *>(gb + rowB * l));
-    }
+    for (int l = 0; l < LOADS; ++l)
+        if (GD_LOAD_OK(stages == 1, l)) {
+            pa[l] = __ldg(reinterpret_cast<const V *>(ga + rowA * l));
+            pb[l] = __ldg(reinterpret_cast<const V *>(gb + rowB * l));
+        }
 #pragma unroll
-    for (int l = 0; l < LOADS; ++l) {
-        reinterpret_cast<V *>(&As[0][0][0])[tid + 256 * l] = pa[l];
-        reinterpret_cast<V *>(&Bs[0][0][0])[tid + 256 * l] = pb[l];
-    }
+    for (int l = 0; l < LOADS; ++l)
+        if (GD_LOAD_OK(stages == 1, l)) {
+            reinterpret_cast<V *>(&As[0][0][0])[tid + 256 * l] = pa[l];
+            reinterpret_cast<V *>(&Bs[0][0][0])[tid + 256 * l] = pb[l];
+        }
     __syncthreads();
-    for (int t = 0; t < stages; ++t) {
+    for (int t = 0; t < full; ++t) {
         const int cur = t & 1;
         if (t + 1 < stages) {
             ga += stepA;
             gb += stepB;
 #pragma unroll
-            for (int l = 0; l < LOADS; ++l) {
-                pa[l] = __ldg(reinterpret_cast<const V *>(ga + rowA * l));
-                pb[l] = __ldg(reinterpret_cast<const V *>(gb + rowB * l));
-            }
+            for (int l = 0; l < LOADS; ++l)
+                if (GD_LOAD_OK(t + 2 == stages, l)) {
+                    pa[l] = __ldg(reinterpret_cast<const V *>(ga + rowA * l));
+                    pb[l] = __ldg(reinterpret_cast<const V *>(gb + rowB * l));
+                }
         }
-#pragma unroll
-        for (int kk = 0; kk < BK; ++kk) {
-            T a[8], b[8];
-#pragma unroll
-            for (int g = 0; g < 8 / W; ++g) {
-                unpack(a + g * W, *reinterpret_cast<const V *>(&As[cur][kk][g * 16 * W + W * tx]));
-                unpack(b + g * W, *reinterpret_cast<const V *>(&Bs[cur][kk][g * 16 * W + W * ty]));
-            }
-#pragma unroll
-            for (int r = 0; r < 8; ++r)
-#pragma unroll
-                for (int c = 0; c < 8; ++c) Op::step(acc[r][c], a[r], b[c]);
-        }
+        stage<Op, T, BK, 16>(As[cur], Bs[cur], tx, ty, acc);
         if (t + 1 < stages) {
 #pragma unroll
-            for (int l = 0; l < LOADS; ++l) {
-                reinterpret_cast<V *>(&As[cur ^ 1][0][0])[tid + 256 * l] = pa[l];
-                reinterpret_cast<V *>(&Bs[cur ^ 1][0][0])[tid + 256 * l] = pb[l];
-            }
+            for (int l = 0; l < LOADS; ++l)
+                if (GD_LOAD_OK(t + 2 == stages, l)) {
+                    reinterpret_cast<V *>(&As[cur ^ 1][0][0])[tid + 256 * l] = pa[l];
+                    reinterpret_cast<V *>(&Bs[cur ^ 1][0][0])[tid + 256 * l] = pb[l];
+                }
         }
         __syncthreads();
     }
+    if (HALF && half) stage<Op, T, BK / 2, 16>(As[full & 1], Bs[full & 1], tx, ty, acc);
+#undef GD_LOAD_OK
 }
 
-// Stores acc, the thread's part of the tile at (i0, j0), into the padded
-// column-major C (ldc a multiple of 128) with 16-byte stores.
-template <class T>
+// Stores fn(acc), the thread's part of the tile at (i0, j0), into the
+// padded column-major C (ldc a multiple of 128) with 16-byte stores.
+template <class T, class Fn>
 __device__ __forceinline__ void store_big(T *__restrict__ C, int64_t ldc, int64_t i0, int64_t j0,
-                                          const T (&acc)[8][8])
+                                          const T (&acc)[8][8], Fn fn)
 {
     typedef typename vec16<T>::type V;
     enum { W = vec16<T>::N };
@@ -231,7 +250,7 @@ __device__ __forceinline__ void store_big(T *__restrict__ C, int64_t ldc, int64_
         for (int g = 0; g < 8 / W; ++g) {
             T v[W];
 #pragma unroll
-            for (int w = 0; w < W; ++w) v[w] = acc[g * W + w][c];
+            for (int w = 0; w < W; ++w) v[w] = fn(acc[g * W + w][c]);
             *reinterpret_cast<V *>(&col[g * 16 * W + W * tx]) = pack(v);
         }
     }
@@ -239,8 +258,9 @@ __device__ __forceinline__ void store_big(T *__restrict__ C, int64_t ldc, int64_
 
 /* The whole product kernel on the big tile: block (x, y, z) computes the
  * tiles (x, y + gridDim.y*q) over the k range z*kchunk ... into
- * C + z*split_stride (split-k: the partial sums of the z-th slice). */
-template <class Op, class T, int BK, int MINB>
+ * C + z*split_stride (split-k: the partial sums of the z-th slice), each
+ * value passed through Fn on its way out. */
+template <class Op, class T, int BK, int MINB, class Fn = identity>
 __global__ void __launch_bounds__(256, MINB)
 big_tile_kernel(const T *__restrict__ Ap, const T *__restrict__ Bt, T *__restrict__ C,
                 int64_t mp, int64_t np, int64_t kp, int64_t kchunk, int64_t split_stride)
@@ -251,7 +271,7 @@ big_tile_kernel(const T *__restrict__ Ap, const T *__restrict__ Bt, T *__restric
     for (int64_t j0 = blockIdx.y * (int64_t)BIG; j0 < np; j0 += (int64_t)gridDim.y * BIG) {
         T acc[8][8];
         accumulate_big<Op, T, BK>(Ap, mp, Bt, np, k0, k1, i0, j0, acc);
-        store_big<T>(Cz, mp, i0, j0, acc);
+        store_big(Cz, mp, i0, j0, acc, Fn());
     }
 }
 

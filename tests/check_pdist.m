@@ -2,7 +2,8 @@ function check_pdist (variant, cls)
   ## check_pdist (VARIANT, CLS): gd_pdist and gd_pdist2 with VARIANT on CLS
   ## inputs against the plain Octave formula (and the statistics package's
   ## pdist): relative error below 1e-5 (single) or 1e-12 (double), exact on
-  ## small integers; shapes n = 1, 2, 3, 31, 32, 33, 1000 and d = 1, 3, 300.
+  ## small integers; shapes n = 1, 2, 3, 31, 32, 33, 65, 129, 1000 and
+  ## d = 1, 3, 8, 300.
   warning ("off", "all");
   pkg load statistics
   warning ("on", "all"); warning ("off", "gd:nogpu");
@@ -11,7 +12,7 @@ function check_pdist (variant, cls)
   v2 = {gd_pdist2("variants").name};
   ncase = 0;
   for n = [1 2 3 31 32 33 65 129 1000]
-    for d = [1 3 300]
+    for d = [1 3 8 300]
       if (n == 1000 && d == 300 && strcmp (variant, "cpu"))
         continue;               # the reference loop dominates the run
       endif

@@ -61,6 +61,14 @@ check() { octave_ok "check_sgemm('$1')" "cases within bounds"; }
             try, gd_sgemm(A, A, 'Variant', v{1}); error('no error'); catch e, assert(e.identifier, 'gd:memory'); end
           end
         end
+        % 1000 x 1000 x 1000 on 128x128 tiles is 64 tiles, so tuned splits k into 3
+        % slices: A, B, their padded copies and C (20.4 MB) fit under 25 MB, the
+        % 12.6 MB workspace does not
+        setenv('GD_GPU_MEM_LIMIT', '25000000');
+        for c = 1:50
+          try, gd_sgemm(A, A, 'Variant', 'tuned'); error('no error');
+          catch e, assert(e.identifier, 'gd:memory'); assert(!isempty(strfind(e.message, 'workspace')), e.message); end
+        end
         unsetenv('GD_GPU_MEM_LIMIT'); assert(gd_info().memory_free, f0); disp('no leak')"
     echo "$output"
     [ "$status" -eq 0 ]

@@ -1,0 +1,71 @@
+## bench_fresh.m - what a fresh result array costs, and with it the
+## host-to-host time, in an Octave started one way. make bench runs it
+## twice after bench.m, each time in a new Octave: as started plainly,
+## then with GLIBC_TUNABLES=glibc.malloc.hugetlb=1 (glibc asks the kernel
+## for transparent huge pages on its large allocations, so a new array is
+## faulted in 2 MiB at a time instead of 4 KiB). Each run appends a row to
+## the "## fresh arrays" table of bench/results/<device>.md.
+##
+## Rows: new R: `zeros (8192, 'single')` (256 MiB, the min-plus result);
+## min-plus: gd_minplus (A) with 'auto' at n = 8192, single; pdist:
+## gd_pdist (X) at 16384 x 300, single (a 537 MB result). Medians of 3 calls
+## after a warm-up call.
+
+1;
+
+function [h2h, info] = h2h_ms (fn, args, reps)
+  t = zeros (1, reps);
+  [~, info] = fn (args{:});               # warm-up
+  for i = 1:reps
+    t0 = tic (); [R, info] = fn (args{:}); t(i) = toc (t0) * 1e3; clear R;
+  endfor
+  h2h = median (t);
+endfunction
+
+dev = gd_info ();
+if (! dev.available)
+  error ("bench_fresh: no CUDA GPU: %s", dev.reason);
+endif
+quick = ! isempty (getenv ("GD_BENCH_QUICK"));
+n = 8192; np = 16384; d = 300;
+if (quick)
+  n = 256; np = 512;
+endif
+tun = getenv ("GLIBC_TUNABLES");
+if (isempty (tun))
+  tun = "(none)";
+endif
+
+t = zeros (1, 4);
+for i = 1:numel (t)
+  t0 = tic (); Z = zeros (n, "single"); t(i) = toc (t0) * 1e3; clear Z;
+endfor
+t_new = median (t(2:end));
+
+A = single (randi ([-9 9], n));
+[mp, info] = h2h_ms (@gd_minplus, {A}, 3);
+copy = info.upload_ms + info.download_ms;
+clear A;
+X = single (randi ([-9 9], np, d));
+[pd, pinfo] = h2h_ms (@gd_pdist, {X}, 3);
+clear X;
+
+printf ("fresh arrays, GLIBC_TUNABLES=%s: new R %.1f ms; min-plus %d h2h %.1f ms (kernel %.1f, copy %.1f, h2h/max %.2f); pdist %dx%d h2h %.1f ms (kernel %.2f)\n",
+        tun, t_new, n, mp, info.kernel_ms, copy, mp / max (info.kernel_ms, copy), np, d, pd, pinfo.kernel_ms);
+
+name = regexprep (dev.name, "[^A-Za-z0-9]+", "_");
+fn = getenv ("GD_BENCH_OUT");
+if (isempty (fn))
+  fn = sprintf ("bench/results/%s.md", name);
+endif
+text = "";
+if (exist (fn, "file"))
+  text = fileread (fn);
+endif
+f = fopen (fn, "a");
+if (isempty (strfind (text, "## fresh arrays")))
+  fprintf (f, "\n## fresh arrays\n\nEach row is a new Octave process started with the GLIBC_TUNABLES shown. new R: `zeros (%d, 'single')`, the array a min-plus result lands in; min-plus: `gd_minplus (A)` ('auto', single, n = %d) host to host, with its kernel and copy times and h2h over max(kernel, copy); pdist: `gd_pdist (X)` at %d x %d single, host to host. Medians of 3 calls after a warm-up call.\n\n| GLIBC_TUNABLES | new R ms | min-plus h2h ms | kernel ms | copy ms | h2h / max(k, c) | pdist h2h ms | pdist kernel ms |\n|---|---:|---:|---:|---:|---:|---:|---:|\n", n, n, np, d);
+endif
+fprintf (f, "| %s | %.1f | %.1f | %.1f | %.1f | %.2f | %.1f | %.2f |\n",
+         tun, t_new, mp, info.kernel_ms, copy, mp / max (info.kernel_ms, copy), pd, pinfo.kernel_ms);
+fclose (f);
