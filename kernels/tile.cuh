@@ -65,11 +65,11 @@ struct sqdist {
 };
 
 // The first NK k-steps of a stage held in shared memory, As and Bs
-// ([k-step][row or column of the tile]), on thread (tx, ty) of a LANES x
-// LANES layout: its rows are g*LANES*W + W*tx + w (g < 8/W, w < W), its
-// columns likewise with ty, each W of them one 16-byte shared load.
-template <class Op, class T, int NK, int LANES, int BK, int N>
-__device__ __forceinline__ void stage(const T (&As)[BK][N], const T (&Bs)[BK][N], int tx, int ty,
+// ([k-step][row or column of the tile]), on thread (tx, ty) of an LX x LY
+// layout: its rows are g*LX*W + W*tx + w (g < 8/W, w < W), its columns
+// g*LY*W + W*ty + w, each W of them one 16-byte shared load.
+template <class Op, class T, int NK, int LX, int LY, int BK, int NA, int NB>
+__device__ __forceinline__ void stage(const T (&As)[BK][NA], const T (&Bs)[BK][NB], int tx, int ty,
                                       T (&acc)[8][8])
 {
     typedef typename vec16<T>::type V;
@@ -79,8 +79,8 @@ __device__ __forceinline__ void stage(const T (&As)[BK][N], const T (&Bs)[BK][N]
         T a[8], b[8];
 #pragma unroll
         for (int g = 0; g < 8 / W; ++g) {
-            unpack(a + g * W, *reinterpret_cast<const V *>(&As[kk][g * LANES * W + W * tx]));
-            unpack(b + g * W, *reinterpret_cast<const V *>(&Bs[kk][g * LANES * W + W * ty]));
+            unpack(a + g * W, *reinterpret_cast<const V *>(&As[kk][g * LX * W + W * tx]));
+            unpack(b + g * W, *reinterpret_cast<const V *>(&Bs[kk][g * LY * W + W * ty]));
         }
 #pragma unroll
         for (int r = 0; r < 8; ++r)
@@ -115,7 +115,7 @@ __device__ __forceinline__ void accumulate(const T *__restrict__ Ap, int64_t lda
                 *reinterpret_cast<const V *>(&Bt[ldb * (ks + f) + jc * TILE + q * W]);
         }
         __syncthreads();
-        stage<Op, T, KS, 8>(xx, yy, ia, ja, v);
+        stage<Op, T, KS, 8, 8>(xx, yy, ia, ja, v);
         __syncthreads();
     }
 }
@@ -219,7 +219,7 @@ __device__ __forceinline__ void accumulate_big(const T *__restrict__ Ap, int64_t
                     pb[l] = __ldg(reinterpret_cast<const V *>(gb + rowB * l));
                 }
         }
-        stage<Op, T, BK, 16>(As[cur], Bs[cur], tx, ty, acc);
+        stage<Op, T, BK, 16, 16>(As[cur], Bs[cur], tx, ty, acc);
         if (t + 1 < stages) {
 #pragma unroll
             for (int l = 0; l < LOADS; ++l)
@@ -230,7 +230,7 @@ __device__ __forceinline__ void accumulate_big(const T *__restrict__ Ap, int64_t
         }
         __syncthreads();
     }
-    if (HALF && half) stage<Op, T, BK / 2, 16>(As[full & 1], Bs[full & 1], tx, ty, acc);
+    if (HALF && half) stage<Op, T, BK / 2, 16, 16>(As[full & 1], Bs[full & 1], tx, ty, acc);
 #undef GD_LOAD_OK
 }
 
