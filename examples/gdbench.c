@@ -6,6 +6,7 @@
  *   build/gdbench minplus v4 single 4096 [reps]       m = k = n = 4096
  *   build/gdbench sgemm tuned single 1000x3000x500    m x k x n
  *   build/gdbench pdist tuned single 16384x300        n x d
+ *   build/gdbench pdist2 tuned single 8192x300x8192   mx x d x my
  *
  * Prints the check and the median kernel time, rate and host-to-host time
  * over reps calls (default 5) after one warm-up call. Exit status 0 only
@@ -65,7 +66,7 @@ static void fill(void *p, size_t count, gd_class cls)
 typedef struct {
     const char *op, *variant;
     gd_class cls;
-    int64_t m, k, n; /* pdist: n = m rows, k = d */
+    int64_t m, k, n; /* pdist: n = m rows, k = d; pdist2: X m x k, Y n x k */
 } job;
 
 static gd_status run(const job *j, const char *variant, const void *A, const void *B,
@@ -76,14 +77,17 @@ static gd_status run(const job *j, const char *variant, const void *A, const voi
         return gd_minplus(variant, j->cls, A, B, out, j->m, j->k, j->n, t);
     if (!strcmp(j->op, "sgemm"))
         return gd_sgemm(variant, GD_EDGES_PAD, A, B, out, j->m, j->k, j->n, t);
+    if (!strcmp(j->op, "pdist2"))
+        return gd_pdist2(variant, j->cls, A, B, j->m, j->n, j->k, GD_EUCLIDEAN, out, t);
     return gd_pdist(variant, j->cls, A, j->m, j->k, GD_EUCLIDEAN, out, t);
 }
 
 int main(int argc, char **argv)
 {
     if (argc < 5) {
-        fprintf(stderr, "usage: %s minplus|sgemm|pdist VARIANT single|double SIZE [REPS]\n"
-                        "  SIZE: n, or m x k x n (minplus, sgemm), or n x d (pdist)\n", argv[0]);
+        fprintf(stderr, "usage: %s minplus|sgemm|pdist|pdist2 VARIANT single|double SIZE [REPS]\n"
+                        "  SIZE: n, or m x k x n (minplus, sgemm), n x d (pdist),\n"
+                        "        mx x d x my (pdist2)\n", argv[0]);
         return 2;
     }
     job j = {argv[1], argv[2], strcmp(argv[3], "double") ? GD_SINGLE : GD_DOUBLE, 0, 0, 0};
@@ -91,7 +95,7 @@ int main(int argc, char **argv)
     long long a = 0, b = 0, c = 0;
     int got = sscanf(argv[4], "%lldx%lldx%lld", &a, &b, &c);
     int pdist = !strcmp(j.op, "pdist");
-    if (strcmp(j.op, "minplus") && strcmp(j.op, "sgemm") && !pdist) {
+    if (strcmp(j.op, "minplus") && strcmp(j.op, "sgemm") && strcmp(j.op, "pdist2") && !pdist) {
         fprintf(stderr, "gdbench: unknown operation '%s'\n", j.op);
         return 2;
     }
@@ -107,6 +111,7 @@ int main(int argc, char **argv)
     }
     rng_state = (uint64_t)time(NULL) * 0x9E3779B97F4A7C15ULL | 1;
     const size_t es = j.cls == GD_SINGLE ? 4 : 8;
+    /* B: k x n (minplus, sgemm) or Y, n x k (pdist2): the same count */
     const size_t na = (size_t)(j.m * j.k), nb = pdist ? 0 : (size_t)(j.k * j.n);
     const size_t nc = pdist ? (size_t)(j.m * (j.m - 1) / 2) : (size_t)(j.m * j.n);
     void *A = malloc(na * es + 1), *B = malloc(nb * es + 1);
@@ -155,7 +160,7 @@ int main(int argc, char **argv)
     double km = median(kern, reps), hm = median(h2h, reps);
     printf("%s on %s: kernel %.3f ms (%.4g %s/s), host to host %.3f ms, median of %d\n",
            t.variant, t.device, km, t.ops / (km * 1e-3),
-           !strcmp(j.op, "sgemm") ? "flop" : !strcmp(j.op, "pdist") ? "triple" : "step",
+           !strcmp(j.op, "sgemm") ? "flop" : !strcmp(j.op, "minplus") ? "step" : "triple",
            hm, reps);
     gd_release();
     free(A); free(B); free(C); free(R); free(kern); free(h2h);

@@ -13,8 +13,9 @@
  *   v3  v2 with operands staged through shared memory 4 k-steps at a time
  *   v4  v3 with 16-byte loads from global and shared memory, 16-byte stores
  *       into a padded R copied back with cudaMemcpy2D, __launch_bounds__
- *   v5  beyond the course: 128x128 tiles of 256 threads, 8 k-steps a
- *       stage, two shared stages with the next one prefetched (tile.cuh)
+ *   v5  beyond the course: 128x64 tiles of 128 threads, four blocks an SM
+ *       (double: 128x128 of 256), 8 k-steps a stage, two shared stages
+ *       with the next one prefetched (tile.cuh)
  *
  * Layouts. v0/v1 read A (m x k) and B (k x n) as Octave holds them. v2-v5
  * read the layouts the preparation kernels build on the device:
@@ -190,19 +191,20 @@ minplus_v4_vector(const T *__restrict__ Ap, const T *__restrict__ Bt,
 }
 
 // ---------------------------------------------------------------------------
-// v5: beyond the course. The 128x128 block tile of tile.cuh: 256 threads
-// (8 warps a block instead of 2), 8x8 outputs each, 8 k-steps of both
+// v5: beyond the course. The big block tile of tile.cuh: in single 128x64
+// outputs, 128 threads and four blocks an SM (double: 128x128, 256
+// threads, one block an SM), 8x8 outputs a thread, 8 k-steps of both
 // operands a shared-memory stage and two stages, the next stage loaded into
 // registers while the current one is computed: one barrier per 8 k-steps
 // instead of two per 4, and global loads in flight behind the arithmetic.
-// Its launch function is shared with sgemm 'tuned'; only the step differs.
+// Its kernel is sgemm 'tuned''s (launch_big) with another step and shape.
 
 template <class T> gd_status launch_v5(const gd_plan &p)
 {
-    dim3 grid((unsigned)(p.mp / gd_tile::BIG), gd_grid_y(p.np / gd_tile::BIG));
-    gd_tile::big_tile_kernel<gd_tile::minplus, T, V5_BK, sizeof(T) == 4 ? 2 : 1>
-        <<<grid, 256, 0, gd_stream()>>>((const T *)p.A, (const T *)p.B, (T *)p.C, p.mp, p.np,
-                                        p.kp, p.kp, 0);
+    typedef gd_tile::shape<T> S;
+    typedef gd_tile::layout<S::TX, S::TY, S::MINB, true> L; // stages by cp.async
+    gd_tile::launch_big<gd_tile::minplus, T, V5_BK, L>(
+        (const T *)p.A, (const T *)p.B, (T *)p.C, p.mp, p.np, p.kp, p.kp, 0, 1, gd_stream());
     return GD_OK;
 }
 
@@ -254,8 +256,8 @@ const gd_product_variant VARIANTS[] = {
      GD_PADDED_BT, false, TILE, TILE, KPAD, launch_v3<float>, launch_v3<double>},
     {{"v4", "v3 with 16-byte loads and stores, padded output, __launch_bounds__", 1},
      GD_PADDED_BT, true, TILE, TILE, KPAD, launch_v4<float>, launch_v4<double>},
-    {{"v5", "128x128 tiles of 256 threads, 8 k-steps a stage, two shared stages, next stage "
-            "prefetched into registers", 1},
+    {{"v5", "128x64 tiles of 128 threads (double: 128x128 of 256), 8x8 per thread, 8 k-steps a "
+            "stage, two shared stages, next stage prefetched into registers", 1},
      GD_PADDED_BT, true, gd_tile::BIG, gd_tile::BIG, V5_BK, launch_v5<float>, launch_v5<double>},
     {{"cpu", "OpenMP on the host, blocked for cache, Octave's min rule", 0},
      GD_RAW, false, 1, 1, 1, NULL, NULL},

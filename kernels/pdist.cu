@@ -13,8 +13,9 @@
  *   tiled  a block of 32x32 threads per pair of 32-observation subsets,
  *          32 features at a time staged in shared memory feature-major
  *          (consecutive observations in consecutive banks)
- *   tuned  128x128 tiles of the triangle per block of 256 threads (the
- *          tile of min-plus v5 and sgemm tuned), 8x8 pairs per thread in
+ *   tuned  128x128 tiles of the triangle, each two blocks of 128x64 and
+ *          128 threads in single, one of 256 in double (the tiles of
+ *          min-plus v5 and sgemm tuned), 8x8 pairs per thread in
  *          registers, 16-byte loads, tiles above the diagonal never
  *          launched, results written straight into the condensed order;
  *          pdist2's tuned is the same tile over the whole of D
@@ -136,50 +137,67 @@ pdist_tiled(const T *__restrict__ X, T *__restrict__ D, int64_t n, int64_t d,
     }
 }
 
-// Stores the thread's pairs of tile (ic, jc) into the condensed D (base:
-// the index of D's first element); TEST: skip pairs above the diagonal
-// and past n.
-template <class T, bool SQRT, bool TEST>
+// Stores the thread's pairs of the tile at rows ic*128..., columns j0...
+// (a 128 x 8TY part of tile (ic, jc)) into the condensed D (base: the index
+// of D's first element); TEST: skip pairs above the diagonal and past n.
+template <class T, bool SQRT, bool TEST, int TY>
 __device__ __forceinline__ void store_triangle(T *__restrict__ D, int64_t n, int64_t base,
-                                               int64_t ic, int64_t jc, const T (&v)[8][8])
+                                               int64_t ic, int64_t j0, const T (&v)[8][8])
 {
     const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
 #pragma unroll
     for (int jb = 0; jb < 8; ++jb) {
-        const int64_t j = jc * BIG + gd_tile::big_offset<T>(ty, jb);
+        const int64_t j = j0 + gd_tile::big_offset<T, TY>(ty, jb);
         T *col = D + (tri_start(j, n) - j - 1 - base);
 #pragma unroll
         for (int ib = 0; ib < 8; ++ib) {
-            const int64_t i = ic * BIG + gd_tile::big_offset<T>(tx, ib);
+            const int64_t i = ic * BIG + gd_tile::big_offset<T, 16>(tx, ib);
             if (!TEST || (i < n && i > j)) col[i] = finish<T, SQRT>()(v[ib][jb]);
         }
     }
 }
 
-// tuned: the 128x128 block tile of tile.cuh (min-plus v5, sgemm tuned:
-// 256 threads, 8x8 pairs each, two shared stages of 8 features) over the
-// triangle, with (x - y)^2 summed in place of min(x + y). Xp is X padded
-// with zeros to np x dp (np a multiple of 128, dp of 4: the last stage may
-// be half of one): padded features add (0 - 0)^2 = 0. Tiles (ic, jc), ic >= jc, of the panel's tile
-// columns; pairs above the diagonal and past n are not written.
-template <class T, bool SQRT>
-__global__ void __launch_bounds__(256, sizeof(T) == 4 ? 2 : 1)
-pdist_tuned(const T *__restrict__ Xp, T *__restrict__ D, int64_t n, int64_t np,
-            int64_t dp, int64_t c0, int64_t nc, int64_t NT, int64_t base)
-{
-    const int64_t L = NT - c0, count = diag_start(nc, L);
-    for (int64_t p = blockIdx.x; p < count; p += gridDim.x) {
-        const int64_t c = diag_column(p, L), jc = c0 + c, ic = jc + (p - diag_start(c, L));
-        T v[8][8];
-        gd_tile::accumulate_big<gd_tile::sqdist, T, BIG_BK, true>(Xp, np, Xp, np, 0, dp,
-                                                                  ic * BIG, jc * BIG, v);
-        // Tiles below the diagonal one and wholly inside the n rows (all
-        // but about 2n/128 of them) store every pair without a test.
-        if (ic > jc && (ic + 1) * BIG <= n)
-            store_triangle<T, SQRT, false>(D, n, base, ic, jc, v);
-        else
-            store_triangle<T, SQRT, true>(D, n, base, ic, jc, v);
+// The tile of block q0 + blockIdx.x: part q % PARTS of the p = q / PARTS-th
+// tile (ic, jc) of the panel's triangle (tile columns c0 ... of NT), its
+// first column j0.
+template <int TY> struct tri_tile {
+    enum { PARTS = BIG / (8 * TY) };
+    int64_t ic, jc, j0;
+    __device__ __forceinline__ tri_tile(int64_t q0, int64_t c0, int64_t NT)
+    {
+        const int64_t q = q0 + blockIdx.x, p = q / PARTS, L = NT - c0, c = diag_column(p, L);
+        jc = c0 + c;
+        ic = jc + (p - diag_start(c, L));
+        j0 = jc * BIG + (q % PARTS) * 8 * TY;
     }
+};
+
+// tuned: the big tile of tile.cuh (min-plus v5, sgemm tuned: 8x8 pairs per
+// thread, two shared stages of 8 features) over the triangle, with
+// (x - y)^2 summed in place of min(x + y). Xp is X padded with zeros to
+// np x da (np a multiple of 128, da of 8) and computed over dp features
+// (dp a multiple of 4, so the last stage may be a half one): padded
+// features add (0 - 0)^2 = 0. Tiles (ic, jc), ic >= jc, of 128 x 128 of
+// the panel's tile columns, each computed by 128/(8TY) blocks (two of
+// 128 x 64 in single); one block a tile and no loop around it, which at
+// 128 registers a thread would spill (tuned_panel covers the panel); pairs
+// above the diagonal and past n are not written.
+template <class T, bool SQRT, class LAY>
+__global__ void __launch_bounds__(16 * LAY::TY, LAY::MINB)
+pdist_tuned(const T *__restrict__ Xp, T *__restrict__ D, int64_t n, int64_t np,
+            int64_t dp, int64_t c0, int64_t NT, int64_t base, int64_t q0)
+{
+    enum { TY = LAY::TY };
+    const tri_tile<TY> t(q0, c0, NT);
+    T v[8][8];
+    gd_tile::accumulate_big<gd_tile::sqdist, T, BIG_BK, 16, TY, false, true>(Xp, np, Xp, np, 0, dp,
+                                                                       t.ic * BIG, t.j0, v);
+    // Tiles below the diagonal one and wholly inside the n rows (all but
+    // about 2n/128 of them) store every pair without a test.
+    if (t.ic > t.jc && (t.ic + 1) * BIG <= n)
+        store_triangle<T, SQRT, false, TY>(D, n, base, t.ic, t.j0, v);
+    else
+        store_triangle<T, SQRT, true, TY>(D, n, base, t.ic, t.j0, v);
 }
 
 // pdist2, naive: one thread per D(i,j), threads along i.
@@ -222,11 +240,23 @@ struct pdist_variant {
 const pdist_variant VARIANTS[] = {
     {{"naive", "one thread per pair through the triangular index map (64-bit, exact)", 1}, NAIVE},
     {{"tiled", "32x32 threads per pair of 32-observation subsets, features staged in shared memory", 1}, TILED},
-    {{"tuned", "128x128 tiles of the triangle, 8x8 pairs per thread in registers, 16-byte loads, "
-               "two shared stages", 1}, TUNED},
+    {{"tuned", "128x128 tiles of the triangle (single: two blocks of 128x64 each), 8x8 pairs per "
+               "thread in registers, 16-byte loads, two shared stages", 1}, TUNED},
     {{"cpu", "OpenMP on the host, a column of the triangle at a time", 0}, NAIVE},
 };
 const int NVARIANTS = sizeof VARIANTS / sizeof VARIANTS[0];
+
+template <class T, bool SQRT, class S>
+void tuned_panel(const T *Xp, T *Dd, int64_t n, int64_t np, int64_t dp, int64_t c0, int64_t nc,
+                 int64_t NT, int64_t base, cudaStream_t st)
+{
+    const int64_t L = NT - c0, parts = BIG / (8 * S::TY), count = nc * (2 * L - nc + 1) / 2 * parts;
+    for (int64_t q0 = 0; q0 < count; q0 += INT32_MAX) {
+        const int64_t blocks = count - q0 < INT32_MAX ? count - q0 : INT32_MAX;
+        pdist_tuned<T, SQRT, S><<<(unsigned)blocks, 16 * S::TY, 0, st>>>(Xp, Dd, n, np, dp, c0, NT,
+                                                                          base, q0);
+    }
+}
 
 template <class T, bool SQRT>
 void launch_panel(kind k, const T *X, const T *Xp, T *Dd, int64_t n, int64_t d,
@@ -245,9 +275,7 @@ void launch_panel(kind k, const T *X, const T *Xp, T *Dd, int64_t n, int64_t d,
             X, Dd, n, d, b0, nb, S, base);
     } else {
         const int64_t NT = np / BIG, c0 = j0 / BIG, nc = (j1 + BIG - 1) / BIG - c0;
-        const int64_t L = NT - c0, count = nc * (2 * L - nc + 1) / 2;
-        pdist_tuned<T, SQRT><<<(unsigned)(count < (1 << 22) ? count : (1 << 22)), 256, 0, st>>>(
-            Xp, Dd, n, np, dp, c0, nc, NT, base);
+        tuned_panel<T, SQRT, gd_tile::shape<T>>(Xp, Dd, n, np, dp, c0, nc, NT, base, st);
     }
 }
 
@@ -263,7 +291,10 @@ gd_status run_gpu(const pdist_variant &v, const T *X, int64_t n, int64_t d,
     snprintf(t->device, sizeof t->device, "%s", gd_device_name());
     cudaStream_t st = gd_stream();
     const int64_t P = tri_start(n - 1, n); // n(n-1)/2
-    const int64_t np = gd_round_up(n, BIG), dp = gd_round_up(d > 0 ? d : 1, BIG_BK / 2);
+    // tuned computes dp features (a multiple of 4: its last stage may be a
+    // half one) of Xp, which holds da (whole stages of 8) for the loads
+    const int64_t np = gd_round_up(n, BIG), dp = gd_round_up(d > 0 ? d : 1, BIG_BK / 2),
+                  da = gd_round_up(dp, BIG_BK);
 
     gd_allocs al = {};
     gd_pins pins = {};
@@ -272,8 +303,8 @@ gd_status run_gpu(const pdist_variant &v, const T *X, int64_t n, int64_t d,
     gd_describe(what, sizeof what, "X", n, d, cls);
     if ((s = gd_alloc(&al, &dX, (size_t)(n * d) * es, what))) goto done;
     if (v.k == TUNED) {
-        gd_describe(what, sizeof what, "padded X", np, dp, cls);
-        if ((s = gd_alloc(&al, &dXp, (size_t)(np * dp) * es, what))) goto done;
+        gd_describe(what, sizeof what, "padded X", np, da, cls);
+        if ((s = gd_alloc(&al, &dXp, (size_t)(np * da) * es, what))) goto done;
     }
     {
         // panels: as many 128-column steps of the triangle as the memory
@@ -297,8 +328,8 @@ gd_status run_gpu(const pdist_variant &v, const T *X, int64_t n, int64_t d,
             goto done;
         cudaEventRecord(gd_event(1), st);
         if (v.k == TUNED) {
-            dim3 grid((unsigned)((np + 255) / 256), gd_grid_y(dp));
-            pad_rows<T><<<grid, 256, 0, st>>>((const T *)dX, (T *)dXp, n, d, np, dp);
+            dim3 grid((unsigned)((np + 255) / 256), gd_grid_y(da));
+            pad_rows<T><<<grid, 256, 0, st>>>((const T *)dX, (T *)dXp, n, d, np, da);
             if ((s = gd_cuda(cudaGetLastError(), "layout preparation kernel"))) goto done;
         }
         cudaEventRecord(gd_event(5), st); /* read after the last panel's sync */
@@ -384,23 +415,22 @@ template <class T> gd_status launch2_naive(const gd_plan &p)
 // (x - y)^2 as its step, the square root applied as each value is stored.
 template <class T> gd_status launch2_tuned(const gd_plan &p)
 {
-    dim3 grid((unsigned)(p.mp / BIG), gd_grid_y(p.np / BIG));
+    typedef gd_tile::shape<T> S;
     const T *X = (const T *)p.A, *Y = (const T *)p.B;
-    enum { MINB = sizeof(T) == 4 ? 2 : 1 };
     if (p.param == GD_EUCLIDEAN)
-        gd_tile::big_tile_kernel<gd_tile::sqdist, T, BIG_BK, MINB, finish<T, true>>
-            <<<grid, 256, 0, gd_stream()>>>(X, Y, (T *)p.C, p.mp, p.np, p.kp, p.kp, 0);
+        gd_tile::launch_big<gd_tile::sqdist, T, BIG_BK, S, finish<T, true>>(
+            X, Y, (T *)p.C, p.mp, p.np, p.kp, p.kp, 0, 1, gd_stream());
     else
-        gd_tile::big_tile_kernel<gd_tile::sqdist, T, BIG_BK, MINB, gd_tile::identity>
-            <<<grid, 256, 0, gd_stream()>>>(X, Y, (T *)p.C, p.mp, p.np, p.kp, p.kp, 0);
+        gd_tile::launch_big<gd_tile::sqdist, T, BIG_BK, S>(
+            X, Y, (T *)p.C, p.mp, p.np, p.kp, p.kp, 0, 1, gd_stream());
     return GD_OK;
 }
 
 const gd_product_variant VARIANTS2[] = {
     {{"naive", "one thread per D(i,j), threads along i", 1},
      GD_RAW, false, 1, 1, 1, launch2_naive<float>, launch2_naive<double>},
-    {{"tuned", "128x128 tiles of 256 threads, 8x8 pairs each, two shared stages of 8 features, "
-      "16-byte loads and stores", 1},
+    {{"tuned", "128x64 tiles of 128 threads (double: 128x128 of 256), 8x8 pairs each, two shared "
+      "stages of 8 features, 16-byte loads and stores", 1},
      GD_PADDED_BT, true, BIG, BIG, BIG_BK, launch2_tuned<float>, launch2_tuned<double>},
     {{"cpu", "OpenMP on the host, a column of D at a time", 0},
      GD_RAW, false, 1, 1, 1, NULL, NULL},

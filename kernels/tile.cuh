@@ -143,69 +143,148 @@ __device__ __forceinline__ void store_padded(T *__restrict__ C, int64_t ldc, int
 }
 
 
-/* 2. The 128x128 block tile (sgemm 'tuned', min-plus 'v5'): 256 threads,
- * each an 8x8 register tile; BK k-steps of both operands per shared-memory
- * stage, two stages, the next stage's operands loaded into registers while
- * the current one is computed, so one barrier per BK k-steps suffices.
+/* 2. The big block tiles (min-plus 'v5', sgemm 'tuned', pdist and pdist2
+ * 'tuned'): TX x TY threads, each an 8x8 register tile, so a block covers
+ * BM x BN = 8TX x 8TY outputs (128x128 with 16x16 threads; 128x64 with
+ * 16x8). BK k-steps of both operands per shared-memory stage; the next
+ * stages are filled while the current one is computed (through registers,
+ * or by cp.async: accumulate_big), so one barrier per BK k-steps suffices.
  *
- * Thread (tx, ty) = (tid % 16, tid / 16) owns the rows i0 + g*16W + W*tx + w
- * (g < 8/W, w < W) and the columns j0 + g*16W + W*ty + w: every shared
- * read is one 16-byte vector, and a warp's 16 distinct A vectors are 256
- * contiguous bytes. A stage is BK rows of 128 contiguous elements of each
- * operand (Ap[i + lda*k], Bt[j + ldb*k]): 128/W vectors a row, LOADS
- * vectors per thread. The k range [k0, k1) must be whole stages or, with
- * HALF, whole stages and a last one of BK/2 k-steps. */
+ * Thread (tx, ty) = (tid % TX, tid / TX) owns the rows i0 + g*TX*W + W*tx + w
+ * (g < 8/W, w < W) and the columns j0 + g*TY*W + W*ty + w: every shared
+ * read is one 16-byte vector, and a warp's distinct A vectors are
+ * contiguous. A stage is BK rows of BM (BN) contiguous elements of A (B)
+ * (Ap[i + lda*k], Bt[j + ldb*k]).
+ *
+ * Single runs on 128x64 with 128 threads (shape<float>): four blocks an
+ * SM instead of two of 128x128, so each scheduler runs warps of four
+ * blocks. The warps of one block pass the barriers together and so run
+ * the same stretch of code at the same time; in min-plus the compiler
+ * groups FMNMX (which the ALU pipe takes at half rate) into runs, and
+ * warps in step hit those runs together and leave issue slots empty. More,
+ * smaller blocks keep fewer warps in step (NOTES.md). At 128 registers a
+ * thread this schedule has no room to spare: the kernels compute one tile
+ * a block, with no loop around it, and stay spill-free (tests/spills.bats
+ * checks). */
 enum { BIG = 128 };
 
-template <class T> __device__ __forceinline__ int big_offset(int a, int b)
+// Offset within the tile of register row (or column) b of thread a in a
+// layout of L threads along that dimension.
+template <class T, int L = 16> __device__ __forceinline__ int big_offset(int a, int b)
 {
     enum { W = vec16<T>::N };
-    return (b / W) * 16 * W + a * W + b % W;
+    return (b / W) * L * W + a * W + b % W;
 }
 
-template <class Op, class T, int BK, bool HALF = false>
+// cp.async (sm_80 on): 16 bytes from global to shared memory without a
+// register. Older GPUs copy through a register at once, which the barrier
+// after wait_async makes just as visible.
+__device__ __forceinline__ void copy16_async(void *shared, const void *global)
+{
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(
+                     (unsigned)__cvta_generic_to_shared(shared)),
+                 "l"(global));
+#else
+    *reinterpret_cast<int4 *>(shared) = __ldg(reinterpret_cast<const int4 *>(global));
+#endif
+}
+__device__ __forceinline__ void commit_async()
+{
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.commit_group;\n" ::);
+#endif
+}
+// wait until at most N committed groups are still in flight
+template <int N> __device__ __forceinline__ void wait_async()
+{
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+#endif
+}
+
+/* acc = the tile at (i0, j0) of Op over k0 <= k < k1 ((k1 - k0) whole
+ * stages of BK, or with HALF whole stages and a last one of BK/2 k-steps,
+ * whose loads still read BK rows: the operands must hold rows up to the
+ * next whole stage, read but not used). Called by all TX*TY threads of the
+ * block (it synchronises). Two ways to fill the stages:
+ *  - registers (ASYNC false, two stages): the next stage's vectors are
+ *    loaded into registers while the current stage is computed, then
+ *    stored into the other stage;
+ *  - cp.async (ASYNC true, three stages): copied from global to shared
+ *    memory directly, two stages in flight while one is computed, and no
+ *    registers held for them.
+ * Either way one barrier a stage. */
+template <class Op, class T, int BK, int TX = 16, int TY = 16, bool ASYNC = false,
+          bool HALF = false>
 __device__ __forceinline__ void accumulate_big(const T *__restrict__ Ap, int64_t lda,
                                                const T *__restrict__ Bt, int64_t ldb,
                                                int64_t k0, int64_t k1, int64_t i0, int64_t j0,
                                                T (&acc)[8][8])
 {
     typedef typename vec16<T>::type V;
-    enum { W = vec16<T>::N, ROW = BIG / W, LOADS = BK * ROW / 256, LROWS = 256 / ROW };
-    static_assert(LOADS >= 1 && BK * ROW % 256 == 0, "a stage is whole loads");
-    __shared__ __align__(16) T As[2][BK][BIG];
-    __shared__ __align__(16) T Bs[2][BK][BIG];
-    const int tid = threadIdx.x, tx = tid % 16, ty = tid / 16;
-    // HALF: the last stage may hold BK/2 k-steps ((k1 - k0) % BK == BK/2);
-    // rows past k1 are neither loaded nor used.
+    enum {
+        W = vec16<T>::N, NT = TX * TY, BM = 8 * TX, BN = 8 * TY, S = ASYNC ? 3 : 2,
+        RA = BM / W, RB = BN / W,          // vectors in a row of a stage
+        LA = BK * RA / NT, LB = BK * RB / NT, // vectors each thread loads
+        PA = NT / RA, PB = NT / RB          // rows one pass of loads covers
+    };
+    static_assert(LA >= 1 && LB >= 1 && NT % RA == 0 && NT % RB == 0, "a stage is whole loads");
+    static_assert(!(ASYNC && HALF), "a half stage is filled through registers");
+    __shared__ __align__(16) T As[S][BK][BM];
+    __shared__ __align__(16) T Bs[S][BK][BN];
+    const int tid = threadIdx.x, tx = tid % TX, ty = tid / TX;
+    const int full = (int)((k1 - k0) / BK);
     const bool half = HALF && (k1 - k0) % BK != 0;
-    const int full = (int)((k1 - k0) / BK), stages = full + (half ? 1 : 0);
-    // the thread's load l may run when its stage is whole or its row (the
-    // k-step tid / ROW + l * LROWS of the stage) is in the first half
-#define GD_LOAD_OK(last, l) (!HALF || !((last) && half) || tid / ROW + (l) * LROWS < BK / 2)
-    // element e = tid + 256*l of a stage is k-step e / ROW, vector e % ROW:
-    // its shared offset is e*W in either buffer. The global pointers
-    // advance by BK rows a stage (no 64-bit index arithmetic in the loop).
-    const T *ga = Ap + lda * (k0 + tid / ROW) + i0 + W * (tid % ROW);
-    const T *gb = Bt + ldb * (k0 + tid / ROW) + j0 + W * (tid % ROW);
-    const size_t rowA = (size_t)lda * (256 / ROW), rowB = (size_t)ldb * (256 / ROW);
+    const int stages = full + (half ? 1 : 0);
+    // element e = tid + NT*l of a stage is k-step e / R, vector e % R: its
+    // shared offset is e*W. The global pointers advance by BK rows a stage
+    // (no 64-bit index arithmetic in the loop).
+    const T *ga = Ap + lda * (k0 + tid / RA) + i0 + W * (tid % RA);
+    const T *gb = Bt + ldb * (k0 + tid / RB) + j0 + W * (tid % RB);
+    const size_t rowA = (size_t)lda * PA, rowB = (size_t)ldb * PB;
     const size_t stepA = (size_t)lda * BK, stepB = (size_t)ldb * BK;
 #pragma unroll
     for (int r = 0; r < 8; ++r)
 #pragma unroll
         for (int c = 0; c < 8; ++c) acc[r][c] = Op::template init<T>();
-    V pa[LOADS], pb[LOADS];
+    if constexpr (ASYNC) {
+        // fill(s): the next stage into buffer s, or an empty group past the
+        // last, so that wait_async<1> always means "the oldest has landed"
+        auto fill = [&](int s, bool any) {
+            if (any) {
 #pragma unroll
-    for (int l = 0; l < LOADS; ++l)
-        if (GD_LOAD_OK(stages == 1, l)) {
-            pa[l] = __ldg(reinterpret_cast<const V *>(ga + rowA * l));
-            pb[l] = __ldg(reinterpret_cast<const V *>(gb + rowB * l));
-        }
+                for (int l = 0; l < LA; ++l)
+                    copy16_async(&As[s][0][0] + W * (tid + NT * l), ga + rowA * l);
 #pragma unroll
-    for (int l = 0; l < LOADS; ++l)
-        if (GD_LOAD_OK(stages == 1, l)) {
-            reinterpret_cast<V *>(&As[0][0][0])[tid + 256 * l] = pa[l];
-            reinterpret_cast<V *>(&Bs[0][0][0])[tid + 256 * l] = pb[l];
+                for (int l = 0; l < LB; ++l)
+                    copy16_async(&Bs[s][0][0] + W * (tid + NT * l), gb + rowB * l);
+                ga += stepA;
+                gb += stepB;
+            }
+            commit_async();
+        };
+        fill(0, stages > 0);
+        fill(1, stages > 1);
+        int cur = 0, next = 2; // buffers of stages t and t + 2
+        for (int t = 0; t < stages; ++t) {
+            wait_async<1>();
+            __syncthreads(); // stage t is in; every thread is done with t - 1
+            fill(next, t + 2 < stages);
+            stage<Op, T, BK, TX, TY>(As[cur], Bs[cur], tx, ty, acc);
+            cur = cur == S - 1 ? 0 : cur + 1;
+            next = next == S - 1 ? 0 : next + 1;
         }
+    } else {
+    V pa[LA], pb[LB];
+#pragma unroll
+    for (int l = 0; l < LA; ++l) pa[l] = __ldg(reinterpret_cast<const V *>(ga + rowA * l));
+#pragma unroll
+    for (int l = 0; l < LB; ++l) pb[l] = __ldg(reinterpret_cast<const V *>(gb + rowB * l));
+#pragma unroll
+    for (int l = 0; l < LA; ++l) reinterpret_cast<V *>(&As[0][0][0])[tid + NT * l] = pa[l];
+#pragma unroll
+    for (int l = 0; l < LB; ++l) reinterpret_cast<V *>(&Bs[0][0][0])[tid + NT * l] = pb[l];
     __syncthreads();
     for (int t = 0; t < full; ++t) {
         const int cur = t & 1;
@@ -213,65 +292,94 @@ __device__ __forceinline__ void accumulate_big(const T *__restrict__ Ap, int64_t
             ga += stepA;
             gb += stepB;
 #pragma unroll
-            for (int l = 0; l < LOADS; ++l)
-                if (GD_LOAD_OK(t + 2 == stages, l)) {
-                    pa[l] = __ldg(reinterpret_cast<const V *>(ga + rowA * l));
-                    pb[l] = __ldg(reinterpret_cast<const V *>(gb + rowB * l));
-                }
+            for (int l = 0; l < LA; ++l) pa[l] = __ldg(reinterpret_cast<const V *>(ga + rowA * l));
+#pragma unroll
+            for (int l = 0; l < LB; ++l) pb[l] = __ldg(reinterpret_cast<const V *>(gb + rowB * l));
         }
-        stage<Op, T, BK, 16, 16>(As[cur], Bs[cur], tx, ty, acc);
+        stage<Op, T, BK, TX, TY>(As[cur], Bs[cur], tx, ty, acc);
         if (t + 1 < stages) {
 #pragma unroll
-            for (int l = 0; l < LOADS; ++l)
-                if (GD_LOAD_OK(t + 2 == stages, l)) {
-                    reinterpret_cast<V *>(&As[cur ^ 1][0][0])[tid + 256 * l] = pa[l];
-                    reinterpret_cast<V *>(&Bs[cur ^ 1][0][0])[tid + 256 * l] = pb[l];
-                }
+            for (int l = 0; l < LA; ++l)
+                reinterpret_cast<V *>(&As[cur ^ 1][0][0])[tid + NT * l] = pa[l];
+#pragma unroll
+            for (int l = 0; l < LB; ++l)
+                reinterpret_cast<V *>(&Bs[cur ^ 1][0][0])[tid + NT * l] = pb[l];
         }
         __syncthreads();
     }
-    if (HALF && half) stage<Op, T, BK / 2, 16, 16>(As[full & 1], Bs[full & 1], tx, ty, acc);
-#undef GD_LOAD_OK
+    if (HALF && half) stage<Op, T, BK / 2, TX, TY>(As[full & 1], Bs[full & 1], tx, ty, acc);
+    }
 }
 
 // Stores fn(acc), the thread's part of the tile at (i0, j0), into the
-// padded column-major C (ldc a multiple of 128) with 16-byte stores.
-template <class T, class Fn>
+// padded column-major C (ldc a multiple of 8TX) with 16-byte stores.
+template <class T, int TX, int TY, class Fn>
 __device__ __forceinline__ void store_big(T *__restrict__ C, int64_t ldc, int64_t i0, int64_t j0,
                                           const T (&acc)[8][8], Fn fn)
 {
     typedef typename vec16<T>::type V;
     enum { W = vec16<T>::N };
-    const int tid = threadIdx.x, tx = tid % 16, ty = tid / 16;
+    const int tid = threadIdx.x, tx = tid % TX, ty = tid / TX;
 #pragma unroll
     for (int c = 0; c < 8; ++c) {
-        T *col = C + (size_t)ldc * (size_t)(j0 + big_offset<T>(ty, c)) + i0;
+        T *col = C + (size_t)ldc * (size_t)(j0 + big_offset<T, TY>(ty, c)) + i0;
 #pragma unroll
         for (int g = 0; g < 8 / W; ++g) {
             T v[W];
 #pragma unroll
             for (int w = 0; w < W; ++w) v[w] = fn(acc[g * W + w][c]);
-            *reinterpret_cast<V *>(&col[g * 16 * W + W * tx]) = pack(v);
+            *reinterpret_cast<V *>(&col[g * TX * W + W * tx]) = pack(v);
         }
     }
 }
 
-/* The whole product kernel on the big tile: block (x, y, z) computes the
- * tiles (x, y + gridDim.y*q) over the k range z*kchunk ... into
- * C + z*split_stride (split-k: the partial sums of the z-th slice), each
- * value passed through Fn on its way out. */
-template <class Op, class T, int BK, int MINB, class Fn = identity>
-__global__ void __launch_bounds__(256, MINB)
+/* How a kernel lays out the big tile: TX x TY threads (8TX x 8TY outputs),
+ * at least MINB blocks an SM (__launch_bounds__), stages filled through
+ * registers or by cp.async (accumulate_big). */
+template <int TX_, int TY_, int MINB_, bool ASYNC_ = false> struct layout {
+    enum { TX = TX_, TY = TY_, MINB = MINB_, ASYNC = ASYNC_ };
+};
+
+/* The layouts min-plus and the distances run on: single, 128x64 of 128
+ * threads, four blocks an SM (128 registers a thread); double, 128x128 of
+ * 256 threads, one block an SM. */
+template <class T> struct shape;
+template <> struct shape<float> : layout<16, 8, 4> {};
+template <> struct shape<double> : layout<16, 16, 1> {};
+
+/* The whole product kernel on a big tile: block (x, y, z) computes the
+ * tile (x, jt + y) over the k range z*kchunk ... into C + z*split_stride
+ * (split-k: the partial sums of the z-th slice), each value passed through
+ * Fn on its way out. mp must be a multiple of 8TX, np of 8TY. One tile a
+ * block and no loop around it: a grid-stride loop costs the 128-register
+ * layouts their spill-free schedule, so launch_big covers wide products
+ * with several launches (jt: the first tile column of this one). */
+template <class Op, class T, int BK, class L, class Fn>
+__global__ void __launch_bounds__(L::TX * L::TY, L::MINB)
 big_tile_kernel(const T *__restrict__ Ap, const T *__restrict__ Bt, T *__restrict__ C,
-                int64_t mp, int64_t np, int64_t kp, int64_t kchunk, int64_t split_stride)
+                int64_t mp, int64_t np, int64_t kp, int64_t kchunk, int64_t split_stride,
+                int64_t jt)
 {
-    const int64_t i0 = blockIdx.x * (int64_t)BIG;
+    const int64_t i0 = blockIdx.x * (int64_t)(8 * L::TX), j0 = (jt + blockIdx.y) * (8 * L::TY);
     const int64_t k0 = blockIdx.z * kchunk, k1 = k0 + kchunk < kp ? k0 + kchunk : kp;
-    T *Cz = C + (size_t)blockIdx.z * (size_t)split_stride;
-    for (int64_t j0 = blockIdx.y * (int64_t)BIG; j0 < np; j0 += (int64_t)gridDim.y * BIG) {
-        T acc[8][8];
-        accumulate_big<Op, T, BK>(Ap, mp, Bt, np, k0, k1, i0, j0, acc);
-        store_big(Cz, mp, i0, j0, acc, Fn());
+    T acc[8][8];
+    accumulate_big<Op, T, BK, L::TX, L::TY, L::ASYNC>(Ap, mp, Bt, np, k0, k1, i0, j0, acc);
+    store_big<T, L::TX, L::TY>(C + (size_t)blockIdx.z * (size_t)split_stride, mp, i0, j0, acc,
+                               Fn());
+}
+
+// Launches big_tile_kernel over the mp x np product in `slices` split-k
+// slices, on stream st.
+template <class Op, class T, int BK, class L, class Fn = identity>
+void launch_big(const T *Ap, const T *Bt, T *C, int64_t mp, int64_t np, int64_t kp,
+                int64_t kchunk, int64_t split_stride, int slices, cudaStream_t st)
+{
+    const int64_t tiles_j = np / (8 * L::TY);
+    for (int64_t jt = 0; jt < tiles_j; jt += 65535) {
+        const int64_t ny = tiles_j - jt < 65535 ? tiles_j - jt : 65535;
+        dim3 grid((unsigned)(mp / (8 * L::TX)), (unsigned)ny, (unsigned)slices);
+        big_tile_kernel<Op, T, BK, L, Fn>
+            <<<grid, L::TX * L::TY, 0, st>>>(Ap, Bt, C, mp, np, kp, kchunk, split_stride, jt);
     }
 }
 

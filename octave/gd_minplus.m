@@ -33,7 +33,7 @@
 ## v4 in single, v3 in double, the CPU for tiny products or when no GPU is
 ## present), @qcode{"v0"} @dots{} @qcode{"v4"} (the
 ## kernel ladder of "Programming Parallel Computers", chapter 4),
-## @qcode{"v5"} (beyond the course: 128x128 tiles of 256 threads, operands
+## @qcode{"v5"} (beyond the course: 128x64 tiles of 128 threads, operands
 ## double-buffered through shared memory), or
 ## @qcode{"cpu"}. @code{gd_minplus ("variants")} lists them with a line
 ## each.

@@ -1,7 +1,10 @@
 function check_sgemm (variant, sizes)
   ## check_sgemm (VARIANT [, SIZES]): gd_sgemm with VARIANT, with both Edges
-  ## modes, against double(A)*double(B): relative Frobenius error below
-  ## 4*k*eps('single') for random operands, exact for small integers
+  ## modes, against double(A)*double(B): for random operands the error's
+  ## Frobenius norm below 4*k*eps('single') times that of |A|*|B| (the
+  ## classic bound of a sum of k products: relative to the result itself it
+  ## is unbounded where the sum cancels, as one dot product of 200 terms
+  ## can), exact for small integers
   ## (|a|, |b| <= 8: every partial sum is an integer below 2^24). SIZES
   ## (rows m k n) defaults to the shapes below. Fresh inputs each run;
   ## GD_POISON makes an unwritten element show.
@@ -36,7 +39,8 @@ function check_sgemm (variant, sizes)
                    bad, C(bad), E(bad), nnz (double (C) != E));
           endif
         else
-          err = norm (double (C) - E, "fro") / max (norm (E, "fro"), realmin);
+          scale = norm (abs (double (A)) * abs (double (B)), "fro");
+          err = norm (double (C) - E, "fro") / max (scale, realmin);
           if (! (err < 4 * max (k, 1) * eps ("single")))
             error ("check_sgemm: %s: relative error %.3g over %.3g", name, err,
                    4 * k * eps ("single"));

@@ -12,6 +12,8 @@ load helpers
     echo "$output"; [ "$status" -eq 0 ]; [[ "$output" == *exact* ]]
     run build/gdbench pdist cpu single 300x17 3
     echo "$output"; [ "$status" -eq 0 ]; [[ "$output" == *"exact (0 of 44850"* ]]
+    run build/gdbench pdist2 cpu single 120x9x70 3
+    echo "$output"; [ "$status" -eq 0 ]; [[ "$output" == *"exact (0 of 8400"* ]]
 }
 
 @test "gdbench: bad usage exits 2" {
@@ -36,5 +38,9 @@ load helpers
     for v in naive tiled tuned; do
         run build/gdbench pdist $v double 333x65 2
         echo "$output"; [ "$status" -eq 0 ]
+    done
+    for c in single double; do
+        run build/gdbench pdist2 tuned $c 333x65x200 2
+        echo "$output"; [ "$status" -eq 0 ]; [[ "$output" == *"exact (0 of 66600"* ]]
     done
 }

@@ -1,0 +1,23 @@
+#!/usr/bin/env bats
+# The register-tiled kernels run at the edge of their register budget (128
+# a thread for the single-precision layouts of tile.cuh): one spill in the
+# k loop costs several percent. ptxas reports spills per kernel; none of
+# the kernels of the product and distance files may have any on sm_90.
+# Needs nvcc only, no GPU.
+
+load helpers
+
+@test "no kernel spills registers on sm_90" {
+    cd "$GD_ROOT"
+    command -v "${NVCC:-nvcc}" >/dev/null || skip "no nvcc"
+    for f in minplus pdist sgemm; do
+        run "${NVCC:-nvcc}" -O3 -std=c++17 -arch=sm_90 -Ikernels -Xptxas -v -c "kernels/$f.cu" \
+            -o "$BATS_TEST_TMPDIR/$f.o"
+        [ "$status" -eq 0 ] || { echo "$output"; false; }
+        report="$(echo "$output" | awk '/Compiling entry function/ { name = $0 }
+                                        /spill stores/ { print name " :: " $0 }')"
+        [ -n "$report" ] || { echo "no ptxas report for $f.cu"; false; }
+        spilled="$(echo "$report" | grep -v ' 0 bytes spill stores, 0 bytes spill loads' || true)"
+        [ -z "$spilled" ] || { echo "$spilled"; false; }
+    done
+}
