@@ -13,9 +13,10 @@
  *   v3  v2 with operands staged through shared memory 4 k-steps at a time
  *   v4  v3 with 16-byte loads from global and shared memory, 16-byte stores
  *       into a padded R copied back with cudaMemcpy2D, __launch_bounds__
- *   v5  beyond the course: 128x64 tiles of 128 threads, four blocks an SM
- *       (double: 128x128 of 256), 8 k-steps a stage, two shared stages
- *       with the next one prefetched (tile.cuh)
+ *   v5  beyond the course: 128x64 tiles of 128 threads, four blocks an SM,
+ *       8 k-steps a stage, three shared stages filled by cp.async (double:
+ *       128x128 of 256, two stages, the next prefetched into registers)
+ *       (tile.cuh)
  *
  * Layouts. v0/v1 read A (m x k) and B (k x n) as Octave holds them. v2-v5
  * read the layouts the preparation kernels build on the device:
@@ -194,15 +195,19 @@ minplus_v4_vector(const T *__restrict__ Ap, const T *__restrict__ Bt,
 // v5: beyond the course. The big block tile of tile.cuh: in single 128x64
 // outputs, 128 threads and four blocks an SM (double: 128x128, 256
 // threads, one block an SM), 8x8 outputs a thread, 8 k-steps of both
-// operands a shared-memory stage and two stages, the next stage loaded into
-// registers while the current one is computed: one barrier per 8 k-steps
-// instead of two per 4, and global loads in flight behind the arithmetic.
+// operands a shared-memory stage. Single keeps three stages, the next two
+// copied in by cp.async while one is computed; double two, the next loaded
+// into registers while the current one is computed. Either way one barrier
+// per 8 k-steps instead of two per 4, and global loads in flight behind
+// the arithmetic.
 // Its kernel is sgemm 'tuned''s (launch_big) with another step and shape.
 
 template <class T> gd_status launch_v5(const gd_plan &p)
 {
     typedef gd_tile::shape<T> S;
-    typedef gd_tile::layout<S::TX, S::TY, S::MINB, true> L; // stages by cp.async
+    // single fills its stages by cp.async; double through registers (its
+    // cp.async schedule spills at 255 registers)
+    typedef gd_tile::layout<S::TX, S::TY, S::MINB, sizeof(T) == 4> L;
     gd_tile::launch_big<gd_tile::minplus, T, V5_BK, L>(
         (const T *)p.A, (const T *)p.B, (T *)p.C, p.mp, p.np, p.kp, p.kp, 0, 1, gd_stream());
     return GD_OK;
@@ -256,8 +261,8 @@ const gd_product_variant VARIANTS[] = {
      GD_PADDED_BT, false, TILE, TILE, KPAD, launch_v3<float>, launch_v3<double>},
     {{"v4", "v3 with 16-byte loads and stores, padded output, __launch_bounds__", 1},
      GD_PADDED_BT, true, TILE, TILE, KPAD, launch_v4<float>, launch_v4<double>},
-    {{"v5", "128x64 tiles of 128 threads (double: 128x128 of 256), 8x8 per thread, 8 k-steps a "
-            "stage, two shared stages, next stage prefetched into registers", 1},
+    {{"v5", "128x64 tiles of 128 threads, 8x8 per thread, three shared stages of 8 k-steps "
+            "filled by cp.async (double: 128x128 of 256, two stages through registers)", 1},
      GD_PADDED_BT, true, gd_tile::BIG, gd_tile::BIG, V5_BK, launch_v5<float>, launch_v5<double>},
     {{"cpu", "OpenMP on the host, blocked for cache, Octave's min rule", 0},
      GD_RAW, false, 1, 1, 1, NULL, NULL},

@@ -249,31 +249,27 @@ __device__ __forceinline__ void accumulate_big(const T *__restrict__ Ap, int64_t
 #pragma unroll
         for (int c = 0; c < 8; ++c) acc[r][c] = Op::template init<T>();
     if constexpr (ASYNC) {
-        // fill(s): the next stage into buffer s, or an empty group past the
-        // last, so that wait_async<1> always means "the oldest has landed"
-        auto fill = [&](int s, bool any) {
-            if (any) {
+        // fill(t): stage t into buffer t % S, or an empty group past the
+        // last stage, so that wait_async<1> always means "stage t is in"
+        auto fill = [&](int t) {
+            if (t < stages) {
+                const T *a = ga + stepA * t, *b = gb + stepB * t;
 #pragma unroll
                 for (int l = 0; l < LA; ++l)
-                    copy16_async(&As[s][0][0] + W * (tid + NT * l), ga + rowA * l);
+                    copy16_async(&As[t % S][0][0] + W * (tid + NT * l), a + rowA * l);
 #pragma unroll
                 for (int l = 0; l < LB; ++l)
-                    copy16_async(&Bs[s][0][0] + W * (tid + NT * l), gb + rowB * l);
-                ga += stepA;
-                gb += stepB;
+                    copy16_async(&Bs[t % S][0][0] + W * (tid + NT * l), b + rowB * l);
             }
             commit_async();
         };
-        fill(0, stages > 0);
-        fill(1, stages > 1);
-        int cur = 0, next = 2; // buffers of stages t and t + 2
+        fill(0);
+        fill(1);
         for (int t = 0; t < stages; ++t) {
             wait_async<1>();
             __syncthreads(); // stage t is in; every thread is done with t - 1
-            fill(next, t + 2 < stages);
-            stage<Op, T, BK, TX, TY>(As[cur], Bs[cur], tx, ty, acc);
-            cur = cur == S - 1 ? 0 : cur + 1;
-            next = next == S - 1 ? 0 : next + 1;
+            fill(t + 2);     // into the buffer of t - 1
+            stage<Op, T, BK, TX, TY>(As[t % S], Bs[t % S], tx, ty, acc);
         }
     } else {
     V pa[LA], pb[LB];
@@ -349,36 +345,43 @@ template <> struct shape<double> : layout<16, 16, 1> {};
 
 /* The whole product kernel on a big tile: block (x, y, z) computes the
  * tile (x, jt + y) over the k range z*kchunk ... into C + z*split_stride
- * (split-k: the partial sums of the z-th slice), each value passed through
- * Fn on its way out. mp must be a multiple of 8TX, np of 8TY. One tile a
+ * (SPLIT, split-k: the partial sums of the z-th slice; else all of k into
+ * C), each value passed through Fn on its way out. mp must be a multiple of 8TX, np of 8TY. One tile a
  * block and no loop around it: a grid-stride loop costs the 128-register
  * layouts their spill-free schedule, so launch_big covers wide products
  * with several launches (jt: the first tile column of this one). */
-template <class Op, class T, int BK, class L, class Fn>
+template <class Op, class T, int BK, class L, class Fn, bool SPLIT>
 __global__ void __launch_bounds__(L::TX * L::TY, L::MINB)
 big_tile_kernel(const T *__restrict__ Ap, const T *__restrict__ Bt, T *__restrict__ C,
                 int64_t mp, int64_t np, int64_t kp, int64_t kchunk, int64_t split_stride,
                 int64_t jt)
 {
     const int64_t i0 = blockIdx.x * (int64_t)(8 * L::TX), j0 = (jt + blockIdx.y) * (8 * L::TY);
-    const int64_t k0 = blockIdx.z * kchunk, k1 = k0 + kchunk < kp ? k0 + kchunk : kp;
     T acc[8][8];
-    accumulate_big<Op, T, BK, L::TX, L::TY, L::ASYNC>(Ap, mp, Bt, np, k0, k1, i0, j0, acc);
-    store_big<T, L::TX, L::TY>(C + (size_t)blockIdx.z * (size_t)split_stride, mp, i0, j0, acc,
-                               Fn());
+    if (SPLIT) {
+        // (a kernel of its own: the split-k arguments alone cost min-plus
+        // v5 4% of its speed, through the schedule ptxas then chose)
+        const int64_t k0 = blockIdx.z * kchunk, k1 = k0 + kchunk < kp ? k0 + kchunk : kp;
+        accumulate_big<Op, T, BK, L::TX, L::TY, L::ASYNC>(Ap, mp, Bt, np, k0, k1, i0, j0, acc);
+        C += (size_t)blockIdx.z * (size_t)split_stride;
+    } else {
+        accumulate_big<Op, T, BK, L::TX, L::TY, L::ASYNC>(Ap, mp, Bt, np, 0, kp, i0, j0, acc);
+    }
+    store_big<T, L::TX, L::TY>(C, mp, i0, j0, acc, Fn());
 }
 
-// Launches big_tile_kernel over the mp x np product in `slices` split-k
-// slices, on stream st.
-template <class Op, class T, int BK, class L, class Fn = identity>
+// Launches big_tile_kernel over the mp x np product, on stream st (in
+// `slices` slices of k when SPLIT), with several launches where the tile
+// columns pass the grid's y limit.
+template <class Op, class T, int BK, class L, class Fn = identity, bool SPLIT = false>
 void launch_big(const T *Ap, const T *Bt, T *C, int64_t mp, int64_t np, int64_t kp,
                 int64_t kchunk, int64_t split_stride, int slices, cudaStream_t st)
 {
     const int64_t tiles_j = np / (8 * L::TY);
     for (int64_t jt = 0; jt < tiles_j; jt += 65535) {
         const int64_t ny = tiles_j - jt < 65535 ? tiles_j - jt : 65535;
-        dim3 grid((unsigned)(mp / (8 * L::TX)), (unsigned)ny, (unsigned)slices);
-        big_tile_kernel<Op, T, BK, L, Fn>
+        dim3 grid((unsigned)(mp / (8 * L::TX)), (unsigned)ny, (unsigned)(SPLIT ? slices : 1));
+        big_tile_kernel<Op, T, BK, L, Fn, SPLIT>
             <<<grid, L::TX * L::TY, 0, st>>>(Ap, Bt, C, mp, np, kp, kchunk, split_stride, jt);
     }
 }

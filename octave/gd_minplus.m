@@ -34,7 +34,7 @@
 ## present), @qcode{"v0"} @dots{} @qcode{"v4"} (the
 ## kernel ladder of "Programming Parallel Computers", chapter 4),
 ## @qcode{"v5"} (beyond the course: 128x64 tiles of 128 threads, operands
-## double-buffered through shared memory), or
+## copied into shared memory by cp.async, three stages deep), or
 ## @qcode{"cpu"}. @code{gd_minplus ("variants")} lists them with a line
 ## each.
 ## @end table
