@@ -231,15 +231,11 @@ template <int BK> gd_status launch_tuned(const gd_plan &p)
     const split sp = split_for<BK>(p);
     const int64_t count = p.mp * p.np;
     float *out = sp.slices > 1 ? (float *)p.work : (float *)p.C;
-    typedef gd_tile::layout<16, 16, 2> L;
-    if (sp.slices > 1)
-        gd_tile::launch_big<gd_tile::muladd, float, BK, L, gd_tile::identity, true>(
-            (const float *)p.A, (const float *)p.B, out, p.mp, p.np, p.kp, sp.kchunk, count,
-            (int)sp.slices, gd_stream());
-    else
-        gd_tile::launch_big<gd_tile::muladd, float, BK, L>((const float *)p.A, (const float *)p.B,
-                                                           out, p.mp, p.np, p.kp, p.kp, 0, 1,
-                                                           gd_stream());
+    // one kernel, split or not: the split-k form measured as fast without
+    // a split as the unsplit one
+    gd_tile::launch_big<gd_tile::muladd, float, BK, gd_tile::layout<16, 16, 2>, gd_tile::identity,
+                        true>((const float *)p.A, (const float *)p.B, out, p.mp, p.np, p.kp,
+                              sp.kchunk, count, (int)sp.slices, gd_stream());
     if (sp.slices > 1) {
         const int64_t blocks = (count + 1023) / 1024;
         sum_slices<<<(unsigned)(blocks < 4096 ? blocks : 4096), 256, 0, gd_stream()>>>(

@@ -29,8 +29,8 @@
 ## Options:
 ## @table @asis
 ## @item "Variant"
-## The kernel: @qcode{"auto"} (default: the fastest for the class and size:
-## v4 in single, v3 in double, the CPU for tiny products or when no GPU is
+## The kernel: @qcode{"auto"} (default: v5 on a GPU, the fastest from
+## n = 1024 up; the CPU for tiny products or when no GPU is
 ## present), @qcode{"v0"} @dots{} @qcode{"v4"} (the
 ## kernel ladder of "Programming Parallel Computers", chapter 4),
 ## @qcode{"v5"} (beyond the course: 128x64 tiles of 128 threads, operands
