@@ -180,14 +180,14 @@ template <int TY> struct tri_tile {
 // features add (0 - 0)^2 = 0. Tiles (ic, jc), ic >= jc, of 128 x 128 of
 // the panel's tile columns, each computed by 128/(8TY) blocks (two of
 // 128 x 64 in single); one block a tile and no loop around it, which at
-// 128 registers a thread would spill (tuned_panel covers the panel); pairs
+// 128 registers a thread would spill (launch_panel covers the panel); pairs
 // above the diagonal and past n are not written.
-template <class T, bool SQRT, class LAY>
-__global__ void __launch_bounds__(16 * LAY::TY, LAY::MINB)
+template <class T, bool SQRT>
+__global__ void __launch_bounds__(16 * gd_tile::shape<T>::TY, gd_tile::shape<T>::MINB)
 pdist_tuned(const T *__restrict__ Xp, T *__restrict__ D, int64_t n, int64_t np,
             int64_t dp, int64_t c0, int64_t NT, int64_t base, int64_t q0)
 {
-    enum { TY = LAY::TY };
+    enum { TY = gd_tile::shape<T>::TY };
     const tri_tile<TY> t(q0, c0, NT);
     T v[8][8];
     gd_tile::accumulate_big<gd_tile::sqdist, T, BIG_BK, 16, TY, false, true>(Xp, np, Xp, np, 0, dp,
@@ -246,18 +246,6 @@ const pdist_variant VARIANTS[] = {
 };
 const int NVARIANTS = sizeof VARIANTS / sizeof VARIANTS[0];
 
-template <class T, bool SQRT, class S>
-void tuned_panel(const T *Xp, T *Dd, int64_t n, int64_t np, int64_t dp, int64_t c0, int64_t nc,
-                 int64_t NT, int64_t base, cudaStream_t st)
-{
-    const int64_t L = NT - c0, parts = BIG / (8 * S::TY), count = nc * (2 * L - nc + 1) / 2 * parts;
-    for (int64_t q0 = 0; q0 < count; q0 += INT32_MAX) {
-        const int64_t blocks = count - q0 < INT32_MAX ? count - q0 : INT32_MAX;
-        pdist_tuned<T, SQRT, S><<<(unsigned)blocks, 16 * S::TY, 0, st>>>(Xp, Dd, n, np, dp, c0, NT,
-                                                                          base, q0);
-    }
-}
-
 template <class T, bool SQRT>
 void launch_panel(kind k, const T *X, const T *Xp, T *Dd, int64_t n, int64_t d,
                   int64_t np, int64_t dp, int64_t j0, int64_t j1, cudaStream_t st)
@@ -275,7 +263,14 @@ void launch_panel(kind k, const T *X, const T *Xp, T *Dd, int64_t n, int64_t d,
             X, Dd, n, d, b0, nb, S, base);
     } else {
         const int64_t NT = np / BIG, c0 = j0 / BIG, nc = (j1 + BIG - 1) / BIG - c0;
-        tuned_panel<T, SQRT, gd_tile::shape<T>>(Xp, Dd, n, np, dp, c0, nc, NT, base, st);
+        typedef gd_tile::shape<T> S;
+        const int64_t L = NT - c0, parts = BIG / (8 * S::TY),
+                      count = nc * (2 * L - nc + 1) / 2 * parts;
+        for (int64_t q0 = 0; q0 < count; q0 += INT32_MAX) {
+            const int64_t blocks = count - q0 < INT32_MAX ? count - q0 : INT32_MAX;
+            pdist_tuned<T, SQRT><<<(unsigned)blocks, 16 * S::TY, 0, st>>>(Xp, Dd, n, np, dp, c0,
+                                                                          NT, base, q0);
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 /* tile.cuh - the register tiles the product kernels share.
  *
- * 1. The 64x64 tile that min-plus v4 and the tuned pdist kernels share: a block of 8x8 threads accumulates a 64x64 tile of
+ * 1. The 64x64 tile of min-plus v4: a block of 8x8 threads accumulates a
+ * 64x64 tile of
  * C(i,j) = reduce_k op(A(i,k), B(k,j)) from two k-major operands (A(:,k)
  * and B(k,:) contiguous: Ap[i + lda*k], Bt[j + ldb*k]), 4 k-steps at a
  * time through shared memory, 8x8 outputs per thread in registers.
