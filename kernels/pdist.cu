@@ -16,8 +16,9 @@
  *   tuned  128x128 tiles of the triangle, each two blocks of 128x64 and
  *          128 threads in single, one of 256 in double (the tiles of
  *          min-plus v5 and sgemm tuned), 8x8 pairs per thread in
- *          registers, 16-byte loads, tiles above the diagonal never
- *          launched, results written straight into the condensed order;
+ *          registers, 16-byte loads (single: stages copied by cp.async),
+ *          tiles above the diagonal never launched, results written
+ *          straight into the condensed order;
  *          pdist2's tuned is the same tile over the whole of D
  *
  * X (n x d) is column-major, so X(:,k) (one feature of every observation)
@@ -173,7 +174,8 @@ template <int TY> struct tri_tile {
 };
 
 // tuned: the big tile of tile.cuh (min-plus v5, sgemm tuned: 8x8 pairs per
-// thread, two shared stages of 8 features) over the triangle, with
+// thread, stages of 8 features: in single three, filled by cp.async as in
+// v5; in double two, through registers) over the triangle, with
 // (x - y)^2 summed in place of min(x + y). Xp is X padded with zeros to
 // np x da (np a multiple of 128, da of 8) and computed over dp features
 // (dp a multiple of 4, so the last stage may be a half one): padded
@@ -190,7 +192,7 @@ pdist_tuned(const T *__restrict__ Xp, T *__restrict__ D, int64_t n, int64_t np,
     enum { TY = gd_tile::shape<T>::TY };
     const tri_tile<TY> t(q0, c0, NT);
     T v[8][8];
-    gd_tile::accumulate_big<gd_tile::sqdist, T, BIG_BK, 16, TY, false, true>(Xp, np, Xp, np, 0, dp,
+    gd_tile::accumulate_big<gd_tile::sqdist, T, BIG_BK, 16, TY, sizeof(T) == 4, true>(Xp, np, Xp, np, 0, dp,
                                                                        t.ic * BIG, t.j0, v);
     // Tiles below the diagonal one and wholly inside the n rows (all but
     // about 2n/128 of them) store every pair without a test.
@@ -241,7 +243,8 @@ const pdist_variant VARIANTS[] = {
     {{"naive", "one thread per pair through the triangular index map (64-bit, exact)", 1}, NAIVE},
     {{"tiled", "32x32 threads per pair of 32-observation subsets, features staged in shared memory", 1}, TILED},
     {{"tuned", "128x128 tiles of the triangle (single: two blocks of 128x64 each), 8x8 pairs per "
-               "thread in registers, 16-byte loads, two shared stages", 1}, TUNED},
+               "thread in registers, 16-byte loads, three shared stages filled by cp.async (double: two, "
+               "through registers)", 1}, TUNED},
     {{"cpu", "OpenMP on the host, a column of the triangle at a time", 0}, NAIVE},
 };
 const int NVARIANTS = sizeof VARIANTS / sizeof VARIANTS[0];

@@ -215,7 +215,8 @@ template <int N> __device__ __forceinline__ void wait_async()
  *  - cp.async (ASYNC true, three stages): copied from global to shared
  *    memory directly, two stages in flight while one is computed, and no
  *    registers held for them.
- * Either way one barrier a stage. */
+ * Either way one barrier a stage. pdist's triangle takes cp.async, pdist2
+ * the registers: each the faster of the two for it (NOTES.md). */
 template <class Op, class T, int BK, int TX = 16, int TY = 16, bool ASYNC = false,
           bool HALF = false>
 __device__ __forceinline__ void accumulate_big(const T *__restrict__ Ap, int64_t lda,
@@ -231,7 +232,6 @@ __device__ __forceinline__ void accumulate_big(const T *__restrict__ Ap, int64_t
         PA = NT / RA, PB = NT / RB          // rows one pass of loads covers
     };
     static_assert(LA >= 1 && LB >= 1 && NT % RA == 0 && NT % RB == 0, "a stage is whole loads");
-    static_assert(!(ASYNC && HALF), "a half stage is filled through registers");
     __shared__ __align__(16) T As[S][BK][BM];
     __shared__ __align__(16) T Bs[S][BK][BN];
     const int tid = threadIdx.x, tx = tid % TX, ty = tid / TX;
@@ -266,11 +266,16 @@ __device__ __forceinline__ void accumulate_big(const T *__restrict__ Ap, int64_t
         };
         fill(0);
         fill(1);
-        for (int t = 0; t < stages; ++t) {
+        for (int t = 0; t < full; ++t) {
             wait_async<1>();
             __syncthreads(); // stage t is in; every thread is done with t - 1
             fill(t + 2);     // into the buffer of t - 1
             stage<Op, T, BK, TX, TY>(As[t % S], Bs[t % S], tx, ty, acc);
+        }
+        if (HALF && half) {
+            wait_async<1>();
+            __syncthreads();
+            stage<Op, T, BK / 2, TX, TY>(As[full % S], Bs[full % S], tx, ty, acc);
         }
     } else {
     V pa[LA], pb[LB];
