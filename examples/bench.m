@@ -77,10 +77,10 @@ if (any (strcmp (ops, "minplus")))
   endif
   vs = gd_minplus ("variants");
   gpu_variants = {vs([vs.gpu]).name};
-  printf ("\nmin-plus\n%-4s %-6s %5s %10s %10s %6s %9s %8s %8s %8s %7s %7s %7s\n", "var",
+  printf ("\nmin-plus\n%-16s %-6s %5s %10s %10s %6s %9s %8s %8s %8s %7s %7s %7s\n", "var",
           "class", "n", "kernel ms", "steps/s", "%ceil", "h2h ms", "copy ms",
           "newR ms", "bound", "h2h/bd", "h2h/k+c", "h2h/max");
-  md{end+1} = sprintf ("## min-plus\n\nCeilings: single %.3g steps/s (64/clock/SM: FMNMX), double %.3g steps/s (32/clock/SM: DADD + DMNMX on the FP64 pipe).\n\nkernel: the product kernel alone (CUDA events); h2h: host to host, what `tic; gd_minplus (A, B); toc` measures; copy: the host-to-device and device-to-host copies of the call, timed with CUDA events (operands and result of 4 MiB and more are page-locked for the call); new R: what `zeros (n, class)` costs in this Octave, the fresh array the result must land in (its pages are touched for the first time); bound: kernel + copy + new R; h2h / (k+c) leaves the new array out; h2h / max: h2h over max(kernel, copy), the overlap bar (1.2).\n\n| variant | class | n | kernel ms | steps/s | %% of ceiling | h2h ms | copy ms | copy GB/s | new R ms | bound ms | h2h / bound | h2h / (k+c) | h2h / max(k, c) |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+  md{end+1} = sprintf ("## min-plus\n\nCeilings: single %.3g steps/s (64/clock/SM: FMNMX), double %.3g steps/s (32/clock/SM: DADD + DMNMX on the FP64 pipe).\n\nInputs: `rand (n, class) * 100`, no negative element, so v5 in single runs its integer-min kernel (`v5 (integer min)`: two FADD and one three-input integer min per two steps); `v5 (fminf)` is v5 on the same inputs minus 50, with FADD and FMNMX per step. The ceiling is the FMNMX one for both.\n\nkernel: the product kernel alone (CUDA events); h2h: host to host, what `tic; gd_minplus (A, B); toc` measures; copy: the host-to-device and device-to-host copies of the call, timed with CUDA events (operands and result of 4 MiB and more are page-locked for the call); new R: what `zeros (n, class)` costs in this Octave, the fresh array the result must land in (its pages are touched for the first time); bound: kernel + copy + new R; h2h / (k+c) leaves the new array out; h2h / max: h2h over max(kernel, copy), the overlap bar (1.2).\n\n| variant | class | n | kernel ms | steps/s | %% of ceiling | h2h ms | copy ms | copy GB/s | new R ms | bound ms | h2h / bound | h2h / (k+c) | h2h / max(k, c) |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
                        ceiling.minplus.single, ceiling.minplus.double);
   for c = {"single", "double"}
     cls = c{1};
@@ -99,31 +99,46 @@ if (any (strcmp (ops, "minplus")))
         error ("bench: v1 disagrees with Octave at n = %d %s", n, cls);
       endif
       ## every variant with page-locked copies; at the largest size v4 once
-      ## more with GD_PIN=0 (pageable copies), for comparison in one run
-      runs = [gpu_variants; num2cell(true (size (gpu_variants)))];
+      ## more with GD_PIN=0 (pageable copies), for comparison in one run.
+      ## A and B have no negative element, so v5 in single takes its
+      ## integer-min kernel; in single v5 runs once more on A - 50 and
+      ## B - 50, which takes the fminf kernel.
+      runs = [gpu_variants; num2cell(true (size (gpu_variants))); num2cell(false (size (gpu_variants)))];
       if (n == max (sizes))
-        runs(:,end+1) = {"v4"; false};
+        runs(:,end+1) = {"v4"; false; false};
+      endif
+      if (strcmp (cls, "single"))
+        runs(:,end+1) = {"v5"; true; true};
+        As = A - 50; Bs = B - 50;
+        R1s = gd_minplus (As, Bs, "Variant", "v1");
       endif
       for q = runs
         v = q(1);
-        if (! isequal (gd_minplus (A, B, "Variant", v{1}), R1))
+        if (q{3})
+          args = {As, Bs}; ref = R1s;
+        else
+          args = {A, B}; ref = R1;
+        endif
+        if (! isequal (gd_minplus (args{:}, "Variant", v{1}), ref))
           error ("bench: %s disagrees with v1 at n = %d %s", v{1}, n, cls);
         endif
         reps = 3 + 4 * (n <= 1024) + 2 * (n <= 4096);
         if (! q{2})
           setenv ("GD_PIN", "0");
         endif
-        r = time_call (@gd_minplus, {A, B, "Variant", v{1}}, reps);
+        r = time_call (@gd_minplus, [args, {"Variant", v{1}}], reps);
         unsetenv ("GD_PIN");
         if (! q{2})
           v = {[v{1} " (GD_PIN=0)"]};
+        elseif (! isempty (r.info.kernel))
+          v = {sprintf("%s (%s)", v{1}, r.info.kernel)};
         endif
         rate = r.ops / (r.kernel_ms * 1e-3);
         pct = 100 * rate / ceiling.minplus.(cls);
         gbs = 3 * n * n * (4 + 4 * strcmp (cls, "double")) / (r.copy_ms * 1e-3) / 1e9;
         bound = r.kernel_ms + r.copy_ms + t_new;
         hmax = r.h2h_ms / max (r.kernel_ms, r.copy_ms);
-        printf ("%-4s %-6s %5d %10.2f %10.3g %6.1f %9.2f %8.2f %8.1f %8.1f %7.2f %7.2f %7.2f\n",
+        printf ("%-16s %-6s %5d %10.2f %10.3g %6.1f %9.2f %8.2f %8.1f %8.1f %7.2f %7.2f %7.2f\n",
                 v{1}, cls, n, r.kernel_ms, rate, pct, r.h2h_ms, r.copy_ms, t_new,
                 bound, r.h2h_ms / bound, r.h2h_ms / (r.kernel_ms + r.copy_ms), hmax);
         md{end+1} = sprintf ("| %s | %s | %d | %.2f | %.3g | %.1f | %.2f | %.2f | %.1f | %.1f | %.1f | %.2f | %.2f | %.2f |\n",

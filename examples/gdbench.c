@@ -7,7 +7,10 @@
  *   build/gdbench sgemm tuned single 1000x3000x500    m x k x n
  *   build/gdbench pdist tuned single 16384x300        n x d
  *   build/gdbench pdist2 tuned single 8192x300x8192   mx x d x my
+ *   build/gdbench minplus v5 single 4096 5 nonneg     inputs 0 ... 16
  *
+ * Inputs are small integers, -8 ... 8 ("signed", the default) or 0 ... 16
+ * ("nonneg": min-plus v5 in single then takes its integer-min kernel).
  * Prints the check and the median kernel time, rate and host-to-host time
  * over reps calls (default 5) after one warm-up call. Exit status 0 only
  * when the check passed.
@@ -52,10 +55,10 @@ static double uniform(void) /* xorshift64*: fresh seed per run */
 /* Small integers: every min-plus and sum-of-products result is exact, so
  * the GPU's result must equal the CPU's bit for bit (pdist's square root
  * aside, which is correctly rounded on both). */
-static void fill(void *p, size_t count, gd_class cls)
+static void fill(void *p, size_t count, gd_class cls, double lo)
 {
     for (size_t i = 0; i < count; ++i) {
-        double v = floor(uniform() * 17.0) - 8.0;
+        double v = floor(uniform() * 17.0) + lo;
         if (cls == GD_SINGLE)
             ((float *)p)[i] = (float)v;
         else
@@ -85,13 +88,19 @@ static gd_status run(const job *j, const char *variant, const void *A, const voi
 int main(int argc, char **argv)
 {
     if (argc < 5) {
-        fprintf(stderr, "usage: %s minplus|sgemm|pdist|pdist2 VARIANT single|double SIZE [REPS]\n"
+        fprintf(stderr, "usage: %s minplus|sgemm|pdist|pdist2 VARIANT single|double SIZE "
+                        "[REPS [signed|nonneg]]\n"
                         "  SIZE: n, or m x k x n (minplus, sgemm), n x d (pdist),\n"
                         "        mx x d x my (pdist2)\n", argv[0]);
         return 2;
     }
     job j = {argv[1], argv[2], strcmp(argv[3], "double") ? GD_SINGLE : GD_DOUBLE, 0, 0, 0};
     int reps = argc > 5 ? atoi(argv[5]) : 5;
+    const int nonneg = argc > 6 && !strcmp(argv[6], "nonneg");
+    if (argc > 6 && !nonneg && strcmp(argv[6], "signed")) {
+        fprintf(stderr, "gdbench: inputs are 'signed' or 'nonneg', not '%s'\n", argv[6]);
+        return 2;
+    }
     long long a = 0, b = 0, c = 0;
     int got = sscanf(argv[4], "%lldx%lldx%lld", &a, &b, &c);
     int pdist = !strcmp(j.op, "pdist");
@@ -120,8 +129,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "gdbench: out of host memory\n");
         return 1;
     }
-    fill(A, na, j.cls);
-    fill(B, nb, j.cls);
+    fill(A, na, j.cls, nonneg ? 0.0 : -8.0);
+    fill(B, nb, j.cls, nonneg ? 0.0 : -8.0);
 
     gd_timing t;
     gd_status s = run(&j, "cpu", A, B, R, &t);
@@ -158,8 +167,9 @@ int main(int argc, char **argv)
         kern[r] = t.kernel_ms;
     }
     double km = median(kern, reps), hm = median(h2h, reps);
-    printf("%s on %s: kernel %.3f ms (%.4g %s/s), host to host %.3f ms, median of %d\n",
-           t.variant, t.device, km, t.ops / (km * 1e-3),
+    printf("%s%s%s%s on %s: kernel %.3f ms (%.4g %s/s), host to host %.3f ms, median of %d\n",
+           t.variant, t.kernel[0] ? " (" : "", t.kernel, t.kernel[0] ? ")" : "", t.device, km,
+           t.ops / (km * 1e-3),
            !strcmp(j.op, "sgemm") ? "flop" : !strcmp(j.op, "minplus") ? "step" : "triple",
            hm, reps);
     gd_release();

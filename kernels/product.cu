@@ -215,6 +215,7 @@ gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
         t->prep_ms = gd_elapsed(1, 2);
         t->kernel_ms = gd_elapsed(2, 3);
         t->download_ms = gd_elapsed(4, 5);
+        if (v.after && k > 0) v.after(p, cls, t);
     }
 done:
     return gd_end_call(s, &al, &pins, t);

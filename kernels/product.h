@@ -38,6 +38,10 @@ struct gd_product_variant {
      * set, pointers not yet); NULL: none. Allocated with the operands,
      * outside the kernel's timing. */
     size_t (*work_f)(const gd_plan &);
+    /* after the call's work is done (stream synchronised), before the
+     * device memory goes: what the variant tells of its run (t->kernel);
+     * NULL: nothing. */
+    void (*after)(const gd_plan &, gd_class, gd_timing *);
 };
 
 /* What the operation is: its padding value (it must not change a result),

@@ -45,18 +45,39 @@ struct identity {
     template <class T> __device__ T operator()(T x) const { return x; }
 };
 
-// The semirings. init: the accumulator's start; step: one k-step.
+// The semirings. init: the accumulator's start; step: one k-step (K = 1),
+// or step2: two k-steps at once (K = 2).
 struct muladd {
+    enum { K = 1 };
     template <class T> __device__ static T init() { return (T)0; }
     __device__ static void step(float &acc, float a, float b) { acc = fmaf(a, b, acc); }
     __device__ static void step(double &acc, double a, double b) { acc = fma(a, b, acc); }
 };
 struct minplus {
+    enum { K = 1 };
     template <class T> __device__ static T init() { return (T)NAN; }
     __device__ static void step(float &acc, float a, float b) { acc = fminf(acc, a + b); }
     __device__ static void step(double &acc, double a, double b) { acc = fmin(acc, a + b); }
 };
+// min-plus in single for operands whose sign bits are all clear (+0, the
+// positive numbers, +Inf) or that are NaN. Every sum is then +0 ... +Inf or
+// the canonical NaN 0x7fffffff, and on those the order of the floats is the
+// order of their bit patterns read as integers, with the NaN above +Inf:
+// an integer min picks the same operand fminf does, NaN included (ignored
+// unless every term is NaN). sm_90 has a three-input integer min
+// (VIMNMX3): two k-steps take two FADD and one min instead of two of each.
+// Older GPUs run two two-input mins, as fast as FMNMX.
+struct minplus_nonneg {
+    enum { K = 2 };
+    template <class T> __device__ static T init() { return __int_as_float(0x7fffffff); }
+    __device__ static void step2(float &acc, float a0, float b0, float a1, float b1)
+    {
+        acc = __int_as_float(__vimin3_s32(__float_as_int(acc), __float_as_int(a0 + b0),
+                                          __float_as_int(a1 + b1)));
+    }
+};
 struct sqdist {
+    enum { K = 1 };
     template <class T> __device__ static T init() { return (T)0; }
     template <class T> __device__ static void step(T &acc, T a, T b)
     {
@@ -74,19 +95,27 @@ __device__ __forceinline__ void stage(const T (&As)[BK][NA], const T (&Bs)[BK][N
                                       T (&acc)[8][8])
 {
     typedef typename vec16<T>::type V;
-    enum { W = vec16<T>::N };
+    enum { W = vec16<T>::N, K = Op::K };
+    static_assert(NK % K == 0, "whole steps of the operation");
 #pragma unroll
-    for (int kk = 0; kk < NK; ++kk) {
-        T a[8], b[8];
+    for (int kk = 0; kk < NK; kk += K) {
+        T a[K][8], b[K][8];
 #pragma unroll
-        for (int g = 0; g < 8 / W; ++g) {
-            unpack(a + g * W, *reinterpret_cast<const V *>(&As[kk][g * LX * W + W * tx]));
-            unpack(b + g * W, *reinterpret_cast<const V *>(&Bs[kk][g * LY * W + W * ty]));
-        }
+        for (int h = 0; h < K; ++h)
+#pragma unroll
+            for (int g = 0; g < 8 / W; ++g) {
+                unpack(a[h] + g * W, *reinterpret_cast<const V *>(&As[kk + h][g * LX * W + W * tx]));
+                unpack(b[h] + g * W, *reinterpret_cast<const V *>(&Bs[kk + h][g * LY * W + W * ty]));
+            }
 #pragma unroll
         for (int r = 0; r < 8; ++r)
 #pragma unroll
-            for (int c = 0; c < 8; ++c) Op::step(acc[r][c], a[r], b[c]);
+            for (int c = 0; c < 8; ++c) {
+                if constexpr (K == 1)
+                    Op::step(acc[r][c], a[0][r], b[0][c]);
+                else
+                    Op::step2(acc[r][c], a[0][r], b[0][c], a[1][r], b[1][c]);
+            }
     }
 }
 
@@ -352,16 +381,20 @@ template <> struct shape<double> : layout<16, 16, 1> {};
 /* The whole product kernel on a big tile: block (x, y, z) computes the
  * tile (x, jt + y) over the k range z*kchunk ... into C + z*split_stride
  * (SPLIT, split-k: the partial sums of the z-th slice; else all of k into
- * C), each value passed through Fn on its way out. mp must be a multiple of 8TX, np of 8TY. One tile a
- * block and no loop around it: a grid-stride loop costs the 128-register
- * layouts their spill-free schedule, so launch_big covers wide products
- * with several launches (jt: the first tile column of this one). */
-template <class Op, class T, int BK, class L, class Fn, bool SPLIT>
+ * C), each value passed through Fn on its way out. mp must be a multiple
+ * of 8TX, np of 8TY. One tile a block and no loop around it: a
+ * grid-stride loop costs the 128-register layouts their spill-free
+ * schedule, so launch_big covers wide products with several launches (jt:
+ * the first tile column of this one). GATE >= 0: the kernel runs only if
+ * *gate == GATE (a flag set on the device; each block returns at once
+ * otherwise), so that one of two kernels queued together does the work. */
+template <class Op, class T, int BK, class L, class Fn, bool SPLIT, int GATE>
 __global__ void __launch_bounds__(L::TX * L::TY, L::MINB)
 big_tile_kernel(const T *__restrict__ Ap, const T *__restrict__ Bt, T *__restrict__ C,
                 int64_t mp, int64_t np, int64_t kp, int64_t kchunk, int64_t split_stride,
-                int64_t jt)
+                int64_t jt, const int *__restrict__ gate)
 {
+    if (GATE >= 0 && *gate != GATE) return;
     const int64_t i0 = blockIdx.x * (int64_t)(8 * L::TX), j0 = (jt + blockIdx.y) * (8 * L::TY);
     T acc[8][8];
     if (SPLIT) {
@@ -378,17 +411,19 @@ big_tile_kernel(const T *__restrict__ Ap, const T *__restrict__ Bt, T *__restric
 
 // Launches big_tile_kernel over the mp x np product, on stream st (in
 // `slices` slices of k when SPLIT), with several launches where the tile
-// columns pass the grid's y limit.
-template <class Op, class T, int BK, class L, class Fn = identity, bool SPLIT = false>
+// columns pass the grid's y limit; gated by *gate when GATE >= 0.
+template <class Op, class T, int BK, class L, class Fn = identity, bool SPLIT = false,
+          int GATE = -1>
 void launch_big(const T *Ap, const T *Bt, T *C, int64_t mp, int64_t np, int64_t kp,
-                int64_t kchunk, int64_t split_stride, int slices, cudaStream_t st)
+                int64_t kchunk, int64_t split_stride, int slices, cudaStream_t st,
+                const int *gate = nullptr)
 {
     const int64_t tiles_j = np / (8 * L::TY);
     for (int64_t jt = 0; jt < tiles_j; jt += 65535) {
         const int64_t ny = tiles_j - jt < 65535 ? tiles_j - jt : 65535;
         dim3 grid((unsigned)(mp / (8 * L::TX)), (unsigned)ny, (unsigned)(SPLIT ? slices : 1));
-        big_tile_kernel<Op, T, BK, L, Fn, SPLIT>
-            <<<grid, L::TX * L::TY, 0, st>>>(Ap, Bt, C, mp, np, kp, kchunk, split_stride, jt);
+        big_tile_kernel<Op, T, BK, L, Fn, SPLIT, GATE>
+            <<<grid, L::TX * L::TY, 0, st>>>(Ap, Bt, C, mp, np, kp, kchunk, split_stride, jt, gate);
     }
 }
 

@@ -223,12 +223,13 @@ int gd_mex_variants_call(const char *fn, int nlhs, mxArray *plhs[], int nrhs,
 mxArray *gd_mex_info(const gd_timing *t, gd_class cls, const char *rate_unit,
                      int nsize, const int64_t *size)
 {
-    const char *fields[] = {"variant",     "device",   "class",     "size",
-                            "upload_ms",   "prep_ms",  "kernel_ms", "download_ms",
-                            "total_ms",    "ops",      "rate",      "rate_unit",
-                            "gpu_bytes"};
-    mxArray *s = mxCreateStructMatrix(1, 1, 13, fields);
+    const char *fields[] = {"variant",     "kernel",   "device",    "class",
+                            "size",        "upload_ms", "prep_ms",  "kernel_ms",
+                            "download_ms", "total_ms", "ops",       "rate",
+                            "rate_unit",   "gpu_bytes"};
+    mxArray *s = mxCreateStructMatrix(1, 1, 14, fields);
     mxSetField(s, 0, "variant", mxCreateString(t->variant));
+    mxSetField(s, 0, "kernel", mxCreateString(t->kernel));
     mxSetField(s, 0, "device", mxCreateString(t->device));
     mxSetField(s, 0, "class", mxCreateString(cls == GD_SINGLE ? "single" : "double"));
     mxArray *sz = mxCreateDoubleMatrix(1, (mwSize)nsize, mxREAL);

@@ -34,12 +34,17 @@
 ## present), @qcode{"v0"} @dots{} @qcode{"v4"} (the
 ## kernel ladder of "Programming Parallel Computers", chapter 4),
 ## @qcode{"v5"} (beyond the course: 128x64 tiles of 128 threads, operands
-## copied into shared memory by cp.async, three stages deep), or
+## copied into shared memory by cp.async, three stages deep; in single,
+## when no element of @var{A} or @var{B} is negative or -0, the minimum of
+## the sums is taken on their bit patterns as integers, three terms an
+## instruction, which gives the same result about 20% sooner), or
 ## @qcode{"cpu"}. @code{gd_minplus ("variants")} lists them with a line
 ## each.
 ## @end table
 ##
-## @var{info} is a struct: the variant that ran, the device, the class and
+## @var{info} is a struct: the variant that ran, the kernel it chose where
+## it has two (v5 in single: @qcode{"integer min"} or @qcode{"fminf"};
+## empty otherwise), the device, the class and
 ## size [m k n], the milliseconds of upload, layout preparation, kernel and
 ## download (CUDA events), the whole call's wall time, the operation count
 ## m*k*n and the rate in min-plus steps per second of kernel time.

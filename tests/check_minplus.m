@@ -2,7 +2,12 @@ function check_minplus (variant, cls)
   ## check_minplus (VARIANT, CLS): gd_minplus with VARIANT on CLS inputs,
   ## against the Octave expression, exactly (isequaln), over every shape and
   ## kind of input below. Fresh random inputs each run. Raises an error at
-  ## the first mismatch, naming the case.
+  ## the first mismatch, naming the case. "random" and "nonneg" have no
+  ## negative element (v5's integer min in single); "negtail" puts
+  ## negatives in the last two columns of A or rows of B (the end of the
+  ## prepared operands, so the scan that chooses the kernel must reach them:
+  ## two negative terms per result, which the integer min would order
+  ## wrongly).
   warning ("off", "gd:nogpu");
   setenv ("GD_POISON", "1");   # unwritten elements of R show as -4.3e8
   squares = [1 2 63 64 65 127 129 500];
@@ -10,12 +15,12 @@ function check_minplus (variant, cls)
             1 1 7; 7 1 1; 1 7 1; 1 100 1; 100 1 100; 1000 3 1; 1 3 1000;
             3 1000 3; 65 1 129; 2 300 1; 129 65 63; 63 129 65; 1000 3 1000;
             17 0 5; 0 4 3; 3 4 0];
-  kinds = {"random", "integers", "specials", "nanrows"};
+  kinds = {"random", "integers", "specials", "nanrows", "nonneg", "negtail"};
   ncase = 0;
   for s = 1:rows (shapes)
     m = shapes(s,1); k = shapes(s,2); n = shapes(s,3);
     for q = 1:numel (kinds)
-      [A, B] = inputs (kinds{q}, m, k, n, cls);
+      [A, B] = inputs (kinds{q}, m, k, n, cls, s);
       Ain = A; Bin = B;
       [R, info] = gd_minplus (A, B, "Variant", variant);
       E = reference (A, B);
@@ -36,13 +41,21 @@ function check_minplus (variant, cls)
       if (m * n > 0 && ! strcmp (variant, "auto") && ! strcmp (info.variant, variant))
         error ("check_minplus: %s: ran %s", name, info.variant);
       endif
+      ## v5 in single: which of its kernels ran
+      want = "";
+      if (strcmp (info.variant, "v5") && strcmp (cls, "single") && m * n * k > 0)
+        want = {"", "integer min", "fminf"}{1 + any (strcmp (kinds{q}, {"random", "nonneg"})) + 2 * strcmp (kinds{q}, "negtail")};
+      endif
+      if (! isempty (want) && ! strcmp (info.kernel, want))
+        error ("check_minplus: %s: kernel '%s', expected '%s'", name, info.kernel, want);
+      endif
       ncase++;
     endfor
   endfor
   printf ("%s %s: %d cases exact\n", variant, cls, ncase);
 endfunction
 
-function [A, B] = inputs (kind, m, k, n, cls)
+function [A, B] = inputs (kind, m, k, n, cls, s)
   switch (kind)
     case "random"
       A = rand (m, k, cls) * 100; B = rand (k, n, cls) * 100;
@@ -59,6 +72,22 @@ function [A, B] = inputs (kind, m, k, n, cls)
         A(1:3:m, :) = NaN;       # all-NaN rows of A
         B(:, 2:4:n) = NaN;       # all-NaN columns of B
         A(2:5:m, :) = Inf;       # rows of +Inf meet -Inf in B: NaN terms
+      endif
+    case "nonneg"
+      A = cast (randi ([0 30], m, k), cls); B = cast (randi ([0 30], k, n), cls);
+      vals = cast ([Inf NaN], cls);
+      mask = rand (m, k) < 0.15;
+      A(mask) = vals(randi (2, nnz (mask), 1));
+      mask = rand (k, n) < 0.15;
+      B(mask) = vals(randi (2, nnz (mask), 1));
+      A(1:4:m, :) = NaN;         # all-NaN rows
+      B(:, 3:5:n) = Inf;         # all-Inf columns
+    case "negtail"
+      A = rand (m, k, cls) * 100; B = rand (k, n, cls) * 100;
+      if (mod (s, 2))
+        A(:, max (1, k-1):k) = -rand (m, min (k, 2), cls) * 100;
+      else
+        B(max (1, k-1):k, :) = -rand (min (k, 2), n, cls) * 100;
       endif
   endswitch
 endfunction

@@ -22,6 +22,14 @@ load helpers
     [ "$status" -eq 2 ]
     run build/gdbench cube v4 single 10
     [ "$status" -eq 2 ]
+    run build/gdbench minplus cpu single 10 1 positive
+    [ "$status" -eq 2 ]
+}
+
+@test "gdbench: nonneg inputs (cpu variant)" {
+    cd "$GD_ROOT"
+    run build/gdbench minplus cpu single 40x30x20 2 nonneg
+    echo "$output"; [ "$status" -eq 0 ]; [[ "$output" == *"exact (0 of 800"* ]]
 }
 
 @test "gdbench: GPU variants agree with the cpu variant" {
@@ -31,6 +39,11 @@ load helpers
         run build/gdbench minplus $v single 333x65x129 2
         echo "$output"; [ "$status" -eq 0 ]
     done
+    # v5 single: the integer-min kernel on nonneg inputs, fminf on signed
+    run build/gdbench minplus v5 single 333x65x129 2 nonneg
+    echo "$output"; [ "$status" -eq 0 ]; [[ "$output" == *"v5 (integer min)"* ]]
+    run build/gdbench minplus v5 single 333x65x129 2 signed
+    echo "$output"; [ "$status" -eq 0 ]; [[ "$output" == *"v5 (fminf)"* ]]
     for v in k1-64 k4-128-j4-k4 k5 tuned cublas; do
         run build/gdbench sgemm $v single 333x65x129 2
         echo "$output"; [ "$status" -eq 0 ]
