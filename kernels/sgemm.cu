@@ -19,8 +19,8 @@
  *   tuned        128x128 block tiles, 8x8 outputs per thread in
  *                registers, 16-byte loads, A and B both stored k-major in
  *                shared memory (B transposed by the preparation kernel),
- *                two shared buffers with the next tile prefetched into
- *                registers during the current one
+ *                16 k-steps a stage, three stages copied in by cp.async
+ *                while one is computed
  *   cublas       cublasSgemm, FP32 math (no TF32): the reference
  *
  * Sizes that are not multiples of a kernel's tile, two ways (the
@@ -141,7 +141,8 @@ __global__ void sgemm_k5_tiled(const float *__restrict__ A,
 
 // ---------------------------------------------------------------------------
 // tuned: the 128x128 block tile of tile.cuh (256 threads, 8x8 outputs
-// each, 16-byte loads, two shared stages) with fused multiply-adds. When
+// each, 16-byte loads, three shared stages of 16 k-steps filled by
+// cp.async) with fused multiply-adds. When
 // the output has too few tiles to fill the GPU (under two blocks per SM),
 // the k range is split into S slices computed side by side into a
 // workspace and summed in slice order by a second kernel (split-k), so a
@@ -200,8 +201,8 @@ template <bool GUARD> gd_status launch_k5(const gd_plan &p)
 }
 
 // Split-k: when the output has fewer 128x128 tiles than the GPU has SMs,
-// the k range is cut into slices (each at least 32 stages of BK deep) so
-// that about two blocks run per SM.
+// the k range is cut into slices (each at least 256 k-steps deep) so that
+// about two blocks run per SM.
 struct split {
     int slices;
     int64_t kchunk; // whole stages; every slice non-empty
@@ -210,7 +211,7 @@ template <int BK> split split_for(const gd_plan &p)
 {
     const int64_t tiles = (p.mp / gd_tile::BIG) * (p.np / gd_tile::BIG);
     int64_t s = tiles >= gd_sm_count() ? 1 : 2 * gd_sm_count() / tiles;
-    const int64_t deep = p.kp / (32 * BK);
+    const int64_t deep = p.kp / 256;
     if (s > deep) s = deep;
     if (s > 16) s = 16;
     if (s < 1) s = 1;
@@ -234,7 +235,7 @@ template <int BK> gd_status launch_tuned(const gd_plan &p)
     // one kernel, split or not: unsplit at 4096 the split-k form ran in
     // 2.93 ms, the form without the split arguments in 3.04 (ptxas's
     // schedules differ; for min-plus it is the other way round)
-    gd_tile::launch_big<gd_tile::muladd, float, BK, gd_tile::layout<16, 16, 2>, gd_tile::identity,
+    gd_tile::launch_big<gd_tile::muladd, float, BK, gd_tile::layout<16, 16, 2, true>, gd_tile::identity,
                         true>((const float *)p.A, (const float *)p.B, out, p.mp, p.np, p.kp,
                               sp.kchunk, count, (int)sp.slices, gd_stream());
     if (sp.slices > 1) {
@@ -328,9 +329,9 @@ gd_status launch_cublas(const gd_plan &p)
      LAYOUT, OUT, 16, 16, 16, launch_k5<G>, NULL}
 
 #define SHARED_VARIANTS                                                                               \
-    {{"tuned", "128x128 tiles, 8x8 per thread in registers, 16-byte loads, double-buffered, "         \
-               "split-k on small grids (pads in either Edges mode)", 1},                                                     \
-     GD_PADDED_BT, true, 128, 128, 8, launch_tuned<8>, NULL, work_tuned<8>},                                         \
+    {{"tuned", "128x128 tiles, 8x8 per thread in registers, 16-byte loads, three stages of 16 "       \
+               "k-steps by cp.async, split-k on small grids (pads in either Edges mode)", 1},                               \
+     GD_PADDED_BT, true, 128, 128, 16, launch_tuned<16>, NULL, work_tuned<16>},                                         \
     {{"cublas", "cublasSgemm with FP32 math (no TF32): the reference", 1},                            \
      GD_RAW, false, 1, 1, 1, launch_cublas, NULL},                                                    \
     {{"cpu", "the BLAS Octave uses (sgemm)", 0},                                                      \
@@ -350,7 +351,8 @@ gd_status cpu_sgemm(gd_class, const void *A, const void *B, void *C, int64_t m,
 }
 
 // Zeros add nothing to a sum; a sum over nothing is 0. auto: cublas (tuned
-// is within 5% and wins only at 2048 and below, bench/results); below 2^20
+// is 1.5-3% slower at 2048, 4096 and 8192, ties at 4097 and 1000x3000x500
+// and wins at 1000, bench/results and NOTES.md); below 2^20
 // flops the host's BLAS finishes before a GPU round trip would.
 const gd_product_op OP = {"sgemm", 0.0, 0.0, 2.0, false, "cpu (BLAS)",
                           "cublas", "cublas", 1 << 20, cpu_sgemm};
