@@ -32,7 +32,7 @@ int gd_sm_count(void); /* after gd_device_ready */
 void gd_on_release(void (*fn)(void));
 
 /* Events for timing the phases of one call: 0..GD_NEVENTS-1. */
-enum { GD_NEVENTS = 6 };
+enum { GD_NEVENTS = 7 };
 cudaEvent_t gd_event(int i);
 /* Milliseconds between two recorded events (after they completed). */
 double gd_elapsed(int from, int to);
