@@ -255,20 +255,20 @@ template <class T> gd_status launch_v5(const gd_plan &p)
                                                            p.kp, 0, 1, gd_stream());
         return GD_OK;
     } else {
-    typedef gd_tile::layout<S::TX, S::TY, S::MINB, true> L;
-    const float *Af = (const float *)A, *Bf = (const float *)B;
-    float *C = (float *)p.C;
-    int *neg = (int *)p.work;
-    cudaStream_t st = gd_stream();
-    gd_status s = gd_cuda(cudaMemsetAsync(neg, 0, sizeof(int), st), "clearing the sign flag");
-    if (s) return s;
-    find_negative<<<1024, 256, 0, st>>>((const float4 *)Af, p.mp * p.kp / 4, neg);
-    find_negative<<<1024, 256, 0, st>>>((const float4 *)Bf, p.np * p.kp / 4, neg);
-    gd_tile::launch_big<gd_tile::minplus_nonneg, float, V5_BK_NONNEG, L, gd_tile::identity,
-                        false, 0>(Af, Bf, C, p.mp, p.np, p.kp, p.kp, 0, 1, st, neg);
-    gd_tile::launch_big<gd_tile::minplus, float, V5_BK, L, gd_tile::identity, false, 1>(
-        Af, Bf, C, p.mp, p.np, p.kp, p.kp, 0, 1, st, neg);
-    return GD_OK;
+        typedef gd_tile::layout<S::TX, S::TY, S::MINB, true> L;
+        const float *Af = (const float *)A, *Bf = (const float *)B;
+        float *C = (float *)p.C;
+        int *neg = (int *)p.work;
+        cudaStream_t st = gd_stream();
+        gd_status s = gd_cuda(cudaMemsetAsync(neg, 0, sizeof(int), st), "clearing the sign flag");
+        if (s) return s;
+        find_negative<<<1024, 256, 0, st>>>((const float4 *)Af, p.mp * p.kp / 4, neg);
+        find_negative<<<1024, 256, 0, st>>>((const float4 *)Bf, p.np * p.kp / 4, neg);
+        gd_tile::launch_big<gd_tile::minplus_nonneg, float, V5_BK_NONNEG, L, gd_tile::identity,
+                            false, 0>(Af, Bf, C, p.mp, p.np, p.kp, p.kp, 0, 1, st, neg);
+        gd_tile::launch_big<gd_tile::minplus, float, V5_BK, L, gd_tile::identity, false, 1>(
+            Af, Bf, C, p.mp, p.np, p.kp, p.kp, 0, 1, st, neg);
+        return GD_OK;
     }
 }
 

@@ -66,7 +66,7 @@ struct minplus {
 // an integer min picks the same operand fminf does, NaN included (ignored
 // unless every term is NaN). sm_90 has a three-input integer min
 // (VIMNMX3): two k-steps take two FADD and one min instead of two of each.
-// Older GPUs run two two-input mins, as fast as FMNMX.
+// Older GPUs run two two-input mins instead (not measured there).
 struct minplus_nonneg {
     enum { K = 2 };
     template <class T> __device__ static T init() { return __int_as_float(0x7fffffff); }
