@@ -37,7 +37,7 @@
 ## copied into shared memory by cp.async, three stages deep; in single,
 ## when no element of @var{A} or @var{B} is negative or -0, the minimum of
 ## the sums is taken on their bit patterns as integers, three terms an
-## instruction, which gives the same result about 20% sooner), or
+## instruction, which gives the same result about 16% sooner), or
 ## @qcode{"cpu"}. @code{gd_minplus ("variants")} lists them with a line
 ## each.
 ## @end table
