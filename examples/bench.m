@@ -13,19 +13,7 @@
 
 1;
 
-function r = time_call (fn, args, reps)
-  [~, info] = fn (args{:});                        # warm-up
-  h2h = kern = up = down = zeros (1, reps);
-  for i = 1:reps
-    t0 = tic ();
-    [~, info] = fn (args{:});
-    h2h(i) = toc (t0) * 1e3;
-    kern(i) = info.kernel_ms; up(i) = info.upload_ms; down(i) = info.download_ms;
-  endfor
-  r = struct ("kernel_ms", median (kern), "copy_ms", median (up + down),
-              "h2h_ms", median (h2h), "ops", info.ops, "variant", info.variant,
-              "info", info);
-endfunction
+source ("examples/bench_common.m");
 
 function x = pick (cond, a, b)
   ## a when cond, else b
@@ -36,17 +24,6 @@ function x = pick (cond, a, b)
   endif
 endfunction
 
-function t = new_array_ms (m, n, cls, reps)
-  ## what a fresh m x n Octave array costs here: the result lands in one
-  if (nargin < 4)
-    reps = 3;
-  endif
-  t = zeros (1, reps);
-  for i = 1:reps
-    t0 = tic (); Z = zeros (m, n, cls); t(i) = toc (t0) * 1e3; clear Z;
-  endfor
-  t = median (t);
-endfunction
 
 dev = gd_info ();
 if (! dev.available)

@@ -9,18 +9,11 @@
 ## Rows: new R: `zeros (8192, 'single')` (256 MiB, the min-plus result);
 ## min-plus: gd_minplus (A) with 'auto' at n = 8192, single; pdist:
 ## gd_pdist (X) at 16384 x 300, single (a 537 MB result). Medians of 3 calls
-## after a warm-up call.
+## after a warm-up call (bench_common.m's time_call and new_array_ms).
 
 1;
 
-function [h2h, info] = h2h_ms (fn, args, reps)
-  t = zeros (1, reps);
-  [~, info] = fn (args{:});               # warm-up
-  for i = 1:reps
-    t0 = tic (); [R, info] = fn (args{:}); t(i) = toc (t0) * 1e3; clear R;
-  endfor
-  h2h = median (t);
-endfunction
+source ("examples/bench_common.m");
 
 dev = gd_info ();
 if (! dev.available)
@@ -36,18 +29,16 @@ if (isempty (tun))
   tun = "(none)";
 endif
 
-t = zeros (1, 4);
-for i = 1:numel (t)
-  t0 = tic (); Z = zeros (n, "single"); t(i) = toc (t0) * 1e3; clear Z;
-endfor
-t_new = median (t(2:end));
+t_new = new_array_ms (n, n, "single");
 
 A = single (randi ([-9 9], n));
-[mp, info] = h2h_ms (@gd_minplus, {A}, 3);
-copy = info.upload_ms + info.download_ms;
+r = time_call (@gd_minplus, {A}, 3);
+mp = r.h2h_ms; info = r.info;
+copy = r.copy_ms;
 clear A;
 X = single (randi ([-9 9], np, d));
-[pd, pinfo] = h2h_ms (@gd_pdist, {X}, 3);
+r = time_call (@gd_pdist, {X}, 3);
+pd = r.h2h_ms; pinfo = r.info;
 clear X;
 
 printf ("fresh arrays, GLIBC_TUNABLES=%s: new R %.1f ms; min-plus %d h2h %.1f ms (kernel %.1f, copy %.1f, h2h/max %.2f); pdist %dx%d h2h %.1f ms (kernel %.2f)\n",

@@ -233,8 +233,9 @@ template <int BK> gd_status launch_tuned(const gd_plan &p)
     const int64_t count = p.mp * p.np;
     float *out = sp.slices > 1 ? (float *)p.work : (float *)p.C;
     // one kernel, split or not: unsplit at 4096 the split-k form ran in
-    // 2.93 ms, the form without the split arguments in 3.04 (ptxas's
-    // schedules differ; for min-plus it is the other way round)
+    // 2.93 ms, the form without the split arguments in 3.04 (measured with
+    // the earlier two-stage register fill, not again since; ptxas's
+    // schedules differ, and for min-plus it is the other way round)
     gd_tile::launch_big<gd_tile::muladd, float, BK, gd_tile::layout<16, 16, 2, true>, gd_tile::identity,
                         true>((const float *)p.A, (const float *)p.B, out, p.mp, p.np, p.kp,
                               sp.kchunk, count, (int)sp.slices, gd_stream());

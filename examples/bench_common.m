@@ -1,0 +1,34 @@
+## bench_common.m - the timing helpers bench.m and bench_fresh.m share
+## (sourced by both).
+
+1;
+
+function r = time_call (fn, args, reps)
+  ## medians over reps calls after a warm-up call: host to host (tic/toc,
+  ## the result kept until toc, as `tic; R = fn (...); toc` keeps it), and
+  ## the kernel and copy times the call reports
+  [~, info] = fn (args{:});                        # warm-up
+  h2h = kern = up = down = zeros (1, reps);
+  for i = 1:reps
+    t0 = tic ();
+    [R, info] = fn (args{:});
+    h2h(i) = toc (t0) * 1e3;
+    clear R;
+    kern(i) = info.kernel_ms; up(i) = info.upload_ms; down(i) = info.download_ms;
+  endfor
+  r = struct ("kernel_ms", median (kern), "copy_ms", median (up + down),
+              "h2h_ms", median (h2h), "ops", info.ops, "variant", info.variant,
+              "info", info);
+endfunction
+
+function t = new_array_ms (m, n, cls, reps)
+  ## what a fresh m x n Octave array costs here: the result lands in one
+  if (nargin < 4)
+    reps = 3;
+  endif
+  t = zeros (1, reps);
+  for i = 1:reps
+    t0 = tic (); Z = zeros (m, n, cls); t(i) = toc (t0) * 1e3; clear Z;
+  endfor
+  t = median (t);
+endfunction
