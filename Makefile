@@ -26,7 +26,7 @@ GPU_ARCHS ?= 75 80 86 89 90
 GENCODE   := $(foreach a,$(GPU_ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) \
              -gencode arch=compute_$(lastword $(GPU_ARCHS)),code=compute_$(lastword $(GPU_ARCHS))
 
-NVCCFLAGS ?= -O3 -std=c++17 -Xcompiler -fPIC -Xcompiler -Wall $(GENCODE)
+NVCCFLAGS ?= -O3 -std=c++17 -Xcompiler -fPIC -Xcompiler -fopenmp -Xcompiler -Wall $(GENCODE)
 CFLAGS    ?= -O3 -fPIC -fopenmp -Wall -Wextra -std=c11 -D_POSIX_C_SOURCE=200809L
 MEXFLAGS  := --mex -R2018a -Ikernels -Imex
 # cuBLAS (only the sgemm reference variant) dynamically, found through an
@@ -39,7 +39,7 @@ KERNEL_HDR := kernels/gd.h kernels/gd_internal.h kernels/product.h kernels/tile.
 KERNEL_OBJ := build/device.o build/product.o build/minplus.o build/sgemm.o build/pdist.o build/cpu.o
 GATEWAYS   := octave/private/__gd_minplus__.mex octave/private/__gd_sgemm__.mex \
               octave/private/__gd_pdist__.mex octave/private/__gd_pdist2__.mex \
-              octave/private/__gd_info__.mex
+              octave/private/__gd_info__.mex octave/private/__gd_uninit__.oct
 
 OCTAVE_RUN := $(OCTAVE) -q --no-gui --no-init-file --no-history
 
@@ -64,6 +64,12 @@ FORCE:
 octave/private/%.mex: mex/%.c mex/gd_mex.c mex/gd_mex.h build/libgd.a | octave/private
 	$(MKOCTFILE) $(MEXFLAGS) -o $@ $< mex/gd_mex.c $(MEXLIBS)
 	@rm -f $(notdir $(basename $<)).o gd_mex.o
+
+# the gateways' result arrays (Octave's C++ API: an array whose elements are
+# not set, so that no thread but the download's touches its pages)
+octave/private/__gd_uninit__.oct: mex/__gd_uninit__.cc | octave/private
+	$(MKOCTFILE) -o $@ $<
+	@rm -f __gd_uninit__.o
 
 # the C benchmark: one operation/variant/size, no Octave
 build/gdbench: examples/gdbench.c kernels/gd.h build/libgd.a

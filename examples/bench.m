@@ -54,10 +54,10 @@ if (any (strcmp (ops, "minplus")))
   endif
   vs = gd_minplus ("variants");
   gpu_variants = {vs([vs.gpu]).name};
-  printf ("\nmin-plus\n%-16s %-6s %5s %10s %10s %6s %9s %8s %8s %8s %7s %7s %7s\n", "var",
+  printf ("\nmin-plus\n%-16s %-6s %5s %10s %10s %6s %9s %8s %8s %8s %7s %7s\n", "var",
           "class", "n", "kernel ms", "steps/s", "%ceil", "h2h ms", "copy ms",
-          "newR ms", "bound", "h2h/bd", "h2h/k+c", "h2h/max");
-  md{end+1} = sprintf ("## min-plus\n\nCeilings: single %.3g steps/s (64/clock/SM: FMNMX), double %.3g steps/s (32/clock/SM: DADD + DMNMX on the FP64 pipe).\n\nInputs: `rand (n, class) * 100`, no negative element, so v5 in single runs its integer-min kernel (`v5 (integer min)`: two FADD and one three-input integer min per two steps); `v5 (fminf)` is v5 on the same inputs minus 50, with FADD and FMNMX per step. The ceiling is the FMNMX one for both.\n\nkernel: the product kernel alone (CUDA events); h2h: host to host, what `tic; gd_minplus (A, B); toc` measures; copy: the host-to-device and device-to-host copies of the call, timed with CUDA events (operands and result of 4 MiB and more are page-locked for the call); new R: what `zeros (n, class)` costs in this Octave, the fresh array the result must land in (its pages are touched for the first time); bound: kernel + copy + new R; h2h / (k+c) leaves the new array out; h2h / max: h2h over max(kernel, copy), the overlap bar (1.2).\n\n| variant | class | n | kernel ms | steps/s | %% of ceiling | h2h ms | copy ms | copy GB/s | new R ms | bound ms | h2h / bound | h2h / (k+c) | h2h / max(k, c) |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+          "GB/s", "zeros ms", "h2h/k+c", "h2h/max");
+  md{end+1} = sprintf ("## min-plus\n\nCeilings: single %.3g steps/s (64/clock/SM: FMNMX), double %.3g steps/s (32/clock/SM: DADD + DMNMX on the FP64 pipe).\n\nInputs: `rand (n, class) * 100`, no negative element, so v5 in single runs its integer-min kernel (`v5 (integer min)`: two FADD and one three-input integer min per two steps); `v5 (fminf)` is v5 on the same inputs minus 50, with FADD and FMNMX per step. The ceiling is the FMNMX one for both.\n\nkernel: the product's kernels alone (CUDA events; a large product runs in blocks of 2048 or more a side, so that copies overlap kernels: the `GD_BLOCKS=1` row is the same call in one piece); h2h: host to host, what `tic; R = gd_minplus (A, B); toc` measures; copy: the engine time of the call's copies, host to device and back (CUDA events around each 16 MiB piece through the page-locked staging slots; `GD_STAGE=0`: the driver's pageable copies); GB/s: the three n x n matrices over that time; zeros: what `zeros (n, class)` costs in this Octave, for comparison (gd's result array is Octave's, unfilled; its pages are first touched by the parallel copy out of the staging slots); h2h / max: h2h over max(kernel, copy), the overlap bar (1.2).\n\n| variant | class | n | kernel ms | steps/s | %% of ceiling | h2h ms | copy ms | copy GB/s | zeros ms | h2h / (k+c) | h2h / max(k, c) |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
                        ceiling.minplus.single, ceiling.minplus.double);
   for c = {"single", "double"}
     cls = c{1};
@@ -75,17 +75,20 @@ if (any (strcmp (ops, "minplus")))
       if (! isequal (R1(rb,:), E))
         error ("bench: v1 disagrees with Octave at n = %d %s", n, cls);
       endif
-      ## every variant with page-locked copies; at the largest size v4 once
-      ## more with GD_PIN=0 (pageable copies), for comparison in one run.
-      ## A and B have no negative element, so v5 in single takes its
-      ## integer-min kernel; in single v5 runs once more on A - 50 and
-      ## B - 50, which takes the fminf kernel.
-      runs = [gpu_variants; num2cell(true (size (gpu_variants))); num2cell(false (size (gpu_variants)))];
+      ## every variant as a user runs it; at the largest size v5 once more
+      ## with GD_BLOCKS=1 (the product in one piece: its kernel time is the
+      ## one the blocks are measured against) and v4 with GD_STAGE=0
+      ## (pageable copies), for comparison in one run. A and B have no
+      ## negative element, so v5 in single takes its integer-min kernel; in
+      ## single v5 runs once more on A - 50 and B - 50, which takes the
+      ## fminf kernel. runs: variant; environment setting; signed inputs
+      runs = [gpu_variants; repmat({""}, size (gpu_variants)); num2cell(false (size (gpu_variants)))];
       if (n == max (sizes))
-        runs(:,end+1) = {"v4"; false; false};
+        runs(:,end+1) = {"v5"; "GD_BLOCKS=1"; false};
+        runs(:,end+1) = {"v4"; "GD_STAGE=0"; false};
       endif
       if (strcmp (cls, "single"))
-        runs(:,end+1) = {"v5"; true; true};
+        runs(:,end+1) = {"v5"; ""; true};
         As = A - 50; Bs = B - 50;
         R1s = gd_minplus (As, Bs, "Variant", "v1");
       endif
@@ -96,31 +99,36 @@ if (any (strcmp (ops, "minplus")))
         else
           args = {A, B}; ref = R1;
         endif
+        env = strsplit (q{2}, "=");
+        if (! isempty (q{2}))
+          setenv (env{1}, env{2});
+        endif
         if (! isequal (gd_minplus (args{:}, "Variant", v{1}), ref))
-          error ("bench: %s disagrees with v1 at n = %d %s", v{1}, n, cls);
+          error ("bench: %s %s disagrees with v1 at n = %d %s", v{1}, q{2}, n, cls);
         endif
         reps = 3 + 4 * (n <= 1024) + 2 * (n <= 4096);
-        if (! q{2})
-          setenv ("GD_PIN", "0");
-        endif
         r = time_call (@gd_minplus, [args, {"Variant", v{1}}], reps);
-        unsetenv ("GD_PIN");
-        if (! q{2})
-          v = {[v{1} " (GD_PIN=0)"]};
-        elseif (! isempty (r.info.kernel))
-          v = {sprintf("%s (%s)", v{1}, r.info.kernel)};
+        if (! isempty (q{2}))
+          unsetenv (env{1});
         endif
+        label = v{1};
+        if (! isempty (r.info.kernel))
+          label = sprintf ("%s (%s)", label, r.info.kernel);
+        endif
+        if (! isempty (q{2}))
+          label = sprintf ("%s, %s", label, q{2});
+        endif
+        v = {label};
         rate = r.ops / (r.kernel_ms * 1e-3);
         pct = 100 * rate / ceiling.minplus.(cls);
         gbs = 3 * n * n * (4 + 4 * strcmp (cls, "double")) / (r.copy_ms * 1e-3) / 1e9;
-        bound = r.kernel_ms + r.copy_ms + t_new;
         hmax = r.h2h_ms / max (r.kernel_ms, r.copy_ms);
-        printf ("%-16s %-6s %5d %10.2f %10.3g %6.1f %9.2f %8.2f %8.1f %8.1f %7.2f %7.2f %7.2f\n",
-                v{1}, cls, n, r.kernel_ms, rate, pct, r.h2h_ms, r.copy_ms, t_new,
-                bound, r.h2h_ms / bound, r.h2h_ms / (r.kernel_ms + r.copy_ms), hmax);
-        md{end+1} = sprintf ("| %s | %s | %d | %.2f | %.3g | %.1f | %.2f | %.2f | %.1f | %.1f | %.1f | %.2f | %.2f | %.2f |\n",
+        printf ("%-16s %-6s %5d %10.2f %10.3g %6.1f %9.2f %8.2f %8.1f %8.1f %7.2f %7.2f\n",
+                v{1}, cls, n, r.kernel_ms, rate, pct, r.h2h_ms, r.copy_ms, gbs, t_new,
+                r.h2h_ms / (r.kernel_ms + r.copy_ms), hmax);
+        md{end+1} = sprintf ("| %s | %s | %d | %.2f | %.3g | %.1f | %.2f | %.2f | %.1f | %.1f | %.2f | %.2f |\n",
                              v{1}, cls, n, r.kernel_ms, rate, pct, r.h2h_ms, r.copy_ms, gbs,
-                             t_new, bound, r.h2h_ms / bound, r.h2h_ms / (r.kernel_ms + r.copy_ms), hmax);
+                             t_new, r.h2h_ms / (r.kernel_ms + r.copy_ms), hmax);
         fflush (stdout);
       endfor
     endfor
@@ -211,7 +219,7 @@ if (any (strcmp (ops, "pdist")))
   printf ("\npdist\n%-6s %-6s %14s %10s %11s %6s %9s %9s %9s %9s %9s %9s\n", "var", "class",
           "n x d", "kernel ms", "triples/s", "%ceil", "h2h ms", "copy ms", "copy GB/s",
           "newD ms", "h2h/max", "GPU MiB");
-  md{end+1} = sprintf ("\n## pdist\n\nCeiling: %.3g (i,j,k) triples/s (an FSUB and an FFMA each, 64/clock/SM as for min-plus). kernel: the pdist kernels alone, summed over the panels; h2h: `tic; gd_pdist (X); toc`; copy: the copies of X to the GPU and of D (n(n-1)/2 distances) panel by panel into the Octave result (CUDA events; D page-locked for the call); new D: what `zeros (1, n(n-1)/2, 'single')` alone costs in this Octave (a fresh array's pages touched for the first time), which the call makes while the first panel computes; h2h / max: h2h over max(kernel, copy), the overlap bar (1.2); GPU MiB: the device memory the call held (X, its padded copy for tuned, and D's panels).\n\n| variant | class | n x d | kernel ms | triples/s | %% of ceiling | h2h ms | copy ms | copy GB/s | new D ms | h2h / max(k, c) | GPU MiB |\n|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+  md{end+1} = sprintf ("\n## pdist\n\nCeiling: %.3g (i,j,k) triples/s (an FSUB and an FFMA each, 64/clock/SM as for min-plus). kernel: the pdist kernels alone, summed over the panels; h2h: `tic; gd_pdist (X); toc`; copy: the engine time of the copies of X to the GPU and of D (n(n-1)/2 distances) panel by panel, through the page-locked staging slots (CUDA events); new D: what `zeros (1, n(n-1)/2, 'single')` alone costs in this Octave, for comparison (gd's D is Octave's, unfilled: its fresh pages are first touched by the host threads that copy each panel out of the staging slots, while later panels compute); h2h / max: h2h over max(kernel, copy), the overlap bar (1.2); GPU MiB: the device memory the call held (X, its padded copy for tuned, and D's panels).\n\n| variant | class | n x d | kernel ms | triples/s | %% of ceiling | h2h ms | copy ms | copy GB/s | new D ms | h2h / max(k, c) | GPU MiB |\n|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
                        ceiling.pdist);
   vs = gd_pdist ("variants");
   for sz = [scale(16384) scale(300); scale(65536) scale(64)]'

@@ -24,6 +24,8 @@ gd_status gd_cuda(cudaError_t e, const char *what);
  * GD_ERR_NOGPU (with the reason) when there is no usable device. */
 gd_status gd_device_ready(void);
 cudaStream_t gd_stream(void);
+/* A second stream for kernels, beside gd_stream(). */
+cudaStream_t gd_stream2(void);
 const char *gd_device_name(void);
 int gd_sm_count(void); /* after gd_device_ready */
 
@@ -32,7 +34,7 @@ int gd_sm_count(void); /* after gd_device_ready */
 void gd_on_release(void (*fn)(void));
 
 /* Events for timing the phases of one call: 0..GD_NEVENTS-1. */
-enum { GD_NEVENTS = 7 };
+enum { GD_NEVENTS = 32 };
 cudaEvent_t gd_event(int i);
 /* Milliseconds between two recorded events (after they completed). */
 double gd_elapsed(int from, int to);
@@ -47,24 +49,51 @@ typedef struct {
 } gd_allocs;
 gd_status gd_alloc(gd_allocs *a, void **p, size_t bytes, const char *what);
 
-/* Host buffers page-locked for one call (cudaHostRegister), so that their
- * copies run asynchronously at the bus's speed instead of through the
- * driver's pageable staging. gd_pin leaves a buffer pageable (and copies
- * still work) when it is small (under 4 MiB, where locking costs more than
- * it saves), already pinned in s, refused by the driver, or when GD_PIN=0.
- * gd_end_call releases them after the last copy has completed. */
-enum { GD_MAX_PINS = 4 };
-typedef struct {
-    void *p[GD_MAX_PINS];
-    int n;
-} gd_pins;
-void gd_pin(gd_pins *s, const void *ptr, size_t bytes);
+/* Copies between the host (Octave's pageable memory) and the device.
+ * Large ones go through cached page-locked staging slots: host threads
+ * (OpenMP) copy a slot's 16 MiB while the copy engine moves the slot
+ * before it, so a copy runs at the bus's speed with no page-locking of
+ * the caller's memory. Small copies, or all of them when GD_STAGE=0, go
+ * directly (the driver's own pageable path). A call begins with
+ * gd_copies_begin; the copies' engine times (events around each slot's
+ * transfer, so no wait between slots counts) accumulate in t->upload_ms
+ * and t->download_ms. */
+void gd_copies_begin(gd_timing *t);
+/* Both directions run on the copy stream, in the order asked.
+ * gd_upload: height rows of width bytes from the host (pitch spitch) to
+ * the device (contiguous); records done (NULL: none) after them, for the
+ * kernels' stream to wait on. Returns once src has been read; the
+ * transfer may still be running. */
+gd_status gd_upload(void *dst, const void *src, size_t spitch, size_t width,
+                    size_t height, cudaEvent_t done, const char *what);
+/* height rows of width bytes from the device (pitch spitch) to the host
+ * (pitch dpitch), after event after (NULL: none). The last few pieces may
+ * still be in flight: gd_copies_finish completes them. */
+gd_status gd_download(void *dst, size_t dpitch, const void *src, size_t spitch,
+                      size_t width, size_t height, cudaEvent_t after, const char *what);
+/* Waits for every copy in flight and lands the downloads in host memory. */
+gd_status gd_copies_finish(void);
+
+/* Events without timing, for ordering one stream after another:
+ * 0..GD_MAX_PANELS-1. A product in blocks (at most GD_MAX_SIDE a side)
+ * uses one a block from 0, and one a stage for each of: the upload of a
+ * block of A, of B, the end of the stage's preparation and of its
+ * kernels on the second stream. */
+enum {
+    GD_MAX_SIDE = 8,
+    GD_EV_UPLOAD_A = GD_MAX_SIDE * GD_MAX_SIDE,
+    GD_EV_UPLOAD_B = GD_EV_UPLOAD_A + GD_MAX_SIDE,
+    GD_EV_PREPARED = GD_EV_UPLOAD_B + GD_MAX_SIDE,
+    GD_EV_JOIN = GD_EV_PREPARED + GD_MAX_SIDE,
+    GD_MAX_PANELS = GD_EV_JOIN + GD_MAX_SIDE
+};
+cudaEvent_t gd_panel_event(int i);
 
 /* The end of every GPU call, on every path: after a failure (s != GD_OK)
- * waits for the stream, so no copy still reads or writes a buffer; then
- * unlocks the pinned host buffers, records the call's device memory in
+ * waits for both streams and drops the copies in flight, so none still
+ * reads or writes a buffer; then records the call's device memory in
  * t->gpu_bytes and frees it. Returns s. */
-gd_status gd_end_call(gd_status s, gd_allocs *a, gd_pins *p, gd_timing *t);
+gd_status gd_end_call(gd_status s, gd_allocs *a, gd_timing *t);
 
 /* GD_GPU_MEM_LIMIT in bytes, -1 when unset or unreadable. */
 int64_t gd_mem_limit(void);
@@ -72,7 +101,8 @@ int64_t gd_mem_limit(void);
 double gd_now_ms(void);
 
 /* The host buffer of a result (see gd_out); GD_ERR_MEMORY when the
- * allocator fails. */
+ * allocator fails. A large one is advised to use huge pages (its pages
+ * are usually fresh: touched first by the download, in parallel). */
 gd_status gd_out_buffer(gd_out *o, size_t bytes, const char *what);
 
 #ifdef __cplusplus

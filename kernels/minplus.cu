@@ -230,18 +230,37 @@ __global__ void find_negative(const float4 *__restrict__ x, int64_t count4, int 
     if (__syncthreads_or(neg) && threadIdx.x == 0) *flag = 1;
 }
 
-size_t work_v5(const gd_plan &) { return sizeof(int); }
+// the sign flag: [0] live, [1] as the first launch found it
+size_t work_v5(const gd_plan &) { return 2 * sizeof(int); }
 
-// which single kernel ran: the flag, read back once the call is done
+// single: each block of A and of B is scanned once, before the first
+// launch that uses it; the flag is cleared first
+gd_status inspect_v5(const gd_plan &p, gd_class cls, const void *A, int64_t a, const void *B,
+                     int64_t b, bool first)
+{
+    if (cls != GD_SINGLE) return GD_OK;
+    int *neg = (int *)p.work;
+    gd_status s;
+    if (first && (s = gd_cuda(cudaMemsetAsync(neg, 0, sizeof(int), p.st), "clearing the sign flag")))
+        return s;
+    if (A) find_negative<<<1024, 256, 0, p.st>>>((const float4 *)A, a * p.kp / 4, neg);
+    if (B) find_negative<<<1024, 256, 0, p.st>>>((const float4 *)B, b * p.kp / 4, neg);
+    return gd_cuda(cudaGetLastError(), "the sign scan");
+}
+
+// which single kernel ran: the flag, read back once the call is done. The
+// flag only ever goes from 0 to 1, so launches in blocks that differ ran
+// the integer min first.
 void after_v5(const gd_plan &p, gd_class cls, gd_timing *t)
 {
-    int neg = 0;
+    int neg[2] = {0, 0};
     if (cls != GD_SINGLE ||
-        cudaMemcpy(&neg, p.work, sizeof neg, cudaMemcpyDeviceToHost) != cudaSuccess) {
+        cudaMemcpy(neg, p.work, sizeof neg, cudaMemcpyDeviceToHost) != cudaSuccess) {
         cudaGetLastError();
         return;
     }
-    snprintf(t->kernel, sizeof t->kernel, "%s", neg ? "fminf" : "integer min");
+    snprintf(t->kernel, sizeof t->kernel, "%s",
+             !neg[0] ? "integer min" : neg[1] ? "fminf" : "integer min, then fminf");
 }
 
 template <class T> gd_status launch_v5(const gd_plan &p)
@@ -252,22 +271,21 @@ template <class T> gd_status launch_v5(const gd_plan &p)
         // double fills its stages through registers (its cp.async
         // schedule spills at 255 registers)
         gd_tile::launch_big<gd_tile::minplus, T, V5_BK, S>(A, B, (T *)p.C, p.mp, p.np, p.kp,
-                                                           p.kp, 0, 1, gd_stream());
+                                                           p.kp, 0, 1, p.st);
         return GD_OK;
     } else {
         typedef gd_tile::layout<S::TX, S::TY, S::MINB, true> L;
         const float *Af = (const float *)A, *Bf = (const float *)B;
         float *C = (float *)p.C;
         int *neg = (int *)p.work;
-        cudaStream_t st = gd_stream();
-        gd_status s = gd_cuda(cudaMemsetAsync(neg, 0, sizeof(int), st), "clearing the sign flag");
-        if (s) return s;
-        find_negative<<<1024, 256, 0, st>>>((const float4 *)Af, p.mp * p.kp / 4, neg);
-        find_negative<<<1024, 256, 0, st>>>((const float4 *)Bf, p.np * p.kp / 4, neg);
+        cudaStream_t st = p.st;
         gd_tile::launch_big<gd_tile::minplus_nonneg, float, V5_BK_NONNEG, L, gd_tile::identity,
                             false, 0>(Af, Bf, C, p.mp, p.np, p.kp, p.kp, 0, 1, st, neg);
         gd_tile::launch_big<gd_tile::minplus, float, V5_BK, L, gd_tile::identity, false, 1>(
             Af, Bf, C, p.mp, p.np, p.kp, p.kp, 0, 1, st, neg);
+        if (p.panel == 0)
+            return gd_cuda(cudaMemcpyAsync(neg + 1, neg, sizeof(int), cudaMemcpyDeviceToDevice, st),
+                           "keeping the sign flag");
         return GD_OK;
     }
 }
@@ -280,7 +298,7 @@ template <class T, bool JFAST> gd_status launch_v01(const gd_plan &p)
     dim3 block(32, 8);
     int64_t fast = JFAST ? p.n : p.m, slow = JFAST ? p.m : p.n;
     dim3 grid((unsigned)((fast + 31) / 32), gd_grid_y((slow + 7) / 8));
-    minplus_v01_naive<T, JFAST><<<grid, block, 0, gd_stream()>>>(
+    minplus_v01_naive<T, JFAST><<<grid, block, 0, p.st>>>(
         (const T *)p.A, (const T *)p.B, (T *)p.C, p.m, p.k, p.n);
     return GD_OK;
 }
@@ -288,7 +306,7 @@ template <class T, bool JFAST> gd_status launch_v01(const gd_plan &p)
 template <class T> gd_status launch_v2(const gd_plan &p)
 {
     dim3 grid((unsigned)(p.mp / TILE), gd_grid_y(p.np / TILE));
-    minplus_v2_registers<T><<<grid, dim3(8, 8), 0, gd_stream()>>>(
+    minplus_v2_registers<T><<<grid, dim3(8, 8), 0, p.st>>>(
         (const T *)p.A, (const T *)p.B, (T *)p.C, p.m, p.n, p.mp, p.np, p.kp);
     return GD_OK;
 }
@@ -296,7 +314,7 @@ template <class T> gd_status launch_v2(const gd_plan &p)
 template <class T> gd_status launch_v3(const gd_plan &p)
 {
     dim3 grid((unsigned)(p.mp / TILE), gd_grid_y(p.np / TILE));
-    minplus_v3_shared<T><<<grid, dim3(8, 8), 0, gd_stream()>>>(
+    minplus_v3_shared<T><<<grid, dim3(8, 8), 0, p.st>>>(
         (const T *)p.A, (const T *)p.B, (T *)p.C, p.m, p.n, p.mp, p.np, p.kp);
     return GD_OK;
 }
@@ -304,7 +322,7 @@ template <class T> gd_status launch_v3(const gd_plan &p)
 template <class T> gd_status launch_v4(const gd_plan &p)
 {
     dim3 grid((unsigned)(p.mp / TILE), gd_grid_y(p.np / TILE));
-    minplus_v4_vector<T><<<grid, dim3(8, 8), 0, gd_stream()>>>(
+    minplus_v4_vector<T><<<grid, dim3(8, 8), 0, p.st>>>(
         (const T *)p.A, (const T *)p.B, (T *)p.C, p.mp, p.np, p.kp);
     return GD_OK;
 }
@@ -324,7 +342,7 @@ const gd_product_variant VARIANTS[] = {
             "filled by cp.async; with no negative operand, an integer min of three a step "
             "(double: 128x128 of 256, two stages through registers)", 1},
      GD_PADDED_BT, true, gd_tile::BIG, gd_tile::BIG, V5_BK_NONNEG, launch_v5<float>,
-     launch_v5<double>, work_v5, after_v5},
+     launch_v5<double>, work_v5, after_v5, inspect_v5},
     {{"cpu", "OpenMP on the host, blocked for cache, Octave's min rule", 0},
      GD_RAW, false, 1, 1, 1, NULL, NULL},
 };
@@ -345,7 +363,7 @@ gd_status cpu_minplus(gd_class cls, const void *A, const void *B, void *R,
 // up (bench/results; in double at 1024 v2 and v3 are 20% faster). Below
 // 2^17 steps the host finishes before a GPU round trip would.
 const gd_product_op OP = {"min-plus", NAN, INFINITY, 1.0, false, "cpu (OpenMP)",
-                          "v5", "v5", 1 << 17, cpu_minplus};
+                          "v5", "v5", 1 << 17, cpu_minplus, true};
 
 } // namespace
 

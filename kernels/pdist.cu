@@ -295,9 +295,9 @@ gd_status run_gpu(const pdist_variant &v, const T *X, int64_t n, int64_t d,
                   da = gd_round_up(dp, BIG_BK);
 
     gd_allocs al = {};
-    gd_pins pins = {};
     void *dX = NULL, *dXp = NULL, *dD = NULL;
     char what[128];
+    gd_copies_begin(t);
     gd_describe(what, sizeof what, "X", n, d, cls);
     if ((s = gd_alloc(&al, &dX, (size_t)(n * d) * es, what))) goto done;
     if (v.k == TUNED) {
@@ -305,24 +305,29 @@ gd_status run_gpu(const pdist_variant &v, const T *X, int64_t n, int64_t d,
         if ((s = gd_alloc(&al, &dXp, (size_t)(np * da) * es, what))) goto done;
     }
     {
-        // panels: as many 128-column steps of the triangle as the memory
-        // left allows (the whole triangle when it fits)
+        // D on the device: the whole triangle when it fits, else as much as
+        // the memory left allows, used again from its start once the
+        // panels in it are down
         size_t fr = 0, tot = 0;
         if ((s = gd_cuda(cudaMemGetInfo(&fr, &tot), "cudaMemGetInfo"))) goto done;
         int64_t room = (int64_t)(fr / 10 * 9);
         const int64_t cap = gd_mem_limit();
         if (cap >= 0 && cap - (int64_t)al.total < room) room = cap - (int64_t)al.total;
         const int64_t first = tri_start(n - 1 < BIG ? n - 1 : BIG, n) * (int64_t)es;
-        int64_t panel = room / (int64_t)es;
-        if (panel > P) panel = P;
-        if (room < first) panel = first / (int64_t)es; // let gd_alloc say why
-        gd_describe(what, sizeof what, "a panel of D", panel, 1, cls);
-        if ((s = gd_alloc(&al, &dD, (size_t)panel * es, what))) goto done;
+        int64_t buf = room / (int64_t)es;
+        if (buf > P) buf = P;
+        if (room < first) buf = first / (int64_t)es; // let gd_alloc say why
+        gd_describe(what, sizeof what, "a panel of D", buf, 1, cls);
+        if ((s = gd_alloc(&al, &dD, (size_t)buf * es, what))) goto done;
+        // panels of 128-column steps: eight or more where D is 32 MiB or
+        // more, so that each one's download overlaps the next kernels
+        int64_t target = (size_t)P * es >= ((size_t)32 << 20) ? (P + 7) / 8 : P;
+        if (target > buf) target = buf;
 
-        gd_pin(&pins, X, (size_t)(n * d) * es);
-        cudaEventRecord(gd_event(0), st);
-        if ((s = gd_cuda(cudaMemcpyAsync(dX, X, (size_t)(n * d) * es, cudaMemcpyHostToDevice, st),
-                         "copy of X to the GPU")))
+        cudaEvent_t up = gd_panel_event(GD_EV_UPLOAD_A);
+        if ((s = gd_upload(dX, X, (size_t)(n * d) * es, (size_t)(n * d) * es, 1, up,
+                           "copy of X to the GPU")) ||
+            (s = gd_cuda(cudaStreamWaitEvent(st, up, 0), "copy of X to the GPU")))
             goto done;
         cudaEventRecord(gd_event(1), st);
         if (v.k == TUNED) {
@@ -330,55 +335,63 @@ gd_status run_gpu(const pdist_variant &v, const T *X, int64_t n, int64_t d,
             pad_rows<T><<<grid, 256, 0, st>>>((const T *)dX, (T *)dXp, n, d, np, da);
             if ((s = gd_cuda(cudaGetLastError(), "layout preparation kernel"))) goto done;
         }
-        cudaEventRecord(gd_event(5), st); /* read after the last panel's sync */
-        for (int64_t j0 = 0; j0 < n - 1;) {
-            int64_t j1 = j0;
-            while (j1 < n - 1) {
-                const int64_t next = j1 + BIG < n - 1 ? j1 + BIG : n - 1;
-                if (tri_start(next, n) - tri_start(j0, n) > panel) break;
-                j1 = next;
+        cudaEventRecord(gd_event(5), st);
+        gd_describe(what, sizeof what, "D", 1, P, cls);
+        /* batches: the panels that fit in the buffer together; all of a
+         * batch's kernels are queued before its downloads */
+        int64_t j0 = 0;
+        while (j0 < n - 1) {
+            if (getenv("GD_POISON") &&
+                (s = gd_cuda(cudaMemsetAsync(dD, 0xCD, (size_t)buf * es, st), "poisoning D")))
+                goto done;
+            cudaEventRecord(gd_event(2), st);
+            int64_t used = 0, pj[GD_EV_UPLOAD_A + 1];
+            int qn = 0;
+            pj[0] = j0;
+            while (j0 < n - 1 && qn < GD_EV_UPLOAD_A) {
+                int64_t j1 = j0;
+                while (j1 < n - 1) {
+                    const int64_t next = j1 + BIG < n - 1 ? j1 + BIG : n - 1;
+                    const int64_t len = tri_start(next, n) - tri_start(j0, n);
+                    if (len > buf - used || (j1 > j0 && len > target)) break;
+                    j1 = next;
+                }
+                if (j1 == j0) break; // the buffer is full: download, then reuse it
+                T *Dd = (T *)dD + used;
+                if (metric == GD_EUCLIDEAN)
+                    launch_panel<T, true>(v.k, (const T *)dX, (const T *)dXp, Dd, n, d, np, dp, j0, j1, st);
+                else
+                    launch_panel<T, false>(v.k, (const T *)dX, (const T *)dXp, Dd, n, d, np, dp, j0, j1, st);
+                if ((s = gd_cuda(cudaGetLastError(), "pdist kernel launch"))) goto done;
+                cudaEventRecord(gd_panel_event(qn), st);
+                used += tri_start(j1, n) - tri_start(j0, n);
+                pj[++qn] = j0 = j1;
             }
-            if (j1 == j0) {
+            if (qn == 0) {
                 s = gd_fail(GD_ERR_MEMORY, "GPU memory too small for 128 columns of D");
                 goto done;
             }
-            if (getenv("GD_POISON") &&
-                (s = gd_cuda(cudaMemsetAsync(dD, 0xCD, (size_t)(tri_start(j1, n) - tri_start(j0, n)) * es, st),
-                             "poisoning D")))
-                goto done;
-            cudaEventRecord(gd_event(2), st);
-            if (metric == GD_EUCLIDEAN)
-                launch_panel<T, true>(v.k, (const T *)dX, (const T *)dXp, (T *)dD, n, d, np, dp, j0, j1, st);
-            else
-                launch_panel<T, false>(v.k, (const T *)dX, (const T *)dXp, (T *)dD, n, d, np, dp, j0, j1, st);
-            if ((s = gd_cuda(cudaGetLastError(), "pdist kernel launch"))) goto done;
             cudaEventRecord(gd_event(3), st);
-            if (!out.ptr) {
-                /* the host result is made while the first panel computes */
-                gd_describe(what, sizeof what, "D", 1, P, cls);
-                if ((s = gd_out_buffer(&out, (size_t)P * es, what))) goto done;
-                gd_pin(&pins, out.ptr, (size_t)P * es);
+            /* the host result is made while the first kernels run */
+            if ((s = gd_out_buffer(&out, (size_t)P * es, what))) goto done;
+            int64_t off = 0;
+            for (int i = 0; i < qn; ++i) {
+                const int64_t a = tri_start(pj[i], n), len = tri_start(pj[i + 1], n) - a;
+                if ((s = gd_download((T *)out.ptr + a, (size_t)len * es, (T *)dD + off,
+                                     (size_t)len * es, (size_t)len * es, 1, gd_panel_event(i),
+                                     "copy of D from the GPU")))
+                    goto done;
+                off += len;
             }
-            const int64_t len = tri_start(j1, n) - tri_start(j0, n);
-            /* the download starts here: on the first panel the host has
-             * made the result array since event 3, time the copy does not
-             * take */
-            cudaEventRecord(gd_event(6), st);
-            if ((s = gd_cuda(cudaMemcpyAsync((T *)out.ptr + tri_start(j0, n), dD, (size_t)len * es,
-                                             cudaMemcpyDeviceToHost, st),
-                             "copy of D from the GPU")))
-                goto done;
-            cudaEventRecord(gd_event(4), st);
-            if ((s = gd_cuda(cudaStreamSynchronize(st), "pdist kernel"))) goto done;
+            if ((s = gd_copies_finish())) goto done;
+            if ((s = gd_cuda(cudaEventSynchronize(gd_event(3)), "pdist kernel"))) goto done;
             t->kernel_ms += gd_elapsed(2, 3);
-            t->download_ms += gd_elapsed(6, 4);
-            j0 = j1;
         }
-        t->upload_ms = gd_elapsed(0, 1);
+        if ((s = gd_cuda(cudaStreamSynchronize(st), "pdist kernel"))) goto done;
         t->prep_ms = gd_elapsed(1, 5);
     }
 done:
-    return gd_end_call(s, &al, &pins, t);
+    return gd_end_call(s, &al, t);
 }
 
 gd_status cpu_pdist(gd_class cls, const void *X, int64_t n, int64_t d,
@@ -407,9 +420,9 @@ template <class T> gd_status launch2_naive(const gd_plan &p)
 {
     dim3 grid((unsigned)((p.m + 127) / 128), gd_grid_y(p.n));
     if (p.param == GD_EUCLIDEAN)
-        pdist2_naive<T, true><<<grid, 128, 0, gd_stream()>>>((const T *)p.A, (const T *)p.B, (T *)p.C, p.m, p.n, p.k);
+        pdist2_naive<T, true><<<grid, 128, 0, p.st>>>((const T *)p.A, (const T *)p.B, (T *)p.C, p.m, p.n, p.k);
     else
-        pdist2_naive<T, false><<<grid, 128, 0, gd_stream()>>>((const T *)p.A, (const T *)p.B, (T *)p.C, p.m, p.n, p.k);
+        pdist2_naive<T, false><<<grid, 128, 0, p.st>>>((const T *)p.A, (const T *)p.B, (T *)p.C, p.m, p.n, p.k);
     return GD_OK;
 }
 
@@ -421,10 +434,10 @@ template <class T> gd_status launch2_tuned(const gd_plan &p)
     const T *X = (const T *)p.A, *Y = (const T *)p.B;
     if (p.param == GD_EUCLIDEAN)
         gd_tile::launch_big<gd_tile::sqdist, T, BIG_BK, S, finish<T, true>>(
-            X, Y, (T *)p.C, p.mp, p.np, p.kp, p.kp, 0, 1, gd_stream());
+            X, Y, (T *)p.C, p.mp, p.np, p.kp, p.kp, 0, 1, p.st);
     else
         gd_tile::launch_big<gd_tile::sqdist, T, BIG_BK, S>(
-            X, Y, (T *)p.C, p.mp, p.np, p.kp, p.kp, 0, 1, gd_stream());
+            X, Y, (T *)p.C, p.mp, p.np, p.kp, p.kp, 0, 1, p.st);
     return GD_OK;
 }
 

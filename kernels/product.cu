@@ -56,13 +56,23 @@ unsigned blocks_for(int64_t work, int threads)
     return (unsigned)(b < 65536 * 4 ? (b > 0 ? b : 1) : 65536 * 4);
 }
 
+// Ap: A padded to mp x kp; A has leading dimension lda (a block of rows
+// is contiguous on the device, lda == m).
 template <class T>
-void launch_prep(const gd_product_op &op, gd_layout in, const T *A, const T *B,
-                 T *Ap, T *Bq, const gd_plan &p, cudaStream_t st)
+void launch_prep_a(const gd_product_op &op, const T *A, T *Ap, const gd_plan &p,
+                   cudaStream_t st)
 {
     const int threads = 256;
     dim3 pgrid((unsigned)((p.mp + threads - 1) / threads), gd_grid_y(p.kp));
     prep_pad<T><<<pgrid, threads, 0, st>>>(A, Ap, p.m, p.k, p.mp, p.kp, (T)op.pad);
+}
+
+// B in the variant's layout (for a block, B and Bq point at its part).
+template <class T>
+void launch_prep_b(const gd_product_op &op, gd_layout in, const T *B, T *Bq,
+                   const gd_plan &p, cudaStream_t st)
+{
+    const int threads = 256;
     if (op.b_rows) {
         dim3 bgrid((unsigned)((p.np + threads - 1) / threads), gd_grid_y(p.kp));
         prep_pad<T><<<bgrid, threads, 0, st>>>(B, Bq, p.n, p.k, p.np, p.kp, (T)op.pad);
@@ -73,6 +83,34 @@ void launch_prep(const gd_product_op &op, gd_layout in, const T *A, const T *B,
         dim3 tgrid((unsigned)((p.kp + 31) / 32), gd_grid_y((p.np + 31) / 32));
         prep_transpose<T><<<tgrid, dim3(32, 8), 0, st>>>(B, Bq, p.k, p.n, p.kp, p.np, (T)op.pad);
     }
+}
+
+// The blocks of C: bi x bj of at most wi x wj. Large products of a layout
+// whose blocks are products of their own get blocks of 2048 or more a side
+// (a launch still fills an H100) and at most 4 a side; GD_BLOCKS=q asks
+// for q a side (1 to 8, down to one tile), for tests and experiments.
+struct gd_blocks {
+    int bi, bj;
+    int64_t wi, wj;
+};
+
+gd_blocks block_grid(const gd_product_op &op, const gd_product_variant &v, int64_t m,
+                     int64_t k, int64_t n)
+{
+    gd_blocks g = {1, 1, m, n};
+    if (!op.panels || op.b_rows || k == 0 || (v.in != GD_PADDED_BT && v.in != GD_RAW))
+        return g;
+    int64_t qi = m / 2048, qj = n / 2048;
+    const char *env = getenv("GD_BLOCKS");
+    if (env && atoi(env) >= 1) qi = qj = atoi(env);
+    qi = qi < 1 ? 1 : qi > GD_MAX_SIDE ? GD_MAX_SIDE : qi;
+    qj = qj < 1 ? 1 : qj > GD_MAX_SIDE ? GD_MAX_SIDE : qj;
+    const int64_t mi = v.in == GD_RAW ? 1 : v.row_mult, mj = v.in == GD_RAW ? 1 : v.col_mult;
+    g.wi = gd_round_up((m + qi - 1) / qi, mi);
+    g.wj = gd_round_up((n + qj - 1) / qj, mj);
+    g.bi = (int)((m + g.wi - 1) / g.wi);
+    g.bj = (int)((n + g.wj - 1) / g.wj);
+    return g;
 }
 
 } // namespace
@@ -114,11 +152,13 @@ gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
     if (s) return s;
     snprintf(t->variant, sizeof t->variant, "%s", v.info.name);
     snprintf(t->device, sizeof t->device, "%s", gd_device_name());
-    cudaStream_t st = gd_stream();
+    cudaStream_t st = gd_stream(), st2 = gd_stream2();
+    gd_copies_begin(t);
 
     gd_plan p;
     memset(&p, 0, sizeof p);
     p.param = param;
+    p.st = st;
     const bool raw = v.in == GD_RAW;
     p.m = m; p.k = k; p.n = n;
     p.mp = raw ? m : gd_round_up(m, v.row_mult);
@@ -126,9 +166,12 @@ gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
     p.kp = raw ? k : gd_round_up(k, v.k_mult);
     const int64_t cm = v.padded_out ? gd_round_up(m, v.row_mult) : m;
     const int64_t cn = v.padded_out ? gd_round_up(n, v.col_mult) : n;
+    const gd_blocks g = block_grid(op, v, m, k, n);
+    /* A (x) A, the same array twice, in one block of rows: one upload
+     * serves both operands */
+    const bool same = B == A && n == m && g.bi == 1;
 
     gd_allocs al = {};
-    gd_pins pins = {};
     void *dA = NULL, *dB = NULL, *dAp = NULL, *dBq = NULL, *dC = NULL;
     char what[128];
 #define ALLOC(ptr, rows, cols, label)                                          \
@@ -139,7 +182,10 @@ gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
             goto done;                                                         \
     } while (0)
     ALLOC(dA, m, k, "A");
-    ALLOC(dB, k, n, "B");
+    if (same)
+        dB = dA;
+    else
+        ALLOC(dB, k, n, "B");
     if (!raw && k > 0) {
         ALLOC(dAp, p.mp, p.kp, "padded A");
         if (v.in == GD_PADDED)
@@ -148,6 +194,12 @@ gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
             ALLOC(dBq, p.np, p.kp, "transposed B");
     }
     ALLOC(dC, cm, cn, "R");
+    p.A = raw ? dA : dAp;
+    p.B = raw ? dB : dBq;
+    p.C = dC;
+    p.lda = p.mp;
+    p.ldb = v.in == GD_PADDED_BT ? p.np : op.b_rows ? p.n : p.kp;
+    p.ldc = cm;
     if (v.work_f && k > 0) {
         const size_t bytes = v.work_f(p);
         if (bytes) {
@@ -158,67 +210,141 @@ gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
 #undef ALLOC
 
     {
-        /* page-locked operands upload asynchronously: the host goes on to
-         * make the result array while they travel and the kernel runs */
-        gd_pin(&pins, A, (size_t)(m * k) * es);
-        gd_pin(&pins, B, (size_t)(k * n) * es);
-        cudaEventRecord(gd_event(0), st);
-        if ((s = gd_cuda(cudaMemcpyAsync(dA, A, (size_t)(m * k) * es, cudaMemcpyHostToDevice, st), "copy of A to the GPU")) ||
-            (s = gd_cuda(cudaMemcpyAsync(dB, B, (size_t)(k * n) * es, cudaMemcpyHostToDevice, st), "copy of B to the GPU")))
-            goto done;
-        cudaEventRecord(gd_event(1), st);
-        if (k > 0 && !raw) {
-            if (cls == GD_SINGLE)
-                launch_prep<float>(op, v.in, (const float *)dA, (const float *)dB, (float *)dAp, (float *)dBq, p, st);
-            else
-                launch_prep<double>(op, v.in, (const double *)dA, (const double *)dB, (double *)dAp, (double *)dBq, p, st);
-            if ((s = gd_cuda(cudaGetLastError(), "layout preparation kernel"))) goto done;
-        }
-        p.A = raw ? dA : dAp;
-        p.B = raw ? dB : dBq;
-        p.C = dC;
-        p.lda = p.mp;
-        p.ldb = v.in == GD_PADDED_BT ? p.np : op.b_rows ? p.n : p.kp;
-        p.ldc = cm;
+        /* Block (i, j) of C is rows i0 .. i0+mi-1 of A times columns
+         * j0 .. j0+nj-1 of B. On the device A is kept as blocks of rows,
+         * each contiguous (mi x k at i0 k; padded, mpi x kp at i0 kp),
+         * B's blocks of columns are contiguous already (transposed: npj x
+         * kp at j0 kp), and C's block is cmi x cnj at j0 cm + i0 cnj. With
+         * one block all of this is the plain layout. */
+        const int stages = g.bi > g.bj ? g.bi : g.bj;
+        int nb = 0;
+        gd_plan blk[GD_MAX_SIDE * GD_MAX_SIDE];
+        int64_t blk_i0[GD_MAX_SIDE * GD_MAX_SIDE], blk_j0[GD_MAX_SIDE * GD_MAX_SIDE];
         /* GD_POISON: fill C first so that an element a kernel fails to
          * write shows (0xCD bytes: a large negative finite value) */
         if (getenv("GD_POISON") &&
             (s = gd_cuda(cudaMemsetAsync(dC, 0xCD, (size_t)(cm * cn) * es, st), "poisoning R")))
             goto done;
-        cudaEventRecord(gd_event(2), st);
-        if (k == 0) {
-            const int threads = 256;
-            if (cls == GD_SINGLE)
-                fill<float><<<blocks_for(cm * cn, threads), threads, 0, st>>>((float *)dC, cm * cn, (float)op.empty_k);
-            else
-                fill<double><<<blocks_for(cm * cn, threads), threads, 0, st>>>((double *)dC, cm * cn, op.empty_k);
-        } else if ((s = run(p))) {
-            goto done;
+        /* stage q: A's block q and B's block q go up, then every block of
+         * C they complete (max(i, j) == q) is computed */
+        for (int q = 0; q < stages; ++q) {
+            const int64_t i0 = q * g.wi, j0 = q * g.wj;
+            const int64_t mi = q < g.bi ? (m - i0 < g.wi ? m - i0 : g.wi) : 0;
+            const int64_t nj = q < g.bj ? (n - j0 < g.wj ? n - j0 : g.wj) : 0;
+            cudaEvent_t up_a = gd_panel_event(GD_EV_UPLOAD_A + q),
+                        up_b = gd_panel_event(GD_EV_UPLOAD_B + q);
+            if (mi && k &&
+                ((s = gd_upload((char *)dA + (size_t)(i0 * k) * es, (const char *)A + (size_t)i0 * es,
+                                (size_t)m * es, (size_t)mi * es, (size_t)k, up_a,
+                                "copy of A to the GPU")) ||
+                 (s = gd_cuda(cudaStreamWaitEvent(st, up_a, 0), "copy of A to the GPU"))))
+                goto done;
+            if (nj && k && !same &&
+                ((s = gd_upload((char *)dB + (size_t)(j0 * k) * es, (const char *)B + (size_t)(j0 * k) * es,
+                                (size_t)(nj * k) * es, (size_t)(nj * k) * es, 1, up_b,
+                                "copy of B to the GPU")) ||
+                 (s = gd_cuda(cudaStreamWaitEvent(st, up_b, 0), "copy of B to the GPU"))))
+                goto done;
+            cudaEventRecord(gd_event(3 * q), st);
+            if (k > 0 && !raw) {
+                gd_plan c = p;
+                if (mi) {
+                    c.m = mi;
+                    c.mp = gd_round_up(mi, v.row_mult);
+                    if (cls == GD_SINGLE)
+                        launch_prep_a<float>(op, (const float *)dA + i0 * k, (float *)dAp + i0 * p.kp, c, st);
+                    else
+                        launch_prep_a<double>(op, (const double *)dA + i0 * k, (double *)dAp + i0 * p.kp, c, st);
+                }
+                if (nj) {
+                    c.n = nj;
+                    c.np = gd_round_up(nj, v.col_mult);
+                    /* only GD_PADDED_BT comes in blocks: the others start at 0 */
+                    if (cls == GD_SINGLE)
+                        launch_prep_b<float>(op, v.in, (const float *)dB + j0 * k, (float *)dBq + j0 * p.kp, c, st);
+                    else
+                        launch_prep_b<double>(op, v.in, (const double *)dB + j0 * k, (double *)dBq + j0 * p.kp, c, st);
+                }
+                if ((s = gd_cuda(cudaGetLastError(), "layout preparation kernel"))) goto done;
+                if (v.inspect &&
+                    (s = v.inspect(p, cls, mi ? (const char *)dAp + (size_t)(i0 * p.kp) * es : NULL,
+                                   mi ? gd_round_up(mi, v.row_mult) : 0,
+                                   nj ? (const char *)dBq + (size_t)(j0 * p.kp) * es : NULL,
+                                   nj ? gd_round_up(nj, v.col_mult) : 0, q == 0)))
+                    goto done;
+            }
+            cudaEventRecord(gd_event(3 * q + 1), st);
+            cudaEventRecord(gd_panel_event(GD_EV_PREPARED + q), st);
+            cudaStreamWaitEvent(st2, gd_panel_event(GD_EV_PREPARED + q), 0);
+            snprintf(what, sizeof what, "%s kernel launch", op.name);
+            int in_stage = 0;
+            for (int i = 0; i < g.bi; ++i)
+                for (int j = 0; j < g.bj; ++j) {
+                    if ((i > j ? i : j) != q) continue;
+                    gd_plan &c = blk[nb];
+                    c = p;
+                    const int64_t bi0 = i * g.wi, bj0 = j * g.wj;
+                    c.m = m - bi0 < g.wi ? m - bi0 : g.wi;
+                    c.n = n - bj0 < g.wj ? n - bj0 : g.wj;
+                    if (g.bi * g.bj > 1) {
+                        c.mp = raw ? c.m : gd_round_up(c.m, v.row_mult);
+                        c.np = raw ? c.n : gd_round_up(c.n, v.col_mult);
+                        const int64_t cmi = v.padded_out ? c.mp : c.m,
+                                      cnj = v.padded_out ? c.np : c.n;
+                        c.A = (const char *)p.A + (size_t)(bi0 * (raw ? k : p.kp)) * es;
+                        c.B = (const char *)p.B + (size_t)(bj0 * (raw ? k : p.kp)) * es;
+                        c.C = (char *)dC + (size_t)(bj0 * cm + bi0 * cnj) * es;
+                        c.lda = c.mp;
+                        c.ldb = raw ? k : c.np;
+                        c.ldc = cmi;
+                    }
+                    c.panel = nb;
+                    c.st = in_stage++ % 2 ? st2 : st;
+                    blk_i0[nb] = bi0;
+                    blk_j0[nb] = bj0;
+                    if (k == 0) {
+                        const int threads = 256;
+                        if (cls == GD_SINGLE)
+                            fill<float><<<blocks_for(cm * cn, threads), threads, 0, c.st>>>((float *)dC, cm * cn, (float)op.empty_k);
+                        else
+                            fill<double><<<blocks_for(cm * cn, threads), threads, 0, c.st>>>((double *)dC, cm * cn, op.empty_k);
+                    } else if ((s = run(c))) {
+                        goto done;
+                    }
+                    if ((s = gd_cuda(cudaGetLastError(), what))) goto done;
+                    cudaEventRecord(gd_panel_event(nb), c.st);
+                    ++nb;
+                }
+            /* the stage ends when both streams are through it */
+            cudaEventRecord(gd_panel_event(GD_EV_JOIN + q), st2);
+            cudaStreamWaitEvent(st, gd_panel_event(GD_EV_JOIN + q), 0);
+            cudaEventRecord(gd_event(3 * q + 2), st);
         }
-        snprintf(what, sizeof what, "%s kernel launch", op.name);
-        if ((s = gd_cuda(cudaGetLastError(), what))) goto done;
-        cudaEventRecord(gd_event(3), st);
-        /* the host buffer for the result is allocated (and first touched)
-         * now, while the kernel runs */
+        /* the host buffer for the result is made now, while the kernels
+         * run; each block goes down once its kernel is done, and the host
+         * threads that copy it out of the staging slots touch R's fresh
+         * pages for the first time */
         gd_describe(what, sizeof what, "R", m, n, cls);
         if ((s = gd_out_buffer(&out, (size_t)(m * n) * es, what))) goto done;
-        gd_pin(&pins, out.ptr, (size_t)(m * n) * es);
-        cudaEventRecord(gd_event(4), st); /* the download starts here */
-        if ((s = gd_cuda(cudaMemcpy2DAsync(out.ptr, (size_t)m * es, dC, (size_t)cm * es,
-                                           (size_t)m * es, (size_t)n, cudaMemcpyDeviceToHost, st),
-                         "copy of the result from the GPU")))
-            goto done;
-        cudaEventRecord(gd_event(5), st);
+        for (int b = 0; b < nb; ++b) {
+            const gd_plan &c = blk[b];
+            if ((s = gd_download((char *)out.ptr + (size_t)(blk_i0[b] + blk_j0[b] * m) * es,
+                                 (size_t)m * es, c.C, (size_t)c.ldc * es, (size_t)c.m * es,
+                                 (size_t)c.n,
+                                 gd_panel_event(b), "copy of the result from the GPU")))
+                goto done;
+        }
+        if ((s = gd_copies_finish())) goto done;
         snprintf(what, sizeof what, "%s kernel", op.name);
         if ((s = gd_cuda(cudaStreamSynchronize(st), what))) goto done;
-        t->upload_ms = gd_elapsed(0, 1);
-        t->prep_ms = gd_elapsed(1, 2);
-        t->kernel_ms = gd_elapsed(2, 3);
-        t->download_ms = gd_elapsed(4, 5);
+        for (int q = 0; q < stages; ++q) {
+            t->prep_ms += gd_elapsed(3 * q, 3 * q + 1);
+            t->kernel_ms += gd_elapsed(3 * q + 1, 3 * q + 2);
+        }
         if (v.after && k > 0) v.after(p, cls, t);
     }
 done:
-    return gd_end_call(s, &al, &pins, t);
+    return gd_end_call(s, &al, t);
 }
 
 gd_status gd_auto_device(gd_timing *t, bool *gpu)

@@ -1,7 +1,8 @@
 /* product.h - the driver every two-operand product shares (C = A op B,
  * A m x k, B k x n, column-major): device allocations, upload, the layout
- * preparation on the device, the kernel, the host buffer for the result,
- * the download and the timings. An operation (minplus.cu, sgemm.cu) only
+ * preparation on the device, the kernel (in blocks of C when C is large),
+ * the host buffer for the result, the download of each block as soon as
+ * its kernel is done, and the timings. An operation (minplus.cu, sgemm.cu) only
  * supplies kernels, their launchers and a variant table. C++, internal. */
 #ifndef GD_PRODUCT_H
 #define GD_PRODUCT_H
@@ -24,6 +25,15 @@ struct gd_plan {
     int64_t lda, ldb, ldc;  /* leading dimensions of A, B (or Bt), C */
     int param;              /* the operation's option (pdist2: the metric) */
     void *work;             /* the variant's workspace (work_f bytes) */
+    /* Large products run in blocks of C, each a product of its own (A a
+     * block of rows, B of columns, C theirs, with their own padded sizes
+     * and leading dimensions), so that the first kernels start once their
+     * operands are up and each block goes down while later ones compute.
+     * Blocks alternate between two streams, so that one launch's last
+     * wave overlaps the next one's first. panel: the launch's place in the
+     * call (0 first). */
+    int panel;
+    cudaStream_t st;        /* the stream to launch on */
 };
 
 typedef gd_status (*gd_launcher)(const gd_plan &);
@@ -42,6 +52,12 @@ struct gd_product_variant {
      * device memory goes: what the variant tells of its run (t->kernel);
      * NULL: nothing. */
     void (*after)(const gd_plan &, gd_class, gd_timing *);
+    /* looks at prepared operands before any launch that uses them, on
+     * p.st (p: the whole product's plan): A's block of a rows at A (NULL:
+     * none this time), B's of b columns at B, in the padded layout; first
+     * on the call's first look. NULL: nothing. */
+    gd_status (*inspect)(const gd_plan &p, gd_class cls, const void *A, int64_t a,
+                         const void *B, int64_t b, bool first);
 };
 
 /* What the operation is: its padding value (it must not change a result),
@@ -64,6 +80,9 @@ struct gd_product_op {
      * whose message it has set */
     gd_status (*cpu)(gd_class cls, const void *A, const void *B, void *C,
                      int64_t m, int64_t k, int64_t n, int param);
+    /* whether a large C may be computed in blocks (every variant's
+     * launcher then takes a block as a product of its own) */
+    bool panels;
 };
 
 /* An operation's whole call: 'auto' or a name looked up in table (count

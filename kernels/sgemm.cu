@@ -177,7 +177,7 @@ template <int W, bool GUARD> gd_status launch_k1(const gd_plan &p)
 {
     dims d = sizes(p, GUARD);
     dim3 grid((unsigned)((d.m + W - 1) / W), gd_grid_y(d.n));
-    sgemm_k1_strip<W, GUARD><<<grid, W, 0, gd_stream()>>>(
+    sgemm_k1_strip<W, GUARD><<<grid, W, 0, p.st>>>(
         (const float *)p.A, (const float *)p.B, (float *)p.C, d.m, d.n, d.k, p.lda, p.ldb, p.ldc);
     return GD_OK;
 }
@@ -186,7 +186,7 @@ template <int W, int I, int J, int KU, bool GUARD> gd_status launch_k234(const g
 {
     dims d = sizes(p, GUARD);
     dim3 grid((unsigned)((d.m + W * I - 1) / (W * I)), gd_grid_y((d.n + J - 1) / J));
-    sgemm_k234_strip<W, I, J, KU, GUARD><<<grid, W, 0, gd_stream()>>>(
+    sgemm_k234_strip<W, I, J, KU, GUARD><<<grid, W, 0, p.st>>>(
         (const float *)p.A, (const float *)p.B, (float *)p.C, d.m, d.n, d.k, p.lda, p.ldb, p.ldc);
     return GD_OK;
 }
@@ -195,7 +195,7 @@ template <bool GUARD> gd_status launch_k5(const gd_plan &p)
 {
     dims d = sizes(p, GUARD);
     dim3 grid((unsigned)((d.m + 15) / 16), gd_grid_y((d.n + 15) / 16));
-    sgemm_k5_tiled<GUARD><<<grid, dim3(16, 16), 0, gd_stream()>>>(
+    sgemm_k5_tiled<GUARD><<<grid, dim3(16, 16), 0, p.st>>>(
         (const float *)p.A, (const float *)p.B, (float *)p.C, d.m, d.n, d.k, p.lda, p.ldb, p.ldc);
     return GD_OK;
 }
@@ -238,10 +238,10 @@ template <int BK> gd_status launch_tuned(const gd_plan &p)
     // schedules differ, and for min-plus it is the other way round)
     gd_tile::launch_big<gd_tile::muladd, float, BK, gd_tile::layout<16, 16, 2, true>, gd_tile::identity,
                         true>((const float *)p.A, (const float *)p.B, out, p.mp, p.np, p.kp,
-                              sp.kchunk, count, (int)sp.slices, gd_stream());
+                              sp.kchunk, count, (int)sp.slices, p.st);
     if (sp.slices > 1) {
         const int64_t blocks = (count + 1023) / 1024;
-        sum_slices<<<(unsigned)(blocks < 4096 ? blocks : 4096), 256, 0, gd_stream()>>>(
+        sum_slices<<<(unsigned)(blocks < 4096 ? blocks : 4096), 256, 0, p.st>>>(
             out, (float *)p.C, count, sp.slices);
     }
     return GD_OK;
@@ -280,7 +280,7 @@ gd_status launch_cublas(const gd_plan &p)
     }
     if (p.m > INT32_MAX || p.n > INT32_MAX || p.k > INT32_MAX)
         return gd_fail(GD_ERR_SIZE, "cublas takes sizes below 2^31");
-    if ((s = cublas_check(cublasSetStream(g_cublas, gd_stream()), "cublasSetStream"))) return s;
+    if ((s = cublas_check(cublasSetStream(g_cublas, p.st), "cublasSetStream"))) return s;
     const float one = 1.0f, zero = 0.0f;
     return cublas_check(cublasSgemm(g_cublas, CUBLAS_OP_N, CUBLAS_OP_N, (int)p.m, (int)p.n,
                                     (int)p.k, &one, (const float *)p.A, (int)p.lda,

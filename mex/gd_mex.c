@@ -256,15 +256,22 @@ void *gd_mex_out_alloc(void *ctx, size_t bytes)
     mxArray *args[3] = {mxCreateDoubleScalar((double)o->m),
                         mxCreateDoubleScalar((double)o->n),
                         mxCreateString(o->cls == GD_SINGLE ? "single" : "double")};
-    /* with the trap an error (out of memory) comes back as a value rather
-     * than unwinding through the kernel layer, which still holds GPU memory */
-    mxArray *err = mexCallMATLABWithTrap(1, &o->array, 3, args, "zeros");
-    for (int i = 0; i < 3; ++i) mxDestroyArray(args[i]);
-    if (err) {
-        mxDestroyArray(err);
-        o->array = NULL;
-        return NULL;
+    /* __gd_uninit__ (octave/private, beside the gateways) leaves the
+     * elements unset: the kernel layer writes every one. zeros () is the
+     * fallback should it be missing. With the trap an error (out of
+     * memory) comes back as a value rather than unwinding through the
+     * kernel layer, which still holds GPU memory. */
+    static const char *const makers[] = {"__gd_uninit__", "zeros"};
+    o->array = NULL;
+    for (int i = 0; i < 2 && !o->array; ++i) {
+        mxArray *err = mexCallMATLABWithTrap(1, &o->array, 3, args, makers[i]);
+        if (err) {
+            mxDestroyArray(err);
+            o->array = NULL;
+        }
     }
+    for (int i = 0; i < 3; ++i) mxDestroyArray(args[i]);
+    if (!o->array) return NULL;
     void *p = o->cls == GD_SINGLE ? (void *)mxGetSingles(o->array)
                                   : (void *)mxGetDoubles(o->array);
     return p ? p : (void *)&empty;

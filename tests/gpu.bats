@@ -80,21 +80,29 @@ load helpers
     [ "$status" -eq 0 ]
 }
 
-@test "page-locked copies: large operands, one array passed twice, a copy of it, GD_PIN=0: same results" {
+@test "staged copies: large operands, one array passed twice, a copy of it, GD_STAGE=0, blocks: same results" {
     require_gpu
-    # 1100^2 singles (4.6 MiB) and D (3000 x 2999 / 2 singles, 17 MiB) are
-    # page-locked for the call; the same data twice is locked once
+    # 1100^2 singles (4.6 MiB) and D (3000 x 2999 / 2 singles, 17 MiB) go
+    # through the staging slots in pieces; GD_STAGE=0 copies directly; one
+    # array passed twice is uploaded once; 2300^2 in blocks (two a side)
+    # has its blocks of rows gathered from A's columns; D of 4500 x 8 (40
+    # MB) goes down in eight panels
     run octave_run "A = rand(1100, 'single') * 100; B = A; E = gd_minplus(A, 'Variant', 'cpu');
         R1 = gd_minplus(A, 'Variant', 'v5'); R2 = gd_minplus(A, B, 'Variant', 'v5');
-        setenv('GD_PIN', '0'); R3 = gd_minplus(A, B, 'Variant', 'v5'); unsetenv('GD_PIN');
+        setenv('GD_STAGE', '0'); R3 = gd_minplus(A, B, 'Variant', 'v5'); unsetenv('GD_STAGE');
         R4 = gd_minplus(A, B, 'Variant', 'v5');
         assert(isequal(R1, E) && isequal(R2, E) && isequal(R3, E) && isequal(R4, E));
+        G = rand(2300, 'single') - 0.5; H = rand(2300, 'single'); F = gd_minplus(G, H, 'Variant', 'cpu');
+        setenv('GD_BLOCKS', '2'); [R5, i5] = gd_minplus(G, H, 'Variant', 'v5'); [R6, i6] = gd_minplus(G, 'Variant', 'v5'); unsetenv('GD_BLOCKS');
+        assert(isequal(R5, F)); assert(isequal(R6, gd_minplus(G, 'Variant', 'cpu'))); assert(i5.kernel, 'fminf');
         X = rand(3000, 10, 'single'); P = gd_pdist(X, 'Variant', 'cpu');
-        D1 = gd_pdist(X, 'Variant', 'tuned'); setenv('GD_PIN', '0'); D2 = gd_pdist(X, 'Variant', 'tuned'); unsetenv('GD_PIN');
+        D1 = gd_pdist(X, 'Variant', 'tuned'); setenv('GD_STAGE', '0'); D2 = gd_pdist(X, 'Variant', 'tuned'); unsetenv('GD_STAGE');
         assert(isequal(D1, D2)); assert(norm(D1 - P) <= 1e-5 * norm(P));
+        Y = rand(4500, 8, 'single'); Q = gd_pdist(Y, 'Variant', 'cpu'); D3 = gd_pdist(Y, 'Variant', 'tuned');
+        assert(norm(D3 - Q) <= 1e-5 * norm(Q));
         C = gd_sgemm(double(A), A, 'Variant', 'tuned'); assert(norm(double(C) - double(A) * double(A), 'fro') <= 1e-5 * norm(double(A) * double(A), 'fro'));
-        disp('pinned and pageable agree')"
+        disp('staged and direct agree')"
     echo "$output"
     [ "$status" -eq 0 ]
-    [[ "$output" == *"pinned and pageable agree"* ]]
+    [[ "$output" == *"staged and direct agree"* ]]
 }

@@ -24,6 +24,32 @@ check() { octave_ok "check_minplus('$1', '$2')" "cases exact"; }
 @test "v5 on the GPU, single, exact" { require_gpu; check v5 single; }
 @test "v5 on the GPU, double, exact" { require_gpu; check v5 double; }
 
+# blocks (each a product of its own, its copies overlapping other blocks'
+# kernels): three a side where a shape allows, one tile wide at least
+blocks() { octave_ok "setenv('GD_BLOCKS', '3'); check_minplus('$1', '$2')" "cases exact"; }
+@test "v1 in blocks, single, exact" { require_gpu; blocks v1 single; }
+@test "v3 in blocks, double, exact" { require_gpu; blocks v3 double; }
+@test "v4 in blocks, single, exact" { require_gpu; blocks v4 single; }
+@test "v5 in blocks, single, exact" { require_gpu; blocks v5 single; }
+@test "v5 in blocks, double, exact" { require_gpu; blocks v5 double; }
+
+@test "v5 in blocks: a negative only in the last block of rows, found before its first use" {
+    require_gpu
+    # the blocks of the first rows run the integer min; those that use the
+    # last block of A must not: each block of A is scanned before its first
+    # launch, and info says both kernels ran
+    run octave_run "setenv('GD_BLOCKS', '4'); setenv('GD_POISON', '1');
+        A = single(randi([0 20], 1000, 300)); B = single(randi([0 20], 300, 900));
+        A(end, 5) = -7; A(end - 1, 9) = -3;
+        E = gd_minplus(A, B, 'Variant', 'cpu'); [R, info] = gd_minplus(A, B, 'Variant', 'v5');
+        assert(isequal(R, E)); disp(info.kernel); assert(info.kernel, 'integer min, then fminf');
+        setenv('GD_BLOCKS', '1'); [R, info] = gd_minplus(A, B, 'Variant', 'v5');
+        assert(isequal(R, E)); assert(info.kernel, 'fminf'); disp('found')"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"found"* ]]
+}
+
 @test "auto picks a GPU kernel for a large product" {
     require_gpu
     run octave_run "[R, info] = gd_minplus(rand(300, 'single')); disp(info.variant); assert(! strcmp(info.variant, 'cpu'))"

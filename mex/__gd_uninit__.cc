@@ -1,0 +1,44 @@
+// __gd_uninit__.cc - R = __gd_uninit__ (m, n, class): an m x n single or
+// double matrix whose elements are not set, for a gateway to fill.
+//
+// The gateways' results are made here rather than with zeros () or
+// mxCreateNumericMatrix: zeros writes every element, one thread touching
+// every page of a fresh buffer (about 200 ms for 256 MiB on the H100
+// machine), and Octave's MEX layer copies an mxCreate'd output on return.
+// This array is Octave's own (no copy on return); its pages are first
+// touched by the gateway's parallel copy of the result into it. The one
+// file that uses Octave's C++ API; a gateway must write every element
+// before it returns the array.
+#include <octave/oct.h>
+
+#include <memory>
+
+template <class A>
+static octave_value uninit (octave_idx_type m, octave_idx_type n)
+{
+  typedef typename A::element_type T;
+  dim_vector dv (m, n);
+  // Array's constructor from a pointer takes ownership of storage from
+  // std::allocator (the allocator Array frees with) and leaves it as is
+  T *p = std::allocator<T> ().allocate (m * n > 0 ? m * n : 1);
+  return octave_value (A (Array<T> (p, dv)));
+}
+
+DEFUN_DLD (__gd_uninit__, args, ,
+           "-*- texinfo -*-\n@deftypefn {} {@var{R} =} __gd_uninit__ (@var{m}, @var{n}, @var{class})\n"
+           "Internal to gd: an @var{m} by @var{n} matrix of class \"single\" or \"double\" "
+           "whose elements are not set.\n@end deftypefn")
+{
+  if (args.length () != 3)
+    print_usage ();
+  const octave_idx_type m = args(0).idx_type_value (true);
+  const octave_idx_type n = args(1).idx_type_value (true);
+  const std::string cls = args(2).string_value ();
+  if (m < 0 || n < 0)
+    error ("__gd_uninit__: M and N must be non-negative");
+  if (cls == "single")
+    return uninit<FloatNDArray> (m, n);
+  if (cls == "double")
+    return uninit<NDArray> (m, n);
+  error ("__gd_uninit__: CLASS must be \"single\" or \"double\"");
+}
