@@ -15,11 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <pthread.h>
 #include <sys/mman.h>
 #include <time.h>
-
-static void join_free(void);
 
 static char g_msg[1024];
 static int g_ready;
@@ -343,7 +340,6 @@ extern "C" int gd_sm_count(void) { return g_sms > 0 ? g_sms : 1; }
 
 extern "C" gd_status gd_device_ready(void)
 {
-    join_free();
     if (g_ready) return GD_OK;
     char why[256];
     if (no_device_reason(why, sizeof why))
@@ -389,7 +385,6 @@ extern "C" void gd_on_release(void (*fn)(void))
 
 extern "C" void gd_release(void)
 {
-    join_free();
     for (int i = 0; i < g_nhooks; ++i) g_hooks[i]();
     g_nhooks = 0;
     if (!g_ready) return;
@@ -490,42 +485,12 @@ extern "C" gd_status gd_alloc(gd_allocs *a, void **p, size_t bytes,
     return GD_OK;
 }
 
-/* A call's device memory is freed by a helper thread after the call
- * returns (cudaFree of a product's 1.25 GiB at n = 8192 takes about 1 ms);
- * the next call, gd_device_query and gd_release wait for it first. */
-static pthread_t g_free_thread;
-static int g_free_pending;
-static void *g_free_list[GD_MAX_ALLOCS];
-static int g_free_n;
-
-static void *free_worker(void *)
-{
-    for (int i = 0; i < g_free_n; ++i) cudaFree(g_free_list[i]);
-    return NULL;
-}
-
-static void join_free(void)
-{
-    if (!g_free_pending) return;
-    pthread_join(g_free_thread, NULL);
-    g_free_pending = 0;
-    g_free_n = 0;
-}
-
 extern "C" gd_status gd_end_call(gd_status s, gd_allocs *a, gd_timing *t)
 {
     if (s) copies_abort();
     g_copy_t = NULL;
     t->gpu_bytes = (double)a->total;
-    join_free();
-    for (int i = 0; i < a->n; ++i) g_free_list[i] = a->p[i];
-    g_free_n = a->n;
-    /* after a failure, or when no thread can be started: here and now */
-    if (s || pthread_create(&g_free_thread, NULL, free_worker, NULL) != 0)
-        free_worker(NULL);
-    else
-        g_free_pending = 1;
-    if (!g_free_pending) g_free_n = 0;
+    for (int i = 0; i < a->n; ++i) cudaFree(a->p[i]);
     a->n = 0;
     a->total = 0;
     return s;
@@ -533,7 +498,6 @@ extern "C" gd_status gd_end_call(gd_status s, gd_allocs *a, gd_timing *t)
 
 extern "C" gd_status gd_device_query(gd_device_info *o)
 {
-    join_free();
     memset(o, 0, sizeof *o);
     o->mem_limit = gd_mem_limit();
     cudaRuntimeGetVersion(&o->runtime_version);
