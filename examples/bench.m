@@ -106,7 +106,7 @@ if (any (strcmp (ops, "minplus")))
         if (! isequal (gd_minplus (args{:}, "Variant", v{1}), ref))
           error ("bench: %s %s disagrees with v1 at n = %d %s", v{1}, q{2}, n, cls);
         endif
-        reps = 3 + 4 * (n <= 1024) + 2 * (n <= 4096);
+        reps = 5 + 2 * (n <= 1024) + 2 * (n <= 4096);
         r = time_call (@gd_minplus, [args, {"Variant", v{1}}], reps);
         if (! isempty (q{2}))
           unsetenv (env{1});
