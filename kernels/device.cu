@@ -1,8 +1,10 @@
-/* device.cu - the one CUDA context gd uses, its cached stream and events,
- * per-call device allocations with an optional cap, and error strings.
+/* device.cu - the one CUDA context gd uses, its cached streams (two for
+ * kernels, one for copies) and events, the page-locked staging slots the
+ * copies go through, per-call device allocations with an optional cap,
+ * and error strings.
  *
  * State is cached across calls (creating a stream and events costs more
- * than a small product) and released by gd_release(), which the gateways
+ * than a small product, page-locked memory far more) and released by gd_release(), which the gateways
  * register with mexAtExit: it resets every pointer, so a later call after
  * `clear functions` starts clean.
  */
