@@ -243,45 +243,64 @@ static double *ms_of(int upload)
     return upload ? &g_copy_t->upload_ms : &g_copy_t->download_ms;
 }
 
-/* the pieces a copy of height rows of width bytes goes in: a contiguous
- * block (both pitches width) in slots' worth of bytes, else whole rows */
-static size_t piece(bool staged, bool flat, size_t width, size_t total)
+/* How a copy of height rows of width bytes goes: a contiguous block (both
+ * pitches width) in slots' worth of bytes, else in whole rows; staged when
+ * it is large enough and the slots exist. */
+struct gd_pieces {
+    bool flat, staged;
+    size_t total, step;
+};
+
+static gd_pieces pieces(bool flat, size_t width, size_t height)
 {
-    if (!staged) return total;
-    return flat ? SLOT_BYTES : SLOT_BYTES / width * width;
+    gd_pieces q;
+    q.flat = flat;
+    q.total = width * height;
+    q.staged = q.total >= STAGE_MIN && (flat || width <= SLOT_BYTES) && stage_ready();
+    q.step = !q.staged ? q.total : flat ? SLOT_BYTES : SLOT_BYTES / width * width;
+    return q;
+}
+
+/* one piece on the copy stream, len bytes at byte offset off of a copy of
+ * rows of width bytes (pitches dp and sp; both ignored when flat), timed
+ * by the slot's events */
+static gd_status transfer(gd_slot *sl, const gd_pieces &q, char *dst, size_t dp,
+                          const char *src, size_t sp, size_t width, size_t len,
+                          cudaMemcpyKind kind, const char *what)
+{
+    cudaEventRecord(sl->start, g_copy);
+    gd_status s = q.flat ? gd_cuda(cudaMemcpyAsync(dst, src, len, kind, g_copy), what)
+                         : gd_cuda(cudaMemcpy2DAsync(dst, dp, src, sp, width, len / width,
+                                                     kind, g_copy), what);
+    cudaEventRecord(sl->done, g_copy);
+    sl->busy = 1;
+    sl->ms = ms_of(kind == cudaMemcpyHostToDevice);
+    sl->host = NULL;
+    return s;
 }
 
 extern "C" gd_status gd_upload(void *dst, const void *src, size_t spitch, size_t width,
                                size_t height, cudaEvent_t done, const char *what)
 {
-    const bool flat = spitch == width;
-    const size_t total = width * height;
-    const bool staged = total >= STAGE_MIN && (flat || width <= SLOT_BYTES) && stage_ready();
-    const size_t step = piece(staged, flat, width, total);
-    for (size_t off = 0; off < total; off += step) {
-        const size_t len = total - off < step ? total - off : step;
+    const gd_pieces q = pieces(spitch == width, width, height);
+    for (size_t off = 0; off < q.total; off += q.step) {
+        const size_t len = q.total - off < q.step ? q.total - off : q.step;
         gd_slot *sl;
         gd_status s = slot_take(&sl);
         if (s) return s;
-        const char *from = flat ? (const char *)src + off
-                                : (const char *)src + off / width * spitch;
-        if (staged)
-            parallel_copy(sl->buf, width, from, spitch, flat ? len : width, flat ? 1 : len / width);
-        cudaEventRecord(sl->start, g_copy);
-        if (staged) {
-            s = gd_cuda(cudaMemcpyAsync((char *)dst + off, sl->buf, len,
-                                        cudaMemcpyHostToDevice, g_copy), what);
-        } else if (flat) {
-            s = gd_cuda(cudaMemcpyAsync((char *)dst + off, from, len, cudaMemcpyHostToDevice,
-                                        g_copy), what);
+        const char *from = (const char *)src + (q.flat ? off : off / width * spitch);
+        if (q.staged) {
+            /* gathered into the slot: from there one contiguous piece */
+            parallel_copy(sl->buf, width, from, spitch, q.flat ? len : width,
+                          q.flat ? 1 : len / width);
+            gd_pieces one = q;
+            one.flat = true;
+            s = transfer(sl, one, (char *)dst + off, 0, sl->buf, 0, len, len,
+                         cudaMemcpyHostToDevice, what);
         } else {
-            s = gd_cuda(cudaMemcpy2DAsync((char *)dst + off, width, from, spitch, width,
-                                          len / width, cudaMemcpyHostToDevice, g_copy), what);
+            s = transfer(sl, q, (char *)dst + off, width, from, spitch, width, len,
+                         cudaMemcpyHostToDevice, what);
         }
-        cudaEventRecord(sl->done, g_copy);
-        sl->busy = 1;
-        sl->ms = ms_of(1);
-        sl->host = NULL;
         if (s) return s;
     }
     if (done) return gd_cuda(cudaEventRecord(done, g_copy), what);
@@ -295,32 +314,22 @@ extern "C" gd_status gd_download(void *dst, size_t dpitch, const void *src, size
     gd_status s;
     if (!width || !height) return GD_OK;
     if (after && (s = gd_cuda(cudaStreamWaitEvent(g_copy, after, 0), what))) return s;
-    const bool flat = spitch == width && dpitch == width;
-    const size_t total = width * height;
-    const bool staged = total >= STAGE_MIN && (flat || width <= SLOT_BYTES) && stage_ready();
-    const size_t step = piece(staged, flat, width, total);
-    for (size_t off = 0; off < total; off += step) {
-        const size_t len = total - off < step ? total - off : step;
+    const gd_pieces q = pieces(spitch == width && dpitch == width, width, height);
+    for (size_t off = 0; off < q.total; off += q.step) {
+        const size_t len = q.total - off < q.step ? q.total - off : q.step;
         gd_slot *sl;
         if ((s = slot_take(&sl))) return s;
-        char *host = flat ? (char *)dst + off : (char *)dst + off / width * dpitch;
-        const char *from = flat ? (const char *)src + off
-                                : (const char *)src + off / width * spitch;
-        cudaEventRecord(sl->start, g_copy);
-        if (flat)
-            s = gd_cuda(cudaMemcpyAsync(staged ? sl->buf : host, from, len,
-                                        cudaMemcpyDeviceToHost, g_copy), what);
-        else
-            s = gd_cuda(cudaMemcpy2DAsync(staged ? sl->buf : host, staged ? width : dpitch,
-                                          from, spitch, width, len / width,
-                                          cudaMemcpyDeviceToHost, g_copy), what);
-        cudaEventRecord(sl->done, g_copy);
-        sl->busy = 1;
-        sl->ms = ms_of(0);
-        sl->host = staged ? host : NULL;
-        sl->pitch = flat ? len : dpitch;
-        sl->width = flat ? len : width;
-        sl->rows = flat ? 1 : len / width;
+        char *host = (char *)dst + (q.flat ? off : off / width * dpitch);
+        const char *from = (const char *)src + (q.flat ? off : off / width * spitch);
+        /* staged: into the slot packed, copied out to host when it is done */
+        s = transfer(sl, q, q.staged ? sl->buf : host, q.staged ? width : dpitch, from,
+                     spitch, width, len, cudaMemcpyDeviceToHost, what);
+        if (q.staged) {
+            sl->host = host;
+            sl->pitch = q.flat ? len : dpitch;
+            sl->width = q.flat ? len : width;
+            sl->rows = q.flat ? 1 : len / width;
+        }
         if (s) return s;
     }
     return GD_OK;
