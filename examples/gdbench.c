@@ -8,11 +8,15 @@
  *   build/gdbench pdist tuned single 16384x300        n x d
  *   build/gdbench pdist2 tuned single 8192x300x8192   mx x d x my
  *   build/gdbench minplus v5 single 4096 5 nonneg     inputs 0 ... 16
+ *   build/gdbench pdist tuned single 16384x300 5 signed fresh
  *
  * Inputs are small integers, -8 ... 8 ("signed", the default) or 0 ... 16
  * ("nonneg": min-plus v5 in single then takes its integer-min kernel).
  * Prints the check and the median kernel time, rate and host-to-host time
- * over reps calls (default 5) after one warm-up call. Exit status 0 only
+ * over reps calls (default 5) after one warm-up call. The timed calls
+ * write into one buffer ("reuse", the default) or each into a new one
+ * ("fresh"), allocated by the call while its kernels run, as Octave's
+ * result arrays are: its pages are then touched first by the copy. Exit status 0 only
  * when the check passed.
  */
 #include "gd.h"
@@ -72,10 +76,16 @@ typedef struct {
     int64_t m, k, n; /* pdist: n = m rows, k = d; pdist2: X m x k, Y n x k */
 } job;
 
-static gd_status run(const job *j, const char *variant, const void *A, const void *B,
-                     void *C, gd_timing *t)
+static void *fresh_buffer(void *ctx, size_t bytes)
 {
-    gd_out out = {C, NULL, NULL};
+    return *(void **)ctx = malloc(bytes ? bytes : 1);
+}
+
+/* into C, or (C NULL) into a new buffer that *fresh gets */
+static gd_status run(const job *j, const char *variant, const void *A, const void *B,
+                     void *C, void **fresh, gd_timing *t)
+{
+    gd_out out = {C, C ? NULL : fresh_buffer, fresh};
     if (!strcmp(j->op, "minplus"))
         return gd_minplus(variant, j->cls, A, B, out, j->m, j->k, j->n, t);
     if (!strcmp(j->op, "sgemm"))
@@ -85,11 +95,25 @@ static gd_status run(const job *j, const char *variant, const void *A, const voi
     return gd_pdist(variant, j->cls, A, j->m, j->k, GD_EUCLIDEAN, out, t);
 }
 
+static size_t count_bad(const void *C, const void *R, size_t nc, gd_class cls)
+{
+    size_t bad = 0;
+    for (size_t i = 0; i < nc; ++i) {
+        int same = cls == GD_SINGLE
+                       ? (((const float *)C)[i] == ((const float *)R)[i] ||
+                          (isnan(((const float *)C)[i]) && isnan(((const float *)R)[i])))
+                       : (((const double *)C)[i] == ((const double *)R)[i] ||
+                          (isnan(((const double *)C)[i]) && isnan(((const double *)R)[i])));
+        bad += !same;
+    }
+    return bad;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 5) {
         fprintf(stderr, "usage: %s minplus|sgemm|pdist|pdist2 VARIANT single|double SIZE "
-                        "[REPS [signed|nonneg]]\n"
+                        "[REPS [signed|nonneg [reuse|fresh]]]\n"
                         "  SIZE: n, or m x k x n (minplus, sgemm), n x d (pdist),\n"
                         "        mx x d x my (pdist2)\n", argv[0]);
         return 2;
@@ -99,6 +123,11 @@ int main(int argc, char **argv)
     const int nonneg = argc > 6 && !strcmp(argv[6], "nonneg");
     if (argc > 6 && !nonneg && strcmp(argv[6], "signed")) {
         fprintf(stderr, "gdbench: inputs are 'signed' or 'nonneg', not '%s'\n", argv[6]);
+        return 2;
+    }
+    const int fresh = argc > 7 && !strcmp(argv[7], "fresh");
+    if (argc > 7 && !fresh && strcmp(argv[7], "reuse")) {
+        fprintf(stderr, "gdbench: the result is 'reuse' or 'fresh', not '%s'\n", argv[7]);
         return 2;
     }
     long long a = 0, b = 0, c = 0;
@@ -133,46 +162,47 @@ int main(int argc, char **argv)
     fill(B, nb, j.cls, nonneg ? 0.0 : -8.0);
 
     gd_timing t;
-    gd_status s = run(&j, "cpu", A, B, R, &t);
+    gd_status s = run(&j, "cpu", A, B, R, NULL, &t);
     if (!s) {
         memset(C, 0xCD, nc * es); /* an unwritten element shows */
-        s = run(&j, j.variant, A, B, C, &t);
+        s = run(&j, j.variant, A, B, C, NULL, &t);
     }
     if (s) {
         fprintf(stderr, "gdbench: %s: %s\n", gd_status_id(s), gd_last_error());
         return 1;
     }
-    size_t bad = 0;
-    for (size_t i = 0; i < nc; ++i) {
-        int same = j.cls == GD_SINGLE
-                       ? (((float *)C)[i] == ((float *)R)[i] ||
-                          (isnan(((float *)C)[i]) && isnan(((float *)R)[i])))
-                       : (((double *)C)[i] == ((double *)R)[i] ||
-                          (isnan(((double *)C)[i]) && isnan(((double *)R)[i])));
-        bad += !same;
-    }
+    size_t bad = count_bad(C, R, nc, j.cls);
     printf("%s %s %s %lldx%lldx%lld: %s (%zu of %zu differ from the cpu variant)\n", j.op,
            t.variant, j.cls == GD_SINGLE ? "single" : "double", (long long)j.m,
            (long long)j.k, (long long)j.n, bad ? "WRONG" : "exact", bad, nc);
     if (bad) return 1;
 
     double *kern = malloc(sizeof(double) * (size_t)reps), *h2h = malloc(sizeof(double) * (size_t)reps);
+    double *copy = malloc(sizeof(double) * (size_t)reps);
     for (int r = 0; r < reps; ++r) {
+        void *out = NULL;
         double t0 = now_ms();
-        if ((s = run(&j, j.variant, A, B, C, &t))) {
+        if ((s = run(&j, j.variant, A, B, fresh ? NULL : C, &out, &t))) {
             fprintf(stderr, "gdbench: %s: %s\n", gd_status_id(s), gd_last_error());
             return 1;
         }
         h2h[r] = now_ms() - t0;
+        if (out && (bad = count_bad(out, R, nc, j.cls))) {
+            fprintf(stderr, "gdbench: a fresh result has %zu of %zu elements wrong\n", bad, nc);
+            return 1;
+        }
+        free(out);
         kern[r] = t.kernel_ms;
+        copy[r] = t.upload_ms + t.download_ms;
     }
-    double km = median(kern, reps), hm = median(h2h, reps);
-    printf("%s%s%s%s on %s: kernel %.3f ms (%.4g %s/s), host to host %.3f ms, median of %d\n",
+    double km = median(kern, reps), hm = median(h2h, reps), cm = median(copy, reps);
+    printf("%s%s%s%s on %s: kernel %.3f ms (%.4g %s/s), copies %.3f ms, host to host %.3f ms "
+           "(%s result), median of %d\n",
            t.variant, t.kernel[0] ? " (" : "", t.kernel, t.kernel[0] ? ")" : "", t.device, km,
            t.ops / (km * 1e-3),
            !strcmp(j.op, "sgemm") ? "flop" : !strcmp(j.op, "minplus") ? "step" : "triple",
-           hm, reps);
+           cm, hm, fresh ? "fresh" : "reused", reps);
     gd_release();
-    free(A); free(B); free(C); free(R); free(kern); free(h2h);
+    free(A); free(B); free(C); free(R); free(kern); free(h2h); free(copy);
     return 0;
 }

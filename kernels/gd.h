@@ -46,7 +46,10 @@ typedef struct {
     double mem_clock_mhz;    /* memory clock */
     int bus_width;           /* memory bus width in bits */
     size_t mem_total;        /* bytes */
-    size_t mem_free;         /* bytes, at the time of the query */
+    size_t mem_free;         /* bytes, at the time of the query, after mem_pool
+                                went back to the driver */
+    size_t mem_pool;         /* bytes gd's memory pool held for reuse when
+                                queried (the query returns them) */
     int driver_version;      /* e.g. 13000 */
     int runtime_version;     /* the CUDA runtime gd was built with */
     int64_t mem_limit;       /* GD_GPU_MEM_LIMIT in bytes, or -1 when unset */

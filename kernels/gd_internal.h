@@ -39,19 +39,27 @@ cudaEvent_t gd_event(int i);
 /* Milliseconds between two recorded events (after they completed). */
 double gd_elapsed(int from, int to);
 
-/* Device allocations of one call, freed together on every path. The cap
+/* Device allocations of one call, freed together on every path (back to
+ * the pool, which keeps them for the next call: see device.cu). The cap
  * GD_GPU_MEM_LIMIT (bytes, read at each allocation) bounds their sum. */
 enum { GD_MAX_ALLOCS = 8 };
 typedef struct {
     void *p[GD_MAX_ALLOCS];
+    unsigned char pooled[GD_MAX_ALLOCS]; /* from the stream-ordered pool */
     int n;
     size_t total;
 } gd_allocs;
 gd_status gd_alloc(gd_allocs *a, void **p, size_t bytes, const char *what);
+/* The device's free memory for a call's allocations: the driver's plus
+ * what gd's memory pool holds unused. */
+gd_status gd_free_memory(size_t *free_bytes);
+/* Returns what the pool holds unused to the driver (gd_info does, before
+ * it reads the free memory); the bytes it held before. */
+size_t gd_pool_trim(void);
 
 /* Copies between the host (Octave's pageable memory) and the device.
  * Large ones go through cached page-locked staging slots: host threads
- * (OpenMP) copy a slot's 16 MiB while the copy engine moves the slot
+ * (OpenMP) copy a slot's 32 MiB while the copy engine moves the slot
  * before it, so a copy runs at the bus's speed with no page-locking of
  * the caller's memory. Small copies, or all of them when GD_STAGE=0, go
  * directly (the driver's own pageable path). A call begins with

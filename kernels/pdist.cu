@@ -308,8 +308,8 @@ gd_status run_gpu(const pdist_variant &v, const T *X, int64_t n, int64_t d,
         // D on the device: the whole triangle when it fits, else as much as
         // the memory left allows, used again from its start once the
         // panels in it are down
-        size_t fr = 0, tot = 0;
-        if ((s = gd_cuda(cudaMemGetInfo(&fr, &tot), "cudaMemGetInfo"))) goto done;
+        size_t fr = 0;
+        if ((s = gd_free_memory(&fr))) goto done;
         int64_t room = (int64_t)(fr / 10 * 9);
         const int64_t cap = gd_mem_limit();
         if (cap >= 0 && cap - (int64_t)al.total < room) room = cap - (int64_t)al.total;

@@ -16,7 +16,7 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 
     const char *fields[] = {"available", "reason", "name", "compute_capability",
                             "sms", "clock_mhz", "memory_clock_mhz", "bus_width",
-                            "memory_total", "memory_free", "driver_version",
+                            "memory_total", "memory_free", "memory_pool", "driver_version",
                             "runtime_version", "memory_limit", "cpu_threads"};
     const int nf = sizeof fields / sizeof fields[0];
     mxArray *o = mxCreateStructMatrix(1, 1, nf, fields);
@@ -32,6 +32,7 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     mxSetField(o, 0, "bus_width", mxCreateDoubleScalar(d.bus_width));
     mxSetField(o, 0, "memory_total", mxCreateDoubleScalar((double)d.mem_total));
     mxSetField(o, 0, "memory_free", mxCreateDoubleScalar((double)d.mem_free));
+    mxSetField(o, 0, "memory_pool", mxCreateDoubleScalar((double)d.mem_pool));
     snprintf(buf, sizeof buf, d.driver_version ? "%d.%d" : "none",
              d.driver_version / 1000, d.driver_version % 1000 / 10);
     mxSetField(o, 0, "driver_version", mxCreateString(buf));

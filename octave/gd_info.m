@@ -8,7 +8,9 @@
 ## @code{compute_capability} (such as @qcode{"9.0"}), @code{sms}
 ## (multiprocessors), @code{clock_mhz}, @code{memory_clock_mhz},
 ## @code{bus_width} (bits), @code{memory_total} and @code{memory_free}
-## (bytes), @code{driver_version}, @code{runtime_version} (the CUDA runtime
+## (bytes), @code{memory_pool} (bytes of GPU memory gd kept from earlier
+## calls for the next ones: gd_info gives them back to the driver before
+## it reads @code{memory_free}), @code{driver_version}, @code{runtime_version} (the CUDA runtime
 ## gd was built with), @code{memory_limit} (bytes, from the environment
 ## variable GD_GPU_MEM_LIMIT, which caps the GPU memory one gd call may
 ## allocate; empty when unset) and @code{cpu_threads} (OpenMP threads of

@@ -24,6 +24,16 @@ load helpers
     [ "$status" -eq 2 ]
     run build/gdbench minplus cpu single 10 1 positive
     [ "$status" -eq 2 ]
+    run build/gdbench minplus cpu single 10 1 nonneg new
+    [ "$status" -eq 2 ]
+}
+
+@test "gdbench: a fresh result each call (cpu variants)" {
+    cd "$GD_ROOT"
+    run build/gdbench pdist cpu single 300x17 3 signed fresh
+    echo "$output"; [ "$status" -eq 0 ]; [[ "$output" == *"(fresh result)"* ]]
+    run build/gdbench minplus cpu double 150x70x90 3 nonneg reuse
+    echo "$output"; [ "$status" -eq 0 ]; [[ "$output" == *"(reused result)"* ]]
 }
 
 @test "gdbench: nonneg inputs (cpu variant)" {
@@ -56,4 +66,9 @@ load helpers
         run build/gdbench pdist2 tuned $c 333x65x200 2
         echo "$output"; [ "$status" -eq 0 ]; [[ "$output" == *"exact (0 of 66600"* ]]
     done
+    # fresh results, large enough for the staging slots and min-plus blocks
+    run build/gdbench pdist tuned single 3000x20 2 signed fresh
+    echo "$output"; [ "$status" -eq 0 ]; [[ "$output" == *"(fresh result)"* ]]
+    GD_BLOCKS=2 run build/gdbench minplus v5 single 1500 2 nonneg fresh
+    echo "$output"; [ "$status" -eq 0 ]; [[ "$output" == *"(fresh result)"* ]]
 }

@@ -61,6 +61,26 @@ load helpers
     grep -q "^## pdist" "$BATS_TEST_TMPDIR/bench.md"
 }
 
+@test "the device memory pool: kept between calls, given back by gd_info; GD_MEMPOOL=0 the same results" {
+    require_gpu
+    # the pool is the driver's, shared by the gateways: gd_info (a gateway
+    # of its own) empties what minplus and pdist left in it
+    # (the first calls load the kernels' code: the device memory that takes
+    # is not the pool's)
+    run octave_run "A = rand(3000, 'single') - 0.5; X = rand(3000, 40, 'single');
+        gd_minplus(A, 'Variant', 'v5'); gd_pdist(X); f0 = gd_info().memory_free;
+        [R, i1] = gd_minplus(A, 'Variant', 'v5'); [D, i2] = gd_pdist(X);
+        s = gd_info(); printf('pool %d (calls %d, %d) free %d %d\n', s.memory_pool, i1.gpu_bytes, i2.gpu_bytes, f0, s.memory_free);
+        assert(s.memory_pool >= max(i1.gpu_bytes, i2.gpu_bytes)); assert(s.memory_free, f0);
+        assert(gd_info().memory_pool, 0);
+        setenv('GD_MEMPOOL', '0'); R0 = gd_minplus(A, 'Variant', 'v5'); D0 = gd_pdist(X);
+        s = gd_info(); unsetenv('GD_MEMPOOL');
+        assert(s.memory_pool, 0); assert(s.memory_free, f0);
+        assert(isequal(R, R0, gd_minplus(A, 'Variant', 'cpu'))); assert(isequal(D, D0))"
+    echo "$output"
+    [ "$status" -eq 0 ]
+}
+
 @test "1000 calls of each operation: GPU memory does not grow" {
     require_gpu
     # K and L take sgemm tuned's split-k path (a workspace)
