@@ -49,7 +49,7 @@ load helpers
     [[ "$output" != *warning* ]]
 }
 
-@test "the bench runs end to end (every size / 32) and writes both tables" {
+@test "the bench runs end to end (every size / 32) and writes its tables" {
     require_gpu
     cd "$GD_ROOT"
     GD_BENCH_QUICK=1 GD_BENCH_OUT="$BATS_TEST_TMPDIR/bench.md" run octave_run "source('examples/bench.m')"
@@ -59,6 +59,14 @@ load helpers
     grep -q '^## sgemm' "$BATS_TEST_TMPDIR/bench.md"
     grep -q '| ladder | k4-128-j4-k4 | pad |' "$BATS_TEST_TMPDIR/bench.md"
     grep -q "^## pdist" "$BATS_TEST_TMPDIR/bench.md"
+    # bench_fresh in a new Octave with freed memory kept in the heap
+    GLIBC_TUNABLES=glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=17179869184 \
+        GD_BENCH_QUICK=1 GD_BENCH_OUT="$BATS_TEST_TMPDIR/bench.md" \
+        run octave_run "source('examples/bench_fresh.m')"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    grep -q '^| glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=17179869184 |\( [0-9.]* |\)\{9\}$' \
+        "$BATS_TEST_TMPDIR/bench.md"
 }
 
 @test "the device memory pool: kept between calls, given back by gd_info; GD_MEMPOOL=0 the same results" {
