@@ -287,7 +287,7 @@ gd_status run_gpu(const pdist_variant &v, const T *X, int64_t n, int64_t d,
     if (s) return s;
     snprintf(t->variant, sizeof t->variant, "%s", v.info.name);
     snprintf(t->device, sizeof t->device, "%s", gd_device_name());
-    cudaStream_t st = gd_stream();
+    cudaStream_t st = gd_stream(), st2 = gd_stream2();
     const int64_t P = tri_start(n - 1, n); // n(n-1)/2
     // tuned computes dp features (a multiple of 4: its last stage may be a
     // half one) of Xp, which holds da (whole stages of 8) for the loads
@@ -345,6 +345,12 @@ gd_status run_gpu(const pdist_variant &v, const T *X, int64_t n, int64_t d,
                 (s = gd_cuda(cudaMemsetAsync(dD, 0xCD, (size_t)buf * es, st), "poisoning D")))
                 goto done;
             cudaEventRecord(gd_event(2), st);
+            /* panels alternate between the two streams, so that one
+             * panel's last, partly filled wave overlaps the next one's
+             * first (in one stream eight panels cost 3.06 ms against
+             * 2.90 for the whole triangle at 16384 x 300) */
+            cudaEventRecord(gd_panel_event(GD_EV_PREPARED), st);
+            cudaStreamWaitEvent(st2, gd_panel_event(GD_EV_PREPARED), 0);
             int64_t used = 0, pj[GD_EV_UPLOAD_A + 1];
             int qn = 0;
             pj[0] = j0;
@@ -358,12 +364,13 @@ gd_status run_gpu(const pdist_variant &v, const T *X, int64_t n, int64_t d,
                 }
                 if (j1 == j0) break; // the buffer is full: download, then reuse it
                 T *Dd = (T *)dD + used;
+                cudaStream_t ps = qn % 2 ? st2 : st;
                 if (metric == GD_EUCLIDEAN)
-                    launch_panel<T, true>(v.k, (const T *)dX, (const T *)dXp, Dd, n, d, np, dp, j0, j1, st);
+                    launch_panel<T, true>(v.k, (const T *)dX, (const T *)dXp, Dd, n, d, np, dp, j0, j1, ps);
                 else
-                    launch_panel<T, false>(v.k, (const T *)dX, (const T *)dXp, Dd, n, d, np, dp, j0, j1, st);
+                    launch_panel<T, false>(v.k, (const T *)dX, (const T *)dXp, Dd, n, d, np, dp, j0, j1, ps);
                 if ((s = gd_cuda(cudaGetLastError(), "pdist kernel launch"))) goto done;
-                cudaEventRecord(gd_panel_event(qn), st);
+                cudaEventRecord(gd_panel_event(qn), ps);
                 used += tri_start(j1, n) - tri_start(j0, n);
                 pj[++qn] = j0 = j1;
             }
@@ -371,6 +378,9 @@ gd_status run_gpu(const pdist_variant &v, const T *X, int64_t n, int64_t d,
                 s = gd_fail(GD_ERR_MEMORY, "GPU memory too small for 128 columns of D");
                 goto done;
             }
+            /* the batch ends when both streams are through it */
+            cudaEventRecord(gd_panel_event(GD_EV_JOIN), st2);
+            cudaStreamWaitEvent(st, gd_panel_event(GD_EV_JOIN), 0);
             cudaEventRecord(gd_event(3), st);
             /* the host result is made while the first kernels run */
             if ((s = gd_out_buffer(&out, (size_t)P * es, what))) goto done;
