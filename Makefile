@@ -26,13 +26,14 @@ GPU_ARCHS ?= 75 80 86 89 90
 GENCODE   := $(foreach a,$(GPU_ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) \
              -gencode arch=compute_$(lastword $(GPU_ARCHS)),code=compute_$(lastword $(GPU_ARCHS))
 
-NVCCFLAGS ?= -O3 -std=c++17 -Xcompiler -fPIC -Xcompiler -fopenmp -Xcompiler -Wall $(GENCODE)
+NVCCFLAGS ?= -O3 -std=c++17 -Xcompiler -fPIC -Xcompiler -fopenmp -Xcompiler -Wall $(GENCODE) \
+             -DGD_CUDA_LIB='"$(CUDA_LIB)"'
 CFLAGS    ?= -O3 -fPIC -fopenmp -Wall -Wextra -std=c11 -D_POSIX_C_SOURCE=200809L
 MEXFLAGS  := --mex -R2018a -Ikernels -Imex
-# cuBLAS (only the sgemm reference variant) dynamically, found through an
+# cuBLAS (only the sgemm reference variant) is loaded with dlopen when
+# that variant first runs, from the toolkit's directory or through the
 # rpath; the host BLAS is the one Octave is linked with.
-MEXLIBS   := build/libgd.a -L$(CUDA_LIB) -Wl,--as-needed -lcublas -Wl,--no-as-needed \
-             -Wl,-rpath,$(CUDA_LIB) -lcudart_static -lrt -ldl -lpthread -lgomp -lstdc++ \
+MEXLIBS   := build/libgd.a -L$(CUDA_LIB) -Wl,-rpath,$(CUDA_LIB) -lcudart_static -lrt -ldl -lpthread -lgomp -lstdc++ \
              $(shell $(MKOCTFILE) -p BLAS_LIBS 2>/dev/null)
 
 KERNEL_HDR := kernels/gd.h kernels/gd_internal.h kernels/product.h kernels/tile.cuh
@@ -74,8 +75,7 @@ octave/private/__gd_uninit__.oct: mex/__gd_uninit__.cc | octave/private
 # the C benchmark: one operation/variant/size, no Octave
 build/gdbench: examples/gdbench.c kernels/gd.h build/libgd.a
 	$(CC) -O2 -Wall -Wextra -std=c11 -D_POSIX_C_SOURCE=200809L -Ikernels -o $@ $< \
-	    build/libgd.a -L$(CUDA_LIB) -Wl,--as-needed -lcublas -Wl,--no-as-needed \
-	    -Wl,-rpath,$(CUDA_LIB) -lcudart_static -lrt -ldl -lpthread -lgomp -lstdc++ \
+	    build/libgd.a -L$(CUDA_LIB) -Wl,-rpath,$(CUDA_LIB) -lcudart_static -lrt -ldl -lpthread -lgomp -lstdc++ \
 	    $(shell $(MKOCTFILE) -p BLAS_LIBS 2>/dev/null || echo -lblas) -lm
 
 # one source, two gateways

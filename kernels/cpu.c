@@ -14,18 +14,65 @@
  */
 #include "gd.h"
 
+#include <stdio.h>
+
+#include <ctype.h>
 #include <math.h>
+#include <stdlib.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
 
+/* OMP_STACKSIZE in bytes as libgomp reads it (a number, then B, K, M or
+ * G; K when there is none); -1 when unset or unreadable. */
+static double omp_stacksize(void)
+{
+    const char *e = getenv("OMP_STACKSIZE");
+    if (!e) return -1;
+    char *end;
+    double v = strtod(e, &end);
+    if (end == e || v < 0) return -1;
+    while (isspace((unsigned char)*end)) ++end;
+    switch (toupper((unsigned char)*end)) {
+    case 'B': return v;
+    case 'M': return v * 1048576.0;
+    case 'G': return v * 1073741824.0;
+    default: return v * 1024.0;
+    }
+}
+
+/* A thread stack below this (OMP_STACKSIZE=64K, say) kills the process
+ * when libgomp starts a team: it cannot create the thread (the minimum
+ * grows with the CPU's signal frame) and exits. gd then runs its loops on
+ * the calling thread alone. */
+enum { GD_MIN_STACK = 256 * 1024 };
+static int g_threads; /* 0: not decided yet */
+static char g_thread_note[160];
+
 int gd_cpu_threads(void)
 {
+    if (!g_threads) {
+        const double st = omp_stacksize();
 #ifdef _OPENMP
-    return omp_get_max_threads();
+        g_threads = omp_get_max_threads();
 #else
-    return 1;
+        g_threads = 1;
 #endif
+        if (st >= 0 && st < GD_MIN_STACK && g_threads > 1) {
+            g_threads = 1;
+            snprintf(g_thread_note, sizeof g_thread_note,
+                     "OMP_STACKSIZE=%s is below %d KiB, too small for a thread: "
+                     "gd's CPU work runs on one thread", getenv("OMP_STACKSIZE"),
+                     GD_MIN_STACK / 1024);
+        }
+    }
+    return g_threads;
+}
+
+const char *gd_cpu_note(void)
+{
+    gd_cpu_threads();
+    return g_thread_note;
 }
 
 enum { CPU_IB = 512, CPU_KB = 128, CPU_JB = 16 };
@@ -35,7 +82,7 @@ enum { CPU_IB = 512, CPU_KB = 128, CPU_JB = 16 };
     {                                                                          \
         const T init = k > 0 ? (T)NAN : (T)INFINITY;                           \
         int64_t njb = (n + CPU_JB - 1) / CPU_JB;                               \
-        _Pragma("omp parallel for schedule(dynamic)")                          \
+        _Pragma("omp parallel for schedule(dynamic) num_threads(gd_cpu_threads())")                          \
         for (int64_t jb = 0; jb < njb; ++jb) {                                 \
             int64_t j0 = jb * CPU_JB;                                          \
             int64_t j1 = j0 + CPU_JB < n ? j0 + CPU_JB : n;                    \
@@ -72,7 +119,7 @@ DEFINE_CPU_MINPLUS(gd_cpu_minplus_d, double)
 #define DEFINE_CPU_PDIST(NAME, T, SQRT)                                        \
     void NAME(const T *X, int64_t n, int64_t d, int root, T *D)                \
     {                                                                          \
-        _Pragma("omp parallel for schedule(dynamic, 8)")                       \
+        _Pragma("omp parallel for schedule(dynamic, 8) num_threads(gd_cpu_threads())")                       \
         for (int64_t j = 0; j < n - 1; ++j) {                                  \
             T *col = D + j * (2 * n - j - 1) / 2; /* pairs (j+1.., j) */      \
             const int64_t len = n - j - 1;                                     \
@@ -98,7 +145,7 @@ DEFINE_CPU_PDIST(gd_cpu_pdist_d, double, sqrt)
     void NAME(const T *X, const T *Y, int64_t mx, int64_t my, int64_t d,       \
               int root, T *D)                                                  \
     {                                                                          \
-        _Pragma("omp parallel for schedule(static)")                           \
+        _Pragma("omp parallel for schedule(static) num_threads(gd_cpu_threads())")                           \
         for (int64_t j = 0; j < my; ++j) {                                     \
             T *col = D + mx * j;                                               \
             for (int64_t i = 0; i < mx; ++i) col[i] = 0;                       \

@@ -177,7 +177,7 @@ static bool stage_ready(void)
 
 static int copy_threads(void)
 {
-    int nt = omp_get_max_threads();
+    int nt = gd_cpu_threads(); /* 1 where OMP_STACKSIZE is too small */
     return nt < 16 ? nt : 16;
 }
 
@@ -523,6 +523,20 @@ extern "C" double gd_elapsed(int from, int to)
         return -1.0;
     }
     return ms;
+}
+
+extern "C" gd_status gd_check_size(const char *what, int64_t rows, int64_t cols, size_t elem)
+{
+    const double r = (double)rows, c = (double)cols;
+    if (rows < 0 || cols < 0)
+        return gd_fail(GD_ERR_SIZE, "%s would be %.0fx%.0f: negative size", what, r, c);
+    /* in double first: the int64_t products below may not overflow */
+    const double padded = (r + 256.0) * (c + 256.0) * (double)elem;
+    if (padded >= (double)GD_MAX_BYTES)
+        return gd_fail(GD_ERR_SIZE, "%s would be %.0fx%.0f (%.4g elements of %zu bytes): "
+                       "larger than any memory gd can address (2^56 bytes)",
+                       what, r, c, r * c, elem);
+    return GD_OK;
 }
 
 extern "C" int64_t gd_mem_limit(void)

@@ -152,7 +152,11 @@ void gd_cpu_minplus_f(const float *A, const float *B, float *R, int64_t m,
                       int64_t k, int64_t n);
 void gd_cpu_minplus_d(const double *A, const double *B, double *R, int64_t m,
                       int64_t k, int64_t n);
+/* The threads gd's CPU loops (and the staging copies) use: OpenMP's, or
+ * 1 when OMP_STACKSIZE is too small for a thread; gd_cpu_note then says
+ * so (else ""). */
 int gd_cpu_threads(void);
+const char *gd_cpu_note(void);
 void gd_cpu_pdist_f(const float *X, int64_t n, int64_t d, int root, float *D);
 void gd_cpu_pdist_d(const double *X, int64_t n, int64_t d, int root, double *D);
 void gd_cpu_pdist2_f(const float *X, const float *Y, int64_t mx, int64_t my,

@@ -103,6 +103,14 @@ cudaEvent_t gd_panel_event(int i);
  * t->gpu_bytes and frees it. Returns s. */
 gd_status gd_end_call(gd_status s, gd_allocs *a, gd_timing *t);
 
+/* Every size product a call makes (elements, padded sizes, bytes) stays
+ * far inside int64_t when each array it holds is below GD_MAX_BYTES:
+ * GD_OK when rows x cols elements of elem bytes, each side rounded up to
+ * a multiple of 256, are fewer bytes than that; else GD_ERR_SIZE naming
+ * what (no memory has that much). */
+#define GD_MAX_BYTES ((int64_t)1 << 56)
+gd_status gd_check_size(const char *what, int64_t rows, int64_t cols, size_t elem);
+
 /* GD_GPU_MEM_LIMIT in bytes, -1 when unset or unreadable. */
 int64_t gd_mem_limit(void);
 

@@ -499,20 +499,25 @@ extern "C" gd_status gd_pdist(const char *name, gd_class cls, const void *X,
 {
     double t0 = gd_now_ms();
     memset(t, 0, sizeof *t);
-    if (n < 0 || d < 0) return gd_fail(GD_ERR_SIZE, "negative size");
+    const size_t es = cls == GD_SINGLE ? 4 : 8;
+    gd_status s;
+    if ((s = gd_check_size("X", n, d, es))) return s;
+    /* D's n(n-1)/2 elements: n = 2^32 + 1 would wrap an int64_t */
+    if ((double)n * (double)(n - 1) / 2 * (double)es >= (double)GD_MAX_BYTES)
+        return gd_fail(GD_ERR_SIZE, "D would have n(n-1)/2 = %.4g elements (n = %lld): larger "
+                       "than any memory gd can address (2^56 bytes)",
+                       (double)n * (double)(n - 1) / 2, (long long)n);
     const int64_t P = n > 1 ? n * (n - 1) / 2 : 0;
     t->ops = (double)P * (double)d;
     const pdist_variant *v = NULL;
     if (strcmp(name, "auto") == 0) {
         bool gpu;
-        gd_status s = gd_auto_device(t, &gpu);
-        if (s) return s;
+        if ((s = gd_auto_device(t, &gpu))) return s;
         name = gpu && t->ops >= (1 << 16) ? "tuned" : "cpu";
     }
     for (int i = 0; i < NVARIANTS; ++i)
         if (strcmp(VARIANTS[i].info.name, name) == 0) v = &VARIANTS[i];
     if (!v) return gd_fail(GD_ERR_VARIANT, "unknown variant '%s'", name);
-    gd_status s;
     if (P == 0) {
         snprintf(t->variant, sizeof t->variant, "%s", v->info.name);
         s = gd_out_buffer(&D, 0, "D");

@@ -382,18 +382,20 @@ gd_status gd_product(const gd_product_op &op, const gd_product_variant *table,
     double t0 = gd_now_ms();
     memset(t, 0, sizeof *t);
     t->ops = op.ops_per_step * (double)m * (double)n * (double)k;
-    if (m < 0 || k < 0 || n < 0) return gd_fail(GD_ERR_SIZE, "negative size");
+    const size_t es = cls == GD_SINGLE ? 4 : 8;
+    gd_status s;
+    if ((s = gd_check_size("A", m, k, es)) || (s = gd_check_size("B", k, n, es)) ||
+        (s = gd_check_size("the result", m, n, es)))
+        return s;
     const gd_product_variant *v;
     if (strcmp(name, "auto") == 0) {
         bool gpu;
-        gd_status s = gd_auto_device(t, &gpu);
-        if (s) return s;
+        if ((s = gd_auto_device(t, &gpu))) return s;
         const char *best = cls == GD_SINGLE ? op.auto_single : op.auto_double;
         v = gd_find_variant(table, count, gpu && t->ops >= op.auto_cpu_below ? best : "cpu");
     } else if (!(v = gd_find_variant(table, count, name))) {
         return gd_fail(GD_ERR_VARIANT, "unknown variant '%s'", name);
     }
-    gd_status s;
     if (m == 0 || n == 0) {
         snprintf(t->variant, sizeof t->variant, "%s", v->info.name);
         s = gd_out_buffer(&out, 0, "R");

@@ -25,15 +25,15 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     if (values[0]) gd_mex_option_string(FN, "Variant", values[0], variant, sizeof variant);
     gd_mex_check_variant(FN, variant, count, list);
 
-    const void *a = gd_mex_data_as(o.A, o.cls);
-    const void *b = o.B == o.A ? a : gd_mex_data_as(o.B, o.cls);
+    const mxArray *in[2] = {o.A, o.B};
+    const void *p[2];
+    gd_mex_inputs(FN, 2, in, o.cls, p);
     gd_mex_out R;
     gd_timing t;
-    gd_status s = gd_minplus(variant, o.cls, a, b,
+    gd_status s = gd_minplus(variant, o.cls, p[0], p[1],
                              gd_mex_output(&R, (size_t)o.m, (size_t)o.n, o.cls),
                              o.m, o.k, o.n, &t);
-    if (b != a) gd_mex_free_converted(o.B, o.cls, b);
-    gd_mex_free_converted(o.A, o.cls, a);
+    gd_mex_free_inputs(2, in, o.cls, p);
     if (s) {
         if (R.array) mxDestroyArray(R.array);
         gd_mex_fail(FN, s);

@@ -29,13 +29,19 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     const mxArray *X = prhs[0], *Y = prhs[NOPERANDS - 1];
     gd_mex_check_matrix(FN, "X", X);
     if (NOPERANDS == 2) gd_mex_check_matrix(FN, "Y", Y);
-    if (nrhs > NOPERANDS && !mxIsChar(prhs[NOPERANDS]))
-        gd_mex_error(FN, "gd:input", "too many input arguments: expected %s, a "
-                     "metric and name/value options", NOPERANDS == 1 ? "X" : "X, Y");
-    /* a metric is there when an odd number of arguments follows the data */
+    /* a metric follows the data unless an option's name does: text that
+     * names no option, or a function handle (refused, with the metrics gd
+     * has) */
     int first = NOPERANDS;
     gd_metric metric = GD_EUCLIDEAN;
-    if ((nrhs - NOPERANDS) % 2) metric = gd_mex_metric(FN, prhs[first++]);
+    if (nrhs > NOPERANDS) {
+        const mxArray *a = prhs[NOPERANDS];
+        if (mxIsFunctionHandle(a) || (mxIsChar(a) && !gd_mex_is_string(a, "variant")))
+            metric = gd_mex_metric(FN, prhs[first++]);
+        else if (!mxIsChar(a))
+            gd_mex_error(FN, "gd:input", "too many input arguments: expected %s, a "
+                         "metric and name/value options", NOPERANDS == 1 ? "X" : "X, Y");
+    }
     static const char *const names[] = {"Variant"};
     const mxArray *values[1] = {NULL};
     gd_mex_options(FN, nrhs, prhs, first, 1, names, values);
@@ -49,20 +55,25 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
                      "X is %lldx%lld, Y is %lldx%lld", (long long)mx, (long long)d,
                      (long long)my, (long long)mxGetN(Y));
     const gd_class cls = (mxIsSingle(X) || mxIsSingle(Y)) ? GD_SINGLE : GD_DOUBLE;
-    const void *x = gd_mex_data_as(X, cls);
-    const void *y = Y == X ? x : gd_mex_data_as(Y, cls);
+    /* D's n(n-1)/2 elements, in double first: n = 2^32 + 1 wraps an int64 */
+    const double pairs = (double)mx * (double)(mx - 1) / 2;
+    if (NOPERANDS == 1 && pairs > 1e18)
+        gd_mex_error(FN, "gd:size", "D would have n(n-1)/2 = %.4g elements (n = %lld): "
+                     "larger than any memory", pairs, (long long)mx);
+    const mxArray *in[2] = {X, Y};
+    const void *p[2];
+    gd_mex_inputs(FN, NOPERANDS, in, cls, p);
     gd_mex_out D;
     gd_timing t;
     gd_status s;
     if (NOPERANDS == 1) {
         const size_t P = mx > 1 ? (size_t)(mx * (mx - 1) / 2) : 0;
-        s = gd_pdist(variant, cls, x, mx, d, metric, gd_mex_output(&D, 1, P, cls), &t);
+        s = gd_pdist(variant, cls, p[0], mx, d, metric, gd_mex_output(&D, 1, P, cls), &t);
     } else {
-        s = gd_pdist2(variant, cls, x, y, mx, my, d, metric,
+        s = gd_pdist2(variant, cls, p[0], p[1], mx, my, d, metric,
                       gd_mex_output(&D, (size_t)mx, (size_t)my, cls), &t);
     }
-    if (y != x) gd_mex_free_converted(Y, cls, y);
-    gd_mex_free_converted(X, cls, x);
+    gd_mex_free_inputs(NOPERANDS, in, cls, p);
     if (s) {
         if (D.array) mxDestroyArray(D.array);
         gd_mex_fail(FN, s);

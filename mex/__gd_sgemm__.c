@@ -30,15 +30,15 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
         gd_mex_error(FN, "gd:input", "'Edges' must be 'pad' or 'guard', not '%s'", edges);
 
     /* the S in SGEMM: double operands are converted to single first */
-    const float *a = (const float *)gd_mex_data_as(o.A, GD_SINGLE);
-    const float *b = (const float *)gd_mex_data_as(o.B, GD_SINGLE);
+    const mxArray *in[2] = {o.A, o.B};
+    const void *p[2];
+    gd_mex_inputs(FN, 2, in, GD_SINGLE, p);
     gd_mex_out C;
     gd_timing t;
     gd_status s = gd_sgemm(variant, strcmp(edges, "guard") ? GD_EDGES_PAD : GD_EDGES_GUARD,
-                           a, b, gd_mex_output(&C, (size_t)o.m, (size_t)o.n, GD_SINGLE),
+                           (const float *)p[0], (const float *)p[1], gd_mex_output(&C, (size_t)o.m, (size_t)o.n, GD_SINGLE),
                            o.m, o.k, o.n, &t);
-    gd_mex_free_converted(o.B, GD_SINGLE, b);
-    gd_mex_free_converted(o.A, GD_SINGLE, a);
+    gd_mex_free_inputs(2, in, GD_SINGLE, p);
     if (s) {
         if (C.array) mxDestroyArray(C.array);
         gd_mex_fail(FN, s);

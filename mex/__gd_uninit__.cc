@@ -1,5 +1,5 @@
 // __gd_uninit__.cc - R = __gd_uninit__ (m, n, class): an m x n single or
-// double matrix whose elements are not set, for a gateway to fill.
+// double matrix whose elements are not set, for a gd gateway to fill.
 //
 // The gateways' results are made here rather than with zeros () or
 // mxCreateNumericMatrix: zeros writes every element, one thread touching
@@ -9,9 +9,20 @@
 // touched by the gateway's parallel copy of the result into it. The one
 // file that uses Octave's C++ API; a gateway must write every element
 // before it returns the array.
+//
+// Uninitialised memory may hold another array's old contents, so only
+// gd's own gateways (MEX functions named __gd_...__, calling through
+// mexCallMATLAB) get it; any other caller gets an error. When the memory
+// cannot be had the result is [] rather than an exception: the gateway
+// calls here while the kernel layer holds GPU memory, and a C++
+// exception would unwind past its cleanup (mexCallMATLABWithTrap catches
+// Octave's errors, not std::bad_alloc).
 #include <octave/oct.h>
+#include <octave/interpreter.h>
+#include <octave/ov-fcn.h>
 
 #include <memory>
+#include <new>
 
 template <class A>
 static octave_value uninit (octave_idx_type m, octave_idx_type n)
@@ -20,15 +31,29 @@ static octave_value uninit (octave_idx_type m, octave_idx_type n)
   dim_vector dv (m, n);
   // Array's constructor from a pointer takes ownership of storage from
   // std::allocator (the allocator Array frees with) and leaves it as is
-  T *p = std::allocator<T> ().allocate (m * n > 0 ? m * n : 1);
-  return octave_value (A (Array<T> (p, dv)));
+  const double bytes = (double) m * (double) n * sizeof (T);
+  if (bytes > 9e18)
+    return octave_value (Matrix ());
+  try
+    {
+      T *p = std::allocator<T> ().allocate (m * n > 0 ? m * n : 1);
+      return octave_value (A (Array<T> (p, dv)));
+    }
+  catch (const std::bad_alloc&)
+    {
+      return octave_value (Matrix ());
+    }
 }
 
-DEFUN_DLD (__gd_uninit__, args, ,
-           "-*- texinfo -*-\n@deftypefn {} {@var{R} =} __gd_uninit__ (@var{m}, @var{n}, @var{class})\n"
-           "Internal to gd: an @var{m} by @var{n} matrix of class \"single\" or \"double\" "
-           "whose elements are not set.\n@end deftypefn")
+DEFMETHOD_DLD (__gd_uninit__, interp, args, ,
+               "-*- texinfo -*-\n@deftypefn {} {@var{R} =} __gd_uninit__ (@var{m}, @var{n}, @var{class})\n"
+               "Internal to gd's gateways, which alone may call it: an @var{m} by @var{n} "
+               "matrix of class \"single\" or \"double\" whose elements are not set.\n@end deftypefn")
 {
+  octave_function *caller = interp.get_evaluator ().caller_function ();
+  if (! caller || ! caller->is_mex_function ()
+      || caller->name ().compare (0, 5, "__gd_") != 0)
+    error ("__gd_uninit__: internal to gd's gateways; use zeros");
   if (args.length () != 3)
     print_usage ();
   const octave_idx_type m = args(0).idx_type_value (true);

@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void gd_mex_error(const char *fn, const char *id, const char *fmt, ...)
@@ -31,6 +32,19 @@ void gd_mex_fail(const char *fn, gd_status s)
     gd_mex_error(fn, gd_status_id(s), "%s", gd_last_error());
 }
 
+/* The text of a character row vector (1 x N, 0 < N < len, no NUL inside:
+ * 'cpu' followed by char(0) is not 'cpu'), lower-cased into buf; 0 when a
+ * is anything else. */
+static int text_of(const mxArray *a, char *buf, size_t len)
+{
+    if (!mxIsChar(a) || mxGetNumberOfDimensions(a) != 2 || mxGetM(a) != 1 ||
+        mxGetN(a) == 0 || mxGetN(a) >= len || mxGetString(a, buf, len))
+        return 0;
+    if (strlen(buf) != mxGetN(a)) return 0;
+    for (char *c = buf; *c; ++c) *c = (char)tolower((unsigned char)*c);
+    return 1;
+}
+
 static const char *class_label(const mxArray *a)
 {
     if (mxIsCell(a)) return "a cell array";
@@ -53,8 +67,8 @@ void gd_mex_check_matrix(const char *fn, const char *argname, const mxArray *a)
     if (mxIsComplex(a))
         gd_mex_error(fn, "gd:input", "%s must be real, not complex", argname);
     if (mxGetNumberOfDimensions(a) != 2)
-        gd_mex_error(fn, "gd:input", "%s must be a 2-D matrix, not %d-D",
-                     argname, (int)mxGetNumberOfDimensions(a));
+        gd_mex_error(fn, "gd:input", "%s must be a 2-D matrix, not %zu-D",
+                     argname, (size_t)mxGetNumberOfDimensions(a));
 }
 
 void gd_mex_get_operands(const char *fn, int nrhs, const mxArray *prhs[],
@@ -77,8 +91,8 @@ void gd_mex_get_operands(const char *fn, int nrhs, const mxArray *prhs[],
         gd_mex_error(fn, "gd:input", "expected matrices A and B");
     } else if (mxGetM(o->A) != mxGetN(o->A)) {
         gd_mex_error(fn, "gd:size", "with one argument A must be square, "
-                     "not %dx%d (use %s(A, B))", (int)mxGetM(o->A),
-                     (int)mxGetN(o->A), fn);
+                     "not %zux%zu (use %s(A, B))", (size_t)mxGetM(o->A),
+                     (size_t)mxGetN(o->A), fn);
     }
     o->m = (int64_t)mxGetM(o->A);
     o->k = (int64_t)mxGetN(o->A);
@@ -91,42 +105,59 @@ void gd_mex_get_operands(const char *fn, int nrhs, const mxArray *prhs[],
     o->cls = (mxIsSingle(o->A) || mxIsSingle(o->B)) ? GD_SINGLE : GD_DOUBLE;
 }
 
-const void *gd_mex_data_as(const mxArray *a, gd_class cls)
+void gd_mex_inputs(const char *fn, int n, const mxArray *const a[], gd_class cls,
+                   const void *p[])
 {
-    size_t count = mxGetNumberOfElements(a);
-    if (cls == GD_SINGLE && mxIsSingle(a)) return mxGetSingles(a);
-    if (cls == GD_DOUBLE && mxIsDouble(a)) return mxGetDoubles(a);
-    /* only double -> single is needed: mixed inputs compute in single,
-     * each double converted first, as Octave does */
-    const mxDouble *d = mxGetDoubles(a);
-    float *f = (float *)mxMalloc(count ? count * sizeof *f : 1);
-    for (size_t i = 0; i < count; ++i) f[i] = (float)d[i];
-    return f;
+    for (int i = 0; i < n; ++i) {
+        p[i] = NULL;
+        for (int j = 0; j < i; ++j)
+            if (a[j] == a[i]) p[i] = p[j];
+        if (p[i]) continue;
+        if (cls == GD_SINGLE && mxIsSingle(a[i])) { p[i] = mxGetSingles(a[i]); continue; }
+        if (cls == GD_DOUBLE && mxIsDouble(a[i])) { p[i] = mxGetDoubles(a[i]); continue; }
+        /* only double -> single is needed: mixed inputs compute in single,
+         * each double converted first, as Octave does. malloc, not
+         * mxMalloc: Octave's raises an error without gd's id when it
+         * fails */
+        const size_t count = mxGetNumberOfElements(a[i]);
+        float *f = (float *)malloc(count ? count * sizeof *f : 1);
+        if (!f) {
+            gd_mex_free_inputs(i, a, cls, p);
+            gd_mex_error(fn, "gd:memory", "cannot allocate a single copy of argument %d "
+                         "(%zux%zu, %.1f MiB) in host memory", i + 1, (size_t)mxGetM(a[i]),
+                         (size_t)mxGetN(a[i]), count * 4.0 / 1048576.0);
+        }
+        const mxDouble *d = mxGetDoubles(a[i]);
+        for (size_t e = 0; e < count; ++e) f[e] = (float)d[e];
+        p[i] = f;
+    }
 }
 
-void gd_mex_free_converted(const mxArray *a, gd_class cls, const void *p)
+void gd_mex_free_inputs(int n, const mxArray *const a[], gd_class cls, const void *p[])
 {
-    if (cls == GD_SINGLE && mxIsDouble(a)) mxFree((void *)p);
+    for (int i = 0; i < n; ++i) {
+        int first = 1;
+        for (int j = 0; j < i; ++j)
+            if (a[j] == a[i]) first = 0;
+        if (first && p[i] && cls == GD_SINGLE && mxIsDouble(a[i])) free((void *)p[i]);
+        p[i] = NULL;
+    }
 }
 
 int gd_mex_is_string(const mxArray *a, const char *s)
 {
     char buf[64];
-    if (!mxIsChar(a) || mxGetM(a) > 1) return 0;
-    if (mxGetString(a, buf, sizeof buf)) return 0;
-    for (char *c = buf; *c; ++c) *c = (char)tolower((unsigned char)*c);
-    return strcmp(buf, s) == 0;
+    return text_of(a, buf, sizeof buf) && strcmp(buf, s) == 0;
 }
 
 void gd_mex_option_string(const char *fn, const char *optname,
                           const mxArray *v, char *buf, size_t len)
 {
-    if (!mxIsChar(v) || mxGetM(v) > 1 || mxGetN(v) == 0 ||
-        mxGetN(v) >= len || mxGetString(v, buf, len))
-        gd_mex_error(fn, "gd:input", "%s%s%s must be a short character string",
+    if (!text_of(v, buf, len))
+        gd_mex_error(fn, "gd:input", "%s%s%s must be a short character string "
+                     "(a row, no NUL characters)",
                      strcmp(optname, "metric") ? "the value of '" : "the ",
                      optname, strcmp(optname, "metric") ? "'" : "");
-    for (char *c = buf; *c; ++c) *c = (char)tolower((unsigned char)*c);
 }
 
 void gd_mex_options(const char *fn, int nrhs, const mxArray *prhs[],
@@ -139,22 +170,18 @@ void gd_mex_options(const char *fn, int nrhs, const mxArray *prhs[],
                      "after the operands", nrhs - first);
     for (int i = first; i < nrhs; i += 2) {
         char name[64];
-        if (!mxIsChar(prhs[i]) || mxGetM(prhs[i]) > 1 ||
-            mxGetString(prhs[i], name, sizeof name))
+        if (!text_of(prhs[i], name, sizeof name))
             gd_mex_error(fn, "gd:input",
-                         "argument %d: expected an option name (a string), "
-                         "got %s", i + 1, class_label(prhs[i]));
+                         "argument %d: expected an option name (a character row "
+                         "without NUL characters), got %s", i + 1,
+                         mxIsChar(prhs[i]) ? "other text" : class_label(prhs[i]));
         int found = -1;
         for (int o = 0; o < nnames; ++o) {
-            char lower[64];
-            size_t L = strlen(name);
-            for (size_t c = 0; c <= L; ++c)
-                lower[c] = (char)tolower((unsigned char)name[c]);
             char want[64];
             size_t W = strlen(names[o]);
             for (size_t c = 0; c <= W; ++c)
                 want[c] = (char)tolower((unsigned char)names[o][c]);
-            if (strcmp(lower, want) == 0) found = o;
+            if (strcmp(name, want) == 0) found = o;
         }
         if (found < 0) {
             char valid[256] = "";
@@ -163,6 +190,7 @@ void gd_mex_options(const char *fn, int nrhs, const mxArray *prhs[],
                 strncat(valid, names[o], sizeof valid - strlen(valid) - 1);
                 strncat(valid, "'", sizeof valid - strlen(valid) - 1);
             }
+            mxGetString(prhs[i], name, sizeof name); /* as the user typed it */
             gd_mex_error(fn, "gd:input", "unknown option '%s' (options: %s)",
                          name, valid);
         }
@@ -257,21 +285,25 @@ void *gd_mex_out_alloc(void *ctx, size_t bytes)
                         mxCreateDoubleScalar((double)o->n),
                         mxCreateString(o->cls == GD_SINGLE ? "single" : "double")};
     /* __gd_uninit__ (octave/private, beside the gateways) leaves the
-     * elements unset: the kernel layer writes every one. zeros () is the
-     * fallback should it be missing. With the trap an error (out of
-     * memory) comes back as a value rather than unwinding through the
-     * kernel layer, which still holds GPU memory. */
-    static const char *const makers[] = {"__gd_uninit__", "zeros"};
+     * elements unset: the kernel layer writes every one. When the memory
+     * cannot be had it returns [] (an exception would unwind through the
+     * kernel layer, which still holds GPU memory and staging slots: the
+     * trap below catches Octave's errors, not C++ allocation failures);
+     * with the trap any error comes back as a value. Either way the
+     * kernel layer gets NULL and fails with gd:memory, freeing all. */
     o->array = NULL;
-    for (int i = 0; i < 2 && !o->array; ++i) {
-        mxArray *err = mexCallMATLABWithTrap(1, &o->array, 3, args, makers[i]);
-        if (err) {
-            mxDestroyArray(err);
-            o->array = NULL;
-        }
-    }
+    mxArray *err = mexCallMATLABWithTrap(1, &o->array, 3, args, "__gd_uninit__");
     for (int i = 0; i < 3; ++i) mxDestroyArray(args[i]);
-    if (!o->array) return NULL;
+    if (err) {
+        mxDestroyArray(err);
+        o->array = NULL;
+        return NULL;
+    }
+    if (!o->array || mxGetM(o->array) != o->m || mxGetN(o->array) != o->n) {
+        if (o->array) mxDestroyArray(o->array);
+        o->array = NULL;
+        return NULL;
+    }
     void *p = o->cls == GD_SINGLE ? (void *)mxGetSingles(o->array)
                                   : (void *)mxGetDoubles(o->array);
     return p ? p : (void *)&empty;
@@ -287,32 +319,66 @@ gd_out gd_mex_output(gd_mex_out *o, size_t m, size_t n, gd_class cls)
     return out;
 }
 
+/* The statistics package's pdist metrics gd does not compute (yet). */
+static const char *const OTHER_METRICS[] = {
+    "seuclidean", "mahalanobis", "cityblock", "minkowski", "chebychev",
+    "cosine",     "correlation", "spearman",  "hamming",   "jaccard"};
+#define GD_METRICS "metrics: 'euclidean', 'squaredeuclidean' (or 'sqeuclidean')"
+
 gd_metric gd_mex_metric(const char *fn, const mxArray *a)
 {
     char buf[32];
-    gd_mex_option_string(fn, "metric", a, buf, sizeof buf);
+    if (mxIsFunctionHandle(a))
+        gd_mex_error(fn, "gd:input", "a function-handle metric cannot run on the "
+                     "GPU (" GD_METRICS ")");
+    if (!text_of(a, buf, sizeof buf))
+        gd_mex_error(fn, "gd:input", "the metric must be a character row without "
+                     "NUL characters (" GD_METRICS ")");
     if (!strcmp(buf, "euclidean")) return GD_EUCLIDEAN;
-    if (!strcmp(buf, "squaredeuclidean")) return GD_SQEUCLIDEAN;
-    gd_mex_error(fn, "gd:input", "unknown metric '%s' (metrics: 'euclidean', "
-                 "'squaredeuclidean')", buf);
+    if (!strcmp(buf, "squaredeuclidean") || !strcmp(buf, "sqeuclidean"))
+        return GD_SQEUCLIDEAN;
+    for (size_t i = 0; i < sizeof OTHER_METRICS / sizeof *OTHER_METRICS; ++i)
+        if (!strcmp(buf, OTHER_METRICS[i]))
+            gd_mex_error(fn, "gd:input", "the statistics package's metric '%s' does "
+                         "not run in gd (" GD_METRICS ")", buf);
+    gd_mex_error(fn, "gd:input", "unknown metric '%s' (" GD_METRICS ")", buf);
     return GD_EUCLIDEAN;
 }
 
-static int g_warned;
+/* Whether this Octave session has had a warning of this kind: a global
+ * Octave variable, seen by every gateway (each .mex has its own copy of
+ * any C static), gone with clear all. */
+static int warned_once(const char *var)
+{
+    const mxArray *v = mexGetVariablePtr("global", var);
+    if (v) return 1;
+    mxArray *t = mxCreateLogicalScalar(1);
+    mexPutVariable("global", var, t);
+    mxDestroyArray(t);
+    return 0;
+}
+
+static void warn(const char *id, const char *msg)
+{
+    /* through Octave's warning(), so the message carries no gateway name
+     * and warning('off', id) applies */
+    mxArray *args[3] = {mxCreateString(id), mxCreateString("%s"), mxCreateString(msg)};
+    mexCallMATLAB(0, NULL, 3, args, "warning");
+    for (int i = 0; i < 3; ++i) mxDestroyArray(args[i]);
+}
 
 void gd_mex_warn_fallback(const char *fn, const gd_timing *t)
 {
-    if (!t->fallback[0] || g_warned) return;
-    g_warned = 1;
-    /* through Octave's warning(), so the message carries no gateway name
-     * and warning('off', 'gd:nogpu') applies */
     char msg[512];
-    snprintf(msg, sizeof msg, "%s: running on the CPU: %s "
-             "(warning('off', 'gd:nogpu') silences this)", fn, t->fallback);
-    mxArray *args[3] = {mxCreateString("gd:nogpu"), mxCreateString("%s"),
-                        mxCreateString(msg)};
-    mexCallMATLAB(0, NULL, 3, args, "warning");
-    for (int i = 0; i < 3; ++i) mxDestroyArray(args[i]);
+    if (t->fallback[0] && !warned_once("__gd_warned_nogpu__")) {
+        snprintf(msg, sizeof msg, "%s: running on the CPU: %s "
+                 "(warning('off', 'gd:nogpu') silences this)", fn, t->fallback);
+        warn("gd:nogpu", msg);
+    }
+    if (gd_cpu_note()[0] && !warned_once("__gd_warned_threads__")) {
+        snprintf(msg, sizeof msg, "%s: %s", fn, gd_cpu_note());
+        warn("gd:threads", msg);
+    }
 }
 
 static void at_exit(void) { gd_release(); }

@@ -39,13 +39,17 @@ typedef struct {
 void gd_mex_get_operands(const char *fn, int nrhs, const mxArray *prhs[],
                          int square_alone, gd_mex_operands *o);
 
-/* The elements of a as the class cls: a's own data when it already is
- * of that class, else a converted copy (mxMalloc'd, freed by Octave on
- * error, or by gd_mex_free_converted). Never modifies a. */
-const void *gd_mex_data_as(const mxArray *a, gd_class cls);
-void gd_mex_free_converted(const mxArray *a, gd_class cls, const void *p);
+/* The elements of the n arrays a[] as the class cls, into p[]: an array's
+ * own data when it already is of that class, else a converted copy (an
+ * array passed twice is converted once). Never modifies a[i]. Raises
+ * gd:memory, having freed its copies, when one cannot be allocated;
+ * gd_mex_free_inputs frees them. */
+void gd_mex_inputs(const char *fn, int n, const mxArray *const a[], gd_class cls,
+                   const void *p[]);
+void gd_mex_free_inputs(int n, const mxArray *const a[], gd_class cls, const void *p[]);
 
-/* 1 when a is a character row vector equal (case-insensitively) to s. */
+/* 1 when a is a character row vector equal (case-insensitively) to s,
+ * whole (no NUL inside). */
 int gd_mex_is_string(const mxArray *a, const char *s);
 
 /* Name/value options after the operands. Every option a gateway knows is
@@ -100,10 +104,13 @@ void *gd_mex_out_alloc(void *ctx, size_t bytes);
 gd_out gd_mex_output(gd_mex_out *o, size_t m, size_t n, gd_class cls);
 
 /* The metric argument of pdist/pdist2 (a string); raises gd:input for an
- * unknown one. */
+ * unknown one, one of the statistics package's that gd lacks, or a
+ * function handle, naming the metrics gd has. */
 gd_metric gd_mex_metric(const char *fn, const mxArray *a);
 
-/* Warns once per session with id gd:nogpu when t says 'auto' fell back. */
+/* Warns once per Octave session (not per gateway) with id gd:nogpu when t
+ * says 'auto' fell back, and with gd:threads when the CPU loops run on
+ * one thread for want of stack (gd_cpu_note). */
 void gd_mex_warn_fallback(const char *fn, const gd_timing *t);
 
 /* Registers gd_release with mexAtExit. */

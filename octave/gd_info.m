@@ -21,13 +21,21 @@
 ## @seealso{gd_minplus}
 ## @end deftypefn
 
-function info = gd_info (varargin)
+function varargout = gd_info (varargin)
+  ## varargout: too many outputs get gd:input, not Octave's own id
   if (nargin > 0)
     error ("gd:input", "gd_info: takes no arguments");
   endif
+  if (nargout > 1)
+    try
+      print_usage ();
+    catch err
+      error ("gd:input", "%s", regexprep (err.message, '\n+Additional help.*', ''));
+    end_try_catch
+  endif
   s = __gd_info__ ();
   if (nargout > 0)
-    info = s;
+    varargout{1} = s;
     return;
   endif
   if (s.available)
@@ -63,3 +71,6 @@ endfunction
 %! out = evalc ("gd_info ()");
 %! assert (strncmp (out, "gd: ", 4));
 %!error <takes no arguments> gd_info (1)
+%!error <Invalid call to gd_info> [a, b] = gd_info ()
+%!test
+%! try, [a, b] = gd_info (); catch err, assert (err.identifier, "gd:input"); end_try_catch

@@ -4,51 +4,95 @@
 ## @deftypefnx {} {@dots{} =} gd_squareform (@dots{}, "tomatrix")
 ## @deftypefnx {} {@dots{} =} gd_squareform (@dots{}, "tovector")
 ## Convert between the condensed distance vector of @code{gd_pdist} and the
-## square symmetric matrix, like the statistics package's squareform.
+## square symmetric matrix, as the statistics package's squareform does.
 ##
 ## A vector of n*(n-1)/2 distances becomes the n-by-n matrix with zeros on
-## the diagonal; a square matrix becomes the row vector of its lower
-## triangle in @code{gd_pdist}'s order. A scalar or an empty argument is
-## ambiguous: give the direction. The class is kept.
+## the diagonal (a scalar s becomes @code{[0 s; s 0]}); a square matrix
+## becomes the row vector of its lower triangle in @code{gd_pdist}'s
+## order. A matrix with a non-zero diagonal is an error (it is no distance
+## matrix); one that is not symmetric gives the warning
+## @qcode{"gd:symmetric"} and its lower triangle. Without a direction a
+## vector (a scalar included) converts to a matrix and anything else to a
+## vector. The class is kept: single, double, integer and logical in give
+## the same class out.
 ## @seealso{gd_pdist}
 ## @end deftypefn
 
-function Y = gd_squareform (X, direction)
-  if (nargin < 1 || nargin > 2)
-    error ("gd:input", "gd_squareform: expected D or S, and optionally 'tomatrix' or 'tovector'");
+function varargout = gd_squareform (varargin)
+  ## varargout and varargin: wrong counts get gd:input, not Octave's own id
+  if (nargin < 1 || nargin > 2 || nargout > 1)
+    try
+      print_usage ();
+    catch err
+      error ("gd:input", "%s", regexprep (err.message, '\n+Additional help.*', ''));
+    end_try_catch
   endif
-  if (! (isnumeric (X) || islogical (X)) || ! ismatrix (X) || ndims (X) != 2)
-    error ("gd:input", "gd_squareform: the argument must be a numeric vector or matrix");
+  X = varargin{1};
+  if (! (isnumeric (X) || islogical (X)) || ! isreal (X) || issparse (X) || ndims (X) != 2)
+    error ("gd:input", "gd_squareform: the argument must be a real, full numeric or logical vector or matrix, not %s",
+           ifelse_class (X));
   endif
   if (nargin == 2)
+    direction = varargin{2};
     if (! ischar (direction) || ! any (strcmpi (direction, {"tomatrix", "tovector"})))
       error ("gd:input", "gd_squareform: direction must be 'tomatrix' or 'tovector'");
     endif
     tomatrix = strcmpi (direction, "tomatrix");
   else
-    tomatrix = isvector (X) && ! isscalar (X);
+    tomatrix = isvector (X);
   endif
   if (tomatrix)
     if (! (isvector (X) || isempty (X)))
-      error ("gd:size", "gd_squareform: 'tomatrix' takes a vector");
+      error ("gd:size", "gd_squareform: 'tomatrix' takes a vector, not a %dx%d matrix",
+             rows (X), columns (X));
     endif
     P = numel (X);
     n = (1 + sqrt (1 + 8 * P)) / 2;
     if (n != fix (n))
       error ("gd:size", "gd_squareform: a vector of %d elements is no n*(n-1)/2", P);
     endif
-    Y = zeros (n, class (X));
-    Y(tril (true (n), -1)) = X;
-    Y = Y + Y.';
+    lower = tril (true (n), -1);
+    if (islogical (X))
+      Y = false (n);
+      Y(lower) = X;
+      Y = Y | Y.';
+    else
+      Y = zeros (n, class (X));
+      Y(lower) = X;
+      Y = Y + Y.';
+    endif
   else
     if (rows (X) != columns (X))
       error ("gd:size", "gd_squareform: 'tovector' takes a square matrix, not %dx%d",
              rows (X), columns (X));
     endif
+    if (any (diag (X) != 0))
+      error ("gd:input", "gd_squareform: the matrix has a non-zero diagonal: it is no distance matrix");
+    endif
+    if (! isequaln (X, X.'))
+      warning ("gd:symmetric", "gd_squareform: the matrix is not symmetric: its lower triangle is taken");
+    endif
     Y = X(tril (true (rows (X)), -1)).';
     if (isempty (Y))
-      Y = zeros (1, 0, class (X));
+      Y = reshape (X([]), 1, 0);
     endif
+  endif
+  varargout{1} = Y;
+endfunction
+
+function c = ifelse_class (X)
+  if (iscell (X))
+    c = "a cell array";
+  elseif (isstruct (X))
+    c = "a struct";
+  elseif (! isreal (X))
+    c = "complex";
+  elseif (issparse (X))
+    c = "sparse";
+  elseif (ndims (X) != 2)
+    c = sprintf ("%d-D", ndims (X));
+  else
+    c = class (X);
   endif
 endfunction
 
@@ -64,4 +108,32 @@ endfunction
 %!error <no n\*\(n-1\)/2> gd_squareform ([1 2])
 %!error <square matrix> gd_squareform (ones (2, 3))
 %!error <direction> gd_squareform ([1 2 3], "up")
-%!error <expected D or S> gd_squareform ()
+%!error <Invalid call to gd_squareform> gd_squareform ()
+%!error <Invalid call> [S, T] = gd_squareform ([1 2 3])
+%!error <Invalid call> gd_squareform ([1 2 3], "tovector", 1)
+%!test
+%! try, [S, T] = gd_squareform ([1 2 3]); catch err, assert (err.identifier, "gd:input"); end_try_catch
+%! try, gd_squareform (); catch err, assert (err.identifier, "gd:input"); end_try_catch
+%!assert (gd_squareform (7), [0 7; 7 0])
+%!assert (gd_squareform (int8 ([1 2 3])), int8 ([0 1 2; 1 0 3; 2 3 0]))
+%!assert (gd_squareform (logical ([1 0 1])), logical ([0 1 0; 1 0 1; 0 1 0]))
+%!assert (gd_squareform (logical ([0 1 0; 1 0 1; 0 1 0])), logical ([1 0 1]))
+%!assert (class (gd_squareform (uint16 (magic (3) - diag (diag (magic (3)))), "tovector")), "uint16")
+%!error <gd_squareform: the matrix has a non-zero diagonal> gd_squareform ([1 2; 2 0])
+%!warning <not symmetric> gd_squareform ([0 1; 2 0]);
+%!test
+%! warning ("off", "gd:symmetric", "local");
+%! assert (gd_squareform ([0 1; 2 0]), 2);
+%!error <'tovector' takes a square matrix> gd_squareform (ones (2, 3), "tovector")
+%!error <argument must be> gd_squareform ("abc")
+%!error <argument must be> gd_squareform ({1})
+%!error <argument must be> gd_squareform (ones (2, 2, 2))
+%!error <direction must be> gd_squareform ([1 2 3], ["tomatrix" char(0)])
+%!test
+%! if (exist ("squareform") == 2)    # the statistics package's, where loaded
+%!   v = rand (1, 45);
+%!   assert (gd_squareform (v), squareform (v));
+%!   S = squareform (v);
+%!   assert (gd_squareform (S), squareform (S));
+%!   assert (gd_squareform (single (3)), squareform (single (3)));
+%! endif
