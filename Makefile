@@ -36,7 +36,7 @@ MEXFLAGS  := --mex -R2018a -Ikernels -Imex
 MEXLIBS   := build/libgd.a -L$(CUDA_LIB) -Wl,-rpath,$(CUDA_LIB) -lcudart_static -lrt -ldl -lpthread -lgomp -lstdc++ \
              $(shell $(MKOCTFILE) -p BLAS_LIBS 2>/dev/null)
 
-KERNEL_HDR := kernels/gd.h kernels/gd_internal.h kernels/product.h kernels/tile.cuh
+KERNEL_HDR := kernels/gd.h kernels/gd_internal.h kernels/product.h kernels/tile.cuh kernels/norm2.h
 KERNEL_OBJ := build/device.o build/product.o build/minplus.o build/sgemm.o build/pdist.o build/cpu.o
 GATEWAYS   := octave/private/__gd_minplus__.mex octave/private/__gd_sgemm__.mex \
               octave/private/__gd_pdist__.mex octave/private/__gd_pdist2__.mex \
@@ -50,7 +50,7 @@ all: $(GATEWAYS) build/gdbench
 build/%.o: kernels/%.cu $(KERNEL_HDR) | build
 	$(NVCC) $(NVCCFLAGS) -c $< -o $@
 
-build/cpu.o: kernels/cpu.c kernels/gd.h | build
+build/cpu.o: kernels/cpu.c kernels/gd.h kernels/norm2.h | build
 	$(CC) $(CFLAGS) -c $< -o $@
 
 build/libgd.a: $(KERNEL_OBJ)

@@ -13,6 +13,7 @@
  * included.
  */
 #include "gd.h"
+#include "norm2.h"
 
 #include <stdio.h>
 
@@ -116,7 +117,7 @@ DEFINE_CPU_MINPLUS(gd_cpu_minplus_d, double)
  * contiguous in D, so each thread takes whole columns and runs the
  * innermost loop down X(:,k) and the column: contiguous, vectorised. Sums
  * run over k in order, as the statistics package's sumsq does. */
-#define DEFINE_CPU_PDIST(NAME, T, SQRT)                                        \
+#define DEFINE_CPU_PDIST(NAME, T, SQRT, RESCUE, NORM)                          \
     void NAME(const T *X, int64_t n, int64_t d, int root, T *D)                \
     {                                                                          \
         _Pragma("omp parallel for schedule(dynamic, 8) num_threads(gd_cpu_threads())")                       \
@@ -133,15 +134,17 @@ DEFINE_CPU_MINPLUS(gd_cpu_minplus_d, double)
                 }                                                              \
             }                                                                  \
             if (root)                                                          \
-                for (int64_t r = 0; r < len; ++r) col[r] = SQRT(col[r]);       \
+                for (int64_t r = 0; r < len; ++r)                              \
+                    col[r] = RESCUE(col[r]) ? NORM(X + j + 1 + r, n, X + j, n, d) \
+                                            : SQRT(col[r]);                    \
         }                                                                      \
     }
 
-DEFINE_CPU_PDIST(gd_cpu_pdist_f, float, sqrtf)
-DEFINE_CPU_PDIST(gd_cpu_pdist_d, double, sqrt)
+DEFINE_CPU_PDIST(gd_cpu_pdist_f, float, sqrtf, gd_rescue_f, gd_scaled_norm_f)
+DEFINE_CPU_PDIST(gd_cpu_pdist_d, double, sqrt, gd_rescue_d, gd_scaled_norm_d)
 
 /* pdist2: D(:,j) from Y(j,:) against every row of X, down X(:,k). */
-#define DEFINE_CPU_PDIST2(NAME, T, SQRT)                                       \
+#define DEFINE_CPU_PDIST2(NAME, T, SQRT, RESCUE, NORM)                         \
     void NAME(const T *X, const T *Y, int64_t mx, int64_t my, int64_t d,       \
               int root, T *D)                                                  \
     {                                                                          \
@@ -158,12 +161,14 @@ DEFINE_CPU_PDIST(gd_cpu_pdist_d, double, sqrt)
                 }                                                              \
             }                                                                  \
             if (root)                                                          \
-                for (int64_t i = 0; i < mx; ++i) col[i] = SQRT(col[i]);        \
+                for (int64_t i = 0; i < mx; ++i)                               \
+                    col[i] = RESCUE(col[i]) ? NORM(X + i, mx, Y + j, my, d)    \
+                                            : SQRT(col[i]);                    \
         }                                                                      \
     }
 
-DEFINE_CPU_PDIST2(gd_cpu_pdist2_f, float, sqrtf)
-DEFINE_CPU_PDIST2(gd_cpu_pdist2_d, double, sqrt)
+DEFINE_CPU_PDIST2(gd_cpu_pdist2_f, float, sqrtf, gd_rescue_f, gd_scaled_norm_f)
+DEFINE_CPU_PDIST2(gd_cpu_pdist2_d, double, sqrt, gd_rescue_d, gd_scaled_norm_d)
 
 /* The reference BLAS interface (Fortran, 32-bit integers): the library
  * Octave itself is linked with, so 'cpu' is what single(A)*single(B)

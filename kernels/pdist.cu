@@ -32,6 +32,7 @@
  * straight into the Octave result. n = 65536 has 2.1e9 pairs: every index
  * is 64-bit.
  */
+#include "norm2.h"
 #include "product.h"
 #include "tile.cuh"
 
@@ -83,9 +84,88 @@ template <class T> __device__ __forceinline__ T root(T x);
 template <> __device__ __forceinline__ float root<float>(float x) { return sqrtf(x); }
 template <> __device__ __forceinline__ double root<double>(double x) { return sqrt(x); }
 
+// Euclidean sums that left the normal range (norm2.h) are recomputed by a
+// rescue kernel after each launch; a store that meets one raises this flag
+// (a compare per stored value), and the rescue kernel scans its part of D
+// only when it is up, so ordinary data pay one launch of empty blocks. The
+// flag goes down at the end of each call; left up by a call that failed,
+// it costs the next one a scan, never a wrong result.
+__device__ int g_rescue;
+
+template <class T> __device__ __forceinline__ bool needs_rescue(T s);
+template <> __device__ __forceinline__ bool needs_rescue<float>(float s) { return gd_rescue_f(s); }
+template <> __device__ __forceinline__ bool needs_rescue<double>(double s) { return gd_rescue_d(s); }
+template <class T> __device__ __forceinline__ T scaled_norm(const T *x, int64_t ldx, const T *y,
+                                                            int64_t ldy, int64_t d);
+template <> __device__ __forceinline__ float scaled_norm<float>(const float *x, int64_t ldx,
+                                                                const float *y, int64_t ldy, int64_t d)
+{
+    return gd_scaled_norm_f(x, ldx, y, ldy, d);
+}
+template <> __device__ __forceinline__ double scaled_norm<double>(const double *x, int64_t ldx,
+                                                                  const double *y, int64_t ldy, int64_t d)
+{
+    return gd_scaled_norm_d(x, ldx, y, ldy, d);
+}
+
 template <class T, bool SQRT> struct finish {
-    __device__ T operator()(T x) const { return SQRT ? root(x) : x; }
+    __device__ T operator()(T x) const
+    {
+        if (!SQRT) return x;
+        if (needs_rescue(x)) g_rescue = 1;
+        return root(x);
+    }
 };
+
+// The rescue of a panel of the condensed triangle (pairs t0 <= t < t1, D
+// at t0) and of a block of pdist2's D (m x n, leading dimension ldd):
+// each stored value whose square left the normal range is recomputed from
+// the rows (X(i,k) at X[i + ldx k]) by the scaled accumulation.
+template <class T>
+__global__ void rescue_triangle(const T *__restrict__ X, int64_t ldx, T *__restrict__ D,
+                                int64_t n, int64_t d, int64_t t0, int64_t t1)
+{
+    if (!g_rescue) return;
+    for (int64_t t = t0 + blockIdx.x * (int64_t)blockDim.x + threadIdx.x; t < t1;
+         t += (int64_t)gridDim.x * blockDim.x) {
+        const T r = D[t - t0];
+        if (!needs_rescue(r * r)) continue; // r * r: within rounding, the sum
+        const int64_t j = tri_column(t, n), i = t - tri_start(j, n) + j + 1;
+        D[t - t0] = scaled_norm<T>(X + i, ldx, X + j, ldx, d);
+    }
+}
+
+template <class T>
+__global__ void rescue_rect(const T *__restrict__ X, int64_t ldx, const T *__restrict__ Y,
+                            int64_t ldy, T *__restrict__ D, int64_t ldd, int64_t m, int64_t n,
+                            int64_t d)
+{
+    if (!g_rescue) return;
+    const int64_t count = m * n;
+    for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < count;
+         e += (int64_t)gridDim.x * blockDim.x) {
+        const int64_t i = e % m, j = e / m;
+        const T r = D[i + ldd * j];
+        if (!needs_rescue(r * r)) continue; // r * r: within rounding, the sum
+        D[i + ldd * j] = scaled_norm<T>(X + i, ldx, Y + j, ldy, d);
+    }
+}
+
+// one launch of rescue blocks: enough to cover the GPU, each thread
+// striding over the part
+static unsigned rescue_blocks(int64_t count)
+{
+    const int64_t want = (count + 255) / 256, most = 4 * (int64_t)gd_sm_count();
+    return (unsigned)(want < most ? (want > 0 ? want : 1) : most);
+}
+
+gd_status rescue_lower(cudaStream_t st)
+{
+    int *flag;
+    gd_status s = gd_cuda(cudaGetSymbolAddress((void **)&flag, g_rescue), "the rescue flag");
+    if (s) return s;
+    return gd_cuda(cudaMemsetAsync(flag, 0, sizeof(int), st), "lowering the rescue flag");
+}
 
 // One panel: columns [j0, j1) of the triangle; D points at start(j0).
 
@@ -102,7 +182,7 @@ __global__ void pdist_naive(const T *__restrict__ X, T *__restrict__ D,
             const T diff = X[i + n * k] - X[j + n * k];
             acc += diff * diff;
         }
-        D[t - t0] = SQRT ? root(acc) : acc;
+        D[t - t0] = finish<T, SQRT>()(acc);
     }
 }
 
@@ -134,7 +214,7 @@ pdist_tiled(const T *__restrict__ X, T *__restrict__ D, int64_t n, int64_t d,
             __syncthreads();
         }
         const int64_t i = a * SUB + ti, j = b * SUB + tj;
-        if (i < n && i > j) D[tri_start(j, n) + i - j - 1 - base] = SQRT ? root(acc) : acc;
+        if (i < n && i > j) D[tri_start(j, n) + i - j - 1 - base] = finish<T, SQRT>()(acc);
     }
 }
 
@@ -215,7 +295,7 @@ __global__ void pdist2_naive(const T *__restrict__ X, const T *__restrict__ Y,
             const T diff = X[i + mx * k] - Y[j + my * k];
             acc += diff * diff;
         }
-        D[i + mx * j] = SQRT ? root(acc) : acc;
+        D[i + mx * j] = finish<T, SQRT>()(acc);
     }
 }
 
@@ -274,6 +354,10 @@ void launch_panel(kind k, const T *X, const T *Xp, T *Dd, int64_t n, int64_t d,
             pdist_tuned<T, SQRT><<<(unsigned)blocks, 16 * S::TY, 0, st>>>(Xp, Dd, n, np, dp, c0,
                                                                           NT, base, q0);
         }
+    }
+    if (SQRT) {
+        const int64_t t1 = tri_start(j1, n);
+        rescue_triangle<T><<<rescue_blocks(t1 - base), 256, 0, st>>>(X, n, Dd, n, d, base, t1);
     }
 }
 
@@ -397,7 +481,8 @@ gd_status run_gpu(const pdist_variant &v, const T *X, int64_t n, int64_t d,
             if ((s = gd_cuda(cudaEventSynchronize(gd_event(3)), "pdist kernel"))) goto done;
             t->kernel_ms += gd_elapsed(2, 3);
         }
-        if ((s = gd_cuda(cudaStreamSynchronize(st), "pdist kernel"))) goto done;
+        if ((s = rescue_lower(st)) || (s = gd_cuda(cudaStreamSynchronize(st), "pdist kernel")))
+            goto done;
         t->prep_ms = gd_elapsed(1, 5);
     }
 done:
@@ -429,9 +514,11 @@ gd_status cpu_pdist(gd_class cls, const void *X, int64_t n, int64_t d,
 template <class T> gd_status launch2_naive(const gd_plan &p)
 {
     dim3 grid((unsigned)((p.m + 127) / 128), gd_grid_y(p.n));
-    if (p.param == GD_EUCLIDEAN)
+    if (p.param == GD_EUCLIDEAN) {
         pdist2_naive<T, true><<<grid, 128, 0, p.st>>>((const T *)p.A, (const T *)p.B, (T *)p.C, p.m, p.n, p.k);
-    else
+        rescue_rect<T><<<rescue_blocks(p.m * p.n), 256, 0, p.st>>>(
+            (const T *)p.A, p.m, (const T *)p.B, p.n, (T *)p.C, p.m, p.m, p.n, p.k);
+    } else
         pdist2_naive<T, false><<<grid, 128, 0, p.st>>>((const T *)p.A, (const T *)p.B, (T *)p.C, p.m, p.n, p.k);
     return GD_OK;
 }
@@ -442,21 +529,30 @@ template <class T> gd_status launch2_tuned(const gd_plan &p)
 {
     typedef gd_tile::shape<T> S;
     const T *X = (const T *)p.A, *Y = (const T *)p.B;
-    if (p.param == GD_EUCLIDEAN)
+    if (p.param == GD_EUCLIDEAN) {
         gd_tile::launch_big<gd_tile::sqdist, T, BIG_BK, S, finish<T, true>>(
             X, Y, (T *)p.C, p.mp, p.np, p.kp, p.kp, 0, 1, p.st);
-    else
+        rescue_rect<T><<<rescue_blocks(p.m * p.n), 256, 0, p.st>>>(X, p.mp, Y, p.np, (T *)p.C, p.mp,
+                                                                    p.m, p.n, p.k);
+    } else
         gd_tile::launch_big<gd_tile::sqdist, T, BIG_BK, S>(
             X, Y, (T *)p.C, p.mp, p.np, p.kp, p.kp, 0, 1, p.st);
     return GD_OK;
 }
 
+// after a call's work: the rescue flag goes down for the next call
+void lower_after(const gd_plan &p, gd_class, gd_timing *)
+{
+    if (rescue_lower(p.st) == GD_OK) cudaStreamSynchronize(p.st);
+}
+
 const gd_product_variant VARIANTS2[] = {
     {{"naive", "one thread per D(i,j), threads along i", 1},
-     GD_RAW, false, 1, 1, 1, launch2_naive<float>, launch2_naive<double>},
+     GD_RAW, false, 1, 1, 1, launch2_naive<float>, launch2_naive<double>, NULL, lower_after},
     {{"tuned", "128x64 tiles of 128 threads (double: 128x128 of 256), 8x8 pairs each, two shared "
       "stages of 8 features, 16-byte loads and stores", 1},
-     GD_PADDED_BT, true, BIG, BIG, BIG_BK, launch2_tuned<float>, launch2_tuned<double>},
+     GD_PADDED_BT, true, BIG, BIG, BIG_BK, launch2_tuned<float>, launch2_tuned<double>, NULL,
+     lower_after},
     {{"cpu", "OpenMP on the host, a column of D at a time", 0},
      GD_RAW, false, 1, 1, 1, NULL, NULL},
 };

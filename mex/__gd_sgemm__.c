@@ -43,6 +43,19 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
         if (C.array) mxDestroyArray(C.array);
         gd_mex_fail(FN, s);
     }
+    /* a 1x1 operand: Octave multiplies by a scalar element by element,
+     * which keeps the sign of a zero product (single (-0) * 5 is -0); a
+     * sum of products starts at +0 and loses it. Same products otherwise:
+     * the result is made Octave's here, whatever the variant. */
+    if (o.k == 1 && (o.m == 1 || o.n == 1)) {
+        const mxArray *in2[2] = {o.A, o.B};
+        const void *q[2];
+        gd_mex_inputs(FN, 2, in2, GD_SINGLE, q);
+        const float *a = (const float *)q[0], *b = (const float *)q[1];
+        float *c = mxGetSingles(C.array);
+        for (int64_t e = 0; e < o.m * o.n; ++e) c[e] = o.m == 1 ? a[0] * b[e] : a[e] * b[0];
+        gd_mex_free_inputs(2, in2, GD_SINGLE, q);
+    }
     gd_mex_warn_fallback(FN, &t);
     plhs[0] = C.array;
     if (nlhs > 1) {

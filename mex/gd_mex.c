@@ -345,17 +345,23 @@ gd_metric gd_mex_metric(const char *fn, const mxArray *a)
     return GD_EUCLIDEAN;
 }
 
-/* Whether this Octave session has had a warning of this kind: a global
- * Octave variable, seen by every gateway (each .mex has its own copy of
- * any C static), gone with clear all. */
-static int warned_once(const char *var)
+/* Whether this Octave session has had a warning of this kind: application
+ * data of the root object (setappdata (0, ...)), seen by every gateway
+ * (each .mex has its own copy of any C static) and kept through clear
+ * all. */
+static int warned_once(const char *name)
 {
-    const mxArray *v = mexGetVariablePtr("global", var);
-    if (v) return 1;
-    mxArray *t = mxCreateLogicalScalar(1);
-    mexPutVariable("global", var, t);
-    mxDestroyArray(t);
-    return 0;
+    mxArray *args[3] = {mxCreateDoubleScalar(0), mxCreateString(name),
+                        mxCreateLogicalScalar(1)};
+    mxArray *had = NULL;
+    int seen = 1; /* where appdata fails, say nothing rather than repeat */
+    if (!mexCallMATLABWithTrap(1, &had, 2, args, "isappdata") && had) {
+        seen = mxIsLogicalScalarTrue(had);
+        mxDestroyArray(had);
+        if (!seen) mexCallMATLABWithTrap(0, NULL, 3, args, "setappdata");
+    }
+    for (int i = 0; i < 3; ++i) mxDestroyArray(args[i]);
+    return seen;
 }
 
 static void warn(const char *id, const char *msg)

@@ -48,5 +48,6 @@ endfunction
 
 %!error <expected matrices X and Y> gd_pdist2 (X)
 %!error <same number of columns> gd_pdist2 (X, X')
-%!error <unknown metric> gd_pdist2 (X, Y, "cosine")
+%!error <metric 'cosine' does not run in gd> gd_pdist2 (X, Y, "cosine")
+%!error <unknown metric 'taxi'> gd_pdist2 (X, Y, "taxi")
 %!error <not logical> gd_pdist2 (X, Y > 0)

@@ -98,3 +98,10 @@ endfunction
 %!error <'Edges' must be 'pad' or 'guard'> gd_sgemm (A, B, "Edges", "wrap")
 %!error <not int8> gd_sgemm (int8 (A), B)
 %!error <complex> gd_sgemm (A, B * 1i)
+%!test
+%! warning ("off", "gd:nogpu", "local");
+%! ## a 1x1 operand multiplies element by element, as in Octave: -0 stays -0
+%! assert (1 ./ gd_sgemm (single (-0), 5), single (-Inf));
+%! assert (1 ./ gd_sgemm (single (-0), single ([5 1])), single ([-Inf -Inf]));
+%! assert (1 ./ gd_sgemm (single ([-0; 2]), 5), 1 ./ (single ([-0; 2]) * 5));
+%! assert (1 ./ gd_sgemm (-0, 5, "Variant", "cpu"), single (-Inf));
