@@ -42,6 +42,12 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
             gd_mex_error(FN, "gd:input", "too many input arguments: expected %s, a "
                          "metric and name/value options", NOPERANDS == 1 ? "X" : "X, Y");
     }
+    if ((nrhs - first) % 2 && mxIsChar(prhs[nrhs - 1]) && !gd_mex_is_string(prhs[nrhs - 1], "variant")) {
+        char m[32] = "";
+        mxGetString(prhs[nrhs - 1], m, sizeof m);
+        gd_mex_error(FN, "gd:input", "the metric '%s' must come right after the data, before "
+                     "name/value options", m);
+    }
     static const char *const names[] = {"Variant"};
     const mxArray *values[1] = {NULL};
     gd_mex_options(FN, nrhs, prhs, first, 1, names, values);

@@ -27,11 +27,8 @@ function varargout = gd_info (varargin)
     error ("gd:input", "gd_info: takes no arguments");
   endif
   if (nargout > 1)
-    try
-      print_usage ();
-    catch err
-      error ("gd:input", "%s", regexprep (err.message, '\n+Additional help.*', ''));
-    end_try_catch
+    ## print_usage's text, with gd's id
+    error ("gd:input", "Invalid call to gd_info.  Correct usage is:\n\n -- INFO = gd_info ()\n -- gd_info ()");
   endif
   s = __gd_info__ ();
   if (nargout > 0)

@@ -21,11 +21,11 @@
 function varargout = gd_squareform (varargin)
   ## varargout and varargin: wrong counts get gd:input, not Octave's own id
   if (nargin < 1 || nargin > 2 || nargout > 1)
-    try
-      print_usage ();
-    catch err
-      error ("gd:input", "%s", regexprep (err.message, '\n+Additional help.*', ''));
-    end_try_catch
+    ## print_usage's text, with gd's id (print_usage itself takes 50 ms)
+    error ("gd:input", ["Invalid call to gd_squareform.  Correct usage is:\n\n" ...
+                        " -- S = gd_squareform (D)\n -- D = gd_squareform (S)\n" ...
+                        " -- ... = gd_squareform (..., \"tomatrix\")\n" ...
+                        " -- ... = gd_squareform (..., \"tovector\")"]);
   endif
   X = varargin{1};
   if (! (isnumeric (X) || islogical (X)) || ! isreal (X) || issparse (X) || ndims (X) != 2)

@@ -67,8 +67,11 @@ bad() { octave_error "X = rand(5, 3);" "$1"; }
 
 @test "pdist: no arguments" { bad "'gd:input', 'gd_pdist: expected a matrix X', @gd_pdist"; }
 @test "pdist: too many arguments" { bad "'gd:input', 'too many input arguments', @gd_pdist, X, X"; }
-@test "pdist: unknown metric" { bad "'gd:input', 'unknown metric .chebychev.', @gd_pdist, X, 'chebychev'"; }
-@test "pdist: a metric comes before the options" { bad "'gd:input', 'unknown metric .variant.', @gd_pdist, X, 'Variant', 'naive', 'euclidean'"; }
+@test "pdist: unknown metric" {
+    bad "'gd:input', 'metric .chebychev. does not run in gd [(]metrics: .euclidean., .squaredeuclidean.', @gd_pdist, X, 'chebychev'"
+    bad "'gd:input', 'unknown metric .taxi. [(]metrics: .euclidean.', @gd_pdist, X, 'taxi'"
+}
+@test "pdist: a metric comes before the options" { bad "'gd:input', 'the metric .euclidean. must come right after the data', @gd_pdist, X, 'Variant', 'naive', 'euclidean'"; }
 @test "pdist: classes" {
     for c in int8 uint32 logical char; do
         bad "'gd:input', 'X must be a single or double matrix', @gd_pdist, $c(X)"
@@ -88,5 +91,5 @@ bad() { octave_error "X = rand(5, 3);" "$1"; }
     bad "'gd:input', 'gd_pdist2: expected matrices X and Y', @gd_pdist2, X"
     bad "'gd:size', 'same number of columns: X is 5x3, Y is 3x5', @gd_pdist2, X, X'"
     bad "'gd:input', 'Y must be a single or double matrix, not int8', @gd_pdist2, X, int8(X)"
-    bad "'gd:input', 'unknown metric .cosine.', @gd_pdist2, X, X, 'cosine'"
+    bad "'gd:input', 'metric .cosine. does not run in gd', @gd_pdist2, X, X, 'cosine'"
 }

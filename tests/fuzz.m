@@ -1,0 +1,280 @@
+function fuzz (fname, seed)
+  ## fuzz (FNAME, SEED): calls the public function FNAME with odd and bad
+  ## arguments: a valid call with each argument position (and one past the
+  ## end) replaced by every value of a pool (every class, empty shapes,
+  ## N-D, dimensions no memory holds, NaN and Inf, text with NUL, function
+  ## handles ...), every argument and output count from none to too many,
+  ## and random argument lists drawn from the pool, all from SEED. Each
+  ## call must either raise an error whose id begins with "gd:" or return
+  ## the correct result (checked against Octave's own computation), and
+  ## must leave its arguments as they were. A crash ends the process: the
+  ## caller sees it. Prints "fuzz FNAME: N cases, all passed" or raises
+  ## an error listing the failures.
+  rand ("state", seed); randn ("state", seed);
+  warning ("off", "gd:nogpu"); warning ("off", "gd:symmetric"); warning ("off", "gd:threads");
+  pool = value_pool ();
+  [base, maxout] = base_call (fname);
+  f = str2func (fname);
+  cases = {};
+  ## every position, each pool value
+  for p = 1:numel (base) + 1
+    for v = 1:rows (pool)
+      args = base;
+      args{p} = pool{v, 2};
+      cases(end+1, :) = {args, 1, sprintf("arg %d = %s", p, pool{v, 1})};
+    endfor
+  endfor
+  ## argument and output counts
+  extra = [base, {"Variant", "auto", 1}];
+  for na = 0:numel (extra)
+    for no = 0:maxout + 1
+      cases(end+1, :) = {extra(1:na), no, sprintf("%d args, %d outputs", na, no)};
+    endfor
+  endfor
+  ## random lists from the pool
+  for c = 1:150
+    na = randi ([0 4], 1);
+    idx = randi (rows (pool), 1, na);
+    no = randi ([0 maxout], 1);
+    label = ["random: " strjoin(pool(idx, 1)', ", ")];
+    cases(end+1, :) = {pool(idx, 2)', no, label};
+  endfor
+  ## valid calls of random shapes (empty ones too), classes, NaN and Inf,
+  ## through every variant this machine can run
+  for c = 1:120
+    [args, label] = valid_call (fname);
+    no = randi ([1 maxout], 1);
+    cases(end+1, :) = {args, no, label};
+  endfor
+  failures = {};
+  ok = 0;
+  for c = 1:rows (cases)
+    t0 = tic;
+    [why, good] = run_case (f, fname, cases{c, 1}, cases{c, 2});
+    ok += good;
+    if (toc (t0) > 1 && getenv ("GD_FUZZ_SLOW")) printf ("slow %.1f s: %s\n", toc (t0), cases{c, 3}); endif
+    if (! isempty (why))
+      failures{end+1} = sprintf ("case %d (%s): %s", c, cases{c, 3}, why);
+    endif
+  endfor
+  if (! isempty (failures))
+    error ("fuzz %s (seed %d): %d of %d cases failed:\n%s", fname, seed,
+           numel (failures), rows (cases), strjoin (failures, "\n"));
+  endif
+  printf ("fuzz %s: %d cases, all passed (%d returned a checked result, %d a gd: error; seed %d)\n",
+          fname, rows (cases), ok, rows (cases) - ok, seed);
+endfunction
+
+function [why, good] = run_case (f, fname, args, nout)
+  why = "";
+  good = false;
+  before = cellfun (@fingerprint, args, "UniformOutput", false);
+  out = cell (1, nout);
+  try
+    if (nout == 0)
+      evalc ("f (args{:});");
+    else
+      [out{1:nout}] = f (args{:});
+    endif
+  catch err
+    if (! strncmp (err.identifier, "gd:", 3))
+      why = sprintf ("error without a gd: id: '%s': %s", err.identifier, err.message);
+    endif
+    out = [];
+  end_try_catch
+  if (isempty (why) && ! isequal (before, cellfun (@fingerprint, args, "UniformOutput", false)))
+    why = "an argument was modified";
+  endif
+  if (isempty (why) && ! isempty (out) && nout > 0)
+    why = check_result (fname, args, out);
+    good = isempty (why);
+  endif
+endfunction
+
+## The result of a call that succeeded, against Octave's own computation;
+## "" when right.
+function why = check_result (fname, args, out)
+  why = "";
+  R = out{1};
+  if (numel (out) > 1 && ! isstruct (out{2}))
+    why = "the second output is not the info struct";
+    return;
+  endif
+  switch (fname)
+    case "gd_info"
+      if (! isstruct (R) || ! isfield (R, "available"))
+        why = "gd_info gave no struct";
+      endif
+    case {"gd_minplus", "gd_sgemm"}
+      if (ischar (args{1}))          # 'variants'
+        if (! isstruct (R)) why = "variants: no struct"; endif
+        return;
+      endif
+      A = args{1};
+      if (numel (args) >= 2 && ! ischar (args{2})) B = args{2}; else B = A; endif
+      if (strcmp (fname, "gd_sgemm"))
+        ref = double (single (A)) * double (single (B));
+        if (! isa (R, "single") || ! isequal (size (R), size (ref)))
+          why = sprintf ("sgemm: %s %dx%d, wanted single %dx%d", class (R), rows (R), columns (R), rows (ref), columns (ref));
+        elseif (all (isfinite (ref(:))) && max (abs (ref(:))) < 1e30)
+          tol = (columns (A) + 1) * eps ("single") * (abs (double (single (A))) * abs (double (single (B)))) + 1e-30;
+          if (any (abs (double (R(:)) - ref(:)) > tol(:)))
+            why = "sgemm: result off by more than k eps";
+          endif
+        endif
+      else
+        if (isa (A, "single") || isa (B, "single")) cls = "single"; else cls = "double"; endif
+        A = cast (A, cls); B = cast (B, cls);
+        ref = Inf (rows (A), columns (B), cls);
+        if (columns (A) > 0)
+          for j = 1:columns (B)
+            ref(:, j) = min (A + B(:, j).', [], 2);
+          endfor
+        endif
+        if (! strcmp (class (R), cls) || ! isequaln (R, ref))
+          why = "min-plus: not Octave's result";
+        endif
+      endif
+    case {"gd_pdist", "gd_pdist2"}
+      if (ischar (args{1}))
+        if (! isstruct (R)) why = "variants: no struct"; endif
+        return;
+      endif
+      two = strcmp (fname, "gd_pdist2");
+      X = args{1};
+      if (two) Y = args{2}; else Y = X; endif
+      sq = numel (args) > 1 + two && ischar (args{2 + two}) ...
+           && any (strcmpi (args{2 + two}, {"squaredeuclidean", "sqeuclidean"}));
+      if (isa (X, "single") || isa (Y, "single")) cls = "single"; else cls = "double"; endif
+      X = double (cast (X, cls)); Y = double (cast (Y, cls));
+      ref = zeros (rows (X), rows (Y));
+      for j = 1:rows (Y)
+        ref(:, j) = sumsq (X - Y(j, :), 2);
+      endfor
+      if (! sq) ref = sqrt (ref); endif
+      if (! two)
+        ref = ref(tril (true (rows (X)), -1)).';
+        if (isempty (ref)) ref = zeros (1, 0); endif
+      endif
+      tol = 8 * eps (cls) * abs (ref) + realmin (cls);
+      if (! strcmp (class (R), cls) || ! isequal (size (R), size (ref)))
+        why = sprintf ("%s: %s %dx%d, wanted %s %dx%d", fname, class (R), rows (R), columns (R), cls, rows (ref), columns (ref));
+      elseif (! isequal (isnan (R), isnan (ref)) || any (abs (double (R(:)) - ref(:)) > tol(:)))
+        why = sprintf ("%s: distances wrong", fname);
+      endif
+    case "gd_squareform"
+      X = args{1};
+      if (! strcmp (class (R), class (X)))
+        why = "squareform: class not kept";
+      elseif (isvector (R) && ! (rows (R) == columns (R) && numel (R) == 1))
+        n = rows (X);
+        if (! isequal (R, reshape (X(tril (true (n), -1)), 1, [])))
+          why = "squareform: not the lower triangle";
+        endif
+      elseif (rows (R) != columns (R) || any (diag (R) != 0) || ! isequaln (R, R.'))
+        why = "squareform: not a symmetric hollow matrix";
+      elseif (! isequaln (reshape (R(tril (true (rows (R)), -1)), 1, []), reshape (X, 1, [])))
+        why = "squareform: the vector is not its lower triangle";
+      endif
+  endswitch
+endfunction
+
+function [args, label] = valid_call (fname)
+  sizes = [0 1 2 3 7 33 130];
+  pick = @() sizes(randi (numel (sizes)));
+  cls = {"single", "double"};
+  c1 = cls{randi (2)}; c2 = cls{randi (2)};
+  m = pick (); k = pick (); n = pick ();
+  args = {};
+  label = "";
+  variant = {"Variant", "auto"};
+  if (! strcmp (fname, "gd_squareform") && ! strcmp (fname, "gd_info"))
+    v = feval (fname, "variants");
+    names = {v.name};
+    if (! gd_info ().available) names = names(! [v.gpu]); endif
+    variant = {"Variant", names{randi (numel (names))}};
+  endif
+  switch (fname)
+    case {"gd_minplus", "gd_sgemm"}
+      A = spoil (randi ([-9 9], m, k), c1); B = spoil (randi ([-9 9], k, n), c2);
+      if (strcmp (fname, "gd_sgemm")) A(! isfinite (A)) = 1; B(! isfinite (B)) = 2; endif
+      args = [{A, B}, variant];
+    case "gd_pdist"
+      metric = {"euclidean", "squaredeuclidean"}{randi (2)};
+      X = spoil (randn (m, k), c1);
+      args = [{X, metric}, variant];
+    case "gd_pdist2"
+      metric = {"euclidean", "sqeuclidean"}{randi (2)};
+      X = spoil (randn (m, k), c1); Y = spoil (randn (n, k), c2);
+      args = [{X, Y, metric}, variant];
+    case "gd_squareform"
+      q = randi ([0 9], 1); X = spoil (rand (1, q * (q - 1) / 2), c1);
+      args = {X};
+    case "gd_info"
+      args = {};
+  endswitch
+  label = sprintf ("valid: %s", strjoin (cellfun (@(a) sprintf ("%s %dx%d", class (a), rows (a), columns (a)),
+                                                    args, "UniformOutput", false), ", "));
+endfunction
+
+## a few NaN and Inf in X, as class cls
+function X = spoil (X, cls)
+  X = cast (X, cls);
+  if (numel (X) > 2 && rand () < 0.5)
+    X(randi (numel (X), 1, 2)) = [NaN, Inf*sign(randn())];
+  endif
+endfunction
+
+function [base, maxout] = base_call (fname)
+  switch (fname)
+    case {"gd_minplus", "gd_sgemm"}
+      base = {randn(3, 4), randn(4, 5), "Variant", "auto"}; maxout = 2;
+    case "gd_pdist"
+      base = {randn(6, 3), "euclidean", "Variant", "auto"}; maxout = 2;
+    case "gd_pdist2"
+      base = {randn(5, 3), randn(4, 3), "euclidean", "Variant", "auto"}; maxout = 2;
+    case "gd_squareform"
+      base = {rand(1, 6), "tomatrix"}; maxout = 1;
+    case "gd_info"
+      base = {}; maxout = 1;
+    otherwise
+      error ("fuzz: unknown function %s", fname);
+  endswitch
+endfunction
+
+function pool = value_pool ()
+  metric = @(x, y) sum (abs (x - y), 2);
+  ints = {"int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"};
+  pool = {"double 3x4", randn(3, 4); "double 4x5", randn(4, 5); "single 4x3", randn(4, 3, "single");
+          "single 3x3", randn(3, "single"); "double 6x3", randn(6, 3); "scalar", 5; "scalar -0", -0;
+          "single scalar", single(2.5); "row 1x6", rand(1, 6); "column 6x1", rand(6, 1);
+          "0x0", []; "0x3", zeros(0, 3); "3x0", zeros(3, 0); "single 0x4", zeros(0, 4, "single");
+          "4x0 single", zeros(4, 0, "single"); "1x0", zeros(1, 0);
+          "2^40x0", zeros(2^40, 0); "0x2^40", zeros(0, 2^40); "1e6x0", zeros(1e6, 0);
+          "N-D", rand(2, 2, 2); "N-D empty", zeros(0, 3, 2);
+          "NaN/Inf", [NaN Inf 1; -Inf 0 NaN; 2 -Inf Inf]; "all NaN 3x4", NaN(3, 4);
+          "huge values", [1e300 -1e300; 1e-300 0]; "single Inf", single([Inf -Inf; 1 NaN]);
+          "logical", true(3, 4); "char", "abc"; "char matrix", ["ab"; "cd"];
+          "complex", randn(3, 4) + 1i; "sparse", sparse(eye(3)); "cell", {1, 2};
+          "struct", struct("a", 1); "function handle", @sin; "metric handle", metric;
+          "'Variant'", "Variant"; "'cpu'", "cpu"; "'auto'", "auto"; "'v5'", "v5"; "'tuned'", "tuned";
+          "'variants'", "variants"; "'euclidean'", "euclidean"; "'SQEuclidean'", "SQEuclidean";
+          "'minkowski'", "minkowski"; "'tomatrix'", "tomatrix"; "'tovector'", "tovector";
+          "'cpu' NUL 'x'", ["cpu" char(0) "x"]; "'euclidean' NUL", ["euclidean" char(0)];
+          "'Variant' NUL", ["Variant" char(0)]; "empty string", ""; "string column", ("cpu")';
+          "NaN", NaN; "Inf", Inf; "-1", -1; "1e300", 1e300};
+  for c = 1:numel (ints)
+    pool(end+1, :) = {ints{c}, cast(randi([0 9], 3, 4), ints{c})};
+  endfor
+endfunction
+
+function f = fingerprint (x)
+  ## a copy of x's bytes that shares no storage with x
+  if (isnumeric (x) && isreal (x) && ! issparse (x))
+    f = {class(x), size(x), typecast(x(:), "uint8")'};
+  elseif (ischar (x) || islogical (x))
+    f = {class(x), size(x), double(x(:))'};
+  else
+    f = {class(x), size(x), disp(x)};
+  endif
+endfunction

@@ -1,0 +1,84 @@
+#!/usr/bin/env bats
+# Inputs that once crashed Octave or escaped gd's error ids: each runs in
+# its own Octave process, so a crash fails the test.
+
+load helpers
+
+@test "a pair count that wraps int64 (n = 2^32 + 1): gd:size, no crash" {
+    octave_error "" "'gd:size', 'gd_pdist: D would have n[(]n-1[)]/2 = 9.223e[+]18 elements [(]n = 4294967297[)]', @gd_pdist, zeros(2^32 + 1, 0, 'single')"
+    octave_error "" "'gd:size', 'gd_pdist: D would have', @gd_pdist, zeros(2^31, 0), 'Variant', 'cpu'"
+}
+
+@test "sizes in messages are not cut to int (2147483653x0)" {
+    octave_error "" "'gd:size', 'not 2147483653x0', @gd_minplus, zeros(2^31 + 5, 0)"
+    octave_error "" "'gd:size', 'A is 2147483653x0, B is 3x3', @gd_minplus, zeros(2^31 + 5, 0), zeros(3)"
+}
+
+@test "host memory that cannot be had (CPU path): gd:memory naming the function and sizes; the next call works" {
+    octave_ok "warning('off', 'gd:nogpu');
+        expect_error('gd:memory', 'gd_minplus: cannot allocate R [(]1000000 x 1000000 double[)]', @gd_minplus, zeros(1e6, 0), zeros(0, 1e6), 'Variant', 'cpu');
+        expect_error('gd:memory', 'gd_minplus: cannot allocate R', @gd_minplus, zeros(1e6, 0), zeros(0, 1e6));
+        expect_error('gd:memory', 'gd_sgemm: cannot allocate .* in host memory', @gd_sgemm, zeros(1e6, 0), zeros(0, 1e6));
+        expect_error('gd:memory', 'gd_pdist2: cannot allocate .* in host memory', @gd_pdist2, zeros(1e6, 0), zeros(1e6, 0));
+        expect_error('gd:memory', 'gd_pdist: cannot allocate D .* in host memory', @gd_pdist, zeros(2e6, 0, 'single'));
+        A = rand(40); assert(isequal(gd_minplus(A), gd_minplus(A, 'Variant', 'cpu')));
+        assert(size(gd_pdist(A)), [1 780])"
+}
+
+@test "host memory that cannot be had (GPU path): gd:memory, device memory freed, the next call works" {
+    require_gpu
+    octave_ok "A = rand(2000, 'single'); gd_minplus(A, 'Variant', 'v5'); gd_pdist(A); f0 = gd_info().memory_free;
+        expect_error('gd:memory', 'gd_minplus: cannot allocate R [(]300000 x 300000 single[)]', @gd_minplus, rand(3e5, 1, 'single'), rand(1, 3e5, 'single'), 'Variant', 'v5');
+        expect_error('gd:memory', 'gd_pdist: cannot allocate D', @gd_pdist, rand(5e5, 1, 'single'));
+        expect_error('gd:memory', 'gd_pdist2: cannot allocate', @gd_pdist2, rand(3e5, 1, 'single'), rand(3e5, 1, 'single'));
+        expect_error('gd:memory', 'gd_sgemm: cannot allocate', @gd_sgemm, rand(3e5, 1, 'single'), rand(1, 3e5, 'single'), 'Variant', 'tuned');
+        f1 = gd_info().memory_free; printf('free before %d after %d\n', f0, f1); assert(f1, f0);
+        assert(isequal(gd_minplus(A, 'Variant', 'v5'), gd_minplus(A, 'Variant', 'cpu')));
+        X = rand(3000, 20, 'single'); assert(max(abs(gd_pdist(X) - gd_pdist(X, 'Variant', 'cpu'))) < 1e-5)"
+}
+
+@test "OMP_STACKSIZE too small for a thread: one thread and a gd:threads warning, no exit" {
+    OMP_STACKSIZE=16K run octave_run "lastwarn(''); warning('off', 'gd:nogpu');
+        A = rand(300); R = gd_minplus(A, 'Variant', 'cpu'); [msg, id] = lastwarn(); assert(id, 'gd:threads');
+        assert(isequal(R, min(permute(A, [1 3 2]) + permute(A, [3 2 1]), [], 3)));
+        D = gd_pdist(rand(400, 9), 'Variant', 'cpu'); C = gd_sgemm(A, A, 'Variant', 'cpu'); disp('alive')"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *alive* ]]
+}
+
+@test "__gd_uninit__ refuses every caller but gd's gateways" {
+    octave_ok "addpath('$GD_ROOT/octave/private');
+        try, x = __gd_uninit__(4, 4, 'double'); error('not refused'); catch err, assert(! isempty(strfind(err.message, 'internal to gd'))); end
+        f = @() __gd_uninit__(2, 2, 'single');
+        try, f(); error('not refused'); catch err, assert(! isempty(strfind(err.message, 'internal to gd'))); end"
+}
+
+@test "cuBLAS is loaded only when the cublas variant runs" {
+    octave_ok "warning('off', 'gd:nogpu'); A = rand(64, 'single'); C = gd_sgemm(A, A); C = gd_sgemm(A, A, 'Variant', 'cpu');
+        assert(isempty(strfind(fileread('/proc/self/maps'), 'libcublas')))"
+}
+
+@test "cuBLAS loaded on first use gives cuBLAS's result" {
+    require_gpu
+    octave_ok "A = single(randi([-8 8], 300)); C = gd_sgemm(A, A, 'Variant', 'tuned');
+        assert(isempty(strfind(fileread('/proc/self/maps'), 'libcublas')));
+        assert(isequal(gd_sgemm(A, A, 'Variant', 'cublas'), C));
+        assert(! isempty(strfind(fileread('/proc/self/maps'), 'libcublas')))"
+}
+
+@test "no GPU: gd:nogpu once per session, not once per function" {
+    CUDA_VISIBLE_DEVICES= run octave_run "A = rand(30); gd_minplus(A); gd_pdist(A); gd_pdist2(A, A); gd_sgemm(A, A); gd_minplus(A)"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [ "$(grep -c 'running on the CPU' <<< "$output")" -eq 1 ]
+}
+
+@test "fuzz: every public function, every argument position, no crash, gd: ids or correct results" {
+    for f in gd_minplus gd_sgemm gd_pdist gd_pdist2 gd_squareform gd_info; do
+        run octave_run "fuzz('$f', $RANDOM)"
+        echo "$output" | tail -n 25
+        [ "$status" -eq 0 ]
+        [[ "$output" == *"fuzz $f: "*" cases, all passed"* ]]
+    done
+}
