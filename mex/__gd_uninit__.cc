@@ -16,13 +16,27 @@
 // cannot be had the result is [] rather than an exception: the gateway
 // calls here while the kernel layer holds GPU memory, and a C++
 // exception would unwind past its cleanup (mexCallMATLABWithTrap catches
-// Octave's errors, not std::bad_alloc).
+// Octave's errors, not std::bad_alloc). So is an array larger than the
+// machine's memory and swap.
 #include <octave/oct.h>
 #include <octave/interpreter.h>
 #include <octave/ov-fcn.h>
 
+#include <sys/sysinfo.h>
+
 #include <memory>
 #include <new>
+
+// More than the machine's memory and swap together can never be filled:
+// refused here, because a system that overcommits memory would grant it
+// and kill the process at the first touch of a page too many.
+static bool beyond_memory (double bytes)
+{
+  struct sysinfo si;
+  if (sysinfo (&si) != 0)
+    return false;
+  return bytes > ((double) si.totalram + (double) si.totalswap) * si.mem_unit;
+}
 
 template <class A>
 static octave_value uninit (octave_idx_type m, octave_idx_type n)
@@ -32,7 +46,7 @@ static octave_value uninit (octave_idx_type m, octave_idx_type n)
   // Array's constructor from a pointer takes ownership of storage from
   // std::allocator (the allocator Array frees with) and leaves it as is
   const double bytes = (double) m * (double) n * sizeof (T);
-  if (bytes > 9e18)
+  if (bytes > 9e18 || beyond_memory (bytes))
     return octave_value (Matrix ());
   try
     {

@@ -18,9 +18,10 @@ load helpers
     octave_ok "warning('off', 'gd:nogpu');
         expect_error('gd:memory', 'gd_minplus: cannot allocate R [(]1000000 x 1000000 double[)]', @gd_minplus, zeros(1e6, 0), zeros(0, 1e6), 'Variant', 'cpu');
         expect_error('gd:memory', 'gd_minplus: cannot allocate R', @gd_minplus, zeros(1e6, 0), zeros(0, 1e6));
-        expect_error('gd:memory', 'gd_sgemm: cannot allocate .* in host memory', @gd_sgemm, zeros(1e6, 0), zeros(0, 1e6));
-        expect_error('gd:memory', 'gd_pdist2: cannot allocate .* in host memory', @gd_pdist2, zeros(1e6, 0), zeros(1e6, 0));
-        expect_error('gd:memory', 'gd_pdist: cannot allocate D .* in host memory', @gd_pdist, zeros(2e6, 0, 'single'));
+        expect_error('gd:memory', 'gd_sgemm: cannot allocate .* in host memory', @gd_sgemm, zeros(1e6, 0), zeros(0, 1e6), 'Variant', 'cpu');
+        expect_error('gd:memory', 'gd_pdist2: cannot allocate .* in host memory', @gd_pdist2, zeros(1e6, 0), zeros(1e6, 0), 'Variant', 'cpu');
+        expect_error('gd:memory', 'gd_pdist: cannot allocate D .* in host memory', @gd_pdist, zeros(2e6, 0, 'single'), 'Variant', 'cpu');
+        expect_error('gd:memory', 'gd_pdist: cannot allocate D', @gd_pdist, zeros(2e6, 0, 'single'));
         A = rand(40); assert(isequal(gd_minplus(A), gd_minplus(A, 'Variant', 'cpu')));
         assert(size(gd_pdist(A)), [1 780])"
 }
@@ -28,7 +29,7 @@ load helpers
 @test "host memory that cannot be had (GPU path): gd:memory, device memory freed, the next call works" {
     require_gpu
     octave_ok "A = rand(2000, 'single'); gd_minplus(A, 'Variant', 'v5'); gd_pdist(A); f0 = gd_info().memory_free;
-        expect_error('gd:memory', 'gd_minplus: cannot allocate R [(]300000 x 300000 single[)]', @gd_minplus, rand(3e5, 1, 'single'), rand(1, 3e5, 'single'), 'Variant', 'v5');
+        expect_error('gd:memory', 'gd_minplus: cannot allocate R', @gd_minplus, rand(3e5, 1, 'single'), rand(1, 3e5, 'single'), 'Variant', 'v5');
         expect_error('gd:memory', 'gd_pdist: cannot allocate D', @gd_pdist, rand(5e5, 1, 'single'));
         expect_error('gd:memory', 'gd_pdist2: cannot allocate', @gd_pdist2, rand(3e5, 1, 'single'), rand(3e5, 1, 'single'));
         expect_error('gd:memory', 'gd_sgemm: cannot allocate', @gd_sgemm, rand(3e5, 1, 'single'), rand(1, 3e5, 'single'), 'Variant', 'tuned');

@@ -93,3 +93,26 @@ bad() { octave_error "X = rand(5, 3);" "$1"; }
     bad "'gd:input', 'Y must be a single or double matrix, not int8', @gd_pdist2, X, int8(X)"
     bad "'gd:input', 'metric .cosine. does not run in gd', @gd_pdist2, X, X, 'cosine'"
 }
+
+@test "euclidean pairs whose sum of squares overflows or underflows: every GPU variant rescues them" {
+    require_gpu
+    octave_ok "for c = {'single', 'double'}
+          big = realmax(c{1}) ^ 0.75; tiny = realmin(c{1}) ^ 0.75;
+          X = randn(300, 20, c{1}); X(1:40, :) *= big; X(41:80, :) *= tiny; X(81, :) = X(41, :);
+          X(82, :) = X(1, :); Y = randn(70, 20, c{1}); Y(1:30, :) *= big; Y(31:60, :) *= tiny;
+          ref = gd_pdist(X, 'Variant', 'cpu'); ref2 = gd_pdist2(X, Y, 'Variant', 'cpu');
+          assert(all(isfinite(ref)) && all(isfinite(ref2(:))));
+          assert(nnz(ref == 0), 2);              % the two copied rows, exactly 0
+          for v = {'naive', 'tiled', 'tuned'}
+            D = gd_pdist(X, 'Variant', v{1});
+            assert(all(isfinite(D)) && nnz(D == 0) == 2, v{1});
+            assert(D, ref, -8 * eps(c{1}));
+          end
+          for v = {'naive', 'tuned'}
+            D2 = gd_pdist2(X, Y, 'Variant', v{1});
+            assert(D2, ref2, -8 * eps(c{1}));
+          end
+          % ordinary data after a rescue: the flag is down again
+          Z = randn(500, 30, c{1}); assert(gd_pdist(Z), gd_pdist(Z, 'Variant', 'cpu'), -8 * eps(c{1}));
+        end; disp('rescued')" rescued
+}
