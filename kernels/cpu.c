@@ -83,7 +83,7 @@ enum { CPU_IB = 512, CPU_KB = 128, CPU_JB = 16 };
     {                                                                          \
         const T init = k > 0 ? (T)NAN : (T)INFINITY;                           \
         int64_t njb = (n + CPU_JB - 1) / CPU_JB;                               \
-        _Pragma("omp parallel for schedule(dynamic) num_threads(gd_cpu_threads())")                          \
+        _Pragma("omp parallel for schedule(dynamic) num_threads(gd_cpu_threads())") \
         for (int64_t jb = 0; jb < njb; ++jb) {                                 \
             int64_t j0 = jb * CPU_JB;                                          \
             int64_t j1 = j0 + CPU_JB < n ? j0 + CPU_JB : n;                    \
@@ -120,7 +120,7 @@ DEFINE_CPU_MINPLUS(gd_cpu_minplus_d, double)
 #define DEFINE_CPU_PDIST(NAME, T, SQRT, RESCUE, NORM)                          \
     void NAME(const T *X, int64_t n, int64_t d, int root, T *D)                \
     {                                                                          \
-        _Pragma("omp parallel for schedule(dynamic, 8) num_threads(gd_cpu_threads())")                       \
+        _Pragma("omp parallel for schedule(dynamic, 8) num_threads(gd_cpu_threads())") \
         for (int64_t j = 0; j < n - 1; ++j) {                                  \
             T *col = D + j * (2 * n - j - 1) / 2; /* pairs (j+1.., j) */      \
             const int64_t len = n - j - 1;                                     \
@@ -148,7 +148,7 @@ DEFINE_CPU_PDIST(gd_cpu_pdist_d, double, sqrt, gd_rescue_d, gd_scaled_norm_d)
     void NAME(const T *X, const T *Y, int64_t mx, int64_t my, int64_t d,       \
               int root, T *D)                                                  \
     {                                                                          \
-        _Pragma("omp parallel for schedule(static) num_threads(gd_cpu_threads())")                           \
+        _Pragma("omp parallel for schedule(static) num_threads(gd_cpu_threads())") \
         for (int64_t j = 0; j < my; ++j) {                                     \
             T *col = D + mx * j;                                               \
             for (int64_t i = 0; i < mx; ++i) col[i] = 0;                       \

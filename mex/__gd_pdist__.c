@@ -61,11 +61,6 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
                      "X is %lldx%lld, Y is %lldx%lld", (long long)mx, (long long)d,
                      (long long)my, (long long)mxGetN(Y));
     const gd_class cls = (mxIsSingle(X) || mxIsSingle(Y)) ? GD_SINGLE : GD_DOUBLE;
-    /* D's n(n-1)/2 elements, in double first: n = 2^32 + 1 wraps an int64 */
-    const double pairs = (double)mx * (double)(mx - 1) / 2;
-    if (NOPERANDS == 1 && pairs > 1e18)
-        gd_mex_error(FN, "gd:size", "D would have n(n-1)/2 = %.4g elements (n = %lld): "
-                     "larger than any memory", pairs, (long long)mx);
     const mxArray *in[2] = {X, Y};
     const void *p[2];
     gd_mex_inputs(FN, NOPERANDS, in, cls, p);
@@ -73,8 +68,10 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     gd_timing t;
     gd_status s;
     if (NOPERANDS == 1) {
-        const size_t P = mx > 1 ? (size_t)(mx * (mx - 1) / 2) : 0;
-        s = gd_pdist(variant, cls, p[0], mx, d, metric, gd_mex_output(&D, 1, P, cls), &t);
+        /* D's n(n-1)/2 columns from the bytes the kernel layer asks for:
+         * it checks that count (n = 2^32 + 1 would wrap an int64) */
+        s = gd_pdist(variant, cls, p[0], mx, d, metric,
+                     gd_mex_output(&D, 1, GD_MEX_FROM_BYTES, cls), &t);
     } else {
         s = gd_pdist2(variant, cls, p[0], p[1], mx, my, d, metric,
                       gd_mex_output(&D, (size_t)mx, (size_t)my, cls), &t);

@@ -36,10 +36,11 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     gd_mex_out C;
     gd_timing t;
     gd_status s = gd_sgemm(variant, strcmp(edges, "guard") ? GD_EDGES_PAD : GD_EDGES_GUARD,
-                           (const float *)p[0], (const float *)p[1], gd_mex_output(&C, (size_t)o.m, (size_t)o.n, GD_SINGLE),
+                           (const float *)p[0], (const float *)p[1],
+                           gd_mex_output(&C, (size_t)o.m, (size_t)o.n, GD_SINGLE),
                            o.m, o.k, o.n, &t);
-    gd_mex_free_inputs(2, in, GD_SINGLE, p);
     if (s) {
+        gd_mex_free_inputs(2, in, GD_SINGLE, p);
         if (C.array) mxDestroyArray(C.array);
         gd_mex_fail(FN, s);
     }
@@ -48,14 +49,11 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
      * sum of products starts at +0 and loses it. Same products otherwise:
      * the result is made Octave's here, whatever the variant. */
     if (o.k == 1 && (o.m == 1 || o.n == 1)) {
-        const mxArray *in2[2] = {o.A, o.B};
-        const void *q[2];
-        gd_mex_inputs(FN, 2, in2, GD_SINGLE, q);
-        const float *a = (const float *)q[0], *b = (const float *)q[1];
+        const float *a = (const float *)p[0], *b = (const float *)p[1];
         float *c = mxGetSingles(C.array);
         for (int64_t e = 0; e < o.m * o.n; ++e) c[e] = o.m == 1 ? a[0] * b[e] : a[e] * b[0];
-        gd_mex_free_inputs(2, in2, GD_SINGLE, q);
     }
+    gd_mex_free_inputs(2, in, GD_SINGLE, p);
     gd_mex_warn_fallback(FN, &t);
     plhs[0] = C.array;
     if (nlhs > 1) {

@@ -280,7 +280,7 @@ void *gd_mex_out_alloc(void *ctx, size_t bytes)
 {
     static double empty;
     gd_mex_out *o = (gd_mex_out *)ctx;
-    (void)bytes;
+    if (o->n == GD_MEX_FROM_BYTES) o->n = bytes / (o->m * (o->cls == GD_SINGLE ? 4 : 8));
     mxArray *args[3] = {mxCreateDoubleScalar((double)o->m),
                         mxCreateDoubleScalar((double)o->n),
                         mxCreateString(o->cls == GD_SINGLE ? "single" : "double")};

@@ -101,6 +101,8 @@ typedef struct {
     mxArray *array; /* set by gd_mex_out_alloc */
 } gd_mex_out;
 void *gd_mex_out_alloc(void *ctx, size_t bytes);
+/* n for gd_mex_output: as many columns as the kernel layer's bytes hold */
+#define GD_MEX_FROM_BYTES ((size_t)-1)
 gd_out gd_mex_output(gd_mex_out *o, size_t m, size_t n, gd_class cls);
 
 /* The metric argument of pdist/pdist2 (a string); raises gd:input for an
