@@ -37,10 +37,11 @@ MEXLIBS   := build/libgd.a -L$(CUDA_LIB) -Wl,-rpath,$(CUDA_LIB) -lcudart_static 
              $(shell $(MKOCTFILE) -p BLAS_LIBS 2>/dev/null)
 
 KERNEL_HDR := kernels/gd.h kernels/gd_internal.h kernels/product.h kernels/tile.cuh kernels/norm2.h
-KERNEL_OBJ := build/device.o build/product.o build/minplus.o build/sgemm.o build/pdist.o build/cpu.o
-GATEWAYS   := octave/private/__gd_minplus__.mex octave/private/__gd_sgemm__.mex \
-              octave/private/__gd_pdist__.mex octave/private/__gd_pdist2__.mex \
-              octave/private/__gd_info__.mex octave/private/__gd_uninit__.oct
+KERNEL_OBJ := build/device.o build/product.o build/resident.o build/minplus.o build/sgemm.o build/pdist.o \
+              build/cpu.o
+GATEWAYS   := octave/private/__gd__.mex octave/private/__gd_uninit__.oct
+MEX_SRC    := mex/__gd__.c mex/gd_mex.c mex/gd_array.c mex/op_product.c mex/op_pdist.c \
+              mex/op_info.c mex/op_array.c
 
 OCTAVE_RUN := $(OCTAVE) -q --no-gui --no-init-file --no-history
 
@@ -62,9 +63,11 @@ build/archs: FORCE | build
 $(KERNEL_OBJ): build/archs
 FORCE:
 
-octave/private/%.mex: mex/%.c mex/gd_mex.c mex/gd_mex.h build/libgd.a | octave/private
-	$(MKOCTFILE) $(MEXFLAGS) -o $@ $< mex/gd_mex.c $(MEXLIBS)
-	@rm -f $(notdir $(basename $<)).o gd_mex.o
+# one gateway for every function: one copy of the table of gdArrays and of
+# the kernel layer's streams and buffers (each .mex would hold its own)
+octave/private/__gd__.mex: $(MEX_SRC) mex/gd_mex.h build/libgd.a | octave/private
+	$(MKOCTFILE) $(MEXFLAGS) -o $@ $(MEX_SRC) $(MEXLIBS)
+	@rm -f $(patsubst mex/%.c,%.o,$(MEX_SRC))
 
 # the gateways' result arrays (Octave's C++ API: an array whose elements are
 # not set, so that no thread but the download's touches its pages)
@@ -77,11 +80,6 @@ build/gdbench: examples/gdbench.c kernels/gd.h build/libgd.a
 	$(CC) -O2 -Wall -Wextra -std=c11 -D_POSIX_C_SOURCE=200809L -Ikernels -o $@ $< \
 	    build/libgd.a -L$(CUDA_LIB) -Wl,-rpath,$(CUDA_LIB) -lcudart_static -lrt -ldl -lpthread -lgomp -lstdc++ \
 	    $(shell $(MKOCTFILE) -p BLAS_LIBS 2>/dev/null || echo -lblas) -lm
-
-# one source, two gateways
-octave/private/__gd_pdist2__.mex: mex/__gd_pdist__.c mex/gd_mex.c mex/gd_mex.h build/libgd.a | octave/private
-	$(MKOCTFILE) $(MEXFLAGS) -DGD_PDIST2 -o $@ $< mex/gd_mex.c $(MEXLIBS)
-	@rm -f __gd_pdist__.o gd_mex.o
 
 build octave/private:
 	mkdir -p $@

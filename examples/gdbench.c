@@ -85,14 +85,21 @@ static void *fresh_buffer(void *ctx, size_t bytes)
 static gd_status run(const job *j, const char *variant, const void *A, const void *B,
                      void *C, void **fresh, gd_timing *t)
 {
-    gd_out out = {C, C ? NULL : fresh_buffer, fresh};
-    if (!strcmp(j->op, "minplus"))
-        return gd_minplus(variant, j->cls, A, B, out, j->m, j->k, j->n, t);
-    if (!strcmp(j->op, "sgemm"))
-        return gd_sgemm(variant, GD_EDGES_PAD, A, B, out, j->m, j->k, j->n, t);
-    if (!strcmp(j->op, "pdist2"))
-        return gd_pdist2(variant, j->cls, A, B, j->m, j->n, j->k, GD_EUCLIDEAN, out, t);
-    return gd_pdist(variant, j->cls, A, j->m, j->k, GD_EUCLIDEAN, out, t);
+    gd_out out = {C, C ? NULL : fresh_buffer, fresh, NULL};
+    const gd_matrix a = gd_host_matrix(A, j->cls, j->m, j->k);
+    if (!strcmp(j->op, "minplus")) {
+        const gd_matrix b = gd_host_matrix(B, j->cls, j->k, j->n);
+        return gd_minplus(variant, &a, &b, out, t);
+    }
+    if (!strcmp(j->op, "sgemm")) {
+        const gd_matrix b = gd_host_matrix(B, j->cls, j->k, j->n);
+        return gd_sgemm(variant, GD_EDGES_PAD, &a, &b, out, t);
+    }
+    if (!strcmp(j->op, "pdist2")) {
+        const gd_matrix b = gd_host_matrix(B, j->cls, j->n, j->k);
+        return gd_pdist2(variant, &a, &b, GD_EUCLIDEAN, out, t);
+    }
+    return gd_pdist(variant, &a, GD_EUCLIDEAN, out, t);
 }
 
 static size_t count_bad(const void *C, const void *R, size_t nc, gd_class cls)

@@ -403,6 +403,7 @@ static bool pool_on(void)
 /* what the pool holds unused goes back to the driver */
 extern "C" size_t gd_pool_trim(void)
 {
+    if (g_ready) cudaStreamSynchronize(g_alloc_st); /* frees still queued */
     cudaMemPool_t pool;
     int ok = 0;
     uint64_t held = 0;
@@ -603,8 +604,8 @@ static cudaError_t device_malloc(void **p, size_t bytes, bool pooled)
     return cudaSuccess;
 }
 
-extern "C" gd_status gd_alloc(gd_allocs *a, void **p, size_t bytes,
-                              const char *what)
+static gd_status alloc_one(gd_allocs *a, void **p, size_t bytes, const char *what,
+                           bool pooled, bool kept)
 {
     *p = NULL;
     if (a->n == GD_MAX_ALLOCS)
@@ -616,7 +617,6 @@ extern "C" gd_status gd_alloc(gd_allocs *a, void **p, size_t bytes,
                        "needs at least %.1f MiB, over the %.1f MiB that "
                        "GD_GPU_MEM_LIMIT allows",
                        what, mib(bytes), mib(a->total + bytes), mib(cap));
-    const bool pooled = pool_on();
     cudaError_t e = device_malloc(p, bytes ? bytes : 1, pooled);
     if (e != cudaSuccess) {
         if (*p) {
@@ -636,9 +636,34 @@ extern "C" gd_status gd_alloc(gd_allocs *a, void **p, size_t bytes,
                        mib(tot), cudaGetErrorString(e));
     }
     a->pooled[a->n] = pooled;
+    a->kept[a->n] = kept;
     a->p[a->n++] = *p;
     a->total += bytes;
     return GD_OK;
+}
+
+extern "C" gd_status gd_alloc(gd_allocs *a, void **p, size_t bytes,
+                              const char *what)
+{
+    return alloc_one(a, p, bytes, what, pool_on(), false);
+}
+
+/* A kept allocation comes from the pool whenever there is one (whatever
+ * GD_MEMPOOL says), so that gd_dev_free knows how to return it. */
+extern "C" gd_status gd_alloc_kept(gd_allocs *a, void **p, size_t bytes,
+                                   const char *what)
+{
+    return alloc_one(a, p, bytes, what, g_pool != NULL, true);
+}
+
+/* the pool's frees come after everything the streams still run */
+static void frees_after_streams(void)
+{
+    cudaStream_t users[3] = {g_stream, g_stream2, g_copy};
+    for (int i = 0; i < 3; ++i) {
+        cudaEventRecord(g_alloc_ev[i], users[i]);
+        cudaStreamWaitEvent(g_alloc_st, g_alloc_ev[i], 0);
+    }
 }
 
 extern "C" gd_status gd_end_call(gd_status s, gd_allocs *a, gd_timing *t)
@@ -647,17 +672,12 @@ extern "C" gd_status gd_end_call(gd_status s, gd_allocs *a, gd_timing *t)
     g_copy_t = NULL;
     t->gpu_bytes = (double)a->total;
     bool pooled = false;
-    for (int i = 0; i < a->n; ++i) pooled = pooled || a->pooled[i];
-    if (pooled) {
-        /* the pool's frees come after everything the streams still run */
-        cudaStream_t users[3] = {g_stream, g_stream2, g_copy};
-        for (int i = 0; i < 3; ++i) {
-            cudaEventRecord(g_alloc_ev[i], users[i]);
-            cudaStreamWaitEvent(g_alloc_st, g_alloc_ev[i], 0);
-        }
-    }
-    for (int i = 0; i < a->n; ++i)
+    for (int i = 0; i < a->n; ++i) pooled = pooled || (a->pooled[i] && (s || !a->kept[i]));
+    if (pooled) frees_after_streams();
+    for (int i = 0; i < a->n; ++i) {
+        if (a->kept[i] && !s) continue;
         a->pooled[i] ? cudaFreeAsync(a->p[i], g_alloc_st) : cudaFree(a->p[i]);
+    }
     /* done before the call returns, so that memory a reading of gd_info
      * counts as used is memory a call holds */
     if (pooled) cudaStreamSynchronize(g_alloc_st);
@@ -665,6 +685,29 @@ extern "C" gd_status gd_end_call(gd_status s, gd_allocs *a, gd_timing *t)
     a->n = 0;
     a->total = 0;
     return s;
+}
+
+extern "C" gd_status gd_dev_alloc(void **p, size_t bytes, const char *what)
+{
+    *p = NULL;
+    gd_status s = gd_device_ready();
+    if (s) return s;
+    gd_allocs al = {};
+    if ((s = gd_alloc_kept(&al, p, bytes, what))) return s;
+    /* usable by every stream once they have waited (device_malloc) */
+    return GD_OK;
+}
+
+extern "C" void gd_dev_free(void *p)
+{
+    if (!p) return;
+    if (g_ready && g_pool) {
+        frees_after_streams();
+        cudaFreeAsync(p, g_alloc_st);
+    } else {
+        cudaFree(p);
+    }
+    cudaGetLastError();
 }
 
 extern "C" gd_status gd_device_query(gd_device_info *o)

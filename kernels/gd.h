@@ -5,8 +5,14 @@
  * gd_last_error() gives a message that says what and why (sizes, CUDA's
  * error string). Nothing here exits or prints.
  *
- * Matrices are column-major with explicit sizes, as Octave stores them:
- * A(i,k) is at A[i + m*k]. Sizes are int64_t throughout.
+ * Matrices are column-major, as Octave stores them, and described by a
+ * gd_matrix: where the elements live (host or device memory), their class,
+ * rows, columns and leading dimension (A(i,k) is at ptr[i + ld*k]). Sizes
+ * are int64_t throughout. An operation takes operands in either place and
+ * puts its result where its gd_out says: in host memory, or in a new
+ * device allocation that outlives the call (a resident result, freed with
+ * gd_dev_free). Nothing resident is uploaded again; nothing asked to stay
+ * on the device is downloaded.
  */
 #ifndef GD_H
 #define GD_H
@@ -29,6 +35,34 @@ typedef enum {
 } gd_status;
 
 typedef enum { GD_SINGLE = 0, GD_DOUBLE = 1 } gd_class;
+
+/* Where a matrix's elements are. */
+typedef enum { GD_HOST = 0, GD_DEVICE = 1 } gd_where;
+
+/* An operand: column-major, ld >= rows (ld == rows: tight, as Octave
+ * holds it). An operation computes in single when any of its operands is
+ * single (each double operand converted first, as Octave does for
+ * single + double), else in double; it never writes to an operand. */
+typedef struct {
+    const void *ptr;
+    gd_where where;
+    gd_class cls;
+    int64_t rows, cols, ld;
+} gd_matrix;
+
+/* A tight host matrix (what a C caller or a gateway mostly has). */
+static inline gd_matrix gd_host_matrix(const void *ptr, gd_class cls, int64_t rows,
+                                       int64_t cols)
+{
+    gd_matrix a;
+    a.ptr = ptr;
+    a.where = GD_HOST;
+    a.cls = cls;
+    a.rows = rows;
+    a.cols = cols;
+    a.ld = rows;
+    return a;
+}
 
 /* The error id ("gd:memory" ...) for a status, and the last error's text. */
 const char *gd_status_id(gd_status s);
@@ -58,6 +92,9 @@ typedef struct {
 /* Fills *out; never fails for want of a GPU (available = 0, reason set). */
 gd_status gd_device_query(gd_device_info *out);
 
+/* The name of the device in use (once any call has used it), else "". */
+const char *gd_device_name(void);
+
 /* Releases the cached stream, events and library handles; the next call
  * recreates them. */
 void gd_release(void);
@@ -79,6 +116,8 @@ typedef struct {
     double gpu_bytes;   /* device memory the call allocated (its peak) */
     char fallback[256]; /* set when 'auto' ran on the CPU for want of a GPU:
                            the reason */
+    unsigned resident;  /* bit i: operand i was on the device already */
+    int kept;           /* 1: the result stayed on the device */
 } gd_timing;
 
 typedef struct {
@@ -87,27 +126,61 @@ typedef struct {
     int gpu;          /* 1 when it needs a CUDA device */
 } gd_variant_info;
 
-/* Where a result goes. With ptr set, there; otherwise fn(ctx, bytes) is
- * called once for the buffer, while the GPU computes, so that allocating
- * (and first touching) host memory overlaps the kernel. fn returns NULL
- * when it cannot allocate; the call then fails with GD_ERR_MEMORY. A
- * result of 0 bytes may get any pointer. */
+/* Where a result goes. With device set, it stays on the GPU: the call
+ * allocates it (tight, column-major) and *device receives the pointer,
+ * which the caller owns from then on (gd_dev_free; on failure nothing is
+ * left allocated and *device is NULL). Otherwise it goes to host memory:
+ * with ptr set, there; else fn(ctx, bytes) is called once for the buffer,
+ * while the GPU computes, so that allocating (and first touching) host
+ * memory overlaps the kernel. fn returns NULL when it cannot allocate;
+ * the call then fails with GD_ERR_MEMORY. A result of 0 bytes may get any
+ * pointer. */
 typedef void *(*gd_host_alloc)(void *ctx, size_t bytes);
 typedef struct {
     void *ptr;
     gd_host_alloc fn;
     void *ctx;
+    void **device;
 } gd_out;
+
+/* ---- resident matrices ------------------------------------------------ */
+
+/* Device memory that outlives a call (the memory pool's, where the device
+ * has one). gd_dev_alloc fails with GD_ERR_MEMORY naming what and the
+ * sizes; bytes 0 gives a valid pointer. */
+gd_status gd_dev_alloc(void **p, size_t bytes, const char *what);
+void gd_dev_free(void *p);
+
+/* A new device copy of a host matrix (tight, class kept): *dst receives
+ * it. t: upload_ms and total_ms. */
+gd_status gd_dev_upload(const gd_matrix *A, void **dst, gd_timing *t);
+
+/* The elements of A (any place, any ld) into the tight host buffer of
+ * out (rows x cols of A's class). t: download_ms and total_ms. */
+gd_status gd_dev_download(const gd_matrix *A, gd_out out, gd_timing *t);
+
+/* R = A.' (cols x rows, A's class), on the device when A is there. */
+gd_status gd_transpose(const gd_matrix *A, gd_out R, gd_timing *t);
+
+/* The statistics package's squareform on a single or double X.
+ * tomatrix: X has P = n(n-1)/2 elements (any shape), R is n x n with
+ * R(i,j) = R(j,i) = X(the pair's place) + 0 and a zero diagonal.
+ * Otherwise X is n x n, R the 1 x n(n-1)/2 row of its lower triangle in
+ * column order; *flags gets bit 0 when a diagonal element is not 0 (R is
+ * then not written) and bit 1 when X is not symmetric (isequaln (X, X.')
+ * fails). On the device when X is there. */
+gd_status gd_squareform(const gd_matrix *X, int tomatrix, gd_out R, int *flags,
+                        gd_timing *t);
 
 /* ---- min-plus product ------------------------------------------------ */
 
 /* R = A (x) B: R(i,j) = min over k of A(i,k) + B(k,j), m x k times k x n,
- * computed in cls (single or double) with Octave's min: NaN is skipped
- * unless every term is NaN. k == 0 gives +Inf everywhere. R is written
- * whole (column-major, m x n). variant: "auto", "v0" ... "v4", "cpu". */
-gd_status gd_minplus(const char *variant, gd_class cls, const void *A,
-                     const void *B, gd_out R, int64_t m, int64_t k, int64_t n,
-                     gd_timing *t);
+ * with Octave's min: NaN is skipped unless every term is NaN. k == 0
+ * gives +Inf everywhere. R is written whole (column-major, m x n).
+ * variant: "auto", "v0" ... "v5", "cpu"; 'auto' runs on the GPU whenever
+ * an operand or the result is resident. */
+gd_status gd_minplus(const char *variant, const gd_matrix *A, const gd_matrix *B,
+                     gd_out R, gd_timing *t);
 
 /* The variant table: returns the count, *list points at static entries. */
 int gd_minplus_variants(const gd_variant_info **list);
@@ -120,11 +193,12 @@ typedef enum {
     GD_EDGES_GUARD = 1 /* bounds-checked loads on the unpadded operands */
 } gd_edges;
 
-/* C = A*B in single precision, m x k times k x n. variant: "auto", "k1-32"
- * ... (gd_sgemm_variants), "tuned", "cublas", "cpu". */
-gd_status gd_sgemm(const char *variant, gd_edges edges, const float *A,
-                   const float *B, gd_out C, int64_t m, int64_t k, int64_t n,
-                   gd_timing *t);
+/* C = A*B in single precision (double operands converted first), m x k
+ * times k x n. variant: "auto", "k1-32" ... (gd_sgemm_variants), "tuned",
+ * "cublas", "cpu". A 1x1 operand multiplies element by element, as
+ * Octave's scalar times matrix does (the sign of a zero product kept). */
+gd_status gd_sgemm(const char *variant, gd_edges edges, const gd_matrix *A,
+                   const gd_matrix *B, gd_out C, gd_timing *t);
 int gd_sgemm_variants(const gd_variant_info **list);
 
 /* ---- pairwise distances ----------------------------------------------- */
@@ -135,14 +209,13 @@ typedef enum { GD_EUCLIDEAN = 0, GD_SQEUCLIDEAN = 1 } gd_metric;
  * condensed vector in the statistics package's order ((2,1), (3,1), ...,
  * (n,1), (3,2), ...), each sum((x - y).^2), square-rooted for
  * GD_EUCLIDEAN. variant: "auto", "naive", "tiled", "tuned", "cpu". */
-gd_status gd_pdist(const char *variant, gd_class cls, const void *X, int64_t n,
-                   int64_t d, gd_metric metric, gd_out D, gd_timing *t);
+gd_status gd_pdist(const char *variant, const gd_matrix *X, gd_metric metric,
+                   gd_out D, gd_timing *t);
 int gd_pdist_variants(const gd_variant_info **list);
 
 /* D = pdist2(X, Y): D(i,j) the distance of X(i,:) (mx x d) and Y(j,:)
  * (my x d), D mx x my. variant: "auto", "naive", "tuned", "cpu". */
-gd_status gd_pdist2(const char *variant, gd_class cls, const void *X,
-                    const void *Y, int64_t mx, int64_t my, int64_t d,
+gd_status gd_pdist2(const char *variant, const gd_matrix *X, const gd_matrix *Y,
                     gd_metric metric, gd_out D, gd_timing *t);
 int gd_pdist2_variants(const gd_variant_info **list);
 

@@ -26,15 +26,15 @@ gd_status gd_device_ready(void);
 cudaStream_t gd_stream(void);
 /* A second stream for kernels, beside gd_stream(). */
 cudaStream_t gd_stream2(void);
-const char *gd_device_name(void);
 int gd_sm_count(void); /* after gd_device_ready */
 
 /* Registers fn to run (once) at the next gd_release: cached state of an
  * operation, such as a library handle. */
 void gd_on_release(void (*fn)(void));
 
-/* Events for timing the phases of one call: 0..GD_NEVENTS-1. */
-enum { GD_NEVENTS = 32 };
+/* Events for timing the phases of one call: 0..GD_NEVENTS-1; the last two
+ * bracket the copy of a resident result out of a kernel's padded layout. */
+enum { GD_NEVENTS = 32, GD_EV_UNPACK = GD_NEVENTS - 2 };
 cudaEvent_t gd_event(int i);
 /* Milliseconds between two recorded events (after they completed). */
 double gd_elapsed(int from, int to);
@@ -46,10 +46,39 @@ enum { GD_MAX_ALLOCS = 8 };
 typedef struct {
     void *p[GD_MAX_ALLOCS];
     unsigned char pooled[GD_MAX_ALLOCS]; /* from the stream-ordered pool */
+    unsigned char kept[GD_MAX_ALLOCS];   /* a resident result: freed only
+                                            when the call fails */
     int n;
     size_t total;
 } gd_allocs;
 gd_status gd_alloc(gd_allocs *a, void **p, size_t bytes, const char *what);
+/* The allocation of a result the call keeps on the device (gd_out's
+ * device): counted and freed on failure like the others, handed to the
+ * caller (gd_dev_free) when the call succeeds. */
+gd_status gd_alloc_kept(gd_allocs *a, void **p, size_t bytes, const char *what);
+
+/* ---- operands in either place (resident.cu) ---- */
+
+/* a as class cls, where it is: *out is a itself when it already is, else
+ * a tight converted copy: in device memory (one of al's allocations) for a
+ * device operand, in host memory (*host_copy, to free()) for a host one.
+ * label names it in messages ("A"). */
+gd_status gd_operand_class(const gd_matrix *a, gd_class cls, gd_matrix *out,
+                           gd_allocs *al, void **host_copy, const char *label);
+/* a in host memory: itself when it is there, else a tight copy
+ * (*host_copy, to free()) downloaded from the device. */
+gd_status gd_operand_host(const gd_matrix *a, gd_matrix *out, void **host_copy,
+                          const char *label);
+/* A result computed by host code: *buf receives where to write it (out's
+ * host buffer, or for a resident result a host buffer that
+ * gd_host_result_end uploads into the kept device allocation and frees).
+ * gd_host_result_end takes the host code's status and returns the call's. */
+gd_status gd_host_result_begin(gd_out *out, size_t bytes, const char *what, void **buf);
+gd_status gd_host_result_end(gd_out *out, void *buf, size_t bytes, gd_status s,
+                             gd_timing *t);
+/* A device-to-device copy of height rows of width bytes on st. */
+gd_status gd_copy_d2d(void *dst, size_t dpitch, const void *src, size_t spitch,
+                      size_t width, size_t height, cudaStream_t st);
 /* The device's free memory for a call's allocations: the driver's plus
  * what gd's memory pool holds unused. */
 gd_status gd_free_memory(size_t *free_bytes);

@@ -349,7 +349,7 @@ const gd_product_variant VARIANTS[] = {
 const int NVARIANTS = sizeof VARIANTS / sizeof VARIANTS[0];
 
 gd_status cpu_minplus(gd_class cls, const void *A, const void *B, void *R,
-                      int64_t m, int64_t k, int64_t n, int)
+                      int64_t m, int64_t k, int64_t n, const gd_op_args &)
 {
     if (cls == GD_SINGLE)
         gd_cpu_minplus_f((const float *)A, (const float *)B, (float *)R, m, k, n);
@@ -373,9 +373,9 @@ extern "C" int gd_minplus_variants(const gd_variant_info **list)
     return gd_variant_infos(VARIANTS, NVARIANTS, infos, list);
 }
 
-extern "C" gd_status gd_minplus(const char *name, gd_class cls, const void *A,
-                                const void *B, gd_out R, int64_t m, int64_t k,
-                                int64_t n, gd_timing *t)
+extern "C" gd_status gd_minplus(const char *name, const gd_matrix *A, const gd_matrix *B,
+                                gd_out R, gd_timing *t)
 {
-    return gd_product(OP, VARIANTS, NVARIANTS, name, cls, A, B, R, m, k, n, 0, t);
+    const gd_op_args args = {};
+    return gd_product(OP, VARIANTS, NVARIANTS, name, A, B, R, args, t);
 }

@@ -362,9 +362,13 @@ void launch_panel(kind k, const T *X, const T *Xp, T *Dd, int64_t n, int64_t d,
 }
 
 template <class T>
-gd_status run_gpu(const pdist_variant &v, const T *X, int64_t n, int64_t d,
-                  gd_metric metric, gd_out out, gd_timing *t)
+gd_status run_gpu(const pdist_variant &v, const gd_matrix &Xm, gd_metric metric, gd_out out,
+                  gd_timing *t)
 {
+    const T *X = (const T *)Xm.ptr;
+    const int64_t n = Xm.rows, d = Xm.cols;
+    const bool keep = out.device != NULL;
+    if (keep) *out.device = NULL;
     const size_t es = sizeof(T);
     const gd_class cls = sizeof(T) == 4 ? GD_SINGLE : GD_DOUBLE;
     gd_status s = gd_device_ready();
@@ -383,7 +387,11 @@ gd_status run_gpu(const pdist_variant &v, const T *X, int64_t n, int64_t d,
     char what[128];
     gd_copies_begin(t);
     gd_describe(what, sizeof what, "X", n, d, cls);
-    if ((s = gd_alloc(&al, &dX, (size_t)(n * d) * es, what))) goto done;
+    /* a resident X is read in place when it is tight, else copied so */
+    if (Xm.where == GD_DEVICE && Xm.ld == n)
+        dX = (void *)X;
+    else if ((s = gd_alloc(&al, &dX, (size_t)(n * d) * es, what)))
+        goto done;
     if (v.k == TUNED) {
         gd_describe(what, sizeof what, "padded X", np, da, cls);
         if ((s = gd_alloc(&al, &dXp, (size_t)(np * da) * es, what))) goto done;
@@ -391,7 +399,7 @@ gd_status run_gpu(const pdist_variant &v, const T *X, int64_t n, int64_t d,
     {
         // D on the device: the whole triangle when it fits, else as much as
         // the memory left allows, used again from its start once the
-        // panels in it are down
+        // panels in it are down; a resident D is the whole triangle, kept
         size_t fr = 0;
         if ((s = gd_free_memory(&fr))) goto done;
         int64_t room = (int64_t)(fr / 10 * 9);
@@ -399,20 +407,31 @@ gd_status run_gpu(const pdist_variant &v, const T *X, int64_t n, int64_t d,
         if (cap >= 0 && cap - (int64_t)al.total < room) room = cap - (int64_t)al.total;
         const int64_t first = tri_start(n - 1 < BIG ? n - 1 : BIG, n) * (int64_t)es;
         int64_t buf = room / (int64_t)es;
-        if (buf > P) buf = P;
+        if (buf > P || keep) buf = P;
         if (room < first) buf = first / (int64_t)es; // let gd_alloc say why
-        gd_describe(what, sizeof what, "a panel of D", buf, 1, cls);
-        if ((s = gd_alloc(&al, &dD, (size_t)buf * es, what))) goto done;
+        if (keep) {
+            gd_describe(what, sizeof what, "D", 1, P, cls);
+            if ((s = gd_alloc_kept(&al, &dD, (size_t)P * es, what))) goto done;
+        } else {
+            gd_describe(what, sizeof what, "a panel of D", buf, 1, cls);
+            if ((s = gd_alloc(&al, &dD, (size_t)buf * es, what))) goto done;
+        }
         // panels of 128-column steps: eight or more where D is 32 MiB or
         // more, so that each one's download overlaps the next kernels
         int64_t target = (size_t)P * es >= ((size_t)32 << 20) ? (P + 7) / 8 : P;
         if (target > buf) target = buf;
 
         cudaEvent_t up = gd_panel_event(GD_EV_UPLOAD_A);
-        if ((s = gd_upload(dX, X, (size_t)(n * d) * es, (size_t)(n * d) * es, 1, up,
-                           "copy of X to the GPU")) ||
-            (s = gd_cuda(cudaStreamWaitEvent(st, up, 0), "copy of X to the GPU")))
+        if (Xm.where == GD_HOST) {
+            if ((s = gd_upload(dX, X, (size_t)Xm.ld * es, (size_t)n * es, (size_t)d, up,
+                               "copy of X to the GPU")) ||
+                (s = gd_cuda(cudaStreamWaitEvent(st, up, 0), "copy of X to the GPU")))
+                goto done;
+        } else if (dX != (void *)X &&
+                   (s = gd_copy_d2d(dX, (size_t)n * es, X, (size_t)Xm.ld * es, (size_t)n * es,
+                                    (size_t)d, st))) {
             goto done;
+        }
         cudaEventRecord(gd_event(1), st);
         if (v.k == TUNED) {
             dim3 grid((unsigned)((np + 255) / 256), gd_grid_y(da));
@@ -466,6 +485,11 @@ gd_status run_gpu(const pdist_variant &v, const T *X, int64_t n, int64_t d,
             cudaEventRecord(gd_panel_event(GD_EV_JOIN), st2);
             cudaStreamWaitEvent(st, gd_panel_event(GD_EV_JOIN), 0);
             cudaEventRecord(gd_event(3), st);
+            if (keep) { /* nothing goes down */
+                if ((s = gd_cuda(cudaEventSynchronize(gd_event(3)), "pdist kernel"))) goto done;
+                t->kernel_ms += gd_elapsed(2, 3);
+                continue;
+            }
             /* the host result is made while the first kernels run */
             if ((s = gd_out_buffer(&out, (size_t)P * es, what))) goto done;
             int64_t off = 0;
@@ -486,26 +510,42 @@ gd_status run_gpu(const pdist_variant &v, const T *X, int64_t n, int64_t d,
         t->prep_ms = gd_elapsed(1, 5);
     }
 done:
-    return gd_end_call(s, &al, t);
+    s = gd_end_call(s, &al, t);
+    if (!s && keep) {
+        *out.device = dD;
+        t->kept = 1;
+    }
+    return s;
 }
 
-gd_status cpu_pdist(gd_class cls, const void *X, int64_t n, int64_t d,
-                    gd_metric metric, gd_out out, gd_timing *t)
+gd_status cpu_pdist(const gd_matrix &X0, gd_metric metric, gd_out out, gd_timing *t)
 {
-    const int64_t P = n * (n - 1) / 2;
+    const gd_class cls = X0.cls;
+    const int64_t n = X0.rows, d = X0.cols, P = n * (n - 1) / 2;
+    const size_t bytes = (size_t)P * (cls == GD_SINGLE ? 4 : 8);
     char what[96];
     gd_describe(what, sizeof what, "D", 1, P, cls);
-    gd_status s = gd_out_buffer(&out, (size_t)P * (cls == GD_SINGLE ? 4 : 8), what);
-    if (s) return s;
-    double t0 = gd_now_ms();
-    if (cls == GD_SINGLE)
-        gd_cpu_pdist_f((const float *)X, n, d, metric == GD_EUCLIDEAN, (float *)out.ptr);
-    else
-        gd_cpu_pdist_d((const double *)X, n, d, metric == GD_EUCLIDEAN, (double *)out.ptr);
-    t->kernel_ms = gd_now_ms() - t0;
+    gd_matrix X;
+    void *hx = NULL, *buf = NULL;
+    gd_status s;
+    if (!(s = gd_operand_host(&X0, &X, &hx, "X")) &&
+        !(s = gd_host_result_begin(&out, bytes, what, &buf))) {
+        if (X.ld != n) {
+            s = gd_fail(GD_ERR_INPUT, "internal: the cpu variant takes a tight X");
+        } else {
+            double t0 = gd_now_ms();
+            if (cls == GD_SINGLE)
+                gd_cpu_pdist_f((const float *)X.ptr, n, d, metric == GD_EUCLIDEAN, (float *)buf);
+            else
+                gd_cpu_pdist_d((const double *)X.ptr, n, d, metric == GD_EUCLIDEAN, (double *)buf);
+            t->kernel_ms = gd_now_ms() - t0;
+        }
+    }
+    if (buf || out.device) s = gd_host_result_end(&out, buf, bytes, s, t);
+    free(hx);
     snprintf(t->variant, sizeof t->variant, "cpu");
     snprintf(t->device, sizeof t->device, "cpu (OpenMP)");
-    return GD_OK;
+    return s;
 }
 
 // ---------------------------------------------------------------------------
@@ -514,7 +554,7 @@ gd_status cpu_pdist(gd_class cls, const void *X, int64_t n, int64_t d,
 template <class T> gd_status launch2_naive(const gd_plan &p)
 {
     dim3 grid((unsigned)((p.m + 127) / 128), gd_grid_y(p.n));
-    if (p.param == GD_EUCLIDEAN) {
+    if (p.args.metric == GD_EUCLIDEAN) {
         pdist2_naive<T, true><<<grid, 128, 0, p.st>>>((const T *)p.A, (const T *)p.B, (T *)p.C, p.m, p.n, p.k);
         rescue_rect<T><<<rescue_blocks(p.m * p.n), 256, 0, p.st>>>(
             (const T *)p.A, p.m, (const T *)p.B, p.n, (T *)p.C, p.m, p.m, p.n, p.k);
@@ -529,7 +569,7 @@ template <class T> gd_status launch2_tuned(const gd_plan &p)
 {
     typedef gd_tile::shape<T> S;
     const T *X = (const T *)p.A, *Y = (const T *)p.B;
-    if (p.param == GD_EUCLIDEAN) {
+    if (p.args.metric == GD_EUCLIDEAN) {
         gd_tile::launch_big<gd_tile::sqdist, T, BIG_BK, S, finish<T, true>>(
             X, Y, (T *)p.C, p.mp, p.np, p.kp, p.kp, 0, 1, p.st);
         rescue_rect<T><<<rescue_blocks(p.m * p.n), 256, 0, p.st>>>(X, p.mp, Y, p.np, (T *)p.C, p.mp,
@@ -561,12 +601,13 @@ const gd_product_variant VARIANTS2[] = {
 const int NVARIANTS2 = sizeof VARIANTS2 / sizeof VARIANTS2[0];
 
 gd_status cpu_pdist2(gd_class cls, const void *X, const void *Y, void *D, int64_t mx,
-                     int64_t d, int64_t my, int param)
+                     int64_t d, int64_t my, const gd_op_args &args)
 {
+    const int root = args.metric == GD_EUCLIDEAN;
     if (cls == GD_SINGLE)
-        gd_cpu_pdist2_f((const float *)X, (const float *)Y, mx, my, d, param == GD_EUCLIDEAN, (float *)D);
+        gd_cpu_pdist2_f((const float *)X, (const float *)Y, mx, my, d, root, (float *)D);
     else
-        gd_cpu_pdist2_d((const double *)X, (const double *)Y, mx, my, d, param == GD_EUCLIDEAN, (double *)D);
+        gd_cpu_pdist2_d((const double *)X, (const double *)Y, mx, my, d, root, (double *)D);
     return GD_OK;
 }
 
@@ -591,12 +632,15 @@ extern "C" int gd_pdist2_variants(const gd_variant_info **list)
     return gd_variant_infos(VARIANTS2, NVARIANTS2, infos, list);
 }
 
-extern "C" gd_status gd_pdist(const char *name, gd_class cls, const void *X,
-                              int64_t n, int64_t d, gd_metric metric, gd_out D,
-                              gd_timing *t)
+extern "C" gd_status gd_pdist(const char *name, const gd_matrix *Xm, gd_metric metric,
+                              gd_out D, gd_timing *t)
 {
     double t0 = gd_now_ms();
     memset(t, 0, sizeof *t);
+    if (D.device) *D.device = NULL;
+    const gd_class cls = Xm->cls;
+    const int64_t n = Xm->rows, d = Xm->cols;
+    t->resident = Xm->where == GD_DEVICE ? 1u : 0u;
     const size_t es = cls == GD_SINGLE ? 4 : 8;
     gd_status s;
     if ((s = gd_check_size("X", n, d, es))) return s;
@@ -611,29 +655,31 @@ extern "C" gd_status gd_pdist(const char *name, gd_class cls, const void *X,
     if (strcmp(name, "auto") == 0) {
         bool gpu;
         if ((s = gd_auto_device(t, &gpu))) return s;
-        name = gpu && t->ops >= (1 << 16) ? "tuned" : "cpu";
+        name = gpu && (t->ops >= (1 << 16) || Xm->where == GD_DEVICE || D.device) ? "tuned"
+                                                                                  : "cpu";
     }
     for (int i = 0; i < NVARIANTS; ++i)
         if (strcmp(VARIANTS[i].info.name, name) == 0) v = &VARIANTS[i];
     if (!v) return gd_fail(GD_ERR_VARIANT, "unknown variant '%s'", name);
     if (P == 0) {
         snprintf(t->variant, sizeof t->variant, "%s", v->info.name);
-        s = gd_out_buffer(&D, 0, "D");
+        void *buf;
+        if (!(s = gd_host_result_begin(&D, 0, "D", &buf)))
+            s = gd_host_result_end(&D, buf, 0, s, t);
     } else if (!v->info.gpu) {
-        s = cpu_pdist(cls, X, n, d, metric, D, t);
+        s = cpu_pdist(*Xm, metric, D, t);
     } else if (cls == GD_SINGLE) {
-        s = run_gpu<float>(*v, (const float *)X, n, d, metric, D, t);
+        s = run_gpu<float>(*v, *Xm, metric, D, t);
     } else {
-        s = run_gpu<double>(*v, (const double *)X, n, d, metric, D, t);
+        s = run_gpu<double>(*v, *Xm, metric, D, t);
     }
     t->total_ms = gd_now_ms() - t0;
     return s;
 }
 
-extern "C" gd_status gd_pdist2(const char *name, gd_class cls, const void *X,
-                               const void *Y, int64_t mx, int64_t my, int64_t d,
+extern "C" gd_status gd_pdist2(const char *name, const gd_matrix *X, const gd_matrix *Y,
                                gd_metric metric, gd_out D, gd_timing *t)
 {
-    return gd_product(OP2, VARIANTS2, NVARIANTS2, name, cls, X, Y, D, mx, d, my,
-                      (int)metric, t);
+    const gd_op_args args = {metric};
+    return gd_product(OP2, VARIANTS2, NVARIANTS2, name, X, Y, D, args, t);
 }

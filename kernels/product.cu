@@ -7,22 +7,22 @@
 
 namespace {
 
-// Ap[i + mp*k] = A[i + m*k], pad outside m x k. Consecutive threads take
-// consecutive i: reads and writes are coalesced.
+// Ap[i + mp*k] = A[i + lda*k], pad outside m x k. Consecutive threads
+// take consecutive i: reads and writes are coalesced.
 template <class T>
-__global__ void prep_pad(const T *__restrict__ A, T *__restrict__ Ap, int64_t m,
+__global__ void prep_pad(const T *__restrict__ A, int64_t lda, T *__restrict__ Ap, int64_t m,
                          int64_t k, int64_t mp, int64_t kp, T pad)
 {
     const int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
     if (i >= mp) return;
     for (int64_t kk = blockIdx.y; kk < kp; kk += gridDim.y)
-        Ap[i + mp * kk] = (i < m && kk < k) ? A[i + m * kk] : pad;
+        Ap[i + mp * kk] = (i < m && kk < k) ? A[i + lda * kk] : pad;
 }
 
-// Bt[j + np*k] = B[k + kdim*j], pad outside: a transpose through a 32x32
+// Bt[j + np*k] = B[k + ldb*j], pad outside: a transpose through a 32x32
 // shared tile (one column of padding so the column reads hit 32 banks).
 template <class T>
-__global__ void prep_transpose(const T *__restrict__ B, T *__restrict__ Bt,
+__global__ void prep_transpose(const T *__restrict__ B, int64_t ldb, T *__restrict__ Bt,
                                int64_t kdim, int64_t n, int64_t kp, int64_t np,
                                T pad)
 {
@@ -31,7 +31,7 @@ __global__ void prep_transpose(const T *__restrict__ B, T *__restrict__ Bt,
     for (int64_t j0 = (int64_t)blockIdx.y * 32; j0 < np; j0 += (int64_t)gridDim.y * 32) {
         for (int r = threadIdx.y; r < 32; r += blockDim.y) {
             int64_t kk = k0 + threadIdx.x, j = j0 + r;
-            tile[r][threadIdx.x] = (kk < kdim && j < n) ? B[kk + kdim * j] : pad;
+            tile[r][threadIdx.x] = (kk < kdim && j < n) ? B[kk + ldb * j] : pad;
         }
         __syncthreads();
         for (int r = threadIdx.y; r < 32; r += blockDim.y) {
@@ -56,32 +56,34 @@ unsigned blocks_for(int64_t work, int threads)
     return (unsigned)(b < 65536 * 4 ? (b > 0 ? b : 1) : 65536 * 4);
 }
 
-// Ap: A padded to mp x kp; A has leading dimension lda (a block of rows
-// is contiguous on the device, lda == m).
+// Ap: A padded to mp x kp; A (a block of rows: uploaded, contiguous, or
+// a resident matrix's rows in place) has leading dimension lda.
 template <class T>
-void launch_prep_a(const gd_product_op &op, const T *A, T *Ap, const gd_plan &p,
+void launch_prep_a(const gd_product_op &op, const T *A, int64_t lda, T *Ap, const gd_plan &p,
                    cudaStream_t st)
 {
     const int threads = 256;
     dim3 pgrid((unsigned)((p.mp + threads - 1) / threads), gd_grid_y(p.kp));
-    prep_pad<T><<<pgrid, threads, 0, st>>>(A, Ap, p.m, p.k, p.mp, p.kp, (T)op.pad);
+    prep_pad<T><<<pgrid, threads, 0, st>>>(A, lda, Ap, p.m, p.k, p.mp, p.kp, (T)op.pad);
 }
 
-// B in the variant's layout (for a block, B and Bq point at its part).
+// B in the variant's layout (for a block, B and Bq point at its part; B
+// has leading dimension ldb).
 template <class T>
-void launch_prep_b(const gd_product_op &op, gd_layout in, const T *B, T *Bq,
+void launch_prep_b(const gd_product_op &op, gd_layout in, const T *B, int64_t ldb, T *Bq,
                    const gd_plan &p, cudaStream_t st)
 {
     const int threads = 256;
     if (op.b_rows) {
         dim3 bgrid((unsigned)((p.np + threads - 1) / threads), gd_grid_y(p.kp));
-        prep_pad<T><<<bgrid, threads, 0, st>>>(B, Bq, p.n, p.k, p.np, p.kp, (T)op.pad);
+        prep_pad<T><<<bgrid, threads, 0, st>>>(B, ldb, Bq, p.n, p.k, p.np, p.kp, (T)op.pad);
     } else if (in == GD_PADDED) {
         dim3 bgrid((unsigned)((p.kp + threads - 1) / threads), gd_grid_y(p.np));
-        prep_pad<T><<<bgrid, threads, 0, st>>>(B, Bq, p.k, p.n, p.kp, p.np, (T)op.pad);
+        prep_pad<T><<<bgrid, threads, 0, st>>>(B, ldb, Bq, p.k, p.n, p.kp, p.np, (T)op.pad);
     } else {
         dim3 tgrid((unsigned)((p.kp + 31) / 32), gd_grid_y((p.np + 31) / 32));
-        prep_transpose<T><<<tgrid, dim3(32, 8), 0, st>>>(B, Bq, p.k, p.n, p.kp, p.np, (T)op.pad);
+        prep_transpose<T><<<tgrid, dim3(32, 8), 0, st>>>(B, ldb, Bq, p.k, p.n, p.kp, p.np,
+                                                         (T)op.pad);
     }
 }
 
@@ -89,16 +91,19 @@ void launch_prep_b(const gd_product_op &op, gd_layout in, const T *B, T *Bq,
 // whose blocks are products of their own get blocks of 2048 or more a side
 // (a launch still fills an H100) and at most 4 a side; GD_BLOCKS=q asks
 // for q a side (1 to 8, down to one tile), for tests and experiments.
+// Blocks exist to overlap transfers with kernels: a product where nothing
+// moves (resident operands, resident result) is one block.
 struct gd_blocks {
     int bi, bj;
     int64_t wi, wj;
 };
 
 gd_blocks block_grid(const gd_product_op &op, const gd_product_variant &v, int64_t m,
-                     int64_t k, int64_t n)
+                     int64_t k, int64_t n, bool nothing_moves)
 {
     gd_blocks g = {1, 1, m, n};
-    if (!op.panels || op.b_rows || k == 0 || (v.in != GD_PADDED_BT && v.in != GD_RAW))
+    if (!op.panels || op.b_rows || k == 0 || (v.in != GD_PADDED_BT && v.in != GD_RAW) ||
+        nothing_moves)
         return g;
     int64_t qi = m / 2048, qj = n / 2048;
     const char *env = getenv("GD_BLOCKS");
@@ -140,8 +145,8 @@ int gd_variant_infos(const gd_product_variant *table, int count,
 }
 
 gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
-                         gd_class cls, const void *A, const void *B, gd_out out,
-                         int64_t m, int64_t k, int64_t n, int param, gd_timing *t)
+                         gd_class cls, const gd_matrix &A, const gd_matrix &B, gd_out out,
+                         const gd_op_args &args, gd_timing *t)
 {
     const size_t es = cls == GD_SINGLE ? 4 : 8;
     gd_launcher run = cls == GD_SINGLE ? v.run_f : v.run_d;
@@ -155,9 +160,13 @@ gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
     cudaStream_t st = gd_stream(), st2 = gd_stream2();
     gd_copies_begin(t);
 
+    const int64_t m = A.rows, k = A.cols, n = op.b_rows ? B.rows : B.cols;
+    const bool devA = A.where == GD_DEVICE, devB = B.where == GD_DEVICE;
+    const bool keep = out.device != NULL;
+    if (keep) *out.device = NULL;
     gd_plan p;
     memset(&p, 0, sizeof p);
-    p.param = param;
+    p.args = args;
     p.st = st;
     const bool raw = v.in == GD_RAW;
     p.m = m; p.k = k; p.n = n;
@@ -166,13 +175,22 @@ gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
     p.kp = raw ? k : gd_round_up(k, v.k_mult);
     const int64_t cm = v.padded_out ? gd_round_up(m, v.row_mult) : m;
     const int64_t cn = v.padded_out ? gd_round_up(n, v.col_mult) : n;
-    const gd_blocks g = block_grid(op, v, m, k, n);
+    const gd_blocks g = block_grid(op, v, m, k, n, devA && devB && keep);
     /* A (x) A, the same array twice, in one block of rows: one upload
      * serves both operands */
-    const bool same = B == A && n == m && g.bi == 1;
+    const bool same = B.ptr == A.ptr && B.where == A.where && B.ld == A.ld && n == m &&
+                      g.bi == 1;
+    /* B's rows run along its first dimension: n x k given by rows, else
+     * k x n */
+    const int64_t b_tight = op.b_rows ? n : k;
+    /* a raw layout reads resident operands in place when they are tight
+     * (and A in one block of rows); else they are copied on the device
+     * into the layout an upload makes */
+    const bool copyA = devA && raw && (g.bi > 1 || A.ld != m);
+    const bool copyB = devB && raw && !same && B.ld != b_tight;
 
     gd_allocs al = {};
-    void *dA = NULL, *dB = NULL, *dAp = NULL, *dBq = NULL, *dC = NULL;
+    void *dA = NULL, *dB = NULL, *dAp = NULL, *dBq = NULL, *dC = NULL, *dR = NULL;
     char what[128];
 #define ALLOC(ptr, rows, cols, label)                                          \
     do {                                                                       \
@@ -181,10 +199,10 @@ gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
                           what)))                                              \
             goto done;                                                         \
     } while (0)
-    ALLOC(dA, m, k, "A");
+    if (!devA || copyA) ALLOC(dA, m, k, "A");
     if (same)
         dB = dA;
-    else
+    else if (!devB || copyB)
         ALLOC(dB, k, n, "B");
     if (!raw && k > 0) {
         ALLOC(dAp, p.mp, p.kp, "padded A");
@@ -193,12 +211,21 @@ gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
         else
             ALLOC(dBq, p.np, p.kp, "transposed B");
     }
-    ALLOC(dC, cm, cn, "R");
-    p.A = raw ? dA : dAp;
-    p.B = raw ? dB : dBq;
+    if (keep) {
+        gd_describe(what, sizeof what, "R", m, n, cls);
+        if ((s = gd_alloc_kept(&al, &dR, (size_t)(m * n) * es, what))) goto done;
+    }
+    /* a resident result one block whose layout is its own is computed in
+     * place */
+    if (keep && g.bi * g.bj == 1 && cm == m && cn == n)
+        dC = dR;
+    else
+        ALLOC(dC, cm, cn, "R");
+    p.A = raw ? (dA ? dA : A.ptr) : dAp;
+    p.B = raw ? (dB ? dB : B.ptr) : dBq;
     p.C = dC;
-    p.lda = p.mp;
-    p.ldb = v.in == GD_PADDED_BT ? p.np : op.b_rows ? p.n : p.kp;
+    p.lda = raw && !dA ? A.ld : p.mp;
+    p.ldb = v.in == GD_PADDED_BT ? p.np : raw && !dB ? B.ld : op.b_rows ? p.n : p.kp;
     p.ldc = cm;
     if (v.work_f && k > 0) {
         const size_t bytes = v.work_f(p);
@@ -211,11 +238,13 @@ gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
 
     {
         /* Block (i, j) of C is rows i0 .. i0+mi-1 of A times columns
-         * j0 .. j0+nj-1 of B. On the device A is kept as blocks of rows,
-         * each contiguous (mi x k at i0 k; padded, mpi x kp at i0 kp),
-         * B's blocks of columns are contiguous already (transposed: npj x
-         * kp at j0 kp), and C's block is cmi x cnj at j0 cm + i0 cnj. With
-         * one block all of this is the plain layout. */
+         * j0 .. j0+nj-1 of B. On the device an uploaded A is kept as
+         * blocks of rows, each contiguous (mi x k at i0 k; padded, mpi x kp
+         * at i0 kp), B's blocks of columns are contiguous already
+         * (transposed: npj x kp at j0 kp), and C's block is cmi x cnj at
+         * j0 cm + i0 cnj. With one block all of this is the plain layout.
+         * A resident operand's blocks are read in place (leading
+         * dimension A.ld or B.ld). */
         const int stages = g.bi > g.bj ? g.bi : g.bj;
         int nb = 0;
         gd_plan blk[GD_MAX_SIDE * GD_MAX_SIDE];
@@ -233,18 +262,57 @@ gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
             const int64_t nj = q < g.bj ? (n - j0 < g.wj ? n - j0 : g.wj) : 0;
             cudaEvent_t up_a = gd_panel_event(GD_EV_UPLOAD_A + q),
                         up_b = gd_panel_event(GD_EV_UPLOAD_B + q);
-            if (mi && k &&
-                ((s = gd_upload((char *)dA + (size_t)(i0 * k) * es, (const char *)A + (size_t)i0 * es,
-                                (size_t)m * es, (size_t)mi * es, (size_t)k, up_a,
-                                "copy of A to the GPU")) ||
-                 (s = gd_cuda(cudaStreamWaitEvent(st, up_a, 0), "copy of A to the GPU"))))
-                goto done;
-            if (nj && k && !same &&
-                ((s = gd_upload((char *)dB + (size_t)(j0 * k) * es, (const char *)B + (size_t)(j0 * k) * es,
-                                (size_t)(nj * k) * es, (size_t)(nj * k) * es, 1, up_b,
-                                "copy of B to the GPU")) ||
-                 (s = gd_cuda(cudaStreamWaitEvent(st, up_b, 0), "copy of B to the GPU"))))
-                goto done;
+            /* where this stage's blocks of A and B are, and their leading
+             * dimensions */
+            const char *a_blk = NULL, *b_blk = NULL;
+            int64_t a_ld = mi, b_ld = b_tight;
+            if (mi && k) {
+                if (!devA) {
+                    a_blk = (const char *)dA + (size_t)(i0 * k) * es;
+                    if ((s = gd_upload((void *)a_blk, (const char *)A.ptr + (size_t)i0 * es,
+                                       (size_t)A.ld * es, (size_t)mi * es, (size_t)k, up_a,
+                                       "copy of A to the GPU")) ||
+                        (s = gd_cuda(cudaStreamWaitEvent(st, up_a, 0), "copy of A to the GPU")))
+                        goto done;
+                } else if (copyA) {
+                    a_blk = (const char *)dA + (size_t)(i0 * k) * es;
+                    if ((s = gd_copy_d2d((void *)a_blk, (size_t)mi * es,
+                                         (const char *)A.ptr + (size_t)i0 * es,
+                                         (size_t)A.ld * es, (size_t)mi * es, (size_t)k, st)))
+                        goto done;
+                } else {
+                    a_blk = (const char *)A.ptr + (size_t)i0 * es;
+                    a_ld = A.ld;
+                }
+            }
+            if (nj && k) {
+                const int64_t b_off = op.b_rows ? 0 : j0; /* b_rows: one block */
+                if (same) {
+                    b_blk = a_blk;
+                    b_ld = a_ld;
+                } else if (!devB) {
+                    /* a tight B's block of columns is one piece */
+                    const size_t rows = (size_t)(op.b_rows ? k : nj);
+                    const bool flat = B.ld == b_tight;
+                    b_blk = (const char *)dB + (size_t)(b_off * k) * es;
+                    if ((s = gd_upload((void *)b_blk, (const char *)B.ptr + (size_t)(b_off * B.ld) * es,
+                                       flat ? rows * b_tight * es : (size_t)B.ld * es,
+                                       flat ? rows * b_tight * es : (size_t)b_tight * es,
+                                       flat ? 1 : rows, up_b, "copy of B to the GPU")) ||
+                        (s = gd_cuda(cudaStreamWaitEvent(st, up_b, 0), "copy of B to the GPU")))
+                        goto done;
+                } else if (copyB) {
+                    b_blk = (const char *)dB + (size_t)(b_off * k) * es;
+                    if ((s = gd_copy_d2d((void *)b_blk, (size_t)b_tight * es,
+                                         (const char *)B.ptr + (size_t)(b_off * B.ld) * es,
+                                         (size_t)B.ld * es, (size_t)b_tight * es,
+                                         (size_t)(op.b_rows ? k : nj), st)))
+                        goto done;
+                } else {
+                    b_blk = (const char *)B.ptr + (size_t)(b_off * B.ld) * es;
+                    b_ld = B.ld;
+                }
+            }
             cudaEventRecord(gd_event(3 * q), st);
             if (k > 0 && !raw) {
                 gd_plan c = p;
@@ -252,18 +320,18 @@ gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
                     c.m = mi;
                     c.mp = gd_round_up(mi, v.row_mult);
                     if (cls == GD_SINGLE)
-                        launch_prep_a<float>(op, (const float *)dA + i0 * k, (float *)dAp + i0 * p.kp, c, st);
+                        launch_prep_a<float>(op, (const float *)a_blk, a_ld, (float *)dAp + i0 * p.kp, c, st);
                     else
-                        launch_prep_a<double>(op, (const double *)dA + i0 * k, (double *)dAp + i0 * p.kp, c, st);
+                        launch_prep_a<double>(op, (const double *)a_blk, a_ld, (double *)dAp + i0 * p.kp, c, st);
                 }
                 if (nj) {
                     c.n = nj;
                     c.np = gd_round_up(nj, v.col_mult);
                     /* only GD_PADDED_BT comes in blocks: the others start at 0 */
                     if (cls == GD_SINGLE)
-                        launch_prep_b<float>(op, v.in, (const float *)dB + j0 * k, (float *)dBq + j0 * p.kp, c, st);
+                        launch_prep_b<float>(op, v.in, (const float *)b_blk, b_ld, (float *)dBq + j0 * p.kp, c, st);
                     else
-                        launch_prep_b<double>(op, v.in, (const double *)dB + j0 * k, (double *)dBq + j0 * p.kp, c, st);
+                        launch_prep_b<double>(op, v.in, (const double *)b_blk, b_ld, (double *)dBq + j0 * p.kp, c, st);
                 }
                 if ((s = gd_cuda(cudaGetLastError(), "layout preparation kernel"))) goto done;
                 if (v.inspect &&
@@ -291,11 +359,13 @@ gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
                         c.np = raw ? c.n : gd_round_up(c.n, v.col_mult);
                         const int64_t cmi = v.padded_out ? c.mp : c.m,
                                       cnj = v.padded_out ? c.np : c.n;
+                        /* raw blocks: A's copied or uploaded block (ld
+                         * c.m); B's columns in place or uploaded (ld k) */
                         c.A = (const char *)p.A + (size_t)(bi0 * (raw ? k : p.kp)) * es;
-                        c.B = (const char *)p.B + (size_t)(bj0 * (raw ? k : p.kp)) * es;
+                        c.B = (const char *)p.B + (size_t)(bj0 * (raw ? p.ldb : p.kp)) * es;
                         c.C = (char *)dC + (size_t)(bj0 * cm + bi0 * cnj) * es;
                         c.lda = c.mp;
-                        c.ldb = raw ? k : c.np;
+                        c.ldb = raw ? p.ldb : c.np;
                         c.ldc = cmi;
                     }
                     c.panel = nb;
@@ -320,31 +390,52 @@ gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
             cudaStreamWaitEvent(st, gd_panel_event(GD_EV_JOIN + q), 0);
             cudaEventRecord(gd_event(3 * q + 2), st);
         }
-        /* the host buffer for the result is made now, while the kernels
-         * run; each block goes down once its kernel is done, and the host
-         * threads that copy it out of the staging slots touch R's fresh
-         * pages for the first time */
-        gd_describe(what, sizeof what, "R", m, n, cls);
-        if ((s = gd_out_buffer(&out, (size_t)(m * n) * es, what))) goto done;
-        for (int b = 0; b < nb; ++b) {
-            const gd_plan &c = blk[b];
-            if ((s = gd_download((char *)out.ptr + (size_t)(blk_i0[b] + blk_j0[b] * m) * es,
-                                 (size_t)m * es, c.C, (size_t)c.ldc * es, (size_t)c.m * es,
-                                 (size_t)c.n,
-                                 gd_panel_event(b), "copy of the result from the GPU")))
-                goto done;
+        if (keep) {
+            /* the result stays: out of the kernel's layout into its own,
+             * where that differs (timed as preparation) */
+            cudaEventRecord(gd_event(GD_EV_UNPACK), st);
+            if (dC != dR)
+                for (int b = 0; b < nb; ++b) {
+                    const gd_plan &c = blk[b];
+                    if ((s = gd_copy_d2d((char *)dR + (size_t)(blk_i0[b] + blk_j0[b] * m) * es,
+                                         (size_t)m * es, c.C, (size_t)c.ldc * es,
+                                         (size_t)c.m * es, (size_t)c.n, st)))
+                        goto done;
+                }
+            cudaEventRecord(gd_event(GD_EV_UNPACK + 1), st);
+        } else {
+            /* the host buffer for the result is made now, while the
+             * kernels run; each block goes down once its kernel is done,
+             * and the host threads that copy it out of the staging slots
+             * touch R's fresh pages for the first time */
+            gd_describe(what, sizeof what, "R", m, n, cls);
+            if ((s = gd_out_buffer(&out, (size_t)(m * n) * es, what))) goto done;
+            for (int b = 0; b < nb; ++b) {
+                const gd_plan &c = blk[b];
+                if ((s = gd_download((char *)out.ptr + (size_t)(blk_i0[b] + blk_j0[b] * m) * es,
+                                     (size_t)m * es, c.C, (size_t)c.ldc * es, (size_t)c.m * es,
+                                     (size_t)c.n,
+                                     gd_panel_event(b), "copy of the result from the GPU")))
+                    goto done;
+            }
+            if ((s = gd_copies_finish())) goto done;
         }
-        if ((s = gd_copies_finish())) goto done;
         snprintf(what, sizeof what, "%s kernel", op.name);
         if ((s = gd_cuda(cudaStreamSynchronize(st), what))) goto done;
         for (int q = 0; q < stages; ++q) {
             t->prep_ms += gd_elapsed(3 * q, 3 * q + 1);
             t->kernel_ms += gd_elapsed(3 * q + 1, 3 * q + 2);
         }
+        if (keep) t->prep_ms += gd_elapsed(GD_EV_UNPACK, GD_EV_UNPACK + 1);
         if (v.after && k > 0) v.after(p, cls, t);
     }
 done:
-    return gd_end_call(s, &al, t);
+    s = gd_end_call(s, &al, t);
+    if (!s && keep) {
+        *out.device = dR;
+        t->kept = 1;
+    }
+    return s;
 }
 
 gd_status gd_auto_device(gd_timing *t, bool *gpu)
@@ -358,30 +449,58 @@ gd_status gd_auto_device(gd_timing *t, bool *gpu)
     return s;
 }
 
-static gd_status run_cpu(const gd_product_op &op, gd_class cls, const void *A,
-                         const void *B, gd_out out, int64_t m, int64_t k,
-                         int64_t n, int param, gd_timing *t)
+bool gd_any_resident(const gd_matrix *A, const gd_matrix *B, const gd_out &out)
 {
+    return out.device || A->where == GD_DEVICE || (B && B->where == GD_DEVICE);
+}
+
+/* The cpu variant: resident operands come to the host first, a resident
+ * result goes up after. */
+static gd_status run_cpu(const gd_product_op &op, gd_class cls, const gd_matrix &A,
+                         const gd_matrix &B, gd_out out, const gd_op_args &args, gd_timing *t)
+{
+    const int64_t m = A.rows, k = A.cols, n = op.b_rows ? B.rows : B.cols;
     char what[96];
     gd_describe(what, sizeof what, "R", m, n, cls);
-    gd_status s = gd_out_buffer(&out, (size_t)(m * n) * (cls == GD_SINGLE ? 4 : 8), what);
+    const size_t bytes = (size_t)(m * n) * (cls == GD_SINGLE ? 4 : 8);
+    gd_matrix Ah, Bh;
+    void *ha = NULL, *hb = NULL, *buf = NULL;
+    gd_status s;
+    if (!(s = gd_operand_host(&A, &Ah, &ha, "A")) &&
+        !(s = gd_operand_host(&B, &Bh, &hb, "B")) &&
+        !(s = gd_host_result_begin(&out, bytes, what, &buf))) {
+        /* the CPU code takes tight operands */
+        if (Ah.ld != Ah.rows || Bh.ld != Bh.rows)
+            s = gd_fail(GD_ERR_INPUT, "internal: the cpu variant takes tight operands");
+        double t0 = gd_now_ms();
+        if (!s) s = op.cpu(cls, Ah.ptr, Bh.ptr, buf, m, k, n, args);
+        t->kernel_ms = gd_now_ms() - t0;
+    }
+    if (buf || out.device) s = gd_host_result_end(&out, buf, bytes, s, t);
+    free(ha);
+    free(hb);
     if (s) return s;
-    double t0 = gd_now_ms();
-    if ((s = op.cpu(cls, A, B, out.ptr, m, k, n, param))) return s;
-    t->kernel_ms = gd_now_ms() - t0;
     snprintf(t->variant, sizeof t->variant, "cpu");
     snprintf(t->device, sizeof t->device, "%s", op.device_cpu);
     return GD_OK;
 }
 
 gd_status gd_product(const gd_product_op &op, const gd_product_variant *table,
-                     int count, const char *name, gd_class cls, const void *A,
-                     const void *B, gd_out out, int64_t m, int64_t k, int64_t n,
-                     int param, gd_timing *t)
+                     int count, const char *name, const gd_matrix *A0,
+                     const gd_matrix *B0, gd_out out, const gd_op_args &args,
+                     gd_timing *t)
 {
     double t0 = gd_now_ms();
     memset(t, 0, sizeof *t);
+    if (out.device) *out.device = NULL;
+    const gd_class cls = op.single_only || A0->cls == GD_SINGLE || B0->cls == GD_SINGLE
+                             ? GD_SINGLE : GD_DOUBLE;
+    const int64_t m = A0->rows, k = A0->cols, n = op.b_rows ? B0->rows : B0->cols;
+    if ((op.b_rows ? B0->cols : B0->rows) != k)
+        return gd_fail(GD_ERR_SIZE, "inner dimensions must agree: A is %lldx%lld, B is %lldx%lld",
+                       (long long)m, (long long)k, (long long)B0->rows, (long long)B0->cols);
     t->ops = op.ops_per_step * (double)m * (double)n * (double)k;
+    t->resident = (A0->where == GD_DEVICE ? 1u : 0u) | (B0->where == GD_DEVICE ? 2u : 0u);
     const size_t es = cls == GD_SINGLE ? 4 : 8;
     gd_status s;
     if ((s = gd_check_size("A", m, k, es)) || (s = gd_check_size("B", k, n, es)) ||
@@ -392,18 +511,43 @@ gd_status gd_product(const gd_product_op &op, const gd_product_variant *table,
         bool gpu;
         if ((s = gd_auto_device(t, &gpu))) return s;
         const char *best = cls == GD_SINGLE ? op.auto_single : op.auto_double;
-        v = gd_find_variant(table, count, gpu && t->ops >= op.auto_cpu_below ? best : "cpu");
+        const bool big = t->ops >= op.auto_cpu_below || gd_any_resident(A0, B0, out);
+        v = gd_find_variant(table, count, gpu && big ? best : "cpu");
     } else if (!(v = gd_find_variant(table, count, name))) {
         return gd_fail(GD_ERR_VARIANT, "unknown variant '%s'", name);
     }
-    if (m == 0 || n == 0) {
-        snprintf(t->variant, sizeof t->variant, "%s", v->info.name);
-        s = gd_out_buffer(&out, 0, "R");
-    } else if (v->info.gpu) {
-        s = gd_run_product(op, *v, cls, A, B, out, m, k, n, param, t);
-    } else {
-        s = run_cpu(op, cls, A, B, out, m, k, n, param, t);
+    /* operands in the class of the computation, where they are */
+    gd_allocs conv = {};
+    gd_matrix A, B;
+    void *ha = NULL, *hb = NULL;
+    if (!(s = gd_operand_class(A0, cls, &A, &conv, &ha, "A"))) {
+        if (B0 == A0 || (B0->ptr == A0->ptr && B0->where == A0->where && B0->cls == A0->cls &&
+                         B0->rows == A0->rows && B0->cols == A0->cols && B0->ld == A0->ld))
+            B = A; /* the same array twice: converted once */
+        else
+            s = gd_operand_class(B0, cls, &B, &conv, &hb, "B");
     }
+    if (s) {
+    } else if (m == 0 || n == 0) {
+        snprintf(t->variant, sizeof t->variant, "%s", v->info.name);
+        void *buf;
+        if (!(s = gd_host_result_begin(&out, 0, "R", &buf)))
+            s = gd_host_result_end(&out, buf, 0, s, t);
+    } else if (v->info.gpu) {
+        s = gd_run_product(op, *v, cls, A, B, out, args, t);
+    } else {
+        s = run_cpu(op, cls, A, B, out, args, t);
+    }
+    if (conv.n) {
+        /* the conversions ran on the kernels' stream: done with the call */
+        gd_timing ct;
+        memset(&ct, 0, sizeof ct);
+        cudaStreamSynchronize(gd_stream());
+        gd_end_call(GD_OK, &conv, &ct);
+        t->gpu_bytes += ct.gpu_bytes;
+    }
+    free(ha);
+    free(hb);
     t->total_ms = gd_now_ms() - t0;
     return s;
 }

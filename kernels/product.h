@@ -1,9 +1,12 @@
 /* product.h - the driver every two-operand product shares (C = A op B,
- * A m x k, B k x n, column-major): device allocations, upload, the layout
- * preparation on the device, the kernel (in blocks of C when C is large),
- * the host buffer for the result, the download of each block as soon as
- * its kernel is done, and the timings. An operation (minplus.cu, sgemm.cu) only
- * supplies kernels, their launchers and a variant table. C++, internal. */
+ * A m x k, B k x n, column-major): class conversion, device allocations,
+ * the upload of host operands (resident ones are read where they are),
+ * the layout preparation on the device, the kernel (in blocks of C when C
+ * is large and has to move), the host buffer for the result and the
+ * download of each block as soon as its kernel is done (or the result
+ * kept on the device), and the timings. An operation (minplus.cu,
+ * sgemm.cu, pdist.cu's pdist2) only supplies kernels, their launchers and
+ * a variant table. C++, internal. */
 #ifndef GD_PRODUCT_H
 #define GD_PRODUCT_H
 
@@ -16,6 +19,12 @@ enum gd_layout {
     GD_PADDED_BT /* Ap: A padded to mp x kp; Bt: B transposed, np x kp */
 };
 
+/* The operation's own arguments beside the operands (pdist2: the
+ * metric), passed through to its launchers and its CPU implementation. */
+struct gd_op_args {
+    gd_metric metric;
+};
+
 /* What a launcher gets: device pointers in its layout, and sizes. */
 struct gd_plan {
     const void *A, *B;
@@ -23,7 +32,7 @@ struct gd_plan {
     int64_t m, k, n;        /* the product's sizes */
     int64_t mp, kp, np;     /* padded sizes (== m, k, n for GD_RAW) */
     int64_t lda, ldb, ldc;  /* leading dimensions of A, B (or Bt), C */
-    int param;              /* the operation's option (pdist2: the metric) */
+    gd_op_args args;        /* the operation's own arguments */
     void *work;             /* the variant's workspace (work_f bytes) */
     /* Large products run in blocks of C, each a product of its own (A a
      * block of rows, B of columns, C theirs, with their own padded sizes
@@ -37,6 +46,18 @@ struct gd_plan {
 };
 
 typedef gd_status (*gd_launcher)(const gd_plan &);
+/* bytes of device workspace the launcher needs for this plan (sizes set,
+ * pointers not yet) */
+typedef size_t (*gd_work_fn)(const gd_plan &);
+/* after the call's work is done (stream synchronised), before the device
+ * memory goes: what the variant tells of its run (t->kernel) */
+typedef void (*gd_after_fn)(const gd_plan &, gd_class, gd_timing *);
+/* looks at prepared operands before any launch that uses them, on p.st
+ * (p: the whole product's plan): A's block of a rows at A (NULL: none this
+ * time), B's of b columns at B, in the padded layout; first on the call's
+ * first look */
+typedef gd_status (*gd_inspect_fn)(const gd_plan &p, gd_class cls, const void *A, int64_t a,
+                                   const void *B, int64_t b, bool first);
 
 struct gd_product_variant {
     gd_variant_info info;
@@ -44,20 +65,10 @@ struct gd_product_variant {
     bool padded_out;        /* C is mp x np, copied back with cudaMemcpy2D */
     int row_mult, col_mult, k_mult; /* mp, np, kp are multiples of these */
     gd_launcher run_f, run_d;       /* NULL where a class is not supported */
-    /* bytes of device workspace the launcher needs for this plan (sizes
-     * set, pointers not yet); NULL: none. Allocated with the operands,
-     * outside the kernel's timing. */
-    size_t (*work_f)(const gd_plan &);
-    /* after the call's work is done (stream synchronised), before the
-     * device memory goes: what the variant tells of its run (t->kernel);
-     * NULL: nothing. */
-    void (*after)(const gd_plan &, gd_class, gd_timing *);
-    /* looks at prepared operands before any launch that uses them, on
-     * p.st (p: the whole product's plan): A's block of a rows at A (NULL:
-     * none this time), B's of b columns at B, in the padded layout; first
-     * on the call's first look. NULL: nothing. */
-    gd_status (*inspect)(const gd_plan &p, gd_class cls, const void *A, int64_t a,
-                         const void *B, int64_t b, bool first);
+    gd_work_fn work_f;      /* NULL: no workspace; allocated with the
+                               operands, outside the kernel's timing */
+    gd_after_fn after;      /* NULL: nothing */
+    gd_inspect_fn inspect;  /* NULL: nothing */
 };
 
 /* What the operation is: its padding value (it must not change a result),
@@ -79,27 +90,35 @@ struct gd_product_op {
     /* the cpu variant: C = A op B into host memory; GD_OK or a status
      * whose message it has set */
     gd_status (*cpu)(gd_class cls, const void *A, const void *B, void *C,
-                     int64_t m, int64_t k, int64_t n, int param);
+                     int64_t m, int64_t k, int64_t n, const gd_op_args &args);
     /* whether a large C may be computed in blocks (every variant's
      * launcher then takes a block as a product of its own) */
     bool panels;
+    /* computed in single whatever the operands' class (sgemm) */
+    bool single_only;
 };
 
-/* An operation's whole call: 'auto' or a name looked up in table (count
- * entries), empty results, the GPU driver or the cpu variant, timings. */
+/* An operation's whole call: sizes, the class, 'auto' or a name looked
+ * up in table (count entries), empty results, the GPU driver or the cpu
+ * variant (on host copies of resident operands), timings. A is m x k, B
+ * k x n (n x k with op.b_rows). */
 gd_status gd_product(const gd_product_op &op, const gd_product_variant *table,
-                     int count, const char *name, gd_class cls, const void *A,
-                     const void *B, gd_out out, int64_t m, int64_t k, int64_t n,
-                     int param, gd_timing *t);
+                     int count, const char *name, const gd_matrix *A,
+                     const gd_matrix *B, gd_out out, const gd_op_args &args,
+                     gd_timing *t);
 
-/* Runs variant v on the GPU. */
+/* Runs variant v on the GPU; A and B are of class cls (host or device). */
 gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
-                         gd_class cls, const void *A, const void *B, gd_out out,
-                         int64_t m, int64_t k, int64_t n, int param, gd_timing *t);
+                         gd_class cls, const gd_matrix &A, const gd_matrix &B, gd_out out,
+                         const gd_op_args &args, gd_timing *t);
 
 /* For 'auto': whether a GPU is usable (*gpu); when none is, t->fallback
  * says why. Fails only for a device that is there but broken. */
 gd_status gd_auto_device(gd_timing *t, bool *gpu);
+
+/* Whether anything of a call is resident: an operand on the device or a
+ * result to keep there ('auto' then runs on the GPU whatever the size). */
+bool gd_any_resident(const gd_matrix *A, const gd_matrix *B, const gd_out &out);
 
 /* Looks a name up in a table of count variants (NULL when absent). */
 const gd_product_variant *gd_find_variant(const gd_product_variant *table,

@@ -36,6 +36,7 @@
 #include <cublas_v2.h>
 #include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 namespace {
@@ -391,7 +392,7 @@ const int NVARIANTS = sizeof PAD_TABLE / sizeof PAD_TABLE[0];
 static_assert(sizeof GUARD_TABLE == sizeof PAD_TABLE, "one entry per name in each table");
 
 gd_status cpu_sgemm(gd_class, const void *A, const void *B, void *C, int64_t m,
-                    int64_t k, int64_t n, int)
+                    int64_t k, int64_t n, const gd_op_args &)
 {
     if (gd_cpu_sgemm((const float *)A, (const float *)B, (float *)C, m, k, n))
         return gd_fail(GD_ERR_SIZE, "the host BLAS takes sizes below 2^31");
@@ -403,7 +404,46 @@ gd_status cpu_sgemm(gd_class, const void *A, const void *B, void *C, int64_t m,
 // and wins at 1000, bench/results and NOTES.md); below 2^20
 // flops the host's BLAS finishes before a GPU round trip would.
 const gd_product_op OP = {"sgemm", 0.0, 0.0, 2.0, false, "cpu (BLAS)",
-                          "cublas", "cublas", 1 << 20, cpu_sgemm};
+                          "cublas", "cublas", 1 << 20, cpu_sgemm, false, true};
+
+/* A 1x1 operand: Octave multiplies by a scalar element by element, which
+ * keeps the sign of a zero product (single (-0) * 5 is -0); a sum of
+ * products starts at +0 and loses it. So C = a * B or A * b is computed
+ * so, on the host (a vector's worth of products), whatever the variant. */
+gd_status scalar_times(const gd_matrix *A0, const gd_matrix *B0, gd_out C, gd_timing *t)
+{
+    const double t0 = gd_now_ms();
+    const int64_t m = A0->rows, n = B0->cols;
+    gd_allocs conv = {};
+    gd_matrix A1, B1, A, B;
+    void *h[4] = {NULL, NULL, NULL, NULL}, *buf = NULL;
+    const size_t bytes = (size_t)(m * n) * sizeof(float);
+    char what[96];
+    gd_describe(what, sizeof what, "C", m, n, GD_SINGLE);
+    t->resident = (A0->where == GD_DEVICE ? 1u : 0u) | (B0->where == GD_DEVICE ? 2u : 0u);
+    gd_status s;
+    if (!(s = gd_operand_class(A0, GD_SINGLE, &A1, &conv, &h[0], "A")) &&
+        !(s = gd_operand_class(B0, GD_SINGLE, &B1, &conv, &h[1], "B")) &&
+        !(s = gd_operand_host(&A1, &A, &h[2], "A")) &&
+        !(s = gd_operand_host(&B1, &B, &h[3], "B")) &&
+        !(s = gd_host_result_begin(&C, bytes, what, &buf))) {
+        const float *a = (const float *)A.ptr, *b = (const float *)B.ptr;
+        float *c = (float *)buf;
+        for (int64_t e = 0; e < m * n; ++e)
+            c[e] = m == 1 ? a[0] * b[B.ld * e] : a[e] * b[0];
+    }
+    if (buf || C.device) s = gd_host_result_end(&C, buf, bytes, s, t);
+    if (conv.n) {
+        gd_timing ct;
+        memset(&ct, 0, sizeof ct);
+        gd_end_call(GD_OK, &conv, &ct);
+    }
+    for (int i = 0; i < 4; ++i) free(h[i]);
+    snprintf(t->variant, sizeof t->variant, "elementwise");
+    snprintf(t->device, sizeof t->device, "cpu");
+    t->total_ms = gd_now_ms() - t0;
+    return s;
+}
 
 } // namespace
 
@@ -413,10 +453,17 @@ extern "C" int gd_sgemm_variants(const gd_variant_info **list)
     return gd_variant_infos(PAD_TABLE, NVARIANTS, infos, list);
 }
 
-extern "C" gd_status gd_sgemm(const char *name, gd_edges edges, const float *A,
-                              const float *B, gd_out C, int64_t m, int64_t k,
-                              int64_t n, gd_timing *t)
+extern "C" gd_status gd_sgemm(const char *name, gd_edges edges, const gd_matrix *A,
+                              const gd_matrix *B, gd_out C, gd_timing *t)
 {
-    return gd_product(OP, edges == GD_EDGES_GUARD ? GUARD_TABLE : PAD_TABLE, NVARIANTS,
-                      name, GD_SINGLE, A, B, C, m, k, n, 0, t);
+    const gd_product_variant *table = edges == GD_EDGES_GUARD ? GUARD_TABLE : PAD_TABLE;
+    if (A->cols == 1 && B->rows == 1 && (A->rows == 1 || B->cols == 1) && A->rows * B->cols > 0) {
+        memset(t, 0, sizeof *t);
+        t->ops = 2.0 * (double)A->rows * (double)B->cols;
+        if (strcmp(name, "auto") && !gd_find_variant(table, NVARIANTS, name))
+            return gd_fail(GD_ERR_VARIANT, "unknown variant '%s'", name);
+        return scalar_times(A, B, C, t);
+    }
+    const gd_op_args args = {};
+    return gd_product(OP, table, NVARIANTS, name, A, B, C, args, t);
 }

@@ -29,6 +29,11 @@ void gd_mex_error(const char *fn, const char *id, const char *fmt, ...)
 
 void gd_mex_fail(const char *fn, gd_status s)
 {
+    double count, bytes;
+    gd_reg_stats(&count, &bytes);
+    if (s == GD_ERR_MEMORY && count > 0)
+        gd_mex_error(fn, gd_status_id(s), "%s; %.0f live gdArray%s hold %.1f MiB", gd_last_error(),
+                     count, count == 1 ? "" : "s", bytes / 1048576.0);
     gd_mex_error(fn, gd_status_id(s), "%s", gd_last_error());
 }
 
@@ -77,71 +82,34 @@ void gd_mex_get_operands(const char *fn, int nrhs, const mxArray *prhs[],
     if (nrhs == 0)
         gd_mex_error(fn, "gd:input", "expected %s (see help %s)",
                      square_alone ? "a matrix A, or A and B" : "matrices A and B", fn);
-    o->A = o->B = prhs[0];
-    gd_mex_check_matrix(fn, "A", o->A);
+    int ga = 0, gb = 0;
+    gd_mex_operand(fn, "A", prhs[0], &o->A, &ga);
+    o->B = o->A;
+    gb = ga;
     o->first = 1;
     if (nrhs >= 2 && !mxIsChar(prhs[1])) {
-        o->B = prhs[1];
-        gd_mex_check_matrix(fn, "B", o->B);
+        gd_mex_operand(fn, "B", prhs[1], &o->B, &gb);
         o->first = 2;
         if (nrhs >= 3 && !mxIsChar(prhs[2]))
             gd_mex_error(fn, "gd:input", "too many input arguments: expected "
                          "A, B and name/value options");
     } else if (!square_alone) {
         gd_mex_error(fn, "gd:input", "expected matrices A and B");
-    } else if (mxGetM(o->A) != mxGetN(o->A)) {
+    } else if (o->A.rows != o->A.cols) {
         gd_mex_error(fn, "gd:size", "with one argument A must be square, "
-                     "not %zux%zu (use %s(A, B))", (size_t)mxGetM(o->A),
-                     (size_t)mxGetN(o->A), fn);
+                     "not %lldx%lld (use %s(A, B))", (long long)o->A.rows,
+                     (long long)o->A.cols, fn);
     }
-    o->m = (int64_t)mxGetM(o->A);
-    o->k = (int64_t)mxGetN(o->A);
-    o->n = (int64_t)mxGetN(o->B);
-    if ((int64_t)mxGetM(o->B) != o->k)
+    o->m = o->A.rows;
+    o->k = o->A.cols;
+    o->n = o->B.cols;
+    if (o->B.rows != o->k)
         gd_mex_error(fn, "gd:size", "inner dimensions must agree: A is "
                      "%lldx%lld, B is %lldx%lld", (long long)o->m, (long long)o->k,
-                     (long long)mxGetM(o->B), (long long)o->n);
+                     (long long)o->B.rows, (long long)o->n);
     /* single wins, as in Octave: each double operand is converted first */
-    o->cls = (mxIsSingle(o->A) || mxIsSingle(o->B)) ? GD_SINGLE : GD_DOUBLE;
-}
-
-void gd_mex_inputs(const char *fn, int n, const mxArray *const a[], gd_class cls,
-                   const void *p[])
-{
-    for (int i = 0; i < n; ++i) {
-        p[i] = NULL;
-        for (int j = 0; j < i; ++j)
-            if (a[j] == a[i]) p[i] = p[j];
-        if (p[i]) continue;
-        if (cls == GD_SINGLE && mxIsSingle(a[i])) { p[i] = mxGetSingles(a[i]); continue; }
-        if (cls == GD_DOUBLE && mxIsDouble(a[i])) { p[i] = mxGetDoubles(a[i]); continue; }
-        /* only double -> single is needed: mixed inputs compute in single,
-         * each double converted first, as Octave does. malloc, not
-         * mxMalloc: Octave's raises an error without gd's id when it
-         * fails */
-        const size_t count = mxGetNumberOfElements(a[i]);
-        float *f = (float *)malloc(count ? count * sizeof *f : 1);
-        if (!f) {
-            gd_mex_free_inputs(i, a, cls, p);
-            gd_mex_error(fn, "gd:memory", "cannot allocate a single copy of argument %d "
-                         "(%zux%zu, %.1f MiB) in host memory", i + 1, (size_t)mxGetM(a[i]),
-                         (size_t)mxGetN(a[i]), count * 4.0 / 1048576.0);
-        }
-        const mxDouble *d = mxGetDoubles(a[i]);
-        for (size_t e = 0; e < count; ++e) f[e] = (float)d[e];
-        p[i] = f;
-    }
-}
-
-void gd_mex_free_inputs(int n, const mxArray *const a[], gd_class cls, const void *p[])
-{
-    for (int i = 0; i < n; ++i) {
-        int first = 1;
-        for (int j = 0; j < i; ++j)
-            if (a[j] == a[i]) first = 0;
-        if (first && p[i] && cls == GD_SINGLE && mxIsDouble(a[i])) free((void *)p[i]);
-        p[i] = NULL;
-    }
+    o->cls = (o->A.cls == GD_SINGLE || o->B.cls == GD_SINGLE) ? GD_SINGLE : GD_DOUBLE;
+    o->resident = ga || gb;
 }
 
 int gd_mex_is_string(const mxArray *a, const char *s)
@@ -249,13 +217,13 @@ int gd_mex_variants_call(const char *fn, int nlhs, mxArray *plhs[], int nrhs,
 }
 
 mxArray *gd_mex_info(const gd_timing *t, gd_class cls, const char *rate_unit,
-                     int nsize, const int64_t *size)
+                     int nsize, const int64_t *size, int noperands)
 {
     const char *fields[] = {"variant",     "kernel",   "device",    "class",
                             "size",        "upload_ms", "prep_ms",  "kernel_ms",
                             "download_ms", "total_ms", "ops",       "rate",
-                            "rate_unit",   "gpu_bytes"};
-    mxArray *s = mxCreateStructMatrix(1, 1, 14, fields);
+                            "rate_unit",   "gpu_bytes", "resident", "kept"};
+    mxArray *s = mxCreateStructMatrix(1, 1, 16, fields);
     mxSetField(s, 0, "variant", mxCreateString(t->variant));
     mxSetField(s, 0, "kernel", mxCreateString(t->kernel));
     mxSetField(s, 0, "device", mxCreateString(t->device));
@@ -273,6 +241,10 @@ mxArray *gd_mex_info(const gd_timing *t, gd_class cls, const char *rate_unit,
                                  t->kernel_ms > 0 ? t->ops / (t->kernel_ms * 1e-3) : 0));
     mxSetField(s, 0, "rate_unit", mxCreateString(rate_unit));
     mxSetField(s, 0, "gpu_bytes", mxCreateDoubleScalar(t->gpu_bytes));
+    mxArray *r = mxCreateLogicalMatrix(1, (mwSize)noperands);
+    for (int i = 0; i < noperands; ++i) mxGetLogicals(r)[i] = (t->resident >> i) & 1;
+    mxSetField(s, 0, "resident", r);
+    mxSetField(s, 0, "kept", mxCreateLogicalScalar(t->kept != 0));
     return s;
 }
 
@@ -387,7 +359,14 @@ void gd_mex_warn_fallback(const char *fn, const gd_timing *t)
     }
 }
 
-static void at_exit(void) { gd_release(); }
+/* the gateway is unloaded (clear mex, or Octave's exit): every gdArray's
+ * memory goes first, then the streams and the memory pool; a gdArray
+ * object that outlives this finds its id gone (gd:stale) */
+static void at_exit(void)
+{
+    gd_reg_free_all();
+    gd_release();
+}
 
 void gd_mex_init(void)
 {

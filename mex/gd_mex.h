@@ -1,6 +1,13 @@
-/* gd_mex.h - what every gd gateway shares: argument checks, name/value
- * options, the info struct and error ids. No CUDA here: kernels/gd.h is the
- * only interface to the kernels. */
+/* gd_mex.h - what gd's gateway (__gd__.c and the op_*.c it dispatches to)
+ * shares: argument checks, operands that are Octave matrices or gdArrays,
+ * results that are Octave matrices or new gdArrays, the table of live
+ * gdArrays, name/value options, the info struct and error ids. No CUDA
+ * here: kernels/gd.h is the only interface to the kernels.
+ *
+ * One gateway, octave/private/__gd__.mex, serves every function: its
+ * first argument names the operation. The table of gdArrays, the kernel
+ * layer's streams, staging buffers and library handles are C statics, and
+ * one .mex file means one copy of them. */
 #ifndef GD_MEX_H
 #define GD_MEX_H
 
@@ -24,29 +31,6 @@ void gd_mex_fail(const char *fn, gd_status s)
 /* Checks that a is a real, full, 2-D single or double matrix; raises
  * gd:input naming the argument otherwise. */
 void gd_mex_check_matrix(const char *fn, const char *argname, const mxArray *a);
-
-/* The operands of a product gateway: A and B (prhs[0], prhs[1]), or with
- * square_alone, A alone standing for A (x) A. Checks classes and shapes
- * and the inner dimensions; *first receives the index of the first
- * name/value option, *cls the class to compute in (single when either is
- * single, unless force_single). */
-typedef struct {
-    const mxArray *A, *B;
-    int64_t m, k, n;
-    int first;
-    gd_class cls;
-} gd_mex_operands;
-void gd_mex_get_operands(const char *fn, int nrhs, const mxArray *prhs[],
-                         int square_alone, gd_mex_operands *o);
-
-/* The elements of the n arrays a[] as the class cls, into p[]: an array's
- * own data when it already is of that class, else a converted copy (an
- * array passed twice is converted once). Never modifies a[i]. Raises
- * gd:memory, having freed its copies, when one cannot be allocated;
- * gd_mex_free_inputs frees them. */
-void gd_mex_inputs(const char *fn, int n, const mxArray *const a[], gd_class cls,
-                   const void *p[]);
-void gd_mex_free_inputs(int n, const mxArray *const a[], gd_class cls, const void *p[]);
 
 /* 1 when a is a character row vector equal (case-insensitively) to s,
  * whole (no NUL inside). */
@@ -83,9 +67,11 @@ mxArray *gd_mex_variants(const char *fn, int nargout, int count,
 
 /* The info struct of a call: variant, device, class, size, upload_ms,
  * prep_ms, kernel_ms, download_ms, total_ms, ops, rate (ops per second of
- * kernel time), rate_unit and gpu_bytes (device memory the call held). */
+ * kernel time), rate_unit, gpu_bytes (device memory the call held),
+ * resident (for each of the noperands operands: whether it was on the
+ * device already) and kept (whether the result stayed there). */
 mxArray *gd_mex_info(const gd_timing *t, gd_class cls, const char *rate_unit,
-                     int nsize, const int64_t *size);
+                     int nsize, const int64_t *size, int noperands);
 
 /* An output matrix that Octave will not copy on return. A MEX output
  * made with mxCreate* is copied element by element into a new Octave
@@ -105,6 +91,71 @@ void *gd_mex_out_alloc(void *ctx, size_t bytes);
 #define GD_MEX_FROM_BYTES ((size_t)-1)
 gd_out gd_mex_output(gd_mex_out *o, size_t m, size_t n, gd_class cls);
 
+/* ---- gdArrays (gd_array.c) ---- */
+
+/* 1 when a is a gdArray object. */
+int gd_mex_is_gdarray(const mxArray *a);
+
+/* An operand: an Octave matrix (checked as gd_mex_check_matrix does; its
+ * own elements, never copied here) or a gdArray (looked up in the table:
+ * gd:stale when its id is not a live one). *gdarray: 1 for a gdArray. */
+void gd_mex_operand(const char *fn, const char *argname, const mxArray *a, gd_matrix *out,
+                    int *gdarray);
+
+/* The operands of a product: A and B (prhs[0], prhs[1]), or with
+ * square_alone, A alone standing for A (x) A. Checks classes and shapes
+ * and the inner dimensions; first receives the index of the first
+ * name/value option, cls the class to compute in (single when either is
+ * single), resident whether either is a gdArray. */
+typedef struct {
+    gd_matrix A, B;
+    int64_t m, k, n;
+    int first;
+    gd_class cls;
+    int resident;
+} gd_mex_operands;
+void gd_mex_get_operands(const char *fn, int nrhs, const mxArray *prhs[],
+                         int square_alone, gd_mex_operands *o);
+
+/* A result: an Octave matrix, or (resident) a new gdArray, on the device
+ * when on_device, else held in host memory (no GPU). gd_mex_result_out
+ * gives the kernel layer's gd_out for it; gd_mex_result_take the value to
+ * return when the call succeeded (the array, or the gdArray object
+ * wrapping the new table entry), or after a failure frees what the call
+ * made and raises its error. */
+typedef struct {
+    gd_mex_out host;
+    int resident, on_device;
+    gd_class cls;
+    int64_t m, n;     /* n may be GD_MEX_FROM_BYTES for a host result */
+    void *dev;        /* the kept device allocation */
+    void *buf;        /* the host buffer of a host-held gdArray */
+    size_t buf_bytes;
+} gd_mex_result;
+gd_out gd_mex_result_out(gd_mex_result *r, int resident, int on_device, size_t m, size_t n,
+                         gd_class cls);
+mxArray *gd_mex_result_take(const char *fn, gd_mex_result *r, gd_status s);
+/* Where a resident result of these operands lives: on the device when
+ * any operand is a gdArray there. */
+int gd_mex_on_device(int n, const gd_matrix *const ops[]);
+
+/* The table of live gdArrays: each entry owns device memory (or, with no
+ * GPU, host memory). An id is the entry's slot and its generation, which
+ * starts at a random value each time the gateway is loaded: an id from
+ * before a reload, of a freed entry or made up matches no live entry. */
+double gd_reg_add(void *ptr, int on_device, gd_class cls, int64_t rows, int64_t cols);
+/* the entry's matrix, or NULL when id names no live entry */
+const gd_matrix *gd_reg_find(double id);
+/* frees a live entry's memory; 0 when id names none (not an error) */
+int gd_reg_free(double id);
+void gd_reg_free_all(void);
+/* live entries and the bytes they hold */
+void gd_reg_stats(double *count, double *bytes);
+/* a new gdArray object for the live entry id (freed again, and the error
+ * raised, when Octave cannot make the object) */
+mxArray *gd_mex_wrap(const char *fn, double id);
+
+
 /* The metric argument of pdist/pdist2 (a string); raises gd:input for an
  * unknown one, one of the statistics package's that gd lacks, or a
  * function handle, naming the metrics gd has. */
@@ -115,7 +166,15 @@ gd_metric gd_mex_metric(const char *fn, const mxArray *a);
  * one thread for want of stack (gd_cpu_note). */
 void gd_mex_warn_fallback(const char *fn, const gd_timing *t);
 
-/* Registers gd_release with mexAtExit. */
+/* Registers the gateway's exit (every gdArray freed, then gd_release)
+ * with mexAtExit. */
 void gd_mex_init(void);
+
+/* The operations of the gateway (op_*.c): the arguments after the
+ * operation's name. */
+typedef void gd_mex_op(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]);
+gd_mex_op gd_op_minplus, gd_op_sgemm, gd_op_pdist, gd_op_pdist2, gd_op_info,
+    gd_op_upload, gd_op_gather, gd_op_free, gd_op_transpose, gd_op_squareform,
+    gd_op_describe;
 
 #endif

@@ -13,12 +13,14 @@
 ## it reads @code{memory_free}), @code{driver_version}, @code{runtime_version} (the CUDA runtime
 ## gd was built with), @code{memory_limit} (bytes, from the environment
 ## variable GD_GPU_MEM_LIMIT, which caps the GPU memory one gd call may
-## allocate; empty when unset) and @code{cpu_threads} (OpenMP threads of
-## the CPU variants).
+## allocate; empty when unset), @code{cpu_threads} (OpenMP threads of
+## the CPU variants), @code{gdarrays} (how many gdArrays are alive) and
+## @code{gdarray_bytes} (the memory they hold: on the GPU, or in host
+## memory where there is none).
 ##
 ## Without an output argument it prints a summary. It never raises an error
 ## for want of a GPU.
-## @seealso{gd_minplus}
+## @seealso{gd_minplus, gdArray}
 ## @end deftypefn
 
 function varargout = gd_info (varargin)
@@ -30,7 +32,7 @@ function varargout = gd_info (varargin)
     ## print_usage's text, with gd's id
     error ("gd:input", "Invalid call to gd_info.  Correct usage is:\n\n -- INFO = gd_info ()\n -- gd_info ()");
   endif
-  s = __gd_info__ ();
+  s = __gd__ ("info");
   if (nargout > 0)
     varargout{1} = s;
     return;
@@ -45,10 +47,17 @@ function varargout = gd_info (varargin)
       printf ("    GD_GPU_MEM_LIMIT caps each call at %.1f MiB\n",
               s.memory_limit / 2^20);
     endif
+    if (s.gdarrays > 0)
+      printf ("    %d gdArrays hold %.1f MiB\n", s.gdarrays, s.gdarray_bytes / 2^20);
+    endif
   else
     printf ("gd: no GPU: %s\n", s.reason);
     printf ("    the CPU variants run (%d threads); runtime %s, driver %s\n",
             s.cpu_threads, s.runtime_version, s.driver_version);
+    if (s.gdarrays > 0)
+      printf ("    %d gdArrays hold %.1f MiB in host memory\n", s.gdarrays,
+              s.gdarray_bytes / 2^20);
+    endif
   endif
 endfunction
 

@@ -71,9 +71,9 @@
 
 function varargout = gd_minplus (varargin)
   if (nargout == 0 && nargin == 1 && ischar (varargin{1}))
-    __gd_minplus__ (varargin{:});               # prints the variant list
+    __gd__ ("minplus", varargin{:});               # prints the variant list
   else
-    [varargout{1:max (1, nargout)}] = __gd_minplus__ (varargin{:});
+    [varargout{1:max (1, nargout)}] = __gd__ ("minplus", varargin{:});
   endif
 endfunction
 

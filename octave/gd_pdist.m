@@ -48,9 +48,9 @@
 
 function varargout = gd_pdist (varargin)
   if (nargout == 0 && nargin == 1 && ischar (varargin{1}))
-    __gd_pdist__ (varargin{:});               # prints the variant list
+    __gd__ ("pdist", varargin{:});               # prints the variant list
   else
-    [varargout{1:max (1, nargout)}] = __gd_pdist__ (varargin{:});
+    [varargout{1:max (1, nargout)}] = __gd__ ("pdist", varargin{:});
   endif
 endfunction
 

@@ -21,9 +21,9 @@
 
 function varargout = gd_pdist2 (varargin)
   if (nargout == 0 && nargin == 1 && ischar (varargin{1}))
-    __gd_pdist2__ (varargin{:});              # prints the variant list
+    __gd__ ("pdist2", varargin{:});              # prints the variant list
   else
-    [varargout{1:max (1, nargout)}] = __gd_pdist2__ (varargin{:});
+    [varargout{1:max (1, nargout)}] = __gd__ ("pdist2", varargin{:});
   endif
 endfunction
 

@@ -13,7 +13,11 @@
 ## operands are converted to single first. Sums run in another order than
 ## the host BLAS, so results agree with @code{single (A) * single (B)} to
 ## rounding (relative error of order k*eps('single')), and exactly for
-## small-integer operands.
+## small-integer operands. A 1x1 operand multiplies element by element,
+## as Octave's scalar product does (a zero product keeps its sign); that
+## runs on the host whatever the variant, and @code{info.variant} says
+## @qcode{"elementwise"}. Either operand may be a gdArray; the result is
+## then a gdArray (see @code{gdArray}).
 ##
 ## Options:
 ## @table @asis
@@ -52,9 +56,9 @@
 
 function varargout = gd_sgemm (varargin)
   if (nargout == 0 && nargin == 1 && ischar (varargin{1}))
-    __gd_sgemm__ (varargin{:});               # prints the variant list
+    __gd__ ("sgemm", varargin{:});               # prints the variant list
   else
-    [varargout{1:max (1, nargout)}] = __gd_sgemm__ (varargin{:});
+    [varargout{1:max (1, nargout)}] = __gd__ ("sgemm", varargin{:});
   endif
 endfunction
 

@@ -28,6 +28,10 @@ function varargout = gd_squareform (varargin)
                         " -- ... = gd_squareform (..., \"tovector\")"]);
   endif
   X = varargin{1};
+  if (isa (X, "gdArray"))
+    varargout{1} = resident_squareform (X, varargin{2:end});
+    return;
+  endif
   if (! (isnumeric (X) || islogical (X)) || ! isreal (X) || issparse (X) || ndims (X) != 2)
     error ("gd:input", "gd_squareform: the argument must be a real, full numeric or logical vector or matrix, not %s",
            ifelse_class (X));
@@ -80,6 +84,25 @@ function varargout = gd_squareform (varargin)
   varargout{1} = Y;
 endfunction
 
+## on the GPU (or, with no GPU, on the host copy the gdArray holds): the
+## same checks, messages and result, as a gdArray
+function Y = resident_squareform (X, direction)
+  sz = size (X);
+  if (nargin == 2)
+    if (! ischar (direction) || ! any (strcmpi (direction, {"tomatrix", "tovector"})))
+      error ("gd:input", "gd_squareform: direction must be 'tomatrix' or 'tovector'");
+    endif
+    tomatrix = strcmpi (direction, "tomatrix");
+  else
+    tomatrix = any (sz == 1);
+  endif
+  if (tomatrix && ! any (sz == 1) && all (sz != 0))
+    error ("gd:size", "gd_squareform: 'tomatrix' takes a vector, not a %dx%d matrix",
+           sz(1), sz(2));
+  endif
+  Y = __gd__ ("squareform", X, tomatrix);
+endfunction
+
 function c = ifelse_class (X)
   if (iscell (X))
     c = "a cell array";
@@ -125,6 +148,28 @@ endfunction
 %! warning ("off", "gd:symmetric", "local");
 %! assert (gd_squareform ([0 1; 2 0]), 2);
 %!error <'tovector' takes a square matrix> gd_squareform (ones (2, 3), "tovector")
+%!test
+%! ## gdArrays: the same result, as a gdArray, on the GPU where there is one
+%! warning ("off", "gd:nogpu", "local");
+%! for c = {"single", "double"}
+%!   v = cast (randi (9, 1, 45), c{1});
+%!   v(3) = -0;
+%!   G = gd_squareform (gdArray (v));
+%!   assert (isa (G, "gdArray"));
+%!   S = gd_squareform (v);
+%!   assert (isequal (gather (G), S) && isequal (class (gather (G)), c{1}));
+%!   assert (1 ./ gather (G)(4, 1), Inf);         # -0 + 0 is +0, as in Octave
+%!   assert (isequal (gather (gd_squareform (G)), gd_squareform (S)));
+%!   assert (isequal (gather (gd_squareform (gdArray (S), "tovector")), v + 0));
+%! endfor
+%! assert (gather (gd_squareform (gdArray (zeros (1, 0)))), 0);
+%! assert (size (gather (gd_squareform (gdArray (0), "tovector"))), [1 0]);
+%!error <non-zero diagonal> gd_squareform (gdArray ([1 2; 2 0]))
+%!error <non-zero diagonal> gd_squareform (gdArray ([NaN 2; 2 0]))
+%!error <no n\*\(n-1\)/2> gd_squareform (gdArray ([1 2]))
+%!error <'tovector' takes a square matrix> gd_squareform (gdArray (ones (2, 3)), "tovector")
+%!error <'tomatrix' takes a vector> gd_squareform (gdArray (ones (2, 3)), "tomatrix")
+%!warning <not symmetric> gd_squareform (gdArray ([0 1; 2 0]));
 %!error <argument must be> gd_squareform ("abc")
 %!error <argument must be> gd_squareform ({1})
 %!error <argument must be> gd_squareform (ones (2, 2, 2))

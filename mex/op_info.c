@@ -1,13 +1,13 @@
-/* __gd_info__.c - gateway of gd_info (octave/gd_info.m): the device gd
- * would use, or why there is none. Never raises for want of a GPU. */
+/* op_info.c - gd_info (octave/gd_info.m), through __gd__('info'): the
+ * device gd would use, or why there is none, and the live gdArrays. Never
+ * raises for want of a GPU. */
 #include "gd_mex.h"
 
 #include <stdio.h>
 
-void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+void gd_op_info(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
     (void)prhs;
-    gd_mex_init();
     if (nrhs > 0) gd_mex_error("gd_info", "gd:input", "takes no arguments");
     if (nlhs > 1) gd_mex_error("gd_info", "gd:input", "too many outputs");
     gd_device_info d;
@@ -17,7 +17,8 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     const char *fields[] = {"available", "reason", "name", "compute_capability",
                             "sms", "clock_mhz", "memory_clock_mhz", "bus_width",
                             "memory_total", "memory_free", "memory_pool", "driver_version",
-                            "runtime_version", "memory_limit", "cpu_threads"};
+                            "runtime_version", "memory_limit", "cpu_threads",
+                            "gdarrays", "gdarray_bytes"};
     const int nf = sizeof fields / sizeof fields[0];
     mxArray *o = mxCreateStructMatrix(1, 1, nf, fields);
     char buf[32];
@@ -43,5 +44,9 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
                d.mem_limit >= 0 ? mxCreateDoubleScalar((double)d.mem_limit)
                                 : mxCreateDoubleMatrix(0, 0, mxREAL));
     mxSetField(o, 0, "cpu_threads", mxCreateDoubleScalar(gd_cpu_threads()));
+    double count, bytes;
+    gd_reg_stats(&count, &bytes);
+    mxSetField(o, 0, "gdarrays", mxCreateDoubleScalar(count));
+    mxSetField(o, 0, "gdarray_bytes", mxCreateDoubleScalar(bytes));
     plhs[0] = o;
 }

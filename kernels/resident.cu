@@ -1,0 +1,476 @@
+/* resident.cu - matrices that stay on the device between calls: their
+ * upload and download, operands in either place as an operation needs
+ * them (class conversion, host copies for host code), and the operations
+ * on resident data that are layout alone: transpose and squareform. */
+#include "product.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <math.h>
+#include <string.h>
+
+namespace {
+
+size_t elem(gd_class c) { return c == GD_SINGLE ? 4 : 8; }
+
+unsigned blocks_for(int64_t work, int threads)
+{
+    int64_t b = (work + threads - 1) / threads;
+    return (unsigned)(b < 65536 * 4 ? (b > 0 ? b : 1) : 65536 * 4);
+}
+
+// out (rows x cols, tight) = (To) in (ld)
+template <class Ti, class To>
+__global__ void convert(const Ti *__restrict__ in, int64_t ld, To *__restrict__ out,
+                        int64_t rows, int64_t cols)
+{
+    const int64_t count = rows * cols;
+    for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < count;
+         e += (int64_t)gridDim.x * blockDim.x)
+        out[e] = (To)in[e % rows + ld * (e / rows)];
+}
+
+// R (cols x rows, tight) = A.' through a 32x32 shared tile
+template <class T>
+__global__ void transpose(const T *__restrict__ A, int64_t lda, T *__restrict__ R,
+                          int64_t rows, int64_t cols)
+{
+    __shared__ T tile[32][33];
+    const int64_t i0 = (int64_t)blockIdx.x * 32;
+    for (int64_t j0 = (int64_t)blockIdx.y * 32; j0 < cols; j0 += (int64_t)gridDim.y * 32) {
+        for (int r = threadIdx.y; r < 32; r += blockDim.y) {
+            const int64_t i = i0 + threadIdx.x, j = j0 + r;
+            if (i < rows && j < cols) tile[r][threadIdx.x] = A[i + lda * j];
+        }
+        __syncthreads();
+        for (int r = threadIdx.y; r < 32; r += blockDim.y) {
+            const int64_t j = j0 + threadIdx.x, i = i0 + r;
+            if (i < rows && j < cols) R[j + cols * i] = tile[threadIdx.x][r];
+        }
+        __syncthreads();
+    }
+}
+
+// the place of pair (i, j), i > j, in the condensed vector of n points
+__host__ __device__ inline int64_t pair_at(int64_t i, int64_t j, int64_t n)
+{
+    return j * n - j * (j + 1) / 2 + (i - j - 1);
+}
+
+// R (n x n) from the condensed X (element e at X[e % xr + ldx * (e / xr)]):
+// R(i,j) = R(j,i) = x + 0, as Octave's Y + Y.' gives it (-0 becomes +0)
+template <class T>
+__global__ void to_matrix(const T *__restrict__ X, int64_t xr, int64_t ldx,
+                          T *__restrict__ R, int64_t n)
+{
+    const int64_t count = n * n;
+    for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < count;
+         e += (int64_t)gridDim.x * blockDim.x) {
+        const int64_t i = e % n, j = e / n;
+        T v = (T)0;
+        if (i != j) {
+            const int64_t q = i > j ? pair_at(i, j, n) : pair_at(j, i, n);
+            v = X[q % xr + ldx * (q / xr)] + (T)0;
+        }
+        R[e] = v;
+    }
+}
+
+// R (1 x n(n-1)/2) = the lower triangle of X (n x n, ld) in column order;
+// flags[0]: a diagonal element is not 0; flags[1]: X is not isequaln to X.'
+template <class T>
+__global__ void to_vector(const T *__restrict__ X, int64_t ld, T *__restrict__ R,
+                          int64_t n, int *flags)
+{
+    const int64_t count = n * n;
+    for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < count;
+         e += (int64_t)gridDim.x * blockDim.x) {
+        const int64_t i = e % n, j = e / n;
+        const T a = X[i + ld * j];
+        if (i == j) {
+            if (!(a == (T)0)) atomicOr(&flags[0], 1);
+        } else if (i > j) {
+            const T b = X[j + ld * i];
+            if (!(a == b || (a != a && b != b))) atomicOr(&flags[1], 1);
+            R[pair_at(i, j, n)] = a;
+        }
+    }
+}
+
+template <class T>
+void host_to_matrix(const T *X, int64_t xr, int64_t ldx, T *R, int64_t n)
+{
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < n; ++i) {
+            T v = (T)0;
+            if (i != j) {
+                const int64_t q = i > j ? pair_at(i, j, n) : pair_at(j, i, n);
+                v = X[q % xr + ldx * (q / xr)] + (T)0;
+            }
+            R[i + n * j] = v;
+        }
+}
+
+template <class T>
+int host_to_vector(const T *X, int64_t ld, T *R, int64_t n)
+{
+    int flags = 0;
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < n; ++i) {
+            const T a = X[i + ld * j];
+            if (i == j) {
+                if (!(a == (T)0)) flags |= 1;
+            } else if (i > j) {
+                const T b = X[j + ld * i];
+                if (!(a == b || (a != a && b != b))) flags |= 2;
+                R[pair_at(i, j, n)] = a;
+            }
+        }
+    return flags;
+}
+
+double mib(size_t b) { return b / 1048576.0; }
+
+} // namespace
+
+extern "C" gd_status gd_copy_d2d(void *dst, size_t dpitch, const void *src, size_t spitch,
+                                 size_t width, size_t height, cudaStream_t st)
+{
+    if (!width || !height) return GD_OK;
+    return gd_cuda(cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height,
+                                     cudaMemcpyDeviceToDevice, st),
+                   "device-to-device copy");
+}
+
+extern "C" gd_status gd_operand_class(const gd_matrix *a, gd_class cls, gd_matrix *out,
+                                      gd_allocs *al, void **host_copy, const char *label)
+{
+    *out = *a;
+    *host_copy = NULL;
+    if (a->cls == cls) return GD_OK;
+    const int64_t count = a->rows * a->cols;
+    char what[96];
+    gd_describe(what, sizeof what, label, a->rows, a->cols, cls);
+    void *p;
+    gd_status s;
+    if (a->where == GD_DEVICE) {
+        if ((s = gd_alloc(al, &p, (size_t)count * elem(cls), what))) return s;
+        const int threads = 256;
+        cudaStream_t st = gd_stream();
+        if (cls == GD_SINGLE)
+            convert<double, float><<<blocks_for(count, threads), threads, 0, st>>>(
+                (const double *)a->ptr, a->ld, (float *)p, a->rows, a->cols);
+        else
+            convert<float, double><<<blocks_for(count, threads), threads, 0, st>>>(
+                (const float *)a->ptr, a->ld, (double *)p, a->rows, a->cols);
+        if ((s = gd_cuda(cudaGetLastError(), "class conversion kernel"))) return s;
+    } else {
+        p = malloc(count ? (size_t)count * elem(cls) : 1);
+        if (!p)
+            return gd_fail(GD_ERR_MEMORY, "cannot allocate %s (%.1f MiB) in host memory", what,
+                           mib((size_t)count * elem(cls)));
+        for (int64_t e = 0; e < count; ++e) {
+            const int64_t src = e % a->rows + a->ld * (e / a->rows);
+            if (cls == GD_SINGLE)
+                ((float *)p)[e] = (float)((const double *)a->ptr)[src];
+            else
+                ((double *)p)[e] = (double)((const float *)a->ptr)[src];
+        }
+        *host_copy = p;
+    }
+    out->ptr = p;
+    out->cls = cls;
+    out->ld = a->rows;
+    return GD_OK;
+}
+
+extern "C" gd_status gd_operand_host(const gd_matrix *a, gd_matrix *out, void **host_copy,
+                                     const char *label)
+{
+    *out = *a;
+    *host_copy = NULL;
+    if (a->where == GD_HOST) return GD_OK;
+    const size_t bytes = (size_t)(a->rows * a->cols) * elem(a->cls);
+    char what[96];
+    gd_describe(what, sizeof what, label, a->rows, a->cols, a->cls);
+    void *p = malloc(bytes ? bytes : 1);
+    if (!p)
+        return gd_fail(GD_ERR_MEMORY, "cannot allocate a host copy of %s (%.1f MiB)", what,
+                       mib(bytes));
+    gd_out o = {p, NULL, NULL, NULL};
+    gd_timing t;
+    memset(&t, 0, sizeof t);
+    /* after whatever the kernels' stream still does to it (a conversion) */
+    gd_status s = gd_cuda(cudaStreamSynchronize(gd_stream()), "class conversion kernel");
+    if (!s) s = gd_dev_download(a, o, &t);
+    if (s) {
+        free(p);
+        return s;
+    }
+    *host_copy = p;
+    out->ptr = p;
+    out->where = GD_HOST;
+    out->ld = a->rows;
+    return GD_OK;
+}
+
+extern "C" gd_status gd_host_result_begin(gd_out *out, size_t bytes, const char *what,
+                                          void **buf)
+{
+    *buf = NULL;
+    if (!out->device) {
+        gd_status s = gd_out_buffer(out, bytes, what);
+        *buf = out->ptr;
+        return s;
+    }
+    *out->device = NULL;
+    *buf = malloc(bytes ? bytes : 1);
+    if (!*buf)
+        return gd_fail(GD_ERR_MEMORY, "cannot allocate %s (%.1f MiB) in host memory", what,
+                       mib(bytes));
+    return GD_OK;
+}
+
+extern "C" gd_status gd_host_result_end(gd_out *out, void *buf, size_t bytes, gd_status s,
+                                        gd_timing *t)
+{
+    if (!out->device) return s;
+    if (!s) {
+        /* the bytes as one column of 4-byte words (results are of 4- or
+         * 8-byte elements): the upload needs no other sizes */
+        const gd_matrix whole = gd_host_matrix(buf, GD_SINGLE, (int64_t)(bytes / 4), 1);
+        gd_timing up;
+        memset(&up, 0, sizeof up);
+        s = gd_dev_upload(&whole, out->device, &up);
+        t->upload_ms += up.upload_ms;
+        if (!s) t->kept = 1;
+    }
+    free(buf);
+    return s;
+}
+
+extern "C" gd_status gd_dev_upload(const gd_matrix *A, void **dst, gd_timing *t)
+{
+    const double t0 = gd_now_ms();
+    *dst = NULL;
+    const size_t es = elem(A->cls);
+    gd_status s = gd_check_size("the array", A->rows, A->cols, es);
+    if (s) return s;
+    if ((s = gd_device_ready())) return s;
+    char what[96];
+    gd_describe(what, sizeof what, "the array", A->rows, A->cols, A->cls);
+    gd_allocs al = {};
+    void *p = NULL;
+    gd_copies_begin(t);
+    if (!(s = gd_alloc_kept(&al, &p, (size_t)(A->rows * A->cols) * es, what)) &&
+        A->rows * A->cols > 0 &&
+        !(s = gd_upload(p, A->ptr, (size_t)A->ld * es, (size_t)A->rows * es, (size_t)A->cols,
+                        NULL, "copy of the array to the GPU")))
+        s = gd_copies_finish();
+    s = gd_end_call(s, &al, t);
+    if (!s) *dst = p;
+    t->total_ms = gd_now_ms() - t0;
+    return s;
+}
+
+extern "C" gd_status gd_dev_download(const gd_matrix *A, gd_out out, gd_timing *t)
+{
+    const double t0 = gd_now_ms();
+    const size_t es = elem(A->cls);
+    char what[96];
+    gd_describe(what, sizeof what, "the array", A->rows, A->cols, A->cls);
+    const size_t bytes = (size_t)(A->rows * A->cols) * es;
+    gd_status s;
+    if (A->where == GD_HOST) {
+        if ((s = gd_out_buffer(&out, bytes, what))) return s;
+        for (int64_t j = 0; j < A->cols; ++j)
+            memcpy((char *)out.ptr + (size_t)(j * A->rows) * es,
+                   (const char *)A->ptr + (size_t)(j * A->ld) * es, (size_t)A->rows * es);
+        t->total_ms = gd_now_ms() - t0;
+        return GD_OK;
+    }
+    if ((s = gd_device_ready())) return s;
+    gd_allocs al = {};
+    gd_copies_begin(t);
+    if (!(s = gd_out_buffer(&out, bytes, what)) && bytes &&
+        !(s = gd_download(out.ptr, (size_t)A->rows * es, A->ptr, (size_t)A->ld * es,
+                          (size_t)A->rows * es, (size_t)A->cols, NULL,
+                          "copy of the array from the GPU")))
+        s = gd_copies_finish();
+    s = gd_end_call(s, &al, t);
+    t->total_ms = gd_now_ms() - t0;
+    return s;
+}
+
+/* The result of a layout operation on the device: kept, or a temporary
+ * downloaded into out's host buffer at the end. */
+static gd_status layout_result(gd_allocs *al, gd_out *out, void **dR, size_t bytes,
+                               const char *what)
+{
+    if (out->device) return gd_alloc_kept(al, dR, bytes, what);
+    return gd_alloc(al, dR, bytes, what);
+}
+
+static gd_status layout_finish(gd_allocs *al, gd_out *out, void *dR, int64_t rows,
+                               int64_t cols, size_t es, const char *what, gd_timing *t)
+{
+    gd_status s;
+    cudaStream_t st = gd_stream();
+    cudaEventRecord(gd_event(1), st);
+    if (out->device) {
+        if ((s = gd_cuda(cudaStreamSynchronize(st), what))) return s;
+        *out->device = dR;
+        t->kept = 1;
+    } else {
+        const size_t bytes = (size_t)(rows * cols) * es;
+        if ((s = gd_out_buffer(out, bytes, what))) return s;
+        if (bytes &&
+            (s = gd_download(out->ptr, (size_t)rows * es, dR, (size_t)rows * es,
+                             (size_t)rows * es, (size_t)cols, gd_event(1),
+                             "copy of the result from the GPU")))
+            return s;
+        if ((s = gd_copies_finish())) return s;
+        if ((s = gd_cuda(cudaStreamSynchronize(st), what))) return s;
+    }
+    t->kernel_ms = gd_elapsed(0, 1);
+    (void)al;
+    return GD_OK;
+}
+
+extern "C" gd_status gd_transpose(const gd_matrix *A, gd_out R, gd_timing *t)
+{
+    const double t0 = gd_now_ms();
+    memset(t, 0, sizeof *t);
+    const size_t es = elem(A->cls);
+    const int64_t m = A->rows, n = A->cols;
+    const size_t bytes = (size_t)(m * n) * es;
+    char what[96];
+    gd_describe(what, sizeof what, "the transpose", n, m, A->cls);
+    gd_status s;
+    if (A->where == GD_HOST) {
+        void *buf;
+        snprintf(t->variant, sizeof t->variant, "cpu");
+        snprintf(t->device, sizeof t->device, "cpu");
+        if (!(s = gd_host_result_begin(&R, bytes, what, &buf)))
+            for (int64_t j = 0; j < n; ++j)
+                for (int64_t i = 0; i < m; ++i)
+                    memcpy((char *)buf + (size_t)(j + n * i) * es,
+                           (const char *)A->ptr + (size_t)(i + A->ld * j) * es, es);
+        s = gd_host_result_end(&R, buf, bytes, s, t);
+        t->total_ms = gd_now_ms() - t0;
+        return s;
+    }
+    if ((s = gd_device_ready())) return s;
+    t->resident = 1;
+    snprintf(t->variant, sizeof t->variant, "gpu");
+    snprintf(t->device, sizeof t->device, "%s", gd_device_name());
+    gd_allocs al = {};
+    void *dR = NULL;
+    gd_copies_begin(t);
+    cudaStream_t st = gd_stream();
+    if (!(s = layout_result(&al, &R, &dR, bytes, what))) {
+        cudaEventRecord(gd_event(0), st);
+        if (m * n > 0) {
+            dim3 grid((unsigned)((m + 31) / 32), gd_grid_y((n + 31) / 32));
+            if (A->cls == GD_SINGLE)
+                transpose<float><<<grid, dim3(32, 8), 0, st>>>((const float *)A->ptr, A->ld,
+                                                              (float *)dR, m, n);
+            else
+                transpose<double><<<grid, dim3(32, 8), 0, st>>>((const double *)A->ptr, A->ld,
+                                                               (double *)dR, m, n);
+            s = gd_cuda(cudaGetLastError(), "transpose kernel");
+        }
+        if (!s) s = layout_finish(&al, &R, dR, n, m, es, "transpose kernel", t);
+    }
+    s = gd_end_call(s, &al, t);
+    t->total_ms = gd_now_ms() - t0;
+    return s;
+}
+
+extern "C" gd_status gd_squareform(const gd_matrix *X, int tomatrix, gd_out R, int *flags,
+                                   gd_timing *t)
+{
+    const double t0 = gd_now_ms();
+    memset(t, 0, sizeof *t);
+    *flags = 0;
+    const size_t es = elem(X->cls);
+    int64_t n;
+    if (tomatrix) {
+        const int64_t P = X->rows * X->cols;
+        n = (int64_t)((1.0 + sqrt(1.0 + 8.0 * (double)P)) / 2.0 + 0.5);
+        if (n * (n - 1) / 2 != P)
+            return gd_fail(GD_ERR_SIZE, "a vector of %lld elements is no n*(n-1)/2",
+                           (long long)P);
+    } else {
+        n = X->rows;
+        if (X->rows != X->cols)
+            return gd_fail(GD_ERR_SIZE, "'tovector' takes a square matrix, not %lldx%lld",
+                           (long long)X->rows, (long long)X->cols);
+    }
+    const int64_t rr = tomatrix ? n : 1, rc = tomatrix ? n : n * (n - 1) / 2;
+    gd_status s = gd_check_size("the result", rr, rc, es);
+    if (s) return s;
+    const size_t bytes = (size_t)(rr * rc) * es;
+    char what[96];
+    gd_describe(what, sizeof what, "the result", rr, rc, X->cls);
+    if (X->where == GD_HOST) {
+        void *buf;
+        snprintf(t->variant, sizeof t->variant, "cpu");
+        snprintf(t->device, sizeof t->device, "cpu");
+        if (!(s = gd_host_result_begin(&R, bytes, what, &buf))) {
+            if (tomatrix && X->cls == GD_SINGLE)
+                host_to_matrix<float>((const float *)X->ptr, X->rows, X->ld, (float *)buf, n);
+            else if (tomatrix)
+                host_to_matrix<double>((const double *)X->ptr, X->rows, X->ld, (double *)buf, n);
+            else if (X->cls == GD_SINGLE)
+                *flags = host_to_vector<float>((const float *)X->ptr, X->ld, (float *)buf, n);
+            else
+                *flags = host_to_vector<double>((const double *)X->ptr, X->ld, (double *)buf, n);
+        }
+        s = gd_host_result_end(&R, buf, bytes, s, t);
+        t->total_ms = gd_now_ms() - t0;
+        return s;
+    }
+    if ((s = gd_device_ready())) return s;
+    t->resident = 1;
+    snprintf(t->variant, sizeof t->variant, "gpu");
+    snprintf(t->device, sizeof t->device, "%s", gd_device_name());
+    gd_allocs al = {};
+    void *dR = NULL, *dF = NULL;
+    gd_copies_begin(t);
+    cudaStream_t st = gd_stream();
+    const int threads = 256;
+    if ((s = layout_result(&al, &R, &dR, bytes, what))) goto done;
+    cudaEventRecord(gd_event(0), st);
+    if (tomatrix) {
+        if (X->cls == GD_SINGLE)
+            to_matrix<float><<<blocks_for(n * n, threads), threads, 0, st>>>(
+                (const float *)X->ptr, X->rows ? X->rows : 1, X->ld, (float *)dR, n);
+        else
+            to_matrix<double><<<blocks_for(n * n, threads), threads, 0, st>>>(
+                (const double *)X->ptr, X->rows ? X->rows : 1, X->ld, (double *)dR, n);
+    } else if (n > 0) {
+        int host_flags[2] = {0, 0};
+        if ((s = gd_alloc(&al, &dF, 2 * sizeof(int), "squareform's checks")) ||
+            (s = gd_cuda(cudaMemsetAsync(dF, 0, 2 * sizeof(int), st), "squareform's checks")))
+            goto done;
+        if (X->cls == GD_SINGLE)
+            to_vector<float><<<blocks_for(n * n, threads), threads, 0, st>>>(
+                (const float *)X->ptr, X->ld, (float *)dR, n, (int *)dF);
+        else
+            to_vector<double><<<blocks_for(n * n, threads), threads, 0, st>>>(
+                (const double *)X->ptr, X->ld, (double *)dR, n, (int *)dF);
+        if ((s = gd_cuda(cudaGetLastError(), "squareform kernel")) ||
+            (s = gd_cuda(cudaMemcpyAsync(host_flags, dF, sizeof host_flags,
+                                         cudaMemcpyDeviceToHost, st), "squareform's checks")) ||
+            (s = gd_cuda(cudaStreamSynchronize(st), "squareform kernel")))
+            goto done;
+        *flags = (host_flags[0] ? 1 : 0) | (host_flags[1] ? 2 : 0);
+    }
+    if ((s = gd_cuda(cudaGetLastError(), "squareform kernel"))) goto done;
+    s = layout_finish(&al, &R, dR, rr, rc, es, "squareform kernel", t);
+done:
+    s = gd_end_call(s, &al, t);
+    t->total_ms = gd_now_ms() - t0;
+    return s;
+}

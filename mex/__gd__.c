@@ -1,0 +1,33 @@
+/* __gd__.c - the one gateway of gd (octave/private/__gd__.mex): every
+ * function's .m file calls __gd__ (op, ...), and this dispatches on op to
+ * the op_*.c files. One .mex holds one copy of the C statics that must be
+ * shared: the table of gdArrays, the streams, the staging buffers. */
+#include "gd_mex.h"
+
+#include <string.h>
+
+static const struct {
+    const char *name;
+    gd_mex_op *fn;
+} OPS[] = {
+    {"minplus", gd_op_minplus},     {"sgemm", gd_op_sgemm},
+    {"pdist", gd_op_pdist},         {"pdist2", gd_op_pdist2},
+    {"info", gd_op_info},           {"upload", gd_op_upload},
+    {"gather", gd_op_gather},       {"free", gd_op_free},
+    {"transpose", gd_op_transpose}, {"squareform", gd_op_squareform},
+    {"describe", gd_op_describe},
+};
+
+void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    gd_mex_init();
+    char op[16];
+    if (nrhs < 1 || !mxIsChar(prhs[0]) || mxGetString(prhs[0], op, sizeof op))
+        gd_mex_error("__gd__", "gd:input", "expected an operation name first");
+    for (size_t i = 0; i < sizeof OPS / sizeof OPS[0]; ++i)
+        if (!strcmp(op, OPS[i].name)) {
+            OPS[i].fn(nlhs, plhs, nrhs - 1, prhs + 1);
+            return;
+        }
+    gd_mex_error("__gd__", "gd:input", "unknown operation '%s'", op);
+}

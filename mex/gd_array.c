@@ -1,0 +1,269 @@
+/* gd_array.c - the table of live gdArrays, operands that may be gdArrays,
+ * and results that may become gdArrays (see gd_mex.h). */
+#include "gd_mex.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- the table ------------------------------------------------------- */
+
+/* id = generation * 2^24 + slot: exact in a double (below 2^53) */
+#define SLOT_BITS 24
+#define SLOT_COUNT ((double)(1 << SLOT_BITS))
+#define GEN_LIMIT (1u << 28)
+
+typedef struct {
+    gd_matrix m;
+    uint32_t gen; /* 0: free */
+    size_t bytes;
+} entry;
+
+static entry *g_tab;
+static size_t g_cap, g_used; /* slots made; slots in use */
+static size_t *g_free;       /* free slots, a stack */
+static size_t g_nfree;
+static uint32_t g_gen;       /* the last generation handed out */
+static double g_bytes;
+static int g_locked;
+
+static uint32_t next_gen(void)
+{
+    if (!g_gen) {
+        /* a different start every time the gateway is loaded */
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        uint64_t x = (uint64_t)ts.tv_nsec * 2654435761u ^ (uint64_t)ts.tv_sec ^
+                     ((uint64_t)getpid() << 16);
+        g_gen = (uint32_t)(x % (GEN_LIMIT / 2)) + 1;
+    }
+    if (++g_gen >= GEN_LIMIT) g_gen = 1;
+    return g_gen;
+}
+
+static size_t elem_bytes(gd_class c) { return c == GD_SINGLE ? 4 : 8; }
+
+static void release(entry *e)
+{
+    if (e->m.where == GD_DEVICE)
+        gd_dev_free((void *)e->m.ptr);
+    else
+        free((void *)e->m.ptr);
+    g_bytes -= (double)e->bytes;
+    memset(e, 0, sizeof *e);
+}
+
+/* while any gdArray lives, the gateway stays loaded (clear mex and clear
+ * all keep a locked function), so that a live id keeps its memory */
+static void lock_while_live(void)
+{
+    if (g_used > 0 && !g_locked) {
+        mexLock();
+        g_locked = 1;
+    } else if (g_used == 0 && g_locked) {
+        mexUnlock();
+        g_locked = 0;
+    }
+}
+
+double gd_reg_add(void *ptr, int on_device, gd_class cls, int64_t rows, int64_t cols)
+{
+    size_t slot;
+    if (g_nfree) {
+        slot = g_free[--g_nfree];
+    } else {
+        if (g_cap >= (size_t)1 << SLOT_BITS) goto full;
+        if (g_cap % 1024 == 0) {
+            entry *t = (entry *)realloc(g_tab, (g_cap + 1024) * sizeof *t);
+            size_t *f = t ? (size_t *)realloc(g_free, (g_cap + 1024) * sizeof *f) : NULL;
+            if (t) g_tab = t;
+            if (!f) goto full;
+            g_free = f;
+        }
+        slot = g_cap++;
+    }
+    {
+        entry *e = &g_tab[slot];
+        memset(e, 0, sizeof *e);
+        e->m.ptr = ptr;
+        e->m.where = on_device ? GD_DEVICE : GD_HOST;
+        e->m.cls = cls;
+        e->m.rows = rows;
+        e->m.cols = cols;
+        e->m.ld = rows;
+        e->gen = next_gen();
+        e->bytes = (size_t)(rows * cols) * elem_bytes(cls);
+        g_bytes += (double)e->bytes;
+        ++g_used;
+        lock_while_live();
+        return (double)e->gen * SLOT_COUNT + (double)slot;
+    }
+full:
+    if (on_device)
+        gd_dev_free(ptr);
+    else
+        free(ptr);
+    gd_mex_error("gdArray", "gd:memory", "cannot record another gdArray (%zu are live)",
+                 g_used);
+    return 0;
+}
+
+static entry *lookup(double id)
+{
+    if (!(id >= 0 && id < 9007199254740992.0) || id != (double)(uint64_t)id) return NULL;
+    const uint64_t v = (uint64_t)id;
+    const size_t slot = (size_t)(v & ((1u << SLOT_BITS) - 1));
+    const uint64_t gen = v >> SLOT_BITS;
+    if (slot >= g_cap || !g_tab[slot].gen || g_tab[slot].gen != gen) return NULL;
+    return &g_tab[slot];
+}
+
+const gd_matrix *gd_reg_find(double id)
+{
+    entry *e = lookup(id);
+    return e ? &e->m : NULL;
+}
+
+int gd_reg_free(double id)
+{
+    entry *e = lookup(id);
+    if (!e) return 0;
+    release(e);
+    g_free[g_nfree++] = (size_t)(e - g_tab);
+    --g_used;
+    lock_while_live();
+    return 1;
+}
+
+void gd_reg_free_all(void)
+{
+    for (size_t i = 0; i < g_cap; ++i)
+        if (g_tab[i].gen) release(&g_tab[i]);
+    free(g_tab);
+    free(g_free);
+    g_tab = NULL;
+    g_free = NULL;
+    g_cap = g_used = g_nfree = 0;
+    g_bytes = 0;
+    /* the generations go on: an id from before stays unknown */
+    if (g_locked) {
+        mexUnlock();
+        g_locked = 0;
+    }
+}
+
+void gd_reg_stats(double *count, double *bytes)
+{
+    *count = (double)g_used;
+    *bytes = g_bytes;
+}
+
+/* ---- operands ---------------------------------------------------------- */
+
+int gd_mex_is_gdarray(const mxArray *a) { return mxIsClass(a, "gdArray"); }
+
+/* the id a gdArray object holds; -1 when it holds none */
+static double id_of(const mxArray *a)
+{
+    mxArray *p = mxGetProperty(a, 0, "id");
+    double id = -1;
+    if (p && mxIsDouble(p) && !mxIsComplex(p) && mxGetNumberOfElements(p) == 1)
+        id = mxGetScalar(p);
+    if (p) mxDestroyArray(p);
+    return id;
+}
+
+void gd_mex_operand(const char *fn, const char *argname, const mxArray *a, gd_matrix *out,
+                    int *gdarray)
+{
+    if (gd_mex_is_gdarray(a)) {
+        const gd_matrix *m = mxGetNumberOfElements(a) == 1 ? gd_reg_find(id_of(a)) : NULL;
+        if (!m)
+            gd_mex_error(fn, "gd:stale", "%s is a gdArray whose data is gone (it was freed, "
+                         "or made before gd was reloaded, or is not one gd made)", argname);
+        *out = *m;
+        *gdarray = 1;
+        return;
+    }
+    gd_mex_check_matrix(fn, argname, a);
+    const gd_class cls = mxIsSingle(a) ? GD_SINGLE : GD_DOUBLE;
+    const void *p = cls == GD_SINGLE ? (const void *)mxGetSingles(a) : (const void *)mxGetDoubles(a);
+    *out = gd_host_matrix(p, cls, (int64_t)mxGetM(a), (int64_t)mxGetN(a));
+    *gdarray = 0;
+}
+
+int gd_mex_on_device(int n, const gd_matrix *const ops[])
+{
+    for (int i = 0; i < n; ++i)
+        if (ops[i]->where == GD_DEVICE) return 1;
+    return 0;
+}
+
+/* ---- results ------------------------------------------------------------ */
+
+static void *host_alloc(void *ctx, size_t bytes)
+{
+    gd_mex_result *r = (gd_mex_result *)ctx;
+    r->buf = malloc(bytes ? bytes : 1);
+    r->buf_bytes = bytes;
+    return r->buf;
+}
+
+gd_out gd_mex_result_out(gd_mex_result *r, int resident, int on_device, size_t m, size_t n,
+                         gd_class cls)
+{
+    memset(r, 0, sizeof *r);
+    r->resident = resident;
+    r->on_device = resident && on_device;
+    r->cls = cls;
+    r->m = (int64_t)m;
+    r->n = (int64_t)n;
+    if (!resident) return gd_mex_output(&r->host, m, n, cls);
+    gd_out o = {NULL, NULL, NULL, NULL};
+    if (r->on_device)
+        o.device = &r->dev;
+    else {
+        o.fn = host_alloc;
+        o.ctx = r;
+    }
+    return o;
+}
+
+mxArray *gd_mex_result_take(const char *fn, gd_mex_result *r, gd_status s)
+{
+    if (s) {
+        if (r->host.array) mxDestroyArray(r->host.array);
+        free(r->buf);
+        if (r->dev) gd_dev_free(r->dev); /* never: a failed call keeps nothing */
+        memset(r, 0, sizeof *r);
+        gd_mex_fail(fn, s);
+    }
+    if (!r->resident) return r->host.array;
+    void *p = r->on_device ? r->dev : r->buf;
+    const double id = gd_reg_add(p, r->on_device, r->cls, r->m, r->n);
+    return gd_mex_wrap(fn, id);
+}
+
+mxArray *gd_mex_wrap(const char *fn, double id)
+{
+    const gd_matrix *m = gd_reg_find(id);
+    if (!m) gd_mex_error(fn, "gd:stale", "internal: no gdArray %.0f", id);
+    mxArray *args[4] = {mxCreateString("__gd_wrap__"), mxCreateDoubleScalar(id),
+                        mxCreateDoubleMatrix(1, 2, mxREAL),
+                        mxCreateString(m->cls == GD_SINGLE ? "single" : "double")};
+    mxGetDoubles(args[2])[0] = (double)m->rows;
+    mxGetDoubles(args[2])[1] = (double)m->cols;
+    mxArray *obj = NULL;
+    mxArray *err = mexCallMATLABWithTrap(1, &obj, 4, args, "gdArray");
+    for (int i = 0; i < 4; ++i) mxDestroyArray(args[i]);
+    if (err || !obj) {
+        gd_reg_free(id);
+        if (obj) mxDestroyArray(obj);
+        if (err) mexCallMATLAB(0, NULL, 1, &err, "rethrow");
+        gd_mex_error(fn, "gd:memory", "cannot make the gdArray object");
+    }
+    return obj;
+}

@@ -1,0 +1,166 @@
+/* op_array.c - the gdArray class (octave/gdArray.m) and the layout
+ * operations on gdArrays, through __gd__:
+ *
+ *   id = __gd__('upload', A)          a new table entry holding A
+ *   A = __gd__('gather', G)           G's elements as an Octave matrix
+ *   __gd__('free', id)                frees a live entry (else nothing)
+ *   R = __gd__('transpose', G)        G.' as a new gdArray
+ *   R = __gd__('squareform', G, tomatrix)
+ *   s = __gd__('describe', G)         "4x4 single gdArray (64 B on ...)"
+ */
+#include "gd_mex.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static size_t elem_bytes(gd_class c) { return c == GD_SINGLE ? 4 : 8; }
+
+/* a gdArray argument (gd:input for anything else) */
+static void array_arg(const char *fn, const char *argname, int nrhs, const mxArray *prhs[],
+                      gd_matrix *m)
+{
+    int g = 0;
+    if (nrhs < 1 || !gd_mex_is_gdarray(prhs[0]))
+        gd_mex_error(fn, "gd:input", "expected a gdArray");
+    gd_mex_operand(fn, argname, prhs[0], m, &g);
+}
+
+void gd_op_upload(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    static const char FN[] = "gdArray";
+    (void)nlhs;
+    if (nrhs != 1) gd_mex_error(FN, "gd:input", "expected one matrix");
+    gd_mex_check_matrix(FN, "A", prhs[0]);
+    const gd_class cls = mxIsSingle(prhs[0]) ? GD_SINGLE : GD_DOUBLE;
+    const void *p = cls == GD_SINGLE ? (const void *)mxGetSingles(prhs[0])
+                                     : (const void *)mxGetDoubles(prhs[0]);
+    const gd_matrix h = gd_host_matrix(p, cls, (int64_t)mxGetM(prhs[0]), (int64_t)mxGetN(prhs[0]));
+    gd_timing t;
+    memset(&t, 0, sizeof t);
+    void *dev = NULL;
+    gd_status s = gd_dev_upload(&h, &dev, &t);
+    double id;
+    if (s == GD_ERR_NOGPU) {
+        /* no GPU: the gdArray holds its data on the host, and every
+         * operation on it runs on the CPU */
+        snprintf(t.fallback, sizeof t.fallback, "%s", gd_last_error());
+        const size_t bytes = (size_t)(h.rows * h.cols) * elem_bytes(cls);
+        void *buf = malloc(bytes ? bytes : 1);
+        if (!buf)
+            gd_mex_error(FN, "gd:memory", "cannot allocate the array (%lldx%lld %s, %.1f MiB) "
+                         "in host memory", (long long)h.rows, (long long)h.cols,
+                         cls == GD_SINGLE ? "single" : "double", bytes / 1048576.0);
+        if (bytes) memcpy(buf, p, bytes);
+        id = gd_reg_add(buf, 0, cls, h.rows, h.cols);
+        gd_mex_warn_fallback(FN, &t);
+    } else {
+        if (s) gd_mex_fail(FN, s);
+        id = gd_reg_add(dev, 1, cls, h.rows, h.cols);
+    }
+    plhs[0] = mxCreateDoubleScalar(id);
+}
+
+void gd_op_gather(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    static const char FN[] = "gather";
+    (void)nlhs;
+    gd_matrix m;
+    array_arg(FN, "G", nrhs, prhs, &m);
+    gd_mex_out R;
+    gd_timing t;
+    gd_status s = gd_dev_download(&m, gd_mex_output(&R, (size_t)m.rows, (size_t)m.cols, m.cls), &t);
+    if (s) {
+        if (R.array) mxDestroyArray(R.array);
+        gd_mex_fail(FN, s);
+    }
+    plhs[0] = R.array;
+}
+
+void gd_op_free(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    (void)nlhs;
+    (void)plhs;
+    if (nrhs == 1 && mxIsDouble(prhs[0]) && !mxIsComplex(prhs[0]) &&
+        mxGetNumberOfElements(prhs[0]) == 1)
+        gd_reg_free(mxGetScalar(prhs[0]));
+}
+
+void gd_op_transpose(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    static const char FN[] = "transpose";
+    (void)nlhs;
+    gd_matrix m;
+    array_arg(FN, "G", nrhs, prhs, &m);
+    gd_mex_result R;
+    gd_timing t;
+    gd_out out = gd_mex_result_out(&R, 1, m.where == GD_DEVICE, (size_t)m.cols, (size_t)m.rows,
+                                   m.cls);
+    plhs[0] = gd_mex_result_take(FN, &R, gd_transpose(&m, out, &t));
+}
+
+void gd_op_squareform(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    static const char FN[] = "gd_squareform";
+    (void)nlhs;
+    gd_matrix m;
+    array_arg(FN, "D", nrhs, prhs, &m);
+    const int tomatrix = nrhs > 1 && mxIsLogicalScalarTrue(prhs[1]);
+    int64_t rr = 1, rc = 0;
+    if (tomatrix) {
+        const double P = (double)m.rows * (double)m.cols;
+        rr = rc = (int64_t)((1.0 + sqrt(1.0 + 8.0 * P)) / 2.0 + 0.5);
+    } else {
+        rc = m.rows > 1 ? m.rows * (m.rows - 1) / 2 : 0;
+    }
+    gd_mex_result R;
+    gd_timing t;
+    int flags = 0;
+    gd_out out = gd_mex_result_out(&R, 1, m.where == GD_DEVICE, (size_t)rr, (size_t)rc, m.cls);
+    gd_status s = gd_squareform(&m, tomatrix, out, &flags, &t);
+    if (!s && (flags & 1)) {
+        /* the result was made: it goes again */
+        free(R.buf);
+        if (R.dev) gd_dev_free(R.dev);
+        gd_mex_error(FN, "gd:input", "the matrix has a non-zero diagonal: it is no distance matrix");
+    }
+    plhs[0] = gd_mex_result_take(FN, &R, s);
+    if (flags & 2) {
+        mxArray *args[3] = {mxCreateString("gd:symmetric"), mxCreateString("%s"),
+                            mxCreateString("gd_squareform: the matrix is not symmetric: its "
+                                           "lower triangle is taken")};
+        mexCallMATLAB(0, NULL, 3, args, "warning");
+        for (int i = 0; i < 3; ++i) mxDestroyArray(args[i]);
+    }
+}
+
+void gd_op_describe(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    (void)nlhs;
+    char buf[512];
+    const gd_matrix *m = NULL;
+    if (nrhs == 1 && gd_mex_is_gdarray(prhs[0])) {
+        mxArray *p = mxGetProperty(prhs[0], 0, "id");
+        if (p && mxIsDouble(p) && mxGetNumberOfElements(p) == 1) m = gd_reg_find(mxGetScalar(p));
+        if (p) mxDestroyArray(p);
+    }
+    if (!m) {
+        plhs[0] = mxCreateString("gdArray whose data is gone (stale)");
+        return;
+    }
+    const double bytes = (double)m->rows * (double)m->cols * (double)elem_bytes(m->cls);
+    char amount[32];
+    if (bytes >= 1024.0 * 1048576.0)
+        snprintf(amount, sizeof amount, "%.3g GiB", bytes / (1024.0 * 1048576.0));
+    else if (bytes >= 1048576.0)
+        snprintf(amount, sizeof amount, "%.3g MiB", bytes / 1048576.0);
+    else if (bytes >= 1024.0)
+        snprintf(amount, sizeof amount, "%.3g KiB", bytes / 1024.0);
+    else
+        snprintf(amount, sizeof amount, "%.0f B", bytes);
+    const char *where = m->where == GD_DEVICE ? gd_device_name() : "the host: no GPU";
+    snprintf(buf, sizeof buf, "%lldx%lld %s gdArray (%s on %s)", (long long)m->rows,
+             (long long)m->cols, m->cls == GD_SINGLE ? "single" : "double", amount, where);
+    plhs[0] = mxCreateString(buf);
+}

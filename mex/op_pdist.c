@@ -1,0 +1,93 @@
+/* op_pdist.c - gd_pdist and gd_pdist2 (octave/gd_pdist.m,
+ * octave/gd_pdist2.m), through __gd__:
+ *
+ *   D = __gd__('pdist', X [, metric], 'Variant', name)          1 x n(n-1)/2
+ *   D = __gd__('pdist2', X, Y [, metric], 'Variant', name)      mx x my
+ *   list = __gd__('pdist', 'variants')
+ *
+ * X and Y are Octave matrices or gdArrays; with any gdArray D is one.
+ */
+#include "gd_mex.h"
+
+static void pdist_any(const char *FN, int NOPERANDS, int nlhs, mxArray *plhs[], int nrhs,
+                      const mxArray *prhs[])
+{
+    const gd_variant_info *list;
+    int count = NOPERANDS == 1 ? gd_pdist_variants(&list) : gd_pdist2_variants(&list);
+    if (gd_mex_variants_call(FN, nlhs, plhs, nrhs, prhs, 2, count, list)) return;
+    if (nrhs < NOPERANDS)
+        gd_mex_error(FN, "gd:input", NOPERANDS == 1 ? "expected a matrix X (see help %s)"
+                                                    : "expected matrices X and Y (see help %s)", FN);
+    gd_matrix X, Y;
+    int gx = 0, gy = 0;
+    gd_mex_operand(FN, "X", prhs[0], &X, &gx);
+    Y = X;
+    gy = gx;
+    if (NOPERANDS == 2) gd_mex_operand(FN, "Y", prhs[1], &Y, &gy);
+    /* a metric follows the data unless an option's name does: text that
+     * names no option, or a function handle (refused, with the metrics gd
+     * has) */
+    int first = NOPERANDS;
+    gd_metric metric = GD_EUCLIDEAN;
+    if (nrhs > NOPERANDS) {
+        const mxArray *a = prhs[NOPERANDS];
+        if (mxIsFunctionHandle(a) || (mxIsChar(a) && !gd_mex_is_string(a, "variant")))
+            metric = gd_mex_metric(FN, prhs[first++]);
+        else if (!mxIsChar(a))
+            gd_mex_error(FN, "gd:input", "too many input arguments: expected %s, a "
+                         "metric and name/value options", NOPERANDS == 1 ? "X" : "X, Y");
+    }
+    if ((nrhs - first) % 2 && mxIsChar(prhs[nrhs - 1]) && !gd_mex_is_string(prhs[nrhs - 1], "variant")) {
+        char m[32] = "";
+        mxGetString(prhs[nrhs - 1], m, sizeof m);
+        gd_mex_error(FN, "gd:input", "the metric '%s' must come right after the data, before "
+                     "name/value options", m);
+    }
+    static const char *const names[] = {"Variant"};
+    const mxArray *values[1] = {NULL};
+    gd_mex_options(FN, nrhs, prhs, first, 1, names, values);
+    char variant[32] = "auto";
+    if (values[0]) gd_mex_option_string(FN, "Variant", values[0], variant, sizeof variant);
+    gd_mex_check_variant(FN, variant, count, list);
+
+    const int64_t mx = X.rows, d = X.cols, my = Y.rows;
+    if (Y.cols != d)
+        gd_mex_error(FN, "gd:size", "X and Y must have the same number of columns: "
+                     "X is %lldx%lld, Y is %lldx%lld", (long long)mx, (long long)d,
+                     (long long)my, (long long)Y.cols);
+    const gd_class cls = (X.cls == GD_SINGLE || Y.cls == GD_SINGLE) ? GD_SINGLE : GD_DOUBLE;
+    const gd_matrix *ops[2] = {&X, &Y};
+    const int resident = gx || gy;
+    gd_mex_result D;
+    gd_timing t;
+    gd_status s;
+    if (NOPERANDS == 1) {
+        /* D's n(n-1)/2 columns: from the bytes the kernel layer asks for
+         * (it checks that count: n = 2^32 + 1 would wrap an int64), or for
+         * a gdArray, counted here and used only once the call succeeded */
+        const double P = mx > 1 ? (double)mx * (double)(mx - 1) / 2 : 0;
+        gd_out out = gd_mex_result_out(&D, resident, gd_mex_on_device(1, ops), 1,
+                                       resident ? (size_t)P : GD_MEX_FROM_BYTES, cls);
+        s = gd_pdist(variant, &X, metric, out, &t);
+    } else {
+        gd_out out = gd_mex_result_out(&D, resident, gd_mex_on_device(2, ops), (size_t)mx,
+                                       (size_t)my, cls);
+        s = gd_pdist2(variant, &X, &Y, metric, out, &t);
+    }
+    plhs[0] = gd_mex_result_take(FN, &D, s);
+    gd_mex_warn_fallback(FN, &t);
+    if (nlhs > 1) {
+        const int64_t size[3] = {mx, NOPERANDS == 1 ? mx : my, d};
+        plhs[1] = gd_mex_info(&t, cls, "triples/s", 3, size, NOPERANDS);
+    }
+}
+
+void gd_op_pdist(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    pdist_any("gd_pdist", 1, nlhs, plhs, nrhs, prhs);
+}
+
+void gd_op_pdist2(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    pdist_any("gd_pdist2", 2, nlhs, plhs, nrhs, prhs);
+}

@@ -1,0 +1,24 @@
+## -*- texinfo -*-
+## @deftypefn  {} {@var{A} =} gather (@var{A})
+## @deftypefnx {} {[@var{A}, @var{B}, @dots{}] =} gather (@var{A}, @var{B}, @dots{})
+## The host value of each argument: a gdArray's matrix, copied from the
+## GPU bit for bit; anything else unchanged (as MATLAB's gather does), so
+## that code works with gdArrays and ordinary matrices alike.
+## @seealso{gdArray}
+## @end deftypefn
+
+function varargout = gather (varargin)
+  varargout = varargin;
+  for i = 1:nargin
+    if (isa (varargin{i}, "gdArray"))
+      varargout{i} = __gd__ ("gather", varargin{i});
+    endif
+  endfor
+endfunction
+
+%!assert (gather (5), 5)
+%!assert (gather ({1, "a"}), {1, "a"})
+%!test
+%! [a, b] = gather (1, single (2));
+%! assert (a, 1);
+%! assert (b, single (2));

@@ -1,0 +1,216 @@
+## -*- texinfo -*-
+## @deftypefn  {} {@var{G} =} gdArray (@var{A})
+## A matrix kept in GPU memory across calls.
+##
+## @code{@var{G} = gdArray (@var{A})} copies the real, full, 2-D single or
+## double matrix @var{A} to the GPU once. Every gd function
+## (@code{gd_minplus}, @code{gd_sgemm}, @code{gd_pdist}, @code{gd_pdist2},
+## @code{gd_squareform}) takes a gdArray wherever it takes a matrix, and
+## returns a gdArray when any of its matrix arguments is one (the rule of
+## MATLAB's gpuArray), so a chain of calls moves nothing between host and
+## GPU until @code{gather} brings the result back:
+##
+## @example
+## @group
+## G = gdArray (single (W));
+## for s = 1:ceil (log2 (rows (W)))
+##   G = gd_minplus (G);          # stays on the GPU
+## endfor
+## D = gather (G);                 # one copy back, bit for bit
+## @end group
+## @end example
+##
+## An operation never writes into its operands; an Octave matrix passed
+## beside a gdArray is copied to the GPU for that call only. Mixed classes
+## compute in single, as with Octave matrices.
+##
+## gdArray is a handle class: @code{H = G} shares the data, and the GPU
+## memory is freed when the last handle goes (@code{clear G}, reassignment,
+## the end of a function). @code{gd_info} reports how many gdArrays are
+## alive and the bytes they hold.
+##
+## Methods: @code{gather}, @code{size}, @code{rows}, @code{columns},
+## @code{numel}, @code{ndims}, @code{isempty}, @code{classUnderlying},
+## @code{transpose} and @code{ctranspose} (@code{G.'} and @code{G'}, on
+## the GPU), @code{isa (G, "gdArray")}. Octave's arithmetic and indexing
+## do not apply: gather first.
+##
+## Without a GPU a gdArray holds its data in host memory and every
+## operation on it runs on the CPU, warning once with id
+## @qcode{"gd:nogpu"}: code written for the GPU runs unchanged.
+##
+## Octave 7 cannot save classdef objects: gather a gdArray before
+## @code{save}. A gdArray whose data is gone (the gd gateway was unloaded,
+## or an id was made up) raises @qcode{"gd:stale"} when used.
+## @seealso{gather, gd_info, gd_minplus, gd_pdist}
+## @end deftypefn
+
+classdef gdArray < handle
+
+  properties (SetAccess = private)
+    ## the table entry of the gateway that owns the memory (not a pointer)
+    id = -1;
+    ## size and class, kept here so that asking costs no gateway call
+    sz = [0 0];
+    cls = "double";
+  endproperties
+
+  methods
+
+    function G = gdArray (A, id, sz, cls)
+      if (nargin == 4)
+        ## a result of a gd operation (the gateway's table holds it)
+        if (! (ischar (A) && strcmp (A, "__gd_wrap__")))
+          error ("gd:input", "gdArray: expected one matrix: G = gdArray (A)");
+        endif
+        G.id = id;
+        G.sz = sz;
+        G.cls = cls;
+        return;
+      endif
+      if (nargin != 1)
+        error ("gd:input", "gdArray: expected one matrix: G = gdArray (A)");
+      endif
+      if (isa (A, "gdArray"))
+        A = gather (A);           # a copy, as for any other matrix
+      endif
+      G.id = __gd__ ("upload", A);
+      G.sz = size (A);
+      G.cls = class (A);
+    endfunction
+
+    function delete (G)
+      __gd__ ("free", G.id);
+    endfunction
+
+    function A = gather (G)
+      A = __gd__ ("gather", G);
+    endfunction
+
+    function varargout = size (G, d)
+      if (nargin == 2)
+        if (! (isnumeric (d) && isscalar (d) && d >= 1 && d == fix (d)))
+          error ("gd:input", "size: DIM must be a positive integer");
+        endif
+        varargout{1} = 1;
+        if (d <= 2)
+          varargout{1} = G.sz(d);
+        endif
+      elseif (nargout <= 1)
+        varargout{1} = G.sz;
+      else
+        v = [G.sz, ones(1, nargout - 2)];
+        varargout = num2cell (v(1:nargout));
+      endif
+    endfunction
+
+    function r = rows (G)
+      r = G.sz(1);
+    endfunction
+
+    function c = columns (G)
+      c = G.sz(2);
+    endfunction
+
+    function n = numel (G, varargin)
+      n = prod (G.sz);
+    endfunction
+
+    function n = ndims (G)
+      n = 2;
+    endfunction
+
+    function n = length (G)
+      n = 0;
+      if (all (G.sz))
+        n = max (G.sz);
+      endif
+    endfunction
+
+    function tf = isempty (G)
+      tf = any (G.sz == 0);
+    endfunction
+
+    function c = classUnderlying (G)
+      c = G.cls;
+    endfunction
+
+    function R = transpose (G)
+      R = __gd__ ("transpose", G);
+    endfunction
+
+    function R = ctranspose (G)
+      R = __gd__ ("transpose", G);
+    endfunction
+
+    function disp (G)
+      printf ("  %s\n", __gd__ ("describe", G));
+    endfunction
+
+  endmethods
+
+endclassdef
+
+%!shared A
+%! warning ("off", "gd:nogpu");
+%! A = rand (37, 23);
+
+%!test
+%! G = gdArray (A);
+%! assert (isa (G, "gdArray"));
+%! assert (gather (G), A);
+%! assert (size (G), [37 23]);
+%! assert (size (G, 1), 37);
+%! assert (size (G, 3), 1);
+%! [r, c] = size (G);
+%! assert ([r c], [37 23]);
+%! assert ([rows(G) columns(G) numel(G) ndims(G)], [37 23 37*23 2]);
+%! assert (classUnderlying (G), "double");
+%! assert (! isempty (G));
+
+%!test
+%! S = single (A);
+%! G = gdArray (S);
+%! assert (classUnderlying (G), "single");
+%! assert (isequal (gather (G), S));
+%! assert (class (gather (G)), "single");
+%! T = G';
+%! assert (isa (T, "gdArray"));
+%! assert (isequal (gather (T), S'));
+%! assert (isequal (gather (G.'), S.'));
+
+%!test
+%! ## bit for bit: NaN, Inf, -0, denormals
+%! X = [NaN -0 Inf; -Inf realmin/4 1];
+%! assert (isequaln (gather (gdArray (X)), X));
+%! assert (1 ./ gather (gdArray (-0)), -Inf);
+
+%!test
+%! assert (gather (A), A);                   # an ordinary matrix: unchanged
+%! assert (gather ("text"), "text");
+
+%!test
+%! G = gdArray (zeros (0, 3));
+%! assert (isempty (G));
+%! assert (size (gather (G)), [0 3]);
+
+%!test
+%! G = gdArray (A);
+%! H = G;                                    # a handle: the same data
+%! clear G
+%! assert (gather (H), A);
+
+%!test
+%! G = gdArray (A);
+%! s = evalc ("disp (G)");
+%! assert (! isempty (strfind (s, "37x23 double gdArray")));
+
+%!error <expected one matrix> gdArray ()
+%!error <expected one matrix> gdArray (1, 2)
+%!error <single or double matrix, not int32> gdArray (int32 (1))
+%!error <single or double matrix, not a cell array> gdArray ({1})
+%!error <single or double matrix, not char> gdArray ("abc")
+%!error <complex> gdArray (1 + 2i)
+%!error <sparse> gdArray (sparse (1))
+%!error <2-D> gdArray (ones (2, 2, 2))
+%!error <single or double matrix, not logical> gdArray (true)
