@@ -2,7 +2,8 @@
 ## write the tables to stdout and to bench/results/<device>.md.
 ##
 ##   make bench                                    (everything, < 5 minutes on an H100)
-##   GD_BENCH_OPS=sgemm make bench                 (one operation)
+##   GD_BENCH_OPS=sgemm make bench                 (one operation; "resident":
+##                                                 the gdArray chains)
 ##   GD_BENCH_SIZES="1024 2048" make bench         (min-plus sizes)
 ##   GD_BENCH_QUICK=1 GD_BENCH_OUT=/tmp/b.md ...    (every size / 32: a smoke test)
 ##
@@ -14,6 +15,12 @@
 1;
 
 source ("examples/bench_common.m");
+
+function s = resident_row (name, h, r, k)
+  ## a row of the resident table: printed, and returned for the markdown
+  printf ("%-44s %12.2f %12.2f %12.2f %10.3f\n", name, h, r, k, r / k);
+  s = sprintf ("| %s | %.2f | %.2f | %.2f | %.3f |\n", name, h, r, k, r / k);
+endfunction
 
 function x = pick (cond, a, b)
   ## a when cond, else b
@@ -31,7 +38,7 @@ if (! dev.available)
 endif
 ops = strsplit (strtrim (getenv ("GD_BENCH_OPS")));
 if (isempty (ops{1}))
-  ops = {"minplus", "sgemm", "pdist"};
+  ops = {"minplus", "sgemm", "pdist", "resident"};
 endif
 quick = ! isempty (getenv ("GD_BENCH_QUICK"));
 scale = @(x) pick (quick, max (1, round (x / 32)), x);
@@ -269,6 +276,84 @@ if (any (strcmp (ops, "pdist")))
     endfor
     clear X E;
   endfor
+endif
+
+if (any (strcmp (ops, "resident")))
+  ## Chains of calls on gdArrays (data kept on the GPU) against the same
+  ## calls on Octave matrices. Each chain is checked equal first; times are
+  ## medians of 3 runs (wall clock around the whole chain), and "kernels"
+  ## is the sum of the kernel times the calls report.
+  printf ("\nresident chains (gdArray)\n%-44s %12s %12s %12s %10s\n", "chain", "host ms",
+          "resident ms", "kernels ms", "res/kern");
+  md{end+1} = sprintf ("\n## resident chains (gdArray)\n\nThe same calls on Octave matrices (every call uploads its operands and downloads its result) and on gdArrays (data stays on the GPU; uploads and the final gather are inside the resident time where the row says so). Medians of 3 runs of the whole chain, wall clock; kernels: the sum of the kernel times the calls report (resident run); res/kern: resident wall over kernels.\n\n| chain | host-to-host ms | resident ms | kernels ms | resident / kernels |\n|---|---:|---:|---:|---:|\n");
+
+  ## 1. shortest paths by repeated squaring, n = 4096 single: 12 products
+  n = scale (4096); steps = ceil (log2 (n));
+  W = single (randi (1000, n)); W(rand (n) < 0.5) = Inf; W(1:n+1:end) = 0;
+  H = W; G = gdArray (W);
+  for s = 1:steps, H = gd_minplus (H); G = gd_minplus (G); endfor
+  if (! isequal (gather (G), H))
+    error ("bench: resident repeated squaring differs from the host's");
+  endif
+  th = tr = tk = zeros (1, 3);
+  for rep = 1:3
+    H = W; t0 = tic ();
+    for s = 1:steps, H = gd_minplus (H); endfor
+    th(rep) = toc (t0) * 1e3;
+    G = gdArray (W); k = 0; t0 = tic ();
+    for s = 1:steps, [G, info] = gd_minplus (G); k += info.kernel_ms; endfor
+    tr(rep) = toc (t0) * 1e3; tk(rep) = k;
+  endfor
+  md{end+1} = resident_row (sprintf ("repeated squaring n=%d single (%d products)", n, steps), median (th), median (tr), median (tk));
+  clear W H G;
+
+  ## 2. pdist -> squareform -> min-plus, X 4096 x 64 single, gathered once
+  n = scale (4096); d = 64;
+  X = single (randi ([-20 20], n, d));
+  R = gd_minplus (gd_squareform (gd_pdist (X, "squaredeuclidean")));
+  if (! isequal (gather (gd_minplus (gd_squareform (gd_pdist (gdArray (X), "squaredeuclidean")))), R))
+    error ("bench: the resident chain differs from the host's");
+  endif
+  th = tr = tk = zeros (1, 3);
+  for rep = 1:3
+    t0 = tic (); R = gd_minplus (gd_squareform (gd_pdist (X))); th(rep) = toc (t0) * 1e3; clear R;
+    t0 = tic ();
+    [D, i1] = gd_pdist (gdArray (X)); S = gd_squareform (D); [M, i2] = gd_minplus (S); R = gather (M);
+    tr(rep) = toc (t0) * 1e3;
+    tk(rep) = i1.kernel_ms + i2.kernel_ms;
+    clear R D S M;
+  endfor
+  md{end+1} = resident_row (sprintf ("pdist > squareform > minplus %dx%d (upload, gather)", n, d), median (th), median (tr), median (tk));
+
+  ## 3. pdist 16384 x 300 single, D kept on the GPU
+  n = scale (16384); d = 300;
+  X = rand (n, d, "single"); GX = gdArray (X);
+  D = gd_pdist (GX);
+  if (! isequal (gather (D), gd_pdist (X)))
+    error ("bench: resident pdist differs from the host's");
+  endif
+  clear D;
+  th = tr = tk = zeros (1, 3);
+  for rep = 1:3
+    t0 = tic (); D = gd_pdist (X); th(rep) = toc (t0) * 1e3; clear D;
+    t0 = tic (); [D, info] = gd_pdist (GX); tr(rep) = toc (t0) * 1e3; tk(rep) = info.kernel_ms; clear D;
+  endfor
+  md{end+1} = resident_row (sprintf ("pdist %dx%d single, D kept", n, d), median (th), median (tr), median (tk));
+  clear X GX;
+
+  ## 4. the cost of a call: min-plus at n = 16 on a gdArray (the result
+  ## object included) and on an Octave matrix; medians of 500 calls
+  A = rand (16, "single"); G = gdArray (A);
+  for i = 1:20, R = gd_minplus (G); R = gd_minplus (A); endfor
+  th = tr = tk = zeros (1, 500);
+  for i = 1:500
+    t0 = tic (); R = gd_minplus (A, "Variant", "v5"); th(i) = toc (t0) * 1e3;
+    t0 = tic (); R = gd_minplus (G); tr(i) = toc (t0) * 1e3;
+  endfor
+  [R, info] = gd_minplus (G);
+  md{end+1} = resident_row ("one call, min-plus n=16 single (v5)", median (th), median (tr), info.kernel_ms);
+  clear A G R;
+  fflush (stdout);
 endif
 
 name = regexprep (dev.name, "[^A-Za-z0-9]+", "_");

@@ -143,8 +143,12 @@ classdef gdArray < handle
       R = __gd__ ("transpose", G);
     endfunction
 
-    function disp (G)
-      printf ("  %s\n", __gd__ ("describe", G));
+    function s = disp (G)
+      if (nargout > 0)
+        s = [__gd__("describe", G), "\n"];
+      else
+        printf ("  %s\n", __gd__ ("describe", G));
+      endif
     endfunction
 
   endmethods

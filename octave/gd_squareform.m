@@ -158,7 +158,7 @@ endfunction
 %!   assert (isa (G, "gdArray"));
 %!   S = gd_squareform (v);
 %!   assert (isequal (gather (G), S) && isequal (class (gather (G)), c{1}));
-%!   assert (1 ./ gather (G)(4, 1), Inf);         # -0 + 0 is +0, as in Octave
+%!   assert (1 ./ double (gather (G)(4, 1)), Inf);   # -0 + 0 is +0, as in Octave
 %!   assert (isequal (gather (gd_squareform (G)), gd_squareform (S)));
 %!   assert (isequal (gather (gd_squareform (gdArray (S), "tovector")), v + 0));
 %! endfor

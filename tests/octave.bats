@@ -16,6 +16,8 @@ for_function() {
 @test "gd_pdist %! tests" { for_function gd_pdist; }
 @test "gd_pdist2 %! tests" { for_function gd_pdist2; }
 @test "gd_squareform %! tests" { for_function gd_squareform; }
+@test "gdArray %! tests" { for_function gdArray; }
+@test "gather %! tests" { for_function gather; }
 
 @test "every function in octave/ has a %! test file entry here" {
     for f in "$GD_ROOT"/octave/*.m; do

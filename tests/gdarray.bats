@@ -1,0 +1,146 @@
+#!/usr/bin/env bats
+# gdArray: resident operands and results, bit for bit; handles that must
+# never reach freed or foreign memory (each case in its own Octave
+# process, so a crash fails the test); memory that is not lost.
+
+load helpers
+
+@test "every operation on gdArrays equals the host result (CPU path without a GPU)" {
+    octave_ok "check_gdarray({'auto', 'cpu'})" "all equal"
+}
+
+@test "every operation on gdArrays equals the host result on the GPU, every min-plus variant" {
+    require_gpu
+    octave_ok "check_gdarray({'auto', 'v0', 'v1', 'v2', 'v3', 'v4', 'v5', 'cpu'})" "all equal"
+}
+
+@test "large resident products (blocks, padded layouts) equal the host's" {
+    require_gpu
+    octave_ok "for c = {'single', 'double'}
+          A = cast(randi([-99 99], 4100, 2050), c{1}); B = cast(randi([-99 99], 2050, 4097), c{1});
+          R = gd_minplus(A, B); [G, info] = gd_minplus(gdArray(A), gdArray(B));
+          assert(isequal(gather(G), R) && all(info.resident) && info.kept);
+          assert(info.upload_ms == 0 && info.download_ms == 0);
+          [G, info] = gd_minplus(gdArray(A), B);
+          assert(isequal(gather(G), R) && isequal(info.resident, [true false]) && info.upload_ms > 0);
+          [H, info] = gd_minplus(gdArray(A), B, 'Variant', 'v1');
+          assert(isequal(gather(H), R));
+          X = cast(randi([-9 9], 3000, 37), c{1});
+          [D, info] = gd_pdist(gdArray(X)); assert(isequal(gather(D), gd_pdist(X)) && info.kept);
+          E = gd_pdist(gdArray(X), 'Variant', 'naive'); assert(isequal(gather(E), gd_pdist(X, 'Variant', 'naive')));
+        end
+        disp('large ok')" "large ok"
+}
+
+@test "info says which operands were resident; nothing moved means zero copy times" {
+    octave_ok "warning('off', 'gd:nogpu'); A = rand(40); G = gdArray(A);
+        [R, info] = gd_minplus(G, A);
+        assert(isequal(info.resident, [info.kept false]));
+        [R, info] = gd_pdist(G); assert(isequal(info.resident, info.kept));
+        [R, info] = gd_minplus(G); assert(info.upload_ms == 0 && info.download_ms == 0);
+        [R, info] = gd_minplus(A); assert(! info.kept && ! any(info.resident));
+        disp('info ok')" "info ok"
+}
+
+@test "gd_info counts live gdArrays and their bytes" {
+    octave_ok "warning('off', 'gd:nogpu'); s0 = gd_info();
+        G = gdArray(rand(100, 'single')); H = gdArray(rand(10, 20));
+        s = gd_info(); assert(s.gdarrays - s0.gdarrays, 2); assert(s.gdarray_bytes - s0.gdarray_bytes, 40000 + 1600);
+        clear G; s = gd_info(); assert(s.gdarrays - s0.gdarrays, 1);
+        H = 5; s = gd_info(); assert(s.gdarrays, s0.gdarrays);
+        out = evalc('G = gdArray(1); gd_info'); assert(! isempty(strfind(out, '1 gdArrays hold')));
+        disp('count ok')" "count ok"
+}
+
+@test "a made-up id is gd:stale, never a crash; deleting it frees nothing else" {
+    octave_ok "warning('off', 'gd:nogpu'); A = rand(5); G = gdArray(A);
+        F = gdArray('__gd_wrap__', 123456789, [5 5], 'double');
+        expect_error('gd:stale', 'A is a gdArray whose data is gone', @gd_minplus, F);
+        expect_error('gd:stale', 'data is gone', @gather, F);
+        F2 = gdArray('__gd_wrap__', -1, [5 5], 'double'); expect_error('gd:stale', 'gone', @gather, F2);
+        F3 = gdArray('__gd_wrap__', 0.5, [5 5], 'double'); expect_error('gd:stale', 'gone', @gather, F3);
+        F4 = gdArray('__gd_wrap__', NaN, [5 5], 'double'); expect_error('gd:stale', 'gone', @gather, F4);
+        clear F F2 F3 F4
+        assert(isequal(gather(G), A));
+        s = evalc('disp(gdArray(''__gd_wrap__'', 7, [1 1], ''double''))'); assert(! isempty(strfind(s, 'stale')));
+        disp('stale ok')" "stale ok"
+}
+
+@test "a deleted gdArray is gd:stale; its copies share it" {
+    octave_ok "warning('off', 'gd:nogpu'); A = rand(6); G = gdArray(A); H = G;
+        delete(G);
+        expect_error('gd:stale', 'data is gone', @gather, H);
+        expect_error('gd:stale', 'B is a gdArray whose data is gone', @gd_minplus, A, H);
+        disp('deleted ok')" "deleted ok"
+}
+
+# The handle survives clear all in the root object's appdata; it leaves
+# again before Octave exits (Octave 7 itself crashes at exit when a handle
+# object whose class has a delete method outlives clear all there, gd or
+# not).
+@test "clear functions, clear mex, clear all with live gdArrays: old handles work or are gd:stale" {
+    for what in "clear functions" "clear mex" "clear all" "clear -f" "munlock('__gd__'); clear mex"; do
+        octave_ok "warning('off', 'gd:nogpu'); A = rand(9, 'single'); G = gdArray(A);
+            setappdata(0, 'gd_test_handle', G); setappdata(0, 'gd_test_value', A);
+            $what;
+            G = getappdata(0, 'gd_test_handle'); A = getappdata(0, 'gd_test_value');
+            try
+              assert(isequal(gather(G), A)); R = gather(gd_minplus(G)); assert(isequal(R, gd_minplus(A)));
+              disp('still works');
+            catch err
+              assert(err.identifier, 'gd:stale'); disp('stale');
+            end
+            H = gdArray(A); assert(isequal(gather(H), A));
+            rmappdata(0, 'gd_test_handle'); clear G H
+            disp('after ok')" "after ok"
+    done
+}
+
+@test "an operation never writes into its operands" {
+    octave_ok "warning('off', 'gd:nogpu'); A = rand(50, 'single'); G = gdArray(A);
+        R = gd_minplus(G); R = gd_minplus(G, G); R = gd_sgemm(G, G); R = gd_pdist(G); R = gd_pdist2(G, G);
+        R = G'; R = gd_squareform(gd_pdist(G));
+        assert(isequal(gather(G), A)); disp('intact')" "intact"
+}
+
+@test "out of GPU memory making a gdArray or a result: gd:memory with the sizes and the live bytes; nothing leaks" {
+    require_gpu
+    octave_ok "A = rand(1000); G = gdArray(rand(100));
+        s0 = gd_info();
+        setenv('GD_GPU_MEM_LIMIT', '4000000');
+        expect_error('gd:memory', 'gdArray: cannot allocate the array [(]1000 x 1000 double[)] [(]7.6 MiB[)].*1 live gdArray hold 0.1 MiB', @gdArray, A);
+        H = gdArray(rand(500));
+        expect_error('gd:memory', 'gd_minplus: cannot allocate.*live gdArrays hold', @gd_minplus, H, 'Variant', 'v4');
+        expect_error('gd:memory', 'gd_pdist2: cannot allocate', @gd_pdist2, H, H);
+        unsetenv('GD_GPU_MEM_LIMIT');
+        assert(isequal(gather(gd_minplus(H)), gd_minplus(gather(H))));
+        clear H
+        s1 = gd_info(); assert(s1.gdarrays, s0.gdarrays); assert(s1.memory_free, s0.memory_free);
+        disp('memory ok')" "memory ok"
+}
+
+@test "10,000 create/compute/clear cycles leave the GPU's free memory where it was" {
+    require_gpu
+    octave_ok "A = rand(64, 'single'); X = rand(100, 7);
+        G = gdArray(A); R = gd_minplus(G); clear G R;
+        s0 = gd_info();
+        for i = 1:10000
+          G = gdArray(A); R = gd_minplus(G, A); D = gd_pdist(gdArray(X)); S = gd_squareform(D); T = R';
+          if (mod(i, 2500) == 0) assert(isequal(gather(R), gd_minplus(A))); end
+          clear G R D S T
+        end
+        s1 = gd_info();
+        printf('free before %d, after %d; gdArrays %d, %d\n', s0.memory_free, s1.memory_free, s0.gdarrays, s1.gdarrays);
+        assert(s1.memory_free, s0.memory_free); assert(s1.gdarrays, s0.gdarrays);
+        disp('no leak')" "no leak"
+}
+
+@test "no GPU: gdArray holds its data on the host, operations run on the CPU, gd:nogpu once" {
+    run octave_run "[msg, id] = lastwarn(''); G = gdArray(rand(3)); [msg, id] = lastwarn();
+        s = gd_info(); R = gd_minplus(G);
+        if (! s.available) assert(id, 'gd:nogpu'); out = evalc('disp(R)'); assert(! isempty(strfind(out, 'on the host: no GPU'))); end
+        disp('host ok')"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"host ok"* ]]
+}
