@@ -486,7 +486,9 @@ gd_status run_gpu(const pdist_variant &v, const gd_matrix &Xm, gd_metric metric,
             cudaStreamWaitEvent(st, gd_panel_event(GD_EV_JOIN), 0);
             cudaEventRecord(gd_event(3), st);
             if (keep) { /* nothing goes down */
-                if ((s = gd_cuda(cudaEventSynchronize(gd_event(3)), "pdist kernel"))) goto done;
+                if ((s = gd_copies_finish()) ||
+                    (s = gd_cuda(cudaEventSynchronize(gd_event(3)), "pdist kernel")))
+                    goto done;
                 t->kernel_ms += gd_elapsed(2, 3);
                 continue;
             }
@@ -613,7 +615,7 @@ gd_status cpu_pdist2(gd_class cls, const void *X, const void *Y, void *D, int64_
 
 // Zero features add (0 - 0)^2 = 0; no features: distance 0.
 const gd_product_op OP2 = {"pdist2", 0.0, 0.0, 1.0, true, "cpu (OpenMP)",
-                           "tuned", "tuned", 1 << 16, cpu_pdist2};
+                           "tuned", "tuned", 1 << 16, cpu_pdist2, false, false, "naive"};
 
 } // namespace
 
@@ -655,8 +657,8 @@ extern "C" gd_status gd_pdist(const char *name, const gd_matrix *Xm, gd_metric m
     if (strcmp(name, "auto") == 0) {
         bool gpu;
         if ((s = gd_auto_device(t, &gpu))) return s;
-        name = gpu && (t->ops >= (1 << 16) || Xm->where == GD_DEVICE || D.device) ? "tuned"
-                                                                                  : "cpu";
+        const bool small = t->ops < (1 << 16);
+        name = !gpu ? "cpu" : !small ? "tuned" : Xm->where == GD_DEVICE || D.device ? "naive" : "cpu";
     }
     for (int i = 0; i < NVARIANTS; ++i)
         if (strcmp(VARIANTS[i].info.name, name) == 0) v = &VARIANTS[i];

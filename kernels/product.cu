@@ -403,6 +403,8 @@ gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
                         goto done;
                 }
             cudaEventRecord(gd_event(GD_EV_UNPACK + 1), st);
+            /* the uploads' times (a host operand went up) */
+            if ((s = gd_copies_finish())) goto done;
         } else {
             /* the host buffer for the result is made now, while the
              * kernels run; each block goes down once its kernel is done,
@@ -511,8 +513,12 @@ gd_status gd_product(const gd_product_op &op, const gd_product_variant *table,
         bool gpu;
         if ((s = gd_auto_device(t, &gpu))) return s;
         const char *best = cls == GD_SINGLE ? op.auto_single : op.auto_double;
-        const bool big = t->ops >= op.auto_cpu_below || gd_any_resident(A0, B0, out);
-        v = gd_find_variant(table, count, gpu && big ? best : "cpu");
+        const bool small = t->ops < op.auto_cpu_below;
+        if (gpu && small && gd_any_resident(A0, B0, out))
+            best = op.auto_small ? op.auto_small : best;
+        else if (!gpu || small)
+            best = "cpu";
+        v = gd_find_variant(table, count, best);
     } else if (!(v = gd_find_variant(table, count, name))) {
         return gd_fail(GD_ERR_VARIANT, "unknown variant '%s'", name);
     }

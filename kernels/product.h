@@ -96,6 +96,10 @@ struct gd_product_op {
     bool panels;
     /* computed in single whatever the operands' class (sgemm) */
     bool single_only;
+    /* 'auto' below auto_cpu_below operations when something is resident
+     * (the data is on the GPU, so the GPU computes): a variant that reads
+     * its operands in place and needs no preparation; NULL: the best */
+    const char *auto_small;
 };
 
 /* An operation's whole call: sizes, the class, 'auto' or a name looked

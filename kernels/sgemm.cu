@@ -404,7 +404,7 @@ gd_status cpu_sgemm(gd_class, const void *A, const void *B, void *C, int64_t m,
 // and wins at 1000, bench/results and NOTES.md); below 2^20
 // flops the host's BLAS finishes before a GPU round trip would.
 const gd_product_op OP = {"sgemm", 0.0, 0.0, 2.0, false, "cpu (BLAS)",
-                          "cublas", "cublas", 1 << 20, cpu_sgemm, false, true};
+                          "cublas", "cublas", 1 << 20, cpu_sgemm, false, true, NULL};
 
 /* A 1x1 operand: Octave multiplies by a scalar element by element, which
  * keeps the sign of a zero product (single (-0) * 5 is -0); a sum of

@@ -47,12 +47,18 @@
 
 classdef gdArray < handle
 
-  properties (SetAccess = private)
+  ## Set by the constructor alone. Not SetAccess = private: once Octave 7
+  ## has called this constructor through a function handle (@gdArray),
+  ## later constructor calls set properties as if from outside the class
+  ## (and, with numel overloaded, through numel: hence sz is set last and
+  ## its default has one element). An id set by hand can only name no
+  ## live entry (gd:stale) or another live gdArray: never freed memory.
+  properties
     ## the table entry of the gateway that owns the memory (not a pointer)
     id = -1;
-    ## size and class, kept here so that asking costs no gateway call
-    sz = [0 0];
     cls = "double";
+    ## size and class, kept here so that asking costs no gateway call
+    sz = [1 1];
   endproperties
 
   methods
@@ -64,8 +70,8 @@ classdef gdArray < handle
           error ("gd:input", "gdArray: expected one matrix: G = gdArray (A)");
         endif
         G.id = id;
-        G.sz = sz;
         G.cls = cls;
+        G.sz = sz;
         return;
       endif
       if (nargin != 1)
@@ -75,8 +81,8 @@ classdef gdArray < handle
         A = gather (A);           # a copy, as for any other matrix
       endif
       G.id = __gd__ ("upload", A);
-      G.sz = size (A);
       G.cls = class (A);
+      G.sz = size (A);
     endfunction
 
     function delete (G)
@@ -208,6 +214,16 @@ endclassdef
 %! G = gdArray (A);
 %! s = evalc ("disp (G)");
 %! assert (! isempty (strfind (s, "37x23 double gdArray")));
+
+%!test
+%! ## constructed through a function handle, and after that directly
+%! x = cellfun (@gdArray, {1, single(2)}, "UniformOutput", false);
+%! f = @gdArray;
+%! y = f (zeros (0, 3));
+%! z = gdArray (3);
+%! assert (gather (x{2}), single (2));
+%! assert (size (y), [0 3]);
+%! assert (gather (z), 3);
 
 %!error <expected one matrix> gdArray ()
 %!error <expected one matrix> gdArray (1, 2)

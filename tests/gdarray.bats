@@ -122,9 +122,8 @@ load helpers
 @test "10,000 create/compute/clear cycles leave the GPU's free memory where it was" {
     require_gpu
     octave_ok "A = rand(64, 'single'); X = rand(100, 7);
-        G = gdArray(A); R = gd_minplus(G); clear G R;
-        s0 = gd_info();
-        for i = 1:10000
+        for i = 1:10001
+          if (i == 2) s0 = gd_info(); end   # after the first cycle: the kernels' code is loaded
           G = gdArray(A); R = gd_minplus(G, A); D = gd_pdist(gdArray(X)); S = gd_squareform(D); T = R';
           if (mod(i, 2500) == 0) assert(isequal(gather(R), gd_minplus(A))); end
           clear G R D S T
