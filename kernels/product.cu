@@ -199,14 +199,22 @@ gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
                           what)))                                              \
             goto done;                                                         \
     } while (0)
+    /* an operand whose sizes are already multiples of the tiles, tight
+     * and in one block, is its own padded layout: no copy (B only where
+     * the layout does not transpose it) */
+    const bool a_direct = !raw && g.bi == 1 && m == p.mp && k == p.kp && (!devA || A.ld == m);
+    const bool b_direct = !raw && g.bj == 1 && k == p.kp && n == p.np &&
+                          (v.in == GD_PADDED || op.b_rows) && (!devB || B.ld == b_tight);
     if (!devA || copyA) ALLOC(dA, m, k, "A");
     if (same)
         dB = dA;
     else if (!devB || copyB)
         ALLOC(dB, k, n, "B");
     if (!raw && k > 0) {
-        ALLOC(dAp, p.mp, p.kp, "padded A");
-        if (v.in == GD_PADDED)
+        if (!a_direct) ALLOC(dAp, p.mp, p.kp, "padded A");
+        if (b_direct)
+            ;
+        else if (v.in == GD_PADDED)
             ALLOC(dBq, p.kp, p.np, "padded B");
         else
             ALLOC(dBq, p.np, p.kp, "transposed B");
@@ -221,8 +229,8 @@ gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
         dC = dR;
     else
         ALLOC(dC, cm, cn, "R");
-    p.A = raw ? (dA ? dA : A.ptr) : dAp;
-    p.B = raw ? (dB ? dB : B.ptr) : dBq;
+    p.A = raw || a_direct ? (dA ? dA : A.ptr) : dAp;
+    p.B = raw || b_direct ? (dB ? dB : B.ptr) : dBq;
     p.C = dC;
     p.lda = raw && !dA ? A.ld : p.mp;
     p.ldb = v.in == GD_PADDED_BT ? p.np : raw && !dB ? B.ld : op.b_rows ? p.n : p.kp;
@@ -316,7 +324,7 @@ gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
             cudaEventRecord(gd_event(3 * q), st);
             if (k > 0 && !raw) {
                 gd_plan c = p;
-                if (mi) {
+                if (mi && !a_direct) {
                     c.m = mi;
                     c.mp = gd_round_up(mi, v.row_mult);
                     if (cls == GD_SINGLE)
@@ -324,7 +332,7 @@ gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
                     else
                         launch_prep_a<double>(op, (const double *)a_blk, a_ld, (double *)dAp + i0 * p.kp, c, st);
                 }
-                if (nj) {
+                if (nj && !b_direct) {
                     c.n = nj;
                     c.np = gd_round_up(nj, v.col_mult);
                     /* only GD_PADDED_BT comes in blocks: the others start at 0 */
@@ -334,10 +342,11 @@ gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
                         launch_prep_b<double>(op, v.in, (const double *)b_blk, b_ld, (double *)dBq + j0 * p.kp, c, st);
                 }
                 if ((s = gd_cuda(cudaGetLastError(), "layout preparation kernel"))) goto done;
+                /* the same array twice: its values are looked at once */
                 if (v.inspect &&
-                    (s = v.inspect(p, cls, mi ? (const char *)dAp + (size_t)(i0 * p.kp) * es : NULL,
+                    (s = v.inspect(p, cls, mi ? (const char *)p.A + (size_t)(i0 * p.kp) * es : NULL,
                                    mi ? gd_round_up(mi, v.row_mult) : 0,
-                                   nj ? (const char *)dBq + (size_t)(j0 * p.kp) * es : NULL,
+                                   nj && !same ? (const char *)p.B + (size_t)(j0 * p.kp) * es : NULL,
                                    nj ? gd_round_up(nj, v.col_mult) : 0, q == 0)))
                     goto done;
             }

@@ -65,10 +65,9 @@ classdef gdArray < handle
 
     function G = gdArray (A, id, sz, cls)
       if (nargin == 4)
-        ## a result of a gd operation (the gateway's table holds it)
-        if (! (ischar (A) && strcmp (A, "__gd_wrap__")))
-          error ("gd:input", "gdArray: expected one matrix: G = gdArray (A)");
-        endif
+        ## a result of a gd operation (the gateway's table holds it; A is
+        ## "__gd_wrap__"). Not checked: this is the hot path, and an id
+        ## made up here only names no live entry (gd:stale when used).
         G.id = id;
         G.cls = cls;
         G.sz = sz;

@@ -46,11 +46,17 @@
 ## @seealso{gd_pdist2, gd_squareform}
 ## @end deftypefn
 
-function varargout = gd_pdist (varargin)
-  if (nargout == 0 && nargin == 1 && ischar (varargin{1}))
-    __gd__ ("pdist", varargin{:});               # prints the variant list
+function [R, info, varargout] = gd_pdist (varargin)
+  ## named outputs: the lean path of a call (a third output reaches the
+  ## gateway, which says too many)
+  if (nargout < 2)
+    if (nargout == 0 && nargin == 1 && ischar (varargin{1}))
+      __gd__ ("pdist", varargin{:});               # prints the variant list
+      return;
+    endif
+    R = __gd__ ("pdist", varargin{:});
   else
-    [varargout{1:max (1, nargout)}] = __gd__ ("pdist", varargin{:});
+    [R, info, varargout{1:nargout-2}] = __gd__ ("pdist", varargin{:});
   endif
 endfunction
 

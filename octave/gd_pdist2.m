@@ -19,11 +19,17 @@
 ## @seealso{gd_pdist, gd_squareform}
 ## @end deftypefn
 
-function varargout = gd_pdist2 (varargin)
-  if (nargout == 0 && nargin == 1 && ischar (varargin{1}))
-    __gd__ ("pdist2", varargin{:});              # prints the variant list
+function [R, info, varargout] = gd_pdist2 (varargin)
+  ## named outputs: the lean path of a call (a third output reaches the
+  ## gateway, which says too many)
+  if (nargout < 2)
+    if (nargout == 0 && nargin == 1 && ischar (varargin{1}))
+      __gd__ ("pdist2", varargin{:});              # prints the variant list
+      return;
+    endif
+    R = __gd__ ("pdist2", varargin{:});
   else
-    [varargout{1:max (1, nargout)}] = __gd__ ("pdist2", varargin{:});
+    [R, info, varargout{1:nargout-2}] = __gd__ ("pdist2", varargin{:});
   endif
 endfunction
 

@@ -54,11 +54,17 @@
 ## @seealso{gd_minplus, gd_info}
 ## @end deftypefn
 
-function varargout = gd_sgemm (varargin)
-  if (nargout == 0 && nargin == 1 && ischar (varargin{1}))
-    __gd__ ("sgemm", varargin{:});               # prints the variant list
+function [R, info, varargout] = gd_sgemm (varargin)
+  ## named outputs: the lean path of a call (a third output reaches the
+  ## gateway, which says too many)
+  if (nargout < 2)
+    if (nargout == 0 && nargin == 1 && ischar (varargin{1}))
+      __gd__ ("sgemm", varargin{:});               # prints the variant list
+      return;
+    endif
+    R = __gd__ ("sgemm", varargin{:});
   else
-    [varargout{1:max (1, nargout)}] = __gd__ ("sgemm", varargin{:});
+    [R, info, varargout{1:nargout-2}] = __gd__ ("sgemm", varargin{:});
   endif
 endfunction
 
