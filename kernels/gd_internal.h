@@ -28,6 +28,21 @@ cudaStream_t gd_stream(void);
 cudaStream_t gd_stream2(void);
 int gd_sm_count(void); /* after gd_device_ready */
 
+/* What device.cu, memory.cu and copies.cu share: the copy stream, the
+ * allocation stream and its events, whether the context is made; the
+ * staging slots' making, dropping after a failure, and releasing; the
+ * memory pool's set-up and release. */
+cudaStream_t gd_copy_stream(void);
+cudaStream_t gd_alloc_stream(void);
+cudaEvent_t gd_alloc_event(int i); /* 0..2 */
+int gd_is_ready(void);
+gd_status gd_copies_create(void);
+void gd_copies_abort(void);   /* waits for every stream, drops the slots' work */
+void gd_copies_end(void);     /* no call's timing collects copy times now */
+void gd_copies_destroy(void);
+void gd_pool_setup(size_t total_bytes);
+void gd_pool_release(void);
+
 /* Registers fn to run (once) at the next gd_release: cached state of an
  * operation, such as a library handle. */
 void gd_on_release(void (*fn)(void));
@@ -65,6 +80,12 @@ gd_status gd_alloc_kept(gd_allocs *a, void **p, size_t bytes, const char *what);
  * label names it in messages ("A"). */
 gd_status gd_operand_class(const gd_matrix *a, gd_class cls, gd_matrix *out,
                            gd_allocs *al, void **host_copy, const char *label);
+/* a whole operand on the device, tight (ld == rows), for kernels on st:
+ * a resident tight matrix in place; else one of al's allocations, filled
+ * by an upload (staged; st waits for event up after it) or, for a pitched
+ * resident one, a copy on st. *ptr receives it. */
+gd_status gd_operand_device(const gd_matrix *a, gd_allocs *al, const void **ptr, cudaEvent_t up,
+                            cudaStream_t st, const char *label);
 /* a in host memory: itself when it is there, else a tight copy
  * (*host_copy, to free()) downloaded from the device. */
 gd_status gd_operand_host(const gd_matrix *a, gd_matrix *out, void **host_copy,

@@ -319,6 +319,10 @@ struct pdist_variant {
     kind k;
 };
 
+// 'auto' below this many (pair, feature) triples: the host finishes
+// before a GPU round trip would (pdist and pdist2 alike)
+const double AUTO_CPU_BELOW = 1 << 16;
+
 const pdist_variant VARIANTS[] = {
     {{"naive", "one thread per pair through the triangular index map (64-bit, exact)", 1}, NAIVE},
     {{"tiled", "32x32 threads per pair of 32-observation subsets, features staged in shared memory", 1}, TILED},
@@ -365,7 +369,6 @@ template <class T>
 gd_status run_gpu(const pdist_variant &v, const gd_matrix &Xm, gd_metric metric, gd_out out,
                   gd_timing *t)
 {
-    const T *X = (const T *)Xm.ptr;
     const int64_t n = Xm.rows, d = Xm.cols;
     const bool keep = out.device != NULL;
     if (keep) *out.device = NULL;
@@ -382,15 +385,16 @@ gd_status run_gpu(const pdist_variant &v, const gd_matrix &Xm, gd_metric metric,
     const int64_t np = gd_round_up(n, BIG), dp = gd_round_up(d > 0 ? d : 1, BIG_BK / 2),
                   da = gd_round_up(dp, BIG_BK);
 
+    /* the call's timing events (gd_event) */
+    enum { EV_PREP = 1, EV_BATCH = 2, EV_BATCH_END = 3, EV_PREP_END = 5 };
     gd_allocs al = {};
-    void *dX = NULL, *dXp = NULL, *dD = NULL;
+    const void *dX = NULL;
+    void *dXp = NULL, *dD = NULL;
     char what[128];
     gd_copies_begin(t);
-    gd_describe(what, sizeof what, "X", n, d, cls);
-    /* a resident X is read in place when it is tight, else copied so */
-    if (Xm.where == GD_DEVICE && Xm.ld == n)
-        dX = (void *)X;
-    else if ((s = gd_alloc(&al, &dX, (size_t)(n * d) * es, what)))
+    /* X on the device: a resident tight X in place, else uploaded (or
+     * copied tight) */
+    if ((s = gd_operand_device(&Xm, &al, &dX, gd_panel_event(GD_EV_UPLOAD_A), st, "X")))
         goto done;
     if (v.k == TUNED) {
         gd_describe(what, sizeof what, "padded X", np, da, cls);
@@ -421,24 +425,13 @@ gd_status run_gpu(const pdist_variant &v, const gd_matrix &Xm, gd_metric metric,
         int64_t target = (size_t)P * es >= ((size_t)32 << 20) ? (P + 7) / 8 : P;
         if (target > buf) target = buf;
 
-        cudaEvent_t up = gd_panel_event(GD_EV_UPLOAD_A);
-        if (Xm.where == GD_HOST) {
-            if ((s = gd_upload(dX, X, (size_t)Xm.ld * es, (size_t)n * es, (size_t)d, up,
-                               "copy of X to the GPU")) ||
-                (s = gd_cuda(cudaStreamWaitEvent(st, up, 0), "copy of X to the GPU")))
-                goto done;
-        } else if (dX != (void *)X &&
-                   (s = gd_copy_d2d(dX, (size_t)n * es, X, (size_t)Xm.ld * es, (size_t)n * es,
-                                    (size_t)d, st))) {
-            goto done;
-        }
-        cudaEventRecord(gd_event(1), st);
+        cudaEventRecord(gd_event(EV_PREP), st);
         if (v.k == TUNED) {
             dim3 grid((unsigned)((np + 255) / 256), gd_grid_y(da));
             pad_rows<T><<<grid, 256, 0, st>>>((const T *)dX, (T *)dXp, n, d, np, da);
             if ((s = gd_cuda(cudaGetLastError(), "layout preparation kernel"))) goto done;
         }
-        cudaEventRecord(gd_event(5), st);
+        cudaEventRecord(gd_event(EV_PREP_END), st);
         gd_describe(what, sizeof what, "D", 1, P, cls);
         /* batches: the panels that fit in the buffer together; all of a
          * batch's kernels are queued before its downloads */
@@ -447,7 +440,7 @@ gd_status run_gpu(const pdist_variant &v, const gd_matrix &Xm, gd_metric metric,
             if (getenv("GD_POISON") &&
                 (s = gd_cuda(cudaMemsetAsync(dD, 0xCD, (size_t)buf * es, st), "poisoning D")))
                 goto done;
-            cudaEventRecord(gd_event(2), st);
+            cudaEventRecord(gd_event(EV_BATCH), st);
             /* panels alternate between the two streams, so that one
              * panel's last, partly filled wave overlaps the next one's
              * first (in one stream eight panels cost 3.06 ms against
@@ -484,12 +477,12 @@ gd_status run_gpu(const pdist_variant &v, const gd_matrix &Xm, gd_metric metric,
             /* the batch ends when both streams are through it */
             cudaEventRecord(gd_panel_event(GD_EV_JOIN), st2);
             cudaStreamWaitEvent(st, gd_panel_event(GD_EV_JOIN), 0);
-            cudaEventRecord(gd_event(3), st);
+            cudaEventRecord(gd_event(EV_BATCH_END), st);
             if (keep) { /* nothing goes down */
                 if ((s = gd_copies_finish()) ||
-                    (s = gd_cuda(cudaEventSynchronize(gd_event(3)), "pdist kernel")))
+                    (s = gd_cuda(cudaEventSynchronize(gd_event(EV_BATCH_END)), "pdist kernel")))
                     goto done;
-                t->kernel_ms += gd_elapsed(2, 3);
+                t->kernel_ms += gd_elapsed(EV_BATCH, EV_BATCH_END);
                 continue;
             }
             /* the host result is made while the first kernels run */
@@ -504,12 +497,12 @@ gd_status run_gpu(const pdist_variant &v, const gd_matrix &Xm, gd_metric metric,
                 off += len;
             }
             if ((s = gd_copies_finish())) goto done;
-            if ((s = gd_cuda(cudaEventSynchronize(gd_event(3)), "pdist kernel"))) goto done;
-            t->kernel_ms += gd_elapsed(2, 3);
+            if ((s = gd_cuda(cudaEventSynchronize(gd_event(EV_BATCH_END)), "pdist kernel"))) goto done;
+            t->kernel_ms += gd_elapsed(EV_BATCH, EV_BATCH_END);
         }
         if ((s = rescue_lower(st)) || (s = gd_cuda(cudaStreamSynchronize(st), "pdist kernel")))
             goto done;
-        t->prep_ms = gd_elapsed(1, 5);
+        t->prep_ms = gd_elapsed(EV_PREP, EV_PREP_END);
     }
 done:
     s = gd_end_call(s, &al, t);
@@ -615,7 +608,7 @@ gd_status cpu_pdist2(gd_class cls, const void *X, const void *Y, void *D, int64_
 
 // Zero features add (0 - 0)^2 = 0; no features: distance 0.
 const gd_product_op OP2 = {"pdist2", 0.0, 0.0, 1.0, true, "cpu (OpenMP)",
-                           "tuned", "tuned", 1 << 16, cpu_pdist2, false, false, "naive"};
+                           "tuned", "tuned", AUTO_CPU_BELOW, cpu_pdist2, false, false, "naive"};
 
 } // namespace
 
@@ -657,7 +650,7 @@ extern "C" gd_status gd_pdist(const char *name, const gd_matrix *Xm, gd_metric m
     if (strcmp(name, "auto") == 0) {
         bool gpu;
         if ((s = gd_auto_device(t, &gpu))) return s;
-        const bool small = t->ops < (1 << 16);
+        const bool small = t->ops < AUTO_CPU_BELOW;
         name = !gpu ? "cpu" : !small ? "tuned" : Xm->where == GD_DEVICE || D.device ? "naive" : "cpu";
     }
     for (int i = 0; i < NVARIANTS; ++i)

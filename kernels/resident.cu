@@ -184,6 +184,31 @@ extern "C" gd_status gd_operand_class(const gd_matrix *a, gd_class cls, gd_matri
     return GD_OK;
 }
 
+extern "C" gd_status gd_operand_device(const gd_matrix *a, gd_allocs *al, const void **ptr,
+                                       cudaEvent_t up, cudaStream_t st, const char *label)
+{
+    const size_t es = elem(a->cls);
+    *ptr = NULL;
+    if (a->where == GD_DEVICE && a->ld == a->rows) {
+        *ptr = a->ptr;
+        return GD_OK;
+    }
+    char what[96], copy[96];
+    gd_describe(what, sizeof what, label, a->rows, a->cols, a->cls);
+    snprintf(copy, sizeof copy, "copy of %s to the GPU", label);
+    void *p;
+    gd_status s = gd_alloc(al, &p, (size_t)(a->rows * a->cols) * es, what);
+    if (s) return s;
+    const size_t width = (size_t)a->rows * es, pitch = (size_t)a->ld * es;
+    if (a->where == GD_DEVICE)
+        s = gd_copy_d2d(p, width, a->ptr, pitch, width, (size_t)a->cols, st);
+    else if (a->rows * a->cols > 0 &&
+             !(s = gd_upload(p, a->ptr, pitch, width, (size_t)a->cols, up, copy)))
+        s = gd_cuda(cudaStreamWaitEvent(st, up, 0), copy);
+    if (!s) *ptr = p;
+    return s;
+}
+
 extern "C" gd_status gd_operand_host(const gd_matrix *a, gd_matrix *out, void **host_copy,
                                      const char *label)
 {

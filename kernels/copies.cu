@@ -1,0 +1,274 @@
+/* copies.cu - copies between Octave's pageable host memory and the
+ * device through cached page-locked staging slots (gd_upload,
+ * gd_download, gd_copies_finish: see gd_internal.h). The slots' buffer is
+ * made at the first large copy and freed by gd_release. */
+#include "gd_internal.h"
+
+#include <omp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------------
+ * Staged copies (gd_upload, gd_download): GD_SLOTS page-locked slots of
+ * SLOT_BYTES, one cudaMallocHost block made at the first large copy and
+ * kept until gd_release. Slots are taken round robin, so the oldest copy
+ * in flight is always the next slot's; taking a busy slot waits for its
+ * transfer and, for a download, copies it out to its host destination. */
+enum { GD_SLOTS = 4 };
+static const size_t SLOT_BYTES = (size_t)32 << 20;
+static const size_t STAGE_MIN = (size_t)1 << 20; /* smaller: direct */
+
+struct gd_slot {
+    char *buf;
+    cudaEvent_t start, done;
+    int busy;
+    double *ms;       /* where its engine time goes */
+    char *host;       /* a download's destination, NULL for an upload */
+    size_t pitch, width, rows; /* of the destination's rows */
+};
+static gd_slot g_slot[GD_SLOTS];
+static int g_next;
+static char *g_stage;
+static int g_stage_state; /* 0 not tried, 1 made, -1 unavailable */
+static gd_timing *g_copy_t;
+static double g_discard_ms;
+
+extern "C" gd_status gd_copies_create(void)
+{
+    for (int i = 0; i < GD_SLOTS; ++i) {
+        gd_status s;
+        if ((s = gd_cuda(cudaEventCreate(&g_slot[i].start), "cudaEventCreate")) ||
+            (s = gd_cuda(cudaEventCreate(&g_slot[i].done), "cudaEventCreate")))
+            return s;
+    }
+    return GD_OK;
+}
+
+/* the slots' events and buffer (gd_release) */
+extern "C" void gd_copies_destroy(void)
+{
+    for (int i = 0; i < GD_SLOTS; ++i) {
+        if (g_slot[i].start) cudaEventDestroy(g_slot[i].start);
+        if (g_slot[i].done) cudaEventDestroy(g_slot[i].done);
+    }
+    memset(g_slot, 0, sizeof g_slot);
+    if (g_stage) cudaFreeHost(g_stage);
+    g_stage = NULL;
+    g_stage_state = 0;
+    g_next = 0;
+}
+
+static bool stage_ready(void)
+{
+    const char *env = getenv("GD_STAGE");
+    if (env && strcmp(env, "0") == 0) return false;
+    if (g_stage_state == 0) {
+        if (cudaMallocHost(&g_stage, GD_SLOTS * SLOT_BYTES) != cudaSuccess) {
+            cudaGetLastError(); /* copies go directly */
+            g_stage = NULL;
+            g_stage_state = -1;
+            return false;
+        }
+        for (int i = 0; i < GD_SLOTS; ++i) g_slot[i].buf = g_stage + i * SLOT_BYTES;
+        g_stage_state = 1;
+    }
+    return g_stage_state == 1;
+}
+
+static int copy_threads(void)
+{
+    int nt = gd_cpu_threads(); /* 1 where OMP_STACKSIZE is too small */
+    return nt < 16 ? nt : 16;
+}
+
+/* rows of width bytes from src (pitch sp) to dst (pitch dp), by up to 16
+ * threads: whole rows each, or, for a contiguous block, pieces that begin
+ * and end on 2 MiB boundaries of dst. A fresh destination's huge page is
+ * then faulted in (and cleared by the kernel) by one thread alone: pieces
+ * that share a huge page make one thread wait while another clears it
+ * (537 MB into fresh pages, 32 MiB at a time: 16-19 ms this way, 22-31
+ * ms in 1 MiB pieces, on the H100 machine's 16 cores). */
+static void parallel_copy(char *dst, size_t dp, const char *src, size_t sp,
+                          size_t width, size_t rows)
+{
+    const size_t bytes = width * rows;
+    const int nt = copy_threads();
+    if (bytes < ((size_t)2 << 20) || nt < 2) {
+        for (size_t r = 0; r < rows; ++r) memcpy(dst + r * dp, src + r * sp, width);
+        return;
+    }
+    if (rows == 1 || (dp == width && sp == width)) {
+        const uintptr_t huge = (uintptr_t)2 << 20, d0 = (uintptr_t)dst;
+        /* whole huge pages: at least one each, at most 16 threads */
+        const size_t pages = ((d0 + bytes + huge - 1) / huge) - d0 / huge;
+        const int n = pages < (size_t)nt ? (int)pages : nt;
+        (void)n; /* used by the pragma alone */
+#pragma omp parallel num_threads(n)
+        {
+            const size_t i = (size_t)omp_get_thread_num(), k = (size_t)omp_get_num_threads();
+            /* thread i: huge pages [pages i / k, pages (i + 1) / k) */
+            const uintptr_t first = d0 / huge;
+            uintptr_t a = (first + pages * i / k) * huge, b = (first + pages * (i + 1) / k) * huge;
+            if (a < d0) a = d0;
+            if (b > d0 + bytes) b = d0 + bytes;
+            if (b > a) memcpy((char *)a, src + (a - d0), b - a);
+        }
+        return;
+    }
+#pragma omp parallel for num_threads(nt) schedule(static)
+    for (int64_t r = 0; r < (int64_t)rows; ++r) memcpy(dst + r * dp, src + r * sp, width);
+}
+
+static gd_status slot_finish(gd_slot *sl)
+{
+    gd_status s = GD_OK;
+    if (!sl->busy) return s;
+    sl->busy = 0;
+    if ((s = gd_cuda(cudaEventSynchronize(sl->done), "a copy between host and GPU")))
+        return s;
+    float ms = 0.0f;
+    if (cudaEventElapsedTime(&ms, sl->start, sl->done) == cudaSuccess)
+        *sl->ms += ms;
+    else
+        cudaGetLastError();
+    if (sl->host) parallel_copy(sl->host, sl->pitch, sl->buf, sl->width, sl->width, sl->rows);
+    return s;
+}
+
+static gd_status slot_take(gd_slot **out)
+{
+    gd_slot *sl = &g_slot[g_next];
+    g_next = (g_next + 1) % GD_SLOTS;
+    *out = sl;
+    return slot_finish(sl);
+}
+
+extern "C" void gd_copies_abort(void)
+{
+    cudaStreamSynchronize(gd_stream());
+    cudaStreamSynchronize(gd_stream2());
+    cudaStreamSynchronize(gd_copy_stream());
+    for (int i = 0; i < GD_SLOTS; ++i) g_slot[i].busy = 0;
+    cudaGetLastError();
+}
+
+extern "C" void gd_copies_begin(gd_timing *t)
+{
+    g_copy_t = t;
+}
+
+extern "C" void gd_copies_end(void)
+{
+    g_copy_t = NULL;
+}
+
+static double *ms_of(int upload)
+{
+    if (!g_copy_t) return &g_discard_ms;
+    return upload ? &g_copy_t->upload_ms : &g_copy_t->download_ms;
+}
+
+/* How a copy of height rows of width bytes goes: a contiguous block (both
+ * pitches width) in slots' worth of bytes, else in whole rows; staged when
+ * it is large enough and the slots exist. */
+struct gd_pieces {
+    bool flat, staged;
+    size_t total, step;
+};
+
+static gd_pieces pieces(bool flat, size_t width, size_t height)
+{
+    gd_pieces q;
+    q.flat = flat;
+    q.total = width * height;
+    q.staged = q.total >= STAGE_MIN && (flat || width <= SLOT_BYTES) && stage_ready();
+    q.step = !q.staged ? q.total : flat ? SLOT_BYTES : SLOT_BYTES / width * width;
+    return q;
+}
+
+/* one piece on the copy stream, len bytes at byte offset off of a copy of
+ * rows of width bytes (pitches dp and sp; both ignored when flat), timed
+ * by the slot's events */
+static gd_status transfer(gd_slot *sl, const gd_pieces &q, char *dst, size_t dp,
+                          const char *src, size_t sp, size_t width, size_t len,
+                          cudaMemcpyKind kind, const char *what)
+{
+    cudaEventRecord(sl->start, gd_copy_stream());
+    gd_status s = q.flat ? gd_cuda(cudaMemcpyAsync(dst, src, len, kind, gd_copy_stream()), what)
+                         : gd_cuda(cudaMemcpy2DAsync(dst, dp, src, sp, width, len / width,
+                                                     kind, gd_copy_stream()), what);
+    cudaEventRecord(sl->done, gd_copy_stream());
+    sl->busy = 1;
+    sl->ms = ms_of(kind == cudaMemcpyHostToDevice);
+    sl->host = NULL;
+    return s;
+}
+
+extern "C" gd_status gd_upload(void *dst, const void *src, size_t spitch, size_t width,
+                               size_t height, cudaEvent_t done, const char *what)
+{
+    const gd_pieces q = pieces(spitch == width, width, height);
+    for (size_t off = 0; off < q.total; off += q.step) {
+        const size_t len = q.total - off < q.step ? q.total - off : q.step;
+        gd_slot *sl;
+        gd_status s = slot_take(&sl);
+        if (s) return s;
+        const char *from = (const char *)src + (q.flat ? off : off / width * spitch);
+        if (q.staged) {
+            /* gathered into the slot: from there one contiguous piece */
+            parallel_copy(sl->buf, width, from, spitch, q.flat ? len : width,
+                          q.flat ? 1 : len / width);
+            gd_pieces one = q;
+            one.flat = true;
+            s = transfer(sl, one, (char *)dst + off, 0, sl->buf, 0, len, len,
+                         cudaMemcpyHostToDevice, what);
+        } else {
+            s = transfer(sl, q, (char *)dst + off, width, from, spitch, width, len,
+                         cudaMemcpyHostToDevice, what);
+        }
+        if (s) return s;
+    }
+    if (done) return gd_cuda(cudaEventRecord(done, gd_copy_stream()), what);
+    return GD_OK;
+}
+
+extern "C" gd_status gd_download(void *dst, size_t dpitch, const void *src, size_t spitch,
+                                 size_t width, size_t height, cudaEvent_t after,
+                                 const char *what)
+{
+    gd_status s;
+    if (!width || !height) return GD_OK;
+    if (after && (s = gd_cuda(cudaStreamWaitEvent(gd_copy_stream(), after, 0), what))) return s;
+    const gd_pieces q = pieces(spitch == width && dpitch == width, width, height);
+    for (size_t off = 0; off < q.total; off += q.step) {
+        const size_t len = q.total - off < q.step ? q.total - off : q.step;
+        gd_slot *sl;
+        if ((s = slot_take(&sl))) return s;
+        char *host = (char *)dst + (q.flat ? off : off / width * dpitch);
+        const char *from = (const char *)src + (q.flat ? off : off / width * spitch);
+        /* staged: into the slot packed, copied out to host when it is done */
+        s = transfer(sl, q, q.staged ? sl->buf : host, q.staged ? width : dpitch, from,
+                     spitch, width, len, cudaMemcpyDeviceToHost, what);
+        if (q.staged) {
+            sl->host = host;
+            sl->pitch = q.flat ? len : dpitch;
+            sl->width = q.flat ? len : width;
+            sl->rows = q.flat ? 1 : len / width;
+        }
+        if (s) return s;
+    }
+    return GD_OK;
+}
+
+extern "C" gd_status gd_copies_finish(void)
+{
+    gd_status first = GD_OK;
+    for (int i = 0; i < GD_SLOTS; ++i) {
+        gd_slot *sl;
+        gd_status s = slot_take(&sl);
+        if (s && !first) first = s;
+    }
+    return first;
+}
+
