@@ -118,7 +118,368 @@ gd_blocks block_grid(const gd_product_op &op, const gd_product_variant &v, int64
     return g;
 }
 
+/* One call of a product on the GPU, in pieces the scheduler
+ * (gd_run_product) puts together: plan (where each operand is read from,
+ * what is allocated), allocate, then per stage the operands' blocks
+ * (uploaded, copied or read in place, and prepared into the variant's
+ * layout) and the blocks of C they complete (compute), then the result
+ * (kept on the device, or downloaded block by block). */
+struct product_run {
+    const gd_product_op &op;
+    const gd_product_variant &v;
+    const gd_class cls;
+    const gd_matrix &A, &B;
+    gd_out &out;
+    gd_timing *t;
+    size_t es;
+    int64_t m, k, n, cm, cn, b_tight;
+    bool raw, devA, devB, keep, same, copyA, copyB, a_direct, b_direct;
+    gd_blocks g;
+    gd_allocs al;
+    void *dA, *dB, *dAp, *dBq, *dC, *dR;
+    gd_plan p;
+    cudaStream_t st, st2;
+    char what[128];
+    int nb;
+    gd_plan blk[GD_MAX_SIDE * GD_MAX_SIDE];
+    int64_t blk_i0[GD_MAX_SIDE * GD_MAX_SIDE], blk_j0[GD_MAX_SIDE * GD_MAX_SIDE];
+
+    product_run(const gd_product_op &op_, const gd_product_variant &v_, gd_class cls_,
+                const gd_matrix &A_, const gd_matrix &B_, gd_out &out_, gd_timing *t_)
+        : op(op_), v(v_), cls(cls_), A(A_), B(B_), out(out_), t(t_)
+    {
+    }
+
+    /* where everything is read from and written to */
+    void plan(const gd_op_args &args)
+    {
+        es = cls == GD_SINGLE ? 4 : 8;
+        st = gd_stream();
+        st2 = gd_stream2();
+        m = A.rows;
+        k = A.cols;
+        n = op.b_rows ? B.rows : B.cols;
+        devA = A.where == GD_DEVICE;
+        devB = B.where == GD_DEVICE;
+        keep = out.device != NULL;
+        raw = v.in == GD_RAW;
+        memset(&p, 0, sizeof p);
+        p.args = args;
+        p.st = st;
+        p.m = m; p.k = k; p.n = n;
+        p.mp = raw ? m : gd_round_up(m, v.row_mult);
+        p.np = raw ? n : gd_round_up(n, v.col_mult);
+        p.kp = raw ? k : gd_round_up(k, v.k_mult);
+        cm = v.padded_out ? gd_round_up(m, v.row_mult) : m;
+        cn = v.padded_out ? gd_round_up(n, v.col_mult) : n;
+        g = block_grid(op, v, m, k, n, devA && devB && keep);
+        /* A (x) A, the same array twice, in one block of rows: one upload
+         * serves both operands */
+        same = B.ptr == A.ptr && B.where == A.where && B.ld == A.ld && n == m && g.bi == 1;
+        /* B's rows run along its first dimension: n x k given by rows,
+         * else k x n */
+        b_tight = op.b_rows ? n : k;
+        /* a raw layout reads resident operands in place when they are
+         * tight (and A in one block of rows); else they are copied on the
+         * device into the layout an upload makes */
+        copyA = devA && raw && (g.bi > 1 || A.ld != m);
+        copyB = devB && raw && !same && B.ld != b_tight;
+        /* an operand whose sizes are already multiples of the tiles, tight
+         * and in one block, is its own padded layout: no copy (B only where
+         * the layout does not transpose it) */
+        a_direct = !raw && g.bi == 1 && m == p.mp && k == p.kp && (!devA || A.ld == m);
+        b_direct = !raw && g.bj == 1 && k == p.kp && n == p.np &&
+                   (v.in == GD_PADDED || op.b_rows) && (!devB || B.ld == b_tight);
+        memset(&al, 0, sizeof al);
+        dA = dB = dAp = dBq = dC = dR = NULL;
+        nb = 0;
+    }
+
+    gd_status alloc(void **ptr, int64_t rows, int64_t cols, const char *label)
+    {
+        gd_describe(what, sizeof what, label, rows, cols, cls);
+        return gd_alloc(&al, ptr, (size_t)rows * (size_t)cols * es, what);
+    }
+
+    gd_status allocate()
+    {
+        gd_status s;
+        if ((!devA || copyA) && (s = alloc(&dA, m, k, "A"))) return s;
+        if (same)
+            dB = dA;
+        else if ((!devB || copyB) && (s = alloc(&dB, k, n, "B")))
+            return s;
+        if (!raw && k > 0) {
+            if (!a_direct && (s = alloc(&dAp, p.mp, p.kp, "padded A"))) return s;
+            if (!b_direct && (s = v.in == GD_PADDED ? alloc(&dBq, p.kp, p.np, "padded B")
+                                                    : alloc(&dBq, p.np, p.kp, "transposed B")))
+                return s;
+        }
+        if (keep) {
+            gd_describe(what, sizeof what, "R", m, n, cls);
+            if ((s = gd_alloc_kept(&al, &dR, (size_t)(m * n) * es, what))) return s;
+        }
+        /* a resident result in one block whose layout is its own is
+         * computed in place */
+        if (keep && g.bi * g.bj == 1 && cm == m && cn == n)
+            dC = dR;
+        else if ((s = alloc(&dC, cm, cn, "R")))
+            return s;
+        p.A = raw || a_direct ? (dA ? dA : A.ptr) : dAp;
+        p.B = raw || b_direct ? (dB ? dB : B.ptr) : dBq;
+        p.C = dC;
+        p.lda = raw && !dA ? A.ld : p.mp;
+        p.ldb = v.in == GD_PADDED_BT ? p.np : raw && !dB ? B.ld : op.b_rows ? p.n : p.kp;
+        p.ldc = cm;
+        if (v.work_f && k > 0) {
+            const size_t bytes = v.work_f(p);
+            if (bytes) {
+                gd_describe(what, sizeof what, "workspace", (int64_t)(bytes / es), 1, cls);
+                if ((s = gd_alloc(&al, &p.work, bytes, what))) return s;
+            }
+        }
+        /* GD_POISON: fill C first so that an element a kernel fails to
+         * write shows (0xCD bytes: a large negative finite value) */
+        if (getenv("GD_POISON") &&
+            (s = gd_cuda(cudaMemsetAsync(dC, 0xCD, (size_t)(cm * cn) * es, st), "poisoning R")))
+            return s;
+        return GD_OK;
+    }
+
+    /* Stage q's block of A (rows i0 .. i0+mi-1) and of B (columns j0 ..
+     * j0+nj-1) on the device, in the variant's layout. An uploaded A is
+     * kept as blocks of rows, each contiguous (mi x k at i0 k; padded,
+     * mpi x kp at i0 kp); B's blocks of columns are contiguous already
+     * (transposed: npj x kp at j0 kp). A resident operand's blocks are
+     * read in place (leading dimension A.ld or B.ld). */
+    gd_status operands(int q, int64_t i0, int64_t mi, int64_t j0, int64_t nj)
+    {
+        gd_status s;
+        cudaEvent_t up_a = gd_panel_event(GD_EV_UPLOAD_A + q),
+                    up_b = gd_panel_event(GD_EV_UPLOAD_B + q);
+        const char *a_blk = NULL, *b_blk = NULL;
+        int64_t a_ld = mi, b_ld = b_tight;
+        if (mi && k) {
+            if (!devA) {
+                a_blk = (const char *)dA + (size_t)(i0 * k) * es;
+                if ((s = gd_upload((void *)a_blk, (const char *)A.ptr + (size_t)i0 * es,
+                                   (size_t)A.ld * es, (size_t)mi * es, (size_t)k, up_a,
+                                   "copy of A to the GPU")) ||
+                    (s = gd_cuda(cudaStreamWaitEvent(st, up_a, 0), "copy of A to the GPU")))
+                    return s;
+            } else if (copyA) {
+                a_blk = (const char *)dA + (size_t)(i0 * k) * es;
+                if ((s = gd_copy_d2d((void *)a_blk, (size_t)mi * es,
+                                     (const char *)A.ptr + (size_t)i0 * es, (size_t)A.ld * es,
+                                     (size_t)mi * es, (size_t)k, st)))
+                    return s;
+            } else {
+                a_blk = (const char *)A.ptr + (size_t)i0 * es;
+                a_ld = A.ld;
+            }
+        }
+        if (nj && k) {
+            const int64_t b_off = op.b_rows ? 0 : j0; /* b_rows: one block */
+            const size_t rows = (size_t)(op.b_rows ? k : nj);
+            if (same) {
+                b_blk = a_blk;
+                b_ld = a_ld;
+            } else if (!devB) {
+                /* a tight B's block of columns is one piece */
+                const bool flat = B.ld == b_tight;
+                b_blk = (const char *)dB + (size_t)(b_off * k) * es;
+                if ((s = gd_upload((void *)b_blk, (const char *)B.ptr + (size_t)(b_off * B.ld) * es,
+                                   flat ? rows * b_tight * es : (size_t)B.ld * es,
+                                   flat ? rows * b_tight * es : (size_t)b_tight * es,
+                                   flat ? 1 : rows, up_b, "copy of B to the GPU")) ||
+                    (s = gd_cuda(cudaStreamWaitEvent(st, up_b, 0), "copy of B to the GPU")))
+                    return s;
+            } else if (copyB) {
+                b_blk = (const char *)dB + (size_t)(b_off * k) * es;
+                if ((s = gd_copy_d2d((void *)b_blk, (size_t)b_tight * es,
+                                     (const char *)B.ptr + (size_t)(b_off * B.ld) * es,
+                                     (size_t)B.ld * es, (size_t)b_tight * es, rows, st)))
+                    return s;
+            } else {
+                b_blk = (const char *)B.ptr + (size_t)(b_off * B.ld) * es;
+                b_ld = B.ld;
+            }
+        }
+        cudaEventRecord(gd_event(3 * q), st);
+        if (k > 0 && !raw) {
+            gd_plan c = p;
+            if (mi && !a_direct) {
+                c.m = mi;
+                c.mp = gd_round_up(mi, v.row_mult);
+                if (cls == GD_SINGLE)
+                    launch_prep_a<float>(op, (const float *)a_blk, a_ld, (float *)dAp + i0 * p.kp, c, st);
+                else
+                    launch_prep_a<double>(op, (const double *)a_blk, a_ld, (double *)dAp + i0 * p.kp, c, st);
+            }
+            if (nj && !b_direct) {
+                c.n = nj;
+                c.np = gd_round_up(nj, v.col_mult);
+                /* only GD_PADDED_BT comes in blocks: the others start at 0 */
+                if (cls == GD_SINGLE)
+                    launch_prep_b<float>(op, v.in, (const float *)b_blk, b_ld, (float *)dBq + j0 * p.kp, c, st);
+                else
+                    launch_prep_b<double>(op, v.in, (const double *)b_blk, b_ld, (double *)dBq + j0 * p.kp, c, st);
+            }
+            if ((s = gd_cuda(cudaGetLastError(), "layout preparation kernel"))) return s;
+            /* the same array twice: its values are looked at once */
+            if (v.inspect &&
+                (s = v.inspect(p, cls, mi ? (const char *)p.A + (size_t)(i0 * p.kp) * es : NULL,
+                               mi ? gd_round_up(mi, v.row_mult) : 0,
+                               nj && !same ? (const char *)p.B + (size_t)(j0 * p.kp) * es : NULL,
+                               nj ? gd_round_up(nj, v.col_mult) : 0, q == 0)))
+                return s;
+        }
+        cudaEventRecord(gd_event(3 * q + 1), st);
+        return GD_OK;
+    }
+
+    /* every block of C that stage q completes (max(i, j) == q): block
+     * (i, j) is cmi x cnj at j0 cm + i0 cnj of C (with one block, C's own
+     * layout); launches alternate between the two streams */
+    gd_status compute(int q, gd_launcher run)
+    {
+        gd_status s;
+        cudaEventRecord(gd_panel_event(GD_EV_PREPARED + q), st);
+        cudaStreamWaitEvent(st2, gd_panel_event(GD_EV_PREPARED + q), 0);
+        snprintf(what, sizeof what, "%s kernel launch", op.name);
+        int in_stage = 0;
+        for (int i = 0; i < g.bi; ++i)
+            for (int j = 0; j < g.bj; ++j) {
+                if ((i > j ? i : j) != q) continue;
+                gd_plan &c = blk[nb];
+                c = p;
+                const int64_t bi0 = i * g.wi, bj0 = j * g.wj;
+                c.m = m - bi0 < g.wi ? m - bi0 : g.wi;
+                c.n = n - bj0 < g.wj ? n - bj0 : g.wj;
+                if (g.bi * g.bj > 1) {
+                    c.mp = raw ? c.m : gd_round_up(c.m, v.row_mult);
+                    c.np = raw ? c.n : gd_round_up(c.n, v.col_mult);
+                    const int64_t cmi = v.padded_out ? c.mp : c.m,
+                                  cnj = v.padded_out ? c.np : c.n;
+                    /* raw blocks: A's copied or uploaded block (ld c.m);
+                     * B's columns in place or uploaded (ld k) */
+                    c.A = (const char *)p.A + (size_t)(bi0 * (raw ? k : p.kp)) * es;
+                    c.B = (const char *)p.B + (size_t)(bj0 * (raw ? p.ldb : p.kp)) * es;
+                    c.C = (char *)dC + (size_t)(bj0 * cm + bi0 * cnj) * es;
+                    c.lda = c.mp;
+                    c.ldb = raw ? p.ldb : c.np;
+                    c.ldc = cmi;
+                }
+                c.panel = nb;
+                c.st = in_stage++ % 2 ? st2 : st;
+                blk_i0[nb] = bi0;
+                blk_j0[nb] = bj0;
+                if (k == 0) {
+                    const int threads = 256;
+                    if (cls == GD_SINGLE)
+                        fill<float><<<blocks_for(cm * cn, threads), threads, 0, c.st>>>((float *)dC, cm * cn, (float)op.empty_k);
+                    else
+                        fill<double><<<blocks_for(cm * cn, threads), threads, 0, c.st>>>((double *)dC, cm * cn, op.empty_k);
+                } else if ((s = run(c))) {
+                    return s;
+                }
+                if ((s = gd_cuda(cudaGetLastError(), what))) return s;
+                cudaEventRecord(gd_panel_event(nb), c.st);
+                ++nb;
+            }
+        /* the stage ends when both streams are through it */
+        cudaEventRecord(gd_panel_event(GD_EV_JOIN + q), st2);
+        cudaStreamWaitEvent(st, gd_panel_event(GD_EV_JOIN + q), 0);
+        cudaEventRecord(gd_event(3 * q + 2), st);
+        return GD_OK;
+    }
+
+    /* the result: kept (out of the kernel's layout into its own where
+     * they differ, timed as preparation), or downloaded block by block as
+     * each one's kernel finishes */
+    gd_status result()
+    {
+        gd_status s;
+        if (keep) {
+            cudaEventRecord(gd_event(GD_EV_UNPACK), st);
+            if (dC != dR)
+                for (int b = 0; b < nb; ++b) {
+                    const gd_plan &c = blk[b];
+                    if ((s = gd_copy_d2d((char *)dR + (size_t)(blk_i0[b] + blk_j0[b] * m) * es,
+                                         (size_t)m * es, c.C, (size_t)c.ldc * es,
+                                         (size_t)c.m * es, (size_t)c.n, st)))
+                        return s;
+                }
+            cudaEventRecord(gd_event(GD_EV_UNPACK + 1), st);
+            /* the uploads' times (a host operand went up) */
+            return gd_copies_finish();
+        }
+        /* the host buffer for the result is made now, while the kernels
+         * run; each block goes down once its kernel is done, and the host
+         * threads that copy it out of the staging slots touch R's fresh
+         * pages for the first time */
+        gd_describe(what, sizeof what, "R", m, n, cls);
+        if ((s = gd_out_buffer(&out, (size_t)(m * n) * es, what))) return s;
+        for (int b = 0; b < nb; ++b) {
+            const gd_plan &c = blk[b];
+            if ((s = gd_download((char *)out.ptr + (size_t)(blk_i0[b] + blk_j0[b] * m) * es,
+                                 (size_t)m * es, c.C, (size_t)c.ldc * es, (size_t)c.m * es,
+                                 (size_t)c.n, gd_panel_event(b), "copy of the result from the GPU")))
+                return s;
+        }
+        return gd_copies_finish();
+    }
+};
+
 } // namespace
+
+gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
+                         gd_class cls, const gd_matrix &A, const gd_matrix &B, gd_out out,
+                         const gd_op_args &args, gd_timing *t)
+{
+    gd_launcher run = cls == GD_SINGLE ? v.run_f : v.run_d;
+    if (!run)
+        return gd_fail(GD_ERR_INPUT, "variant '%s' has no %s kernel", v.info.name,
+                       cls == GD_SINGLE ? "single" : "double");
+    gd_status s = gd_device_ready();
+    if (s) return s;
+    snprintf(t->variant, sizeof t->variant, "%s", v.info.name);
+    snprintf(t->device, sizeof t->device, "%s", gd_device_name());
+    gd_copies_begin(t);
+    if (out.device) *out.device = NULL;
+    product_run r(op, v, cls, A, B, out, t);
+    r.plan(args);
+    const int stages = r.g.bi > r.g.bj ? r.g.bi : r.g.bj;
+    if (!(s = r.allocate())) {
+        /* stage q: A's block q and B's block q are made ready, then every
+         * block of C they complete is computed */
+        for (int q = 0; q < stages && !s; ++q) {
+            const int64_t i0 = q * r.g.wi, j0 = q * r.g.wj;
+            const int64_t mi = q < r.g.bi ? (r.m - i0 < r.g.wi ? r.m - i0 : r.g.wi) : 0;
+            const int64_t nj = q < r.g.bj ? (r.n - j0 < r.g.wj ? r.n - j0 : r.g.wj) : 0;
+            if (!(s = r.operands(q, i0, mi, j0, nj))) s = r.compute(q, run);
+        }
+        if (!s) s = r.result();
+        char what[64];
+        snprintf(what, sizeof what, "%s kernel", op.name);
+        if (!s) s = gd_cuda(cudaStreamSynchronize(r.st), what);
+        if (!s) {
+            for (int q = 0; q < stages; ++q) {
+                t->prep_ms += gd_elapsed(3 * q, 3 * q + 1);
+                t->kernel_ms += gd_elapsed(3 * q + 1, 3 * q + 2);
+            }
+            if (r.keep) t->prep_ms += gd_elapsed(GD_EV_UNPACK, GD_EV_UNPACK + 1);
+            if (v.after && r.k > 0) v.after(r.p, cls, t);
+        }
+    }
+    s = gd_end_call(s, &r.al, t);
+    if (!s && r.keep) {
+        *out.device = r.dR;
+        t->kept = 1;
+    }
+    return s;
+}
+
 
 void gd_describe(char *buf, size_t len, const char *label, int64_t rows,
                  int64_t cols, gd_class cls)
@@ -142,311 +503,6 @@ int gd_variant_infos(const gd_product_variant *table, int count,
         for (int i = 0; i < count; ++i) infos[i] = table[i].info;
     *list = infos;
     return count;
-}
-
-gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
-                         gd_class cls, const gd_matrix &A, const gd_matrix &B, gd_out out,
-                         const gd_op_args &args, gd_timing *t)
-{
-    const size_t es = cls == GD_SINGLE ? 4 : 8;
-    gd_launcher run = cls == GD_SINGLE ? v.run_f : v.run_d;
-    if (!run)
-        return gd_fail(GD_ERR_INPUT, "variant '%s' has no %s kernel", v.info.name,
-                       cls == GD_SINGLE ? "single" : "double");
-    gd_status s = gd_device_ready();
-    if (s) return s;
-    snprintf(t->variant, sizeof t->variant, "%s", v.info.name);
-    snprintf(t->device, sizeof t->device, "%s", gd_device_name());
-    cudaStream_t st = gd_stream(), st2 = gd_stream2();
-    gd_copies_begin(t);
-
-    const int64_t m = A.rows, k = A.cols, n = op.b_rows ? B.rows : B.cols;
-    const bool devA = A.where == GD_DEVICE, devB = B.where == GD_DEVICE;
-    const bool keep = out.device != NULL;
-    if (keep) *out.device = NULL;
-    gd_plan p;
-    memset(&p, 0, sizeof p);
-    p.args = args;
-    p.st = st;
-    const bool raw = v.in == GD_RAW;
-    p.m = m; p.k = k; p.n = n;
-    p.mp = raw ? m : gd_round_up(m, v.row_mult);
-    p.np = raw ? n : gd_round_up(n, v.col_mult);
-    p.kp = raw ? k : gd_round_up(k, v.k_mult);
-    const int64_t cm = v.padded_out ? gd_round_up(m, v.row_mult) : m;
-    const int64_t cn = v.padded_out ? gd_round_up(n, v.col_mult) : n;
-    const gd_blocks g = block_grid(op, v, m, k, n, devA && devB && keep);
-    /* A (x) A, the same array twice, in one block of rows: one upload
-     * serves both operands */
-    const bool same = B.ptr == A.ptr && B.where == A.where && B.ld == A.ld && n == m &&
-                      g.bi == 1;
-    /* B's rows run along its first dimension: n x k given by rows, else
-     * k x n */
-    const int64_t b_tight = op.b_rows ? n : k;
-    /* a raw layout reads resident operands in place when they are tight
-     * (and A in one block of rows); else they are copied on the device
-     * into the layout an upload makes */
-    const bool copyA = devA && raw && (g.bi > 1 || A.ld != m);
-    const bool copyB = devB && raw && !same && B.ld != b_tight;
-
-    gd_allocs al = {};
-    void *dA = NULL, *dB = NULL, *dAp = NULL, *dBq = NULL, *dC = NULL, *dR = NULL;
-    char what[128];
-#define ALLOC(ptr, rows, cols, label)                                          \
-    do {                                                                       \
-        gd_describe(what, sizeof what, label, rows, cols, cls);                \
-        if ((s = gd_alloc(&al, &(ptr), (size_t)(rows) * (size_t)(cols) * es,   \
-                          what)))                                              \
-            goto done;                                                         \
-    } while (0)
-    /* an operand whose sizes are already multiples of the tiles, tight
-     * and in one block, is its own padded layout: no copy (B only where
-     * the layout does not transpose it) */
-    const bool a_direct = !raw && g.bi == 1 && m == p.mp && k == p.kp && (!devA || A.ld == m);
-    const bool b_direct = !raw && g.bj == 1 && k == p.kp && n == p.np &&
-                          (v.in == GD_PADDED || op.b_rows) && (!devB || B.ld == b_tight);
-    if (!devA || copyA) ALLOC(dA, m, k, "A");
-    if (same)
-        dB = dA;
-    else if (!devB || copyB)
-        ALLOC(dB, k, n, "B");
-    if (!raw && k > 0) {
-        if (!a_direct) ALLOC(dAp, p.mp, p.kp, "padded A");
-        if (b_direct)
-            ;
-        else if (v.in == GD_PADDED)
-            ALLOC(dBq, p.kp, p.np, "padded B");
-        else
-            ALLOC(dBq, p.np, p.kp, "transposed B");
-    }
-    if (keep) {
-        gd_describe(what, sizeof what, "R", m, n, cls);
-        if ((s = gd_alloc_kept(&al, &dR, (size_t)(m * n) * es, what))) goto done;
-    }
-    /* a resident result one block whose layout is its own is computed in
-     * place */
-    if (keep && g.bi * g.bj == 1 && cm == m && cn == n)
-        dC = dR;
-    else
-        ALLOC(dC, cm, cn, "R");
-    p.A = raw || a_direct ? (dA ? dA : A.ptr) : dAp;
-    p.B = raw || b_direct ? (dB ? dB : B.ptr) : dBq;
-    p.C = dC;
-    p.lda = raw && !dA ? A.ld : p.mp;
-    p.ldb = v.in == GD_PADDED_BT ? p.np : raw && !dB ? B.ld : op.b_rows ? p.n : p.kp;
-    p.ldc = cm;
-    if (v.work_f && k > 0) {
-        const size_t bytes = v.work_f(p);
-        if (bytes) {
-            gd_describe(what, sizeof what, "workspace", (int64_t)(bytes / es), 1, cls);
-            if ((s = gd_alloc(&al, &p.work, bytes, what))) goto done;
-        }
-    }
-#undef ALLOC
-
-    {
-        /* Block (i, j) of C is rows i0 .. i0+mi-1 of A times columns
-         * j0 .. j0+nj-1 of B. On the device an uploaded A is kept as
-         * blocks of rows, each contiguous (mi x k at i0 k; padded, mpi x kp
-         * at i0 kp), B's blocks of columns are contiguous already
-         * (transposed: npj x kp at j0 kp), and C's block is cmi x cnj at
-         * j0 cm + i0 cnj. With one block all of this is the plain layout.
-         * A resident operand's blocks are read in place (leading
-         * dimension A.ld or B.ld). */
-        const int stages = g.bi > g.bj ? g.bi : g.bj;
-        int nb = 0;
-        gd_plan blk[GD_MAX_SIDE * GD_MAX_SIDE];
-        int64_t blk_i0[GD_MAX_SIDE * GD_MAX_SIDE], blk_j0[GD_MAX_SIDE * GD_MAX_SIDE];
-        /* GD_POISON: fill C first so that an element a kernel fails to
-         * write shows (0xCD bytes: a large negative finite value) */
-        if (getenv("GD_POISON") &&
-            (s = gd_cuda(cudaMemsetAsync(dC, 0xCD, (size_t)(cm * cn) * es, st), "poisoning R")))
-            goto done;
-        /* stage q: A's block q and B's block q go up, then every block of
-         * C they complete (max(i, j) == q) is computed */
-        for (int q = 0; q < stages; ++q) {
-            const int64_t i0 = q * g.wi, j0 = q * g.wj;
-            const int64_t mi = q < g.bi ? (m - i0 < g.wi ? m - i0 : g.wi) : 0;
-            const int64_t nj = q < g.bj ? (n - j0 < g.wj ? n - j0 : g.wj) : 0;
-            cudaEvent_t up_a = gd_panel_event(GD_EV_UPLOAD_A + q),
-                        up_b = gd_panel_event(GD_EV_UPLOAD_B + q);
-            /* where this stage's blocks of A and B are, and their leading
-             * dimensions */
-            const char *a_blk = NULL, *b_blk = NULL;
-            int64_t a_ld = mi, b_ld = b_tight;
-            if (mi && k) {
-                if (!devA) {
-                    a_blk = (const char *)dA + (size_t)(i0 * k) * es;
-                    if ((s = gd_upload((void *)a_blk, (const char *)A.ptr + (size_t)i0 * es,
-                                       (size_t)A.ld * es, (size_t)mi * es, (size_t)k, up_a,
-                                       "copy of A to the GPU")) ||
-                        (s = gd_cuda(cudaStreamWaitEvent(st, up_a, 0), "copy of A to the GPU")))
-                        goto done;
-                } else if (copyA) {
-                    a_blk = (const char *)dA + (size_t)(i0 * k) * es;
-                    if ((s = gd_copy_d2d((void *)a_blk, (size_t)mi * es,
-                                         (const char *)A.ptr + (size_t)i0 * es,
-                                         (size_t)A.ld * es, (size_t)mi * es, (size_t)k, st)))
-                        goto done;
-                } else {
-                    a_blk = (const char *)A.ptr + (size_t)i0 * es;
-                    a_ld = A.ld;
-                }
-            }
-            if (nj && k) {
-                const int64_t b_off = op.b_rows ? 0 : j0; /* b_rows: one block */
-                if (same) {
-                    b_blk = a_blk;
-                    b_ld = a_ld;
-                } else if (!devB) {
-                    /* a tight B's block of columns is one piece */
-                    const size_t rows = (size_t)(op.b_rows ? k : nj);
-                    const bool flat = B.ld == b_tight;
-                    b_blk = (const char *)dB + (size_t)(b_off * k) * es;
-                    if ((s = gd_upload((void *)b_blk, (const char *)B.ptr + (size_t)(b_off * B.ld) * es,
-                                       flat ? rows * b_tight * es : (size_t)B.ld * es,
-                                       flat ? rows * b_tight * es : (size_t)b_tight * es,
-                                       flat ? 1 : rows, up_b, "copy of B to the GPU")) ||
-                        (s = gd_cuda(cudaStreamWaitEvent(st, up_b, 0), "copy of B to the GPU")))
-                        goto done;
-                } else if (copyB) {
-                    b_blk = (const char *)dB + (size_t)(b_off * k) * es;
-                    if ((s = gd_copy_d2d((void *)b_blk, (size_t)b_tight * es,
-                                         (const char *)B.ptr + (size_t)(b_off * B.ld) * es,
-                                         (size_t)B.ld * es, (size_t)b_tight * es,
-                                         (size_t)(op.b_rows ? k : nj), st)))
-                        goto done;
-                } else {
-                    b_blk = (const char *)B.ptr + (size_t)(b_off * B.ld) * es;
-                    b_ld = B.ld;
-                }
-            }
-            cudaEventRecord(gd_event(3 * q), st);
-            if (k > 0 && !raw) {
-                gd_plan c = p;
-                if (mi && !a_direct) {
-                    c.m = mi;
-                    c.mp = gd_round_up(mi, v.row_mult);
-                    if (cls == GD_SINGLE)
-                        launch_prep_a<float>(op, (const float *)a_blk, a_ld, (float *)dAp + i0 * p.kp, c, st);
-                    else
-                        launch_prep_a<double>(op, (const double *)a_blk, a_ld, (double *)dAp + i0 * p.kp, c, st);
-                }
-                if (nj && !b_direct) {
-                    c.n = nj;
-                    c.np = gd_round_up(nj, v.col_mult);
-                    /* only GD_PADDED_BT comes in blocks: the others start at 0 */
-                    if (cls == GD_SINGLE)
-                        launch_prep_b<float>(op, v.in, (const float *)b_blk, b_ld, (float *)dBq + j0 * p.kp, c, st);
-                    else
-                        launch_prep_b<double>(op, v.in, (const double *)b_blk, b_ld, (double *)dBq + j0 * p.kp, c, st);
-                }
-                if ((s = gd_cuda(cudaGetLastError(), "layout preparation kernel"))) goto done;
-                /* the same array twice: its values are looked at once */
-                if (v.inspect &&
-                    (s = v.inspect(p, cls, mi ? (const char *)p.A + (size_t)(i0 * p.kp) * es : NULL,
-                                   mi ? gd_round_up(mi, v.row_mult) : 0,
-                                   nj && !same ? (const char *)p.B + (size_t)(j0 * p.kp) * es : NULL,
-                                   nj ? gd_round_up(nj, v.col_mult) : 0, q == 0)))
-                    goto done;
-            }
-            cudaEventRecord(gd_event(3 * q + 1), st);
-            cudaEventRecord(gd_panel_event(GD_EV_PREPARED + q), st);
-            cudaStreamWaitEvent(st2, gd_panel_event(GD_EV_PREPARED + q), 0);
-            snprintf(what, sizeof what, "%s kernel launch", op.name);
-            int in_stage = 0;
-            for (int i = 0; i < g.bi; ++i)
-                for (int j = 0; j < g.bj; ++j) {
-                    if ((i > j ? i : j) != q) continue;
-                    gd_plan &c = blk[nb];
-                    c = p;
-                    const int64_t bi0 = i * g.wi, bj0 = j * g.wj;
-                    c.m = m - bi0 < g.wi ? m - bi0 : g.wi;
-                    c.n = n - bj0 < g.wj ? n - bj0 : g.wj;
-                    if (g.bi * g.bj > 1) {
-                        c.mp = raw ? c.m : gd_round_up(c.m, v.row_mult);
-                        c.np = raw ? c.n : gd_round_up(c.n, v.col_mult);
-                        const int64_t cmi = v.padded_out ? c.mp : c.m,
-                                      cnj = v.padded_out ? c.np : c.n;
-                        /* raw blocks: A's copied or uploaded block (ld
-                         * c.m); B's columns in place or uploaded (ld k) */
-                        c.A = (const char *)p.A + (size_t)(bi0 * (raw ? k : p.kp)) * es;
-                        c.B = (const char *)p.B + (size_t)(bj0 * (raw ? p.ldb : p.kp)) * es;
-                        c.C = (char *)dC + (size_t)(bj0 * cm + bi0 * cnj) * es;
-                        c.lda = c.mp;
-                        c.ldb = raw ? p.ldb : c.np;
-                        c.ldc = cmi;
-                    }
-                    c.panel = nb;
-                    c.st = in_stage++ % 2 ? st2 : st;
-                    blk_i0[nb] = bi0;
-                    blk_j0[nb] = bj0;
-                    if (k == 0) {
-                        const int threads = 256;
-                        if (cls == GD_SINGLE)
-                            fill<float><<<blocks_for(cm * cn, threads), threads, 0, c.st>>>((float *)dC, cm * cn, (float)op.empty_k);
-                        else
-                            fill<double><<<blocks_for(cm * cn, threads), threads, 0, c.st>>>((double *)dC, cm * cn, op.empty_k);
-                    } else if ((s = run(c))) {
-                        goto done;
-                    }
-                    if ((s = gd_cuda(cudaGetLastError(), what))) goto done;
-                    cudaEventRecord(gd_panel_event(nb), c.st);
-                    ++nb;
-                }
-            /* the stage ends when both streams are through it */
-            cudaEventRecord(gd_panel_event(GD_EV_JOIN + q), st2);
-            cudaStreamWaitEvent(st, gd_panel_event(GD_EV_JOIN + q), 0);
-            cudaEventRecord(gd_event(3 * q + 2), st);
-        }
-        if (keep) {
-            /* the result stays: out of the kernel's layout into its own,
-             * where that differs (timed as preparation) */
-            cudaEventRecord(gd_event(GD_EV_UNPACK), st);
-            if (dC != dR)
-                for (int b = 0; b < nb; ++b) {
-                    const gd_plan &c = blk[b];
-                    if ((s = gd_copy_d2d((char *)dR + (size_t)(blk_i0[b] + blk_j0[b] * m) * es,
-                                         (size_t)m * es, c.C, (size_t)c.ldc * es,
-                                         (size_t)c.m * es, (size_t)c.n, st)))
-                        goto done;
-                }
-            cudaEventRecord(gd_event(GD_EV_UNPACK + 1), st);
-            /* the uploads' times (a host operand went up) */
-            if ((s = gd_copies_finish())) goto done;
-        } else {
-            /* the host buffer for the result is made now, while the
-             * kernels run; each block goes down once its kernel is done,
-             * and the host threads that copy it out of the staging slots
-             * touch R's fresh pages for the first time */
-            gd_describe(what, sizeof what, "R", m, n, cls);
-            if ((s = gd_out_buffer(&out, (size_t)(m * n) * es, what))) goto done;
-            for (int b = 0; b < nb; ++b) {
-                const gd_plan &c = blk[b];
-                if ((s = gd_download((char *)out.ptr + (size_t)(blk_i0[b] + blk_j0[b] * m) * es,
-                                     (size_t)m * es, c.C, (size_t)c.ldc * es, (size_t)c.m * es,
-                                     (size_t)c.n,
-                                     gd_panel_event(b), "copy of the result from the GPU")))
-                    goto done;
-            }
-            if ((s = gd_copies_finish())) goto done;
-        }
-        snprintf(what, sizeof what, "%s kernel", op.name);
-        if ((s = gd_cuda(cudaStreamSynchronize(st), what))) goto done;
-        for (int q = 0; q < stages; ++q) {
-            t->prep_ms += gd_elapsed(3 * q, 3 * q + 1);
-            t->kernel_ms += gd_elapsed(3 * q + 1, 3 * q + 2);
-        }
-        if (keep) t->prep_ms += gd_elapsed(GD_EV_UNPACK, GD_EV_UNPACK + 1);
-        if (v.after && k > 0) v.after(p, cls, t);
-    }
-done:
-    s = gd_end_call(s, &al, t);
-    if (!s && keep) {
-        *out.device = dR;
-        t->kept = 1;
-    }
-    return s;
 }
 
 gd_status gd_auto_device(gd_timing *t, bool *gpu)
