@@ -66,7 +66,12 @@
 ##   @result{} [0 3 4; 3 0 1; 2 5 0]
 ## @end group
 ## @end example
-## @seealso{gd_info}
+## Any matrix argument may be a gdArray (data kept on the GPU); the result
+## is then a gdArray, and nothing is copied back until @code{gather}.
+## @var{info} then says which operands were resident (@code{resident}) and
+## whether the result stayed on the GPU (@code{kept}).
+##
+## @seealso{gd_info, gdArray}
 ## @end deftypefn
 
 function [R, info, varargout] = gd_minplus (varargin)

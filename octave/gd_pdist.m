@@ -43,7 +43,12 @@
 ## S = gd_squareform (D);      # S(i,j) = norm (X(i,:) - X(j,:))
 ## @end group
 ## @end example
-## @seealso{gd_pdist2, gd_squareform}
+## Any matrix argument may be a gdArray (data kept on the GPU); the result
+## is then a gdArray, and nothing is copied back until @code{gather}.
+## @var{info} then says which operands were resident (@code{resident}) and
+## whether the result stayed on the GPU (@code{kept}).
+##
+## @seealso{gd_pdist2, gd_squareform, gdArray}
 ## @end deftypefn
 
 function [R, info, varargout] = gd_pdist (varargin)

@@ -16,7 +16,12 @@
 ##
 ## "Variant": @qcode{"naive"}, @qcode{"tuned"}, @qcode{"cpu"} or
 ## @qcode{"auto"} (default).
-## @seealso{gd_pdist, gd_squareform}
+## Any matrix argument may be a gdArray (data kept on the GPU); the result
+## is then a gdArray, and nothing is copied back until @code{gather}.
+## @var{info} then says which operands were resident (@code{resident}) and
+## whether the result stayed on the GPU (@code{kept}).
+##
+## @seealso{gd_pdist, gd_squareform, gdArray}
 ## @end deftypefn
 
 function [R, info, varargout] = gd_pdist2 (varargin)

@@ -51,7 +51,10 @@
 ## norm (C - single (A) * single (B), "fro") / norm (single (A) * single (B), "fro")
 ## @end group
 ## @end example
-## @seealso{gd_minplus, gd_info}
+## @var{info} says which operands were gdArrays on the GPU already
+## (@code{resident}) and whether the result stayed there (@code{kept}).
+##
+## @seealso{gd_minplus, gd_info, gdArray}
 ## @end deftypefn
 
 function [R, info, varargout] = gd_sgemm (varargin)

@@ -15,7 +15,9 @@
 ## vector (a scalar included) converts to a matrix and anything else to a
 ## vector. The class is kept: single, double, integer and logical in give
 ## the same class out.
-## @seealso{gd_pdist}
+## A gdArray argument is transformed on the GPU and gives a gdArray.
+##
+## @seealso{gd_pdist, gdArray}
 ## @end deftypefn
 
 function varargout = gd_squareform (varargin)
