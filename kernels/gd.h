@@ -36,6 +36,9 @@ typedef enum {
 
 typedef enum { GD_SINGLE = 0, GD_DOUBLE = 1 } gd_class;
 
+/* Bytes of one element of a class. */
+static inline size_t gd_class_bytes(gd_class c) { return c == GD_SINGLE ? 4 : 8; }
+
 /* Where a matrix's elements are. */
 typedef enum { GD_HOST = 0, GD_DEVICE = 1 } gd_where;
 
@@ -145,10 +148,8 @@ typedef struct {
 
 /* ---- resident matrices ------------------------------------------------ */
 
-/* Device memory that outlives a call (the memory pool's, where the device
- * has one). gd_dev_alloc fails with GD_ERR_MEMORY naming what and the
- * sizes; bytes 0 gives a valid pointer. */
-gd_status gd_dev_alloc(void **p, size_t bytes, const char *what);
+/* A resident result's device memory (gd_out's device) comes from the
+ * memory pool; gd_dev_free returns it. */
 void gd_dev_free(void *p);
 
 /* A new device copy of a host matrix (tight, class kept): *dst receives

@@ -166,6 +166,9 @@ int64_t gd_mem_limit(void);
 
 double gd_now_ms(void);
 
+/* bytes as MiB, for messages */
+static inline double gd_mib(size_t bytes) { return bytes / 1048576.0; }
+
 /* The host buffer of a result (see gd_out); GD_ERR_MEMORY when the
  * allocator fails. A large one is advised to use huge pages (its pages
  * are usually fresh: touched first by the download, in parallel). */

@@ -1,7 +1,7 @@
 /* memory.cu - device memory: the per-call allocations (from the driver's
  * stream-ordered pool, with the optional cap GD_GPU_MEM_LIMIT), the end of
  * a call that frees them, resident allocations that outlive calls
- * (gd_dev_alloc, gd_dev_free, kept results), size checks, and the host
+ * (kept results, gd_dev_free), size checks, and the host
  * buffers of results. */
 #include "gd_internal.h"
 
@@ -113,7 +113,6 @@ extern "C" int64_t gd_mem_limit(void)
     return x;
 }
 
-static double mib(size_t b) { return b / 1048576.0; }
 
 /* Advice only: where the kernel has transparent huge pages in madvise
  * mode, a fresh buffer's first touch then costs one fault per 2 MiB
@@ -141,7 +140,7 @@ extern "C" gd_status gd_out_buffer(gd_out *o, size_t bytes, const char *what)
     }
     if (!o->ptr && bytes)
         return gd_fail(GD_ERR_MEMORY, "cannot allocate %s (%.1f MiB) in host "
-                       "memory", what, mib(bytes));
+                       "memory", what, gd_mib(bytes));
     return GD_OK;
 }
 
@@ -178,7 +177,7 @@ static gd_status alloc_one(gd_allocs *a, void **p, size_t bytes, const char *wha
                        "cannot allocate %s (%.1f MiB) on the GPU: the call "
                        "needs at least %.1f MiB, over the %.1f MiB that "
                        "GD_GPU_MEM_LIMIT allows",
-                       what, mib(bytes), mib(a->total + bytes), mib(cap));
+                       what, gd_mib(bytes), gd_mib(a->total + bytes), gd_mib(cap));
     cudaError_t e = device_malloc(p, bytes ? bytes : 1, pooled);
     if (e != cudaSuccess) {
         if (*p) {
@@ -194,8 +193,8 @@ static gd_status alloc_one(gd_allocs *a, void **p, size_t bytes, const char *wha
                        "cannot allocate %s (%.1f MiB) on the GPU: the call "
                        "needs at least %.1f MiB; %.1f MiB of %.1f MiB are free "
                        "(%s)",
-                       what, mib(bytes), mib(a->total + bytes), mib(fr),
-                       mib(tot), cudaGetErrorString(e));
+                       what, gd_mib(bytes), gd_mib(a->total + bytes), gd_mib(fr),
+                       gd_mib(tot), cudaGetErrorString(e));
     }
     a->pooled[a->n] = pooled;
     a->kept[a->n] = kept;
@@ -247,17 +246,6 @@ extern "C" gd_status gd_end_call(gd_status s, gd_allocs *a, gd_timing *t)
     a->n = 0;
     a->total = 0;
     return s;
-}
-
-extern "C" gd_status gd_dev_alloc(void **p, size_t bytes, const char *what)
-{
-    *p = NULL;
-    gd_status s = gd_device_ready();
-    if (s) return s;
-    gd_allocs al = {};
-    if ((s = gd_alloc_kept(&al, p, bytes, what))) return s;
-    /* usable by every stream once they have waited (device_malloc) */
-    return GD_OK;
 }
 
 extern "C" void gd_dev_free(void *p)

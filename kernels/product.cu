@@ -50,12 +50,6 @@ __global__ void fill(T *C, int64_t count, T v)
         C[e] = v;
 }
 
-unsigned blocks_for(int64_t work, int threads)
-{
-    int64_t b = (work + threads - 1) / threads;
-    return (unsigned)(b < 65536 * 4 ? (b > 0 ? b : 1) : 65536 * 4);
-}
-
 // Ap: A padded to mp x kp; A (a block of rows: uploaded, contiguous, or
 // a resident matrix's rows in place) has leading dimension lda.
 template <class T>
@@ -377,9 +371,9 @@ struct product_run {
                 if (k == 0) {
                     const int threads = 256;
                     if (cls == GD_SINGLE)
-                        fill<float><<<blocks_for(cm * cn, threads), threads, 0, c.st>>>((float *)dC, cm * cn, (float)op.empty_k);
+                        fill<float><<<gd_blocks_for(cm * cn, threads), threads, 0, c.st>>>((float *)dC, cm * cn, (float)op.empty_k);
                     else
-                        fill<double><<<blocks_for(cm * cn, threads), threads, 0, c.st>>>((double *)dC, cm * cn, op.empty_k);
+                        fill<double><<<gd_blocks_for(cm * cn, threads), threads, 0, c.st>>>((double *)dC, cm * cn, op.empty_k);
                 } else if ((s = run(c))) {
                     return s;
                 }
@@ -480,6 +474,18 @@ gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
     return s;
 }
 
+
+void gd_launch_transpose(gd_class cls, const void *A, int64_t lda, void *R, int64_t rows,
+                         int64_t cols, cudaStream_t st)
+{
+    dim3 grid((unsigned)((rows + 31) / 32), gd_grid_y((cols + 31) / 32));
+    if (cls == GD_SINGLE)
+        prep_transpose<float><<<grid, dim3(32, 8), 0, st>>>((const float *)A, lda, (float *)R, rows,
+                                                           cols, rows, cols, 0.0f);
+    else
+        prep_transpose<double><<<grid, dim3(32, 8), 0, st>>>((const double *)A, lda, (double *)R,
+                                                            rows, cols, rows, cols, 0.0);
+}
 
 void gd_describe(char *buf, size_t len, const char *label, int64_t rows,
                  int64_t cols, gd_class cls)

@@ -138,6 +138,17 @@ static inline unsigned gd_grid_y(int64_t tiles)
     return (unsigned)(tiles < 65535 ? tiles : 65535);
 }
 static inline int64_t gd_round_up(int64_t x, int64_t q) { return (x + q - 1) / q * q; }
+/* blocks of threads for a grid-stride loop over work elements */
+static inline unsigned gd_blocks_for(int64_t work, int threads)
+{
+    int64_t b = (work + threads - 1) / threads;
+    return (unsigned)(b < 65536 * 4 ? (b > 0 ? b : 1) : 65536 * 4);
+}
+
+/* R (cols x rows, tight) = A.' (rows x cols, leading dimension lda) on st:
+ * the driver's transposing preparation, without padding. */
+void gd_launch_transpose(gd_class cls, const void *A, int64_t lda, void *R, int64_t rows,
+                         int64_t cols, cudaStream_t st);
 
 /* A describing label "R (m x n single)" for messages. */
 void gd_describe(char *buf, size_t len, const char *label, int64_t rows,

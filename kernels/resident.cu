@@ -11,14 +11,6 @@
 
 namespace {
 
-size_t elem(gd_class c) { return c == GD_SINGLE ? 4 : 8; }
-
-unsigned blocks_for(int64_t work, int threads)
-{
-    int64_t b = (work + threads - 1) / threads;
-    return (unsigned)(b < 65536 * 4 ? (b > 0 ? b : 1) : 65536 * 4);
-}
-
 // out (rows x cols, tight) = (To) in (ld)
 template <class Ti, class To>
 __global__ void convert(const Ti *__restrict__ in, int64_t ld, To *__restrict__ out,
@@ -30,53 +22,50 @@ __global__ void convert(const Ti *__restrict__ in, int64_t ld, To *__restrict__ 
         out[e] = (To)in[e % rows + ld * (e / rows)];
 }
 
-// R (cols x rows, tight) = A.' through a 32x32 shared tile
-template <class T>
-__global__ void transpose(const T *__restrict__ A, int64_t lda, T *__restrict__ R,
-                          int64_t rows, int64_t cols)
-{
-    __shared__ T tile[32][33];
-    const int64_t i0 = (int64_t)blockIdx.x * 32;
-    for (int64_t j0 = (int64_t)blockIdx.y * 32; j0 < cols; j0 += (int64_t)gridDim.y * 32) {
-        for (int r = threadIdx.y; r < 32; r += blockDim.y) {
-            const int64_t i = i0 + threadIdx.x, j = j0 + r;
-            if (i < rows && j < cols) tile[r][threadIdx.x] = A[i + lda * j];
-        }
-        __syncthreads();
-        for (int r = threadIdx.y; r < 32; r += blockDim.y) {
-            const int64_t j = j0 + threadIdx.x, i = i0 + r;
-            if (i < rows && j < cols) R[j + cols * i] = tile[threadIdx.x][r];
-        }
-        __syncthreads();
-    }
-}
-
-// the place of pair (i, j), i > j, in the condensed vector of n points
+// squareform, one element at a time, the same on the host and the device.
+// The place of pair (i, j), i > j, in the condensed vector of n points:
 __host__ __device__ inline int64_t pair_at(int64_t i, int64_t j, int64_t n)
 {
     return j * n - j * (j + 1) / 2 + (i - j - 1);
 }
 
-// R (n x n) from the condensed X (element e at X[e % xr + ldx * (e / xr)]):
-// R(i,j) = R(j,i) = x + 0, as Octave's Y + Y.' gives it (-0 becomes +0)
+// R(i,j) of the n x n matrix from the condensed X (element q at X[q % xr +
+// ldx * (q / xr)]): x + 0, as Octave's Y + Y.' gives it (-0 becomes +0),
+// and 0 on the diagonal
+template <class T>
+__host__ __device__ inline T matrix_element(const T *X, int64_t xr, int64_t ldx, int64_t n,
+                                            int64_t i, int64_t j)
+{
+    if (i == j) return (T)0;
+    const int64_t q = i > j ? pair_at(i, j, n) : pair_at(j, i, n);
+    return X[q % xr + ldx * (q / xr)] + (T)0;
+}
+
+// X(i,j) of the n x n X (ld) into the condensed R when i > j; returns 1
+// for a diagonal element that is not 0, 2 where X(i,j) and X(j,i) are not
+// isequaln, else 0
+template <class T>
+__host__ __device__ inline int vector_element(const T *X, int64_t ld, T *R, int64_t n,
+                                              int64_t i, int64_t j)
+{
+    const T a = X[i + ld * j];
+    if (i == j) return a == (T)0 ? 0 : 1;
+    if (i < j) return 0;
+    const T b = X[j + ld * i];
+    R[pair_at(i, j, n)] = a;
+    return a == b || (a != a && b != b) ? 0 : 2;
+}
+
 template <class T>
 __global__ void to_matrix(const T *__restrict__ X, int64_t xr, int64_t ldx,
                           T *__restrict__ R, int64_t n)
 {
     const int64_t count = n * n;
     for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < count;
-         e += (int64_t)gridDim.x * blockDim.x) {
-        const int64_t i = e % n, j = e / n;
-        T v = (T)0;
-        if (i != j) {
-            const int64_t q = i > j ? pair_at(i, j, n) : pair_at(j, i, n);
-            v = X[q % xr + ldx * (q / xr)] + (T)0;
-        }
-        R[e] = v;
-    }
+         e += (int64_t)gridDim.x * blockDim.x)
+        R[e] = matrix_element(X, xr, ldx, n, e % n, e / n);
 }
 
-// R (1 x n(n-1)/2) = the lower triangle of X (n x n, ld) in column order;
 // flags[0]: a diagonal element is not 0; flags[1]: X is not isequaln to X.'
 template <class T>
 __global__ void to_vector(const T *__restrict__ X, int64_t ld, T *__restrict__ R,
@@ -85,15 +74,8 @@ __global__ void to_vector(const T *__restrict__ X, int64_t ld, T *__restrict__ R
     const int64_t count = n * n;
     for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < count;
          e += (int64_t)gridDim.x * blockDim.x) {
-        const int64_t i = e % n, j = e / n;
-        const T a = X[i + ld * j];
-        if (i == j) {
-            if (!(a == (T)0)) atomicOr(&flags[0], 1);
-        } else if (i > j) {
-            const T b = X[j + ld * i];
-            if (!(a == b || (a != a && b != b))) atomicOr(&flags[1], 1);
-            R[pair_at(i, j, n)] = a;
-        }
+        const int f = vector_element(X, ld, R, n, e % n, e / n);
+        if (f) atomicOr(&flags[f - 1], 1);
     }
 }
 
@@ -101,14 +83,7 @@ template <class T>
 void host_to_matrix(const T *X, int64_t xr, int64_t ldx, T *R, int64_t n)
 {
     for (int64_t j = 0; j < n; ++j)
-        for (int64_t i = 0; i < n; ++i) {
-            T v = (T)0;
-            if (i != j) {
-                const int64_t q = i > j ? pair_at(i, j, n) : pair_at(j, i, n);
-                v = X[q % xr + ldx * (q / xr)] + (T)0;
-            }
-            R[i + n * j] = v;
-        }
+        for (int64_t i = 0; i < n; ++i) R[i + n * j] = matrix_element(X, xr, ldx, n, i, j);
 }
 
 template <class T>
@@ -116,20 +91,10 @@ int host_to_vector(const T *X, int64_t ld, T *R, int64_t n)
 {
     int flags = 0;
     for (int64_t j = 0; j < n; ++j)
-        for (int64_t i = 0; i < n; ++i) {
-            const T a = X[i + ld * j];
-            if (i == j) {
-                if (!(a == (T)0)) flags |= 1;
-            } else if (i > j) {
-                const T b = X[j + ld * i];
-                if (!(a == b || (a != a && b != b))) flags |= 2;
-                R[pair_at(i, j, n)] = a;
-            }
-        }
+        for (int64_t i = 0; i < n; ++i) flags |= vector_element(X, ld, R, n, i, j);
     return flags;
 }
 
-double mib(size_t b) { return b / 1048576.0; }
 
 } // namespace
 
@@ -154,21 +119,21 @@ extern "C" gd_status gd_operand_class(const gd_matrix *a, gd_class cls, gd_matri
     void *p;
     gd_status s;
     if (a->where == GD_DEVICE) {
-        if ((s = gd_alloc(al, &p, (size_t)count * elem(cls), what))) return s;
+        if ((s = gd_alloc(al, &p, (size_t)count * gd_class_bytes(cls), what))) return s;
         const int threads = 256;
         cudaStream_t st = gd_stream();
         if (cls == GD_SINGLE)
-            convert<double, float><<<blocks_for(count, threads), threads, 0, st>>>(
+            convert<double, float><<<gd_blocks_for(count, threads), threads, 0, st>>>(
                 (const double *)a->ptr, a->ld, (float *)p, a->rows, a->cols);
         else
-            convert<float, double><<<blocks_for(count, threads), threads, 0, st>>>(
+            convert<float, double><<<gd_blocks_for(count, threads), threads, 0, st>>>(
                 (const float *)a->ptr, a->ld, (double *)p, a->rows, a->cols);
         if ((s = gd_cuda(cudaGetLastError(), "class conversion kernel"))) return s;
     } else {
-        p = malloc(count ? (size_t)count * elem(cls) : 1);
+        p = malloc(count ? (size_t)count * gd_class_bytes(cls) : 1);
         if (!p)
             return gd_fail(GD_ERR_MEMORY, "cannot allocate %s (%.1f MiB) in host memory", what,
-                           mib((size_t)count * elem(cls)));
+                           gd_mib((size_t)count * gd_class_bytes(cls)));
         for (int64_t e = 0; e < count; ++e) {
             const int64_t src = e % a->rows + a->ld * (e / a->rows);
             if (cls == GD_SINGLE)
@@ -187,7 +152,7 @@ extern "C" gd_status gd_operand_class(const gd_matrix *a, gd_class cls, gd_matri
 extern "C" gd_status gd_operand_device(const gd_matrix *a, gd_allocs *al, const void **ptr,
                                        cudaEvent_t up, cudaStream_t st, const char *label)
 {
-    const size_t es = elem(a->cls);
+    const size_t es = gd_class_bytes(a->cls);
     *ptr = NULL;
     if (a->where == GD_DEVICE && a->ld == a->rows) {
         *ptr = a->ptr;
@@ -215,13 +180,13 @@ extern "C" gd_status gd_operand_host(const gd_matrix *a, gd_matrix *out, void **
     *out = *a;
     *host_copy = NULL;
     if (a->where == GD_HOST) return GD_OK;
-    const size_t bytes = (size_t)(a->rows * a->cols) * elem(a->cls);
+    const size_t bytes = (size_t)(a->rows * a->cols) * gd_class_bytes(a->cls);
     char what[96];
     gd_describe(what, sizeof what, label, a->rows, a->cols, a->cls);
     void *p = malloc(bytes ? bytes : 1);
     if (!p)
         return gd_fail(GD_ERR_MEMORY, "cannot allocate a host copy of %s (%.1f MiB)", what,
-                       mib(bytes));
+                       gd_mib(bytes));
     gd_out o = {p, NULL, NULL, NULL};
     gd_timing t;
     memset(&t, 0, sizeof t);
@@ -252,7 +217,7 @@ extern "C" gd_status gd_host_result_begin(gd_out *out, size_t bytes, const char 
     *buf = malloc(bytes ? bytes : 1);
     if (!*buf)
         return gd_fail(GD_ERR_MEMORY, "cannot allocate %s (%.1f MiB) in host memory", what,
-                       mib(bytes));
+                       gd_mib(bytes));
     return GD_OK;
 }
 
@@ -278,7 +243,7 @@ extern "C" gd_status gd_dev_upload(const gd_matrix *A, void **dst, gd_timing *t)
 {
     const double t0 = gd_now_ms();
     *dst = NULL;
-    const size_t es = elem(A->cls);
+    const size_t es = gd_class_bytes(A->cls);
     gd_status s = gd_check_size("the array", A->rows, A->cols, es);
     if (s) return s;
     if ((s = gd_device_ready())) return s;
@@ -301,7 +266,7 @@ extern "C" gd_status gd_dev_upload(const gd_matrix *A, void **dst, gd_timing *t)
 extern "C" gd_status gd_dev_download(const gd_matrix *A, gd_out out, gd_timing *t)
 {
     const double t0 = gd_now_ms();
-    const size_t es = elem(A->cls);
+    const size_t es = gd_class_bytes(A->cls);
     char what[96];
     gd_describe(what, sizeof what, "the array", A->rows, A->cols, A->cls);
     const size_t bytes = (size_t)(A->rows * A->cols) * es;
@@ -325,6 +290,20 @@ extern "C" gd_status gd_dev_download(const gd_matrix *A, gd_out out, gd_timing *
     s = gd_end_call(s, &al, t);
     t->total_ms = gd_now_ms() - t0;
     return s;
+}
+
+/* A layout operation's start: its labels, and on the device (an operand
+ * there) the context and the copies' timing. */
+static gd_status layout_begin(const gd_matrix *X, gd_timing *t)
+{
+    const bool dev = X->where == GD_DEVICE;
+    snprintf(t->variant, sizeof t->variant, "%s", dev ? "gpu" : "cpu");
+    gd_status s = dev ? gd_device_ready() : GD_OK;
+    if (s) return s;
+    snprintf(t->device, sizeof t->device, "%s", dev ? gd_device_name() : "cpu");
+    t->resident = dev ? 1 : 0;
+    if (dev) gd_copies_begin(t);
+    return GD_OK;
 }
 
 /* The result of a layout operation on the device: kept, or a temporary
@@ -366,16 +345,15 @@ extern "C" gd_status gd_transpose(const gd_matrix *A, gd_out R, gd_timing *t)
 {
     const double t0 = gd_now_ms();
     memset(t, 0, sizeof *t);
-    const size_t es = elem(A->cls);
+    const size_t es = gd_class_bytes(A->cls);
     const int64_t m = A->rows, n = A->cols;
     const size_t bytes = (size_t)(m * n) * es;
     char what[96];
     gd_describe(what, sizeof what, "the transpose", n, m, A->cls);
-    gd_status s;
+    gd_status s = layout_begin(A, t);
+    if (s) return s;
     if (A->where == GD_HOST) {
         void *buf;
-        snprintf(t->variant, sizeof t->variant, "cpu");
-        snprintf(t->device, sizeof t->device, "cpu");
         if (!(s = gd_host_result_begin(&R, bytes, what, &buf)))
             for (int64_t j = 0; j < n; ++j)
                 for (int64_t i = 0; i < m; ++i)
@@ -385,24 +363,13 @@ extern "C" gd_status gd_transpose(const gd_matrix *A, gd_out R, gd_timing *t)
         t->total_ms = gd_now_ms() - t0;
         return s;
     }
-    if ((s = gd_device_ready())) return s;
-    t->resident = 1;
-    snprintf(t->variant, sizeof t->variant, "gpu");
-    snprintf(t->device, sizeof t->device, "%s", gd_device_name());
     gd_allocs al = {};
     void *dR = NULL;
-    gd_copies_begin(t);
     cudaStream_t st = gd_stream();
     if (!(s = layout_result(&al, &R, &dR, bytes, what))) {
         cudaEventRecord(gd_event(0), st);
         if (m * n > 0) {
-            dim3 grid((unsigned)((m + 31) / 32), gd_grid_y((n + 31) / 32));
-            if (A->cls == GD_SINGLE)
-                transpose<float><<<grid, dim3(32, 8), 0, st>>>((const float *)A->ptr, A->ld,
-                                                              (float *)dR, m, n);
-            else
-                transpose<double><<<grid, dim3(32, 8), 0, st>>>((const double *)A->ptr, A->ld,
-                                                               (double *)dR, m, n);
+            gd_launch_transpose(A->cls, A->ptr, A->ld, dR, m, n, st);
             s = gd_cuda(cudaGetLastError(), "transpose kernel");
         }
         if (!s) s = layout_finish(&al, &R, dR, n, m, es, "transpose kernel", t);
@@ -418,7 +385,7 @@ extern "C" gd_status gd_squareform(const gd_matrix *X, int tomatrix, gd_out R, i
     const double t0 = gd_now_ms();
     memset(t, 0, sizeof *t);
     *flags = 0;
-    const size_t es = elem(X->cls);
+    const size_t es = gd_class_bytes(X->cls);
     int64_t n;
     if (tomatrix) {
         const int64_t P = X->rows * X->cols;
@@ -433,15 +400,13 @@ extern "C" gd_status gd_squareform(const gd_matrix *X, int tomatrix, gd_out R, i
                            (long long)X->rows, (long long)X->cols);
     }
     const int64_t rr = tomatrix ? n : 1, rc = tomatrix ? n : n * (n - 1) / 2;
-    gd_status s = gd_check_size("the result", rr, rc, es);
-    if (s) return s;
+    gd_status s;
+    if ((s = gd_check_size("the result", rr, rc, es)) || (s = layout_begin(X, t))) return s;
     const size_t bytes = (size_t)(rr * rc) * es;
     char what[96];
     gd_describe(what, sizeof what, "the result", rr, rc, X->cls);
     if (X->where == GD_HOST) {
         void *buf;
-        snprintf(t->variant, sizeof t->variant, "cpu");
-        snprintf(t->device, sizeof t->device, "cpu");
         if (!(s = gd_host_result_begin(&R, bytes, what, &buf))) {
             if (tomatrix && X->cls == GD_SINGLE)
                 host_to_matrix<float>((const float *)X->ptr, X->rows, X->ld, (float *)buf, n);
@@ -456,23 +421,18 @@ extern "C" gd_status gd_squareform(const gd_matrix *X, int tomatrix, gd_out R, i
         t->total_ms = gd_now_ms() - t0;
         return s;
     }
-    if ((s = gd_device_ready())) return s;
-    t->resident = 1;
-    snprintf(t->variant, sizeof t->variant, "gpu");
-    snprintf(t->device, sizeof t->device, "%s", gd_device_name());
     gd_allocs al = {};
     void *dR = NULL, *dF = NULL;
-    gd_copies_begin(t);
     cudaStream_t st = gd_stream();
     const int threads = 256;
     if ((s = layout_result(&al, &R, &dR, bytes, what))) goto done;
     cudaEventRecord(gd_event(0), st);
     if (tomatrix) {
         if (X->cls == GD_SINGLE)
-            to_matrix<float><<<blocks_for(n * n, threads), threads, 0, st>>>(
+            to_matrix<float><<<gd_blocks_for(n * n, threads), threads, 0, st>>>(
                 (const float *)X->ptr, X->rows ? X->rows : 1, X->ld, (float *)dR, n);
         else
-            to_matrix<double><<<blocks_for(n * n, threads), threads, 0, st>>>(
+            to_matrix<double><<<gd_blocks_for(n * n, threads), threads, 0, st>>>(
                 (const double *)X->ptr, X->rows ? X->rows : 1, X->ld, (double *)dR, n);
     } else if (n > 0) {
         int host_flags[2] = {0, 0};
@@ -480,10 +440,10 @@ extern "C" gd_status gd_squareform(const gd_matrix *X, int tomatrix, gd_out R, i
             (s = gd_cuda(cudaMemsetAsync(dF, 0, 2 * sizeof(int), st), "squareform's checks")))
             goto done;
         if (X->cls == GD_SINGLE)
-            to_vector<float><<<blocks_for(n * n, threads), threads, 0, st>>>(
+            to_vector<float><<<gd_blocks_for(n * n, threads), threads, 0, st>>>(
                 (const float *)X->ptr, X->ld, (float *)dR, n, (int *)dF);
         else
-            to_vector<double><<<blocks_for(n * n, threads), threads, 0, st>>>(
+            to_vector<double><<<gd_blocks_for(n * n, threads), threads, 0, st>>>(
                 (const double *)X->ptr, X->ld, (double *)dR, n, (int *)dF);
         if ((s = gd_cuda(cudaGetLastError(), "squareform kernel")) ||
             (s = gd_cuda(cudaMemcpyAsync(host_flags, dF, sizeof host_flags,

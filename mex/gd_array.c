@@ -44,8 +44,6 @@ static uint32_t next_gen(void)
     return g_gen;
 }
 
-static size_t elem_bytes(gd_class c) { return c == GD_SINGLE ? 4 : 8; }
-
 static void release(entry *e)
 {
     if (e->m.where == GD_DEVICE)
@@ -95,7 +93,7 @@ double gd_reg_add(void *ptr, int on_device, gd_class cls, int64_t rows, int64_t 
         e->m.cols = cols;
         e->m.ld = rows;
         e->gen = next_gen();
-        e->bytes = (size_t)(rows * cols) * elem_bytes(cls);
+        e->bytes = (size_t)(rows * cols) * gd_class_bytes(cls);
         g_bytes += (double)e->bytes;
         ++g_used;
         lock_while_live();
@@ -176,11 +174,17 @@ static double id_of(const mxArray *a)
     return id;
 }
 
+const gd_matrix *gd_mex_find_array(const mxArray *a)
+{
+    if (!gd_mex_is_gdarray(a) || mxGetNumberOfElements(a) != 1) return NULL;
+    return gd_reg_find(id_of(a));
+}
+
 void gd_mex_operand(const char *fn, const char *argname, const mxArray *a, gd_matrix *out,
                     int *gdarray)
 {
     if (gd_mex_is_gdarray(a)) {
-        const gd_matrix *m = mxGetNumberOfElements(a) == 1 ? gd_reg_find(id_of(a)) : NULL;
+        const gd_matrix *m = gd_mex_find_array(a);
         if (!m)
             gd_mex_error(fn, "gd:stale", "%s is a gdArray whose data is gone (it was freed, "
                          "or made before gd was reloaded, or is not one gd made)", argname);
@@ -232,13 +236,18 @@ gd_out gd_mex_result_out(gd_mex_result *r, int resident, int on_device, size_t m
     return o;
 }
 
+void gd_mex_result_free(gd_mex_result *r)
+{
+    if (r->host.array) mxDestroyArray(r->host.array);
+    free(r->buf);
+    if (r->dev) gd_dev_free(r->dev);
+    memset(r, 0, sizeof *r);
+}
+
 mxArray *gd_mex_result_take(const char *fn, gd_mex_result *r, gd_status s)
 {
     if (s) {
-        if (r->host.array) mxDestroyArray(r->host.array);
-        free(r->buf);
-        if (r->dev) gd_dev_free(r->dev); /* never: a failed call keeps nothing */
-        memset(r, 0, sizeof *r);
+        gd_mex_result_free(r); /* a failed call kept nothing on the device */
         gd_mex_fail(fn, s);
     }
     if (!r->resident) return r->host.array;

@@ -95,6 +95,8 @@ gd_out gd_mex_output(gd_mex_out *o, size_t m, size_t n, gd_class cls);
 
 /* 1 when a is a gdArray object. */
 int gd_mex_is_gdarray(const mxArray *a);
+/* a's table entry: NULL when a is no gdArray or its id names no live one */
+const gd_matrix *gd_mex_find_array(const mxArray *a);
 
 /* An operand: an Octave matrix (checked as gd_mex_check_matrix does; its
  * own elements, never copied here) or a gdArray (looked up in the table:
@@ -135,6 +137,8 @@ typedef struct {
 gd_out gd_mex_result_out(gd_mex_result *r, int resident, int on_device, size_t m, size_t n,
                          gd_class cls);
 mxArray *gd_mex_result_take(const char *fn, gd_mex_result *r, gd_status s);
+/* frees what a result holds (a call's result that is not returned) */
+void gd_mex_result_free(gd_mex_result *r);
 /* Where a resident result of these operands lives: on the device when
  * any operand is a gdArray there. */
 int gd_mex_on_device(int n, const gd_matrix *const ops[]);

@@ -15,8 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static size_t elem_bytes(gd_class c) { return c == GD_SINGLE ? 4 : 8; }
-
 /* a gdArray argument (gd:input for anything else) */
 static void array_arg(const char *fn, const char *argname, int nrhs, const mxArray *prhs[],
                       gd_matrix *m)
@@ -46,7 +44,7 @@ void gd_op_upload(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
         /* no GPU: the gdArray holds its data on the host, and every
          * operation on it runs on the CPU */
         snprintf(t.fallback, sizeof t.fallback, "%s", gd_last_error());
-        const size_t bytes = (size_t)(h.rows * h.cols) * elem_bytes(cls);
+        const size_t bytes = (size_t)(h.rows * h.cols) * gd_class_bytes(cls);
         void *buf = malloc(bytes ? bytes : 1);
         if (!buf)
             gd_mex_error(FN, "gd:memory", "cannot allocate the array (%lldx%lld %s, %.1f MiB) "
@@ -120,9 +118,7 @@ void gd_op_squareform(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]
     gd_out out = gd_mex_result_out(&R, 1, m.where == GD_DEVICE, (size_t)rr, (size_t)rc, m.cls);
     gd_status s = gd_squareform(&m, tomatrix, out, &flags, &t);
     if (!s && (flags & 1)) {
-        /* the result was made: it goes again */
-        free(R.buf);
-        if (R.dev) gd_dev_free(R.dev);
+        gd_mex_result_free(&R); /* the result was made: it goes again */
         gd_mex_error(FN, "gd:input", "the matrix has a non-zero diagonal: it is no distance matrix");
     }
     plhs[0] = gd_mex_result_take(FN, &R, s);
@@ -139,17 +135,12 @@ void gd_op_describe(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
     (void)nlhs;
     char buf[512];
-    const gd_matrix *m = NULL;
-    if (nrhs == 1 && gd_mex_is_gdarray(prhs[0])) {
-        mxArray *p = mxGetProperty(prhs[0], 0, "id");
-        if (p && mxIsDouble(p) && mxGetNumberOfElements(p) == 1) m = gd_reg_find(mxGetScalar(p));
-        if (p) mxDestroyArray(p);
-    }
+    const gd_matrix *m = nrhs == 1 ? gd_mex_find_array(prhs[0]) : NULL;
     if (!m) {
         plhs[0] = mxCreateString("gdArray whose data is gone (stale)");
         return;
     }
-    const double bytes = (double)m->rows * (double)m->cols * (double)elem_bytes(m->cls);
+    const double bytes = (double)m->rows * (double)m->cols * (double)gd_class_bytes(m->cls);
     char amount[32];
     if (bytes >= 1024.0 * 1048576.0)
         snprintf(amount, sizeof amount, "%.3g GiB", bytes / (1024.0 * 1048576.0));
