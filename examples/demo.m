@@ -13,7 +13,7 @@ W(rand (n) > 0.05) = Inf;
 W(1:n+1:end) = 0;
 
 t0 = tic ();
-[D, info] = gd_minplus (W);
+[D, ~, info] = gd_minplus(W);
 t_gd = toc (t0);
 
 t0 = tic ();

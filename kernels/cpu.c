@@ -78,8 +78,12 @@ const char *gd_cpu_note(void)
 
 enum { CPU_IB = 512, CPU_KB = 128, CPU_JB = 16 };
 
+/* With K (the witness): each term that replaces the minimum records its
+ * k + 1 in K (1 where every term is NaN: none replaces the start). The
+ * loop over i stays branch-free (selects), and vectorises. */
 #define DEFINE_CPU_MINPLUS(NAME, T)                                            \
-    void NAME(const T *A, const T *B, T *R, int64_t m, int64_t k, int64_t n)   \
+    void NAME(const T *A, const T *B, T *R, int32_t *K, int64_t m, int64_t k,  \
+              int64_t n)                                                       \
     {                                                                          \
         const T init = k > 0 ? (T)NAN : (T)INFINITY;                           \
         int64_t njb = (n + CPU_JB - 1) / CPU_JB;                               \
@@ -88,20 +92,35 @@ enum { CPU_IB = 512, CPU_KB = 128, CPU_JB = 16 };
             int64_t j0 = jb * CPU_JB;                                          \
             int64_t j1 = j0 + CPU_JB < n ? j0 + CPU_JB : n;                    \
             for (int64_t j = j0; j < j1; ++j)                                  \
-                for (int64_t i = 0; i < m; ++i) R[i + m * j] = init;           \
+                for (int64_t i = 0; i < m; ++i) {                              \
+                    R[i + m * j] = init;                                       \
+                    if (K) K[i + m * j] = k > 0 ? 1 : 0;                       \
+                }                                                              \
             for (int64_t k0 = 0; k0 < k; k0 += CPU_KB) {                       \
                 int64_t k1 = k0 + CPU_KB < k ? k0 + CPU_KB : k;                \
                 for (int64_t i0 = 0; i0 < m; i0 += CPU_IB) {                   \
                     int64_t i1 = i0 + CPU_IB < m ? i0 + CPU_IB : m;            \
                     for (int64_t j = j0; j < j1; ++j) {                        \
                         T *r = R + m * j;                                      \
+                        int32_t *w = K ? K + m * j : NULL;                     \
                         for (int64_t kk = k0; kk < k1; ++kk) {                 \
                             const T *a = A + m * kk;                           \
                             const T b = B[kk + k * j];                         \
-                            for (int64_t i = i0; i < i1; ++i) {                \
-                                T s = a[i] + b;                                \
-                                T c = r[i];                                    \
-                                r[i] = (s < c || c != c) ? s : c;              \
+                            if (w) {                                           \
+                                const int32_t kw = (int32_t)(kk + 1);          \
+                                for (int64_t i = i0; i < i1; ++i) {            \
+                                    T s = a[i] + b;                            \
+                                    T c = r[i];                                \
+                                    int take = s < c || (c != c && s == s);    \
+                                    r[i] = take ? s : c;                       \
+                                    w[i] = take ? kw : w[i];                   \
+                                }                                              \
+                            } else {                                           \
+                                for (int64_t i = i0; i < i1; ++i) {            \
+                                    T s = a[i] + b;                            \
+                                    T c = r[i];                                \
+                                    r[i] = (s < c || c != c) ? s : c;          \
+                                }                                              \
                             }                                                  \
                         }                                                      \
                     }                                                          \

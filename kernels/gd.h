@@ -34,10 +34,13 @@ typedef enum {
     GD_ERR_MEMORY   /* device or host memory does not suffice (gd:memory) */
 } gd_status;
 
-typedef enum { GD_SINGLE = 0, GD_DOUBLE = 1 } gd_class;
+/* The classes of elements. Operations compute in single or double;
+ * int32 is the class of an index result (min-plus's witness with
+ * 'IndexClass' 'int32', shortest paths' predecessors on the device). */
+typedef enum { GD_SINGLE = 0, GD_DOUBLE = 1, GD_INT32 = 2 } gd_class;
 
 /* Bytes of one element of a class. */
-static inline size_t gd_class_bytes(gd_class c) { return c == GD_SINGLE ? 4 : 8; }
+static inline size_t gd_class_bytes(gd_class c) { return c == GD_DOUBLE ? 8 : 4; }
 
 /* Where a matrix's elements are. */
 typedef enum { GD_HOST = 0, GD_DEVICE = 1 } gd_where;
@@ -183,6 +186,17 @@ gd_status gd_squareform(const gd_matrix *X, int tomatrix, gd_out R, int *flags,
 gd_status gd_minplus(const char *variant, const gd_matrix *A, const gd_matrix *B,
                      gd_out R, gd_timing *t);
 
+/* [R, K] = the minimum and its witness: K(i,j) is the first k + 1 at
+ * which R(i,j) is attained, as Octave's [~, K(i,j)] = min (A(i,:)' +
+ * B(:,j)) gives it (NaN terms skipped, 1 where every term is NaN, 0 where
+ * k == 0); R then carries the sign of zero of that first term, exactly as
+ * Octave's. K goes where its gd_out says, in class kcls (GD_DOUBLE or
+ * GD_INT32), beside R (both kept on the device, or both on the host).
+ * Variants with a witness: v0, v1, v5, cpu and auto (others fail with
+ * GD_ERR_VARIANT). */
+gd_status gd_minplus_witness(const char *variant, const gd_matrix *A, const gd_matrix *B,
+                             gd_out R, gd_out K, gd_class kcls, gd_timing *t);
+
 /* The variant table: returns the count, *list points at static entries. */
 int gd_minplus_variants(const gd_variant_info **list);
 
@@ -222,9 +236,11 @@ int gd_pdist2_variants(const gd_variant_info **list);
 
 /* ---- CPU implementations (cpu.c) -------------------------------------- */
 
-void gd_cpu_minplus_f(const float *A, const float *B, float *R, int64_t m,
+/* min-plus; with K (else NULL) also the witness, k + 1 of each minimum
+ * (int32, m x n) */
+void gd_cpu_minplus_f(const float *A, const float *B, float *R, int32_t *K, int64_t m,
                       int64_t k, int64_t n);
-void gd_cpu_minplus_d(const double *A, const double *B, double *R, int64_t m,
+void gd_cpu_minplus_d(const double *A, const double *B, double *R, int32_t *K, int64_t m,
                       int64_t k, int64_t n);
 /* The threads gd's CPU loops (and the staging copies) use: OpenMP's, or
  * 1 when OMP_STACKSIZE is too small for a thread; gd_cpu_note then says

@@ -63,10 +63,13 @@ __device__ __forceinline__ double gmin(double a, double b) { return fmin(a, b); 
 // v0, v1: one thread per output on Octave's own layouts.
 // JFAST selects the mapping: threadIdx.x walks j (v0) or i (v1).
 
-template <class T, bool JFAST>
+// With K (the witness), Octave's own rule: a term replaces the minimum
+// when it is smaller, or when the minimum is still NaN and it is not; K
+// gets the k + 1 of the last replacement (1 when every term is NaN).
+template <class T, bool JFAST, bool WITNESS>
 __global__ void minplus_v01_naive(const T *__restrict__ A,
                                   const T *__restrict__ B, T *__restrict__ R,
-                                  int64_t m, int64_t k, int64_t n)
+                                  int *__restrict__ K, int64_t m, int64_t k, int64_t n)
 {
     const int64_t fast = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
     const int64_t nslow = JFAST ? m : n;
@@ -75,7 +78,19 @@ __global__ void minplus_v01_naive(const T *__restrict__ A,
          slow < nslow; slow += (int64_t)gridDim.y * blockDim.y) {
         const int64_t i = JFAST ? slow : fast, j = JFAST ? fast : slow;
         T v = nan_v<T>();
-        for (int64_t kk = 0; kk < k; ++kk) v = gmin(v, A[i + m * kk] + B[kk + k * j]);
+        if constexpr (WITNESS) {
+            int64_t w = 0;
+            for (int64_t kk = 0; kk < k; ++kk) {
+                const T s = A[i + m * kk] + B[kk + k * j];
+                if (s < v || (v != v && s == s)) {
+                    v = s;
+                    w = kk;
+                }
+            }
+            K[i + m * j] = (int)(w + 1);
+        } else {
+            for (int64_t kk = 0; kk < k; ++kk) v = gmin(v, A[i + m * kk] + B[kk + k * j]);
+        }
         R[i + m * j] = v;
     }
 }
@@ -263,8 +278,40 @@ void after_v5(const gd_plan &p, gd_class cls, gd_timing *t)
              !neg[0] ? "integer min" : neg[1] ? "fminf" : "integer min, then fminf");
 }
 
+// v5 with the witness: the tile with an epilogue per element
+// (gd_tile::each_tile_kernel). Single: groups of four k-steps, 128x64
+// tiles of 128 threads, two blocks an SM (the 64 witnesses need the
+// registers); in the integer min where no operand is negative, else fminf,
+// chosen on the device as for the minimum alone. Double: one k-step a
+// group, 128x64 tiles of 128 threads, the witnesses in shared memory (the
+// 64 double accumulators fill the registers), stages of 4 k-steps.
+typedef gd_tile::layout<16, 8, 2, true> witness_layout;
+template <class T> gd_status launch_v5_witness(const gd_plan &p)
+{
+    const gd_tile::store_first<T> out = {(T *)p.C, p.K, p.ldc};
+    const T *A = (const T *)p.A, *B = (const T *)p.B;
+    if constexpr (sizeof(T) == 8) {
+        gd_tile::launch_each<gd_tile::minplus_first<1>, T, 4, gd_tile::layout<16, 8, 1>,
+                             gd_tile::store_first<T>, -1, true>(A, p.mp, B, p.np, p.mp, p.np,
+                                                                p.kp, out, p.st);
+    } else {
+        const int *neg = (const int *)p.work;
+        gd_tile::launch_each<gd_tile::minplus_first_nonneg, float, V5_BK_NONNEG, witness_layout,
+                             gd_tile::store_first<float>, 0>(A, p.mp, B, p.np, p.mp, p.np, p.kp,
+                                                             out, p.st, neg);
+        gd_tile::launch_each<gd_tile::minplus_first<4>, float, V5_BK, witness_layout,
+                             gd_tile::store_first<float>, 1>(A, p.mp, B, p.np, p.mp, p.np, p.kp,
+                                                             out, p.st, neg);
+        return gd_cuda(cudaMemcpyAsync((int *)p.work + 1, p.work, sizeof(int),
+                                       cudaMemcpyDeviceToDevice, p.st),
+                       "keeping the sign flag");
+    }
+    return GD_OK;
+}
+
 template <class T> gd_status launch_v5(const gd_plan &p)
 {
+    if (p.K) return launch_v5_witness<T>(p);
     typedef gd_tile::shape<T> S;
     const T *A = (const T *)p.A, *B = (const T *)p.B;
     if constexpr (sizeof(T) == 8) {
@@ -298,8 +345,12 @@ template <class T, bool JFAST> gd_status launch_v01(const gd_plan &p)
     dim3 block(32, 8);
     int64_t fast = JFAST ? p.n : p.m, slow = JFAST ? p.m : p.n;
     dim3 grid((unsigned)((fast + 31) / 32), gd_grid_y((slow + 7) / 8));
-    minplus_v01_naive<T, JFAST><<<grid, block, 0, p.st>>>(
-        (const T *)p.A, (const T *)p.B, (T *)p.C, p.m, p.k, p.n);
+    if (p.K)
+        minplus_v01_naive<T, JFAST, true><<<grid, block, 0, p.st>>>(
+            (const T *)p.A, (const T *)p.B, (T *)p.C, p.K, p.m, p.k, p.n);
+    else
+        minplus_v01_naive<T, JFAST, false><<<grid, block, 0, p.st>>>(
+            (const T *)p.A, (const T *)p.B, (T *)p.C, NULL, p.m, p.k, p.n);
     return GD_OK;
 }
 
@@ -329,9 +380,11 @@ template <class T> gd_status launch_v4(const gd_plan &p)
 
 const gd_product_variant VARIANTS[] = {
     {{"v0", "one thread per output, threads along j: strided reads of B, strided writes", 1},
-     GD_RAW, false, 1, 1, 1, launch_v01<float, true>, launch_v01<double, true>},
+     GD_RAW, false, 1, 1, 1, launch_v01<float, true>, launch_v01<double, true>, NULL, NULL,
+     NULL, true},
     {{"v1", "one thread per output, threads along i: each warp reads A and writes R contiguously", 1},
-     GD_RAW, false, 1, 1, 1, launch_v01<float, false>, launch_v01<double, false>},
+     GD_RAW, false, 1, 1, 1, launch_v01<float, false>, launch_v01<double, false>, NULL, NULL,
+     NULL, true},
     {{"v2", "8x8 outputs per thread kept in registers, padded A and transposed B", 1},
      GD_PADDED_BT, false, TILE, TILE, KPAD, launch_v2<float>, launch_v2<double>},
     {{"v3", "v2 with 64x64 tiles staged through shared memory 4 k-steps at a time", 1},
@@ -342,19 +395,19 @@ const gd_product_variant VARIANTS[] = {
             "filled by cp.async; with no negative operand, an integer min of three a step "
             "(double: 128x128 of 256, two stages through registers)", 1},
      GD_PADDED_BT, true, gd_tile::BIG, gd_tile::BIG, V5_BK_NONNEG, launch_v5<float>,
-     launch_v5<double>, work_v5, after_v5, inspect_v5},
+     launch_v5<double>, work_v5, after_v5, inspect_v5, true},
     {{"cpu", "OpenMP on the host, blocked for cache, Octave's min rule", 0},
-     GD_RAW, false, 1, 1, 1, NULL, NULL},
+     GD_RAW, false, 1, 1, 1, NULL, NULL, NULL, NULL, NULL, true},
 };
 const int NVARIANTS = sizeof VARIANTS / sizeof VARIANTS[0];
 
-gd_status cpu_minplus(gd_class cls, const void *A, const void *B, void *R,
+gd_status cpu_minplus(gd_class cls, const void *A, const void *B, void *R, int *K,
                       int64_t m, int64_t k, int64_t n, const gd_op_args &)
 {
     if (cls == GD_SINGLE)
-        gd_cpu_minplus_f((const float *)A, (const float *)B, (float *)R, m, k, n);
+        gd_cpu_minplus_f((const float *)A, (const float *)B, (float *)R, K, m, k, n);
     else
-        gd_cpu_minplus_d((const double *)A, (const double *)B, (double *)R, m, k, n);
+        gd_cpu_minplus_d((const double *)A, (const double *)B, (double *)R, K, m, k, n);
     return GD_OK;
 }
 
@@ -379,5 +432,15 @@ extern "C" gd_status gd_minplus(const char *name, const gd_matrix *A, const gd_m
                                 gd_out R, gd_timing *t)
 {
     const gd_op_args args = {};
+    return gd_product(OP, VARIANTS, NVARIANTS, name, A, B, R, args, t);
+}
+
+extern "C" gd_status gd_minplus_witness(const char *name, const gd_matrix *A,
+                                        const gd_matrix *B, gd_out R, gd_out K,
+                                        gd_class kcls, gd_timing *t)
+{
+    gd_op_args args = {};
+    args.witness = &K;
+    args.witness_cls = kcls;
     return gd_product(OP, VARIANTS, NVARIANTS, name, A, B, R, args, t);
 }

@@ -595,7 +595,7 @@ const gd_product_variant VARIANTS2[] = {
 };
 const int NVARIANTS2 = sizeof VARIANTS2 / sizeof VARIANTS2[0];
 
-gd_status cpu_pdist2(gd_class cls, const void *X, const void *Y, void *D, int64_t mx,
+gd_status cpu_pdist2(gd_class cls, const void *X, const void *Y, void *D, int *, int64_t mx,
                      int64_t d, int64_t my, const gd_op_args &args)
 {
     const int root = args.metric == GD_EUCLIDEAN;

@@ -50,6 +50,17 @@ __global__ void fill(T *C, int64_t count, T v)
         C[e] = v;
 }
 
+// out(i,j) = K(i,j) (K int32 with leading dimension ldk, out tight m x n):
+// the witness in the class asked for
+template <class T>
+__global__ void widen_index(const int *__restrict__ K, int64_t ldk, T *__restrict__ out,
+                            int64_t m, int64_t n)
+{
+    for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < m * n;
+         e += (int64_t)gridDim.x * blockDim.x)
+        out[e] = (T)K[e % m + ldk * (e / m)];
+}
+
 // Ap: A padded to mp x kp; A (a block of rows: uploaded, contiguous, or
 // a resident matrix's rows in place) has leading dimension lda.
 template <class T>
@@ -93,11 +104,11 @@ struct gd_blocks {
 };
 
 gd_blocks block_grid(const gd_product_op &op, const gd_product_variant &v, int64_t m,
-                     int64_t k, int64_t n, bool nothing_moves)
+                     int64_t k, int64_t n, bool nothing_moves, bool witness)
 {
     gd_blocks g = {1, 1, m, n};
     if (!op.panels || op.b_rows || k == 0 || (v.in != GD_PADDED_BT && v.in != GD_RAW) ||
-        nothing_moves)
+        nothing_moves || witness)
         return g;
     int64_t qi = m / 2048, qj = n / 2048;
     const char *env = getenv("GD_BLOCKS");
@@ -131,6 +142,12 @@ struct product_run {
     gd_blocks g;
     gd_allocs al;
     void *dA, *dB, *dAp, *dBq, *dC, *dR;
+    /* the witness: asked for (wit), its int32 array in C's layout (dK),
+     * its output and class, and its kept allocation (dKR) */
+    bool wit;
+    gd_out kout;
+    gd_class kcls;
+    void *dK, *dKR;
     gd_plan p;
     cudaStream_t st, st2;
     char what[128];
@@ -166,7 +183,13 @@ struct product_run {
         p.kp = raw ? k : gd_round_up(k, v.k_mult);
         cm = v.padded_out ? gd_round_up(m, v.row_mult) : m;
         cn = v.padded_out ? gd_round_up(n, v.col_mult) : n;
-        g = block_grid(op, v, m, k, n, devA && devB && keep);
+        wit = args.witness != NULL;
+        if (wit) {
+            kout = *args.witness;
+            kcls = args.witness_cls;
+            if (kout.device) *kout.device = NULL;
+        }
+        g = block_grid(op, v, m, k, n, devA && devB && keep, wit);
         /* A (x) A, the same array twice, in one block of rows: one upload
          * serves both operands */
         same = B.ptr == A.ptr && B.where == A.where && B.ld == A.ld && n == m && g.bi == 1;
@@ -185,7 +208,7 @@ struct product_run {
         b_direct = !raw && g.bj == 1 && k == p.kp && n == p.np &&
                    (v.in == GD_PADDED || op.b_rows) && (!devB || B.ld == b_tight);
         memset(&al, 0, sizeof al);
-        dA = dB = dAp = dBq = dC = dR = NULL;
+        dA = dB = dAp = dBq = dC = dR = dK = dKR = NULL;
         nb = 0;
     }
 
@@ -219,6 +242,16 @@ struct product_run {
             dC = dR;
         else if ((s = alloc(&dC, cm, cn, "R")))
             return s;
+        if (wit) {
+            gd_describe(what, sizeof what, "K", cm, cn, GD_INT32);
+            if ((s = gd_alloc(&al, &dK, (size_t)(cm * cn) * 4, what))) return s;
+            if (kout.device) {
+                gd_describe(what, sizeof what, "K", m, n, kcls);
+                if ((s = gd_alloc_kept(&al, &dKR, (size_t)(m * n) * gd_class_bytes(kcls), what)))
+                    return s;
+            }
+            p.K = (int *)dK;
+        }
         p.A = raw || a_direct ? (dA ? dA : A.ptr) : dAp;
         p.B = raw || b_direct ? (dB ? dB : B.ptr) : dBq;
         p.C = dC;
@@ -374,6 +407,8 @@ struct product_run {
                         fill<float><<<gd_blocks_for(cm * cn, threads), threads, 0, c.st>>>((float *)dC, cm * cn, (float)op.empty_k);
                     else
                         fill<double><<<gd_blocks_for(cm * cn, threads), threads, 0, c.st>>>((double *)dC, cm * cn, op.empty_k);
+                    if (wit)
+                        fill<int><<<gd_blocks_for(cm * cn, threads), threads, 0, c.st>>>((int *)dK, cm * cn, 0);
                 } else if ((s = run(c))) {
                     return s;
                 }
@@ -391,9 +426,42 @@ struct product_run {
     /* the result: kept (out of the kernel's layout into its own where
      * they differ, timed as preparation), or downloaded block by block as
      * each one's kernel finishes */
+    /* the witness into its class, tight, at dst (on st) */
+    void widen(void *dst)
+    {
+        const int threads = 256;
+        const unsigned blocks = gd_blocks_for(m * n, threads);
+        if (kcls == GD_INT32)
+            widen_index<int><<<blocks, threads, 0, st>>>((const int *)dK, cm, (int *)dst, m, n);
+        else
+            widen_index<double><<<blocks, threads, 0, st>>>((const int *)dK, cm, (double *)dst, m, n);
+    }
+
+    /* the witness, once C is computed: kept (dKR), or downloaded into
+     * its host buffer from a tight copy in its class */
+    gd_status witness_result()
+    {
+        gd_status s;
+        if (kout.device) {
+            widen(dKR);
+            return gd_cuda(cudaGetLastError(), "the witness's conversion");
+        }
+        void *tight;
+        gd_describe(what, sizeof what, "K", m, n, kcls);
+        const size_t bytes = (size_t)(m * n) * gd_class_bytes(kcls);
+        if ((s = gd_alloc(&al, &tight, bytes, what))) return s;
+        widen(tight);
+        if ((s = gd_cuda(cudaGetLastError(), "the witness's conversion"))) return s;
+        cudaEventRecord(gd_panel_event(1), st);
+        if ((s = gd_out_buffer(&kout, bytes, what))) return s;
+        return gd_download(kout.ptr, bytes, tight, bytes, bytes, 1, gd_panel_event(1),
+                           "copy of the witness from the GPU");
+    }
+
     gd_status result()
     {
         gd_status s;
+        if (wit && (s = witness_result())) return s;
         if (keep) {
             cudaEventRecord(gd_event(GD_EV_UNPACK), st);
             if (dC != dR)
@@ -471,6 +539,7 @@ gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
         *out.device = r.dR;
         t->kept = 1;
     }
+    if (!s && r.wit && r.kout.device) *r.kout.device = r.dKR;
     return s;
 }
 
@@ -479,7 +548,7 @@ void gd_launch_transpose(gd_class cls, const void *A, int64_t lda, void *R, int6
                          int64_t cols, cudaStream_t st)
 {
     dim3 grid((unsigned)((rows + 31) / 32), gd_grid_y((cols + 31) / 32));
-    if (cls == GD_SINGLE)
+    if (gd_class_bytes(cls) == 4) /* single or int32: the bits move */
         prep_transpose<float><<<grid, dim3(32, 8), 0, st>>>((const float *)A, lda, (float *)R, rows,
                                                            cols, rows, cols, 0.0f);
     else
@@ -491,7 +560,7 @@ void gd_describe(char *buf, size_t len, const char *label, int64_t rows,
                  int64_t cols, gd_class cls)
 {
     snprintf(buf, len, "%s (%lld x %lld %s)", label, (long long)rows,
-             (long long)cols, cls == GD_SINGLE ? "single" : "double");
+             (long long)cols, cls == GD_SINGLE ? "single" : cls == GD_DOUBLE ? "double" : "int32");
 }
 
 const gd_product_variant *gd_find_variant(const gd_product_variant *table,
@@ -537,8 +606,19 @@ static gd_status run_cpu(const gd_product_op &op, gd_class cls, const gd_matrix 
     gd_describe(what, sizeof what, "R", m, n, cls);
     const size_t bytes = (size_t)(m * n) * (cls == GD_SINGLE ? 4 : 8);
     gd_matrix Ah, Bh;
-    void *ha = NULL, *hb = NULL, *buf = NULL;
+    void *ha = NULL, *hb = NULL, *buf = NULL, *kbuf = NULL;
+    int *K = NULL;
+    /* the witness: int32 from the CPU code, then in its class where it goes */
+    gd_out kout = {};
+    const size_t kbytes = (size_t)(m * n) * (args.witness ? gd_class_bytes(args.witness_cls) : 0);
     gd_status s;
+    if (args.witness) {
+        kout = *args.witness;
+        if (kout.device) *kout.device = NULL;
+        if (!(K = (int *)malloc((size_t)(m * n) * 4 + 1)))
+            return gd_fail(GD_ERR_MEMORY, "out of host memory for the witness (%lld x %lld)",
+                           (long long)m, (long long)n);
+    }
     if (!(s = gd_operand_host(&A, &Ah, &ha, "A")) &&
         !(s = gd_operand_host(&B, &Bh, &hb, "B")) &&
         !(s = gd_host_result_begin(&out, bytes, what, &buf))) {
@@ -546,10 +626,25 @@ static gd_status run_cpu(const gd_product_op &op, gd_class cls, const gd_matrix 
         if (Ah.ld != Ah.rows || Bh.ld != Bh.rows)
             s = gd_fail(GD_ERR_INPUT, "internal: the cpu variant takes tight operands");
         double t0 = gd_now_ms();
-        if (!s) s = op.cpu(cls, Ah.ptr, Bh.ptr, buf, m, k, n, args);
+        if (!s) s = op.cpu(cls, Ah.ptr, Bh.ptr, buf, K, m, k, n, args);
         t->kernel_ms = gd_now_ms() - t0;
     }
     if (buf || out.device) s = gd_host_result_end(&out, buf, bytes, s, t);
+    if (K && !s) {
+        gd_describe(what, sizeof what, "K", m, n, args.witness_cls);
+        if (!(s = gd_host_result_begin(&kout, kbytes, what, &kbuf))) {
+            if (args.witness_cls == GD_INT32)
+                memcpy(kbuf, K, kbytes);
+            else
+                for (int64_t e = 0; e < m * n; ++e) ((double *)kbuf)[e] = K[e];
+        }
+        if (kbuf || kout.device) s = gd_host_result_end(&kout, kbuf, kbytes, s, t);
+        if (s && out.device && *out.device) {
+            gd_dev_free(*out.device);
+            *out.device = NULL;
+        }
+    }
+    free(K);
     free(ha);
     free(hb);
     if (s) return s;
@@ -593,6 +688,16 @@ gd_status gd_product(const gd_product_op &op, const gd_product_variant *table,
     } else if (!(v = gd_find_variant(table, count, name))) {
         return gd_fail(GD_ERR_VARIANT, "unknown variant '%s'", name);
     }
+    if (args.witness && !v->witness) {
+        char can[160] = "";
+        for (int i = 0; i < count; ++i)
+            if (table[i].witness)
+                snprintf(can + strlen(can), sizeof can - strlen(can), "'%s', ",
+                         table[i].info.name);
+        return gd_fail(GD_ERR_VARIANT,
+                       "variant '%s' gives no witness (second output); %s and 'auto' do",
+                       v->info.name, can);
+    }
     /* operands in the class of the computation, where they are */
     gd_allocs conv = {};
     gd_matrix A, B;
@@ -610,6 +715,11 @@ gd_status gd_product(const gd_product_op &op, const gd_product_variant *table,
         void *buf;
         if (!(s = gd_host_result_begin(&out, 0, "R", &buf)))
             s = gd_host_result_end(&out, buf, 0, s, t);
+        if (!s && args.witness) {
+            gd_out kout = *args.witness;
+            if (!(s = gd_host_result_begin(&kout, 0, "K", &buf)))
+                s = gd_host_result_end(&kout, buf, 0, s, t);
+        }
     } else if (v->info.gpu) {
         s = gd_run_product(op, *v, cls, A, B, out, args, t);
     } else {

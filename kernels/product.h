@@ -23,6 +23,10 @@ enum gd_layout {
  * metric), passed through to its launchers and its CPU implementation. */
 struct gd_op_args {
     gd_metric metric;
+    /* min-plus's witness: where the second output goes (NULL: not asked
+     * for) and its class (GD_DOUBLE or GD_INT32) */
+    const gd_out *witness;
+    gd_class witness_cls;
 };
 
 /* What a launcher gets: device pointers in its layout, and sizes. */
@@ -34,6 +38,8 @@ struct gd_plan {
     int64_t lda, ldb, ldc;  /* leading dimensions of A, B (or Bt), C */
     gd_op_args args;        /* the operation's own arguments */
     void *work;             /* the variant's workspace (work_f bytes) */
+    int *K;                 /* the witness (k + 1 of each C(i,j), int32, in
+                               C's layout and leading dimension), or NULL */
     /* Large products run in blocks of C, each a product of its own (A a
      * block of rows, B of columns, C theirs, with their own padded sizes
      * and leading dimensions), so that the first kernels start once their
@@ -69,6 +75,7 @@ struct gd_product_variant {
                                operands, outside the kernel's timing */
     gd_after_fn after;      /* NULL: nothing */
     gd_inspect_fn inspect;  /* NULL: nothing */
+    bool witness;           /* its launchers write p.K when it is set */
 };
 
 /* What the operation is: its padding value (it must not change a result),
@@ -87,9 +94,10 @@ struct gd_product_op {
      * auto_cpu_below operations (where the host beats a GPU round trip) */
     const char *auto_single, *auto_double;
     double auto_cpu_below;
-    /* the cpu variant: C = A op B into host memory; GD_OK or a status
-     * whose message it has set */
-    gd_status (*cpu)(gd_class cls, const void *A, const void *B, void *C,
+    /* the cpu variant: C = A op B into host memory (and the witness into
+     * K, int32, when the call asks for one); GD_OK or a status whose
+     * message it has set */
+    gd_status (*cpu)(gd_class cls, const void *A, const void *B, void *C, int *K,
                      int64_t m, int64_t k, int64_t n, const gd_op_args &args);
     /* whether a large C may be computed in blocks (every variant's
      * launcher then takes a block as a product of its own) */

@@ -391,7 +391,7 @@ const gd_product_variant GUARD_TABLE[] = {K_VARIANTS(true, GD_RAW, false), SHARE
 const int NVARIANTS = sizeof PAD_TABLE / sizeof PAD_TABLE[0];
 static_assert(sizeof GUARD_TABLE == sizeof PAD_TABLE, "one entry per name in each table");
 
-gd_status cpu_sgemm(gd_class, const void *A, const void *B, void *C, int64_t m,
+gd_status cpu_sgemm(gd_class, const void *A, const void *B, void *C, int *, int64_t m,
                     int64_t k, int64_t n, const gd_op_args &)
 {
     if (gd_cpu_sgemm((const float *)A, (const float *)B, (float *)C, m, k, n))

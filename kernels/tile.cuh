@@ -19,6 +19,8 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
+#include <type_traits>
+
 namespace gd_tile {
 
 enum { TILE = 64, KS = 4 };
@@ -48,13 +50,13 @@ struct identity {
 // The semirings. init: the accumulator's start; step: one k-step (K = 1),
 // or step2: two k-steps at once (K = 2).
 struct muladd {
-    enum { K = 1 };
+    enum { K = 1, WITNESS = 0 };
     template <class T> __device__ static T init() { return (T)0; }
     __device__ static void step(float &acc, float a, float b) { acc = fmaf(a, b, acc); }
     __device__ static void step(double &acc, double a, double b) { acc = fma(a, b, acc); }
 };
 struct minplus {
-    enum { K = 1 };
+    enum { K = 1, WITNESS = 0 };
     template <class T> __device__ static T init() { return (T)NAN; }
     __device__ static void step(float &acc, float a, float b) { acc = fminf(acc, a + b); }
     __device__ static void step(double &acc, double a, double b) { acc = fmin(acc, a + b); }
@@ -68,7 +70,7 @@ struct minplus {
 // (VIMNMX3): two k-steps take two FADD and one min instead of two of each.
 // Older GPUs run two two-input mins instead (not measured there).
 struct minplus_nonneg {
-    enum { K = 2 };
+    enum { K = 2, WITNESS = 0 };
     template <class T> __device__ static T init() { return __int_as_float(0x7fffffff); }
     __device__ static void step2(float &acc, float a0, float b0, float a1, float b1)
     {
@@ -77,7 +79,7 @@ struct minplus_nonneg {
     }
 };
 struct sqdist {
-    enum { K = 1 };
+    enum { K = 1, WITNESS = 0 };
     template <class T> __device__ static T init() { return (T)0; }
     template <class T> __device__ static void step(T &acc, T a, T b)
     {
@@ -86,13 +88,86 @@ struct sqdist {
     }
 };
 
+/* The witness forms of min-plus: beside each minimum, where it was
+ * reached. The k-steps are taken in groups of K; w holds the group in
+ * which the running minimum last became smaller (stepw's g), which is the
+ * group holding the first k that attains the final minimum (ties never
+ * move it: a later equal sum leaves the minimum as it was). first_k below
+ * then finds that k among the group's K sums. Tracking a group instead of
+ * every k costs one compare and one select per group: with K = 4 and the
+ * three-input integer min, 2 FADD + 1 IMNMX3 + ... a step pair, half the
+ * bookkeeping of a per-step witness (NOTES.md). NaN: a running minimum
+ * that is still NaN moves w on every group; if it stays NaN to the end,
+ * every term was NaN and first_k gives k = 0, as Octave's min gives index
+ * 1. */
+template <int G> struct minplus_first {
+    enum { K = G, WITNESS = 1 };
+    template <class T> __device__ static T init() { return (T)NAN; }
+    template <class T, class W>
+    __device__ static void stepw(T &acc, W &&w, int g, const T (&a)[G][8], const T (&b)[G][8],
+                                 int r, int c)
+    {
+        T m = a[0][r] + b[0][c];
+#pragma unroll
+        for (int h = 1; h < G; ++h) m = gmin_(m, a[h][r] + b[h][c]);
+        const T n = gmin_(acc, m);
+        if (n != acc) w = g; // (a predicated store where w is in shared memory)
+        acc = n;
+    }
+    __device__ static float gmin_(float x, float y) { return fminf(x, y); }
+    __device__ static double gmin_(double x, double y) { return fmin(x, y); }
+};
+// single, no operand with its sign bit set (minplus_nonneg): groups of 4
+// k-steps, their sums' minimum in two three-input integer mins
+struct minplus_first_nonneg {
+    enum { K = 4, WITNESS = 1 };
+    template <class T> __device__ static T init() { return __int_as_float(0x7fffffff); }
+    __device__ static void stepw(float &acc, int &w, int g, const float (&a)[4][8],
+                                 const float (&b)[4][8], int r, int c)
+    {
+        const int m = __vimin3_s32(__float_as_int(a[0][r] + b[0][c]),
+                                   __float_as_int(a[1][r] + b[1][c]),
+                                   __float_as_int(a[2][r] + b[2][c]));
+        const int o = __float_as_int(acc);
+        const int n = __vimin3_s32(o, m, __float_as_int(a[3][r] + b[3][c]));
+        w = n != o ? g : w;
+        acc = __int_as_float(n);
+    }
+};
+
+// The first k of group w (of K) where A(i,k) + B(k,j) equals the minimum v
+// (0 when v is NaN: every term was); *val receives that sum, which is the
+// minimum with the sign of zero Octave's min gives (the first attaining
+// term). Reads the operands in their padded layouts.
+template <int K, class T>
+__device__ __forceinline__ int64_t first_k(const T *__restrict__ Ap, int64_t lda,
+                                           const T *__restrict__ Bt, int64_t ldb, int64_t i,
+                                           int64_t j, T v, int w, T *val)
+{
+    *val = v;
+    if (v != v) return 0;
+    const int64_t k0 = (int64_t)w * K;
+#pragma unroll
+    for (int h = 0; h < K; ++h) {
+        const T s = Ap[i + lda * (k0 + h)] + Bt[j + ldb * (k0 + h)];
+        if (s == v) {
+            *val = s;
+            return k0 + h;
+        }
+    }
+    return k0;
+}
+
 // The first NK k-steps of a stage held in shared memory, As and Bs
 // ([k-step][row or column of the tile]), on thread (tx, ty) of an LX x LY
 // layout: its rows are g*LX*W + W*tx + w (g < 8/W, w < W), its columns
 // g*LY*W + W*ty + w, each W of them one 16-byte shared load.
-template <class Op, class T, int NK, int LX, int LY, int BK, int NA, int NB>
+// With a witness Op, wit holds each output's group (g0: the group of the
+// stage's first k-step).
+template <class Op, class T, int NK, int LX, int LY, int BK, int NA, int NB,
+          class Wit = int (*)[8]>
 __device__ __forceinline__ void stage(const T (&As)[BK][NA], const T (&Bs)[BK][NB], int tx, int ty,
-                                      T (&acc)[8][8])
+                                      T (&acc)[8][8], Wit wit = nullptr, int g0 = 0)
 {
     typedef typename vec16<T>::type V;
     enum { W = vec16<T>::N, K = Op::K };
@@ -111,7 +186,9 @@ __device__ __forceinline__ void stage(const T (&As)[BK][NA], const T (&Bs)[BK][N
         for (int r = 0; r < 8; ++r)
 #pragma unroll
             for (int c = 0; c < 8; ++c) {
-                if constexpr (K == 1)
+                if constexpr (Op::WITNESS)
+                    Op::stepw(acc[r][c], wit[r][c], g0 + kk / K, a, b, r, c);
+                else if constexpr (K == 1)
                     Op::step(acc[r][c], a[0][r], b[0][c]);
                 else
                     Op::step2(acc[r][c], a[0][r], b[0][c], a[1][r], b[1][c]);
@@ -247,11 +324,11 @@ template <int N> __device__ __forceinline__ void wait_async()
  * Either way one barrier a stage. pdist's triangle takes cp.async, pdist2
  * the registers: each the faster of the two for it (NOTES.md). */
 template <class Op, class T, int BK, int TX = 16, int TY = 16, bool ASYNC = false,
-          bool HALF = false>
+          bool HALF = false, class Wit = int (*)[8]>
 __device__ __forceinline__ void accumulate_big(const T *__restrict__ Ap, int64_t lda,
                                                const T *__restrict__ Bt, int64_t ldb,
                                                int64_t k0, int64_t k1, int64_t i0, int64_t j0,
-                                               T (&acc)[8][8])
+                                               T (&acc)[8][8], Wit wit = nullptr)
 {
     typedef typename vec16<T>::type V;
     enum {
@@ -277,7 +354,14 @@ __device__ __forceinline__ void accumulate_big(const T *__restrict__ Ap, int64_t
 #pragma unroll
     for (int r = 0; r < 8; ++r)
 #pragma unroll
-        for (int c = 0; c < 8; ++c) acc[r][c] = Op::template init<T>();
+        for (int c = 0; c < 8; ++c) {
+            acc[r][c] = Op::template init<T>();
+            if constexpr (Op::WITNESS) wit[r][c] = 0;
+        }
+    // the witness's group of stage t's first k-step (relative to Ap, Bt)
+    const int gk = (int)(k0 / Op::K), gs = BK / Op::K;
+    (void)gk;
+    (void)gs;
     if constexpr (ASYNC) {
         // fill(t): stage t into buffer t % S, or an empty group past the
         // last stage, so that wait_async<1> always means "stage t is in"
@@ -299,7 +383,7 @@ __device__ __forceinline__ void accumulate_big(const T *__restrict__ Ap, int64_t
             wait_async<1>();
             __syncthreads(); // stage t is in; every thread is done with t - 1
             fill(t + 2);     // into the buffer of t - 1
-            stage<Op, T, BK, TX, TY>(As[t % S], Bs[t % S], tx, ty, acc);
+            stage<Op, T, BK, TX, TY>(As[t % S], Bs[t % S], tx, ty, acc, wit, gk + gs * t);
         }
         if (HALF && half) {
             wait_async<1>();
@@ -327,7 +411,7 @@ __device__ __forceinline__ void accumulate_big(const T *__restrict__ Ap, int64_t
 #pragma unroll
             for (int l = 0; l < LB; ++l) pb[l] = __ldg(reinterpret_cast<const V *>(gb + rowB * l));
         }
-        stage<Op, T, BK, TX, TY>(As[cur], Bs[cur], tx, ty, acc);
+        stage<Op, T, BK, TX, TY>(As[cur], Bs[cur], tx, ty, acc, wit, gk + gs * t);
         if (t + 1 < stages) {
 #pragma unroll
             for (int l = 0; l < LA; ++l)
@@ -426,6 +510,125 @@ void launch_big(const T *Ap, const T *Bt, T *C, int64_t mp, int64_t np, int64_t 
             <<<grid, L::TX * L::TY, 0, st>>>(Ap, Bt, C, mp, np, kp, kchunk, split_stride, jt, gate);
     }
 }
+
+/* 3. The big tile with an epilogue per element: the witness forms
+ * (minplus_first...) and results that are read before they are written
+ * (C = min(C, A (x) B): shortest paths). Block (x, jt + y) computes the
+ * tile at (x, jt + y) of Ap (lda) and Bt (ldb) over k < kp, then hands
+ * each of the thread's 64 outputs to out(i, j, value, k): k the first k
+ * attaining the minimum (0-based) for a witness Op, else -1. GATE as for
+ * big_tile_kernel. The epilogue reads the operands again only for the
+ * witness's group (first_k). */
+// Where the witnesses live: in registers (an int[8][8] of the thread),
+// or, where the registers do not hold them beside the 64 accumulators
+// (double), in shared memory: output (r, c) of thread tid at
+// [(8r + c) NT + tid], so a warp's accesses take 32 banks.
+struct shared_wit_row {
+    int *p;
+    int nt;
+    __device__ int &operator[](int c) const { return p[c * nt]; }
+};
+struct shared_wit {
+    int *base;
+    int nt;
+    __device__ shared_wit_row operator[](int r) const { return {base + r * 8 * nt, nt}; }
+};
+
+template <class Op, class T, int BK, class L, class Out, int GATE, bool SHARED_WIT>
+__global__ void __launch_bounds__(L::TX * L::TY, L::MINB)
+each_tile_kernel(const T *__restrict__ Ap, int64_t lda, const T *__restrict__ Bt, int64_t ldb,
+                 int64_t kp, int64_t jt, Out out, const int *__restrict__ gate)
+{
+    if (GATE >= 0 && *gate != GATE) return;
+    enum { NT = L::TX * L::TY };
+    const int64_t i0 = blockIdx.x * (int64_t)(8 * L::TX), j0 = (jt + blockIdx.y) * (8 * L::TY);
+    const int tid = threadIdx.x, tx = tid % L::TX, ty = tid / L::TX;
+    T acc[8][8];
+    int wreg[Op::WITNESS && !SHARED_WIT ? 8 : 1][8];
+    __shared__ int wsh[Op::WITNESS && SHARED_WIT ? 64 * NT : 1];
+    typedef typename std::conditional<SHARED_WIT, shared_wit, int (*)[8]>::type Wit;
+    Wit wit;
+    if constexpr (SHARED_WIT)
+        wit = shared_wit{wsh + tid, NT};
+    else
+        wit = wreg;
+    accumulate_big<Op, T, BK, L::TX, L::TY, L::ASYNC, false, Wit>(Ap, lda, Bt, ldb, 0, kp, i0,
+                                                                  j0, acc, wit);
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int64_t j = j0 + big_offset<T, L::TY>(ty, c);
+#pragma unroll
+        for (int r = 0; r < 8; ++r) {
+            const int64_t i = i0 + big_offset<T, L::TX>(tx, r);
+            if constexpr (Op::WITNESS) {
+                T v;
+                const int64_t k = first_k<Op::K>(Ap, lda, Bt, ldb, i, j, acc[r][c], wit[r][c], &v);
+                out(i, j, v, k);
+            } else {
+                out(i, j, acc[r][c], (int64_t)-1);
+            }
+        }
+    }
+}
+
+// Launches each_tile_kernel over the mp x np product (mp a multiple of
+// 8TX, np of 8TY) on st, several launches where the tile columns pass the
+// grid's y limit.
+template <class Op, class T, int BK, class L, class Out, int GATE = -1, bool SHARED_WIT = false>
+void launch_each(const T *Ap, int64_t lda, const T *Bt, int64_t ldb, int64_t mp, int64_t np,
+                 int64_t kp, const Out &out, cudaStream_t st, const int *gate = nullptr)
+{
+    const int64_t tiles_j = np / (8 * L::TY);
+    for (int64_t jt = 0; jt < tiles_j; jt += 65535) {
+        const int64_t ny = tiles_j - jt < 65535 ? tiles_j - jt : 65535;
+        dim3 grid((unsigned)(mp / (8 * L::TX)), (unsigned)ny);
+        each_tile_kernel<Op, T, BK, L, Out, GATE, SHARED_WIT>
+            <<<grid, L::TX * L::TY, 0, st>>>(Ap, lda, Bt, ldb, kp, jt, out, gate);
+    }
+}
+
+// The epilogues. store_first: the minimum into C and its k + 1 into K
+// (both ldc), as Octave's [R, K] = min (...) gives them.
+template <class T> struct store_first {
+    T *C;
+    int *K;
+    int64_t ldc;
+    __device__ void operator()(int64_t i, int64_t j, T v, int64_t k) const
+    {
+        C[i + ldc * j] = v;
+        K[i + ldc * j] = (int)(k + 1);
+    }
+};
+
+/* relax: D(i,j) = v where v < D(i,j) (a shorter path; NaN never is), and
+ * then with predecessors P(i,j) = Pk(k, j): the predecessor of j on the
+ * path from the witness k, read from Pk (ldpk). In place (Dout == Din,
+ * Pout == Pin: only improvements are written), or from Din/Pin into
+ * Dout/Pout (every element written). *changed is set when anything
+ * improved (NULL: not asked). The predecessor arrays are int32, 1-based,
+ * 0 for none. */
+template <class T> struct relax {
+    const T *Din;
+    T *Dout;
+    int64_t ldd;
+    const int *Pin;
+    int *Pout;
+    const int *Pk;
+    int64_t ldpk;
+    int *changed;
+    __device__ void operator()(int64_t i, int64_t j, T v, int64_t k) const
+    {
+        const T old = Din[i + ldd * j];
+        if (v < old) {
+            Dout[i + ldd * j] = v;
+            if (Pout && k >= 0) Pout[i + ldd * j] = Pk[k + ldpk * j];
+            if (changed) *changed = 1;
+        } else if (Dout != Din) {
+            Dout[i + ldd * j] = old;
+            if (Pout) Pout[i + ldd * j] = Pin[i + ldd * j];
+        }
+    }
+};
 
 } // namespace gd_tile
 

@@ -10,7 +10,8 @@ static const struct {
     const char *name;
     gd_mex_op *fn;
 } OPS[] = {
-    {"minplus", gd_op_minplus},     {"sgemm", gd_op_sgemm},
+    {"minplus", gd_op_minplus},     {"minplus_info", gd_op_minplus_info},
+    {"sgemm", gd_op_sgemm},
     {"pdist", gd_op_pdist},         {"pdist2", gd_op_pdist2},
     {"info", gd_op_info},           {"upload", gd_op_upload},
     {"gather", gd_op_gather},       {"free", gd_op_free},

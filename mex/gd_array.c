@@ -262,7 +262,7 @@ mxArray *gd_mex_wrap(const char *fn, double id)
     if (!m) gd_mex_error(fn, "gd:stale", "internal: no gdArray %.0f", id);
     mxArray *args[4] = {mxCreateString("__gd_wrap__"), mxCreateDoubleScalar(id),
                         mxCreateDoubleMatrix(1, 2, mxREAL),
-                        mxCreateString(m->cls == GD_SINGLE ? "single" : "double")};
+                        mxCreateString(gd_mex_class_name(m->cls))};
     mxGetDoubles(args[2])[0] = (double)m->rows;
     mxGetDoubles(args[2])[1] = (double)m->cols;
     mxArray *obj = NULL;

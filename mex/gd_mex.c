@@ -84,11 +84,13 @@ void gd_mex_get_operands(const char *fn, int nrhs, const mxArray *prhs[],
                      square_alone ? "a matrix A, or A and B" : "matrices A and B", fn);
     int ga = 0, gb = 0;
     gd_mex_operand(fn, "A", prhs[0], &o->A, &ga);
+    gd_mex_check_float(fn, "A", &o->A);
     o->B = o->A;
     gb = ga;
     o->first = 1;
     if (nrhs >= 2 && !mxIsChar(prhs[1])) {
         gd_mex_operand(fn, "B", prhs[1], &o->B, &gb);
+        gd_mex_check_float(fn, "B", &o->B);
         o->first = 2;
         if (nrhs >= 3 && !mxIsChar(prhs[2]))
             gd_mex_error(fn, "gd:input", "too many input arguments: expected "
@@ -110,6 +112,13 @@ void gd_mex_get_operands(const char *fn, int nrhs, const mxArray *prhs[],
     /* single wins, as in Octave: each double operand is converted first */
     o->cls = (o->A.cls == GD_SINGLE || o->B.cls == GD_SINGLE) ? GD_SINGLE : GD_DOUBLE;
     o->resident = ga || gb;
+}
+
+void gd_mex_check_float(const char *fn, const char *argname, const gd_matrix *m)
+{
+    if (m->cls != GD_SINGLE && m->cls != GD_DOUBLE)
+        gd_mex_error(fn, "gd:input", "%s must be single or double, not a %s gdArray", argname,
+                     gd_mex_class_name(m->cls));
 }
 
 int gd_mex_is_string(const mxArray *a, const char *s)
@@ -227,7 +236,7 @@ mxArray *gd_mex_info(const gd_timing *t, gd_class cls, const char *rate_unit,
     mxSetField(s, 0, "variant", mxCreateString(t->variant));
     mxSetField(s, 0, "kernel", mxCreateString(t->kernel));
     mxSetField(s, 0, "device", mxCreateString(t->device));
-    mxSetField(s, 0, "class", mxCreateString(cls == GD_SINGLE ? "single" : "double"));
+    mxSetField(s, 0, "class", mxCreateString(gd_mex_class_name(cls)));
     mxArray *sz = mxCreateDoubleMatrix(1, (mwSize)nsize, mxREAL);
     for (int i = 0; i < nsize; ++i) mxGetDoubles(sz)[i] = (double)size[i];
     mxSetField(s, 0, "size", sz);
@@ -248,14 +257,26 @@ mxArray *gd_mex_info(const gd_timing *t, gd_class cls, const char *rate_unit,
     return s;
 }
 
+const char *gd_mex_class_name(gd_class c)
+{
+    return c == GD_SINGLE ? "single" : c == GD_DOUBLE ? "double" : "int32";
+}
+
+void *gd_mex_data(const mxArray *a)
+{
+    if (mxIsSingle(a)) return mxGetSingles(a);
+    if (mxIsInt32(a)) return mxGetInt32s(a);
+    return mxGetDoubles(a);
+}
+
 void *gd_mex_out_alloc(void *ctx, size_t bytes)
 {
     static double empty;
     gd_mex_out *o = (gd_mex_out *)ctx;
-    if (o->n == GD_MEX_FROM_BYTES) o->n = bytes / (o->m * (o->cls == GD_SINGLE ? 4 : 8));
+    if (o->n == GD_MEX_FROM_BYTES) o->n = bytes / (o->m * gd_class_bytes(o->cls));
     mxArray *args[3] = {mxCreateDoubleScalar((double)o->m),
                         mxCreateDoubleScalar((double)o->n),
-                        mxCreateString(o->cls == GD_SINGLE ? "single" : "double")};
+                        mxCreateString(gd_mex_class_name(o->cls))};
     /* __gd_uninit__ (octave/private, beside the gateways) leaves the
      * elements unset: the kernel layer writes every one. When the memory
      * cannot be had it returns [] (an exception would unwind through the
@@ -276,8 +297,7 @@ void *gd_mex_out_alloc(void *ctx, size_t bytes)
         o->array = NULL;
         return NULL;
     }
-    void *p = o->cls == GD_SINGLE ? (void *)mxGetSingles(o->array)
-                                  : (void *)mxGetDoubles(o->array);
+    void *p = gd_mex_data(o->array);
     return p ? p : (void *)&empty;
 }
 

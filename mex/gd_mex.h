@@ -14,6 +14,11 @@
 #include "mex.h"
 #include "gd.h"
 
+/* A class's name as Octave's class() gives it, and its elements in an
+ * mxArray of that class. */
+const char *gd_mex_class_name(gd_class c);
+void *gd_mex_data(const mxArray *a);
+
 /* Raises id with "fn: message"; never returns. */
 void gd_mex_error(const char *fn, const char *id, const char *fmt, ...)
 #ifdef __GNUC__
@@ -104,6 +109,10 @@ const gd_matrix *gd_mex_find_array(const mxArray *a);
 void gd_mex_operand(const char *fn, const char *argname, const mxArray *a, gd_matrix *out,
                     int *gdarray);
 
+/* Raises gd:input when m is of a class the operation fn does not take
+ * (an int32 gdArray: an index result). */
+void gd_mex_check_float(const char *fn, const char *argname, const gd_matrix *m);
+
 /* The operands of a product: A and B (prhs[0], prhs[1]), or with
  * square_alone, A alone standing for A (x) A. Checks classes and shapes
  * and the inner dimensions; first receives the index of the first
@@ -177,7 +186,7 @@ void gd_mex_init(void);
 /* The operations of the gateway (op_*.c): the arguments after the
  * operation's name. */
 typedef void gd_mex_op(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]);
-gd_mex_op gd_op_minplus, gd_op_sgemm, gd_op_pdist, gd_op_pdist2, gd_op_info,
+gd_mex_op gd_op_minplus, gd_op_minplus_info, gd_op_sgemm, gd_op_pdist, gd_op_pdist2, gd_op_info,
     gd_op_upload, gd_op_gather, gd_op_free, gd_op_transpose, gd_op_squareform,
     gd_op_describe;
 

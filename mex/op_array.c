@@ -104,6 +104,7 @@ void gd_op_squareform(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]
     (void)nlhs;
     gd_matrix m;
     array_arg(FN, "D", nrhs, prhs, &m);
+    gd_mex_check_float(FN, "D", &m);
     const int tomatrix = nrhs > 1 && mxIsLogicalScalarTrue(prhs[1]);
     int64_t rr = 1, rc = 0;
     if (tomatrix) {
@@ -152,6 +153,6 @@ void gd_op_describe(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
         snprintf(amount, sizeof amount, "%.0f B", bytes);
     const char *where = m->where == GD_DEVICE ? gd_device_name() : "the host: no GPU";
     snprintf(buf, sizeof buf, "%lldx%lld %s gdArray (%s on %s)", (long long)m->rows,
-             (long long)m->cols, m->cls == GD_SINGLE ? "single" : "double", amount, where);
+             (long long)m->cols, gd_mex_class_name(m->cls), amount, where);
     plhs[0] = mxCreateString(buf);
 }

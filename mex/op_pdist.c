@@ -21,9 +21,13 @@ static void pdist_any(const char *FN, int NOPERANDS, int nlhs, mxArray *plhs[], 
     gd_matrix X, Y;
     int gx = 0, gy = 0;
     gd_mex_operand(FN, "X", prhs[0], &X, &gx);
+    gd_mex_check_float(FN, "X", &X);
     Y = X;
     gy = gx;
-    if (NOPERANDS == 2) gd_mex_operand(FN, "Y", prhs[1], &Y, &gy);
+    if (NOPERANDS == 2) {
+        gd_mex_operand(FN, "Y", prhs[1], &Y, &gy);
+        gd_mex_check_float(FN, "Y", &Y);
+    }
     /* a metric follows the data unless an option's name does: text that
      * names no option, or a function handle (refused, with the metrics gd
      * has) */

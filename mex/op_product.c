@@ -3,7 +3,9 @@
  *
  *   R = __gd__('minplus', A)            A (x) A, A square
  *   R = __gd__('minplus', A, B)         m x k (x) k x n
- *   [R, info] = __gd__('minplus', ..., 'Variant', name)
+ *   [R, K, info] = __gd__('minplus', ..., 'Variant', name, 'IndexClass', c)
+ *                                       K: the witness (where the minimum is)
+ *   [R, ~, info] = __gd__('minplus_info', ...)   the same without K
  *   C = __gd__('sgemm', A, B, 'Variant', name, 'Edges', 'pad'|'guard')
  *   list = __gd__('minplus', 'variants')
  *
@@ -14,34 +16,63 @@
 
 #include <string.h>
 
-void gd_op_minplus(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+static void minplus(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[], int witness)
 {
     static const char FN[] = "gd_minplus";
     const gd_variant_info *list;
     int count = gd_minplus_variants(&list);
-    if (gd_mex_variants_call(FN, nlhs, plhs, nrhs, prhs, 2, count, list)) return;
+    if (gd_mex_variants_call(FN, nlhs, plhs, nrhs, prhs, 3, count, list)) return;
 
     gd_mex_operands o;
     gd_mex_get_operands(FN, nrhs, prhs, 1, &o);
-    static const char *const names[] = {"Variant"};
-    const mxArray *values[1] = {NULL};
-    gd_mex_options(FN, nrhs, prhs, o.first, 1, names, values);
-    char variant[32] = "auto";
+    static const char *const names[] = {"Variant", "IndexClass"};
+    const mxArray *values[2] = {NULL, NULL};
+    gd_mex_options(FN, nrhs, prhs, o.first, 2, names, values);
+    char variant[32] = "auto", kname[16] = "double";
     if (values[0]) gd_mex_option_string(FN, "Variant", values[0], variant, sizeof variant);
+    if (values[1]) gd_mex_option_string(FN, "IndexClass", values[1], kname, sizeof kname);
     gd_mex_check_variant(FN, variant, count, list);
+    if (strcmp(kname, "double") && strcmp(kname, "int32"))
+        gd_mex_error(FN, "gd:input", "'IndexClass' must be 'double' or 'int32', not '%s'", kname);
+    const gd_class kcls = strcmp(kname, "int32") ? GD_DOUBLE : GD_INT32;
 
     const gd_matrix *ops[2] = {&o.A, &o.B};
-    gd_mex_result R;
+    const int on_device = gd_mex_on_device(2, ops);
+    gd_mex_result R, K;
     gd_timing t;
-    gd_out out = gd_mex_result_out(&R, o.resident, gd_mex_on_device(2, ops), (size_t)o.m,
-                                   (size_t)o.n, o.cls);
-    gd_status s = gd_minplus(variant, &o.A, &o.B, out, &t);
-    plhs[0] = gd_mex_result_take(FN, &R, s);
-    gd_mex_warn_fallback(FN, &t);
-    if (nlhs > 1) {
-        const int64_t size[3] = {o.m, o.k, o.n};
-        plhs[1] = gd_mex_info(&t, o.cls, "min-plus/s", 3, size, o.first == 2 ? 2 : 1);
+    gd_out out = gd_mex_result_out(&R, o.resident, on_device, (size_t)o.m, (size_t)o.n, o.cls);
+    gd_status s;
+    witness = witness && nlhs > 1;
+    if (witness) {
+        /* [R, K]: the witness, in the same place as R */
+        gd_out kout = gd_mex_result_out(&K, o.resident, on_device, (size_t)o.m, (size_t)o.n, kcls);
+        s = gd_minplus_witness(variant, &o.A, &o.B, out, kout, kcls, &t);
+        if (s) gd_mex_result_free(&K);
+    } else {
+        s = gd_minplus(variant, &o.A, &o.B, out, &t);
     }
+    plhs[0] = gd_mex_result_take(FN, &R, s);
+    if (witness)
+        plhs[1] = gd_mex_result_take(FN, &K, GD_OK);
+    else if (nlhs > 1)
+        plhs[1] = mxCreateDoubleMatrix(0, 0, mxREAL);
+    gd_mex_warn_fallback(FN, &t);
+    if (nlhs > 2) {
+        const int64_t size[3] = {o.m, o.k, o.n};
+        plhs[2] = gd_mex_info(&t, o.cls, "min-plus/s", 3, size, o.first == 2 ? 2 : 1);
+    }
+}
+
+void gd_op_minplus(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    minplus(nlhs, plhs, nrhs, prhs, 1);
+}
+
+/* [R, ~, info]: the wrapper asks for info without the witness ([] in its
+ * place), so that asking for the timing costs no witness */
+void gd_op_minplus_info(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    minplus(nlhs, plhs, nrhs, prhs, 0);
 }
 
 void gd_op_sgemm(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])

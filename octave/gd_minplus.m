@@ -2,10 +2,11 @@
 ## @deftypefn  {} {@var{R} =} gd_minplus (@var{A})
 ## @deftypefnx {} {@var{R} =} gd_minplus (@var{A}, @var{B})
 ## @deftypefnx {} {@var{R} =} gd_minplus (@dots{}, "Variant", @var{name})
-## @deftypefnx {} {[@var{R}, @var{info}] =} gd_minplus (@dots{})
+## @deftypefnx {} {[@var{R}, @var{K}] =} gd_minplus (@dots{}, "IndexClass", @var{c})
+## @deftypefnx {} {[@var{R}, @var{K}, @var{info}] =} gd_minplus (@dots{})
 ## @deftypefnx {} {} gd_minplus ("variants")
 ## @deftypefnx {} {@var{list} =} gd_minplus ("variants")
-## Min-plus (tropical) matrix product on the GPU.
+## Min-plus (tropical) matrix product on the GPU, and where each minimum is.
 ##
 ## @code{@var{R} = gd_minplus (@var{A}, @var{B})} for an m-by-k @var{A} and a
 ## k-by-n @var{B} gives the m-by-n @var{R} with
@@ -20,6 +21,18 @@
 ## @var{A} (x) @var{A}, the shortest paths of at most two edges of the graph
 ## whose edge weights @var{A} holds (Inf where there is no edge). An inner
 ## dimension of 0 gives @code{Inf (m, n)}.
+##
+## The second output @var{K} is the witness: @code{K(i,j)} is the k at
+## which @code{R(i,j)} is attained, as
+## @code{[~, K(i,j)] = min (A(i,:)' + B(:,j))} gives it: the first such k,
+## NaN terms skipped, 1 where every term is NaN, 0 where the inner dimension
+## is 0. It is what recovers a route: the midpoint of the best two-step
+## path from i to j. @var{K} is double, like the index @code{min} returns;
+## @code{"IndexClass", "int32"} gives int32 (half the memory). With @var{K}
+## asked for, @var{R} carries exactly the value of that first term (the
+## sign of a zero minimum included). Variants giving @var{K}:
+## @qcode{"auto"}, @qcode{"v0"}, @qcode{"v1"}, @qcode{"v5"} and
+## @qcode{"cpu"}; the others raise @qcode{"gd:variant"}.
 ##
 ## single inputs give a single result, double inputs a double result
 ## computed in double; a single and a double give single (the double is
@@ -40,21 +53,28 @@
 ## instruction, which gives the same result about 16% sooner), or
 ## @qcode{"cpu"}. @code{gd_minplus ("variants")} lists them with a line
 ## each.
+## @item "IndexClass"
+## The class of @var{K}: @qcode{"double"} (default) or @qcode{"int32"}.
 ## @end table
 ##
-## @var{info} is a struct: the variant that ran, the kernel it chose where
+## @var{info} (the output after those of Octave's @code{min}) is a struct:
+## the variant that ran, the kernel it chose where
 ## it has two (v5 in single: @qcode{"integer min"} or @qcode{"fminf"};
 ## empty otherwise), the device, the class and
 ## size [m k n], the milliseconds of upload, layout preparation, kernel and
 ## download (CUDA events), the whole call's wall time, the operation count
 ## m*k*n and the rate in min-plus steps per second of kernel time.
+## @code{[R, ~, info] = gd_minplus (@dots{})} gives the timing without
+## computing @var{K}.
 ##
 ## Without a GPU the @qcode{"auto"} variant runs on the CPU and warns once
 ## with id @qcode{"gd:nogpu"}; a GPU variant asked for by name raises that
-## error. The only difference to Octave's result: a zero minimum reached
-## by both +0 and -0 may carry the other sign (@code{isequaln} holds).
+## error. The only difference to Octave's result without @var{K}: a zero
+## minimum reached by both +0 and -0 may carry the other sign
+## (@code{isequaln} holds).
 ##
-## Example: shortest paths by repeated squaring
+## Example: shortest paths by repeated squaring (@code{gd_apsp} does the
+## whole job, with routes)
 ## @example
 ## @group
 ## W = [0 3 Inf; Inf 0 1; 2 Inf 0];
@@ -64,18 +84,21 @@
 ## endfor
 ## D
 ##   @result{} [0 3 4; 3 0 1; 2 5 0]
+## [R, K] = gd_minplus (W);
+## K(1,3)          # the best path 1 -> 3 of two steps goes through 2
+##   @result{} 2
 ## @end group
 ## @end example
-## Any matrix argument may be a gdArray (data kept on the GPU); the result
-## is then a gdArray, and nothing is copied back until @code{gather}.
+## Any matrix argument may be a gdArray (data kept on the GPU); the results
+## are then gdArrays, and nothing is copied back until @code{gather}.
 ## @var{info} then says which operands were resident (@code{resident}) and
 ## whether the result stayed on the GPU (@code{kept}).
 ##
-## @seealso{gd_info, gdArray}
+## @seealso{gd_apsp, gd_info, gdArray}
 ## @end deftypefn
 
-function [R, info, varargout] = gd_minplus (varargin)
-  ## named outputs: the lean path of a call (a third output reaches the
+function [R, K, info, varargout] = gd_minplus (varargin)
+  ## named outputs: the lean path of a call (a fourth output reaches the
   ## gateway, which says too many)
   if (nargout < 2)
     if (nargout == 0 && nargin == 1 && ischar (varargin{1}))
@@ -83,8 +106,12 @@ function [R, info, varargout] = gd_minplus (varargin)
       return;
     endif
     R = __gd__ ("minplus", varargin{:});
+  elseif (nargout == 2)
+    [R, K] = __gd__ ("minplus", varargin{:});
+  elseif (! isargout (2))
+    [R, K, info, varargout{1:nargout-3}] = __gd__ ("minplus_info", varargin{:});
   else
-    [R, info, varargout{1:nargout-2}] = __gd__ ("minplus", varargin{:});
+    [R, K, info, varargout{1:nargout-3}] = __gd__ ("minplus", varargin{:});
   endif
 endfunction
 
@@ -114,11 +141,46 @@ endfunction
 %!assert (isequaln (gd_minplus ([NaN 1; NaN NaN], [NaN 2; 3 NaN]), [4 NaN; NaN NaN]))
 %!assert (isequaln (gd_minplus ([Inf -Inf], [-Inf; Inf]), NaN))
 %!test
-%! [R, info] = gd_minplus (A, B);
+%! [R, ~, info] = gd_minplus (A, B);
 %! assert (isstruct (info));
 %! assert (info.size, [7 5 3]);
 %! assert (info.ops, 7 * 5 * 3);
 %! assert (ischar (info.variant) && ischar (info.device));
+%!function [R, K] = refk (A, B)
+%!  R = Inf (rows (A), columns (B), class (A(1) + B(1)));
+%!  K = zeros (rows (A), columns (B));
+%!  for i = 1:rows (A)
+%!    for j = 1:columns (B)
+%!      if (columns (A) > 0)
+%!        [R(i,j), K(i,j)] = min (A(i,:)' + B(:,j));
+%!      endif
+%!    endfor
+%!  endfor
+%!endfunction
+
+%!test
+%! for v = {"auto", "cpu"}
+%!   A1 = randi (4, 9, 6) - 2; B1 = randi (4, 6, 5) - 2;   # ties
+%!   A1(2,:) = NaN; B1(3,2) = NaN; A1(4,1) = -Inf; B1(1,4) = Inf;
+%!   [R, K] = gd_minplus (A1, B1, "Variant", v{1});
+%!   [Re, Ke] = refk (A1, B1);
+%!   assert (isequaln (R, Re) && isequal (K, Ke));
+%!   assert (class (K), "double");
+%!   [R, K] = gd_minplus (single (A1), B1, "Variant", v{1}, "IndexClass", "int32");
+%!   assert (class (K), "int32");
+%!   assert (isequal (K, int32 (Ke)));
+%! endfor
+%!test
+%! [R, K] = gd_minplus (zeros (3, 0), zeros (0, 2));
+%! assert (isequal (R, Inf (3, 2)) && isequal (K, zeros (3, 2)));
+%! [R, K] = gd_minplus (zeros (0, 3), rand (3, 2));
+%! assert (size (K), [0 2]);
+%!test
+%! [R, K] = gd_minplus ([-0 0], [-0; -0], "Variant", "cpu");   # the first zero: -0
+%! assert (K, 1); assert (1 / R, -Inf);
+%!error <gives no witness> [R, K] = gd_minplus (A, B, "Variant", "v3");
+%!error <'IndexClass' must be> [R, K] = gd_minplus (A, B, "IndexClass", "int8");
+
 %!test
 %! Ain = A; Bin = B;
 %! gd_minplus (A, B);

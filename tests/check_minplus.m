@@ -1,4 +1,4 @@
-function check_minplus (variant, cls)
+function check_minplus (variant, cls, witness)
   ## check_minplus (VARIANT, CLS): gd_minplus with VARIANT on CLS inputs,
   ## against the Octave expression, exactly (isequaln), over every shape and
   ## kind of input below. Fresh random inputs each run. Raises an error at
@@ -8,7 +8,11 @@ function check_minplus (variant, cls)
   ## prepared operands, so the scan that chooses the kernel must reach them:
   ## two negative terms per result, which the integer min would order
   ## wrongly).
+  ## check_minplus (VARIANT, CLS, "witness"): [R, K] against Octave's
+  ## [R, K] = min (...): K exactly, R exactly with the sign of each zero
+  ## (the first attaining term's), K alternately double and int32.
   warning ("off", "gd:nogpu");
+  wit = nargin > 2 && strcmp (witness, "witness");
   setenv ("GD_POISON", "1");   # unwritten elements of R show as -4.3e8
   squares = [1 2 63 64 65 127 129 500];
   shapes = [squares' squares' squares';
@@ -22,9 +26,28 @@ function check_minplus (variant, cls)
     for q = 1:numel (kinds)
       [A, B] = inputs (kinds{q}, m, k, n, cls, s);
       Ain = A; Bin = B;
-      [R, info] = gd_minplus (A, B, "Variant", variant);
-      E = reference (A, B);
       name = sprintf ("%s %s %s %dx%dx%d", variant, cls, kinds{q}, m, k, n);
+      if (wit)
+        kc = {"double", "int32"}{1 + mod (ncase, 2)};
+        [R, K, info] = gd_minplus (A, B, "Variant", variant, "IndexClass", kc);
+        [E, KE] = reference (A, B);
+        if (! strcmp (class (K), kc) || ! isequal (size (K), [m n]))
+          error ("check_minplus: %s: K is %s %dx%d", name, class (K), rows (K), columns (K));
+        endif
+        if (! isequal (double (K), KE))
+          bad = find (double (K) != KE, 1);
+          [i, j] = ind2sub ([m n], bad);
+          error ("check_minplus: %s: K(%d,%d) = %d, Octave gives %d (%d of %d differ)",
+                 name, i, j, K(bad), KE(bad), nnz (double (K) != KE), numel (KE));
+        endif
+        z = R == 0 & E == 0;
+        if (! isequal (signbit (R(z)), signbit (E(z))))
+          error ("check_minplus: %s: a zero of R has the other sign than Octave's", name);
+        endif
+      else
+        [R, ~, info] = gd_minplus (A, B, "Variant", variant);
+        E = reference (A, B);
+      endif
       if (! strcmp (class (R), cls) || ! isequal (size (R), [m n]))
         error ("check_minplus: %s: got %s %dx%d", name, class (R), rows (R), columns (R));
       endif
@@ -52,7 +75,7 @@ function check_minplus (variant, cls)
       ncase++;
     endfor
   endfor
-  printf ("%s %s: %d cases exact\n", variant, cls, ncase);
+  printf ("%s %s%s: %d cases exact\n", variant, cls, {"", " witness"}{1 + wit}, ncase);
 endfunction
 
 function [A, B] = inputs (kind, m, k, n, cls, s)
@@ -92,13 +115,15 @@ function [A, B] = inputs (kind, m, k, n, cls, s)
   endswitch
 endfunction
 
-function R = reference (A, B)
-  ## the definition: R(i,j) = min (A(i,:)' + B(:,j)), column by column
+function [R, K] = reference (A, B)
+  ## the definition: [R(i,j), K(i,j)] = min (A(i,:)' + B(:,j)), column by
+  ## column (K: 0 where k is 0)
   [m, k] = size (A); n = columns (B);
   R = Inf (m, n, class (A));
+  K = zeros (m, n);
   if (k > 0)
     for j = 1:n
-      R(:,j) = min (A + B(:,j)', [], 2);
+      [R(:,j), K(:,j)] = min (A + B(:,j)', [], 2);
     endfor
   endif
 endfunction

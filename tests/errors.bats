@@ -8,7 +8,7 @@ err() { octave_error "A = rand(4); B = rand(4, 3);" "$1"; }
 
 @test "no arguments" { err "'gd:input', 'gd_minplus: expected a matrix', @gd_minplus"; }
 @test "too many arguments" { err "'gd:input', 'too many input arguments', @gd_minplus, A, A, A"; }
-@test "too many outputs" { err "'gd:input', 'too many outputs', @three_outputs, A"; }
+@test "too many outputs" { err "'gd:input', 'too many outputs', @too_many_outputs, A"; }
 @test "non-numeric: struct" { err "'gd:input', 'A must be a single or double matrix, not a struct', @gd_minplus, struct('a', 1)"; }
 @test "char" { err "'gd:input', 'not char', @gd_minplus, 'abcd'"; }
 @test "char as B" { err "'gd:input', 'name/value pairs', @gd_minplus, A, 'ab'"; }

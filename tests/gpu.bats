@@ -36,7 +36,7 @@ load helpers
     CUDA_VISIBLE_DEVICES= run octave_run "s = gd_info(); assert(! s.available); assert(! isempty(s.reason));
         lastwarn(''); A = rand(300); R = gd_minplus(A); [msg, id] = lastwarn(); assert(id, 'gd:nogpu');
         assert(! isempty(strfind(msg, 'running on the CPU')));
-        lastwarn(''); [R, info] = gd_minplus(A); assert(info.variant, 'cpu'); assert(isempty(lastwarn()));
+        lastwarn(''); [R, ~, info] = gd_minplus(A); assert(info.variant, 'cpu'); assert(isempty(lastwarn()));
         expect_error('gd:nogpu', 'gd_minplus: no usable CUDA GPU', @gd_minplus, A, 'Variant', 'v4')"
     echo "$output"
     [ "$status" -eq 0 ]
@@ -77,7 +77,7 @@ load helpers
     # is not the pool's)
     run octave_run "A = rand(3000, 'single') - 0.5; X = rand(3000, 40, 'single');
         gd_minplus(A, 'Variant', 'v5'); gd_pdist(X); f0 = gd_info().memory_free;
-        [R, i1] = gd_minplus(A, 'Variant', 'v5'); [D, i2] = gd_pdist(X);
+        [R, ~, i1] = gd_minplus(A, 'Variant', 'v5'); [D, i2] = gd_pdist(X);
         s = gd_info(); printf('pool %d (calls %d, %d) free %d %d\n', s.memory_pool, i1.gpu_bytes, i2.gpu_bytes, f0, s.memory_free);
         assert(s.memory_pool >= max(i1.gpu_bytes, i2.gpu_bytes)); assert(s.memory_free, f0);
         assert(gd_info().memory_pool, 0);
@@ -121,7 +121,7 @@ load helpers
         R4 = gd_minplus(A, B, 'Variant', 'v5');
         assert(isequal(R1, E) && isequal(R2, E) && isequal(R3, E) && isequal(R4, E));
         G = rand(2300, 'single') - 0.5; H = rand(2300, 'single'); F = gd_minplus(G, H, 'Variant', 'cpu');
-        setenv('GD_BLOCKS', '2'); [R5, i5] = gd_minplus(G, H, 'Variant', 'v5'); [R6, i6] = gd_minplus(G, 'Variant', 'v5'); unsetenv('GD_BLOCKS');
+        setenv('GD_BLOCKS', '2'); [R5, ~, i5] = gd_minplus(G, H, 'Variant', 'v5'); [R6, ~, i6] = gd_minplus(G, 'Variant', 'v5'); unsetenv('GD_BLOCKS');
         assert(isequal(R5, F)); assert(isequal(R6, gd_minplus(G, 'Variant', 'cpu'))); assert(i5.kernel, 'fminf');
         X = rand(3000, 10, 'single'); P = gd_pdist(X, 'Variant', 'cpu');
         D1 = gd_pdist(X, 'Variant', 'tuned'); setenv('GD_STAGE', '0'); D2 = gd_pdist(X, 'Variant', 'tuned'); unsetenv('GD_STAGE');

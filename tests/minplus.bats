@@ -24,6 +24,16 @@ check() { octave_ok "check_minplus('$1', '$2')" "cases exact"; }
 @test "v5 on the GPU, single, exact" { require_gpu; check v5 single; }
 @test "v5 on the GPU, double, exact" { require_gpu; check v5 double; }
 
+# the witness, [R, K]: K and the sign of every zero of R exactly as
+# Octave's [R, K] = min (...) gives them
+witness() { octave_ok "check_minplus('$1', '$2', 'witness')" "witness: "; }
+@test "witness, cpu variant, single and double, exact" { witness cpu single; witness cpu double; }
+@test "witness, auto variant, double, exact" { witness auto double; }
+@test "witness, v1 on the GPU, single, exact" { require_gpu; witness v1 single; }
+@test "witness, v0 on the GPU, double, exact" { require_gpu; witness v0 double; }
+@test "witness, v5 on the GPU, single, exact" { require_gpu; witness v5 single; }
+@test "witness, v5 on the GPU, double, exact" { require_gpu; witness v5 double; }
+
 # blocks (each a product of its own, its copies overlapping other blocks'
 # kernels): three a side where a shape allows, one tile wide at least
 blocks() { octave_ok "setenv('GD_BLOCKS', '3'); check_minplus('$1', '$2')" "cases exact"; }
@@ -41,9 +51,9 @@ blocks() { octave_ok "setenv('GD_BLOCKS', '3'); check_minplus('$1', '$2')" "case
     run octave_run "setenv('GD_BLOCKS', '4'); setenv('GD_POISON', '1');
         A = single(randi([0 20], 1000, 300)); B = single(randi([0 20], 300, 900));
         A(end, 5) = -7; A(end - 1, 9) = -3;
-        E = gd_minplus(A, B, 'Variant', 'cpu'); [R, info] = gd_minplus(A, B, 'Variant', 'v5');
+        E = gd_minplus(A, B, 'Variant', 'cpu'); [R, ~, info] = gd_minplus(A, B, 'Variant', 'v5');
         assert(isequal(R, E)); disp(info.kernel); assert(info.kernel, 'integer min, then fminf');
-        setenv('GD_BLOCKS', '1'); [R, info] = gd_minplus(A, B, 'Variant', 'v5');
+        setenv('GD_BLOCKS', '1'); [R, ~, info] = gd_minplus(A, B, 'Variant', 'v5');
         assert(isequal(R, E)); assert(info.kernel, 'fminf'); disp('found')"
     echo "$output"
     [ "$status" -eq 0 ]
@@ -52,7 +62,7 @@ blocks() { octave_ok "setenv('GD_BLOCKS', '3'); check_minplus('$1', '$2')" "case
 
 @test "auto picks a GPU kernel for a large product" {
     require_gpu
-    run octave_run "[R, info] = gd_minplus(rand(300, 'single')); disp(info.variant); assert(! strcmp(info.variant, 'cpu'))"
+    run octave_run "[R, ~, info] = gd_minplus(rand(300, 'single')); disp(info.variant); assert(! strcmp(info.variant, 'cpu'))"
     echo "$output"
     [ "$status" -eq 0 ]
 }

@@ -2,7 +2,8 @@
 # The register-tiled kernels run at the edge of their register budget (128
 # a thread for the single-precision layouts of tile.cuh): one spill in the
 # k loop costs several percent. ptxas reports spills per kernel; none of
-# the kernels of the product and distance files may have any on sm_90.
+# the kernels of the product and distance files may have any on sm_90
+# (but for the witness kernels named below: at most 64 bytes).
 # Needs nvcc only, no GPU.
 
 load helpers
@@ -17,7 +18,12 @@ load helpers
         report="$(echo "$output" | awk '/Compiling entry function/ { name = $0 }
                                         /spill stores/ { print name " :: " $0 }')"
         [ -n "$report" ] || { echo "no ptxas report for $f.cu"; false; }
-        spilled="$(echo "$report" | grep -v ' 0 bytes spill stores, 0 bytes spill loads' || true)"
+        # the witness kernels of min-plus other than the integer-min one
+        # (minplus_first<K>: 64 accumulators and 64 witnesses a thread)
+        # are allowed a few words; every other kernel none
+        spilled="$(echo "$report" | grep -v ' 0 bytes spill stores, 0 bytes spill loads' |
+                   awk '!/minplus_firstILi/ { print; next }
+                        { for (i = 1; i <= NF; ++i) if ($(i+1) == "bytes" && $(i+2) == "spill" && $i > 64) print }' || true)"
         [ -z "$spilled" ] || { echo "$spilled"; false; }
     done
 }
