@@ -189,6 +189,71 @@ DEFINE_CPU_PDIST(gd_cpu_pdist_d, double, sqrt, gd_rescue_d, gd_scaled_norm_d)
 DEFINE_CPU_PDIST2(gd_cpu_pdist2_f, float, sqrtf, gd_rescue_f, gd_scaled_norm_f)
 DEFINE_CPU_PDIST2(gd_cpu_pdist2_d, double, sqrt, gd_rescue_d, gd_scaled_norm_d)
 
+/* Floyd-Warshall, blocked: rounds over diagonal blocks K of FW_B
+ * vertices; each round closes the block K itself, then the blocks of its
+ * row and column (each against the closed K), then every other block
+ * (I, J) against the blocks (I, K) and (K, J), in parallel. A block's
+ * update runs k in order and, down a column, i contiguously (vectorised):
+ * D(i,j) = D(i,k) + D(k,j) and P(i,j) = P(k,j) where that is shorter.
+ * The blocks stay in cache: the whole matrix is read once a round instead
+ * of once a k. */
+enum { FW_B = 64 };
+#define DEFINE_CPU_FW(NAME, T)                                                 \
+    static void NAME##_block(T *D, int32_t *P, int64_t n, int64_t i0, int64_t j0, \
+                             int64_t k0)                                       \
+    {                                                                          \
+        const int64_t i1 = i0 + FW_B < n ? i0 + FW_B : n;                      \
+        const int64_t j1 = j0 + FW_B < n ? j0 + FW_B : n;                      \
+        const int64_t k1 = k0 + FW_B < n ? k0 + FW_B : n;                      \
+        for (int64_t k = k0; k < k1; ++k) {                                    \
+            const T *dk = D + n * k;                                           \
+            for (int64_t j = j0; j < j1; ++j) {                                \
+                const T dkj = D[k + n * j];                                    \
+                T *dj = D + n * j;                                             \
+                if (P) {                                                       \
+                    const int32_t pkj = P[k + n * j];                          \
+                    int32_t *pj = P + n * j;                                   \
+                    for (int64_t i = i0; i < i1; ++i) {                        \
+                        const T s = dk[i] + dkj;                               \
+                        const int better = s < dj[i];                          \
+                        dj[i] = better ? s : dj[i];                            \
+                        pj[i] = better ? pkj : pj[i];                          \
+                    }                                                          \
+                } else {                                                       \
+                    for (int64_t i = i0; i < i1; ++i) {                        \
+                        const T s = dk[i] + dkj;                               \
+                        dj[i] = s < dj[i] ? s : dj[i];                         \
+                    }                                                          \
+                }                                                              \
+            }                                                                  \
+        }                                                                      \
+    }                                                                          \
+    void NAME(T *D, int32_t *P, int64_t n)                                     \
+    {                                                                          \
+        const int64_t nb = (n + FW_B - 1) / FW_B;                              \
+        for (int64_t kb = 0; kb < nb; ++kb) {                                  \
+            const int64_t k0 = kb * FW_B;                                      \
+            NAME##_block(D, P, n, k0, k0, k0);                                 \
+            _Pragma("omp parallel for schedule(dynamic) num_threads(gd_cpu_threads())") \
+            for (int64_t b = 0; b < 2 * nb; ++b) {                             \
+                if (b % nb == kb) continue;                                    \
+                if (b < nb)                                                    \
+                    NAME##_block(D, P, n, k0, b * FW_B, k0);                   \
+                else                                                           \
+                    NAME##_block(D, P, n, (b - nb) * FW_B, k0, k0);            \
+            }                                                                  \
+            _Pragma("omp parallel for schedule(dynamic) num_threads(gd_cpu_threads())") \
+            for (int64_t b = 0; b < nb * nb; ++b) {                            \
+                const int64_t ib = b % nb, jb = b / nb;                        \
+                if (ib == kb || jb == kb) continue;                            \
+                NAME##_block(D, P, n, ib * FW_B, jb * FW_B, k0);               \
+            }                                                                  \
+        }                                                                      \
+    }
+
+DEFINE_CPU_FW(gd_cpu_fw_f, float)
+DEFINE_CPU_FW(gd_cpu_fw_d, double)
+
 /* The reference BLAS interface (Fortran, 32-bit integers): the library
  * Octave itself is linked with, so 'cpu' is what single(A)*single(B)
  * computes in Octave. */

@@ -31,7 +31,8 @@ typedef enum {
     GD_ERR_VARIANT, /* unknown variant name (gd:variant) */
     GD_ERR_NOGPU,   /* no usable CUDA device (gd:nogpu) */
     GD_ERR_CUDA,    /* a CUDA call failed (gd:cuda) */
-    GD_ERR_MEMORY   /* device or host memory does not suffice (gd:memory) */
+    GD_ERR_MEMORY,  /* device or host memory does not suffice (gd:memory) */
+    GD_ERR_NEGCYCLE /* a graph with a negative cycle (gd:negcycle) */
 } gd_status;
 
 /* The classes of elements. Operations compute in single or double;
@@ -200,6 +201,25 @@ gd_status gd_minplus_witness(const char *variant, const gd_matrix *A, const gd_m
 /* The variant table: returns the count, *list points at static entries. */
 int gd_minplus_variants(const gd_variant_info **list);
 
+/* ---- shortest paths ---------------------------------------------------- */
+
+/* [D, P] = all-pairs shortest paths of the directed graph whose n x n
+ * weight matrix W holds W(i,j) for the edge i -> j (Inf: no edge). D(i,j)
+ * is the length of a shortest path from i to j (0 on the diagonal, Inf
+ * where j is unreachable; a self-loop never shortens a path), in W's
+ * class. With P (else NULL), P(i,j) is the predecessor of j on a shortest
+ * path from i (1-based; 0 on the diagonal and where j is unreachable), of
+ * class pcls (GD_DOUBLE or GD_INT32), placed like D. Negative edges are
+ * allowed; a negative cycle fails with GD_ERR_NEGCYCLE and *cycle_vertex
+ * (1-based) is a vertex i whose closed path has negative length (D(i,i) <
+ * 0; a negative diagonal entry of W is one). NaN in W fails with
+ * GD_ERR_INPUT. variant: "auto", "fw" (blocked Floyd-Warshall on the GPU),
+ * "squaring" (repeated min-plus squaring with the witness), "cpu"
+ * (blocked Floyd-Warshall, OpenMP). */
+gd_status gd_apsp(const char *variant, const gd_matrix *W, gd_out D, const gd_out *P,
+                  gd_class pcls, int64_t *cycle_vertex, gd_timing *t);
+int gd_apsp_variants(const gd_variant_info **list);
+
 /* ---- single-precision matrix multiply --------------------------------- */
 
 /* How kernels meet sizes that are not multiples of their tile. */
@@ -253,6 +273,10 @@ void gd_cpu_pdist2_f(const float *X, const float *Y, int64_t mx, int64_t my,
                      int64_t d, int root, float *D);
 void gd_cpu_pdist2_d(const double *X, const double *Y, int64_t mx, int64_t my,
                      int64_t d, int root, double *D);
+/* Blocked Floyd-Warshall in place on the n x n D (ld n), with the
+ * predecessors P (int32, 1-based, or NULL) updated as P(i,j) = P(k,j). */
+void gd_cpu_fw_f(float *D, int32_t *P, int64_t n);
+void gd_cpu_fw_d(double *D, int32_t *P, int64_t n);
 /* C = A*B through the host's BLAS (sgemm), as Octave computes single(A)*single(B). */
 gd_status gd_cpu_sgemm(const float *A, const float *B, float *C, int64_t m,
                        int64_t k, int64_t n);

@@ -427,15 +427,7 @@ struct product_run {
      * they differ, timed as preparation), or downloaded block by block as
      * each one's kernel finishes */
     /* the witness into its class, tight, at dst (on st) */
-    void widen(void *dst)
-    {
-        const int threads = 256;
-        const unsigned blocks = gd_blocks_for(m * n, threads);
-        if (kcls == GD_INT32)
-            widen_index<int><<<blocks, threads, 0, st>>>((const int *)dK, cm, (int *)dst, m, n);
-        else
-            widen_index<double><<<blocks, threads, 0, st>>>((const int *)dK, cm, (double *)dst, m, n);
-    }
+    void widen(void *dst) { gd_launch_widen(kcls, (const int *)dK, cm, dst, m, n, st); }
 
     /* the witness, once C is computed: kept (dKR), or downloaded into
      * its host buffer from a tight copy in its class */
@@ -554,6 +546,17 @@ void gd_launch_transpose(gd_class cls, const void *A, int64_t lda, void *R, int6
     else
         prep_transpose<double><<<grid, dim3(32, 8), 0, st>>>((const double *)A, lda, (double *)R,
                                                             rows, cols, rows, cols, 0.0);
+}
+
+void gd_launch_widen(gd_class to, const int *K, int64_t ldk, void *out, int64_t m, int64_t n,
+                     cudaStream_t st)
+{
+    const int threads = 256;
+    const unsigned blocks = gd_blocks_for(m * n, threads);
+    if (to == GD_INT32)
+        widen_index<int><<<blocks, threads, 0, st>>>(K, ldk, (int *)out, m, n);
+    else
+        widen_index<double><<<blocks, threads, 0, st>>>(K, ldk, (double *)out, m, n);
 }
 
 void gd_describe(char *buf, size_t len, const char *label, int64_t rows,

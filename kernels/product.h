@@ -158,6 +158,11 @@ static inline unsigned gd_blocks_for(int64_t work, int threads)
 void gd_launch_transpose(gd_class cls, const void *A, int64_t lda, void *R, int64_t rows,
                          int64_t cols, cudaStream_t st);
 
+/* out (m x n, tight, class to: GD_DOUBLE or GD_INT32) = K (int32, leading
+ * dimension ldk), on st: an index result in the class asked for. */
+void gd_launch_widen(gd_class to, const int *K, int64_t ldk, void *out, int64_t m, int64_t n,
+                     cudaStream_t st);
+
 /* A describing label "R (m x n single)" for messages. */
 void gd_describe(char *buf, size_t len, const char *label, int64_t rows,
                  int64_t cols, gd_class cls);

@@ -16,7 +16,8 @@ static const struct {
     {"info", gd_op_info},           {"upload", gd_op_upload},
     {"gather", gd_op_gather},       {"free", gd_op_free},
     {"transpose", gd_op_transpose}, {"squareform", gd_op_squareform},
-    {"describe", gd_op_describe},
+    {"describe", gd_op_describe},   {"apsp", gd_op_apsp},
+    {"row", gd_op_row},
 };
 
 void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])

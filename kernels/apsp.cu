@@ -1,0 +1,603 @@
+/* apsp.cu - all-pairs shortest paths: D and the predecessors P.
+ *
+ * 'fw': blocked Floyd-Warshall on the GPU, the three-phase formulation of
+ * Katz and Kider ("All-pairs shortest-paths for large graphs on the GPU",
+ * 2008) and Lund and Smith ("A multi-stage CUDA kernel for Floyd-Warshall",
+ * 2010), with min-plus v5's tile doing the work. D lives on the device,
+ * padded to np = n rounded up to FB (NaN outside n x n: a NaN term never
+ * wins), and is updated in place; transfers happen only at the ends. A
+ * round for the diagonal block K (FB vertices):
+ *   1. close K itself: Floyd-Warshall on the FB x FB block in shared
+ *      memory, k in order (fw_diag);
+ *   2. the column panel D(:,K) = min (D(:,K), D(:,K) (x) D(K,K)): one
+ *      product of np x FB x FB;
+ *   3. every block: D = min (D, D(:,K) (x) D(K,:)), np x FB x np.
+ * Step 3 reads the row panel as it was before the round's step 2 (only its
+ * block K changed, and not at all: K is closed); its result is the same as
+ * with the panel updated first (the classic phase 2), because the column
+ * panel is closed under D(K,K) already. Steps 2 and 3 read copies of the
+ * panels (the column panel, the row panel transposed into the layout of
+ * min-plus's B), so no kernel reads what it writes. The tile's epilogue
+ * (gd_tile::relax) writes D(i,j) only where the path through the round's
+ * best k is strictly shorter, and then P(i,j) = P(k,j): the predecessor of
+ * j on the path from k. The witness k comes from the tile's group
+ * tracking (tile.cuh).
+ *
+ * 'squaring': D = min (D, D (x) D) with the witness, until nothing
+ * changes (at most ceil(log2 n) + 1 products), from one buffer into the
+ * other: each product reads D and its transpose.
+ *
+ * Single inputs without a negative (or -0) weight take min-plus's integer
+ * min (minplus_nonneg, minplus_first_nonneg), as v5 does: the sums of such
+ * weights stay non-negative. A negative cycle shows as a negative diagonal
+ * entry at the end (or in W); the call then fails with GD_ERR_NEGCYCLE.
+ */
+#include "product.h"
+#include "tile.cuh"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+namespace {
+
+// The Floyd-Warshall block: a round's depth, the diagonal block's side.
+enum { FB = 128 };
+
+// flags[0] bits: 1 NaN in W, 2 a negative diagonal entry, 4 a weight
+// with its sign bit set (not NaN), 8 a negative diagonal entry of D at the
+// end; flags[1]: the smallest such vertex (1-based), from 2 or 8.
+enum { F_NAN = 1, F_NEGDIAG = 2, F_SIGN = 4, F_NEGCYCLE = 8 };
+
+template <class T> __device__ __forceinline__ T pad_nan();
+template <> __device__ __forceinline__ float pad_nan<float>() { return __int_as_float(0x7fffffff); }
+template <> __device__ __forceinline__ double pad_nan<double>()
+{
+    return __longlong_as_double(0x7fffffffffffffffLL);
+}
+
+// D (np x np) from W (n x n, ldw): the weights, 0 on the diagonal, NaN
+// padding; P(i,j) = i + 1 where there is an edge i -> j (W(i,j) < Inf,
+// i != j), else 0.
+template <class T>
+__global__ void apsp_init(const T *__restrict__ W, int64_t ldw, T *__restrict__ D,
+                          int *__restrict__ P, int64_t n, int64_t np, int *flags)
+{
+    int f = 0, v = 0x7fffffff;
+    for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < np * np;
+         e += (int64_t)gridDim.x * blockDim.x) {
+        const int64_t i = e % np, j = e / np;
+        T d = pad_nan<T>();
+        int p = 0;
+        if (i < n && j < n) {
+            const T w = W[i + ldw * j];
+            if (w != w) f |= F_NAN;
+            else if (signbit(w)) f |= F_SIGN;
+            if (i == j) {
+                if (w < 0) {
+                    f |= F_NEGDIAG;
+                    v = min(v, (int)i + 1);
+                }
+                d = 0;
+            } else {
+                d = w;
+                p = w < (T)INFINITY ? (int)i + 1 : 0;
+            }
+        }
+        D[e] = d;
+        if (P) P[e] = p;
+    }
+    if (f) atomicOr(flags, f);
+    if (v != 0x7fffffff) atomicMin(flags + 1, v);
+}
+
+// a negative cycle: a negative diagonal entry of D
+template <class T> __global__ void apsp_diag(const T *__restrict__ D, int64_t n, int64_t np, int *flags)
+{
+    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
+         i += (int64_t)gridDim.x * blockDim.x)
+        if (D[i + np * i] < 0) {
+            atomicOr(flags, F_NEGCYCLE);
+            atomicMin(flags + 1, (int)i + 1);
+        }
+}
+
+// Step 1: Floyd-Warshall on the diagonal block at (k0, k0), in shared
+// memory: one block of 1024 threads, each 16 elements, a barrier a k.
+// Element (i, k) and (k, j) change in step k only through D(k,k) < 0 (a
+// negative cycle, reported at the end).
+template <class T, bool WP>
+__global__ void __launch_bounds__(1024) fw_diag(T *__restrict__ D, int *__restrict__ P,
+                                                int64_t ld, int64_t k0)
+{
+    extern __shared__ __align__(16) unsigned char smem[];
+    T *d = reinterpret_cast<T *>(smem);
+    int *p = reinterpret_cast<int *>(d + FB * FB);
+    const int tid = threadIdx.x;
+    T *Dk = D + k0 + ld * k0;
+    int *Pk = P + k0 + ld * k0;
+    for (int e = tid; e < FB * FB; e += 1024) {
+        d[e] = Dk[e % FB + ld * (e / FB)];
+        if (WP) p[e] = Pk[e % FB + ld * (e / FB)];
+    }
+    __syncthreads();
+    for (int k = 0; k < FB; ++k) {
+#pragma unroll 4
+        for (int e = tid; e < FB * FB; e += 1024) {
+            const int i = e % FB, j = e / FB;
+            const T s = d[i + FB * k] + d[k + FB * j];
+            if (s < d[e]) {
+                d[e] = s;
+                if (WP) p[e] = p[k + FB * j];
+            }
+        }
+        __syncthreads();
+    }
+    for (int e = tid; e < FB * FB; e += 1024) {
+        Dk[e % FB + ld * (e / FB)] = d[e];
+        if (WP) Pk[e % FB + ld * (e / FB)] = p[e];
+    }
+}
+
+template <class T, bool WP> gd_status launch_fw_diag(T *D, int *P, int64_t ld, int64_t k0,
+                                                     cudaStream_t st)
+{
+    const size_t bytes = (size_t)FB * FB * (sizeof(T) + (WP ? sizeof(int) : 0));
+    static bool attr_set = false;
+    if (!attr_set) {
+        gd_status s = gd_cuda(cudaFuncSetAttribute(fw_diag<T, WP>,
+                                                   cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                   (int)bytes),
+                              "the diagonal block's shared memory");
+        if (s) return s;
+        attr_set = true;
+    }
+    fw_diag<T, WP><<<1, 1024, bytes, st>>>(D, P, ld, k0);
+    return GD_OK;
+}
+
+/* One product of a round (or of squaring) with the relaxing epilogue:
+ * out = min (out, A (x) B) over mp x np x kp, A (lda) and Bt (ldb) in
+ * min-plus v5's layouts. The kernel: with predecessors the witness forms,
+ * else the minimum alone; single without negative weights the integer
+ * min. */
+template <class T>
+void relax_product(const T *A, int64_t lda, const T *Bt, int64_t ldb, int64_t mp, int64_t np,
+                   int64_t kp, const gd_tile::relax<T> &out, bool nonneg, cudaStream_t st)
+{
+    using namespace gd_tile;
+    const bool wp = out.Pout != NULL;
+    if constexpr (sizeof(T) == 8) {
+        if (wp)
+            launch_each<minplus_first<1>, T, 4, layout<16, 8, 1>, relax<T>, -1, true>(
+                A, lda, Bt, ldb, mp, np, kp, out, st);
+        else
+            launch_each<minplus, T, 8, shape<T>, relax<T>>(A, lda, Bt, ldb, mp, np, kp, out, st);
+    } else {
+        typedef layout<16, 8, 2, true> LW;             // the witness's registers
+        typedef layout<16, 8, 4, true> LM;             // min-plus v5's
+        if (wp && nonneg)
+            launch_each<minplus_first_nonneg, T, 16, LW, relax<T>>(A, lda, Bt, ldb, mp, np, kp,
+                                                                   out, st);
+        else if (wp)
+            launch_each<minplus_first<4>, T, 8, LW, relax<T>>(A, lda, Bt, ldb, mp, np, kp, out, st);
+        else if (nonneg)
+            launch_each<minplus_nonneg, T, 16, LM, relax<T>>(A, lda, Bt, ldb, mp, np, kp, out, st);
+        else
+            launch_each<minplus, T, 8, LM, relax<T>>(A, lda, Bt, ldb, mp, np, kp, out, st);
+    }
+}
+
+/* The GPU variants' common run: D (and P) on the device from W, the
+ * variant's rounds, the negative-cycle check, the results. */
+struct apsp_run {
+    gd_class cls;
+    size_t es;
+    int64_t n, np;
+    bool wp, nonneg;
+    gd_allocs al;
+    cudaStream_t st;
+    void *D, *P;
+    int *flags;
+    char what[128];
+
+    gd_status alloc(void **ptr, int64_t rows, int64_t cols, gd_class c, const char *label)
+    {
+        gd_describe(what, sizeof what, label, rows, cols, c);
+        return gd_alloc(&al, ptr, (size_t)rows * (size_t)cols * gd_class_bytes(c), what);
+    }
+
+    /* D, P and the flags from W; fails for NaN or a negative diagonal */
+    gd_status init(const gd_matrix &W, int64_t *cycle_vertex)
+    {
+        gd_status s;
+        const void *w;
+        if ((s = alloc(&D, np, np, cls, "D")) || (wp && (s = alloc(&P, np, np, GD_INT32, "P"))) ||
+            (s = gd_alloc(&al, (void **)&flags, 2 * sizeof(int), "the flags")))
+            return s;
+        if ((s = gd_operand_device(&W, &al, &w, gd_panel_event(GD_EV_UPLOAD_A), st, "W")))
+            return s;
+        const int start[2] = {0, 0x7fffffff};
+        if ((s = gd_cuda(cudaMemcpyAsync(flags, start, sizeof start, cudaMemcpyHostToDevice, st),
+                         "clearing the flags")))
+            return s;
+        cudaEventRecord(gd_event(0), st);
+        const unsigned blocks = gd_blocks_for(np * np, 256);
+        if (cls == GD_SINGLE)
+            apsp_init<float><<<blocks, 256, 0, st>>>((const float *)w, n, (float *)D, (int *)P, n,
+                                                     np, flags);
+        else
+            apsp_init<double><<<blocks, 256, 0, st>>>((const double *)w, n, (double *)D, (int *)P,
+                                                      n, np, flags);
+        cudaEventRecord(gd_event(1), st);
+        int f[2];
+        if ((s = gd_cuda(cudaGetLastError(), "the initialisation kernel")) ||
+            (s = gd_cuda(cudaMemcpyAsync(f, flags, sizeof f, cudaMemcpyDeviceToHost, st),
+                         "reading the flags")) ||
+            (s = gd_cuda(cudaStreamSynchronize(st), "the initialisation kernel")))
+            return s;
+        if (f[0] & F_NAN) return gd_fail(GD_ERR_INPUT, "W has a NaN: a weight must be a number");
+        if (f[0] & F_NEGDIAG) {
+            *cycle_vertex = f[1];
+            return gd_fail(GD_ERR_NEGCYCLE,
+                           "the graph has a negative cycle: W(%d,%d) < 0 (a negative self-loop)",
+                           f[1], f[1]);
+        }
+        nonneg = cls == GD_SINGLE && !(f[0] & F_SIGN);
+        return GD_OK;
+    }
+
+    template <class T> gd_status fw()
+    {
+        gd_status s;
+        T *d = (T *)D;
+        int *p = (int *)P;
+        void *Ac, *Bt, *Dkt, *Prow = NULL, *Pkk = NULL;
+        if ((s = alloc(&Ac, np, FB, cls, "the column panel")) ||
+            (s = alloc(&Bt, np, FB, cls, "the row panel")) ||
+            (s = alloc(&Dkt, FB, FB, cls, "the diagonal block")) ||
+            (wp && ((s = alloc(&Prow, FB, np, GD_INT32, "the row panel of P")) ||
+                    (s = alloc(&Pkk, FB, FB, GD_INT32, "the diagonal block of P")))))
+            return s;
+        const size_t panel = (size_t)(np * FB) * es;
+        for (int64_t k0 = 0; k0 < np && !s; k0 += FB) {
+            /* 1. the diagonal block closed */
+            s = wp ? launch_fw_diag<T, true>(d, p, np, k0, st)
+                   : launch_fw_diag<T, false>(d, p, np, k0, st);
+            if (s) break;
+            /* 2. the column panel against it */
+            cudaMemcpyAsync(Ac, d + np * k0, panel, cudaMemcpyDeviceToDevice, st);
+            gd_launch_transpose(cls, d + k0 + np * k0, np, Dkt, FB, FB, st);
+            if (wp)
+                cudaMemcpy2DAsync(Pkk, FB * sizeof(int), p + k0 + np * k0, np * sizeof(int),
+                                  FB * sizeof(int), FB, cudaMemcpyDeviceToDevice, st);
+            gd_tile::relax<T> col = {d + np * k0, d + np * k0, np, wp ? p + np * k0 : NULL,
+                                     wp ? p + np * k0 : NULL, (const int *)Pkk, FB, NULL};
+            relax_product<T>((const T *)Ac, np, (const T *)Dkt, FB, np, FB, FB, col, nonneg, st);
+            /* 3. every block against the column panel and the row panel */
+            cudaMemcpyAsync(Ac, d + np * k0, panel, cudaMemcpyDeviceToDevice, st);
+            gd_launch_transpose(cls, d + k0, np, Bt, FB, np, st);
+            if (wp)
+                cudaMemcpy2DAsync(Prow, FB * sizeof(int), p + k0, np * sizeof(int),
+                                  FB * sizeof(int), np, cudaMemcpyDeviceToDevice, st);
+            gd_tile::relax<T> all = {d, d, np, wp ? p : NULL, wp ? p : NULL, (const int *)Prow,
+                                     FB, NULL};
+            relax_product<T>((const T *)Ac, np, (const T *)Bt, np, np, np, FB, all, nonneg, st);
+            s = gd_cuda(cudaGetLastError(), "a Floyd-Warshall round");
+        }
+        return s;
+    }
+
+    template <class T> gd_status squaring()
+    {
+        gd_status s;
+        void *D2, *P2 = NULL, *Dt;
+        int *changed = flags; /* reused: the flags were read */
+        if ((s = alloc(&D2, np, np, cls, "D")) || (s = alloc(&Dt, np, np, cls, "D transposed")) ||
+            (wp && (s = alloc(&P2, np, np, GD_INT32, "P"))))
+            return s;
+        int steps = 1;
+        while (((int64_t)1 << steps) < n) ++steps;
+        for (int it = 0; it <= steps; ++it) {
+            gd_launch_transpose(cls, D, np, Dt, np, np, st);
+            if ((s = gd_cuda(cudaMemsetAsync(changed, 0, sizeof(int), st), "clearing a flag")))
+                return s;
+            gd_tile::relax<T> out = {(const T *)D, (T *)D2, np, (const int *)P, (int *)P2,
+                                     (const int *)P, np, changed};
+            relax_product<T>((const T *)D, np, (const T *)Dt, np, np, np, np, out, nonneg, st);
+            int c = 0;
+            if ((s = gd_cuda(cudaGetLastError(), "a squaring")) ||
+                (s = gd_cuda(cudaMemcpyAsync(&c, changed, sizeof c, cudaMemcpyDeviceToHost, st),
+                             "reading a flag")) ||
+                (s = gd_cuda(cudaStreamSynchronize(st), "a squaring")))
+                return s;
+            void *x = D;
+            D = D2;
+            D2 = x;
+            x = P;
+            P = P2;
+            P2 = x;
+            if (!c) break;
+        }
+        return GD_OK;
+    }
+
+    /* a negative diagonal entry of D: a negative cycle */
+    gd_status check(int64_t *cycle_vertex)
+    {
+        const int start[2] = {0, 0x7fffffff};
+        int f[2];
+        gd_status s;
+        if ((s = gd_cuda(cudaMemcpyAsync(flags, start, sizeof start, cudaMemcpyHostToDevice, st),
+                         "clearing the flags")))
+            return s;
+        const unsigned blocks = gd_blocks_for(n, 256);
+        if (cls == GD_SINGLE)
+            apsp_diag<float><<<blocks, 256, 0, st>>>((const float *)D, n, np, flags);
+        else
+            apsp_diag<double><<<blocks, 256, 0, st>>>((const double *)D, n, np, flags);
+        if ((s = gd_cuda(cudaGetLastError(), "the diagonal check")) ||
+            (s = gd_cuda(cudaMemcpyAsync(f, flags, sizeof f, cudaMemcpyDeviceToHost, st),
+                         "reading the flags")) ||
+            (s = gd_cuda(cudaStreamSynchronize(st), "the shortest paths")))
+            return s;
+        if (f[0] & F_NEGCYCLE) {
+            *cycle_vertex = f[1];
+            return gd_fail(GD_ERR_NEGCYCLE,
+                           "the graph has a negative cycle: a closed path through vertex %d "
+                           "has negative length",
+                           f[1]);
+        }
+        return GD_OK;
+    }
+
+    /* D (ld np) and P into their outputs: kept (tight copies on the
+     * device) or downloaded */
+    gd_status results(gd_out &Dout, gd_out *Pout, gd_class pcls)
+    {
+        gd_status s;
+        void *tightP = NULL;
+        cudaEventRecord(gd_event(GD_EV_UNPACK), st);
+        if (wp) {
+            if (Pout->device) {
+                gd_describe(what, sizeof what, "P", n, n, pcls);
+                if ((s = gd_alloc_kept(&al, &tightP, (size_t)(n * n) * gd_class_bytes(pcls), what)))
+                    return s;
+            } else if ((s = alloc(&tightP, n, n, pcls, "P"))) {
+                return s;
+            }
+            gd_launch_widen(pcls, (const int *)P, np, tightP, n, n, st);
+        }
+        void *keptD = NULL;
+        if (Dout.device) {
+            gd_describe(what, sizeof what, "D", n, n, cls);
+            if ((s = gd_alloc_kept(&al, &keptD, (size_t)(n * n) * es, what)) ||
+                (s = gd_copy_d2d(keptD, n * es, D, np * es, n * es, n, st)))
+                return s;
+        }
+        cudaEventRecord(gd_event(GD_EV_UNPACK + 1), st);
+        if ((s = gd_cuda(cudaGetLastError(), "the results' layout"))) return s;
+        if (!Dout.device) {
+            gd_describe(what, sizeof what, "D", n, n, cls);
+            if ((s = gd_out_buffer(&Dout, (size_t)(n * n) * es, what)) ||
+                (s = gd_download(Dout.ptr, n * es, D, np * es, n * es, n, gd_event(GD_EV_UNPACK + 1),
+                                 "copy of D from the GPU")))
+                return s;
+        }
+        if (wp && !Pout->device) {
+            const size_t pb = (size_t)(n * n) * gd_class_bytes(pcls);
+            gd_describe(what, sizeof what, "P", n, n, pcls);
+            if ((s = gd_out_buffer(Pout, pb, what)) ||
+                (s = gd_download(Pout->ptr, pb, tightP, pb, pb, 1, gd_event(GD_EV_UNPACK + 1),
+                                 "copy of P from the GPU")))
+                return s;
+        }
+        if ((s = gd_copies_finish())) return s;
+        if (Dout.device) *Dout.device = keptD;
+        if (wp && Pout->device) *Pout->device = tightP;
+        return GD_OK;
+    }
+};
+
+const gd_variant_info VARIANTS[] = {
+    {"fw", "blocked Floyd-Warshall on the GPU: rounds of 128 vertices, the closure of the "
+           "diagonal block in shared memory, then min-plus v5's tile relaxing the column panel "
+           "and every block in place",
+     1},
+    {"squaring", "repeated min-plus squaring with the witness, D = min (D, D (x) D) until "
+                 "nothing changes",
+     1},
+    {"cpu", "blocked Floyd-Warshall on the host, OpenMP, 64-vertex blocks", 0},
+};
+const int NVARIANTS = sizeof VARIANTS / sizeof VARIANTS[0];
+
+// 'auto' below this n runs on the host (a GPU call costs more than the
+// whole job there)
+enum { AUTO_CPU_BELOW = 128 };
+
+/* the cpu variant: W to the host, D and P there, the results where they go */
+gd_status run_cpu(const gd_matrix &W, gd_out Dout, const gd_out *P0, gd_class pcls,
+                  int64_t *cycle_vertex, gd_timing *t)
+{
+    const int64_t n = W.rows;
+    const size_t es = gd_class_bytes(W.cls);
+    gd_matrix Wh;
+    void *hw = NULL, *buf = NULL, *pbuf = NULL;
+    int32_t *P = NULL;
+    gd_out Pout = {};
+    char what[96];
+    gd_status s = gd_operand_host(&W, &Wh, &hw, "W");
+    gd_describe(what, sizeof what, "D", n, n, W.cls);
+    if (!s && P0) {
+        Pout = *P0;
+        if (!(P = (int32_t *)malloc((size_t)(n * n) * 4 + 1)))
+            s = gd_fail(GD_ERR_MEMORY, "cannot allocate P (%lld x %lld int32) in host memory",
+                        (long long)n, (long long)n);
+    }
+    if (!s) s = gd_host_result_begin(&Dout, (size_t)(n * n) * es, what, &buf);
+    if (!s) {
+        const double t0 = gd_now_ms();
+        int negdiag = 0, nan = 0;
+        for (int64_t j = 0; j < n; ++j)
+            for (int64_t i = 0; i < n; ++i) {
+                double w = W.cls == GD_SINGLE ? ((const float *)Wh.ptr)[i + Wh.ld * j]
+                                              : ((const double *)Wh.ptr)[i + Wh.ld * j];
+                if (w != w) nan = 1;
+                if (i == j && w < 0 && !negdiag) negdiag = (int)i + 1;
+                const double d = i == j ? 0.0 : w;
+                if (W.cls == GD_SINGLE)
+                    ((float *)buf)[i + n * j] = i == j ? 0.0f : ((const float *)Wh.ptr)[i + Wh.ld * j];
+                else
+                    ((double *)buf)[i + n * j] = d;
+                if (P) P[i + n * j] = (i != j && w < INFINITY) ? (int32_t)i + 1 : 0;
+            }
+        if (nan) {
+            s = gd_fail(GD_ERR_INPUT, "W has a NaN: a weight must be a number");
+        } else if (negdiag) {
+            *cycle_vertex = negdiag;
+            s = gd_fail(GD_ERR_NEGCYCLE,
+                        "the graph has a negative cycle: W(%d,%d) < 0 (a negative self-loop)",
+                        negdiag, negdiag);
+        } else {
+            if (W.cls == GD_SINGLE)
+                gd_cpu_fw_f((float *)buf, P, n);
+            else
+                gd_cpu_fw_d((double *)buf, P, n);
+            for (int64_t i = 0; i < n; ++i) {
+                const double d = W.cls == GD_SINGLE ? ((float *)buf)[i + n * i]
+                                                    : ((double *)buf)[i + n * i];
+                if (d < 0) {
+                    *cycle_vertex = i + 1;
+                    s = gd_fail(GD_ERR_NEGCYCLE,
+                                "the graph has a negative cycle: a closed path through vertex "
+                                "%lld has negative length",
+                                (long long)(i + 1));
+                    break;
+                }
+            }
+        }
+        t->kernel_ms = gd_now_ms() - t0;
+    }
+    if (buf || Dout.device) s = gd_host_result_end(&Dout, buf, (size_t)(n * n) * es, s, t);
+    if (P && !s) {
+        const size_t pb = (size_t)(n * n) * gd_class_bytes(pcls);
+        gd_describe(what, sizeof what, "P", n, n, pcls);
+        if (!(s = gd_host_result_begin(&Pout, pb, what, &pbuf))) {
+            if (pcls == GD_INT32)
+                memcpy(pbuf, P, pb);
+            else
+                for (int64_t e = 0; e < n * n; ++e) ((double *)pbuf)[e] = P[e];
+        }
+        if (pbuf || Pout.device) s = gd_host_result_end(&Pout, pbuf, pb, s, t);
+        if (s && Dout.device && *Dout.device) {
+            gd_dev_free(*Dout.device);
+            *Dout.device = NULL;
+        }
+    }
+    free(P);
+    free(hw);
+    if (!s) {
+        snprintf(t->variant, sizeof t->variant, "cpu");
+        snprintf(t->device, sizeof t->device, "cpu (OpenMP)");
+    }
+    return s;
+}
+
+gd_status run_gpu(bool fw, const gd_matrix &W, gd_out Dout, const gd_out *P0, gd_class pcls,
+                  int64_t *cycle_vertex, gd_timing *t)
+{
+    gd_status s = gd_device_ready();
+    if (s) return s;
+    snprintf(t->variant, sizeof t->variant, "%s", fw ? "fw" : "squaring");
+    snprintf(t->device, sizeof t->device, "%s", gd_device_name());
+    gd_copies_begin(t);
+    apsp_run r;
+    memset(&r, 0, sizeof r);
+    r.cls = W.cls;
+    r.es = gd_class_bytes(W.cls);
+    r.n = W.rows;
+    r.np = gd_round_up(W.rows, FB);
+    r.wp = P0 != NULL;
+    r.st = gd_stream();
+    gd_out Pout = {};
+    if (P0) Pout = *P0;
+    if (!(s = r.init(W, cycle_vertex))) {
+        cudaEventRecord(gd_event(2), r.st);
+        if (fw)
+            s = r.cls == GD_SINGLE ? r.fw<float>() : r.fw<double>();
+        else
+            s = r.cls == GD_SINGLE ? r.squaring<float>() : r.squaring<double>();
+        cudaEventRecord(gd_event(3), r.st);
+        if (!s) s = r.check(cycle_vertex);
+        if (!s) s = r.results(Dout, P0 ? &Pout : NULL, pcls);
+        if (!s) s = gd_cuda(cudaStreamSynchronize(r.st), "the shortest paths");
+        if (!s) {
+            t->prep_ms = gd_elapsed(0, 1) + gd_elapsed(GD_EV_UNPACK, GD_EV_UNPACK + 1);
+            t->kernel_ms = gd_elapsed(2, 3);
+            snprintf(t->kernel, sizeof t->kernel, "%s",
+                     r.cls == GD_DOUBLE ? "" : r.nonneg ? "integer min" : "fminf");
+        }
+    }
+    if (s) {
+        /* a kept result made before the failure goes with the call */
+        if (Dout.device) *Dout.device = NULL;
+        if (P0 && P0->device) *P0->device = NULL;
+    }
+    s = gd_end_call(s, &r.al, t);
+    if (!s) t->kept = Dout.device != NULL;
+    return s;
+}
+
+} // namespace
+
+extern "C" int gd_apsp_variants(const gd_variant_info **list)
+{
+    *list = VARIANTS;
+    return NVARIANTS;
+}
+
+extern "C" gd_status gd_apsp(const char *name, const gd_matrix *W, gd_out D, const gd_out *P,
+                             gd_class pcls, int64_t *cycle_vertex, gd_timing *t)
+{
+    const double t0 = gd_now_ms();
+    memset(t, 0, sizeof *t);
+    *cycle_vertex = 0;
+    if (D.device) *D.device = NULL;
+    if (P && P->device) *P->device = NULL;
+    if (W->rows != W->cols)
+        return gd_fail(GD_ERR_SIZE, "W must be square (the weights of a graph), not %lldx%lld",
+                       (long long)W->rows, (long long)W->cols);
+    const int64_t n = W->rows;
+    const size_t es = gd_class_bytes(W->cls);
+    gd_status s;
+    if ((s = gd_check_size("W", n, n, es))) return s;
+    t->ops = (double)n * (double)n * (double)n;
+    t->resident = W->where == GD_DEVICE ? 1u : 0u;
+    int v = -1;
+    if (strcmp(name, "auto") == 0) {
+        bool gpu;
+        if ((s = gd_auto_device(t, &gpu))) return s;
+        v = gpu && (n >= AUTO_CPU_BELOW || W->where == GD_DEVICE || D.device) ? 0 : 2;
+    } else {
+        for (int i = 0; i < NVARIANTS; ++i)
+            if (strcmp(VARIANTS[i].name, name) == 0) v = i;
+        if (v < 0) return gd_fail(GD_ERR_VARIANT, "unknown variant '%s'", name);
+    }
+    if (n == 0) {
+        snprintf(t->variant, sizeof t->variant, "%s", VARIANTS[v].name);
+        void *buf;
+        if (!(s = gd_host_result_begin(&D, 0, "D", &buf))) s = gd_host_result_end(&D, buf, 0, s, t);
+        if (!s && P) {
+            gd_out po = *P;
+            if (!(s = gd_host_result_begin(&po, 0, "P", &buf)))
+                s = gd_host_result_end(&po, buf, 0, s, t);
+        }
+    } else if (v == 2) {
+        s = run_cpu(*W, D, P, pcls, cycle_vertex, t);
+    } else {
+        s = run_gpu(v == 0, *W, D, P, pcls, cycle_vertex, t);
+    }
+    t->total_ms = gd_now_ms() - t0;
+    return s;
+}

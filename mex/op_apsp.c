@@ -1,0 +1,84 @@
+/* op_apsp.c - gd_apsp (octave/gd_apsp.m) and the row of a gdArray that
+ * gd_path reads, through __gd__:
+ *
+ *   [D, P, info] = __gd__('apsp', W, 'Variant', name, 'IndexClass', c)
+ *   list = __gd__('apsp', 'variants')
+ *   r = __gd__('row', G, i)          row i of a gdArray, as a host row
+ *
+ * W is an Octave matrix or a gdArray; with a gdArray the results are
+ * gdArrays.
+ */
+#include "gd_mex.h"
+
+#include <math.h>
+#include <string.h>
+
+void gd_op_apsp(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    static const char FN[] = "gd_apsp";
+    const gd_variant_info *list;
+    int count = gd_apsp_variants(&list);
+    if (gd_mex_variants_call(FN, nlhs, plhs, nrhs, prhs, 3, count, list)) return;
+    if (nrhs < 1) gd_mex_error(FN, "gd:input", "expected a weight matrix W (see help %s)", FN);
+    gd_matrix W;
+    int resident = 0;
+    gd_mex_operand(FN, "W", prhs[0], &W, &resident);
+    gd_mex_check_float(FN, "W", &W);
+    if (W.rows != W.cols)
+        gd_mex_error(FN, "gd:size", "W must be square (W(i,j) the weight of the edge i -> j), "
+                     "not %lldx%lld", (long long)W.rows, (long long)W.cols);
+    static const char *const names[] = {"Variant", "IndexClass"};
+    const mxArray *values[2] = {NULL, NULL};
+    gd_mex_options(FN, nrhs, prhs, 1, 2, names, values);
+    char variant[32] = "auto", pname[16] = "double";
+    if (values[0]) gd_mex_option_string(FN, "Variant", values[0], variant, sizeof variant);
+    if (values[1]) gd_mex_option_string(FN, "IndexClass", values[1], pname, sizeof pname);
+    gd_mex_check_variant(FN, variant, count, list);
+    if (strcmp(pname, "double") && strcmp(pname, "int32"))
+        gd_mex_error(FN, "gd:input", "'IndexClass' must be 'double' or 'int32', not '%s'", pname);
+    const gd_class pcls = strcmp(pname, "int32") ? GD_DOUBLE : GD_INT32;
+
+    const int on_device = W.where == GD_DEVICE;
+    gd_mex_result D, P;
+    gd_timing t;
+    int64_t vertex = 0;
+    gd_out dout = gd_mex_result_out(&D, resident, on_device, (size_t)W.rows, (size_t)W.rows, W.cls);
+    gd_out pout;
+    const int wp = nlhs > 1;
+    if (wp) pout = gd_mex_result_out(&P, resident, on_device, (size_t)W.rows, (size_t)W.rows, pcls);
+    gd_status s = gd_apsp(variant, &W, dout, wp ? &pout : NULL, pcls, &vertex, &t);
+    if (s && wp) gd_mex_result_free(&P);
+    plhs[0] = gd_mex_result_take(FN, &D, s);
+    if (wp) plhs[1] = gd_mex_result_take(FN, &P, GD_OK);
+    gd_mex_warn_fallback(FN, &t);
+    if (nlhs > 2) {
+        const int64_t size[1] = {W.rows};
+        plhs[2] = gd_mex_info(&t, W.cls, "steps/s", 1, size, 1);
+    }
+}
+
+void gd_op_row(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    static const char FN[] = "gd_path";
+    (void)nlhs;
+    gd_matrix m;
+    int g = 0;
+    if (nrhs != 2 || !gd_mex_is_gdarray(prhs[0]) || !mxIsDouble(prhs[1]) ||
+        mxGetNumberOfElements(prhs[1]) != 1)
+        gd_mex_error(FN, "gd:input", "expected a gdArray and a row index");
+    gd_mex_operand(FN, "P", prhs[0], &m, &g);
+    const double i = mxGetScalar(prhs[1]);
+    if (!(i >= 1 && i <= (double)m.rows && i == floor(i)))
+        gd_mex_error(FN, "gd:input", "row %g is outside 1..%lld", i, (long long)m.rows);
+    gd_matrix row = m;
+    row.ptr = (const char *)m.ptr + (size_t)(i - 1) * gd_class_bytes(m.cls);
+    row.rows = 1;
+    gd_mex_out R;
+    gd_timing t;
+    gd_status s = gd_dev_download(&row, gd_mex_output(&R, 1, (size_t)m.cols, m.cls), &t);
+    if (s) {
+        if (R.array) mxDestroyArray(R.array);
+        gd_mex_fail(FN, s);
+    }
+    plhs[0] = R.array;
+}

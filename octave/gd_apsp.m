@@ -1,0 +1,122 @@
+## -*- texinfo -*-
+## @deftypefn  {} {@var{D} =} gd_apsp (@var{W})
+## @deftypefnx {} {[@var{D}, @var{P}] =} gd_apsp (@var{W})
+## @deftypefnx {} {[@var{D}, @var{P}, @var{info}] =} gd_apsp (@var{W}, "Variant", @var{name}, "IndexClass", @var{c})
+## @deftypefnx {} {@var{list} =} gd_apsp ("variants")
+## All-pairs shortest paths of a directed graph, on the GPU, with routes.
+##
+## @var{W} is the n-by-n weight matrix: @code{W(i,j)} is the length of the
+## edge from i to j, and @code{Inf} means there is no edge (the min-plus
+## convention: a 0 is an edge of length 0, not a missing edge as in
+## scipy's dense matrices). @code{D(i,j)} is the length of a shortest path
+## from i to j: 0 on the diagonal, @code{Inf} where j cannot be reached
+## from i. A positive diagonal entry (a self-loop) never shortens a path.
+##
+## @code{P(i,j)} is the predecessor of j on a shortest path from i
+## (scipy's convention): 0 on the diagonal and where j is unreachable.
+## @code{gd_path (P, i, j)} follows it back to give the route. @var{P} is
+## double like an index; @code{"IndexClass", "int32"} gives int32 (half
+## the memory; on the device it is int32 either way).
+##
+## Negative edges are allowed. A negative cycle (a negative diagonal entry
+## included) raises @qcode{"gd:negcycle"} naming a vertex whose closed
+## path has negative length; NaN anywhere in @var{W} raises
+## @qcode{"gd:input"}. single gives single and double double; integer
+## weights give exactly the distances of exact arithmetic as long as no
+## partial sum leaves the class's range of exact integers (2^24 in single,
+## 2^53 in double). A 0-by-0 @var{W} gives 0-by-0 results.
+##
+## Options:
+## @table @asis
+## @item "Variant"
+## @qcode{"fw"}: blocked Floyd-Warshall on the GPU (rounds of 128
+## vertices: the diagonal block closed in shared memory, then min-plus v5's
+## tile relaxing the column panel and the whole matrix in place; Katz and
+## Kider 2008, Lund and Smith 2010); @qcode{"squaring"}: repeated min-plus
+## squaring with the witness, until nothing changes; @qcode{"cpu"}: blocked
+## Floyd-Warshall on the host (OpenMP); @qcode{"auto"} (default): fw on a
+## GPU, the CPU below n = 128 or without a GPU.
+## @item "IndexClass"
+## The class of @var{P}: @qcode{"double"} (default) or @qcode{"int32"}.
+## @end table
+##
+## @var{info} is the struct of every gd operation (variant, kernel: in
+## single @qcode{"integer min"} where no weight is negative, else
+## @qcode{"fminf"}; milliseconds of upload, preparation, kernels, download;
+## ops = n^3). @var{W} may be a gdArray; the results are then gdArrays.
+##
+## Example: the route from 1 to 3
+## @example
+## @group
+## W = [0 3 Inf; Inf 0 1; 2 Inf 0];
+## [D, P] = gd_apsp (W);
+## D(1,3)
+##   @result{} 4
+## gd_path (P, 1, 3)
+##   @result{} [1 2 3]
+## @end group
+## @end example
+##
+## @seealso{gd_path, gd_minplus, gdArray}
+## @end deftypefn
+
+function [D, P, info] = gd_apsp (varargin)
+  if (nargout < 2)
+    if (nargout == 0 && nargin == 1 && ischar (varargin{1}))
+      __gd__ ("apsp", varargin{:});
+      return;
+    endif
+    D = __gd__ ("apsp", varargin{:});
+  elseif (nargout == 2)
+    [D, P] = __gd__ ("apsp", varargin{:});
+  else
+    [D, P, info] = __gd__ ("apsp", varargin{:});
+  endif
+endfunction
+
+%!shared W
+%! warning ("off", "gd:nogpu");
+%! W = [0 3 Inf; Inf 0 1; 2 Inf 0];
+
+%!function D = fw_ref (W)
+%!  n = rows (W); D = W; D(1:n+1:end) = min (diag (W), 0);
+%!  for k = 1:n
+%!    D = min (D, D(:,k) + D(k,:));
+%!  endfor
+%!endfunction
+
+%!test
+%! [D, P] = gd_apsp (W);
+%! assert (D, [0 3 4; 3 0 1; 2 5 0]);
+%! assert (P, [0 1 2; 3 0 2; 3 1 0]);
+%! assert (gd_path (P, 1, 3), [1 2 3]);
+%!test
+%! for v = {"cpu", "auto"}
+%!   n = 70; W1 = randi (9, n); W1(rand (n) < 0.8) = Inf;
+%!   [D, P, info] = gd_apsp (W1, "Variant", v{1});
+%!   assert (D, fw_ref (W1));
+%!   assert (class (P), "double");
+%!   for i = 1:n
+%!     for j = find (isfinite (D(i,:)))
+%!       r = gd_path (P, i, j);
+%!       assert (r(1) == i && r(end) == j);
+%!       assert (sum (W1(sub2ind ([n n], r(1:end-1), r(2:end)))), D(i,j));
+%!     endfor
+%!   endfor
+%! endfor
+%!test
+%! [D, P] = gd_apsp (single ([0 -1; 4 0]), "IndexClass", "int32");
+%! assert (D, single ([0 -1; 4 0])); assert (class (P), "int32");
+%!test
+%! [D, P] = gd_apsp (zeros (0, 0));
+%! assert (size (D), [0 0]); assert (size (P), [0 0]);
+%!assert (gd_apsp (5), 0)
+%!assert (gd_apsp ([7 1; Inf 3]), [0 1; Inf 0])
+%!error <gd_apsp: the graph has a negative cycle> gd_apsp ([0 1; -2 0])
+%!error <negative cycle> gd_apsp ([-1 1; 1 0])
+%!error <NaN> gd_apsp ([0 NaN; 1 0])
+%!error <must be square> gd_apsp (rand (2, 3))
+%!error <not char> gd_apsp ("ab")
+%!error <complex> gd_apsp ([0 1i; 1 0])
+%!error <sparse> gd_apsp (sparse ([0 1; 1 0]))
+%!error <unknown variant> gd_apsp (W, "Variant", "dijkstra")
