@@ -59,10 +59,11 @@ template <> __device__ __forceinline__ double pad_nan<double>()
 
 // D (np x np) from W (n x n, ldw): the weights, 0 on the diagonal, NaN
 // padding; P(i,j) = i + 1 where there is an edge i -> j (W(i,j) < Inf,
-// i != j), else 0.
+// i != j), else 0; H(i,j), the edges of the path, 1 there, else 0.
 template <class T>
 __global__ void apsp_init(const T *__restrict__ W, int64_t ldw, T *__restrict__ D,
-                          int *__restrict__ P, int64_t n, int64_t np, int *flags)
+                          int *__restrict__ P, int *__restrict__ H, int64_t n, int64_t np,
+                          int *flags)
 {
     int f = 0, v = 0x7fffffff;
     for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < np * np;
@@ -86,7 +87,10 @@ __global__ void apsp_init(const T *__restrict__ W, int64_t ldw, T *__restrict__ 
             }
         }
         D[e] = d;
-        if (P) P[e] = p;
+        if (P) {
+            P[e] = p;
+            H[e] = p ? 1 : 0;
+        }
     }
     if (f) atomicOr(flags, f);
     if (v != 0x7fffffff) atomicMin(flags + 1, v);
@@ -103,24 +107,22 @@ template <class T> __global__ void apsp_diag(const T *__restrict__ D, int64_t n,
         }
 }
 
-// Step 1: Floyd-Warshall on the diagonal block at (k0, k0), in shared
-// memory: one block of 1024 threads, each 16 elements, a barrier a k.
-// Element (i, k) and (k, j) change in step k only through D(k,k) < 0 (a
-// negative cycle, reported at the end).
+// Step 1: Floyd-Warshall on the diagonal block at (k0, k0), its lengths
+// in shared memory: one block of 1024 threads, each 16 elements, a barrier
+// a k. P and H (with WP) stay in global memory: they are read and written
+// only where a path changes, as in gd_tile::relax (fewer edges break a
+// tie). Element (i, k) and (k, j) change in step k only through D(k,k) < 0
+// (a negative cycle, reported at the end).
 template <class T, bool WP>
 __global__ void __launch_bounds__(1024) fw_diag(T *__restrict__ D, int *__restrict__ P,
-                                                int64_t ld, int64_t k0)
+                                                int *__restrict__ H, int64_t ld, int64_t k0)
 {
     extern __shared__ __align__(16) unsigned char smem[];
     T *d = reinterpret_cast<T *>(smem);
-    int *p = reinterpret_cast<int *>(d + FB * FB);
     const int tid = threadIdx.x;
     T *Dk = D + k0 + ld * k0;
-    int *Pk = P + k0 + ld * k0;
-    for (int e = tid; e < FB * FB; e += 1024) {
-        d[e] = Dk[e % FB + ld * (e / FB)];
-        if (WP) p[e] = Pk[e % FB + ld * (e / FB)];
-    }
+    int *Pk = P + k0 + ld * k0, *Hk = H + k0 + ld * k0;
+    for (int e = tid; e < FB * FB; e += 1024) d[e] = Dk[e % FB + ld * (e / FB)];
     __syncthreads();
     for (int k = 0; k < FB; ++k) {
 #pragma unroll 4
@@ -129,21 +131,27 @@ __global__ void __launch_bounds__(1024) fw_diag(T *__restrict__ D, int *__restri
             const T s = d[i + FB * k] + d[k + FB * j];
             if (s < d[e]) {
                 d[e] = s;
-                if (WP) p[e] = p[k + FB * j];
+                if (WP) {
+                    Pk[i + ld * j] = Pk[k + ld * j];
+                    Hk[i + ld * j] = Hk[i + ld * k] + Hk[k + ld * j];
+                }
+            } else if (WP && s == d[e] && s < (T)INFINITY) {
+                const int h = Hk[i + ld * k] + Hk[k + ld * j];
+                if (h < Hk[i + ld * j]) {
+                    Pk[i + ld * j] = Pk[k + ld * j];
+                    Hk[i + ld * j] = h;
+                }
             }
         }
         __syncthreads();
     }
-    for (int e = tid; e < FB * FB; e += 1024) {
-        Dk[e % FB + ld * (e / FB)] = d[e];
-        if (WP) Pk[e % FB + ld * (e / FB)] = p[e];
-    }
+    for (int e = tid; e < FB * FB; e += 1024) Dk[e % FB + ld * (e / FB)] = d[e];
 }
 
-template <class T, bool WP> gd_status launch_fw_diag(T *D, int *P, int64_t ld, int64_t k0,
+template <class T, bool WP> gd_status launch_fw_diag(T *D, int *P, int *H, int64_t ld, int64_t k0,
                                                      cudaStream_t st)
 {
-    const size_t bytes = (size_t)FB * FB * (sizeof(T) + (WP ? sizeof(int) : 0));
+    const size_t bytes = (size_t)FB * FB * sizeof(T);
     static bool attr_set = false;
     if (!attr_set) {
         gd_status s = gd_cuda(cudaFuncSetAttribute(fw_diag<T, WP>,
@@ -153,7 +161,7 @@ template <class T, bool WP> gd_status launch_fw_diag(T *D, int *P, int64_t ld, i
         if (s) return s;
         attr_set = true;
     }
-    fw_diag<T, WP><<<1, 1024, bytes, st>>>(D, P, ld, k0);
+    fw_diag<T, WP><<<1, 1024, bytes, st>>>(D, P, H, ld, k0);
     return GD_OK;
 }
 
@@ -198,7 +206,7 @@ struct apsp_run {
     bool wp, nonneg;
     gd_allocs al;
     cudaStream_t st;
-    void *D, *P;
+    void *D, *P, *H;
     int *flags;
     char what[128];
 
@@ -214,6 +222,7 @@ struct apsp_run {
         gd_status s;
         const void *w;
         if ((s = alloc(&D, np, np, cls, "D")) || (wp && (s = alloc(&P, np, np, GD_INT32, "P"))) ||
+            (wp && (s = alloc(&H, np, np, GD_INT32, "the paths' edge counts"))) ||
             (s = gd_alloc(&al, (void **)&flags, 2 * sizeof(int), "the flags")))
             return s;
         if ((s = gd_operand_device(&W, &al, &w, gd_panel_event(GD_EV_UPLOAD_A), st, "W")))
@@ -225,11 +234,11 @@ struct apsp_run {
         cudaEventRecord(gd_event(0), st);
         const unsigned blocks = gd_blocks_for(np * np, 256);
         if (cls == GD_SINGLE)
-            apsp_init<float><<<blocks, 256, 0, st>>>((const float *)w, n, (float *)D, (int *)P, n,
-                                                     np, flags);
+            apsp_init<float><<<blocks, 256, 0, st>>>((const float *)w, n, (float *)D, (int *)P,
+                                                     (int *)H, n, np, flags);
         else
             apsp_init<double><<<blocks, 256, 0, st>>>((const double *)w, n, (double *)D, (int *)P,
-                                                      n, np, flags);
+                                                      (int *)H, n, np, flags);
         cudaEventRecord(gd_event(1), st);
         int f[2];
         if ((s = gd_cuda(cudaGetLastError(), "the initialisation kernel")) ||
@@ -252,37 +261,55 @@ struct apsp_run {
     {
         gd_status s;
         T *d = (T *)D;
-        int *p = (int *)P;
-        void *Ac, *Bt, *Dkt, *Prow = NULL, *Pkk = NULL;
+        int *p = (int *)P, *h = (int *)H;
+        /* the panels' copies: lengths (and with P, predecessors and edge
+         * counts) of the column panel, the row panel and the diagonal block */
+        void *Ac, *Bt, *Dkt, *Prow = NULL, *Pkk = NULL, *Hcol = NULL, *Hrow = NULL, *Hkk = NULL;
         if ((s = alloc(&Ac, np, FB, cls, "the column panel")) ||
             (s = alloc(&Bt, np, FB, cls, "the row panel")) ||
             (s = alloc(&Dkt, FB, FB, cls, "the diagonal block")) ||
             (wp && ((s = alloc(&Prow, FB, np, GD_INT32, "the row panel of P")) ||
-                    (s = alloc(&Pkk, FB, FB, GD_INT32, "the diagonal block of P")))))
+                    (s = alloc(&Pkk, FB, FB, GD_INT32, "the diagonal block of P")) ||
+                    (s = alloc(&Hcol, np, FB, GD_INT32, "the column panel of H")) ||
+                    (s = alloc(&Hrow, FB, np, GD_INT32, "the row panel of H")) ||
+                    (s = alloc(&Hkk, FB, FB, GD_INT32, "the diagonal block of H")))))
             return s;
-        const size_t panel = (size_t)(np * FB) * es;
+        const size_t panel = (size_t)(np * FB) * es, ipanel = (size_t)(np * FB) * sizeof(int);
+        const size_t ib = sizeof(int);
         for (int64_t k0 = 0; k0 < np && !s; k0 += FB) {
             /* 1. the diagonal block closed */
-            s = wp ? launch_fw_diag<T, true>(d, p, np, k0, st)
-                   : launch_fw_diag<T, false>(d, p, np, k0, st);
+            s = wp ? launch_fw_diag<T, true>(d, p, h, np, k0, st)
+                   : launch_fw_diag<T, false>(d, p, h, np, k0, st);
             if (s) break;
             /* 2. the column panel against it */
             cudaMemcpyAsync(Ac, d + np * k0, panel, cudaMemcpyDeviceToDevice, st);
             gd_launch_transpose(cls, d + k0 + np * k0, np, Dkt, FB, FB, st);
-            if (wp)
-                cudaMemcpy2DAsync(Pkk, FB * sizeof(int), p + k0 + np * k0, np * sizeof(int),
-                                  FB * sizeof(int), FB, cudaMemcpyDeviceToDevice, st);
-            gd_tile::relax<T> col = {d + np * k0, d + np * k0, np, wp ? p + np * k0 : NULL,
-                                     wp ? p + np * k0 : NULL, (const int *)Pkk, FB, NULL};
+            if (wp) {
+                cudaMemcpy2DAsync(Pkk, FB * ib, p + k0 + np * k0, np * ib, FB * ib, FB,
+                                  cudaMemcpyDeviceToDevice, st);
+                cudaMemcpy2DAsync(Hkk, FB * ib, h + k0 + np * k0, np * ib, FB * ib, FB,
+                                  cudaMemcpyDeviceToDevice, st);
+                cudaMemcpyAsync(Hcol, h + np * k0, ipanel, cudaMemcpyDeviceToDevice, st);
+            }
+            gd_tile::relax<T> col = {d + np * k0, d + np * k0, np,
+                                     wp ? p + np * k0 : NULL, wp ? p + np * k0 : NULL,
+                                     (const int *)Pkk, FB, NULL,
+                                     wp ? h + np * k0 : NULL, wp ? h + np * k0 : NULL,
+                                     (const int *)Hkk, (const int *)Hcol, np};
             relax_product<T>((const T *)Ac, np, (const T *)Dkt, FB, np, FB, FB, col, nonneg, st);
             /* 3. every block against the column panel and the row panel */
             cudaMemcpyAsync(Ac, d + np * k0, panel, cudaMemcpyDeviceToDevice, st);
             gd_launch_transpose(cls, d + k0, np, Bt, FB, np, st);
-            if (wp)
-                cudaMemcpy2DAsync(Prow, FB * sizeof(int), p + k0, np * sizeof(int),
-                                  FB * sizeof(int), np, cudaMemcpyDeviceToDevice, st);
+            if (wp) {
+                cudaMemcpy2DAsync(Prow, FB * ib, p + k0, np * ib, FB * ib, np,
+                                  cudaMemcpyDeviceToDevice, st);
+                cudaMemcpy2DAsync(Hrow, FB * ib, h + k0, np * ib, FB * ib, np,
+                                  cudaMemcpyDeviceToDevice, st);
+                cudaMemcpyAsync(Hcol, h + np * k0, ipanel, cudaMemcpyDeviceToDevice, st);
+            }
             gd_tile::relax<T> all = {d, d, np, wp ? p : NULL, wp ? p : NULL, (const int *)Prow,
-                                     FB, NULL};
+                                     FB, NULL, wp ? h : NULL, wp ? h : NULL, (const int *)Hrow,
+                                     (const int *)Hcol, np};
             relax_product<T>((const T *)Ac, np, (const T *)Bt, np, np, np, FB, all, nonneg, st);
             s = gd_cuda(cudaGetLastError(), "a Floyd-Warshall round");
         }
@@ -292,10 +319,11 @@ struct apsp_run {
     template <class T> gd_status squaring()
     {
         gd_status s;
-        void *D2, *P2 = NULL, *Dt;
+        void *D2, *P2 = NULL, *H2 = NULL, *Dt;
         int *changed = flags; /* reused: the flags were read */
         if ((s = alloc(&D2, np, np, cls, "D")) || (s = alloc(&Dt, np, np, cls, "D transposed")) ||
-            (wp && (s = alloc(&P2, np, np, GD_INT32, "P"))))
+            (wp && (s = alloc(&P2, np, np, GD_INT32, "P"))) ||
+            (wp && (s = alloc(&H2, np, np, GD_INT32, "the paths' edge counts"))))
             return s;
         int steps = 1;
         while (((int64_t)1 << steps) < n) ++steps;
@@ -304,7 +332,8 @@ struct apsp_run {
             if ((s = gd_cuda(cudaMemsetAsync(changed, 0, sizeof(int), st), "clearing a flag")))
                 return s;
             gd_tile::relax<T> out = {(const T *)D, (T *)D2, np, (const int *)P, (int *)P2,
-                                     (const int *)P, np, changed};
+                                     (const int *)P, np, changed, (const int *)H, (int *)H2,
+                                     (const int *)H, (const int *)H, np};
             relax_product<T>((const T *)D, np, (const T *)Dt, np, np, np, np, out, nonneg, st);
             int c = 0;
             if ((s = gd_cuda(cudaGetLastError(), "a squaring")) ||
@@ -318,6 +347,9 @@ struct apsp_run {
             x = P;
             P = P2;
             P2 = x;
+            x = H;
+            H = H2;
+            H2 = x;
             if (!c) break;
         }
         return GD_OK;
@@ -460,11 +492,12 @@ gd_status run_cpu(const gd_matrix &W, gd_out Dout, const gd_out *P0, gd_class pc
                         "the graph has a negative cycle: W(%d,%d) < 0 (a negative self-loop)",
                         negdiag, negdiag);
         } else {
-            if (W.cls == GD_SINGLE)
-                gd_cpu_fw_f((float *)buf, P, n);
-            else
-                gd_cpu_fw_d((double *)buf, P, n);
-            for (int64_t i = 0; i < n; ++i) {
+            const int rc = W.cls == GD_SINGLE ? gd_cpu_fw_f((float *)buf, P, n)
+                                              : gd_cpu_fw_d((double *)buf, P, n);
+            if (rc)
+                s = gd_fail(GD_ERR_MEMORY, "cannot allocate the paths' edge counts (%lld x "
+                            "%lld int32) in host memory", (long long)n, (long long)n);
+            for (int64_t i = 0; i < n && !s; ++i) {
                 const double d = W.cls == GD_SINGLE ? ((float *)buf)[i + n * i]
                                                     : ((double *)buf)[i + n * i];
                 if (d < 0) {

@@ -194,13 +194,15 @@ DEFINE_CPU_PDIST2(gd_cpu_pdist2_d, double, sqrt, gd_rescue_d, gd_scaled_norm_d)
  * row and column (each against the closed K), then every other block
  * (I, J) against the blocks (I, K) and (K, J), in parallel. A block's
  * update runs k in order and, down a column, i contiguously (vectorised):
- * D(i,j) = D(i,k) + D(k,j) and P(i,j) = P(k,j) where that is shorter.
- * The blocks stay in cache: the whole matrix is read once a round instead
- * of once a k. */
+ * D(i,j) = D(i,k) + D(k,j) and P(i,j) = P(k,j) where that is shorter, or
+ * as short with fewer edges (H, the edge counts: in the blocked order a
+ * tie alone could make predecessors go round a cycle of weight 0, as the
+ * GPU's gd_tile::relax explains). The blocks stay in cache: the whole
+ * matrix is read once a round instead of once a k. */
 enum { FW_B = 64 };
 #define DEFINE_CPU_FW(NAME, T)                                                 \
-    static void NAME##_block(T *D, int32_t *P, int64_t n, int64_t i0, int64_t j0, \
-                             int64_t k0)                                       \
+    static void NAME##_block(T *D, int32_t *P, int32_t *H, int64_t n, int64_t i0, \
+                             int64_t j0, int64_t k0)                           \
     {                                                                          \
         const int64_t i1 = i0 + FW_B < n ? i0 + FW_B : n;                      \
         const int64_t j1 = j0 + FW_B < n ? j0 + FW_B : n;                      \
@@ -211,13 +213,17 @@ enum { FW_B = 64 };
                 const T dkj = D[k + n * j];                                    \
                 T *dj = D + n * j;                                             \
                 if (P) {                                                       \
-                    const int32_t pkj = P[k + n * j];                          \
-                    int32_t *pj = P + n * j;                                   \
+                    const int32_t pkj = P[k + n * j], hkj = H[k + n * j];      \
+                    const int32_t *hk = H + n * k;                             \
+                    int32_t *pj = P + n * j, *hj = H + n * j;                  \
                     for (int64_t i = i0; i < i1; ++i) {                        \
                         const T s = dk[i] + dkj;                               \
-                        const int better = s < dj[i];                          \
+                        const int32_t h = hk[i] + hkj;                         \
+                        const int better = s < dj[i] ||                        \
+                            (s == dj[i] && s < (T)INFINITY && h < hj[i]);      \
                         dj[i] = better ? s : dj[i];                            \
                         pj[i] = better ? pkj : pj[i];                          \
+                        hj[i] = better ? h : hj[i];                            \
                     }                                                          \
                 } else {                                                       \
                     for (int64_t i = i0; i < i1; ++i) {                        \
@@ -228,27 +234,34 @@ enum { FW_B = 64 };
             }                                                                  \
         }                                                                      \
     }                                                                          \
-    void NAME(T *D, int32_t *P, int64_t n)                                     \
+    int NAME(T *D, int32_t *P, int64_t n)                                      \
     {                                                                          \
         const int64_t nb = (n + FW_B - 1) / FW_B;                              \
+        int32_t *H = NULL;                                                     \
+        if (P) {                                                               \
+            if (!(H = (int32_t *)malloc((size_t)(n * n) * sizeof *H + 1))) return -1; \
+            for (int64_t e = 0; e < n * n; ++e) H[e] = P[e] ? 1 : 0;           \
+        }                                                                      \
         for (int64_t kb = 0; kb < nb; ++kb) {                                  \
             const int64_t k0 = kb * FW_B;                                      \
-            NAME##_block(D, P, n, k0, k0, k0);                                 \
+            NAME##_block(D, P, H, n, k0, k0, k0);                              \
             _Pragma("omp parallel for schedule(dynamic) num_threads(gd_cpu_threads())") \
             for (int64_t b = 0; b < 2 * nb; ++b) {                             \
                 if (b % nb == kb) continue;                                    \
                 if (b < nb)                                                    \
-                    NAME##_block(D, P, n, k0, b * FW_B, k0);                   \
+                    NAME##_block(D, P, H, n, k0, b * FW_B, k0);                \
                 else                                                           \
-                    NAME##_block(D, P, n, (b - nb) * FW_B, k0, k0);            \
+                    NAME##_block(D, P, H, n, (b - nb) * FW_B, k0, k0);         \
             }                                                                  \
             _Pragma("omp parallel for schedule(dynamic) num_threads(gd_cpu_threads())") \
             for (int64_t b = 0; b < nb * nb; ++b) {                            \
                 const int64_t ib = b % nb, jb = b / nb;                        \
                 if (ib == kb || jb == kb) continue;                            \
-                NAME##_block(D, P, n, ib * FW_B, jb * FW_B, k0);               \
+                NAME##_block(D, P, H, n, ib * FW_B, jb * FW_B, k0);            \
             }                                                                  \
         }                                                                      \
+        free(H);                                                               \
+        return 0;                                                              \
     }
 
 DEFINE_CPU_FW(gd_cpu_fw_f, float)

@@ -274,9 +274,10 @@ void gd_cpu_pdist2_f(const float *X, const float *Y, int64_t mx, int64_t my,
 void gd_cpu_pdist2_d(const double *X, const double *Y, int64_t mx, int64_t my,
                      int64_t d, int root, double *D);
 /* Blocked Floyd-Warshall in place on the n x n D (ld n), with the
- * predecessors P (int32, 1-based, or NULL) updated as P(i,j) = P(k,j). */
-void gd_cpu_fw_f(float *D, int32_t *P, int64_t n);
-void gd_cpu_fw_d(double *D, int32_t *P, int64_t n);
+ * predecessors P (int32, 1-based, or NULL) updated as P(i,j) = P(k,j).
+ * Returns -1 when host memory for the paths' edge counts is lacking. */
+int gd_cpu_fw_f(float *D, int32_t *P, int64_t n);
+int gd_cpu_fw_d(double *D, int32_t *P, int64_t n);
 /* C = A*B through the host's BLAS (sgemm), as Octave computes single(A)*single(B). */
 gd_status gd_cpu_sgemm(const float *A, const float *B, float *C, int64_t m,
                        int64_t k, int64_t n);

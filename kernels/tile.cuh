@@ -600,13 +600,17 @@ template <class T> struct store_first {
     }
 };
 
-/* relax: D(i,j) = v where v < D(i,j) (a shorter path; NaN never is), and
- * then with predecessors P(i,j) = Pk(k, j): the predecessor of j on the
- * path from the witness k, read from Pk (ldpk). In place (Dout == Din,
- * Pout == Pin: only improvements are written), or from Din/Pin into
- * Dout/Pout (every element written). *changed is set when anything
- * improved (NULL: not asked). The predecessor arrays are int32, 1-based,
- * 0 for none. */
+/* relax: D(i,j) = v where v < D(i,j) (a shorter path; NaN never is). With
+ * predecessors, P(i,j) = Pk(k, j), the predecessor of j on the path from
+ * the witness k, and the path's edge count H(i,j) = Hc(i, k) + Hk(k, j);
+ * a path of the same length through k with fewer edges replaces it too
+ * (P and H only). The edge counts order paths of equal length, so that
+ * following P never goes round a cycle of weight 0 (a tie without them
+ * can make P(i,j) = q and P(i,q) = j; NOTES.md). In place (Dout == Din,
+ * Pout == Pin, Hout == Hin: only changes are written), or from Din, Pin,
+ * Hin into Dout, Pout, Hout (every element written). *changed is set when
+ * a length fell (NULL: not asked). P and H are int32 (P 1-based, 0 for
+ * none) with D's leading dimension; Pk and Hk have ldpk, Hc ldhc. */
 template <class T> struct relax {
     const T *Din;
     T *Dout;
@@ -616,16 +620,39 @@ template <class T> struct relax {
     const int *Pk;
     int64_t ldpk;
     int *changed;
+    const int *Hin;
+    int *Hout;
+    const int *Hk;
+    const int *Hc;
+    int64_t ldhc;
     __device__ void operator()(int64_t i, int64_t j, T v, int64_t k) const
     {
-        const T old = Din[i + ldd * j];
+        const int64_t e = i + ldd * j;
+        const T old = Din[e];
         if (v < old) {
-            Dout[i + ldd * j] = v;
-            if (Pout && k >= 0) Pout[i + ldd * j] = Pk[k + ldpk * j];
+            Dout[e] = v;
+            if (Pout && k >= 0) {
+                Pout[e] = Pk[k + ldpk * j];
+                Hout[e] = Hc[i + ldhc * k] + Hk[k + ldpk * j];
+            }
             if (changed) *changed = 1;
-        } else if (Dout != Din) {
-            Dout[i + ldd * j] = old;
-            if (Pout) Pout[i + ldd * j] = Pin[i + ldd * j];
+            return;
+        }
+        if (Pout && k >= 0 && v == old && v < (T)INFINITY) {
+            const int h = Hc[i + ldhc * k] + Hk[k + ldpk * j];
+            if (h < Hin[e]) {
+                if (Dout != Din) Dout[e] = old;
+                Pout[e] = Pk[k + ldpk * j];
+                Hout[e] = h;
+                return;
+            }
+        }
+        if (Dout != Din) {
+            Dout[e] = old;
+            if (Pout) {
+                Pout[e] = Pin[e];
+                Hout[e] = Hin[e];
+            }
         }
     }
 };

@@ -21,7 +21,7 @@ load helpers
     for f in "$GD_ROOT"/octave/*.m; do
         grep -q "$(basename "$f" .m)" "$GD_ROOT/README.md" || { echo "README lacks $(basename "$f" .m)"; return 1; }
     done
-    run octave_run "for op = {'gd_minplus', 'gd_sgemm', 'gd_pdist', 'gd_pdist2'}; v = feval(op{1}, 'variants'); printf('%s\n', v.name); end"
+    run octave_run "for op = {'gd_minplus', 'gd_apsp', 'gd_sgemm', 'gd_pdist', 'gd_pdist2'}; v = feval(op{1}, 'variants'); printf('%s\n', v.name); end"
     [ "$status" -eq 0 ]
     for v in $output; do
         grep -q "\`$v\`" "$GD_ROOT/README.md" || { echo "README lacks variant $v"; return 1; }

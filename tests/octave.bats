@@ -18,6 +18,8 @@ for_function() {
 @test "gd_squareform %! tests" { for_function gd_squareform; }
 @test "gdArray %! tests" { for_function gdArray; }
 @test "gather %! tests" { for_function gather; }
+@test "gd_apsp %! tests" { for_function gd_apsp; }
+@test "gd_path %! tests" { for_function gd_path; }
 
 @test "every function in octave/ has a %! test file entry here" {
     for f in "$GD_ROOT"/octave/*.m; do

@@ -1,0 +1,91 @@
+#!/usr/bin/env bats
+# gd_apsp against Floyd-Warshall and Bellman-Ford written in the test
+# (check_apsp.m): every variant, single and double, every predecessor and
+# sampled routes checked edge by edge; negative cycles; errors; gdArrays.
+
+load helpers
+
+check() { octave_ok "check_apsp('$1', '$2'${3:+, $3})" "graphs exact"; }
+SMALL="[1 2 7 63 64 65 129 300]"
+
+@test "cpu variant, double, exact" { check cpu double "$SMALL"; }
+@test "cpu variant, single, exact" { check cpu single "$SMALL"; }
+@test "auto variant, double, exact" { check auto double "[1 2 65 200]"; }
+
+@test "fw on the GPU, single, exact" { require_gpu; check fw single; }
+@test "fw on the GPU, double, exact" { require_gpu; check fw double; }
+@test "squaring on the GPU, single, exact" { require_gpu; check squaring single; }
+@test "squaring on the GPU, double, exact" { require_gpu; check squaring double "$SMALL"; }
+@test "auto on the GPU, single, exact" { require_gpu; check auto single "[129 1000]"; }
+
+@test "real-valued weights: lengths to rounding, routes consistent" {
+    require_gpu
+    octave_ok "for v = {'fw', 'squaring'}
+          n = 700; W = rand(n) * 10; W(rand(n) < 0.7) = Inf;
+          [D, P] = gd_apsp(W, 'Variant', v{1}); [E, Q] = gd_apsp(W, 'Variant', 'cpu');
+          assert(D, E, 1e-12 * max(E(isfinite(E))));
+          S = single(W); [Ds, Ps] = gd_apsp(S, 'Variant', v{1});
+          assert(double(Ds), E, 1e-5 * max(E(isfinite(E))));
+          for t = 1:50
+            i = randi(n); j = randi(n); r = gd_path(P, i, j);
+            assert(r(1) == i && r(end) == j);
+            assert(sum(W(sub2ind([n n], r(1:end-1), r(2:end)))), D(i,j), 1e-9 * D(i,j));
+          end
+        end; disp('consistent')" consistent
+}
+
+# a negative cycle through 17, 42, 99 in a graph of non-negative weights:
+# gd:negcycle names a vertex whose closed path is negative
+negcycle() {
+    octave_ok "warning('off', 'gd:nogpu'); n = 200; W = randi([0 20], n); W(rand(n) < 0.5) = Inf;
+        W(17, 42) = -9; W(42, 99) = 2; W(99, 17) = 3;
+        W = cast(W, '$2'); Win = W;
+        try
+          gd_apsp(W, 'Variant', '$1'); error('no error');
+        catch err
+          assert(err.identifier, 'gd:negcycle'); disp(err.message);
+          v = sscanf(regexp(err.message, 'vertex \d+', 'match', 'once'), 'vertex %d');
+          D = double(W); D(1:n+1:end) = 0; for k = 1:n, D = min(D, D(:,k) + D(k,:)); end
+          assert(D(v, v) < 0);
+        end
+        assert(isequal(W, Win));
+        try
+          gd_apsp(cast(diag([0 0 -1 0]), '$2'), 'Variant', '$1'); error('no error');
+        catch err
+          assert(err.identifier, 'gd:negcycle'); assert(! isempty(strfind(err.message, 'W(3,3)')));
+        end
+        disp('negative cycle found')" "negative cycle found"
+}
+@test "negative cycle: cpu" { negcycle cpu double; }
+@test "negative cycle: fw, single and double" { require_gpu; negcycle fw single; negcycle fw double; }
+@test "negative cycle: squaring" { require_gpu; negcycle squaring single; }
+
+@test "NaN, non-square, char, complex, sparse, bad options: gd:input, gd:size, gd:variant" {
+    octave_ok "warning('off', 'gd:nogpu');
+        expect_error('gd:input', 'NaN', @gd_apsp, [0 NaN; 1 0]);
+        expect_error('gd:size', 'square', @gd_apsp, rand(3, 4));
+        expect_error('gd:input', 'char', @gd_apsp, 'abc');
+        expect_error('gd:input', 'complex', @gd_apsp, [0 1i; 1 0]);
+        expect_error('gd:input', 'sparse', @gd_apsp, sparse([0 1; 1 0]));
+        expect_error('gd:variant', 'unknown variant', @gd_apsp, [0 1; 1 0], 'Variant', 'bfs');
+        expect_error('gd:input', 'IndexClass', @gd_apsp, [0 1; 1 0], 'IndexClass', 'single');
+        expect_error('gd:input', 'J must be', @gd_path, [0 1; 2 0], 1, 3);
+        disp('errors ok')" "errors ok"
+}
+
+@test "gdArray in, gdArrays out; gd_path reads one row of a gdArray P" {
+    octave_ok "warning('off', 'gd:nogpu'); n = 300; W = randi(9, n); W(rand(n) < 0.9) = Inf;
+        [E, Q] = gd_apsp(W, 'Variant', 'cpu');
+        G = gdArray(W); [D, P, info] = gd_apsp(G);
+        assert(isa(D, 'gdArray') && isa(P, 'gdArray')); assert(info.resident == gd_info().available);
+        assert(isequal(gather(D), E));
+        [D2, P2] = gd_apsp(G, 'IndexClass', 'int32'); assert(classUnderlying(P2), 'int32');
+        assert(isequal(gather(P2), int32(gather(P))));
+        for t = 1:20
+          i = randi(n); j = randi(n);
+          assert(isequal(gd_path(P, i, j), gd_path(gather(P), i, j)));
+          assert(isequal(gd_path(P2, i, j), gd_path(gather(P), i, j)));
+        end
+        assert(isequal(gather(gd_apsp(G)), E));
+        clear G D P D2 P2; s = gd_info(); assert(s.gdarrays, 0); disp('resident ok')" "resident ok"
+}
