@@ -107,93 +107,122 @@ template <class T> __global__ void apsp_diag(const T *__restrict__ D, int64_t n,
         }
 }
 
-// Step 1: Floyd-Warshall on the diagonal block at (k0, k0), its lengths
-// in shared memory: one block of 1024 threads, each 16 elements, a barrier
-// a k. P and H (with WP) stay in global memory: they are read and written
-// only where a path changes, as in gd_tile::relax (fewer edges break a
-// tie). Element (i, k) and (k, j) change in step k only through D(k,k) < 0
-// (a negative cycle, reported at the end).
-template <class T, bool WP>
+// a cycle of weight 0 through i != j: D(i,j) + D(j,i) == 0 (bit 16)
+template <class T> __global__ void apsp_zero_cycle(const T *__restrict__ D, int64_t n, int64_t np,
+                                                   int *flags)
+{
+    bool z = false;
+    for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < n * n;
+         e += (int64_t)gridDim.x * blockDim.x) {
+        const int64_t i = e % n, j = e / n;
+        z |= i < j && D[i + np * j] + D[j + np * i] == 0;
+    }
+    if (__syncthreads_or(z) && threadIdx.x == 0) atomicOr(flags, 16);
+}
+
+// Step 1: Floyd-Warshall on the diagonal block at (k0, k0), in shared
+// memory: one block of 1024 threads, a barrier a k; thread t takes row
+// t % FB and every eighth column from t / FB. With WP, P too, and with
+// HOPS the edge counts H (as in gd_tile::relax, fewer edges break a tie):
+// in shared memory beside D in single (up to 192 KiB), in global memory
+// in double (D alone takes 128 KiB), where they are read and written only
+// where a path changes. Element
+// (i, k) and (k, j) change in step k only through D(k,k) < 0 (a negative
+// cycle, reported at the end).
+template <class T, bool WP, bool HOPS>
 __global__ void __launch_bounds__(1024) fw_diag(T *__restrict__ D, int *__restrict__ P,
                                                 int *__restrict__ H, int64_t ld, int64_t k0)
 {
+    enum { SH = WP && sizeof(T) == 4 }; // P (and H) in shared memory
     extern __shared__ __align__(16) unsigned char smem[];
     T *d = reinterpret_cast<T *>(smem);
-    const int tid = threadIdx.x;
+    int *p = reinterpret_cast<int *>(d + FB * FB), *h = p + FB * FB;
+    const int tid = threadIdx.x, i = tid % FB, j0 = tid / FB;
     T *Dk = D + k0 + ld * k0;
-    int *Pk = P + k0 + ld * k0, *Hk = H + k0 + ld * k0;
-    for (int e = tid; e < FB * FB; e += 1024) d[e] = Dk[e % FB + ld * (e / FB)];
+    int *Pg = P + k0 + ld * k0, *Hg = H + k0 + ld * k0;
+    // shared: [i + FB j]; global: [i + ld j]
+    const int64_t lp = SH ? FB : ld;
+    int *pp = SH ? p : Pg, *hh = SH ? h : Hg;
+    for (int e = tid; e < FB * FB; e += 1024) {
+        d[e] = Dk[e % FB + ld * (e / FB)];
+        if (SH) p[e] = Pg[e % FB + ld * (e / FB)];
+        if (SH && HOPS) h[e] = Hg[e % FB + ld * (e / FB)];
+    }
     __syncthreads();
     for (int k = 0; k < FB; ++k) {
-#pragma unroll 4
-        for (int e = tid; e < FB * FB; e += 1024) {
-            const int i = e % FB, j = e / FB;
-            const T s = d[i + FB * k] + d[k + FB * j];
-            if (s < d[e]) {
-                d[e] = s;
-                if (WP) {
-                    Pk[i + ld * j] = Pk[k + ld * j];
-                    Hk[i + ld * j] = Hk[i + ld * k] + Hk[k + ld * j];
-                }
-            } else if (WP && s == d[e] && s < (T)INFINITY) {
-                const int h = Hk[i + ld * k] + Hk[k + ld * j];
-                if (h < Hk[i + ld * j]) {
-                    Pk[i + ld * j] = Pk[k + ld * j];
-                    Hk[i + ld * j] = h;
+        const T dik = d[i + FB * k];
+#pragma unroll
+        for (int j = j0; j < FB; j += 1024 / FB) {
+            const T s = dik + d[k + FB * j];
+            T &dij = d[i + FB * j];
+            if (s < dij) {
+                dij = s;
+                if (WP) pp[i + lp * j] = pp[k + lp * j];
+                if (HOPS) hh[i + lp * j] = hh[i + lp * k] + hh[k + lp * j];
+            } else if (HOPS && s == dij && s < (T)INFINITY) {
+                const int c = hh[i + lp * k] + hh[k + lp * j];
+                if (c < hh[i + lp * j]) {
+                    pp[i + lp * j] = pp[k + lp * j];
+                    hh[i + lp * j] = c;
                 }
             }
         }
         __syncthreads();
     }
-    for (int e = tid; e < FB * FB; e += 1024) Dk[e % FB + ld * (e / FB)] = d[e];
+    for (int e = tid; e < FB * FB; e += 1024) {
+        Dk[e % FB + ld * (e / FB)] = d[e];
+        if (SH) Pg[e % FB + ld * (e / FB)] = p[e];
+        if (SH && HOPS) Hg[e % FB + ld * (e / FB)] = h[e];
+    }
 }
 
-template <class T, bool WP> gd_status launch_fw_diag(T *D, int *P, int *H, int64_t ld, int64_t k0,
-                                                     cudaStream_t st)
+template <class T, bool WP, bool HOPS>
+gd_status launch_fw_diag(T *D, int *P, int *H, int64_t ld, int64_t k0, cudaStream_t st)
 {
-    const size_t bytes = (size_t)FB * FB * sizeof(T);
+    const size_t bytes =
+        (size_t)FB * FB * (sizeof(T) + (WP && sizeof(T) == 4 ? (HOPS ? 8 : 4) : 0));
     static bool attr_set = false;
     if (!attr_set) {
-        gd_status s = gd_cuda(cudaFuncSetAttribute(fw_diag<T, WP>,
+        gd_status s = gd_cuda(cudaFuncSetAttribute(fw_diag<T, WP, HOPS>,
                                                    cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                    (int)bytes),
                               "the diagonal block's shared memory");
         if (s) return s;
         attr_set = true;
     }
-    fw_diag<T, WP><<<1, 1024, bytes, st>>>(D, P, H, ld, k0);
+    fw_diag<T, WP, HOPS><<<1, 1024, bytes, st>>>(D, P, H, ld, k0);
     return GD_OK;
 }
 
 /* One product of a round (or of squaring) with the relaxing epilogue:
  * out = min (out, A (x) B) over mp x np x kp, A (lda) and Bt (ldb) in
- * min-plus v5's layouts. The kernel: with predecessors the witness forms,
- * else the minimum alone; single without negative weights the integer
- * min. */
+ * min-plus v5's layouts and kernels (the integer min for single without
+ * negative weights); predecessors come from the epilogue (gd_tile::relax). */
 template <class T>
 void relax_product(const T *A, int64_t lda, const T *Bt, int64_t ldb, int64_t mp, int64_t np,
                    int64_t kp, const gd_tile::relax<T> &out, bool nonneg, cudaStream_t st)
 {
     using namespace gd_tile;
-    const bool wp = out.Pout != NULL;
+    /* predecessors without edge counts: the witness kernels */
+    const bool witness = out.Pout && !out.Hout;
     if constexpr (sizeof(T) == 8) {
-        if (wp)
+        if (witness)
             launch_each<minplus_first<1>, T, 4, layout<16, 8, 1>, relax<T>, -1, true>(
                 A, lda, Bt, ldb, mp, np, kp, out, st);
         else
             launch_each<minplus, T, 8, shape<T>, relax<T>>(A, lda, Bt, ldb, mp, np, kp, out, st);
     } else {
-        typedef layout<16, 8, 2, true> LW;             // the witness's registers
-        typedef layout<16, 8, 4, true> LM;             // min-plus v5's
-        if (wp && nonneg)
+        typedef layout<16, 8, 4, true> L;  // min-plus v5's
+        typedef layout<16, 8, 2, true> LW; // the witness's registers
+        if (witness && nonneg)
             launch_each<minplus_first_nonneg, T, 16, LW, relax<T>>(A, lda, Bt, ldb, mp, np, kp,
                                                                    out, st);
-        else if (wp)
+        else if (witness)
             launch_each<minplus_first<4>, T, 8, LW, relax<T>>(A, lda, Bt, ldb, mp, np, kp, out, st);
         else if (nonneg)
-            launch_each<minplus_nonneg, T, 16, LM, relax<T>>(A, lda, Bt, ldb, mp, np, kp, out, st);
+            launch_each<minplus_nonneg, T, 16, L, relax<T>>(A, lda, Bt, ldb, mp, np, kp, out, st);
         else
-            launch_each<minplus, T, 8, LM, relax<T>>(A, lda, Bt, ldb, mp, np, kp, out, st);
+            launch_each<minplus, T, 8, L, relax<T>>(A, lda, Bt, ldb, mp, np, kp, out, st);
     }
 }
 
@@ -204,42 +233,54 @@ struct apsp_run {
     size_t es;
     int64_t n, np;
     bool wp, nonneg;
+    /* hops: the edge counts break ties (gd_tile::relax); taken when the
+     * graph has a cycle of weight 0, found after a run without them */
+    bool hops;
     gd_allocs al;
     cudaStream_t st;
     void *D, *P, *H;
+    const void *w; /* W on the device */
     int *flags;
+    /* the panels' copies (fw): lengths, and with P predecessors and edge
+     * counts, of the column panel, the row panel and the diagonal block;
+     * the second buffers (squaring) */
+    void *Ac, *Bt, *Dkt, *Prow, *Pkk, *Hcol, *Hrow, *Hkk, *D2, *P2, *H2, *Dt;
     char what[128];
 
     gd_status alloc(void **ptr, int64_t rows, int64_t cols, gd_class c, const char *label)
     {
+        if (*ptr) return GD_OK; /* made by an earlier run of this call */
         gd_describe(what, sizeof what, label, rows, cols, c);
         return gd_alloc(&al, ptr, (size_t)rows * (size_t)cols * gd_class_bytes(c), what);
     }
 
-    /* D, P and the flags from W; fails for NaN or a negative diagonal */
-    gd_status init(const gd_matrix &W, int64_t *cycle_vertex)
+    /* D, P and the flags, and W on the device */
+    gd_status prepare(const gd_matrix &W)
     {
         gd_status s;
-        const void *w;
         if ((s = alloc(&D, np, np, cls, "D")) || (wp && (s = alloc(&P, np, np, GD_INT32, "P"))) ||
-            (wp && (s = alloc(&H, np, np, GD_INT32, "the paths' edge counts"))) ||
             (s = gd_alloc(&al, (void **)&flags, 2 * sizeof(int), "the flags")))
             return s;
-        if ((s = gd_operand_device(&W, &al, &w, gd_panel_event(GD_EV_UPLOAD_A), st, "W")))
-            return s;
+        return gd_operand_device(&W, &al, &w, gd_panel_event(GD_EV_UPLOAD_A), st, "W");
+    }
+
+    /* D, P (and H) from W; fails for NaN or a negative diagonal */
+    gd_status fill(int64_t *cycle_vertex)
+    {
+        gd_status s;
+        if (hops && (s = alloc(&H, np, np, GD_INT32, "the paths' edge counts"))) return s;
         const int start[2] = {0, 0x7fffffff};
         if ((s = gd_cuda(cudaMemcpyAsync(flags, start, sizeof start, cudaMemcpyHostToDevice, st),
                          "clearing the flags")))
             return s;
-        cudaEventRecord(gd_event(0), st);
         const unsigned blocks = gd_blocks_for(np * np, 256);
+        int *hh = hops ? (int *)H : NULL;
         if (cls == GD_SINGLE)
             apsp_init<float><<<blocks, 256, 0, st>>>((const float *)w, n, (float *)D, (int *)P,
-                                                     (int *)H, n, np, flags);
+                                                     hh, n, np, flags);
         else
             apsp_init<double><<<blocks, 256, 0, st>>>((const double *)w, n, (double *)D, (int *)P,
-                                                      (int *)H, n, np, flags);
-        cudaEventRecord(gd_event(1), st);
+                                                      hh, n, np, flags);
         int f[2];
         if ((s = gd_cuda(cudaGetLastError(), "the initialisation kernel")) ||
             (s = gd_cuda(cudaMemcpyAsync(f, flags, sizeof f, cudaMemcpyDeviceToHost, st),
@@ -261,32 +302,31 @@ struct apsp_run {
     {
         gd_status s;
         T *d = (T *)D;
-        int *p = (int *)P, *h = (int *)H;
-        /* the panels' copies: lengths (and with P, predecessors and edge
-         * counts) of the column panel, the row panel and the diagonal block */
-        void *Ac, *Bt, *Dkt, *Prow = NULL, *Pkk = NULL, *Hcol = NULL, *Hrow = NULL, *Hkk = NULL;
+        int *p = (int *)P, *h = hops ? (int *)H : NULL;
         if ((s = alloc(&Ac, np, FB, cls, "the column panel")) ||
             (s = alloc(&Bt, np, FB, cls, "the row panel")) ||
             (s = alloc(&Dkt, FB, FB, cls, "the diagonal block")) ||
             (wp && ((s = alloc(&Prow, FB, np, GD_INT32, "the row panel of P")) ||
-                    (s = alloc(&Pkk, FB, FB, GD_INT32, "the diagonal block of P")) ||
-                    (s = alloc(&Hcol, np, FB, GD_INT32, "the column panel of H")) ||
-                    (s = alloc(&Hrow, FB, np, GD_INT32, "the row panel of H")) ||
-                    (s = alloc(&Hkk, FB, FB, GD_INT32, "the diagonal block of H")))))
+                    (s = alloc(&Pkk, FB, FB, GD_INT32, "the diagonal block of P")))) ||
+            (hops && ((s = alloc(&Hcol, np, FB, GD_INT32, "the column panel of H")) ||
+                      (s = alloc(&Hrow, FB, np, GD_INT32, "the row panel of H")) ||
+                      (s = alloc(&Hkk, FB, FB, GD_INT32, "the diagonal block of H")))))
             return s;
         const size_t panel = (size_t)(np * FB) * es, ipanel = (size_t)(np * FB) * sizeof(int);
         const size_t ib = sizeof(int);
         for (int64_t k0 = 0; k0 < np && !s; k0 += FB) {
             /* 1. the diagonal block closed */
-            s = wp ? launch_fw_diag<T, true>(d, p, h, np, k0, st)
-                   : launch_fw_diag<T, false>(d, p, h, np, k0, st);
+            s = hops ? launch_fw_diag<T, true, true>(d, p, h, np, k0, st)
+              : wp   ? launch_fw_diag<T, true, false>(d, p, h, np, k0, st)
+                     : launch_fw_diag<T, false, false>(d, p, h, np, k0, st);
             if (s) break;
             /* 2. the column panel against it */
             cudaMemcpyAsync(Ac, d + np * k0, panel, cudaMemcpyDeviceToDevice, st);
             gd_launch_transpose(cls, d + k0 + np * k0, np, Dkt, FB, FB, st);
-            if (wp) {
+            if (wp)
                 cudaMemcpy2DAsync(Pkk, FB * ib, p + k0 + np * k0, np * ib, FB * ib, FB,
                                   cudaMemcpyDeviceToDevice, st);
+            if (hops) {
                 cudaMemcpy2DAsync(Hkk, FB * ib, h + k0 + np * k0, np * ib, FB * ib, FB,
                                   cudaMemcpyDeviceToDevice, st);
                 cudaMemcpyAsync(Hcol, h + np * k0, ipanel, cudaMemcpyDeviceToDevice, st);
@@ -294,22 +334,22 @@ struct apsp_run {
             gd_tile::relax<T> col = {d + np * k0, d + np * k0, np,
                                      wp ? p + np * k0 : NULL, wp ? p + np * k0 : NULL,
                                      (const int *)Pkk, FB, NULL,
-                                     wp ? h + np * k0 : NULL, wp ? h + np * k0 : NULL,
+                                     h ? h + np * k0 : NULL, h ? h + np * k0 : NULL,
                                      (const int *)Hkk, (const int *)Hcol, np};
             relax_product<T>((const T *)Ac, np, (const T *)Dkt, FB, np, FB, FB, col, nonneg, st);
             /* 3. every block against the column panel and the row panel */
             cudaMemcpyAsync(Ac, d + np * k0, panel, cudaMemcpyDeviceToDevice, st);
             gd_launch_transpose(cls, d + k0, np, Bt, FB, np, st);
-            if (wp) {
+            if (wp)
                 cudaMemcpy2DAsync(Prow, FB * ib, p + k0, np * ib, FB * ib, np,
                                   cudaMemcpyDeviceToDevice, st);
+            if (hops) {
                 cudaMemcpy2DAsync(Hrow, FB * ib, h + k0, np * ib, FB * ib, np,
                                   cudaMemcpyDeviceToDevice, st);
                 cudaMemcpyAsync(Hcol, h + np * k0, ipanel, cudaMemcpyDeviceToDevice, st);
             }
             gd_tile::relax<T> all = {d, d, np, wp ? p : NULL, wp ? p : NULL, (const int *)Prow,
-                                     FB, NULL, wp ? h : NULL, wp ? h : NULL, (const int *)Hrow,
-                                     (const int *)Hcol, np};
+                                     FB, NULL, h, h, (const int *)Hrow, (const int *)Hcol, np};
             relax_product<T>((const T *)Ac, np, (const T *)Bt, np, np, np, FB, all, nonneg, st);
             s = gd_cuda(cudaGetLastError(), "a Floyd-Warshall round");
         }
@@ -319,11 +359,10 @@ struct apsp_run {
     template <class T> gd_status squaring()
     {
         gd_status s;
-        void *D2, *P2 = NULL, *H2 = NULL, *Dt;
         int *changed = flags; /* reused: the flags were read */
         if ((s = alloc(&D2, np, np, cls, "D")) || (s = alloc(&Dt, np, np, cls, "D transposed")) ||
             (wp && (s = alloc(&P2, np, np, GD_INT32, "P"))) ||
-            (wp && (s = alloc(&H2, np, np, GD_INT32, "the paths' edge counts"))))
+            (hops && (s = alloc(&H2, np, np, GD_INT32, "the paths' edge counts"))))
             return s;
         int steps = 1;
         while (((int64_t)1 << steps) < n) ++steps;
@@ -332,7 +371,8 @@ struct apsp_run {
             if ((s = gd_cuda(cudaMemsetAsync(changed, 0, sizeof(int), st), "clearing a flag")))
                 return s;
             gd_tile::relax<T> out = {(const T *)D, (T *)D2, np, (const int *)P, (int *)P2,
-                                     (const int *)P, np, changed, (const int *)H, (int *)H2,
+                                     (const int *)P, np, changed,
+                                     hops ? (const int *)H : NULL, hops ? (int *)H2 : NULL,
                                      (const int *)H, (const int *)H, np};
             relax_product<T>((const T *)D, np, (const T *)Dt, np, np, np, np, out, nonneg, st);
             int c = 0;
@@ -352,6 +392,28 @@ struct apsp_run {
             H2 = x;
             if (!c) break;
         }
+        return GD_OK;
+    }
+
+    /* whether the graph has a cycle of weight 0 (predecessors chosen
+     * without edge counts may then go round it) */
+    gd_status zero_cycle(bool *found)
+    {
+        gd_status s;
+        int f = 0;
+        if ((s = gd_cuda(cudaMemsetAsync(flags, 0, sizeof(int), st), "clearing a flag")))
+            return s;
+        const unsigned blocks = gd_blocks_for(n * n, 256);
+        if (cls == GD_SINGLE)
+            apsp_zero_cycle<float><<<blocks, 256, 0, st>>>((const float *)D, n, np, flags);
+        else
+            apsp_zero_cycle<double><<<blocks, 256, 0, st>>>((const double *)D, n, np, flags);
+        if ((s = gd_cuda(cudaGetLastError(), "the zero-cycle check")) ||
+            (s = gd_cuda(cudaMemcpyAsync(&f, flags, sizeof f, cudaMemcpyDeviceToHost, st),
+                         "reading a flag")) ||
+            (s = gd_cuda(cudaStreamSynchronize(st), "the zero-cycle check")))
+            return s;
+        *found = f != 0;
         return GD_OK;
     }
 
@@ -555,21 +617,39 @@ gd_status run_gpu(bool fw, const gd_matrix &W, gd_out Dout, const gd_out *P0, gd
     r.st = gd_stream();
     gd_out Pout = {};
     if (P0) Pout = *P0;
-    if (!(s = r.init(W, cycle_vertex))) {
-        cudaEventRecord(gd_event(2), r.st);
-        if (fw)
-            s = r.cls == GD_SINGLE ? r.fw<float>() : r.fw<double>();
-        else
-            s = r.cls == GD_SINGLE ? r.squaring<float>() : r.squaring<double>();
-        cudaEventRecord(gd_event(3), r.st);
+    /* with P: a run without edge counts; where the graph has a cycle of
+     * weight 0, another with them */
+    for (int run = 0; run < 2 && !s; ++run) {
+        cudaEventRecord(gd_event(0), r.st);
+        if (run == 0)
+            s = r.prepare(W);
+        if (!s) s = r.fill(cycle_vertex);
+        cudaEventRecord(gd_event(1), r.st);
+        if (!s) {
+            cudaEventRecord(gd_event(2), r.st);
+            if (fw)
+                s = r.cls == GD_SINGLE ? r.fw<float>() : r.fw<double>();
+            else
+                s = r.cls == GD_SINGLE ? r.squaring<float>() : r.squaring<double>();
+            cudaEventRecord(gd_event(3), r.st);
+        }
         if (!s) s = r.check(cycle_vertex);
+        if (!s) {
+            t->prep_ms += gd_elapsed(0, 1);
+            t->kernel_ms += gd_elapsed(2, 3);
+        }
+        bool zero = false;
+        if (s || !r.wp || r.hops || (s = r.zero_cycle(&zero)) || !zero) break;
+        r.hops = true;
+    }
+    {
         if (!s) s = r.results(Dout, P0 ? &Pout : NULL, pcls);
         if (!s) s = gd_cuda(cudaStreamSynchronize(r.st), "the shortest paths");
         if (!s) {
-            t->prep_ms = gd_elapsed(0, 1) + gd_elapsed(GD_EV_UNPACK, GD_EV_UNPACK + 1);
-            t->kernel_ms = gd_elapsed(2, 3);
-            snprintf(t->kernel, sizeof t->kernel, "%s",
-                     r.cls == GD_DOUBLE ? "" : r.nonneg ? "integer min" : "fminf");
+            t->prep_ms += gd_elapsed(GD_EV_UNPACK, GD_EV_UNPACK + 1);
+            snprintf(t->kernel, sizeof t->kernel, "%s%s",
+                     r.cls == GD_DOUBLE ? "" : r.nonneg ? "integer min" : "fminf",
+                     r.hops ? (r.cls == GD_DOUBLE ? "edge counts" : ", edge counts") : "");
         }
     }
     if (s) {

@@ -515,10 +515,10 @@ void launch_big(const T *Ap, const T *Bt, T *C, int64_t mp, int64_t np, int64_t 
  * (minplus_first...) and results that are read before they are written
  * (C = min(C, A (x) B): shortest paths). Block (x, jt + y) computes the
  * tile at (x, jt + y) of Ap (lda) and Bt (ldb) over k < kp, then hands
- * each of the thread's 64 outputs to out(i, j, value, k): k the first k
- * attaining the minimum (0-based) for a witness Op, else -1. GATE as for
- * big_tile_kernel. The epilogue reads the operands again only for the
- * witness's group (first_k). */
+ * each of the thread's 64 outputs: out(i, j, value, k) with k the first k
+ * attaining the minimum (0-based) for a witness Op, else out(i, j, value,
+ * Ap, lda, Bt, ldb, kp), the operands to read again where out needs to.
+ * GATE as for big_tile_kernel. */
 // Where the witnesses live: in registers (an int[8][8] of the thread),
 // or, where the registers do not hold them beside the 64 accumulators
 // (double), in shared memory: output (r, c) of thread tid at
@@ -565,7 +565,7 @@ each_tile_kernel(const T *__restrict__ Ap, int64_t lda, const T *__restrict__ Bt
                 const int64_t k = first_k<Op::K>(Ap, lda, Bt, ldb, i, j, acc[r][c], wit[r][c], &v);
                 out(i, j, v, k);
             } else {
-                out(i, j, acc[r][c], (int64_t)-1);
+                out(i, j, acc[r][c], Ap, lda, Bt, ldb, kp);
             }
         }
     }
@@ -601,16 +601,22 @@ template <class T> struct store_first {
 };
 
 /* relax: D(i,j) = v where v < D(i,j) (a shorter path; NaN never is). With
- * predecessors, P(i,j) = Pk(k, j), the predecessor of j on the path from
- * the witness k, and the path's edge count H(i,j) = Hc(i, k) + Hk(k, j);
- * a path of the same length through k with fewer edges replaces it too
- * (P and H only). The edge counts order paths of equal length, so that
- * following P never goes round a cycle of weight 0 (a tie without them
- * can make P(i,j) = q and P(i,q) = j; NOTES.md). In place (Dout == Din,
- * Pout == Pin, Hout == Hin: only changes are written), or from Din, Pin,
- * Hin into Dout, Pout, Hout (every element written). *changed is set when
- * a length fell (NULL: not asked). P and H are int32 (P 1-based, 0 for
- * none) with D's leading dimension; Pk and Hk have ldpk, Hc ldhc. */
+ * predecessors, P(i,j) = Pk(k, j), the predecessor of j on the path through
+ * k. Two ways to choose k:
+ *  - from a witness Op: the first k of the minimum (shortest paths whose
+ *    graph has no cycle of weight 0);
+ *  - with edge counts (Hout set): the path's edge count H(i,j) = Hc(i, k) +
+ *    Hk(k, j), k the one with the fewest edges among those whose sum is v,
+ *    and a path of the same length with fewer edges replaces the old one
+ *    too (P and H only). Lengths first, then edge counts: following P then
+ *    always goes to a path of fewer edges or a shorter one, never round a
+ *    cycle of weight 0 (with ties taken as they come, P(i,j) = q and
+ *    P(i,q) = j can happen there: NOTES.md). The k is found by reading the
+ *    product's operands again (k < kp) where the length fell or tied. In place (Dout == Din, Pout ==
+ * Pin, Hout == Hin: only changes are written), or from Din, Pin, Hin into
+ * Dout, Pout, Hout (every element written). *changed is set when a length
+ * fell (NULL: not asked). P and H are int32 (P 1-based, 0 for none) with
+ * D's leading dimension; Pk and Hk have ldpk, Hc ldhc. */
 template <class T> struct relax {
     const T *Din;
     T *Dout;
@@ -625,25 +631,49 @@ template <class T> struct relax {
     const int *Hk;
     const int *Hc;
     int64_t ldhc;
+    // from a witness Op: k, the first k of the minimum; no edge counts
+    // (Hout NULL), improvements only
     __device__ void operator()(int64_t i, int64_t j, T v, int64_t k) const
     {
         const int64_t e = i + ldd * j;
         const T old = Din[e];
         if (v < old) {
             Dout[e] = v;
-            if (Pout && k >= 0) {
-                Pout[e] = Pk[k + ldpk * j];
-                Hout[e] = Hc[i + ldhc * k] + Hk[k + ldpk * j];
-            }
+            if (Pout) Pout[e] = Pk[k + ldpk * j];
+            if (changed) *changed = 1;
+        } else if (Dout != Din) {
+            Dout[e] = old;
+            if (Pout) Pout[e] = Pin[e];
+        }
+    }
+    // from the minimum alone: the k with the fewest edges found here
+    __device__ void operator()(int64_t i, int64_t j, T v, const T *__restrict__ Ap, int64_t lda,
+                               const T *__restrict__ Bt, int64_t ldb, int64_t kp) const
+    {
+        const int64_t e = i + ldd * j;
+        const T old = Din[e];
+        if (v < old && !Pout) {
+            Dout[e] = v;
             if (changed) *changed = 1;
             return;
         }
-        if (Pout && k >= 0 && v == old && v < (T)INFINITY) {
-            const int h = Hc[i + ldhc * k] + Hk[k + ldpk * j];
-            if (h < Hin[e]) {
-                if (Dout != Din) Dout[e] = old;
-                Pout[e] = Pk[k + ldpk * j];
-                Hout[e] = h;
+        if (Pout && (v < old || (v == old && v < (T)INFINITY))) {
+            /* the k of the fewest edges among those that give v */
+            int best = 0x7fffffff;
+            int64_t kb = 0;
+            for (int64_t k = 0; k < kp; ++k)
+                if (Ap[i + lda * k] + Bt[j + ldb * k] == v) {
+                    const int h = Hc[i + ldhc * k] + Hk[k + ldpk * j];
+                    if (h < best) {
+                        best = h;
+                        kb = k;
+                    }
+                }
+            if (v < old || best < Hin[e]) {
+                Dout[e] = v;
+                Pout[e] = Pk[kb + ldpk * j];
+                Hout[e] = best;
+                if (changed && v < old) *changed = 1;
                 return;
             }
         }

@@ -17,6 +17,7 @@ static const struct {
     {"gather", gd_op_gather},       {"free", gd_op_free},
     {"transpose", gd_op_transpose}, {"squareform", gd_op_squareform},
     {"describe", gd_op_describe},   {"apsp", gd_op_apsp},
+    {"apsp_info", gd_op_apsp_info},
     {"row", gd_op_row},
 };
 

@@ -2,6 +2,7 @@
  * gd_path reads, through __gd__:
  *
  *   [D, P, info] = __gd__('apsp', W, 'Variant', name, 'IndexClass', c)
+ *   [D, ~, info] = __gd__('apsp_info', W, ...)   the same without P
  *   list = __gd__('apsp', 'variants')
  *   r = __gd__('row', G, i)          row i of a gdArray, as a host row
  *
@@ -13,7 +14,7 @@
 #include <math.h>
 #include <string.h>
 
-void gd_op_apsp(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+static void apsp(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[], int want_p)
 {
     static const char FN[] = "gd_apsp";
     const gd_variant_info *list;
@@ -44,17 +45,31 @@ void gd_op_apsp(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     int64_t vertex = 0;
     gd_out dout = gd_mex_result_out(&D, resident, on_device, (size_t)W.rows, (size_t)W.rows, W.cls);
     gd_out pout;
-    const int wp = nlhs > 1;
+    const int wp = want_p && nlhs > 1;
     if (wp) pout = gd_mex_result_out(&P, resident, on_device, (size_t)W.rows, (size_t)W.rows, pcls);
     gd_status s = gd_apsp(variant, &W, dout, wp ? &pout : NULL, pcls, &vertex, &t);
     if (s && wp) gd_mex_result_free(&P);
     plhs[0] = gd_mex_result_take(FN, &D, s);
-    if (wp) plhs[1] = gd_mex_result_take(FN, &P, GD_OK);
+    if (wp)
+        plhs[1] = gd_mex_result_take(FN, &P, GD_OK);
+    else if (nlhs > 1)
+        plhs[1] = mxCreateDoubleMatrix(0, 0, mxREAL);
     gd_mex_warn_fallback(FN, &t);
     if (nlhs > 2) {
         const int64_t size[1] = {W.rows};
         plhs[2] = gd_mex_info(&t, W.cls, "steps/s", 1, size, 1);
     }
+}
+
+void gd_op_apsp(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    apsp(nlhs, plhs, nrhs, prhs, 1);
+}
+
+/* [D, ~, info]: no predecessors ([] in their place) */
+void gd_op_apsp_info(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    apsp(nlhs, plhs, nrhs, prhs, 0);
 }
 
 void gd_op_row(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])

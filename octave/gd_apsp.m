@@ -40,6 +40,7 @@
 ## The class of @var{P}: @qcode{"double"} (default) or @qcode{"int32"}.
 ## @end table
 ##
+## @code{[D, ~, info] = gd_apsp (@dots{})} computes no @var{P}.
 ## @var{info} is the struct of every gd operation (variant, kernel: in
 ## single @qcode{"integer min"} where no weight is negative, else
 ## @qcode{"fminf"}; milliseconds of upload, preparation, kernels, download;
@@ -69,6 +70,8 @@ function [D, P, info] = gd_apsp (varargin)
     D = __gd__ ("apsp", varargin{:});
   elseif (nargout == 2)
     [D, P] = __gd__ ("apsp", varargin{:});
+  elseif (! isargout (2))
+    [D, P, info] = __gd__ ("apsp_info", varargin{:});   # no P: not computed
   else
     [D, P, info] = __gd__ ("apsp", varargin{:});
   endif
