@@ -87,10 +87,8 @@ __global__ void apsp_init(const T *__restrict__ W, int64_t ldw, T *__restrict__ 
             }
         }
         D[e] = d;
-        if (P) {
-            P[e] = p;
-            H[e] = p ? 1 : 0;
-        }
+        if (P) P[e] = p;
+        if (H) H[e] = p ? 1 : 0;
     }
     if (f) atomicOr(flags, f);
     if (v != 0x7fffffff) atomicMin(flags + 1, v);
