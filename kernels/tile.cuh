@@ -515,10 +515,10 @@ void launch_big(const T *Ap, const T *Bt, T *C, int64_t mp, int64_t np, int64_t 
  * (minplus_first...) and results that are read before they are written
  * (C = min(C, A (x) B): shortest paths). Block (x, jt + y) computes the
  * tile at (x, jt + y) of Ap (lda) and Bt (ldb) over k < kp, then hands
- * each of the thread's 64 outputs: out(i, j, value, k) with k the first k
- * attaining the minimum (0-based) for a witness Op, else out(i, j, value,
- * Ap, lda, Bt, ldb, kp), the operands to read again where out needs to.
- * GATE as for big_tile_kernel. */
+ * each of the thread's 64 outputs: out.witness<K>(i, j, value, group, Ap,
+ * lda, Bt, ldb) for a witness Op (the first k attaining the minimum is in
+ * that group of K: first_k finds it, where out needs it), else out(i, j,
+ * value, Ap, lda, Bt, ldb, kp). GATE as for big_tile_kernel. */
 // Where the witnesses live: in registers (an int[8][8] of the thread),
 // or, where the registers do not hold them beside the 64 accumulators
 // (double), in shared memory: output (r, c) of thread tid at
@@ -561,9 +561,7 @@ each_tile_kernel(const T *__restrict__ Ap, int64_t lda, const T *__restrict__ Bt
         for (int r = 0; r < 8; ++r) {
             const int64_t i = i0 + big_offset<T, L::TX>(tx, r);
             if constexpr (Op::WITNESS) {
-                T v;
-                const int64_t k = first_k<Op::K>(Ap, lda, Bt, ldb, i, j, acc[r][c], wit[r][c], &v);
-                out(i, j, v, k);
+                out.template witness<Op::K>(i, j, acc[r][c], wit[r][c], Ap, lda, Bt, ldb);
             } else {
                 out(i, j, acc[r][c], Ap, lda, Bt, ldb, kp);
             }
@@ -593,8 +591,11 @@ template <class T> struct store_first {
     T *C;
     int *K;
     int64_t ldc;
-    __device__ void operator()(int64_t i, int64_t j, T v, int64_t k) const
+    template <int G>
+    __device__ void witness(int64_t i, int64_t j, T v, int w, const T *__restrict__ Ap,
+                            int64_t lda, const T *__restrict__ Bt, int64_t ldb) const
     {
+        const int64_t k = first_k<G>(Ap, lda, Bt, ldb, i, j, v, w, &v);
         C[i + ldc * j] = v;
         K[i + ldc * j] = (int)(k + 1);
     }
@@ -631,15 +632,20 @@ template <class T> struct relax {
     const int *Hk;
     const int *Hc;
     int64_t ldhc;
-    // from a witness Op: k, the first k of the minimum; no edge counts
-    // (Hout NULL), improvements only
-    __device__ void operator()(int64_t i, int64_t j, T v, int64_t k) const
+    // from a witness Op: the first k of the minimum, found (first_k) only
+    // where the length fell; no edge counts (Hout NULL)
+    template <int G>
+    __device__ void witness(int64_t i, int64_t j, T v, int w, const T *__restrict__ Ap,
+                            int64_t lda, const T *__restrict__ Bt, int64_t ldb) const
     {
         const int64_t e = i + ldd * j;
         const T old = Din[e];
         if (v < old) {
             Dout[e] = v;
-            if (Pout) Pout[e] = Pk[k + ldpk * j];
+            if (Pout) {
+                T s;
+                Pout[e] = Pk[first_k<G>(Ap, lda, Bt, ldb, i, j, v, w, &s) + ldpk * j];
+            }
             if (changed) *changed = 1;
         } else if (Dout != Din) {
             Dout[e] = old;
