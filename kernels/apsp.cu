@@ -118,6 +118,41 @@ template <class T> __global__ void apsp_zero_cycle(const T *__restrict__ D, int6
     if (__syncthreads_or(z) && threadIdx.x == 0) atomicOr(flags, 16);
 }
 
+// Wt[j + np q] = W(q, j) with +Inf on the diagonal (a self-loop is never
+// the last edge of a shortest path), NaN padding: W's transpose in the
+// layout of min-plus's B
+template <class T>
+__global__ void last_edges(const T *__restrict__ W, T *__restrict__ Wt, int64_t n, int64_t np)
+{
+    for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < np * np;
+         e += (int64_t)gridDim.x * blockDim.x) {
+        const int64_t j = e % np, q = e / np;
+        Wt[e] = q < n && j < n ? (q == j ? (T)INFINITY : W[q + n * j]) : pad_nan<T>();
+    }
+}
+
+// P from the lengths: P(i,j) = the first q of min_q D(i,q) + W(q,j) (the
+// last edge of a shortest path), 0 on the diagonal and where j is
+// unreachable. Where no cycle has weight 0, following these goes from j
+// back to i (a circle of them would be a cycle of weight 0).
+template <class T> struct last_edge_out {
+    const T *D;
+    int *P;
+    int64_t ld, n;
+    template <int G>
+    __device__ void witness(int64_t i, int64_t j, T v, int w, const T *__restrict__ Ap,
+                            int64_t lda, const T *__restrict__ Bt, int64_t ldb) const
+    {
+        if (i >= n || j >= n) return;
+        int p = 0;
+        if (i != j && D[i + ld * j] < (T)INFINITY) {
+            T s;
+            p = (int)gd_tile::first_k<G>(Ap, lda, Bt, ldb, i, j, v, w, &s) + 1;
+        }
+        P[i + ld * j] = p;
+    }
+};
+
 // Step 1: Floyd-Warshall on the diagonal block at (k0, k0), in shared
 // memory: one block of 1024 threads, a barrier a k; thread t takes row
 // t % FB and every eighth column from t / FB. With WP, P too, and with
@@ -201,23 +236,11 @@ void relax_product(const T *A, int64_t lda, const T *Bt, int64_t ldb, int64_t mp
                    int64_t kp, const gd_tile::relax<T> &out, bool nonneg, cudaStream_t st)
 {
     using namespace gd_tile;
-    /* predecessors without edge counts: the witness kernels */
-    const bool witness = out.Pout && !out.Hout;
     if constexpr (sizeof(T) == 8) {
-        if (witness)
-            launch_each<minplus_first<1>, T, 4, layout<16, 8, 1>, relax<T>, -1, true>(
-                A, lda, Bt, ldb, mp, np, kp, out, st);
-        else
-            launch_each<minplus, T, 8, shape<T>, relax<T>>(A, lda, Bt, ldb, mp, np, kp, out, st);
+        launch_each<minplus, T, 8, shape<T>, relax<T>>(A, lda, Bt, ldb, mp, np, kp, out, st);
     } else {
-        typedef layout<16, 8, 4, true> L;  // min-plus v5's
-        typedef layout<16, 8, 2, true> LW; // the witness's registers
-        if (witness && nonneg)
-            launch_each<minplus_first_nonneg, T, 16, LW, relax<T>>(A, lda, Bt, ldb, mp, np, kp,
-                                                                   out, st);
-        else if (witness)
-            launch_each<minplus_first<4>, T, 8, LW, relax<T>>(A, lda, Bt, ldb, mp, np, kp, out, st);
-        else if (nonneg)
+        typedef layout<16, 8, 4, true> L; // min-plus v5's
+        if (nonneg)
             launch_each<minplus_nonneg, T, 16, L, relax<T>>(A, lda, Bt, ldb, mp, np, kp, out, st);
         else
             launch_each<minplus, T, 8, L, relax<T>>(A, lda, Bt, ldb, mp, np, kp, out, st);
@@ -272,13 +295,13 @@ struct apsp_run {
                          "clearing the flags")))
             return s;
         const unsigned blocks = gd_blocks_for(np * np, 256);
-        int *hh = hops ? (int *)H : NULL;
+        int *hh = hops ? (int *)H : NULL, *pp = hops ? (int *)P : NULL;
         if (cls == GD_SINGLE)
-            apsp_init<float><<<blocks, 256, 0, st>>>((const float *)w, n, (float *)D, (int *)P,
-                                                     hh, n, np, flags);
+            apsp_init<float><<<blocks, 256, 0, st>>>((const float *)w, n, (float *)D, pp, hh, n,
+                                                     np, flags);
         else
-            apsp_init<double><<<blocks, 256, 0, st>>>((const double *)w, n, (double *)D, (int *)P,
-                                                      hh, n, np, flags);
+            apsp_init<double><<<blocks, 256, 0, st>>>((const double *)w, n, (double *)D, pp, hh,
+                                                      n, np, flags);
         int f[2];
         if ((s = gd_cuda(cudaGetLastError(), "the initialisation kernel")) ||
             (s = gd_cuda(cudaMemcpyAsync(f, flags, sizeof f, cudaMemcpyDeviceToHost, st),
@@ -300,6 +323,9 @@ struct apsp_run {
     {
         gd_status s;
         T *d = (T *)D;
+        /* predecessors are tracked only with the edge counts (else they
+         * come from the lengths afterwards: last_edges) */
+        const bool wp = hops;
         int *p = (int *)P, *h = hops ? (int *)H : NULL;
         if ((s = alloc(&Ac, np, FB, cls, "the column panel")) ||
             (s = alloc(&Bt, np, FB, cls, "the row panel")) ||
@@ -315,7 +341,6 @@ struct apsp_run {
         for (int64_t k0 = 0; k0 < np && !s; k0 += FB) {
             /* 1. the diagonal block closed */
             s = hops ? launch_fw_diag<T, true, true>(d, p, h, np, k0, st)
-              : wp   ? launch_fw_diag<T, true, false>(d, p, h, np, k0, st)
                      : launch_fw_diag<T, false, false>(d, p, h, np, k0, st);
             if (s) break;
             /* 2. the column panel against it */
@@ -357,6 +382,7 @@ struct apsp_run {
     template <class T> gd_status squaring()
     {
         gd_status s;
+        const bool wp = hops; /* as in fw() */
         int *changed = flags; /* reused: the flags were read */
         if ((s = alloc(&D2, np, np, cls, "D")) || (s = alloc(&Dt, np, np, cls, "D transposed")) ||
             (wp && (s = alloc(&P2, np, np, GD_INT32, "P"))) ||
@@ -368,8 +394,8 @@ struct apsp_run {
             gd_launch_transpose(cls, D, np, Dt, np, np, st);
             if ((s = gd_cuda(cudaMemsetAsync(changed, 0, sizeof(int), st), "clearing a flag")))
                 return s;
-            gd_tile::relax<T> out = {(const T *)D, (T *)D2, np, (const int *)P, (int *)P2,
-                                     (const int *)P, np, changed,
+            gd_tile::relax<T> out = {(const T *)D, (T *)D2, np, wp ? (const int *)P : NULL,
+                                     wp ? (int *)P2 : NULL, (const int *)P, np, changed,
                                      hops ? (const int *)H : NULL, hops ? (int *)H2 : NULL,
                                      (const int *)H, (const int *)H, np};
             relax_product<T>((const T *)D, np, (const T *)Dt, np, np, np, np, out, nonneg, st);
@@ -382,15 +408,39 @@ struct apsp_run {
             void *x = D;
             D = D2;
             D2 = x;
-            x = P;
-            P = P2;
-            P2 = x;
-            x = H;
-            H = H2;
-            H2 = x;
+            if (wp) {
+                x = P;
+                P = P2;
+                P2 = x;
+                x = H;
+                H = H2;
+                H2 = x;
+            }
             if (!c) break;
         }
         return GD_OK;
+    }
+
+    /* P from the final D: the witness of D (x) W with W's diagonal Inf
+     * (one min-plus product) */
+    template <class T> gd_status last_edge_pass()
+    {
+        gd_status s;
+        if ((s = alloc(&Dt, np, np, cls, "W transposed"))) return s;
+        last_edges<T><<<gd_blocks_for(np * np, 256), 256, 0, st>>>((const T *)w, (T *)Dt, n, np);
+        const last_edge_out<T> out = {(const T *)D, (int *)P, np, n};
+        using namespace gd_tile;
+        const T *A = (const T *)D, *B = (const T *)Dt;
+        if constexpr (sizeof(T) == 8)
+            launch_each<minplus_first<1>, T, 4, layout<16, 8, 1>, last_edge_out<T>, -1, true>(
+                A, np, B, np, np, np, np, out, st);
+        else if (nonneg)
+            launch_each<minplus_first_nonneg, T, 16, layout<16, 8, 2, true>, last_edge_out<T>>(
+                A, np, B, np, np, np, np, out, st);
+        else
+            launch_each<minplus_first<4>, T, 8, layout<16, 8, 2, true>, last_edge_out<T>>(
+                A, np, B, np, np, np, np, out, st);
+        return gd_cuda(cudaGetLastError(), "the predecessors' product");
     }
 
     /* whether the graph has a cycle of weight 0 (predecessors chosen
@@ -615,8 +665,9 @@ gd_status run_gpu(bool fw, const gd_matrix &W, gd_out Dout, const gd_out *P0, gd
     r.st = gd_stream();
     gd_out Pout = {};
     if (P0) Pout = *P0;
-    /* with P: a run without edge counts; where the graph has a cycle of
-     * weight 0, another with them */
+    /* the lengths; with P, then the predecessors from them (one witness
+     * product), or where the graph has a cycle of weight 0, a second run
+     * that tracks them with the edge counts */
     for (int run = 0; run < 2 && !s; ++run) {
         cudaEventRecord(gd_event(0), r.st);
         if (run == 0)
@@ -637,7 +688,16 @@ gd_status run_gpu(bool fw, const gd_matrix &W, gd_out Dout, const gd_out *P0, gd
             t->kernel_ms += gd_elapsed(2, 3);
         }
         bool zero = false;
-        if (s || !r.wp || r.hops || (s = r.zero_cycle(&zero)) || !zero) break;
+        if (s || !r.wp || r.hops || (s = r.zero_cycle(&zero))) break;
+        if (!zero) {
+            /* P from the lengths */
+            cudaEventRecord(gd_event(2), r.st);
+            s = r.cls == GD_SINGLE ? r.last_edge_pass<float>() : r.last_edge_pass<double>();
+            cudaEventRecord(gd_event(3), r.st);
+            if (!s) s = gd_cuda(cudaStreamSynchronize(r.st), "the predecessors' product");
+            if (!s) t->kernel_ms += gd_elapsed(2, 3);
+            break;
+        }
         r.hops = true;
     }
     {

@@ -602,22 +602,19 @@ template <class T> struct store_first {
 };
 
 /* relax: D(i,j) = v where v < D(i,j) (a shorter path; NaN never is). With
- * predecessors, P(i,j) = Pk(k, j), the predecessor of j on the path through
- * k. Two ways to choose k:
- *  - from a witness Op: the first k of the minimum (shortest paths whose
- *    graph has no cycle of weight 0);
- *  - with edge counts (Hout set): the path's edge count H(i,j) = Hc(i, k) +
- *    Hk(k, j), k the one with the fewest edges among those whose sum is v,
- *    and a path of the same length with fewer edges replaces the old one
- *    too (P and H only). Lengths first, then edge counts: following P then
- *    always goes to a path of fewer edges or a shorter one, never round a
- *    cycle of weight 0 (with ties taken as they come, P(i,j) = q and
- *    P(i,q) = j can happen there: NOTES.md). The k is found by reading the
- *    product's operands again (k < kp) where the length fell or tied. In place (Dout == Din, Pout ==
- * Pin, Hout == Hin: only changes are written), or from Din, Pin, Hin into
- * Dout, Pout, Hout (every element written). *changed is set when a length
- * fell (NULL: not asked). P and H are int32 (P 1-based, 0 for none) with
- * D's leading dimension; Pk and Hk have ldpk, Hc ldhc. */
+ * predecessors (Pout set), also the path's edge count: P(i,j) = Pk(k, j),
+ * the predecessor of j on the path through k, and H(i,j) = Hc(i, k) +
+ * Hk(k, j), where k is the one with the fewest edges among those whose sum
+ * is v; a path of the same length with fewer edges replaces the old one
+ * too (P and H only). Lengths first, then edge counts: following P then
+ * always goes to a path of fewer edges or a shorter one, never round a
+ * cycle of weight 0 (with ties taken as they come, P(i,j) = q and P(i,q) =
+ * j can happen there: NOTES.md). The k is found by reading the product's
+ * operands again (k < kp) where the length fell or tied. In place (Dout ==
+ * Din, Pout == Pin, Hout == Hin: only changes are written), or from Din,
+ * Pin, Hin into Dout, Pout, Hout (every element written). *changed is set
+ * when a length fell (NULL: not asked). P and H are int32 (P 1-based, 0
+ * for none) with D's leading dimension; Pk and Hk have ldpk, Hc ldhc. */
 template <class T> struct relax {
     const T *Din;
     T *Dout;
@@ -632,26 +629,6 @@ template <class T> struct relax {
     const int *Hk;
     const int *Hc;
     int64_t ldhc;
-    // from a witness Op: the first k of the minimum, found (first_k) only
-    // where the length fell; no edge counts (Hout NULL)
-    template <int G>
-    __device__ void witness(int64_t i, int64_t j, T v, int w, const T *__restrict__ Ap,
-                            int64_t lda, const T *__restrict__ Bt, int64_t ldb) const
-    {
-        const int64_t e = i + ldd * j;
-        const T old = Din[e];
-        if (v < old) {
-            Dout[e] = v;
-            if (Pout) {
-                T s;
-                Pout[e] = Pk[first_k<G>(Ap, lda, Bt, ldb, i, j, v, w, &s) + ldpk * j];
-            }
-            if (changed) *changed = 1;
-        } else if (Dout != Din) {
-            Dout[e] = old;
-            if (Pout) Pout[e] = Pin[e];
-        }
-    }
     // from the minimum alone: the k with the fewest edges found here
     __device__ void operator()(int64_t i, int64_t j, T v, const T *__restrict__ Ap, int64_t lda,
                                const T *__restrict__ Bt, int64_t ldb, int64_t kp) const
