@@ -3,7 +3,8 @@
 ##
 ##   make bench                                    (everything, < 5 minutes on an H100)
 ##   GD_BENCH_OPS=sgemm make bench                 (one operation; "resident":
-##                                                 the gdArray chains)
+##                                                 the gdArray chains; "apsp":
+##                                                 shortest paths, the witness)
 ##   GD_BENCH_SIZES="1024 2048" make bench         (min-plus sizes)
 ##   GD_BENCH_QUICK=1 GD_BENCH_OUT=/tmp/b.md ...    (every size / 32: a smoke test)
 ##
@@ -38,7 +39,7 @@ if (! dev.available)
 endif
 ops = strsplit (strtrim (getenv ("GD_BENCH_OPS")));
 if (isempty (ops{1}))
-  ops = {"minplus", "sgemm", "pdist", "resident"};
+  ops = {"minplus", "sgemm", "pdist", "resident", "apsp"};
 endif
 quick = ! isempty (getenv ("GD_BENCH_QUICK"));
 scale = @(x) pick (quick, max (1, round (x / 32)), x);
@@ -360,6 +361,79 @@ if (any (strcmp (ops, "resident")))
   md{end+1} = resident_row (sprintf ("one call, min-plus n=16 single (%s)", info.variant), median (th), median (tr), info.kernel_ms);
   clear A G R;
   fflush (stdout);
+endif
+
+if (any (strcmp (ops, "apsp")))
+  ## the witness: [R, K] against R alone, n = 8192 single (non-negative
+  ## data: the integer min) and with negatives (fminf)
+  n = scale (8192);
+  printf ("\nmin-plus witness\n%-34s %10s %12s %10s\n", "product", "kernel ms", "steps/s", "/ R alone");
+  md{end+1} = sprintf ("\n## min-plus witness\n\n`[R, K] = gd_minplus (A)` (K: the first k of each minimum) against `R = gd_minplus (A)`, v5, medians of 3 calls, kernel time.\n\n| product | kernel | R alone ms | [R, K] ms | [R, K] steps/s | [R, K] / R alone |\n|---|---|---:|---:|---:|---:|\n");
+  for neg = [false true]
+    A = rand (n, "single") * 100 - 50 * neg;
+    [R0, K0] = gd_minplus (A, "Variant", "v5");
+    [Re, Ke] = gd_minplus (A(1:min (n, 300), :), A(:, 1:7), "Variant", "cpu");
+    [Rs, Ks] = gd_minplus (A(1:min (n, 300), :), A(:, 1:7), "Variant", "v5");
+    if (! isequal (Ks, Ke) || ! isequal (R0, gd_minplus (A, "Variant", "v5")))
+      error ("bench: the witness differs");
+    endif
+    t0 = t1 = zeros (1, 3);
+    for r = 1:3
+      [~, ~, i0] = gd_minplus (A, "Variant", "v5"); t0(r) = i0.kernel_ms;
+      [~, ~, i1] = gd_minplus (A, "Variant", "v5"); [~, K, i1] = gd_minplus (A, "Variant", "v5"); t1(r) = i1.kernel_ms;
+    endfor
+    name = sprintf ("n=%d single, %s", n, pick (neg, "negatives", "non-negative"));
+    printf ("%-34s %10.2f %12.3g %10.2f\n", name, median (t1), n^3 / (median (t1) * 1e-3), median (t1) / median (t0));
+    md{end+1} = sprintf ("| %s | %s | %.2f | %.2f | %.3g | %.2f |\n", name, i1.kernel, median (t0), median (t1), n^3 / (median (t1) * 1e-3), median (t1) / median (t0));
+    clear A R0 K0 K;
+  endfor
+
+  ## gd_apsp: every variant, with and without P, beside one min-plus
+  ## product of the same n (v5) in the same run. Weights 1..1000 on half
+  ## the edges (no cycle of weight 0). The cpu variant runs up to n = 4096.
+  printf ("\nshortest paths (gd_apsp)\n%-7s %-6s %-9s %-3s %10s %8s %10s\n", "class", "n",
+          "variant", "P", "kernel ms", "x prod", "h2h ms");
+  md{end+1} = sprintf ("\n## shortest paths (gd_apsp)\n\nAll-pairs shortest paths of a graph with weights 1..1000 on half of the n^2 edges, against one min-plus product of the same n (v5, kernel) in the same run. kernel ms: the GPU's time (CUDA events: every round of Floyd-Warshall or every squaring, and the predecessors' product), or the CPU's; h2h: the whole call from Octave. Medians of 3 calls; every variant's D checked against fw's first.\n\n| class | n | variant | P | kernel ms | x one product | host-to-host ms | min-plus product ms |\n|---|---:|---|---|---:|---:|---:|---:|\n");
+  for c = {"single", "double"}
+    for n = scale ([1024 4096 8192])
+      W = cast (randi (1000, n), c{1}); W(rand (n) < 0.5) = Inf;
+      tm = zeros (1, 3);
+      for r = 1:3, [~, ~, im] = gd_minplus (W, "Variant", "v5"); tm(r) = im.kernel_ms; endfor
+      E = gd_apsp (W, "Variant", "fw");
+      for v = {"fw", "squaring", "cpu"}
+        if (strcmp (v{1}, "cpu") && n > scale (4096))
+          continue;
+        endif
+        for wp = [false true]
+          tk = th = zeros (1, 3);
+          for r = 1:3
+            t0 = tic ();
+            if (wp)
+              [D, P, info] = gd_apsp (W, "Variant", v{1});
+            else
+              [D, ~, info] = gd_apsp (W, "Variant", v{1});
+            endif
+            th(r) = toc (t0) * 1e3; tk(r) = info.kernel_ms;
+            if (! isequal (D, E))
+              error ("bench: gd_apsp %s differs from fw", v{1});
+            endif
+            if (strcmp (v{1}, "cpu"))
+              break;    # one call: the host is slow
+            endif
+          endfor
+          k = tk(1:r); h = th(1:r);
+          printf ("%-7s %-6d %-9s %-3s %10.2f %8.2f %10.2f\n", c{1}, n, v{1}, pick (wp, "yes", "no"),
+                  median (k), median (k) / median (tm), median (h));
+          md{end+1} = sprintf ("| %s | %d | %s | %s | %.2f | %.2f | %.2f | %.2f |\n", c{1}, n, v{1},
+                               pick (wp, "yes", "no"), median (k), median (k) / median (tm),
+                               median (h), median (tm));
+          clear D P;
+        endfor
+      endfor
+      fflush (stdout);
+    endfor
+  endfor
+  clear W E;
 endif
 
 name = regexprep (dev.name, "[^A-Za-z0-9]+", "_");

@@ -18,6 +18,7 @@ function rows = pick_rows (lines, header, keep)
       break;
     endif
     if (strncmp (l, "| variant", 9) || strncmp (l, "| section", 9) || strncmp (l, "|---", 4)
+        || strncmp (l, "| product", 9) || strncmp (l, "| class", 7)
         || strncmp (l, "| GLIBC_TUNABLES", 16)
         || (strncmp (l, "| ", 2) && ! isempty (regexp (l, keep, "once"))))
       rows{end+1} = l;
@@ -36,6 +37,8 @@ for f = files'
            "## sgemm", "^\\| (ladder \\| (k4-128-j4-k4|k5) \\| pad|sweep \\| (tuned|cublas) \\| pad \\| (4096x4096x4096|8192x8192x8192|4097x4097x4097|1000x3000x500))";
            "## pdist", "^\\| (naive|tiled|tuned) ";
            "## resident chains (gdArray)", "^\\| [^-]";
+           "## min-plus witness", "^\\| [^-]";
+           "## shortest paths (gd_apsp)", "^\\| (single|double) \\| (4096|8192) \\| (fw|squaring) ";
            "## fresh arrays", "^\\| [^-]"};
   for p = 1:rows (parts)
     r = pick_rows (lines, parts{p,1}, parts{p,2});
