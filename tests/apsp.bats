@@ -89,3 +89,14 @@ negcycle() {
         assert(isequal(gather(gd_apsp(G)), E));
         clear G D P D2 P2; s = gd_info(); assert(s.gdarrays, 0); disp('resident ok')" "resident ok"
 }
+
+@test "examples/shortest_paths.m runs and its route's roads add up to D" {
+    cd "$GD_ROOT"
+    run env GD_EXAMPLE_N=250 octave-cli -q --no-gui --no-init-file examples/shortest_paths.m
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"route "* ]]
+    line="$(echo "$output" | grep '^route ')"
+    got="$(echo "$line" | sed 's/.*length \([0-9.]*\) (D says \([0-9.]*\)).*/\1 \2/')"
+    [ "$(echo "$got" | awk '{ print ($1 == $2) }')" = 1 ]
+}
