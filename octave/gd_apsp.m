@@ -61,7 +61,7 @@
 ## @seealso{gd_path, gd_minplus, gdArray}
 ## @end deftypefn
 
-function [D, P, info] = gd_apsp (varargin)
+function [D, P, info, varargout] = gd_apsp (varargin)
   if (nargout < 2)
     if (nargout == 0 && nargin == 1 && ischar (varargin{1}))
       __gd__ ("apsp", varargin{:});
@@ -71,9 +71,10 @@ function [D, P, info] = gd_apsp (varargin)
   elseif (nargout == 2)
     [D, P] = __gd__ ("apsp", varargin{:});
   elseif (! isargout (2))
-    [D, P, info] = __gd__ ("apsp_info", varargin{:});   # no P: not computed
+    [D, P, info, varargout{1:nargout-3}] = __gd__ ("apsp_info", varargin{:});   # no P
   else
-    [D, P, info] = __gd__ ("apsp", varargin{:});
+    ## (a fourth output reaches the gateway, which says too many)
+    [D, P, info, varargout{1:nargout-3}] = __gd__ ("apsp", varargin{:});
   endif
 endfunction
 

@@ -14,10 +14,14 @@
 ## @seealso{gd_apsp}
 ## @end deftypefn
 
-function r = gd_path (P, i, j)
+function [r, varargout] = gd_path (varargin)
   if (nargin != 3)
-    print_usage ();
+    error ("gd:input", "gd_path: expected P, I and J (see help gd_path)");
   endif
+  if (nargout > 1)
+    error ("gd:input", "gd_path: too many outputs");
+  endif
+  [P, i, j] = varargin{:};
   if (isa (P, "gdArray"))
     n = rows (P);
     if (columns (P) != n)
@@ -35,6 +39,10 @@ function r = gd_path (P, i, j)
     check_index (i, n, "I", true);
     check_index (j, n, "J", false);
     prow = double (P(i,:));
+  endif
+  if (any (! (prow >= 0 & prow <= n & prow == fix (prow))))
+    error ("gd:input", "gd_path: row %d of P holds something other than vertex indices 0..%d: it is no predecessor matrix of gd_apsp",
+           double (i), n);
   endif
   i = double (i);
   if (isscalar (j))
@@ -97,3 +105,5 @@ endfunction
 %!error <I must be a vertex index> gd_path (P, 1.5, 1)
 %!error <square predecessor> gd_path (ones (2, 3), 1, 1)
 %!error <circle> gd_path ([0 2; 1 0], 1, 1 + 1)
+%!error <no predecessor matrix> gd_path ([0 0.5; 1 0], 1, 2)
+%!error <expected P, I and J> gd_path ([0 1; 1 0], 1)

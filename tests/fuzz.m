@@ -96,8 +96,11 @@ endfunction
 function why = check_result (fname, args, out)
   why = "";
   R = out{1};
-  if (numel (out) > 1 && ! isstruct (out{2}))
-    why = "the second output is not the info struct";
+  ## info is the output after those of Octave's counterpart: third for
+  ## gd_minplus ([R, K, info]: K as min's index), second for the others
+  at = 2 + any (strcmp (fname, {"gd_minplus", "gd_apsp"}));
+  if (numel (out) >= at && ! isstruct (out{at}) && ! ischar (args{1}))
+    why = sprintf ("output %d is not the info struct", at);
     return;
   endif
   switch (fname)
@@ -126,15 +129,52 @@ function why = check_result (fname, args, out)
         if (isa (A, "single") || isa (B, "single")) cls = "single"; else cls = "double"; endif
         A = cast (A, cls); B = cast (B, cls);
         ref = Inf (rows (A), columns (B), cls);
+        kref = zeros (rows (A), columns (B));
         if (columns (A) > 0)
           for j = 1:columns (B)
-            ref(:, j) = min (A + B(:, j).', [], 2);
+            [ref(:, j), kref(:, j)] = min (A + B(:, j).', [], 2);
           endfor
         endif
         if (! strcmp (class (R), cls) || ! isequaln (R, ref))
           why = "min-plus: not Octave's result";
+        elseif (numel (out) > 1 && ! isequal (out{2}, kref))
+          why = "min-plus: the witness is not Octave's [~, K] = min (...)";
         endif
       endif
+    case "gd_apsp"
+      if (ischar (args{1}))
+        if (! isstruct (R)) why = "variants: no struct"; endif
+        return;
+      endif
+      W = args{1}; n = rows (W);
+      E = W; E(1:n+1:end) = 0;
+      for k = 1:n
+        E = min (E, E(:,k) + E(k,:));
+      endfor
+      if (! strcmp (class (R), class (W)) || ! isequal (R, E))
+        why = "gd_apsp: not Floyd-Warshall's lengths";
+      elseif (numel (out) > 1)
+        P = double (out{2});
+        for i = 1:n
+          for j = find (isfinite (E(i,:)))
+            r = gd_path (P, i, j);
+            if (r(1) != i || r(end) != j || sum (W(sub2ind ([n n], r(1:end-1), r(2:end)))) != E(i,j))
+              why = sprintf ("gd_apsp: the route %d -> %d is no shortest path", i, j);
+              return;
+            endif
+          endfor
+        endfor
+      endif
+    case "gd_path"
+      P = double (args{1}); i = args{2}; js = args{3};
+      routes = R;
+      if (! iscell (routes)) routes = {routes}; endif
+      for t = 1:numel (js)
+        r = routes{t};
+        if (! isempty (r) && (r(1) != i || r(end) != js(t)))
+          why = "gd_path: a route does not run from i to j";
+        endif
+      endfor
     case {"gd_pdist", "gd_pdist2"}
       if (ischar (args{1}))
         if (! isstruct (R)) why = "variants: no struct"; endif
@@ -188,7 +228,7 @@ function [args, label] = valid_call (fname)
   args = {};
   label = "";
   variant = {"Variant", "auto"};
-  if (! strcmp (fname, "gd_squareform") && ! strcmp (fname, "gd_info"))
+  if (! any (strcmp (fname, {"gd_squareform", "gd_info", "gd_path"})))
     v = feval (fname, "variants");
     names = {v.name};
     if (! gd_info ().available) names = names(! [v.gpu]); endif
@@ -212,6 +252,15 @@ function [args, label] = valid_call (fname)
       args = {X};
     case "gd_info"
       args = {};
+    case "gd_apsp"
+      W = randi ([0 9], m); W(rand (m) < 0.5) = Inf; W(1:m+1:end) = 0;
+      W = cast (W, c1);
+      args = [{W}, variant];
+    case "gd_path"
+      W = randi ([1 9], n + 1); W(rand (n + 1) < 0.5) = Inf;
+      [~, P] = gd_apsp (W, "Variant", "cpu");
+      i0 = randi (n + 1); js = randi (n + 1, 1, randi (3));
+      args = {P, i0, js};
   endswitch
   label = sprintf ("valid: %s", strjoin (cellfun (@(a) sprintf ("%s %dx%d", class (a), rows (a), columns (a)),
                                                     args, "UniformOutput", false), ", "));
@@ -227,8 +276,14 @@ endfunction
 
 function [base, maxout] = base_call (fname)
   switch (fname)
-    case {"gd_minplus", "gd_sgemm"}
+    case "gd_minplus"
+      base = {randn(3, 4), randn(4, 5), "Variant", "auto"}; maxout = 3;
+    case "gd_sgemm"
       base = {randn(3, 4), randn(4, 5), "Variant", "auto"}; maxout = 2;
+    case "gd_apsp"
+      base = {[0 2 Inf; 1 0 4; Inf 1 0], "Variant", "auto"}; maxout = 3;
+    case "gd_path"
+      base = {[0 1 2; 2 0 2; 3 3 0], 1, 3}; maxout = 1;
     case "gd_pdist"
       base = {randn(6, 3), "euclidean", "Variant", "auto"}; maxout = 2;
     case "gd_pdist2"
