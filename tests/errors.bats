@@ -27,7 +27,7 @@ err() { octave_error "A = rand(4); B = rand(4, 3);" "$1"; }
 @test "inner dimensions disagree" { err "'gd:size', 'inner dimensions must agree: A is 4x3, B is 4x3', @gd_minplus, B, B"; }
 @test "unknown variant" { err "'gd:variant', 'unknown variant .v9. [(]variants: auto, v0, v1, v2, v3, v4, v5, cpu[)]', @gd_minplus, A, 'Variant', 'v9'"; }
 @test "variant not a string" { err "'gd:input', 'value of .Variant. must be', @gd_minplus, A, 'Variant', 3"; }
-@test "unknown option" { err "'gd:input', 'unknown option .Speed. [(]options: .Variant.[)]', @gd_minplus, A, B, 'Speed', 'max'"; }
+@test "unknown option" { err "'gd:input', 'unknown option .Speed. [(]options: .Variant., .IndexClass.[)]', @gd_minplus, A, B, 'Speed', 'max'"; }
 @test "option name not a string" { err "'gd:input', 'argument 5: expected an option name', @gd_minplus, A, B, 'Variant', 'cpu', 3, 'x'"; }
 @test "odd option count" { err "'gd:input', 'name/value pairs', @gd_minplus, A, B, 'Variant'"; }
 @test "option and variant names are case-insensitive" {
@@ -35,3 +35,11 @@ err() { octave_error "A = rand(4); B = rand(4, 3);" "$1"; }
     [ "$status" -eq 0 ]
 }
 @test "gd_info takes no arguments" { err "'gd:input', 'gd_info: takes no arguments', @gd_info, 1"; }
+
+@test "gd_apsp and gd_path: bad input" {
+    err "'gd:input', 'W must be a single or double matrix, not int32', @gd_apsp, int32(A)"
+    err "'gd:size', 'W must be square', @gd_apsp, B"
+    err "'gd:input', 'W has a NaN', @gd_apsp, [0 NaN; 1 0]"
+    err "'gd:input', 'unknown option .Speed.', @gd_apsp, A, 'Speed', 'max'"
+    err "'gd:input', 'I must be a vertex index in 1..2', @gd_path, [0 1; 2 0], 3, 1"
+}
