@@ -155,18 +155,18 @@ template <class T> struct last_edge_out {
 
 // Step 1: Floyd-Warshall on the diagonal block at (k0, k0), in shared
 // memory: one block of 1024 threads, a barrier a k; thread t takes row
-// t % FB and every eighth column from t / FB. With WP, P too, and with
-// HOPS the edge counts H (as in gd_tile::relax, fewer edges break a tie):
+// t % FB and every eighth column from t / FB. With HOPS, the predecessors
+// P and edge counts H too (as in gd_tile::relax, fewer edges break a tie):
 // in shared memory beside D in single (up to 192 KiB), in global memory
 // in double (D alone takes 128 KiB), where they are read and written only
 // where a path changes. Element
 // (i, k) and (k, j) change in step k only through D(k,k) < 0 (a negative
 // cycle, reported at the end).
-template <class T, bool WP, bool HOPS>
+template <class T, bool HOPS>
 __global__ void __launch_bounds__(1024) fw_diag(T *__restrict__ D, int *__restrict__ P,
                                                 int *__restrict__ H, int64_t ld, int64_t k0)
 {
-    enum { SH = WP && sizeof(T) == 4 }; // P (and H) in shared memory
+    enum { SH = HOPS && sizeof(T) == 4 }; // P and H in shared memory
     extern __shared__ __align__(16) unsigned char smem[];
     T *d = reinterpret_cast<T *>(smem);
     int *p = reinterpret_cast<int *>(d + FB * FB), *h = p + FB * FB;
@@ -178,8 +178,10 @@ __global__ void __launch_bounds__(1024) fw_diag(T *__restrict__ D, int *__restri
     int *pp = SH ? p : Pg, *hh = SH ? h : Hg;
     for (int e = tid; e < FB * FB; e += 1024) {
         d[e] = Dk[e % FB + ld * (e / FB)];
-        if (SH) p[e] = Pg[e % FB + ld * (e / FB)];
-        if (SH && HOPS) h[e] = Hg[e % FB + ld * (e / FB)];
+        if (SH) {
+            p[e] = Pg[e % FB + ld * (e / FB)];
+            h[e] = Hg[e % FB + ld * (e / FB)];
+        }
     }
     __syncthreads();
     for (int k = 0; k < FB; ++k) {
@@ -190,8 +192,10 @@ __global__ void __launch_bounds__(1024) fw_diag(T *__restrict__ D, int *__restri
             T &dij = d[i + FB * j];
             if (s < dij) {
                 dij = s;
-                if (WP) pp[i + lp * j] = pp[k + lp * j];
-                if (HOPS) hh[i + lp * j] = hh[i + lp * k] + hh[k + lp * j];
+                if (HOPS) {
+                    pp[i + lp * j] = pp[k + lp * j];
+                    hh[i + lp * j] = hh[i + lp * k] + hh[k + lp * j];
+                }
             } else if (HOPS && s == dij && s < (T)INFINITY) {
                 const int c = hh[i + lp * k] + hh[k + lp * j];
                 if (c < hh[i + lp * j]) {
@@ -204,26 +208,27 @@ __global__ void __launch_bounds__(1024) fw_diag(T *__restrict__ D, int *__restri
     }
     for (int e = tid; e < FB * FB; e += 1024) {
         Dk[e % FB + ld * (e / FB)] = d[e];
-        if (SH) Pg[e % FB + ld * (e / FB)] = p[e];
-        if (SH && HOPS) Hg[e % FB + ld * (e / FB)] = h[e];
+        if (SH) {
+            Pg[e % FB + ld * (e / FB)] = p[e];
+            Hg[e % FB + ld * (e / FB)] = h[e];
+        }
     }
 }
 
-template <class T, bool WP, bool HOPS>
+template <class T, bool HOPS>
 gd_status launch_fw_diag(T *D, int *P, int *H, int64_t ld, int64_t k0, cudaStream_t st)
 {
-    const size_t bytes =
-        (size_t)FB * FB * (sizeof(T) + (WP && sizeof(T) == 4 ? (HOPS ? 8 : 4) : 0));
+    const size_t bytes = (size_t)FB * FB * (sizeof(T) + (HOPS && sizeof(T) == 4 ? 8 : 0));
     static bool attr_set = false;
     if (!attr_set) {
-        gd_status s = gd_cuda(cudaFuncSetAttribute(fw_diag<T, WP, HOPS>,
+        gd_status s = gd_cuda(cudaFuncSetAttribute(fw_diag<T, HOPS>,
                                                    cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                    (int)bytes),
                               "the diagonal block's shared memory");
         if (s) return s;
         attr_set = true;
     }
-    fw_diag<T, WP, HOPS><<<1, 1024, bytes, st>>>(D, P, H, ld, k0);
+    fw_diag<T, HOPS><<<1, 1024, bytes, st>>>(D, P, H, ld, k0);
     return GD_OK;
 }
 
@@ -325,12 +330,12 @@ struct apsp_run {
         T *d = (T *)D;
         /* predecessors are tracked only with the edge counts (else they
          * come from the lengths afterwards: last_edges) */
-        const bool wp = hops;
+        const bool track = hops;
         int *p = (int *)P, *h = hops ? (int *)H : NULL;
         if ((s = alloc(&Ac, np, FB, cls, "the column panel")) ||
             (s = alloc(&Bt, np, FB, cls, "the row panel")) ||
             (s = alloc(&Dkt, FB, FB, cls, "the diagonal block")) ||
-            (wp && ((s = alloc(&Prow, FB, np, GD_INT32, "the row panel of P")) ||
+            (track && ((s = alloc(&Prow, FB, np, GD_INT32, "the row panel of P")) ||
                     (s = alloc(&Pkk, FB, FB, GD_INT32, "the diagonal block of P")))) ||
             (hops && ((s = alloc(&Hcol, np, FB, GD_INT32, "the column panel of H")) ||
                       (s = alloc(&Hrow, FB, np, GD_INT32, "the row panel of H")) ||
@@ -340,13 +345,13 @@ struct apsp_run {
         const size_t ib = sizeof(int);
         for (int64_t k0 = 0; k0 < np && !s; k0 += FB) {
             /* 1. the diagonal block closed */
-            s = hops ? launch_fw_diag<T, true, true>(d, p, h, np, k0, st)
-                     : launch_fw_diag<T, false, false>(d, p, h, np, k0, st);
+            s = hops ? launch_fw_diag<T, true>(d, p, h, np, k0, st)
+                     : launch_fw_diag<T, false>(d, p, h, np, k0, st);
             if (s) break;
             /* 2. the column panel against it */
             cudaMemcpyAsync(Ac, d + np * k0, panel, cudaMemcpyDeviceToDevice, st);
             gd_launch_transpose(cls, d + k0 + np * k0, np, Dkt, FB, FB, st);
-            if (wp)
+            if (track)
                 cudaMemcpy2DAsync(Pkk, FB * ib, p + k0 + np * k0, np * ib, FB * ib, FB,
                                   cudaMemcpyDeviceToDevice, st);
             if (hops) {
@@ -355,7 +360,7 @@ struct apsp_run {
                 cudaMemcpyAsync(Hcol, h + np * k0, ipanel, cudaMemcpyDeviceToDevice, st);
             }
             gd_tile::relax<T> col = {d + np * k0, d + np * k0, np,
-                                     wp ? p + np * k0 : NULL, wp ? p + np * k0 : NULL,
+                                     track ? p + np * k0 : NULL, track ? p + np * k0 : NULL,
                                      (const int *)Pkk, FB, NULL,
                                      h ? h + np * k0 : NULL, h ? h + np * k0 : NULL,
                                      (const int *)Hkk, (const int *)Hcol, np};
@@ -363,7 +368,7 @@ struct apsp_run {
             /* 3. every block against the column panel and the row panel */
             cudaMemcpyAsync(Ac, d + np * k0, panel, cudaMemcpyDeviceToDevice, st);
             gd_launch_transpose(cls, d + k0, np, Bt, FB, np, st);
-            if (wp)
+            if (track)
                 cudaMemcpy2DAsync(Prow, FB * ib, p + k0, np * ib, FB * ib, np,
                                   cudaMemcpyDeviceToDevice, st);
             if (hops) {
@@ -371,7 +376,7 @@ struct apsp_run {
                                   cudaMemcpyDeviceToDevice, st);
                 cudaMemcpyAsync(Hcol, h + np * k0, ipanel, cudaMemcpyDeviceToDevice, st);
             }
-            gd_tile::relax<T> all = {d, d, np, wp ? p : NULL, wp ? p : NULL, (const int *)Prow,
+            gd_tile::relax<T> all = {d, d, np, track ? p : NULL, track ? p : NULL, (const int *)Prow,
                                      FB, NULL, h, h, (const int *)Hrow, (const int *)Hcol, np};
             relax_product<T>((const T *)Ac, np, (const T *)Bt, np, np, np, FB, all, nonneg, st);
             s = gd_cuda(cudaGetLastError(), "a Floyd-Warshall round");
@@ -382,10 +387,10 @@ struct apsp_run {
     template <class T> gd_status squaring()
     {
         gd_status s;
-        const bool wp = hops; /* as in fw() */
+        const bool track = hops; /* as in fw() */
         int *changed = flags; /* reused: the flags were read */
         if ((s = alloc(&D2, np, np, cls, "D")) || (s = alloc(&Dt, np, np, cls, "D transposed")) ||
-            (wp && (s = alloc(&P2, np, np, GD_INT32, "P"))) ||
+            (track && (s = alloc(&P2, np, np, GD_INT32, "P"))) ||
             (hops && (s = alloc(&H2, np, np, GD_INT32, "the paths' edge counts"))))
             return s;
         int steps = 1;
@@ -394,8 +399,8 @@ struct apsp_run {
             gd_launch_transpose(cls, D, np, Dt, np, np, st);
             if ((s = gd_cuda(cudaMemsetAsync(changed, 0, sizeof(int), st), "clearing a flag")))
                 return s;
-            gd_tile::relax<T> out = {(const T *)D, (T *)D2, np, wp ? (const int *)P : NULL,
-                                     wp ? (int *)P2 : NULL, (const int *)P, np, changed,
+            gd_tile::relax<T> out = {(const T *)D, (T *)D2, np, track ? (const int *)P : NULL,
+                                     track ? (int *)P2 : NULL, (const int *)P, np, changed,
                                      hops ? (const int *)H : NULL, hops ? (int *)H2 : NULL,
                                      (const int *)H, (const int *)H, np};
             relax_product<T>((const T *)D, np, (const T *)Dt, np, np, np, np, out, nonneg, st);
@@ -408,7 +413,7 @@ struct apsp_run {
             void *x = D;
             D = D2;
             D2 = x;
-            if (wp) {
+            if (track) {
                 x = P;
                 P = P2;
                 P2 = x;
@@ -565,7 +570,7 @@ gd_status run_cpu(const gd_matrix &W, gd_out Dout, const gd_out *P0, gd_class pc
     const int64_t n = W.rows;
     const size_t es = gd_class_bytes(W.cls);
     gd_matrix Wh;
-    void *hw = NULL, *buf = NULL, *pbuf = NULL;
+    void *hw = NULL, *buf = NULL;
     int32_t *P = NULL;
     gd_out Pout = {};
     char what[96];
@@ -623,21 +628,7 @@ gd_status run_cpu(const gd_matrix &W, gd_out Dout, const gd_out *P0, gd_class pc
         t->kernel_ms = gd_now_ms() - t0;
     }
     if (buf || Dout.device) s = gd_host_result_end(&Dout, buf, (size_t)(n * n) * es, s, t);
-    if (P && !s) {
-        const size_t pb = (size_t)(n * n) * gd_class_bytes(pcls);
-        gd_describe(what, sizeof what, "P", n, n, pcls);
-        if (!(s = gd_host_result_begin(&Pout, pb, what, &pbuf))) {
-            if (pcls == GD_INT32)
-                memcpy(pbuf, P, pb);
-            else
-                for (int64_t e = 0; e < n * n; ++e) ((double *)pbuf)[e] = P[e];
-        }
-        if (pbuf || Pout.device) s = gd_host_result_end(&Pout, pbuf, pb, s, t);
-        if (s && Dout.device && *Dout.device) {
-            gd_dev_free(*Dout.device);
-            *Dout.device = NULL;
-        }
-    }
+    if (P && !s) s = gd_host_index_result(&Pout, P, n, n, pcls, &Dout, "P", t);
     free(P);
     free(hw);
     if (!s) {

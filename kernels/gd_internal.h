@@ -97,6 +97,14 @@ gd_status gd_operand_host(const gd_matrix *a, gd_matrix *out, void **host_copy,
 gd_status gd_host_result_begin(gd_out *out, size_t bytes, const char *what, void **buf);
 gd_status gd_host_result_end(gd_out *out, void *buf, size_t bytes, gd_status s,
                              gd_timing *t);
+/* The second output of host code: the int32 index array idx (rows x
+ * cols) into out in class cls (GD_INT32 or GD_DOUBLE: converted), through
+ * gd_host_result_begin/end. When it fails, the first output's kept device
+ * allocation (*first->device, if any) is freed too, so nothing of the call
+ * stays. label names it in messages ("K"). */
+gd_status gd_host_index_result(gd_out *out, const int32_t *idx, int64_t rows, int64_t cols,
+                               gd_class cls, gd_out *first, const char *label, gd_timing *t);
+
 /* A device-to-device copy of height rows of width bytes on st. */
 gd_status gd_copy_d2d(void *dst, size_t dpitch, const void *src, size_t spitch,
                       size_t width, size_t height, cudaStream_t st);

@@ -609,11 +609,10 @@ static gd_status run_cpu(const gd_product_op &op, gd_class cls, const gd_matrix 
     gd_describe(what, sizeof what, "R", m, n, cls);
     const size_t bytes = (size_t)(m * n) * (cls == GD_SINGLE ? 4 : 8);
     gd_matrix Ah, Bh;
-    void *ha = NULL, *hb = NULL, *buf = NULL, *kbuf = NULL;
+    void *ha = NULL, *hb = NULL, *buf = NULL;
     int *K = NULL;
     /* the witness: int32 from the CPU code, then in its class where it goes */
     gd_out kout = {};
-    const size_t kbytes = (size_t)(m * n) * (args.witness ? gd_class_bytes(args.witness_cls) : 0);
     gd_status s;
     if (args.witness) {
         kout = *args.witness;
@@ -633,20 +632,7 @@ static gd_status run_cpu(const gd_product_op &op, gd_class cls, const gd_matrix 
         t->kernel_ms = gd_now_ms() - t0;
     }
     if (buf || out.device) s = gd_host_result_end(&out, buf, bytes, s, t);
-    if (K && !s) {
-        gd_describe(what, sizeof what, "K", m, n, args.witness_cls);
-        if (!(s = gd_host_result_begin(&kout, kbytes, what, &kbuf))) {
-            if (args.witness_cls == GD_INT32)
-                memcpy(kbuf, K, kbytes);
-            else
-                for (int64_t e = 0; e < m * n; ++e) ((double *)kbuf)[e] = K[e];
-        }
-        if (kbuf || kout.device) s = gd_host_result_end(&kout, kbuf, kbytes, s, t);
-        if (s && out.device && *out.device) {
-            gd_dev_free(*out.device);
-            *out.device = NULL;
-        }
-    }
+    if (K && !s) s = gd_host_index_result(&kout, K, m, n, args.witness_cls, &out, "K", t);
     free(K);
     free(ha);
     free(hb);

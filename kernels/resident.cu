@@ -239,6 +239,29 @@ extern "C" gd_status gd_host_result_end(gd_out *out, void *buf, size_t bytes, gd
     return s;
 }
 
+extern "C" gd_status gd_host_index_result(gd_out *out, const int32_t *idx, int64_t rows,
+                                          int64_t cols, gd_class cls, gd_out *first,
+                                          const char *label, gd_timing *t)
+{
+    const size_t bytes = (size_t)(rows * cols) * gd_class_bytes(cls);
+    char what[96];
+    void *buf = NULL;
+    gd_describe(what, sizeof what, label, rows, cols, cls);
+    gd_status s = gd_host_result_begin(out, bytes, what, &buf);
+    if (!s) {
+        if (cls == GD_INT32)
+            memcpy(buf, idx, bytes);
+        else
+            for (int64_t e = 0; e < rows * cols; ++e) ((double *)buf)[e] = idx[e];
+    }
+    if (buf || out->device) s = gd_host_result_end(out, buf, bytes, s, t);
+    if (s && first->device && *first->device) {
+        gd_dev_free(*first->device);
+        *first->device = NULL;
+    }
+    return s;
+}
+
 extern "C" gd_status gd_dev_upload(const gd_matrix *A, void **dst, gd_timing *t)
 {
     const double t0 = gd_now_ms();

@@ -256,6 +256,17 @@ mxArray *gd_mex_result_take(const char *fn, gd_mex_result *r, gd_status s)
     return gd_mex_wrap(fn, id);
 }
 
+void gd_mex_take_pair(const char *fn, int nlhs, mxArray *plhs[], gd_mex_result *first,
+                      gd_mex_result *second, gd_status s)
+{
+    if (s && second) gd_mex_result_free(second);
+    plhs[0] = gd_mex_result_take(fn, first, s);
+    if (second)
+        plhs[1] = gd_mex_result_take(fn, second, GD_OK);
+    else if (nlhs > 1)
+        plhs[1] = mxCreateDoubleMatrix(0, 0, mxREAL);
+}
+
 mxArray *gd_mex_wrap(const char *fn, double id)
 {
     const gd_matrix *m = gd_reg_find(id);

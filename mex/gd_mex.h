@@ -146,6 +146,13 @@ typedef struct {
 gd_out gd_mex_result_out(gd_mex_result *r, int resident, int on_device, size_t m, size_t n,
                          gd_class cls);
 mxArray *gd_mex_result_take(const char *fn, gd_mex_result *r, gd_status s);
+/* The outputs of a call with an optional second result (min-plus's
+ * witness, shortest paths' predecessors): plhs[0] from first and, when
+ * second is not NULL, plhs[1] from it; else with nlhs > 1 plhs[1] is []
+ * (the output was asked for as ~). On failure both are freed and the
+ * error raised. */
+void gd_mex_take_pair(const char *fn, int nlhs, mxArray *plhs[], gd_mex_result *first,
+                      gd_mex_result *second, gd_status s);
 /* frees what a result holds (a call's result that is not returned) */
 void gd_mex_result_free(gd_mex_result *r);
 /* Where a resident result of these operands lives: on the device when

@@ -1,10 +1,8 @@
-/* op_apsp.c - gd_apsp (octave/gd_apsp.m) and the row of a gdArray that
- * gd_path reads, through __gd__:
+/* op_apsp.c - gd_apsp (octave/gd_apsp.m), through __gd__:
  *
  *   [D, P, info] = __gd__('apsp', W, 'Variant', name, 'IndexClass', c)
  *   [D, ~, info] = __gd__('apsp_info', W, ...)   the same without P
  *   list = __gd__('apsp', 'variants')
- *   r = __gd__('row', G, i)          row i of a gdArray, as a host row
  *
  * W is an Octave matrix or a gdArray; with a gdArray the results are
  * gdArrays.
@@ -24,10 +22,7 @@ static void apsp(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[], int
     gd_matrix W;
     int resident = 0;
     gd_mex_operand(FN, "W", prhs[0], &W, &resident);
-    gd_mex_check_float(FN, "W", &W);
-    if (W.rows != W.cols)
-        gd_mex_error(FN, "gd:size", "W must be square (W(i,j) the weight of the edge i -> j), "
-                     "not %lldx%lld", (long long)W.rows, (long long)W.cols);
+    gd_mex_check_float(FN, "W", &W); /* square: gd_apsp says so (gd:size) */
     static const char *const names[] = {"Variant", "IndexClass"};
     const mxArray *values[2] = {NULL, NULL};
     gd_mex_options(FN, nrhs, prhs, 1, 2, names, values);
@@ -48,12 +43,7 @@ static void apsp(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[], int
     const int wp = want_p && nlhs > 1;
     if (wp) pout = gd_mex_result_out(&P, resident, on_device, (size_t)W.rows, (size_t)W.rows, pcls);
     gd_status s = gd_apsp(variant, &W, dout, wp ? &pout : NULL, pcls, &vertex, &t);
-    if (s && wp) gd_mex_result_free(&P);
-    plhs[0] = gd_mex_result_take(FN, &D, s);
-    if (wp)
-        plhs[1] = gd_mex_result_take(FN, &P, GD_OK);
-    else if (nlhs > 1)
-        plhs[1] = mxCreateDoubleMatrix(0, 0, mxREAL);
+    gd_mex_take_pair(FN, nlhs, plhs, &D, wp ? &P : NULL, s);
     gd_mex_warn_fallback(FN, &t);
     if (nlhs > 2) {
         const int64_t size[1] = {W.rows};
@@ -70,30 +60,4 @@ void gd_op_apsp(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 void gd_op_apsp_info(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
     apsp(nlhs, plhs, nrhs, prhs, 0);
-}
-
-void gd_op_row(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
-{
-    static const char FN[] = "gd_path";
-    (void)nlhs;
-    gd_matrix m;
-    int g = 0;
-    if (nrhs != 2 || !gd_mex_is_gdarray(prhs[0]) || !mxIsDouble(prhs[1]) ||
-        mxGetNumberOfElements(prhs[1]) != 1)
-        gd_mex_error(FN, "gd:input", "expected a gdArray and a row index");
-    gd_mex_operand(FN, "P", prhs[0], &m, &g);
-    const double i = mxGetScalar(prhs[1]);
-    if (!(i >= 1 && i <= (double)m.rows && i == floor(i)))
-        gd_mex_error(FN, "gd:input", "row %g is outside 1..%lld", i, (long long)m.rows);
-    gd_matrix row = m;
-    row.ptr = (const char *)m.ptr + (size_t)(i - 1) * gd_class_bytes(m.cls);
-    row.rows = 1;
-    gd_mex_out R;
-    gd_timing t;
-    gd_status s = gd_dev_download(&row, gd_mex_output(&R, 1, (size_t)m.cols, m.cls), &t);
-    if (s) {
-        if (R.array) mxDestroyArray(R.array);
-        gd_mex_fail(FN, s);
-    }
-    plhs[0] = R.array;
 }

@@ -60,20 +60,44 @@ void gd_op_upload(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     plhs[0] = mxCreateDoubleScalar(id);
 }
 
+/* m's elements (any place, any leading dimension) as a new Octave matrix */
+static mxArray *download(const char *fn, const gd_matrix *m)
+{
+    gd_mex_out R;
+    gd_timing t;
+    gd_status s = gd_dev_download(m, gd_mex_output(&R, (size_t)m->rows, (size_t)m->cols, m->cls), &t);
+    if (s) {
+        if (R.array) mxDestroyArray(R.array);
+        gd_mex_fail(fn, s);
+    }
+    return R.array;
+}
+
 void gd_op_gather(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
     static const char FN[] = "gather";
     (void)nlhs;
     gd_matrix m;
     array_arg(FN, "G", nrhs, prhs, &m);
-    gd_mex_out R;
-    gd_timing t;
-    gd_status s = gd_dev_download(&m, gd_mex_output(&R, (size_t)m.rows, (size_t)m.cols, m.cls), &t);
-    if (s) {
-        if (R.array) mxDestroyArray(R.array);
-        gd_mex_fail(FN, s);
-    }
-    plhs[0] = R.array;
+    plhs[0] = download(FN, &m);
+}
+
+/* r = __gd__('row', G, i): row i of a gdArray, as a host row (gd_path) */
+void gd_op_row(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    static const char FN[] = "gd_path";
+    (void)nlhs;
+    gd_matrix m;
+    if (nrhs != 2 || !mxIsDouble(prhs[1]) || mxGetNumberOfElements(prhs[1]) != 1)
+        gd_mex_error(FN, "gd:input", "expected a gdArray and a row index");
+    array_arg(FN, "P", 1, prhs, &m);
+    const double i = mxGetScalar(prhs[1]);
+    if (!(i >= 1 && i <= (double)m.rows && i == floor(i)))
+        gd_mex_error(FN, "gd:input", "row %g is outside 1..%lld", i, (long long)m.rows);
+    gd_matrix row = m;
+    row.ptr = (const char *)m.ptr + (size_t)(i - 1) * gd_class_bytes(m.cls);
+    row.rows = 1;
+    plhs[0] = download(FN, &row);
 }
 
 void gd_op_free(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])

@@ -47,15 +47,10 @@ static void minplus(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[], 
         /* [R, K]: the witness, in the same place as R */
         gd_out kout = gd_mex_result_out(&K, o.resident, on_device, (size_t)o.m, (size_t)o.n, kcls);
         s = gd_minplus_witness(variant, &o.A, &o.B, out, kout, kcls, &t);
-        if (s) gd_mex_result_free(&K);
     } else {
         s = gd_minplus(variant, &o.A, &o.B, out, &t);
     }
-    plhs[0] = gd_mex_result_take(FN, &R, s);
-    if (witness)
-        plhs[1] = gd_mex_result_take(FN, &K, GD_OK);
-    else if (nlhs > 1)
-        plhs[1] = mxCreateDoubleMatrix(0, 0, mxREAL);
+    gd_mex_take_pair(FN, nlhs, plhs, &R, witness ? &K : NULL, s);
     gd_mex_warn_fallback(FN, &t);
     if (nlhs > 2) {
         const int64_t size[3] = {o.m, o.k, o.n};
