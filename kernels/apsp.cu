@@ -7,21 +7,30 @@
  * padded to np = n rounded up to FB (NaN outside n x n: a NaN term never
  * wins), and is updated in place; transfers happen only at the ends. A
  * round for the diagonal block K (FB vertices):
- *   1. close K itself: Floyd-Warshall on the FB x FB block in shared
- *      memory, k in order (fw_diag);
+ *   1. close K itself: Floyd-Warshall on the FB x FB block in registers
+ *      (fw_diag);
  *   2. the column panel D(:,K) = min (D(:,K), D(:,K) (x) D(K,K)): one
  *      product of np x FB x FB;
  *   3. every block: D = min (D, D(:,K) (x) D(K,:)), np x FB x np.
- * Step 3 reads the row panel as it was before the round's step 2 (only its
- * block K changed, and not at all: K is closed); its result is the same as
- * with the panel updated first (the classic phase 2), because the column
- * panel is closed under D(K,K) already. Steps 2 and 3 read copies of the
- * panels (the column panel, the row panel transposed into the layout of
- * min-plus's B), so no kernel reads what it writes. The tile's epilogue
+ * Step 3 reads the row panel before its update by D(K,K) (the classic
+ * phase 2); its result is the same as with the panel updated first,
+ * because the column panel is closed under D(K,K) already. Steps 2 and 3
+ * read copies of the panels (the column panel, the row panel transposed
+ * into the layout of min-plus's B), so no kernel reads what it writes.
+ * Lookahead: step 3 of round K relaxes the next round's panels first;
+ * steps 1 and 2 of the next round then run on a stream of the greatest
+ * priority while the rest of step 3 runs (fw()). The tile's epilogue
  * (gd_tile::relax) writes D(i,j) only where the path through the round's
- * best k is strictly shorter, and then P(i,j) = P(k,j): the predecessor of
- * j on the path from k. The witness k comes from the tile's group
- * tracking (tile.cuh).
+ * best k is strictly shorter.
+ *
+ * P: from the final lengths, P(i,j) = the first q of min_q D(i,q) +
+ * W(q,j), the last edge of a shortest path (one witness product:
+ * last_edge_pass); in fw's double rounds, P(i,j) = P(k,j) where D(i,j)
+ * falls, the predecessor of j on the path from k, k the first of the
+ * round's minimum (the witness kernels; in single those rounds cost more
+ * than the product afterwards, NOTES.md). Either is a shortest-path tree
+ * unless the graph has a cycle of weight 0; then a second run tracks P
+ * and breaks ties by the paths' edge counts.
  *
  * 'squaring': D = min (D, D (x) D) with the witness, until nothing
  * changes (at most ceil(log2 n) + 1 products), from one buffer into the
@@ -136,6 +145,7 @@ __global__ void last_edges(const T *__restrict__ W, T *__restrict__ Wt, int64_t 
 // unreachable. Where no cycle has weight 0, following these goes from j
 // back to i (a circle of them would be a cycle of weight 0).
 template <class T> struct last_edge_out {
+    enum { TILE = 0 };
     const T *D;
     int *P;
     int64_t ld, n;
@@ -153,102 +163,173 @@ template <class T> struct last_edge_out {
     }
 };
 
-// Step 1: Floyd-Warshall on the diagonal block at (k0, k0), in shared
-// memory: one block of 1024 threads, a barrier a k; thread t takes row
-// t % FB and every eighth column from t / FB. With HOPS, the predecessors
-// P and edge counts H too (as in gd_tile::relax, fewer edges break a tie):
-// in shared memory beside D in single (up to 192 KiB), in global memory
-// in double (D alone takes 128 KiB), where they are read and written only
-// where a path changes. Element
-// (i, k) and (k, j) change in step k only through D(k,k) < 0 (a negative
-// cycle, reported at the end).
-template <class T, bool HOPS>
-__global__ void __launch_bounds__(1024) fw_diag(T *__restrict__ D, int *__restrict__ P,
-                                                int *__restrict__ H, int64_t ld, int64_t k0)
+// Step 1: Floyd-Warshall on the diagonal block at (k0, k0): one block of
+// 256 threads, each holding an R x R piece of the block's lengths in
+// registers (rows R tx.., columns R ty..); a step k reads row k and column
+// k from shared memory, where their owners put them at the end of step
+// k - 1 (two buffers, one barrier a step). TRACK 1: the predecessors P
+// too, P(i,j) = P(k,j) where the path through k is shorter; TRACK 2: P and
+// the edge counts H (fewer edges break a tie, as in gd_tile::relax). They
+// live in shared memory (64 or 128 KiB), read and written only where a
+// path changes or ties. Row k and column k change in step k only through
+// D(k,k) < 0 (a negative cycle, reported at the end), so step k reads
+// their P and H in place. NaN (the padding) never takes part: a sum is
+// taken only where it is smaller.
+enum { DIAG_R = 8, DIAG_NT = FB / DIAG_R, DIAG_THREADS = DIAG_NT * DIAG_NT };
+
+template <class T, int TRACK>
+__global__ void __launch_bounds__(DIAG_THREADS)
+    fw_diag(T *__restrict__ D, int *__restrict__ P, int *__restrict__ H, int64_t ld, int64_t k0)
 {
-    enum { SH = HOPS && sizeof(T) == 4 }; // P and H in shared memory
-    extern __shared__ __align__(16) unsigned char smem[];
-    T *d = reinterpret_cast<T *>(smem);
-    int *p = reinterpret_cast<int *>(d + FB * FB), *h = p + FB * FB;
-    const int tid = threadIdx.x, i = tid % FB, j0 = tid / FB;
-    T *Dk = D + k0 + ld * k0;
-    int *Pg = P + k0 + ld * k0, *Hg = H + k0 + ld * k0;
-    // shared: [i + FB j]; global: [i + ld j]
-    const int64_t lp = SH ? FB : ld;
-    int *pp = SH ? p : Pg, *hh = SH ? h : Hg;
-    for (int e = tid; e < FB * FB; e += 1024) {
-        d[e] = Dk[e % FB + ld * (e / FB)];
-        if (SH) {
-            p[e] = Pg[e % FB + ld * (e / FB)];
-            h[e] = Hg[e % FB + ld * (e / FB)];
-        }
-    }
-    __syncthreads();
-    for (int k = 0; k < FB; ++k) {
-        const T dik = d[i + FB * k];
+    enum { R = DIAG_R, NT = DIAG_NT };
+    __shared__ T colk[2][FB], rowk[2][FB];
+    extern __shared__ int ph[]; // P, then H, [i + FB j]
+    int *ps = ph, *hs = ph + FB * FB;
+    const int tx = threadIdx.x % NT, ty = threadIdx.x / NT;
+    const int64_t base = k0 + ld * k0;
+    T d[R][R];
 #pragma unroll
-        for (int j = j0; j < FB; j += 1024 / FB) {
-            const T s = dik + d[k + FB * j];
-            T &dij = d[i + FB * j];
-            if (s < dij) {
-                dij = s;
-                if (HOPS) {
-                    pp[i + lp * j] = pp[k + lp * j];
-                    hh[i + lp * j] = hh[i + lp * k] + hh[k + lp * j];
-                }
-            } else if (HOPS && s == dij && s < (T)INFINITY) {
-                const int c = hh[i + lp * k] + hh[k + lp * j];
-                if (c < hh[i + lp * j]) {
-                    pp[i + lp * j] = pp[k + lp * j];
-                    hh[i + lp * j] = c;
-                }
-            }
+    for (int r = 0; r < R; ++r)
+#pragma unroll
+        for (int c = 0; c < R; ++c) d[r][c] = D[base + R * tx + r + ld * (R * ty + c)];
+    if constexpr (TRACK > 0)
+        for (int e = threadIdx.x; e < FB * FB; e += DIAG_THREADS) {
+            ps[e] = P[base + e % FB + ld * (e / FB)];
+            if (TRACK == 2) hs[e] = H[base + e % FB + ld * (e / FB)];
         }
-        __syncthreads();
-    }
-    for (int e = tid; e < FB * FB; e += 1024) {
-        Dk[e % FB + ld * (e / FB)] = d[e];
-        if (SH) {
-            Pg[e % FB + ld * (e / FB)] = p[e];
-            Hg[e % FB + ld * (e / FB)] = h[e];
+    // row kn and column kn (its index q within the owners' pieces) into
+    // buffer b
+    auto publish = [&](int kn, int q, int b) {
+        if (tx == kn / R)
+#pragma unroll
+            for (int c = 0; c < R; ++c) rowk[b][R * ty + c] = d[q][c];
+        if (ty == kn / R)
+#pragma unroll
+            for (int r = 0; r < R; ++r) colk[b][R * tx + r] = d[r][q];
+    };
+    publish(0, 0, 0);
+    __syncthreads();
+    for (int kb = 0; kb < FB; kb += R) {
+#pragma unroll
+        for (int q = 0; q < R; ++q) {
+            const int b = q & 1, k = kb + q; // R is even: k & 1 == q & 1
+            T ci[R], rj[R];
+#pragma unroll
+            for (int r = 0; r < R; ++r) ci[r] = colk[b][R * tx + r];
+#pragma unroll
+            for (int c = 0; c < R; ++c) rj[c] = rowk[b][R * ty + c];
+#pragma unroll
+            for (int r = 0; r < R; ++r)
+#pragma unroll
+                for (int c = 0; c < R; ++c) {
+                    const T s = ci[r] + rj[c];
+                    if constexpr (TRACK == 0) {
+                        d[r][c] = s < d[r][c] ? s : d[r][c];
+                    } else if constexpr (TRACK == 1) {
+                        if (s < d[r][c]) {
+                            d[r][c] = s;
+                            ps[R * tx + r + FB * (R * ty + c)] = ps[k + FB * (R * ty + c)];
+                        }
+                    } else if (s <= d[r][c] && s < (T)INFINITY) {
+                        const int i = R * tx + r, j = R * ty + c;
+                        const int e = hs[i + FB * k] + hs[k + FB * j];
+                        if (s < d[r][c] || e < hs[i + FB * j]) {
+                            d[r][c] = s;
+                            ps[i + FB * j] = ps[k + FB * j];
+                            hs[i + FB * j] = e;
+                        }
+                    }
+                }
+            if (k + 1 < FB) publish(k + 1, (q + 1) % R, b ^ 1);
+            __syncthreads();
         }
     }
+#pragma unroll
+    for (int r = 0; r < R; ++r)
+#pragma unroll
+        for (int c = 0; c < R; ++c) D[base + R * tx + r + ld * (R * ty + c)] = d[r][c];
+    if constexpr (TRACK > 0)
+        for (int e = threadIdx.x; e < FB * FB; e += DIAG_THREADS) {
+            P[base + e % FB + ld * (e / FB)] = ps[e];
+            if (TRACK == 2) H[base + e % FB + ld * (e / FB)] = hs[e];
+        }
 }
 
-template <class T, bool HOPS>
-gd_status launch_fw_diag(T *D, int *P, int *H, int64_t ld, int64_t k0, cudaStream_t st)
+template <class T, int TRACK>
+gd_status launch_fw_diag_(T *D, int *P, int *H, int64_t ld, int64_t k0, cudaStream_t st)
 {
-    const size_t bytes = (size_t)FB * FB * (sizeof(T) + (HOPS && sizeof(T) == 4 ? 8 : 0));
+    const int bytes = TRACK * FB * FB * (int)sizeof(int);
     static bool attr_set = false;
-    if (!attr_set) {
-        gd_status s = gd_cuda(cudaFuncSetAttribute(fw_diag<T, HOPS>,
+    if (TRACK && !attr_set) {
+        gd_status s = gd_cuda(cudaFuncSetAttribute(fw_diag<T, TRACK>,
                                                    cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                   (int)bytes),
+                                                   bytes),
                               "the diagonal block's shared memory");
         if (s) return s;
         attr_set = true;
     }
-    fw_diag<T, HOPS><<<1, 1024, bytes, st>>>(D, P, H, ld, k0);
+    fw_diag<T, TRACK><<<1, DIAG_THREADS, bytes, st>>>(D, P, H, ld, k0);
     return GD_OK;
 }
 
+// the closure with P where P is set, with H where H is
+template <class T>
+gd_status launch_fw_diag(T *D, int *P, int *H, int64_t ld, int64_t k0, cudaStream_t st)
+{
+    return H ? launch_fw_diag_<T, 2>(D, P, H, ld, k0, st)
+             : P ? launch_fw_diag_<T, 1>(D, P, H, ld, k0, st)
+                 : launch_fw_diag_<T, 0>(D, P, H, ld, k0, st);
+}
+
 /* One product of a round (or of squaring) with the relaxing epilogue:
- * out = min (out, A (x) B) over mp x np x kp, A (lda) and Bt (ldb) in
- * min-plus v5's layouts and kernels (the integer min for single without
- * negative weights); predecessors come from the epilogue (gd_tile::relax). */
+ * out = min (out, A (x) B) over mp x np x kp but the hole, A (lda) and Bt
+ * (ldb) in min-plus v5's layouts and kernels (the integer min for single
+ * without negative weights). Predecessors come from the epilogue
+ * (gd_tile::relax) in the way pm says. */
+enum pred_mode {
+    P_NONE,    /* lengths alone */
+    P_WITNESS, /* the witness kernels: the first k of each minimum */
+    P_HOPS     /* with the edge counts */
+};
+
 template <class T>
 void relax_product(const T *A, int64_t lda, const T *Bt, int64_t ldb, int64_t mp, int64_t np,
-                   int64_t kp, const gd_tile::relax<T> &out, bool nonneg, cudaStream_t st)
+                   int64_t kp, const gd_tile::relax<T> &out, bool nonneg, pred_mode pm,
+                   cudaStream_t st, gd_tile::hole h = gd_tile::hole{0, 0, 0, 0})
 {
     using namespace gd_tile;
+    typedef relax<T, RELAX_HOPS> RH;
     if constexpr (sizeof(T) == 8) {
-        launch_each<minplus, T, 8, shape<T>, relax<T>>(A, lda, Bt, ldb, mp, np, kp, out, st);
-    } else {
-        typedef layout<16, 8, 4, true> L; // min-plus v5's
-        if (nonneg)
-            launch_each<minplus_nonneg, T, 16, L, relax<T>>(A, lda, Bt, ldb, mp, np, kp, out, st);
+        if (pm == P_WITNESS)
+            launch_each<minplus_first<1>, T, 4, layout<16, 8, 1>, relax<T>, -1, true>(
+                A, lda, Bt, ldb, mp, np, kp, out, st, nullptr, h);
+        else if (pm == P_HOPS)
+            launch_each<minplus, T, 8, shape<T>, RH>(A, lda, Bt, ldb, mp, np, kp,
+                                                     out.template as<RELAX_HOPS>(), st, nullptr, h);
         else
-            launch_each<minplus, T, 8, L, relax<T>>(A, lda, Bt, ldb, mp, np, kp, out, st);
+            launch_each<minplus, T, 8, shape<T>, relax<T>>(A, lda, Bt, ldb, mp, np, kp, out, st,
+                                                           nullptr, h);
+    } else {
+        typedef layout<16, 8, 4, true> L;  // min-plus v5's
+        typedef layout<16, 8, 2, true> LW; // its witness form's
+        if (pm == P_WITNESS && nonneg)
+            launch_each<minplus_first_nonneg, T, 16, LW, relax<T>>(A, lda, Bt, ldb, mp, np, kp,
+                                                                   out, st, nullptr, h);
+        else if (pm == P_WITNESS)
+            launch_each<minplus_first<4>, T, 8, LW, relax<T>>(A, lda, Bt, ldb, mp, np, kp, out,
+                                                              st, nullptr, h);
+        else if (pm == P_HOPS && nonneg)
+            launch_each<minplus_nonneg, T, 16, L, RH>(A, lda, Bt, ldb, mp, np, kp,
+                                                      out.template as<RELAX_HOPS>(), st, nullptr, h);
+        else if (pm == P_HOPS)
+            launch_each<minplus, T, 8, L, RH>(A, lda, Bt, ldb, mp, np, kp,
+                                              out.template as<RELAX_HOPS>(), st, nullptr, h);
+        else if (nonneg)
+            launch_each<minplus_nonneg, T, 16, L, relax<T>>(A, lda, Bt, ldb, mp, np, kp, out, st,
+                                                            nullptr, h);
+        else
+            launch_each<minplus, T, 8, L, relax<T>>(A, lda, Bt, ldb, mp, np, kp, out, st,
+                                                    nullptr, h);
     }
 }
 
@@ -262,15 +343,19 @@ struct apsp_run {
     /* hops: the edge counts break ties (gd_tile::relax); taken when the
      * graph has a cycle of weight 0, found after a run without them */
     bool hops;
+    /* P tracked through the rounds: with the edge counts, or in fw's
+     * double rounds by the witness kernels (there cheaper than the
+     * witness product afterwards: NOTES.md); else P comes from the final
+     * lengths (last_edge_pass) */
+    bool track;
     gd_allocs al;
     cudaStream_t st;
     void *D, *P, *H;
     const void *w; /* W on the device */
     int *flags;
-    /* the panels' copies (fw): lengths, and with P predecessors and edge
-     * counts, of the column panel, the row panel and the diagonal block;
-     * the second buffers (squaring) */
-    void *Ac, *Bt, *Dkt, *Prow, *Pkk, *Hcol, *Hrow, *Hkk, *D2, *P2, *H2, *Dt;
+    /* fw: the rounds' panels, one allocation (panel_set); squaring: the
+     * second buffers and D's transpose */
+    void *arena, *D2, *P2, *H2, *Dt;
     char what[128];
 
     gd_status alloc(void **ptr, int64_t rows, int64_t cols, gd_class c, const char *label)
@@ -300,7 +385,7 @@ struct apsp_run {
                          "clearing the flags")))
             return s;
         const unsigned blocks = gd_blocks_for(np * np, 256);
-        int *hh = hops ? (int *)H : NULL, *pp = hops ? (int *)P : NULL;
+        int *hh = hops ? (int *)H : NULL, *pp = track ? (int *)P : NULL;
         if (cls == GD_SINGLE)
             apsp_init<float><<<blocks, 256, 0, st>>>((const float *)w, n, (float *)D, pp, hh, n,
                                                      np, flags);
@@ -324,70 +409,162 @@ struct apsp_run {
         return GD_OK;
     }
 
+    /* Floyd-Warshall's panels, carved from one allocation: for the round
+     * being relaxed and the next (two of each): copies of the column panel
+     * (Ac, np x FB), of the row panel transposed (Bt, np x FB), with P
+     * its predecessors (Prow, FB x np), with H the edge counts of both
+     * (Hcol, Hrow); for closing the column panel: a copy of it (Acol, and
+     * its edge counts Hcol2) and of the diagonal block transposed (Dkt,
+     * with P and H: Pkk, Hkk, FB x FB). */
+    struct panel_set {
+        void *Ac[2], *Bt[2], *Acol, *Dkt;
+        int *Prow[2], *Hcol[2], *Hrow[2], *Pkk, *Hkk, *Hcol2;
+    };
+
+    gd_status panels(panel_set *ps)
+    {
+        const size_t big = (size_t)(np * FB), small = (size_t)FB * FB;
+        size_t at = 0;
+        char *base = NULL;
+        /* two passes: the size, then the pieces */
+        for (int pass = 0; pass < 2; ++pass) {
+            at = 0;
+            auto take = [&](size_t bytes) -> void * {
+                void *q = base ? base + at : NULL;
+                at += (bytes + 255) / 256 * 256;
+                return q;
+            };
+            for (int b = 0; b < 2; ++b) {
+                ps->Ac[b] = take(big * es);
+                ps->Bt[b] = take(big * es);
+                ps->Prow[b] = (int *)(track ? take(big * 4) : NULL);
+                ps->Hcol[b] = (int *)(hops ? take(big * 4) : NULL);
+                ps->Hrow[b] = (int *)(hops ? take(big * 4) : NULL);
+            }
+            ps->Acol = take(big * es);
+            ps->Dkt = take(small * es);
+            ps->Pkk = (int *)(track ? take(small * 4) : NULL);
+            ps->Hkk = (int *)(hops ? take(small * 4) : NULL);
+            ps->Hcol2 = (int *)(hops ? take(big * 4) : NULL);
+            if (pass == 0) {
+                gd_status s;
+                arena = NULL; /* a run with edge counts needs more */
+                snprintf(what, sizeof what, "Floyd-Warshall's panels (%.1f MiB)",
+                         (double)at / 1048576.0);
+                if ((s = gd_alloc(&al, &arena, at, what))) return s;
+                base = (char *)arena;
+            }
+        }
+        return GD_OK;
+    }
+
+    /* Round K = [k0, k0 + FB)'s operands, on stream L: the diagonal block
+     * closed (1.), the column panel relaxed against it (2.), then the
+     * copies step 3 reads, into buffers b. */
+    template <class T>
+    gd_status close_panels(const panel_set &ps, int64_t k0, int b, cudaStream_t L)
+    {
+        T *d = (T *)D;
+        int *p = track ? (int *)P : NULL, *h = hops ? (int *)H : NULL;
+        const size_t panel = (size_t)(np * FB) * es, ipanel = (size_t)(np * FB) * sizeof(int);
+        const size_t ib = sizeof(int);
+        gd_status s = launch_fw_diag<T>(d, p, h, np, k0, L);
+        if (s) return s;
+        cudaMemcpyAsync(ps.Acol, d + np * k0, panel, cudaMemcpyDeviceToDevice, L);
+        gd_launch_transpose(cls, d + k0 + np * k0, np, ps.Dkt, FB, FB, L);
+        if (p)
+            cudaMemcpy2DAsync(ps.Pkk, FB * ib, p + k0 + np * k0, np * ib, FB * ib, FB,
+                              cudaMemcpyDeviceToDevice, L);
+        if (h) {
+            cudaMemcpy2DAsync(ps.Hkk, FB * ib, h + k0 + np * k0, np * ib, FB * ib, FB,
+                              cudaMemcpyDeviceToDevice, L);
+            cudaMemcpyAsync(ps.Hcol2, h + np * k0, ipanel, cudaMemcpyDeviceToDevice, L);
+        }
+        const gd_tile::relax<T> col = {d + np * k0, d + np * k0, np,
+                                       p ? p + np * k0 : NULL, p ? p + np * k0 : NULL,
+                                       ps.Pkk, FB, NULL,
+                                       h ? h + np * k0 : NULL, h ? h + np * k0 : NULL,
+                                       ps.Hkk, ps.Hcol2, np};
+        relax_product<T>((const T *)ps.Acol, np, (const T *)ps.Dkt, FB, np, FB, FB, col, nonneg,
+                         h ? P_HOPS : p ? P_WITNESS : P_NONE, L);
+        cudaMemcpyAsync(ps.Ac[b], d + np * k0, panel, cudaMemcpyDeviceToDevice, L);
+        gd_launch_transpose(cls, d + k0, np, ps.Bt[b], FB, np, L);
+        if (p)
+            cudaMemcpy2DAsync(ps.Prow[b], FB * ib, p + k0, np * ib, FB * ib, np,
+                              cudaMemcpyDeviceToDevice, L);
+        if (h) {
+            cudaMemcpy2DAsync(ps.Hrow[b], FB * ib, h + k0, np * ib, FB * ib, np,
+                              cudaMemcpyDeviceToDevice, L);
+            cudaMemcpyAsync(ps.Hcol[b], h + np * k0, ipanel, cudaMemcpyDeviceToDevice, L);
+        }
+        return GD_OK;
+    }
+
+    /* The rounds, with lookahead: round r's step 3 first relaxes the next
+     * round's column and row panels (the cross), then everything else on
+     * gd_stream; meanwhile the stream of the greatest priority closes the
+     * next round's diagonal block and column panel (steps 1 and 2) and
+     * copies its operands, so that the SMs the big product frees take
+     * that short chain of small kernels first and the chain is off the
+     * critical path. The cross and the rest write disjoint parts of D. */
     template <class T> gd_status fw()
     {
         gd_status s;
+        panel_set ps;
+        if ((s = panels(&ps))) return s;
         T *d = (T *)D;
-        /* predecessors are tracked only with the edge counts (else they
-         * come from the lengths afterwards: last_edges) */
-        const bool track = hops;
-        int *p = (int *)P, *h = hops ? (int *)H : NULL;
-        if ((s = alloc(&Ac, np, FB, cls, "the column panel")) ||
-            (s = alloc(&Bt, np, FB, cls, "the row panel")) ||
-            (s = alloc(&Dkt, FB, FB, cls, "the diagonal block")) ||
-            (track && ((s = alloc(&Prow, FB, np, GD_INT32, "the row panel of P")) ||
-                    (s = alloc(&Pkk, FB, FB, GD_INT32, "the diagonal block of P")))) ||
-            (hops && ((s = alloc(&Hcol, np, FB, GD_INT32, "the column panel of H")) ||
-                      (s = alloc(&Hrow, FB, np, GD_INT32, "the row panel of H")) ||
-                      (s = alloc(&Hkk, FB, FB, GD_INT32, "the diagonal block of H")))))
-            return s;
-        const size_t panel = (size_t)(np * FB) * es, ipanel = (size_t)(np * FB) * sizeof(int);
-        const size_t ib = sizeof(int);
-        for (int64_t k0 = 0; k0 < np && !s; k0 += FB) {
-            /* 1. the diagonal block closed */
-            s = hops ? launch_fw_diag<T, true>(d, p, h, np, k0, st)
-                     : launch_fw_diag<T, false>(d, p, h, np, k0, st);
-            if (s) break;
-            /* 2. the column panel against it */
-            cudaMemcpyAsync(Ac, d + np * k0, panel, cudaMemcpyDeviceToDevice, st);
-            gd_launch_transpose(cls, d + k0 + np * k0, np, Dkt, FB, FB, st);
-            if (track)
-                cudaMemcpy2DAsync(Pkk, FB * ib, p + k0 + np * k0, np * ib, FB * ib, FB,
-                                  cudaMemcpyDeviceToDevice, st);
-            if (hops) {
-                cudaMemcpy2DAsync(Hkk, FB * ib, h + k0 + np * k0, np * ib, FB * ib, FB,
-                                  cudaMemcpyDeviceToDevice, st);
-                cudaMemcpyAsync(Hcol, h + np * k0, ipanel, cudaMemcpyDeviceToDevice, st);
+        int *p = track ? (int *)P : NULL, *h = hops ? (int *)H : NULL;
+        const pred_mode pm = h ? P_HOPS : p ? P_WITNESS : P_NONE;
+        cudaStream_t L = gd_stream_hi();
+        cudaEvent_t go = gd_panel_event(0), cross = gd_panel_event(1),
+                    ready = gd_panel_event(2), joined = gd_panel_event(3);
+        const int64_t rounds = np / FB;
+        cudaEventRecord(go, st);
+        cudaStreamWaitEvent(L, go, 0);
+        s = close_panels<T>(ps, 0, 0, L);
+        cudaEventRecord(ready, L);
+        for (int64_t r = 0; r < rounds && !s; ++r) {
+            const int b = (int)(r & 1);
+            const int64_t kn = (r + 1) * FB;
+            const bool next = r + 1 < rounds;
+            const T *A = (const T *)ps.Ac[b], *B = (const T *)ps.Bt[b];
+            cudaStreamWaitEvent(st, ready, 0);
+            if (next) {
+                /* the next round's column panel (all rows), then its row
+                 * panel but the diagonal block */
+                const gd_tile::relax<T> col = {d + np * kn, d + np * kn, np,
+                                               p ? p + np * kn : NULL, p ? p + np * kn : NULL,
+                                               p ? ps.Prow[b] + FB * kn : NULL, FB, NULL,
+                                               h ? h + np * kn : NULL, h ? h + np * kn : NULL,
+                                               h ? ps.Hrow[b] + FB * kn : NULL, ps.Hcol[b], np};
+                relax_product<T>(A, np, B + kn, np, np, FB, FB, col, nonneg, pm, st);
+                const gd_tile::relax<T> row = {d + kn, d + kn, np, p ? p + kn : NULL,
+                                               p ? p + kn : NULL, ps.Prow[b], FB, NULL,
+                                               h ? h + kn : NULL, h ? h + kn : NULL, ps.Hrow[b],
+                                               h ? ps.Hcol[b] + kn : NULL, np};
+                relax_product<T>(A + kn, np, B, np, FB, np, FB, row, nonneg, pm, st,
+                                 gd_tile::hole{0, 0, kn, FB});
+                cudaEventRecord(cross, st);
+                cudaStreamWaitEvent(L, cross, 0);
+                if ((s = close_panels<T>(ps, kn, b ^ 1, L))) break;
+                cudaEventRecord(ready, L);
             }
-            gd_tile::relax<T> col = {d + np * k0, d + np * k0, np,
-                                     track ? p + np * k0 : NULL, track ? p + np * k0 : NULL,
-                                     (const int *)Pkk, FB, NULL,
-                                     h ? h + np * k0 : NULL, h ? h + np * k0 : NULL,
-                                     (const int *)Hkk, (const int *)Hcol, np};
-            relax_product<T>((const T *)Ac, np, (const T *)Dkt, FB, np, FB, FB, col, nonneg, st);
-            /* 3. every block against the column panel and the row panel */
-            cudaMemcpyAsync(Ac, d + np * k0, panel, cudaMemcpyDeviceToDevice, st);
-            gd_launch_transpose(cls, d + k0, np, Bt, FB, np, st);
-            if (track)
-                cudaMemcpy2DAsync(Prow, FB * ib, p + k0, np * ib, FB * ib, np,
-                                  cudaMemcpyDeviceToDevice, st);
-            if (hops) {
-                cudaMemcpy2DAsync(Hrow, FB * ib, h + k0, np * ib, FB * ib, np,
-                                  cudaMemcpyDeviceToDevice, st);
-                cudaMemcpyAsync(Hcol, h + np * k0, ipanel, cudaMemcpyDeviceToDevice, st);
-            }
-            gd_tile::relax<T> all = {d, d, np, track ? p : NULL, track ? p : NULL, (const int *)Prow,
-                                     FB, NULL, h, h, (const int *)Hrow, (const int *)Hcol, np};
-            relax_product<T>((const T *)Ac, np, (const T *)Bt, np, np, np, FB, all, nonneg, st);
-            s = gd_cuda(cudaGetLastError(), "a Floyd-Warshall round");
+            /* every other block */
+            const gd_tile::relax<T> all = {d, d, np, p, p, ps.Prow[b], FB, NULL,
+                                           h, h, ps.Hrow[b], ps.Hcol[b], np};
+            relax_product<T>(A, np, B, np, np, np, FB, all, nonneg, pm, st,
+                             next ? gd_tile::hole{kn, FB, kn, FB} : gd_tile::hole{0, 0, 0, 0});
+            if ((s = gd_cuda(cudaGetLastError(), "a Floyd-Warshall round"))) break;
         }
+        /* gd_stream goes on after everything on L */
+        cudaEventRecord(joined, L);
+        cudaStreamWaitEvent(st, joined, 0);
         return s;
     }
 
     template <class T> gd_status squaring()
     {
         gd_status s;
-        const bool track = hops; /* as in fw() */
         int *changed = flags; /* reused: the flags were read */
         if ((s = alloc(&D2, np, np, cls, "D")) || (s = alloc(&Dt, np, np, cls, "D transposed")) ||
             (track && (s = alloc(&P2, np, np, GD_INT32, "P"))) ||
@@ -403,7 +580,8 @@ struct apsp_run {
                                      track ? (int *)P2 : NULL, (const int *)P, np, changed,
                                      hops ? (const int *)H : NULL, hops ? (int *)H2 : NULL,
                                      (const int *)H, (const int *)H, np};
-            relax_product<T>((const T *)D, np, (const T *)Dt, np, np, np, np, out, nonneg, st);
+            relax_product<T>((const T *)D, np, (const T *)Dt, np, np, np, np, out, nonneg,
+                             hops ? P_HOPS : track ? P_WITNESS : P_NONE, st);
             int c = 0;
             if ((s = gd_cuda(cudaGetLastError(), "a squaring")) ||
                 (s = gd_cuda(cudaMemcpyAsync(&c, changed, sizeof c, cudaMemcpyDeviceToHost, st),
@@ -549,8 +727,8 @@ struct apsp_run {
 
 const gd_variant_info VARIANTS[] = {
     {"fw", "blocked Floyd-Warshall on the GPU: rounds of 128 vertices, the closure of the "
-           "diagonal block in shared memory, then min-plus v5's tile relaxing the column panel "
-           "and every block in place",
+           "diagonal block in registers, then min-plus v5's tile relaxing the column panel "
+           "and every block in place, the next round's panels first (lookahead)",
      1},
     {"squaring", "repeated min-plus squaring with the witness, D = min (D, D (x) D) until "
                  "nothing changes",
@@ -656,9 +834,11 @@ gd_status run_gpu(bool fw, const gd_matrix &W, gd_out Dout, const gd_out *P0, gd
     r.st = gd_stream();
     gd_out Pout = {};
     if (P0) Pout = *P0;
-    /* the lengths; with P, then the predecessors from them (one witness
-     * product), or where the graph has a cycle of weight 0, a second run
-     * that tracks them with the edge counts */
+    /* the lengths (with P in fw's double rounds); without a cycle of
+     * weight 0, then P from them (one witness product) where the rounds
+     * did not track it; with one (P may go round it), a second run that
+     * tracks P and breaks ties by the paths' edge counts */
+    r.track = r.wp && fw && r.cls == GD_DOUBLE;
     for (int run = 0; run < 2 && !s; ++run) {
         cudaEventRecord(gd_event(0), r.st);
         if (run == 0)
@@ -681,15 +861,16 @@ gd_status run_gpu(bool fw, const gd_matrix &W, gd_out Dout, const gd_out *P0, gd
         bool zero = false;
         if (s || !r.wp || r.hops || (s = r.zero_cycle(&zero))) break;
         if (!zero) {
-            /* P from the lengths */
-            cudaEventRecord(gd_event(2), r.st);
-            s = r.cls == GD_SINGLE ? r.last_edge_pass<float>() : r.last_edge_pass<double>();
-            cudaEventRecord(gd_event(3), r.st);
-            if (!s) s = gd_cuda(cudaStreamSynchronize(r.st), "the predecessors' product");
-            if (!s) t->kernel_ms += gd_elapsed(2, 3);
+            if (!r.track) {
+                cudaEventRecord(gd_event(2), r.st);
+                s = r.cls == GD_SINGLE ? r.last_edge_pass<float>() : r.last_edge_pass<double>();
+                cudaEventRecord(gd_event(3), r.st);
+                if (!s) s = gd_cuda(cudaStreamSynchronize(r.st), "the predecessors' product");
+                if (!s) t->kernel_ms += gd_elapsed(2, 3);
+            }
             break;
         }
-        r.hops = true;
+        r.hops = r.track = true;
     }
     {
         if (!s) s = r.results(Dout, P0 ? &Pout : NULL, pcls);

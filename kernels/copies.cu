@@ -148,6 +148,7 @@ extern "C" void gd_copies_abort(void)
 {
     cudaStreamSynchronize(gd_stream());
     cudaStreamSynchronize(gd_stream2());
+    cudaStreamSynchronize(gd_stream_hi());
     cudaStreamSynchronize(gd_copy_stream());
     for (int i = 0; i < GD_SLOTS; ++i) g_slot[i].busy = 0;
     cudaGetLastError();

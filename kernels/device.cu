@@ -20,8 +20,9 @@
 static char g_msg[1024];
 static int g_ready;
 static cudaStream_t g_stream, g_stream2, g_copy; /* kernels; kernels; copies */
+static cudaStream_t g_stream_hi; /* kernels on a critical path, the greatest priority */
 static cudaStream_t g_alloc_st; /* device allocations and frees (the pool's order) */
-static cudaEvent_t g_alloc_ev[3];
+static cudaEvent_t g_alloc_ev[GD_KERNEL_STREAMS];
 static cudaEvent_t g_ev[GD_NEVENTS];
 static cudaEvent_t g_panel_ev[GD_MAX_PANELS];
 static char g_name[256];
@@ -97,7 +98,7 @@ static void release_objects(void)
         if (g_ev[i]) cudaEventDestroy(g_ev[i]);
     for (int i = 0; i < GD_MAX_PANELS; ++i)
         if (g_panel_ev[i]) cudaEventDestroy(g_panel_ev[i]);
-    for (int i = 0; i < 3; ++i)
+    for (int i = 0; i < GD_KERNEL_STREAMS; ++i)
         if (g_alloc_ev[i]) cudaEventDestroy(g_alloc_ev[i]);
     memset(g_alloc_ev, 0, sizeof g_alloc_ev);
     memset(g_ev, 0, sizeof g_ev);
@@ -106,8 +107,9 @@ static void release_objects(void)
     if (g_stream) cudaStreamDestroy(g_stream);
     if (g_stream2) cudaStreamDestroy(g_stream2);
     if (g_copy) cudaStreamDestroy(g_copy);
+    if (g_stream_hi) cudaStreamDestroy(g_stream_hi);
     if (g_alloc_st) cudaStreamDestroy(g_alloc_st);
-    g_stream = g_stream2 = g_copy = g_alloc_st = NULL;
+    g_stream = g_stream2 = g_copy = g_stream_hi = g_alloc_st = NULL;
 }
 
 static int g_sms;
@@ -126,6 +128,7 @@ extern "C" gd_status gd_device_ready(void)
         return s;
     snprintf(g_name, sizeof g_name, "%s", p.name);
     g_sms = p.multiProcessorCount;
+    int least = 0, greatest = 0;
     if ((s = gd_cuda(cudaStreamCreateWithFlags(&g_stream, cudaStreamNonBlocking),
                      "cudaStreamCreate")) ||
         (s = gd_cuda(cudaStreamCreateWithFlags(&g_stream2, cudaStreamNonBlocking),
@@ -133,9 +136,13 @@ extern "C" gd_status gd_device_ready(void)
         (s = gd_cuda(cudaStreamCreateWithFlags(&g_copy, cudaStreamNonBlocking),
                      "cudaStreamCreate")) ||
         (s = gd_cuda(cudaStreamCreateWithFlags(&g_alloc_st, cudaStreamNonBlocking),
-                     "cudaStreamCreate")))
+                     "cudaStreamCreate")) ||
+        (s = gd_cuda(cudaDeviceGetStreamPriorityRange(&least, &greatest),
+                     "cudaDeviceGetStreamPriorityRange")) ||
+        (s = gd_cuda(cudaStreamCreateWithPriority(&g_stream_hi, cudaStreamNonBlocking, greatest),
+                     "cudaStreamCreateWithPriority")))
         goto fail;
-    for (int i = 0; i < 3; ++i)
+    for (int i = 0; i < GD_KERNEL_STREAMS; ++i)
         if ((s = gd_cuda(cudaEventCreateWithFlags(&g_alloc_ev[i], cudaEventDisableTiming),
                          "cudaEventCreate")))
             goto fail;
@@ -172,6 +179,7 @@ extern "C" void gd_release(void)
     if (!g_ready) return;
     cudaStreamSynchronize(g_stream);
     cudaStreamSynchronize(g_stream2);
+    cudaStreamSynchronize(g_stream_hi);
     cudaStreamSynchronize(g_copy);
     gd_pool_release();
     release_objects();
@@ -180,6 +188,7 @@ extern "C" void gd_release(void)
 
 extern "C" cudaStream_t gd_stream(void) { return g_stream; }
 extern "C" cudaStream_t gd_stream2(void) { return g_stream2; }
+extern "C" cudaStream_t gd_stream_hi(void) { return g_stream_hi; }
 extern "C" cudaStream_t gd_copy_stream(void) { return g_copy; }
 extern "C" cudaStream_t gd_alloc_stream(void) { return g_alloc_st; }
 extern "C" cudaEvent_t gd_alloc_event(int i) { return g_alloc_ev[i]; }

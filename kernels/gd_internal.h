@@ -26,6 +26,9 @@ gd_status gd_device_ready(void);
 cudaStream_t gd_stream(void);
 /* A second stream for kernels, beside gd_stream(). */
 cudaStream_t gd_stream2(void);
+/* A stream of the greatest priority, for kernels on a critical path beside
+ * gd_stream()'s (the block scheduler gives it the SMs first that free). */
+cudaStream_t gd_stream_hi(void);
 int gd_sm_count(void); /* after gd_device_ready */
 
 /* What device.cu, memory.cu and copies.cu share: the copy stream, the
@@ -34,7 +37,10 @@ int gd_sm_count(void); /* after gd_device_ready */
  * memory pool's set-up and release. */
 cudaStream_t gd_copy_stream(void);
 cudaStream_t gd_alloc_stream(void);
-cudaEvent_t gd_alloc_event(int i); /* 0..2 */
+/* the streams that use allocations: gd_stream, gd_stream2, the copy stream,
+ * gd_stream_hi (each has an allocation event) */
+enum { GD_KERNEL_STREAMS = 4 };
+cudaEvent_t gd_alloc_event(int i); /* 0..GD_KERNEL_STREAMS-1 */
 int gd_is_ready(void);
 gd_status gd_copies_create(void);
 void gd_copies_abort(void);   /* waits for every stream, drops the slots' work */

@@ -518,7 +518,10 @@ void launch_big(const T *Ap, const T *Bt, T *C, int64_t mp, int64_t np, int64_t 
  * each of the thread's 64 outputs: out.witness<K>(i, j, value, group, Ap,
  * lda, Bt, ldb) for a witness Op (the first k attaining the minimum is in
  * that group of K: first_k finds it, where out needs it), else out(i, j,
- * value, Ap, lda, Bt, ldb, kp). GATE as for big_tile_kernel. */
+ * value, Ap, lda, Bt, ldb, kp); or, where Out::TILE, the thread's whole
+ * piece at once: out.tile<K, TX, TY>(i0, j0, tx, ty, acc, wit, ...) (K =
+ * 0 without a witness), so that the policy can order its reads. GATE as
+ * for big_tile_kernel. */
 // Where the witnesses live: in registers (an int[8][8] of the thread),
 // or, where the registers do not hold them beside the 64 accumulators
 // (double), in shared memory: output (r, c) of thread tid at
@@ -534,14 +537,24 @@ struct shared_wit {
     __device__ shared_wit_row operator[](int r) const { return {base + r * 8 * nt, nt}; }
 };
 
+/* Tiles a launch_each leaves out: the band of rows [i0, i0 + ni) and the
+ * band of columns [j0, j0 + nj) of the product (multiples of the tile's
+ * sides; ni = 0 or nj = 0: no band). Floyd-Warshall's lookahead relaxes
+ * the next round's panels first and everything else after them. */
+struct hole {
+    int64_t i0, ni, j0, nj;
+};
+
 template <class Op, class T, int BK, class L, class Out, int GATE, bool SHARED_WIT>
 __global__ void __launch_bounds__(L::TX * L::TY, L::MINB)
 each_tile_kernel(const T *__restrict__ Ap, int64_t lda, const T *__restrict__ Bt, int64_t ldb,
-                 int64_t kp, int64_t jt, Out out, const int *__restrict__ gate)
+                 int64_t kp, int64_t jt, Out out, hole h, const int *__restrict__ gate)
 {
     if (GATE >= 0 && *gate != GATE) return;
     enum { NT = L::TX * L::TY };
-    const int64_t i0 = blockIdx.x * (int64_t)(8 * L::TX), j0 = (jt + blockIdx.y) * (8 * L::TY);
+    int64_t i0 = blockIdx.x * (int64_t)(8 * L::TX), j0 = (jt + blockIdx.y) * (8 * L::TY);
+    if (i0 >= h.i0) i0 += h.ni;
+    if (j0 >= h.j0) j0 += h.nj;
     const int tid = threadIdx.x, tx = tid % L::TX, ty = tid / L::TX;
     T acc[8][8];
     int wreg[Op::WITNESS && !SHARED_WIT ? 8 : 1][8];
@@ -554,40 +567,48 @@ each_tile_kernel(const T *__restrict__ Ap, int64_t lda, const T *__restrict__ Bt
         wit = wreg;
     accumulate_big<Op, T, BK, L::TX, L::TY, L::ASYNC, false, Wit>(Ap, lda, Bt, ldb, 0, kp, i0,
                                                                   j0, acc, wit);
+    if constexpr (Out::TILE) {
+        out.template tile<Op::WITNESS ? Op::K : 0, L::TX, L::TY>(i0, j0, tx, ty, acc, wit, Ap, lda,
+                                                                 Bt, ldb, kp);
+    } else {
 #pragma unroll
-    for (int c = 0; c < 8; ++c) {
-        const int64_t j = j0 + big_offset<T, L::TY>(ty, c);
+        for (int c = 0; c < 8; ++c) {
+            const int64_t j = j0 + big_offset<T, L::TY>(ty, c);
 #pragma unroll
-        for (int r = 0; r < 8; ++r) {
-            const int64_t i = i0 + big_offset<T, L::TX>(tx, r);
-            if constexpr (Op::WITNESS) {
-                out.template witness<Op::K>(i, j, acc[r][c], wit[r][c], Ap, lda, Bt, ldb);
-            } else {
-                out(i, j, acc[r][c], Ap, lda, Bt, ldb, kp);
+            for (int r = 0; r < 8; ++r) {
+                const int64_t i = i0 + big_offset<T, L::TX>(tx, r);
+                if constexpr (Op::WITNESS) {
+                    out.template witness<Op::K>(i, j, acc[r][c], wit[r][c], Ap, lda, Bt, ldb);
+                } else {
+                    out(i, j, acc[r][c], Ap, lda, Bt, ldb, kp);
+                }
             }
         }
     }
 }
 
 // Launches each_tile_kernel over the mp x np product (mp a multiple of
-// 8TX, np of 8TY) on st, several launches where the tile columns pass the
-// grid's y limit.
+// 8TX, np of 8TY) but the hole h, on st, several launches where the tile
+// columns pass the grid's y limit.
 template <class Op, class T, int BK, class L, class Out, int GATE = -1, bool SHARED_WIT = false>
 void launch_each(const T *Ap, int64_t lda, const T *Bt, int64_t ldb, int64_t mp, int64_t np,
-                 int64_t kp, const Out &out, cudaStream_t st, const int *gate = nullptr)
+                 int64_t kp, const Out &out, cudaStream_t st, const int *gate = nullptr,
+                 hole h = hole{0, 0, 0, 0})
 {
-    const int64_t tiles_j = np / (8 * L::TY);
+    const int64_t tiles_i = (mp - h.ni) / (8 * L::TX), tiles_j = (np - h.nj) / (8 * L::TY);
+    if (tiles_i <= 0) return;
     for (int64_t jt = 0; jt < tiles_j; jt += 65535) {
         const int64_t ny = tiles_j - jt < 65535 ? tiles_j - jt : 65535;
-        dim3 grid((unsigned)(mp / (8 * L::TX)), (unsigned)ny);
+        dim3 grid((unsigned)tiles_i, (unsigned)ny);
         each_tile_kernel<Op, T, BK, L, Out, GATE, SHARED_WIT>
-            <<<grid, L::TX * L::TY, 0, st>>>(Ap, lda, Bt, ldb, kp, jt, out, gate);
+            <<<grid, L::TX * L::TY, 0, st>>>(Ap, lda, Bt, ldb, kp, jt, out, h, gate);
     }
 }
 
 // The epilogues. store_first: the minimum into C and its k + 1 into K
 // (both ldc), as Octave's [R, K] = min (...) gives them.
 template <class T> struct store_first {
+    enum { TILE = 0 };
     T *C;
     int *K;
     int64_t ldc;
@@ -602,20 +623,25 @@ template <class T> struct store_first {
 };
 
 /* relax: D(i,j) = v where v < D(i,j) (a shorter path; NaN never is). With
- * predecessors (Pout set), also the path's edge count: P(i,j) = Pk(k, j),
- * the predecessor of j on the path through k, and H(i,j) = Hc(i, k) +
- * Hk(k, j), where k is the one with the fewest edges among those whose sum
- * is v; a path of the same length with fewer edges replaces the old one
- * too (P and H only). Lengths first, then edge counts: following P then
- * always goes to a path of fewer edges or a shorter one, never round a
- * cycle of weight 0 (with ties taken as they come, P(i,j) = q and P(i,q) =
- * j can happen there: NOTES.md). The k is found by reading the product's
- * operands again (k < kp) where the length fell or tied. In place (Dout ==
- * Din, Pout == Pin, Hout == Hin: only changes are written), or from Din,
- * Pin, Hin into Dout, Pout, Hout (every element written). *changed is set
- * when a length fell (NULL: not asked). P and H are int32 (P 1-based, 0
- * for none) with D's leading dimension; Pk and Hk have ldpk, Hc ldhc. */
-template <class T> struct relax {
+ * predecessors (Pout set): from a witness Op, P(i,j) = Pk(k, j), the
+ * predecessor of j on the path through k, k the first of the minimum (the
+ * graph has no cycle of weight 0: P(i,j) then ends a shortest path,
+ * NOTES.md); without one, the edge counts too: H(i,j) = Hc(i, k) + Hk(k,
+ * j), k the one with the fewest edges among those whose sum is v, and a
+ * path of the same length with fewer edges replaces the old one (P and H
+ * only). Lengths first, then edge counts: following P then always goes to
+ * a path of fewer edges or a shorter one, never round a cycle of weight 0
+ * (with ties taken as they come, P(i,j) = q and P(i,q) = j can happen
+ * there: NOTES.md). The k is found by reading the product's operands
+ * again (k < kp, or the witness's group) where the length fell (or tied,
+ * with H). In place (Dout == Din, Pout == Pin, Hout == Hin: only changes
+ * are written), or from Din, Pin, Hin into Dout, Pout, Hout (every element
+ * written). *changed is set when a length fell (NULL: not asked). P and H
+ * are int32 (P 1-based, 0 for none) with D's leading dimension; Pk and Hk
+ * have ldpk, Hc ldhc. */
+enum { RELAX_TILE = 0, RELAX_HOPS = 1 };
+template <class T, int MODE = RELAX_TILE> struct relax {
+    enum { TILE = MODE != RELAX_HOPS };
     const T *Din;
     T *Dout;
     int64_t ldd;
@@ -629,19 +655,95 @@ template <class T> struct relax {
     const int *Hk;
     const int *Hc;
     int64_t ldhc;
-    // from the minimum alone: the k with the fewest edges found here
+
+    // the same outputs, with another of the epilogues
+    template <int M> __host__ __device__ relax<T, M> as() const
+    {
+        return relax<T, M>{Din, Dout, ldd, Pin, Pout, Pk, ldpk, changed, Hin, Hout, Hk, Hc, ldhc};
+    }
+
+    /* The thread's piece: each column's old lengths in 16-byte loads,
+     * the lengths that fell written at once. With P, the outputs that
+     * fell go into a queue (in the thread's local memory); a warp then
+     * waits for the thread with the most of them, not for every row where
+     * any of its threads has one (past the first rounds few outputs fall).
+     * From a witness Op (G > 0), four at a time: their groups' sums, the
+     * first equal to the minimum, its predecessor. */
+    template <int G, int TX, int TY, class Wit>
+    __device__ void tile(int64_t i0, int64_t j0, int tx, int ty, const T (&acc)[8][8], Wit wit,
+                         const T *__restrict__ Ap, int64_t lda, const T *__restrict__ Bt,
+                         int64_t ldb, int64_t) const
+    {
+        typedef typename vec16<T>::type V;
+        enum { W = vec16<T>::N, Q = 4, QUEUE = G > 0 };
+        T qv[QUEUE ? 64 : 1];
+        int qrc[QUEUE ? 64 : 1];
+        int n = 0;
+        bool fell = false;
+#pragma unroll
+        for (int c = 0; c < 8; ++c) {
+            const int64_t j = j0 + big_offset<T, TY>(ty, c);
+            T old[8];
+            asm volatile("" ::: "memory"); // a column's loads no earlier (registers)
+#pragma unroll
+            for (int g = 0; g < 8 / W; ++g)
+                unpack(old + g * W, *reinterpret_cast<const V *>(
+                                        &Din[i0 + big_offset<T, TX>(tx, g * W) + ldd * j]));
+#pragma unroll
+            for (int r = 0; r < 8; ++r) {
+                const int64_t e = i0 + big_offset<T, TX>(tx, r) + ldd * j;
+                const T v = acc[r][c];
+                if (v < old[r]) {
+                    fell = true;
+                    Dout[e] = v;
+                    if constexpr (QUEUE) {
+                        qv[n] = v;
+                        qrc[n++] = r | c << 3 | (G > 0 ? (int)wit[r][c] << 6 : 0);
+                    }
+                } else if (Dout != Din) {
+                    Dout[e] = old[r];
+                    if (QUEUE) Pout[e] = Pin[e];
+                }
+            }
+        }
+        if (fell && changed) *changed = 1;
+        if constexpr (G > 0) {
+            for (int q0 = 0; q0 < n; q0 += Q) {
+                T sum[Q][G];
+                int iu[Q], ju[Q], ku[Q]; // within the tile, the group's first k
+#pragma unroll
+                for (int u = 0; u < Q; ++u)
+                    if (q0 + u < n) {
+                        const int x = qrc[q0 + u];
+                        iu[u] = big_offset<T, TX>(tx, x & 7);
+                        ju[u] = big_offset<T, TY>(ty, x >> 3 & 7);
+                        ku[u] = (x >> 6) * G;
+#pragma unroll
+                        for (int h = 0; h < G; ++h)
+                            sum[u][h] = Ap[i0 + iu[u] + lda * (ku[u] + h)] +
+                                        Bt[j0 + ju[u] + ldb * (ku[u] + h)];
+                    }
+#pragma unroll
+                for (int u = 0; u < Q; ++u)
+                    if (q0 + u < n) {
+                        int h = G - 1;
+#pragma unroll
+                        for (int g = G - 2; g >= 0; --g)
+                            if (sum[u][g] == qv[q0 + u]) h = g;
+                        Pout[i0 + iu[u] + ldd * (j0 + ju[u])] = Pk[ku[u] + h + ldpk * (j0 + ju[u])];
+                    }
+            }
+        }
+    }
+
+    // HOPS, an output at a time: the k with the fewest edges among those
+    // that give v (every k read again where the length fell or tied)
     __device__ void operator()(int64_t i, int64_t j, T v, const T *__restrict__ Ap, int64_t lda,
                                const T *__restrict__ Bt, int64_t ldb, int64_t kp) const
     {
         const int64_t e = i + ldd * j;
         const T old = Din[e];
-        if (v < old && !Pout) {
-            Dout[e] = v;
-            if (changed) *changed = 1;
-            return;
-        }
-        if (Pout && (v < old || (v == old && v < (T)INFINITY))) {
-            /* the k of the fewest edges among those that give v */
+        if (v < old || (v == old && v < (T)INFINITY)) {
             int best = 0x7fffffff;
             int64_t kb = 0;
             for (int64_t k = 0; k < kp; ++k)
@@ -662,10 +764,8 @@ template <class T> struct relax {
         }
         if (Dout != Din) {
             Dout[e] = old;
-            if (Pout) {
-                Pout[e] = Pin[e];
-                Hout[e] = Hin[e];
-            }
+            Pout[e] = Pin[e];
+            Hout[e] = Hin[e];
         }
     }
 };

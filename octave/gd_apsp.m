@@ -30,9 +30,10 @@
 ## @table @asis
 ## @item "Variant"
 ## @qcode{"fw"}: blocked Floyd-Warshall on the GPU (rounds of 128
-## vertices: the diagonal block closed in shared memory, then min-plus v5's
-## tile relaxing the column panel and the whole matrix in place; Katz and
-## Kider 2008, Lund and Smith 2010); @qcode{"squaring"}: repeated min-plus
+## vertices: the diagonal block closed in registers, then min-plus v5's
+## tile relaxing the column panel and the whole matrix in place, the next
+## round's panels first so that its diagonal block is closed meanwhile;
+## Katz and Kider 2008, Lund and Smith 2010); @qcode{"squaring"}: repeated min-plus
 ## squaring with the witness, until nothing changes; @qcode{"cpu"}: blocked
 ## Floyd-Warshall on the host (OpenMP); @qcode{"auto"} (default): fw on a
 ## GPU, the CPU below n = 128 or without a GPU.
