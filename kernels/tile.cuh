@@ -626,8 +626,8 @@ template <class T> struct store_first {
  * predecessors (Pout set): from a witness Op, P(i,j) = Pk(k, j), the
  * predecessor of j on the path through k, k the first of the minimum (the
  * graph has no cycle of weight 0: P(i,j) then ends a shortest path,
- * NOTES.md); without one, the edge counts too: H(i,j) = Hc(i, k) + Hk(k,
- * j), k the one with the fewest edges among those whose sum is v, and a
+ * NOTES.md); with MODE RELAX_HOPS, the edge counts too: H(i,j) = Hc(i,
+ * k) + Hk(k, j), k the one with the fewest edges among those whose sum is v, and a
  * path of the same length with fewer edges replaces the old one (P and H
  * only). Lengths first, then edge counts: following P then always goes to
  * a path of fewer edges or a shorter one, never round a cycle of weight 0
@@ -639,6 +639,8 @@ template <class T> struct store_first {
  * written). *changed is set when a length fell (NULL: not asked). P and H
  * are int32 (P 1-based, 0 for none) with D's leading dimension; Pk and Hk
  * have ldpk, Hc ldhc. */
+// relax's epilogues: the thread's piece at once (lengths, or P from a
+// witness Op), or an output at a time with the edge counts
 enum { RELAX_TILE = 0, RELAX_HOPS = 1 };
 template <class T, int MODE = RELAX_TILE> struct relax {
     enum { TILE = MODE != RELAX_HOPS };
