@@ -200,6 +200,63 @@ DEFINE_CPU_PDIST2(gd_cpu_pdist2_d, double, sqrt, gd_rescue_d, gd_scaled_norm_d)
  * GPU's gd_tile::relax explains). The blocks stay in cache: the whole
  * matrix is read once a round instead of once a k. */
 enum { FW_B = 64 };
+/* Phase three without P, a register tile at a time: D(I,J) = min (D(I,J),
+ * D(I,K) (x) D(K,J)), where neither D(I,K) nor D(K,J) changes, so a tile
+ * of MR x NC outputs stays in registers for all of K (the block's loop
+ * instead reads and writes its whole block once a k). MR rows down a
+ * column are one or two vector registers; each k adds a broadcast D(k,j)
+ * to them and keeps the smaller (s < d ? s : d, the vector min). The same
+ * k order as the block's loop, so the same result. Compiled for AVX2 too
+ * (chosen at run time where the CPU has it). */
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#define GD_CPU_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define GD_CPU_CLONES
+#endif
+#define DEFINE_CPU_FW_TILE(NAME, T, MR, NC)                                    \
+    GD_CPU_CLONES static void NAME##_tiles(T *D, int64_t n, int64_t i0,        \
+                                           int64_t j0, int64_t k0)             \
+    {                                                                          \
+        const int64_t i1 = i0 + FW_B < n ? i0 + FW_B : n;                      \
+        const int64_t j1 = j0 + FW_B < n ? j0 + FW_B : n;                      \
+        const int64_t k1 = k0 + FW_B < n ? k0 + FW_B : n;                      \
+        for (int64_t j = j0; j < j1; j += NC) {                                \
+            for (int64_t i = i0; i < i1; i += MR) {                            \
+                if (i + MR <= i1 && j + NC <= j1) {                            \
+                    T acc[NC][MR];                                             \
+                    for (int c = 0; c < NC; ++c)                               \
+                        for (int r = 0; r < MR; ++r) acc[c][r] = D[i + r + n * (j + c)]; \
+                    for (int64_t k = k0; k < k1; ++k) {                        \
+                        const T *a = D + i + n * k;                            \
+                        for (int c = 0; c < NC; ++c) {                         \
+                            const T b = D[k + n * (j + c)];                    \
+                            for (int r = 0; r < MR; ++r) {                     \
+                                const T s = a[r] + b;                          \
+                                acc[c][r] = s < acc[c][r] ? s : acc[c][r];     \
+                            }                                                  \
+                        }                                                      \
+                    }                                                          \
+                    for (int c = 0; c < NC; ++c)                               \
+                        for (int r = 0; r < MR; ++r) D[i + r + n * (j + c)] = acc[c][r]; \
+                } else {                                                       \
+                    const int64_t ie = i + MR < i1 ? i + MR : i1;              \
+                    const int64_t je = j + NC < j1 ? j + NC : j1;              \
+                    for (int64_t jj = j; jj < je; ++jj)                        \
+                        for (int64_t ii = i; ii < ie; ++ii) {                  \
+                            T d = D[ii + n * jj];                              \
+                            for (int64_t k = k0; k < k1; ++k) {                \
+                                const T s = D[ii + n * k] + D[k + n * jj];     \
+                                d = s < d ? s : d;                             \
+                            }                                                  \
+                            D[ii + n * jj] = d;                                \
+                        }                                                      \
+                }                                                              \
+            }                                                                  \
+        }                                                                      \
+    }
+DEFINE_CPU_FW_TILE(gd_cpu_fw_f, float, 16, 4)
+DEFINE_CPU_FW_TILE(gd_cpu_fw_d, double, 8, 8)
+
 #define DEFINE_CPU_FW(NAME, T)                                                 \
     static void NAME##_block(T *D, int32_t *P, int32_t *H, int64_t n, int64_t i0, \
                              int64_t j0, int64_t k0)                           \
@@ -257,7 +314,10 @@ enum { FW_B = 64 };
             for (int64_t b = 0; b < nb * nb; ++b) {                            \
                 const int64_t ib = b % nb, jb = b / nb;                        \
                 if (ib == kb || jb == kb) continue;                            \
-                NAME##_block(D, P, H, n, ib * FW_B, jb * FW_B, k0);            \
+                if (P)                                                         \
+                    NAME##_block(D, P, H, n, ib * FW_B, jb * FW_B, k0);        \
+                else                                                           \
+                    NAME##_tiles(D, n, ib * FW_B, jb * FW_B, k0);              \
             }                                                                  \
         }                                                                      \
         free(H);                                                               \

@@ -4,8 +4,9 @@ function check_apsp (variant, cls, sizes)
   ## here (exact: integer weights), with every predecessor checked (the
   ## route through P(i,j) has the length D(i,j), and following P from any j
   ## reaches i within n steps) and sampled routes from gd_path checked edge
-  ## by edge. Negative edges come from vertex potentials (no negative
-  ## cycle); one source of those graphs is checked by Bellman-Ford too.
+  ## by edge; the lengths alone (no P) too. Negative edges come from vertex
+  ## potentials (no negative cycle); one source of those graphs is checked
+  ## by Bellman-Ford too.
   ## Fresh random graphs each run; an error at the first mismatch.
   warning ("off", "gd:nogpu");
   if (nargin < 3)
@@ -30,6 +31,12 @@ function check_apsp (variant, cls, sizes)
         [i, j] = ind2sub ([n n], bad);
         error ("check_apsp: %s: D(%d,%d) = %g, Floyd-Warshall gives %g (%d differ)", name, i, j,
                D(bad), E(bad), nnz (D != E));
+      endif
+      ## the lengths alone, without P (a path of its own in every variant)
+      D1 = gd_apsp (W, "Variant", variant);
+      if (! isequal (D1, E))
+        error ("check_apsp: %s: without P, %d lengths differ from Floyd-Warshall", name,
+               nnz (D1 != E));
       endif
       if (! isequal (W, Win))
         error ("check_apsp: %s: W was modified", name);
