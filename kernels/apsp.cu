@@ -741,6 +741,35 @@ const int NVARIANTS = sizeof VARIANTS / sizeof VARIANTS[0];
 // whole job there)
 enum { AUTO_CPU_BELOW = 128 };
 
+/* P(i,j) = the first q + 1 of min_q D(i,q) + W(q,j) with W's diagonal
+ * Inf (the cpu min-plus with its witness); D n x n, W (ldw) on the host.
+ * Nonzero when its work space cannot be allocated. */
+static int last_edges_host(gd_class cls, const void *W, int64_t ldw, const void *D, int32_t *P,
+                           int64_t n)
+{
+    const size_t es = gd_class_bytes(cls), bytes = (size_t)(n * n) * es + 1;
+    void *Wb = malloc(bytes), *R = malloc(bytes);
+    if (!Wb || !R) {
+        free(Wb);
+        free(R);
+        return -1;
+    }
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t q = 0; q < n; ++q) {
+            if (cls == GD_SINGLE)
+                ((float *)Wb)[q + n * j] = q == j ? INFINITY : ((const float *)W)[q + ldw * j];
+            else
+                ((double *)Wb)[q + n * j] = q == j ? INFINITY : ((const double *)W)[q + ldw * j];
+        }
+    if (cls == GD_SINGLE)
+        gd_cpu_minplus_f((const float *)D, (const float *)Wb, (float *)R, P, n, n, n);
+    else
+        gd_cpu_minplus_d((const double *)D, (const double *)Wb, (double *)R, P, n, n, n);
+    free(Wb);
+    free(R);
+    return 0;
+}
+
 /* the cpu variant: W to the host, D and P there, the results where they go */
 gd_status run_cpu(const gd_matrix &W, gd_out Dout, const gd_out *P0, gd_class pcls,
                   int64_t *cycle_vertex, gd_timing *t)
@@ -763,19 +792,32 @@ gd_status run_cpu(const gd_matrix &W, gd_out Dout, const gd_out *P0, gd_class pc
     if (!s) s = gd_host_result_begin(&Dout, (size_t)(n * n) * es, what, &buf);
     if (!s) {
         const double t0 = gd_now_ms();
+        const bool single = W.cls == GD_SINGLE;
+        auto wat = [&](int64_t i, int64_t j) -> double {
+            return single ? ((const float *)Wh.ptr)[i + Wh.ld * j]
+                          : ((const double *)Wh.ptr)[i + Wh.ld * j];
+        };
+        auto dat = [&](int64_t i, int64_t j) -> double {
+            return single ? ((float *)buf)[i + n * j] : ((double *)buf)[i + n * j];
+        };
+        /* D (and with track, P) from W: the weights, 0 on the diagonal */
+        auto init = [&](bool track) {
+            for (int64_t j = 0; j < n; ++j)
+                for (int64_t i = 0; i < n; ++i) {
+                    if (single)
+                        ((float *)buf)[i + n * j] =
+                            i == j ? 0.0f : ((const float *)Wh.ptr)[i + Wh.ld * j];
+                    else
+                        ((double *)buf)[i + n * j] = i == j ? 0.0 : wat(i, j);
+                    if (track) P[i + n * j] = (i != j && wat(i, j) < INFINITY) ? (int32_t)i + 1 : 0;
+                }
+        };
         int negdiag = 0, nan = 0;
         for (int64_t j = 0; j < n; ++j)
             for (int64_t i = 0; i < n; ++i) {
-                double w = W.cls == GD_SINGLE ? ((const float *)Wh.ptr)[i + Wh.ld * j]
-                                              : ((const double *)Wh.ptr)[i + Wh.ld * j];
+                const double w = wat(i, j);
                 if (w != w) nan = 1;
                 if (i == j && w < 0 && !negdiag) negdiag = (int)i + 1;
-                const double d = i == j ? 0.0 : w;
-                if (W.cls == GD_SINGLE)
-                    ((float *)buf)[i + n * j] = i == j ? 0.0f : ((const float *)Wh.ptr)[i + Wh.ld * j];
-                else
-                    ((double *)buf)[i + n * j] = d;
-                if (P) P[i + n * j] = (i != j && w < INFINITY) ? (int32_t)i + 1 : 0;
             }
         if (nan) {
             s = gd_fail(GD_ERR_INPUT, "W has a NaN: a weight must be a number");
@@ -785,23 +827,43 @@ gd_status run_cpu(const gd_matrix &W, gd_out Dout, const gd_out *P0, gd_class pc
                         "the graph has a negative cycle: W(%d,%d) < 0 (a negative self-loop)",
                         negdiag, negdiag);
         } else {
-            const int rc = W.cls == GD_SINGLE ? gd_cpu_fw_f((float *)buf, P, n)
-                                              : gd_cpu_fw_d((double *)buf, P, n);
-            if (rc)
-                s = gd_fail(GD_ERR_MEMORY, "cannot allocate the paths' edge counts (%lld x "
-                            "%lld int32) in host memory", (long long)n, (long long)n);
-            for (int64_t i = 0; i < n && !s; ++i) {
-                const double d = W.cls == GD_SINGLE ? ((float *)buf)[i + n * i]
-                                                    : ((double *)buf)[i + n * i];
-                if (d < 0) {
+            /* the lengths first (register tiles: cpu.c) */
+            init(false);
+            if (single)
+                gd_cpu_fw_f((float *)buf, NULL, n);
+            else
+                gd_cpu_fw_d((double *)buf, NULL, n);
+            for (int64_t i = 0; i < n && !s; ++i)
+                if (dat(i, i) < 0) {
                     *cycle_vertex = i + 1;
                     s = gd_fail(GD_ERR_NEGCYCLE,
                                 "the graph has a negative cycle: a closed path through vertex "
                                 "%lld has negative length",
                                 (long long)(i + 1));
-                    break;
                 }
+        }
+        if (!s && P) {
+            /* P as on the GPU: the last edges from the lengths where no
+             * cycle has weight 0, else tracked with the edge counts */
+            bool zero = false;
+            for (int64_t j = 0; j < n && !zero; ++j)
+                for (int64_t i = 0; i < j; ++i)
+                    if (dat(i, j) + dat(j, i) == 0) {
+                        zero = true;
+                        break;
+                    }
+            int rc = 0;
+            if (zero) {
+                init(true);
+                rc = single ? gd_cpu_fw_f((float *)buf, P, n) : gd_cpu_fw_d((double *)buf, P, n);
+            } else if (!(rc = last_edges_host(W.cls, Wh.ptr, Wh.ld, buf, P, n))) {
+                for (int64_t j = 0; j < n; ++j)
+                    for (int64_t i = 0; i < n; ++i)
+                        if (i == j || !(dat(i, j) < INFINITY)) P[i + n * j] = 0;
             }
+            if (rc)
+                s = gd_fail(GD_ERR_MEMORY, "cannot allocate the predecessors' work space (%lld "
+                            "x %lld, twice) in host memory", (long long)n, (long long)n);
         }
         t->kernel_ms = gd_now_ms() - t0;
     }
