@@ -87,7 +87,11 @@ build octave/private:
 deps:
 	@tests/deps.sh
 
-test: deps all
+# the build in parallel (nvcc spends minutes on a file at every architecture)
+NPROC := $(shell nproc 2>/dev/null || echo 2)
+
+test: deps
+	$(MAKE) -j$(NPROC) all
 	$(BATS) tests
 
 demo: deps all

@@ -310,18 +310,10 @@ void relax_product(const T *A, int64_t lda, const T *Bt, int64_t ldb, int64_t mp
             launch_each<minplus, T, 8, shape<T>, relax<T>>(A, lda, Bt, ldb, mp, np, kp, out, st,
                                                            nullptr, h);
     } else {
-        typedef layout<16, 8, 4, true> L;  // min-plus v5's
-        typedef layout<16, 8, 2, true> LW; // its witness form's
-        if (pm == P_WITNESS && nonneg)
-            launch_each<minplus_first_nonneg, T, 16, LW, relax<T>>(A, lda, Bt, ldb, mp, np, kp,
-                                                                   out, st, nullptr, h);
-        else if (pm == P_WITNESS)
-            launch_each<minplus_first<4>, T, 8, LW, relax<T>>(A, lda, Bt, ldb, mp, np, kp, out,
-                                                              st, nullptr, h);
-        else if (pm == P_HOPS && nonneg)
-            launch_each<minplus_nonneg, T, 16, L, RH>(A, lda, Bt, ldb, mp, np, kp,
-                                                      out.template as<RELAX_HOPS>(), st, nullptr, h);
-        else if (pm == P_HOPS)
+        /* (single tracks P in the rounds only with the edge counts, the
+         * rare run: the fminf kernel, right for any weights) */
+        typedef layout<16, 8, 4, true> L; // min-plus v5's
+        if (pm != P_NONE)
             launch_each<minplus, T, 8, L, RH>(A, lda, Bt, ldb, mp, np, kp,
                                               out.template as<RELAX_HOPS>(), st, nullptr, h);
         else if (nonneg)
