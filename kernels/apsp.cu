@@ -285,35 +285,30 @@ gd_status launch_fw_diag(T *D, int *P, int *H, int64_t ld, int64_t k0, cudaStrea
  * out = min (out, A (x) B) over mp x np x kp but the hole, A (lda) and Bt
  * (ldb) in min-plus v5's layouts and kernels (the integer min for single
  * without negative weights). Predecessors come from the epilogue
- * (gd_tile::relax) in the way pm says. */
-enum pred_mode {
-    P_NONE,    /* lengths alone */
-    P_WITNESS, /* the witness kernels: the first k of each minimum */
-    P_HOPS     /* with the edge counts */
-};
-
+ * (gd_tile::relax) as out asks: with edge counts (out.Hout), else, where
+ * out has P, from the witness kernels (the first k of each minimum;
+ * double alone: single tracks P in the rounds only with edge counts). */
 template <class T>
 void relax_product(const T *A, int64_t lda, const T *Bt, int64_t ldb, int64_t mp, int64_t np,
-                   int64_t kp, const gd_tile::relax<T> &out, bool nonneg, pred_mode pm,
-                   cudaStream_t st, gd_tile::hole h = gd_tile::hole{0, 0, 0, 0})
+                   int64_t kp, const gd_tile::relax<T> &out, bool nonneg, cudaStream_t st, gd_tile::hole h = gd_tile::hole{0, 0, 0, 0})
 {
     using namespace gd_tile;
     typedef relax<T, RELAX_HOPS> RH;
     if constexpr (sizeof(T) == 8) {
-        if (pm == P_WITNESS)
+        if (out.Pout && !out.Hout)
             launch_each<minplus_first<1>, T, 4, layout<16, 8, 1>, relax<T>, -1, true>(
                 A, lda, Bt, ldb, mp, np, kp, out, st, nullptr, h);
-        else if (pm == P_HOPS)
+        else if (out.Hout)
             launch_each<minplus, T, 8, shape<T>, RH>(A, lda, Bt, ldb, mp, np, kp,
                                                      out.template as<RELAX_HOPS>(), st, nullptr, h);
         else
             launch_each<minplus, T, 8, shape<T>, relax<T>>(A, lda, Bt, ldb, mp, np, kp, out, st,
                                                            nullptr, h);
     } else {
-        /* (single tracks P in the rounds only with the edge counts, the
-         * rare run: the fminf kernel, right for any weights) */
+        /* the edge counts' run is rare: the fminf kernel, right for any
+         * weights */
         typedef layout<16, 8, 4, true> L; // min-plus v5's
-        if (pm != P_NONE)
+        if (out.Hout)
             launch_each<minplus, T, 8, L, RH>(A, lda, Bt, ldb, mp, np, kp,
                                               out.template as<RELAX_HOPS>(), st, nullptr, h);
         else if (nonneg)
@@ -477,8 +472,7 @@ struct apsp_run {
                                        ps.Pkk, FB, NULL,
                                        h ? h + np * k0 : NULL, h ? h + np * k0 : NULL,
                                        ps.Hkk, ps.Hcol2, np};
-        relax_product<T>((const T *)ps.Acol, np, (const T *)ps.Dkt, FB, np, FB, FB, col, nonneg,
-                         h ? P_HOPS : p ? P_WITNESS : P_NONE, L);
+        relax_product<T>((const T *)ps.Acol, np, (const T *)ps.Dkt, FB, np, FB, FB, col, nonneg, L);
         cudaMemcpyAsync(ps.Ac[b], d + np * k0, panel, cudaMemcpyDeviceToDevice, L);
         gd_launch_transpose(cls, d + k0, np, ps.Bt[b], FB, np, L);
         if (p)
@@ -506,7 +500,6 @@ struct apsp_run {
         if ((s = panels(&ps))) return s;
         T *d = (T *)D;
         int *p = track ? (int *)P : NULL, *h = hops ? (int *)H : NULL;
-        const pred_mode pm = h ? P_HOPS : p ? P_WITNESS : P_NONE;
         cudaStream_t L = gd_stream_hi();
         cudaEvent_t go = gd_panel_event(0), cross = gd_panel_event(1),
                     ready = gd_panel_event(2), joined = gd_panel_event(3);
@@ -529,12 +522,12 @@ struct apsp_run {
                                                p ? ps.Prow[b] + FB * kn : NULL, FB, NULL,
                                                h ? h + np * kn : NULL, h ? h + np * kn : NULL,
                                                h ? ps.Hrow[b] + FB * kn : NULL, ps.Hcol[b], np};
-                relax_product<T>(A, np, B + kn, np, np, FB, FB, col, nonneg, pm, st);
+                relax_product<T>(A, np, B + kn, np, np, FB, FB, col, nonneg, st);
                 const gd_tile::relax<T> row = {d + kn, d + kn, np, p ? p + kn : NULL,
                                                p ? p + kn : NULL, ps.Prow[b], FB, NULL,
                                                h ? h + kn : NULL, h ? h + kn : NULL, ps.Hrow[b],
                                                h ? ps.Hcol[b] + kn : NULL, np};
-                relax_product<T>(A + kn, np, B, np, FB, np, FB, row, nonneg, pm, st,
+                relax_product<T>(A + kn, np, B, np, FB, np, FB, row, nonneg, st,
                                  gd_tile::hole{0, 0, kn, FB});
                 cudaEventRecord(cross, st);
                 cudaStreamWaitEvent(L, cross, 0);
@@ -544,7 +537,7 @@ struct apsp_run {
             /* every other block */
             const gd_tile::relax<T> all = {d, d, np, p, p, ps.Prow[b], FB, NULL,
                                            h, h, ps.Hrow[b], ps.Hcol[b], np};
-            relax_product<T>(A, np, B, np, np, np, FB, all, nonneg, pm, st,
+            relax_product<T>(A, np, B, np, np, np, FB, all, nonneg, st,
                              next ? gd_tile::hole{kn, FB, kn, FB} : gd_tile::hole{0, 0, 0, 0});
             if ((s = gd_cuda(cudaGetLastError(), "a Floyd-Warshall round"))) break;
         }
@@ -572,8 +565,7 @@ struct apsp_run {
                                      track ? (int *)P2 : NULL, (const int *)P, np, changed,
                                      hops ? (const int *)H : NULL, hops ? (int *)H2 : NULL,
                                      (const int *)H, (const int *)H, np};
-            relax_product<T>((const T *)D, np, (const T *)Dt, np, np, np, np, out, nonneg,
-                             hops ? P_HOPS : track ? P_WITNESS : P_NONE, st);
+            relax_product<T>((const T *)D, np, (const T *)Dt, np, np, np, np, out, nonneg, st);
             int c = 0;
             if ((s = gd_cuda(cudaGetLastError(), "a squaring")) ||
                 (s = gd_cuda(cudaMemcpyAsync(&c, changed, sizeof c, cudaMemcpyDeviceToHost, st),
