@@ -36,8 +36,9 @@ MEXFLAGS  := --mex -R2018a -Ikernels -Imex
 MEXLIBS   := build/libgd.a -L$(CUDA_LIB) -Wl,-rpath,$(CUDA_LIB) -lcudart_static -lrt -ldl -lpthread -lgomp -lstdc++ \
              $(shell $(MKOCTFILE) -p BLAS_LIBS 2>/dev/null)
 
-KERNEL_HDR := kernels/gd.h kernels/gd_internal.h kernels/product.h kernels/tile.cuh kernels/norm2.h
-KERNEL_OBJ := build/device.o build/memory.o build/copies.o build/product.o build/resident.o build/minplus.o build/apsp.o build/sgemm.o build/pdist.o \
+KERNEL_HDR := kernels/gd.h kernels/gd_internal.h kernels/product.h kernels/tile.cuh kernels/norm2.h \
+              kernels/knnkey.h
+KERNEL_OBJ := build/device.o build/memory.o build/copies.o build/product.o build/resident.o build/minplus.o build/apsp.o build/sgemm.o build/pdist.o build/knn.o \
               build/cpu.o
 GATEWAYS   := octave/private/__gd__.mex octave/private/__gd_uninit__.oct
 MEX_SRC    := mex/__gd__.c mex/gd_mex.c mex/gd_array.c mex/op_product.c mex/op_pdist.c \

@@ -13,6 +13,7 @@
  * included.
  */
 #include "gd.h"
+#include "knnkey.h"
 #include "norm2.h"
 
 #include <stdio.h>
@@ -162,23 +163,35 @@ DEFINE_CPU_MINPLUS(gd_cpu_minplus_d, double)
 DEFINE_CPU_PDIST(gd_cpu_pdist_f, float, sqrtf, gd_rescue_f, gd_scaled_norm_f)
 DEFINE_CPU_PDIST(gd_cpu_pdist_d, double, sqrt, gd_rescue_d, gd_scaled_norm_d)
 
-/* pdist2: D(:,j) from Y(j,:) against every row of X, down X(:,k). */
-#define DEFINE_CPU_PDIST2(NAME, T, SQRT, RESCUE, NORM)                         \
+/* pdist2's column j: the sums of squares from Y(j,:) to every row of X,
+ * down X(:,k) (the order pdist2 and the nearest neighbours share, so
+ * their distances are the same to the bit). */
+#define DEFINE_CPU_SQ_COLUMN(NAME, T)                                          \
+    static void NAME(const T *X, const T *Y, int64_t mx, int64_t my, int64_t d, \
+                     int64_t j, T *col)                                        \
+    {                                                                          \
+        for (int64_t i = 0; i < mx; ++i) col[i] = 0;                           \
+        for (int64_t k = 0; k < d; ++k) {                                      \
+            const T *x = X + mx * k;                                           \
+            const T yj = Y[j + my * k];                                        \
+            for (int64_t i = 0; i < mx; ++i) {                                 \
+                T diff = x[i] - yj;                                            \
+                col[i] += diff * diff;                                         \
+            }                                                                  \
+        }                                                                      \
+    }
+DEFINE_CPU_SQ_COLUMN(sq_column_f, float)
+DEFINE_CPU_SQ_COLUMN(sq_column_d, double)
+
+/* pdist2: D(:,j) from Y(j,:) against every row of X. */
+#define DEFINE_CPU_PDIST2(NAME, T, COLUMN, SQRT, RESCUE, NORM)                 \
     void NAME(const T *X, const T *Y, int64_t mx, int64_t my, int64_t d,       \
               int root, T *D)                                                  \
     {                                                                          \
         _Pragma("omp parallel for schedule(static) num_threads(gd_cpu_threads())") \
         for (int64_t j = 0; j < my; ++j) {                                     \
             T *col = D + mx * j;                                               \
-            for (int64_t i = 0; i < mx; ++i) col[i] = 0;                       \
-            for (int64_t k = 0; k < d; ++k) {                                  \
-                const T *x = X + mx * k;                                       \
-                const T yj = Y[j + my * k];                                    \
-                for (int64_t i = 0; i < mx; ++i) {                             \
-                    T diff = x[i] - yj;                                        \
-                    col[i] += diff * diff;                                     \
-                }                                                              \
-            }                                                                  \
+            COLUMN(X, Y, mx, my, d, j, col);                                   \
             if (root)                                                          \
                 for (int64_t i = 0; i < mx; ++i)                               \
                     col[i] = RESCUE(col[i]) ? NORM(X + i, mx, Y + j, my, d)    \
@@ -186,8 +199,88 @@ DEFINE_CPU_PDIST(gd_cpu_pdist_d, double, sqrt, gd_rescue_d, gd_scaled_norm_d)
         }                                                                      \
     }
 
-DEFINE_CPU_PDIST2(gd_cpu_pdist2_f, float, sqrtf, gd_rescue_f, gd_scaled_norm_f)
-DEFINE_CPU_PDIST2(gd_cpu_pdist2_d, double, sqrt, gd_rescue_d, gd_scaled_norm_d)
+DEFINE_CPU_PDIST2(gd_cpu_pdist2_f, float, sq_column_f, sqrtf, gd_rescue_f, gd_scaled_norm_f)
+DEFINE_CPU_PDIST2(gd_cpu_pdist2_d, double, sq_column_d, sqrt, gd_rescue_d, gd_scaled_norm_d)
+
+/* Nearest neighbours: each query's distance column as pdist2 computes it
+ * (the same loop, so the same values), then its K least (key, row) pairs
+ * (knnkey.h) kept in a max-heap, then sorted. */
+typedef struct {
+    uint64_t key;
+    int32_t row;
+} knn_pair;
+static int knn_less(knn_pair a, knn_pair b)
+{
+    return a.key < b.key || (a.key == b.key && a.row < b.row);
+}
+/* restores the max-heap h[0..n) below position i */
+static void knn_sift(knn_pair *h, int64_t n, int64_t i)
+{
+    for (;;) {
+        int64_t c = 2 * i + 1;
+        if (c >= n) return;
+        if (c + 1 < n && knn_less(h[c], h[c + 1])) ++c;
+        if (!knn_less(h[i], h[c])) return;
+        const knn_pair t = h[i];
+        h[i] = h[c];
+        h[c] = t;
+        i = c;
+    }
+}
+#define DEFINE_CPU_KNN(NAME, T, COLUMN, SQRT, RESCUE, NORM, KEY, UNKEY)                \
+    int NAME(const T *X, const T *Y, int64_t mx, int64_t my, int64_t d, int root, \
+             int64_t K, int largest, T *D, int32_t *I)                         \
+    {                                                                          \
+        int failed = 0;                                                        \
+        _Pragma("omp parallel num_threads(gd_cpu_threads())")                  \
+        {                                                                      \
+            T *col = (T *)malloc((size_t)mx * sizeof(T));                      \
+            knn_pair *h = (knn_pair *)malloc((size_t)K * sizeof(knn_pair));    \
+            if (!col || !h) {                                                  \
+                _Pragma("omp atomic write") failed = 1;                        \
+            } else {                                                           \
+                _Pragma("omp for schedule(dynamic, 4)")                        \
+                for (int64_t j = 0; j < my; ++j) {                             \
+                    COLUMN(X, Y, mx, my, d, j, col);                           \
+                    int64_t n = 0;                                             \
+                    for (int64_t i = 0; i < mx; ++i) {                         \
+                        T v = col[i];                                          \
+                        if (root)                                              \
+                            v = RESCUE(v) ? NORM(X + i, mx, Y + j, my, d) : SQRT(v); \
+                        const knn_pair p = {KEY(v, largest), (int32_t)i};      \
+                        if (n < K) {                                           \
+                            int64_t c = n++;                                   \
+                            h[c] = p;                                          \
+                            while (c > 0 && knn_less(h[(c - 1) / 2], h[c])) {  \
+                                const knn_pair t = h[c];                       \
+                                h[c] = h[(c - 1) / 2];                         \
+                                h[(c - 1) / 2] = t;                            \
+                                c = (c - 1) / 2;                               \
+                            }                                                  \
+                        } else if (knn_less(p, h[0])) {                        \
+                            h[0] = p;                                          \
+                            knn_sift(h, n, 0);                                 \
+                        }                                                      \
+                    }                                                          \
+                    /* the heap's largest last, down to its least */          \
+                    for (int64_t m = n; m > 0; --m) {                          \
+                        D[K * j + m - 1] = UNKEY(h[0].key, largest);           \
+                        I[K * j + m - 1] = h[0].row + 1;                       \
+                        h[0] = h[m - 1];                                       \
+                        knn_sift(h, m - 1, 0);                                 \
+                    }                                                          \
+                }                                                              \
+            }                                                                  \
+            free(col);                                                         \
+            free(h);                                                           \
+        }                                                                      \
+        return failed ? -1 : 0;                                                \
+    }
+
+static uint64_t knn_key_f(float v, int largest) { return gd_key_f(v, largest); }
+static float knn_unkey_f(uint64_t k, int largest) { return gd_unkey_f((uint32_t)k, largest); }
+DEFINE_CPU_KNN(gd_cpu_knn_f, float, sq_column_f, sqrtf, gd_rescue_f, gd_scaled_norm_f, knn_key_f, knn_unkey_f)
+DEFINE_CPU_KNN(gd_cpu_knn_d, double, sq_column_d, sqrt, gd_rescue_d, gd_scaled_norm_d, gd_key_d, gd_unkey_d)
 
 /* Floyd-Warshall, blocked: rounds over diagonal blocks K of FW_B
  * vertices; each round closes the block K itself, then the blocks of its

@@ -254,6 +254,24 @@ gd_status gd_pdist2(const char *variant, const gd_matrix *X, const gd_matrix *Y,
                     gd_metric metric, gd_out D, gd_timing *t);
 int gd_pdist2_variants(const gd_variant_info **list);
 
+/* ---- nearest neighbours ------------------------------------------------ */
+
+/* [D, I] = the K nearest rows of X (mx x d) to each row of Y (my x d):
+ * column j of D (K x my) holds the K smallest distances from Y(j,:) to
+ * the rows of X in ascending order, and I (K x my) their rows of X
+ * (1-based, class icls: GD_DOUBLE or GD_INT32); with largest, the K
+ * largest in descending order. The distances are gd_pdist2's, and the
+ * order is that of a stable sort of its column j (sort (D(:,j)), or with
+ * 'descend'): ties go to the smaller row, NaN sorts last ascending and
+ * first descending. 1 <= K <= mx (K = 0 when mx = 0: empty results). D and I go where their gd_outs say
+ * (both kept or both on the host). The full mx x my matrix is never
+ * stored. variant: "auto", "fused" (distance tiles selected as they are
+ * computed), "cpu". */
+gd_status gd_knn(const char *variant, const gd_matrix *X, const gd_matrix *Y,
+                 gd_metric metric, int64_t K, int largest, gd_out D, gd_out I,
+                 gd_class icls, gd_timing *t);
+int gd_knn_variants(const gd_variant_info **list);
+
 /* ---- CPU implementations (cpu.c) -------------------------------------- */
 
 /* min-plus; with K (else NULL) also the witness, k + 1 of each minimum
@@ -273,6 +291,13 @@ void gd_cpu_pdist2_f(const float *X, const float *Y, int64_t mx, int64_t my,
                      int64_t d, int root, float *D);
 void gd_cpu_pdist2_d(const double *X, const double *Y, int64_t mx, int64_t my,
                      int64_t d, int root, double *D);
+/* The K nearest (largest: farthest) rows of X for each row of Y, as
+ * gd_knn defines them, into D and I (K x my, I 1-based rows of X). K <=
+ * mx. Returns -1 when host memory for the threads' columns is lacking. */
+int gd_cpu_knn_f(const float *X, const float *Y, int64_t mx, int64_t my, int64_t d,
+                 int root, int64_t K, int largest, float *D, int32_t *I);
+int gd_cpu_knn_d(const double *X, const double *Y, int64_t mx, int64_t my, int64_t d,
+                 int root, int64_t K, int largest, double *D, int32_t *I);
 /* Blocked Floyd-Warshall in place on the n x n D (ld n), with the
  * predecessors P (int32, 1-based, or NULL) updated as P(i,j) = P(k,j).
  * Returns -1 when host memory for the paths' edge counts is lacking. */

@@ -299,16 +299,6 @@ __global__ void pdist2_naive(const T *__restrict__ X, const T *__restrict__ Y,
     }
 }
 
-template <class T>
-__global__ void pad_rows(const T *__restrict__ X, T *__restrict__ Xp, int64_t n,
-                         int64_t d, int64_t np, int64_t dp)
-{
-    const int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
-    if (i >= np) return;
-    for (int64_t k = blockIdx.y; k < dp; k += gridDim.y)
-        Xp[i + np * k] = (i < n && k < d) ? X[i + n * k] : (T)0;
-}
-
 // ---------------------------------------------------------------------------
 // pdist: variants and the panel driver
 
@@ -428,7 +418,7 @@ gd_status run_gpu(const pdist_variant &v, const gd_matrix &Xm, gd_metric metric,
         cudaEventRecord(gd_event(EV_PREP), st);
         if (v.k == TUNED) {
             dim3 grid((unsigned)((np + 255) / 256), gd_grid_y(da));
-            pad_rows<T><<<grid, 256, 0, st>>>((const T *)dX, (T *)dXp, n, d, np, da);
+            gd_tile::pad_rows<T><<<grid, 256, 0, st>>>((const T *)dX, (T *)dXp, n, d, np, da);
             if ((s = gd_cuda(cudaGetLastError(), "layout preparation kernel"))) goto done;
         }
         cudaEventRecord(gd_event(EV_PREP_END), st);

@@ -448,6 +448,19 @@ __device__ __forceinline__ void store_big(T *__restrict__ C, int64_t ldc, int64_
     }
 }
 
+// Xp (np x dp) = the tight X (n x d) with zeros after its rows and
+// columns: the padded operand of the distance kernels. Threads along the
+// rows, grid.y over the columns.
+template <class T>
+__global__ void pad_rows(const T *__restrict__ X, T *__restrict__ Xp, int64_t n, int64_t d,
+                         int64_t np, int64_t dp)
+{
+    const int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+    if (i >= np) return;
+    for (int64_t k = blockIdx.y; k < dp; k += gridDim.y)
+        Xp[i + np * k] = (i < n && k < d) ? X[i + n * k] : (T)0;
+}
+
 /* How a kernel lays out the big tile: TX x TY threads (8TX x 8TY outputs),
  * at least MINB blocks an SM (__launch_bounds__), stages filled through
  * registers or by cp.async (accumulate_big). */

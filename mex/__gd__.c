@@ -18,7 +18,7 @@ static const struct {
     {"transpose", gd_op_transpose}, {"squareform", gd_op_squareform},
     {"describe", gd_op_describe},   {"apsp", gd_op_apsp},
     {"apsp_info", gd_op_apsp_info},
-    {"row", gd_op_row},
+    {"row", gd_op_row},             {"knn", gd_op_knn},
 };
 
 void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])

@@ -3,18 +3,47 @@
  *
  *   D = __gd__('pdist', X [, metric], 'Variant', name)          1 x n(n-1)/2
  *   D = __gd__('pdist2', X, Y [, metric], 'Variant', name)      mx x my
+ *   [D, I, info] = __gd__('pdist2', X, Y [, metric], 'Smallest', K, ...)
+ *                  (or 'Largest', K; 'IndexClass' 'double' or 'int32';
+ *                  'Variant' of gd_knn)                       K x my
  *   list = __gd__('pdist', 'variants')
+ *   list = __gd__('knn', 'variants')
  *
  * X and Y are Octave matrices or gdArrays; with any gdArray D is one.
  */
 #include "gd_mex.h"
+
+#include <math.h>
+#include <string.h>
+
+/* whether a names one of the options (a metric never does) */
+static int option_name(const mxArray *a)
+{
+    return gd_mex_is_string(a, "variant") || gd_mex_is_string(a, "smallest") ||
+           gd_mex_is_string(a, "largest") || gd_mex_is_string(a, "indexclass");
+}
+
+/* K of 'Smallest'/'Largest': a positive whole number */
+static int64_t knn_count(const char *fn, const char *name, const mxArray *v)
+{
+    if (!(mxIsDouble(v) || mxIsSingle(v) || mxIsInt32(v) || mxIsUint32(v) || mxIsInt64(v) ||
+          mxIsUint64(v) || mxIsInt16(v) || mxIsUint16(v) || mxIsInt8(v) || mxIsUint8(v)) ||
+        mxIsComplex(v) || mxIsSparse(v) || mxGetNumberOfElements(v) != 1)
+        gd_mex_error(fn, "gd:input", "'%s' must be a positive whole number K (a real scalar)",
+                     name);
+    const double k = mxGetScalar(v);
+    if (!(k >= 1) || k != floor(k) || k > 9.0e15)
+        gd_mex_error(fn, "gd:input", "'%s' must be a positive whole number K, not %g", name, k);
+    return (int64_t)k;
+}
 
 static void pdist_any(const char *FN, int NOPERANDS, int nlhs, mxArray *plhs[], int nrhs,
                       const mxArray *prhs[])
 {
     const gd_variant_info *list;
     int count = NOPERANDS == 1 ? gd_pdist_variants(&list) : gd_pdist2_variants(&list);
-    if (gd_mex_variants_call(FN, nlhs, plhs, nrhs, prhs, 2, count, list)) return;
+    if (gd_mex_variants_call(FN, nlhs, plhs, nrhs, prhs, NOPERANDS == 1 ? 2 : 3, count, list))
+        return;
     if (nrhs < NOPERANDS)
         gd_mex_error(FN, "gd:input", NOPERANDS == 1 ? "expected a matrix X (see help %s)"
                                                     : "expected matrices X and Y (see help %s)", FN);
@@ -35,24 +64,45 @@ static void pdist_any(const char *FN, int NOPERANDS, int nlhs, mxArray *plhs[], 
     gd_metric metric = GD_EUCLIDEAN;
     if (nrhs > NOPERANDS) {
         const mxArray *a = prhs[NOPERANDS];
-        if (mxIsFunctionHandle(a) || (mxIsChar(a) && !gd_mex_is_string(a, "variant")))
+        if (mxIsFunctionHandle(a) || (mxIsChar(a) && !option_name(a)))
             metric = gd_mex_metric(FN, prhs[first++]);
         else if (!mxIsChar(a))
             gd_mex_error(FN, "gd:input", "too many input arguments: expected %s, a "
                          "metric and name/value options", NOPERANDS == 1 ? "X" : "X, Y");
     }
-    if ((nrhs - first) % 2 && mxIsChar(prhs[nrhs - 1]) && !gd_mex_is_string(prhs[nrhs - 1], "variant")) {
+    if ((nrhs - first) % 2 && mxIsChar(prhs[nrhs - 1]) && !option_name(prhs[nrhs - 1])) {
         char m[32] = "";
         mxGetString(prhs[nrhs - 1], m, sizeof m);
         gd_mex_error(FN, "gd:input", "the metric '%s' must come right after the data, before "
                      "name/value options", m);
     }
-    static const char *const names[] = {"Variant"};
-    const mxArray *values[1] = {NULL};
-    gd_mex_options(FN, nrhs, prhs, first, 1, names, values);
+    static const char *const names[] = {"Variant", "Smallest", "Largest", "IndexClass"};
+    const mxArray *values[4] = {NULL, NULL, NULL, NULL};
+    gd_mex_options(FN, nrhs, prhs, first, NOPERANDS == 1 ? 1 : 4, names, values);
     char variant[32] = "auto";
     if (values[0]) gd_mex_option_string(FN, "Variant", values[0], variant, sizeof variant);
+    const int knn = values[1] || values[2];
+    if (values[1] && values[2])
+        gd_mex_error(FN, "gd:input", "'Smallest' and 'Largest' cannot both be given");
+    if (values[3] && !knn)
+        gd_mex_error(FN, "gd:input", "'IndexClass' goes with 'Smallest' or 'Largest' (the "
+                     "indices it sets the class of)");
+    if (knn) count = gd_knn_variants(&list);
+    else if (nlhs > 2)
+        gd_mex_error(FN, "gd:input", "too many outputs: [D, info] (three with 'Smallest' or "
+                     "'Largest': [D, I, info])");
     gd_mex_check_variant(FN, variant, count, list);
+    int64_t K = 0;
+    gd_class icls = GD_DOUBLE;
+    if (knn) {
+        K = knn_count(FN, values[1] ? "Smallest" : "Largest", values[1] ? values[1] : values[2]);
+        char iname[16] = "double";
+        if (values[3]) gd_mex_option_string(FN, "IndexClass", values[3], iname, sizeof iname);
+        if (strcmp(iname, "double") && strcmp(iname, "int32"))
+            gd_mex_error(FN, "gd:input", "'IndexClass' must be 'double' or 'int32', not '%s'",
+                         iname);
+        icls = strcmp(iname, "int32") ? GD_DOUBLE : GD_INT32;
+    }
 
     const int64_t mx = X.rows, d = X.cols, my = Y.rows;
     if (Y.cols != d)
@@ -65,6 +115,22 @@ static void pdist_any(const char *FN, int NOPERANDS, int nlhs, mxArray *plhs[], 
     gd_mex_result D;
     gd_timing t;
     gd_status s;
+    if (knn) {
+        /* K past the rows of X: all of them, as sorting the whole column */
+        if (K > mx) K = mx;
+        gd_mex_result I;
+        const int on = gd_mex_on_device(2, ops);
+        gd_out dout = gd_mex_result_out(&D, resident, on, (size_t)K, (size_t)my, cls);
+        gd_out iout = gd_mex_result_out(&I, resident, on, (size_t)K, (size_t)my, icls);
+        s = gd_knn(variant, &X, &Y, metric, K, values[2] != NULL, dout, iout, icls, &t);
+        gd_mex_take_pair(FN, nlhs, plhs, &D, &I, s);
+        gd_mex_warn_fallback(FN, &t);
+        if (nlhs > 2) {
+            const int64_t size[4] = {mx, my, d, K};
+            plhs[2] = gd_mex_info(&t, cls, "triples/s", 4, size, 2);
+        }
+        return;
+    }
     if (NOPERANDS == 1) {
         /* D's n(n-1)/2 columns: from the bytes the kernel layer asks for
          * (it checks that count: n = 2^32 + 1 would wrap an int64), or for
@@ -94,4 +160,13 @@ void gd_op_pdist(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 void gd_op_pdist2(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
     pdist_any("gd_pdist2", 2, nlhs, plhs, nrhs, prhs);
+}
+
+/* the kNN forms' variant table (gd_knnsearch ('variants')) */
+void gd_op_knn(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    const gd_variant_info *list;
+    const int count = gd_knn_variants(&list);
+    if (!gd_mex_variants_call("gd_knnsearch", nlhs, plhs, nrhs, prhs, 1, count, list) || nrhs != 1)
+        gd_mex_error("gd_knnsearch", "gd:input", "expected 'variants'");
 }

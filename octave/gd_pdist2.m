@@ -1,8 +1,11 @@
 ## -*- texinfo -*-
 ## @deftypefn  {} {@var{D} =} gd_pdist2 (@var{X}, @var{Y})
 ## @deftypefnx {} {@var{D} =} gd_pdist2 (@var{X}, @var{Y}, @var{metric})
+## @deftypefnx {} {[@var{D}, @var{I}] =} gd_pdist2 (@dots{}, "Smallest", @var{K})
+## @deftypefnx {} {[@var{D}, @var{I}] =} gd_pdist2 (@dots{}, "Largest", @var{K})
 ## @deftypefnx {} {@var{D} =} gd_pdist2 (@dots{}, "Variant", @var{name})
 ## @deftypefnx {} {[@var{D}, @var{info}] =} gd_pdist2 (@dots{})
+## @deftypefnx {} {[@var{D}, @var{I}, @var{info}] =} gd_pdist2 (@dots{}, "Smallest", @var{K})
 ## @deftypefnx {} {} gd_pdist2 ("variants")
 ## Distances between the rows of @var{X} (mx-by-d) and of @var{Y}
 ## (my-by-d), on the GPU: @code{D(i,j)} is the distance of @code{X(i,:)}
@@ -14,14 +17,40 @@
 ## package's pdist2 uses the expanded form, which is not). A single and a
 ## double operand compute in single.
 ##
-## "Variant": @qcode{"naive"}, @qcode{"tuned"}, @qcode{"cpu"} or
-## @qcode{"auto"} (default).
+## Nearest neighbours: with @qcode{"Smallest"}, @var{K} (a positive whole
+## number), @var{D} is K-by-my, column j holding the K smallest distances
+## from @code{Y(j,:)} to the rows of @var{X} in ascending order, and
+## @var{I} their rows of @var{X}, as MATLAB's pdist2 gives them; with
+## @qcode{"Largest"}, the K largest in descending order. The order is
+## exactly that of @code{[S, J] = sort (gd_pdist2 (X, Y), 1)} (or with
+## @qcode{"descend"}): ties go to the smaller row, NaN comes last
+## ascending and first descending. K larger than rows (X) gives rows (X)
+## rows. The distances are those of the full matrix to the bit, but the
+## mx-by-my matrix is never stored: each tile of distances is compared
+## with every query's K-th best so far as the GPU computes it, so memory
+## holds only the K-by-my result (10,000 queries against 1,000,000 points
+## need no 40 GB matrix). @var{I} is double; @qcode{"IndexClass"},
+## @qcode{"int32"} halves it. Variants: @qcode{"fused"} (the GPU),
+## @qcode{"cpu"} or @qcode{"auto"} (default). See also @code{gd_knnsearch},
+## which returns them in knnsearch's orientation.
+##
+## "Variant" without @qcode{"Smallest"}: @qcode{"naive"},
+## @qcode{"tuned"}, @qcode{"cpu"} or @qcode{"auto"} (default).
 ## Any matrix argument may be a gdArray (data kept on the GPU); the result
 ## is then a gdArray, and nothing is copied back until @code{gather}.
 ## @var{info} then says which operands were resident (@code{resident}) and
 ## whether the result stayed on the GPU (@code{kept}).
 ##
-## @seealso{gd_pdist, gd_squareform, gdArray}
+## Example:
+## @example
+## @group
+## X = randn (65536, 128, "single"); Y = randn (8192, 128, "single");
+## [D, I] = gd_pdist2 (X, Y, "euclidean", "Smallest", 10);
+## I(:,1)        # the 10 rows of X nearest to Y(1,:), nearest first
+## @end group
+## @end example
+##
+## @seealso{gd_knnsearch, gd_pdist, gd_squareform, gdArray}
 ## @end deftypefn
 
 function [R, info, varargout] = gd_pdist2 (varargin)
@@ -57,6 +86,27 @@ endfunction
 %! v = gd_pdist2 ("variants");
 %! assert ({v.name}, {"naive", "tuned", "cpu"});
 
+%!test
+%! warning ("off", "gd:nogpu", "local");
+%! F = gd_pdist2 (X, Y);
+%! [S, J] = sort (F, 1);
+%! [D, I] = gd_pdist2 (X, Y, "Smallest", 3);
+%! assert (D, S(1:3,:));
+%! assert (I, J(1:3,:));
+%! [S, J] = sort (F, 1, "descend");
+%! [D, I, info] = gd_pdist2 (X, Y, "euclidean", "Largest", 100);
+%! assert (D, S);
+%! assert (I, J);
+%! assert (isstruct (info));
+%! [~, I] = gd_pdist2 (X, Y, "Smallest", 2, "IndexClass", "int32");
+%! assert (class (I), "int32");
+
+%!error <positive whole number> gd_pdist2 (X, Y, "Smallest", 0)
+%!error <positive whole number> gd_pdist2 (X, Y, "Smallest", 1.5)
+%!error <positive whole number> gd_pdist2 (X, Y, "Smallest", -2)
+%!error <positive whole number> gd_pdist2 (X, Y, "Smallest", "a")
+%!error <cannot both be given> gd_pdist2 (X, Y, "Smallest", 1, "Largest", 1)
+%!error <goes with 'Smallest'> gd_pdist2 (X, Y, "IndexClass", "int32")
 %!error <expected matrices X and Y> gd_pdist2 (X)
 %!error <same number of columns> gd_pdist2 (X, X')
 %!error <metric 'cosine' does not run in gd> gd_pdist2 (X, Y, "cosine")

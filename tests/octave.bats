@@ -20,6 +20,7 @@ for_function() {
 @test "gather %! tests" { for_function gather; }
 @test "gd_apsp %! tests" { for_function gd_apsp; }
 @test "gd_path %! tests" { for_function gd_path; }
+@test "gd_knnsearch %! tests" { for_function gd_knnsearch; }
 
 @test "every function in octave/ has a %! test file entry here" {
     for f in "$GD_ROOT"/octave/*.m; do

@@ -11,7 +11,7 @@ load helpers
 @test "no kernel spills registers on sm_90" {
     cd "$GD_ROOT"
     command -v "${NVCC:-nvcc}" >/dev/null || skip "no nvcc"
-    for f in minplus apsp pdist sgemm; do
+    for f in minplus apsp pdist knn sgemm; do
         run "${NVCC:-nvcc}" -O3 -std=c++17 -arch=sm_90 -Ikernels -Xptxas -v -c "kernels/$f.cu" \
             -o "$BATS_TEST_TMPDIR/$f.o"
         [ "$status" -eq 0 ] || { echo "$output"; false; }

@@ -1,0 +1,702 @@
+/* knn.cu - nearest neighbours: the K smallest (or largest) distances from
+ * each query (a row of Y) to the rows of X, selected while the distances
+ * are computed, so that the mx x my matrix is never stored.
+ *
+ * fused: the tile of pdist2 'tuned' (tile.cuh: 128 rows of X by 64
+ * queries in single, 128 by 128 in double, 8x8 pairs a thread), the same
+ * arithmetic in the same order, so each distance is gd_pdist2's to the
+ * bit. A block keeps its queries and walks a range of X's row tiles (a
+ * split); for each query it holds a sorted list of its K best (key, row)
+ * pairs so far (knnkey.h: the order of a stable sort) in global memory and
+ * the list's K-th pair, the threshold, in shared memory. A distance that
+ * beats its query's threshold goes into the query's bucket of 32 in
+ * shared memory (an atomic add on the bucket's count); a full bucket (or
+ * the split's end) is merged into the list by one warp: a bitonic sort of
+ * the 32 across the warp's lanes, then each element of either sorted run
+ * finds its place in the merged run by a binary search in the other, and
+ * the first K are written to the list's second buffer, whose K-th pair is
+ * the new threshold. Distances that found their bucket full are tested
+ * again against the new threshold. Once a list holds K pairs only
+ * distances among the K best so far pass, about K (1 + ln (n / K)) of n
+ * in random order, so the selection costs little beside the distances.
+ * The splits' lists are then merged, a warp a query, and written out as D
+ * and I. Splits give the GPU enough blocks: the queries alone (8192 / 64
+ * = 128 blocks) would not fill it.
+ *
+ * The ideas are the threshold-filtered k-selection of FAISS's GPU
+ * brute-force search ("Billion-scale similarity search with GPUs",
+ * Johnson, Douze and Jegou) and the bitonic merge it builds its warp
+ * queues from; unlike FAISS, any K (no cap), double, and the exact
+ * unexpanded distances.
+ */
+#include "knnkey.h"
+#include "norm2.h"
+#include "product.h"
+#include "tile.cuh"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+namespace {
+
+// BK: pdist2 tuned's stage; CAP: a bucket (a warp's sort); OV: a query's
+// overflow past its bucket in one tile's pass (16 threads of 8 rows)
+enum { BK = 8, CAP = 32, OV = 128 };
+
+// The key type of a class and its map (knnkey.h).
+template <class T> struct keys;
+template <> struct keys<float> {
+    typedef uint32_t K;
+    static constexpr K MAX = 0xffffffffu;
+    __device__ static K key(float v, int largest) { return gd_key_f(v, largest); }
+    __device__ static float unkey(K k, int largest) { return gd_unkey_f(k, largest); }
+};
+template <> struct keys<double> {
+    typedef uint64_t K;
+    static constexpr K MAX = ~(uint64_t)0;
+    __device__ static K key(double v, int largest) { return gd_key_d(v, largest); }
+    __device__ static double unkey(K k, int largest) { return gd_unkey_d(k, largest); }
+};
+
+// A candidate: (key, row of X, 0-based). The sentinel (MAX, 0xffffffff)
+// is above every candidate (rows < 2^31).
+template <class T> struct item {
+    typename keys<T>::K key;
+    uint32_t row;
+};
+template <class T> __device__ __forceinline__ bool less(const item<T> &a, const item<T> &b)
+{
+    return a.key < b.key || (a.key == b.key && a.row < b.row);
+}
+template <class T> __device__ __forceinline__ item<T> sentinel()
+{
+    return item<T>{keys<T>::MAX, 0xffffffffu};
+}
+template <class T> __device__ __forceinline__ item<T> shfl(const item<T> &x, int src)
+{
+    return item<T>{__shfl_sync(0xffffffffu, x.key, src), __shfl_sync(0xffffffffu, x.row, src)};
+}
+template <class T> __device__ __forceinline__ item<T> shfl_xor(const item<T> &x, int m)
+{
+    return item<T>{__shfl_xor_sync(0xffffffffu, x.key, m),
+                   __shfl_xor_sync(0xffffffffu, x.row, m)};
+}
+
+// The warp's 32 items (one a lane) sorted ascending across the lanes.
+template <class T> __device__ __forceinline__ item<T> warp_sort(item<T> x, int lane)
+{
+#pragma unroll
+    for (int k = 2; k <= 32; k <<= 1)
+#pragma unroll
+        for (int j = k >> 1; j > 0; j >>= 1) {
+            const item<T> o = shfl_xor(x, j);
+            const bool up = (lane & k) == 0, low = (lane & j) == 0;
+            if (low == up ? less(o, x) : less(x, o)) x = o;
+        }
+    return x;
+}
+
+// The number of the n sorted items of a that are less than e.
+template <class T>
+__device__ __forceinline__ int64_t rank_in(const item<T> *a, int64_t n, const item<T> &e)
+{
+    int64_t lo = 0, hi = n;
+    while (lo < hi) {
+        const int64_t mid = (lo + hi) / 2;
+        if (less(a[mid], e)) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+// dst[0 .. min(K, na + nb)) = the least of the sorted runs a and b, by the
+// warp (no two items are equal: the rows differ). dst is neither.
+template <class T>
+__device__ void warp_merge(const item<T> *a, int64_t na, const item<T> *b, int64_t nb,
+                           item<T> *dst, int64_t K, int lane)
+{
+    const int64_t ea = na < K ? na : K, eb = nb < K ? nb : K;
+    for (int64_t p = lane; p < ea; p += 32) {
+        const item<T> e = a[p];
+        const int64_t q = p + rank_in(b, eb, e);
+        if (q < K) dst[q] = e;
+    }
+    for (int64_t p = lane; p < eb; p += 32) {
+        const item<T> e = b[p];
+        const int64_t q = p + rank_in(a, ea, e);
+        if (q < K) dst[q] = e;
+    }
+}
+
+// The distance stored for a sum of squares s, as pdist2 'tuned' stores
+// it: its square root (or s). far: a sum that left the normal range; such
+// a pair is recomputed by the scaled accumulation (norm2.h), in a loop of
+// its own (rare; inlined once).
+template <class T> __device__ __forceinline__ bool far(T s)
+{
+    return sizeof(T) == 4 ? gd_rescue_f((float)s) : gd_rescue_d((double)s);
+}
+__device__ __forceinline__ float scaled(const float *x, int64_t ldx, const float *y, int64_t ldy,
+                                        int64_t d)
+{
+    return gd_scaled_norm_f(x, ldx, y, ldy, d);
+}
+__device__ __forceinline__ double scaled(const double *x, int64_t ldx, const double *y,
+                                         int64_t ldy, int64_t d)
+{
+    return gd_scaled_norm_d(x, ldx, y, ldy, d);
+}
+
+// the correctly rounded square root (sqrtf's and sqrt's)
+__device__ __forceinline__ float root(float x) { return __fsqrt_rn(x); }
+__device__ __forceinline__ double root(double x) { return __dsqrt_rn(x); }
+
+// A bound that rejects, with one compare, the sums whose distance cannot
+// beat the threshold tau: smallest, a sum above it (sqrt(sum) > tau's
+// distance however the root rounds: a margin of 2^-20 (single) or 2^-40
+// (double) on the square); largest, a sum below it. NaN (no sum is
+// rejected) while tau is the sentinel or NaN, and wherever a sum that
+// left the normal range (recomputed, not rooted) could still beat tau.
+template <class T, bool ROOT, bool LARGEST> __device__ __forceinline__ T bound(const item<T> &tau)
+{
+    if (tau.row == 0xffffffffu) return (T)NAN;
+    const T r = keys<T>::unkey(tau.key, LARGEST);
+    if (r != r || !ROOT) return r;
+    // (in T: three roundings of 2^-24 (2^-53) each stay far inside the
+    // margin)
+    const T m = sizeof(T) == 4 ? (T)0x1p-20 : (T)0x1p-40;
+    const T lo = sizeof(T) == 4 ? (T)GD_RESCUE_LO_F : (T)GD_RESCUE_LO_D;
+    if (!LARGEST) {
+        if (r >= (sizeof(T) == 4 ? (T)1e18 : (T)1e150)) return (T)NAN; // overflowed sums
+        const T tr = r * (1 + m), b = tr * tr * (1 + m);
+        return b > lo ? b : lo; // underflowed sums pass
+    }
+    const T tr = r * (1 - m), b = tr * tr * (1 - m);
+    return b < 4 * lo ? (T)NAN : b;
+}
+
+// The lists of one block: for each of its NQ queries two buffers of K
+// items (the list and the next one) at L + q 2K; len, which (the buffer
+// holding the list), tau (the list's K-th item, or the sentinel while it
+// holds fewer), bound (tau) and the bucket's count in shared memory.
+template <class T, int NQ> struct lists {
+    item<T> tau[NQ];
+    T bound[NQ]; // bound (tau)
+    int cnt[NQ];
+    int len[NQ];
+    int which[NQ];
+    int overflow;
+};
+
+// The number of the warp's 32 sorted items (x, one a lane) that are less
+// than e: a binary search through the lanes.
+template <class T> __device__ __forceinline__ int rank_in_lanes(const item<T> &x, const item<T> &e)
+{
+    int lo = 0;
+#pragma unroll
+    for (int step = 16; step > 0; step >>= 1)
+        if (less(shfl(x, lo + step - 1), e)) lo += step;
+    return lo + (less(shfl(x, 31), e) && lo == 31 ? 1 : 0);
+}
+
+// Merges the warp's c sorted candidates (x, lane l the l-th; the rest
+// sentinels) with the sorted list src (n items) into dst (the first K).
+// The list comes into the lanes 32 items at a time, each lane's next
+// item loaded before the searches, so a merge waits for memory once
+// rather than once a step of a binary search through global memory. The
+// lane that writes dst[K - 1] returns it in *kth (else untouched).
+template <class T>
+__device__ __forceinline__ void merge_bucket(const item<T> &x, int c, const item<T> *__restrict__ src,
+                                             int64_t n, item<T> *__restrict__ dst, int64_t K,
+                                             int lane, item<T> *kth)
+{
+    int64_t below = 0; // the list items less than x
+    const int64_t en = n < K ? n : K;
+    item<T> e = lane < en ? src[lane] : sentinel<T>();
+    for (int64_t ch = 0; ch < en; ch += 32) {
+        const item<T> next = ch + 32 + lane < en ? src[ch + 32 + lane] : sentinel<T>();
+        below += rank_in_lanes(e, x);
+        const int before = rank_in_lanes(x, e);
+        if (ch + lane < en) {
+            const int64_t p = ch + lane + before;
+            if (p < K) {
+                dst[p] = e;
+                if (p == K - 1) *kth = e;
+            }
+        }
+        e = next;
+    }
+    if (lane < c) {
+        const int64_t p = lane + below;
+        if (p < K) {
+            dst[p] = x;
+            if (p == K - 1) *kth = x;
+        }
+    }
+}
+
+// The block's warps merge every non-empty bucket (with its overflow) into
+// its query's list, 32 candidates at a time.
+template <class T, int NQ, int NT, bool ROOT, bool LARGEST>
+__device__ void merge_buckets(lists<T, NQ> &s, const item<T> *bucket, item<T> *L, int64_t K)
+{
+    const int lane = threadIdx.x % 32;
+    for (int q = threadIdx.x / 32; q < NQ; q += NT / 32) {
+        const int all = s.cnt[q];
+        if (all == 0) continue;
+        item<T> *base = L + (int64_t)q * (2 * K + OV);
+        int w = s.which[q];
+        int64_t n = s.len[q];
+        item<T> kth;
+        for (int at = 0; at < all; at += 32) {
+            kth = sentinel<T>(); // the last merge's K-th item
+            const int c = all - at < 32 ? all - at : 32;
+            const item<T> *from = at == 0 ? bucket + q * CAP : base + 2 * K + (at - CAP);
+            const item<T> x = warp_sort(lane < c ? from[lane] : sentinel<T>(), lane);
+            merge_bucket<T>(x, c, base + w * K, n, base + (1 - w) * K, K, lane, &kth);
+            __syncwarp();
+            w = 1 - w;
+            n = n + c < K ? n + c : K;
+        }
+        if (lane == 0) {
+            s.len[q] = (int)n;
+            s.which[q] = w;
+            s.cnt[q] = 0;
+        }
+        // the K-th item's lane (of the last merge that wrote one)
+        const unsigned has = __ballot_sync(0xffffffffu, kth.row != 0xffffffffu);
+        if (n == K ? lane == 31 - __clz(has) : lane == 0) {
+            s.tau[q] = kth;
+            s.bound[q] = bound<T, ROOT, LARGEST>(kth);
+        }
+        __syncwarp();
+    }
+}
+
+/* The fused kernel: block (x, y) takes query tile qt0 + x (NQ queries from
+ * j0) and split y (X's row tiles [y tps, (y + 1) tps)); its lists at
+ * lists + (y nqt + x) NQ 2K, and each list's (len, which) into meta. */
+// Blocks an SM: pdist2's tile runs four in single (128 registers a
+// thread); with the selection's state beside the accumulators across the
+// loop over X's tiles ptxas spills there, so three (170 registers).
+template <class T> struct fused_blocks { enum { N = gd_tile::shape<T>::MINB }; };
+template <> struct fused_blocks<float> { enum { N = 3 }; };
+template <class T, bool ROOT, bool LARGEST>
+__global__ void __launch_bounds__(16 * gd_tile::shape<T>::TY, fused_blocks<T>::N)
+knn_fused(const T *__restrict__ Xp, int64_t mp, const T *__restrict__ Yp, int64_t np,
+          int64_t kp, const T *__restrict__ X, int64_t mx, const T *__restrict__ Y, int64_t my,
+          int64_t d, int64_t K, int64_t qt0, int64_t nqt, int64_t tps,
+          item<T> *__restrict__ all, int2 *__restrict__ meta)
+{
+    typedef gd_tile::shape<T> S;
+    enum { TY = S::TY, NT = 16 * TY, NQ = 8 * TY };
+    __shared__ lists<T, NQ> s;
+    extern __shared__ __align__(16) unsigned char dyn[];
+    item<T> *bucket = reinterpret_cast<item<T> *>(dyn);
+    const int tid = threadIdx.x, tx = tid % 16, ty = tid / 16;
+    const int64_t j0 = (qt0 + blockIdx.x) * NQ;
+    const int64_t xt0 = blockIdx.y * tps, xtiles = mp / gd_tile::BIG;
+    const int64_t xt1 = xt0 + tps < xtiles ? xt0 + tps : xtiles;
+    const int64_t slot = (int64_t)blockIdx.y * nqt + blockIdx.x;
+    item<T> *L = all + slot * NQ * (2 * K + OV);
+    for (int q = tid; q < NQ; q += NT) {
+        s.tau[q] = sentinel<T>();
+        s.bound[q] = (T)NAN;
+        s.cnt[q] = s.len[q] = s.which[q] = 0;
+    }
+    if (tid == 0) s.overflow = 0;
+    __syncthreads();
+    // the thread's queries that exist
+    uint32_t colmask = 0;
+#pragma unroll
+    for (int c = 0; c < 8; ++c)
+        if (j0 + gd_tile::big_offset<T, TY>(ty, c) < my) colmask |= 1u << c;
+    for (int64_t xt = xt0; xt < xt1; ++xt) {
+        const int64_t i0 = xt * gd_tile::BIG;
+        T acc[8][8];
+        gd_tile::accumulate_big<gd_tile::sqdist, T, BK, 16, TY>(Xp, mp, Yp, np, 0, kp, i0, j0,
+                                                                acc);
+        // the rows that exist (the last tile's may not)
+        const int64_t rows = mx - i0;
+        uint64_t rescue = 0;
+        if (ROOT) {
+#pragma unroll
+            for (int r = 0; r < 8; ++r)
+#pragma unroll
+                for (int c = 0; c < 8; ++c)
+                    if (far(acc[r][c]) && gd_tile::big_offset<T, 16>(tx, r) < rows &&
+                        ((colmask >> c) & 1))
+                        rescue |= (uint64_t)1 << (8 * r + c);
+        }
+        // e into query q's bucket, or past its end into the list area's
+        // overflow (at most 128 a tile: a bucket holds at most CAP when a
+        // pass begins)
+        auto offer = [&](int q, const item<T> &e) {
+            if (!less(e, s.tau[q])) return;
+            const int at = atomicAdd(&s.cnt[q], 1);
+            if (at < CAP) {
+                bucket[q * CAP + at] = e;
+            } else {
+                L[q * (2 * K + OV) + 2 * K + (at - CAP)] = e;
+                s.overflow = 1;
+            }
+        };
+#pragma unroll
+        for (int r = 0; r < 8; ++r)
+#pragma unroll
+            for (int c = 0; c < 8; ++c) {
+                const T sum = acc[r][c];
+                const int q = gd_tile::big_offset<T, TY>(ty, c);
+                // (read where used: eight bounds held in registers through
+                // the pass spill the accumulators)
+                const T bc = ((volatile T *)s.bound)[q];
+                if (LARGEST ? sum < bc : sum > bc) continue;
+                if (gd_tile::big_offset<T, 16>(tx, r) >= rows || !((colmask >> c) & 1)) continue;
+                if (ROOT && ((rescue >> (8 * r + c)) & 1)) continue;
+                const int64_t i = i0 + gd_tile::big_offset<T, 16>(tx, r);
+                offer(q, item<T>{keys<T>::key(ROOT ? root(sum) : sum, LARGEST), (uint32_t)i});
+            }
+        for (uint64_t m = rescue; m; m &= m - 1) {
+            const int b = __ffsll((long long)m) - 1;
+            const int q = gd_tile::big_offset<T, TY>(ty, b % 8);
+            const int64_t i = i0 + gd_tile::big_offset<T, 16>(tx, b / 8);
+            const T v = scaled(X + i, mx, Y + j0 + q, my, d);
+            offer(q, item<T>{keys<T>::key(v, LARGEST), (uint32_t)i});
+        }
+        __syncthreads();
+        if (s.overflow) {
+            merge_buckets<T, NQ, NT, ROOT, LARGEST>(s, bucket, L, K);
+            __syncthreads();
+            if (tid == 0) s.overflow = 0;
+            __syncthreads();
+        }
+    }
+    merge_buckets<T, NQ, NT, ROOT, LARGEST>(s, bucket, L, K);
+    __syncthreads();
+    for (int q = tid; q < NQ; q += NT) meta[slot * NQ + q] = make_int2(s.len[q], s.which[q]);
+}
+
+/* The splits' lists of each query merged (a warp a query, through the
+ * free buffer of each split in turn) and written out: D(k, j) and I(k, j)
+ * (K x my, ld K) for the queries j0 ... of the batch. */
+template <class T>
+__global__ void knn_final(item<T> *__restrict__ all, const int2 *__restrict__ meta,
+                          int64_t nqt, int64_t splits, int64_t NQ, int64_t K, int64_t Kout,
+                          int64_t qt0, int64_t my, int largest, T *__restrict__ D,
+                          int32_t *__restrict__ I)
+{
+    const int lane = threadIdx.x % 32;
+    const int64_t w = (blockIdx.x * (int64_t)blockDim.x + threadIdx.x) / 32;
+    const int64_t x = w / NQ, q = w % NQ, j = (qt0 + x) * NQ + q;
+    if (x >= nqt || j >= my) return;
+    int2 m = meta[x * NQ + q];
+    const item<T> *cur = all + (x * NQ + q) * (2 * K + OV) + m.y * K;
+    int64_t n = m.x;
+    for (int64_t y = 1; y < splits; ++y) {
+        const int64_t slot = y * nqt + x;
+        const int2 my2 = meta[slot * NQ + q];
+        item<T> *base = all + (slot * NQ + q) * (2 * K + OV);
+        item<T> *dst = base + (1 - my2.y) * K;
+        warp_merge<T>(cur, n, base + my2.y * K, my2.x, dst, K, lane);
+        __threadfence_block();
+        __syncwarp();
+        n = n + my2.x < K ? n + my2.x : K;
+        cur = dst;
+    }
+    for (int64_t k = lane; k < Kout && k < n; k += 32) {
+        D[k + Kout * j] = keys<T>::unkey(cur[k].key, largest);
+        I[k + Kout * j] = (int32_t)cur[k].row + 1;
+    }
+}
+
+const gd_variant_info VARIANTS[] = {
+    {"fused", "pdist2's tuned tiles, each distance tested against its query's K-th best so "
+              "far and kept in a bucket in shared memory; warps merge full buckets into "
+              "sorted lists (bitonic sort, then merge by binary search); the full matrix is "
+              "never stored",
+     1},
+    {"cpu", "OpenMP on the host: a query's column of distances at a time, a heap of K", 0},
+};
+const int NVARIANTS = sizeof VARIANTS / sizeof VARIANTS[0];
+
+// 'auto' below this many (pair, feature) triples: the host finishes
+// before a GPU round trip would
+const double AUTO_CPU_BELOW = 1 << 16;
+
+gd_status run_cpu(const gd_matrix &X0, const gd_matrix &Y0, gd_class cls, gd_metric metric,
+                  int64_t K, int largest, gd_out Dout, gd_out Iout, gd_class icls, gd_timing *t)
+{
+    const int64_t mx = X0.rows, my = Y0.rows, d = X0.cols;
+    const size_t es = gd_class_bytes(cls), bytes = (size_t)(K * my) * es;
+    char what[96];
+    gd_describe(what, sizeof what, "D", K, my, cls);
+    gd_allocs al = {};
+    gd_matrix Xc, Yc, X, Y;
+    void *hx = NULL, *hy = NULL, *cx = NULL, *cy = NULL, *buf = NULL;
+    int32_t *idx = NULL;
+    gd_status s;
+    if (!(s = gd_operand_class(&X0, cls, &Xc, &al, &cx, "X")) &&
+        !(s = gd_operand_class(&Y0, cls, &Yc, &al, &cy, "Y")) &&
+        !(s = gd_operand_host(&Xc, &X, &hx, "X")) && !(s = gd_operand_host(&Yc, &Y, &hy, "Y")) &&
+        !(s = gd_host_result_begin(&Dout, bytes, what, &buf))) {
+        idx = (int32_t *)malloc((size_t)(K * my) * 4 + 4);
+        if (!idx) {
+            s = gd_fail(GD_ERR_MEMORY, "cannot allocate the indices (%.1f MiB) in host memory",
+                        gd_mib((size_t)(K * my) * 4));
+        } else if (X.ld != mx || Y.ld != my) {
+            s = gd_fail(GD_ERR_INPUT, "internal: the cpu variant takes tight operands");
+        } else {
+            const double t0 = gd_now_ms();
+            const int root = metric == GD_EUCLIDEAN;
+            const int r = cls == GD_SINGLE
+                              ? gd_cpu_knn_f((const float *)X.ptr, (const float *)Y.ptr, mx, my,
+                                             d, root, K, largest, (float *)buf, idx)
+                              : gd_cpu_knn_d((const double *)X.ptr, (const double *)Y.ptr, mx,
+                                             my, d, root, K, largest, (double *)buf, idx);
+            if (r) s = gd_fail(GD_ERR_MEMORY, "cannot allocate the threads' distance columns");
+            t->kernel_ms = gd_now_ms() - t0;
+        }
+    }
+    if (buf || Dout.device) s = gd_host_result_end(&Dout, buf, bytes, s, t);
+    if (!s) s = gd_host_index_result(&Iout, idx, K, my, icls, &Dout, "I", t);
+    free(idx);
+    free(hx);
+    free(hy);
+    free(cx);
+    free(cy);
+    s = gd_end_call(s, &al, t);
+    snprintf(t->variant, sizeof t->variant, "cpu");
+    snprintf(t->device, sizeof t->device, "cpu (OpenMP)");
+    return s;
+}
+
+template <class T>
+gd_status run_gpu(const gd_matrix &X0, const gd_matrix &Y0, gd_metric metric, int64_t K,
+                  int largest, gd_out Dout, gd_out Iout, gd_class icls, gd_timing *t)
+{
+    typedef gd_tile::shape<T> S;
+    enum { NQ = 8 * S::TY, NT = 16 * S::TY };
+    const gd_class cls = sizeof(T) == 4 ? GD_SINGLE : GD_DOUBLE;
+    const int64_t mx = X0.rows, my = Y0.rows, d = X0.cols;
+    const size_t es = sizeof(T), isz = sizeof(item<T>);
+    gd_status s = gd_device_ready();
+    if (s) return s;
+    snprintf(t->variant, sizeof t->variant, "fused");
+    snprintf(t->device, sizeof t->device, "%s", gd_device_name());
+    cudaStream_t st = gd_stream();
+    const int64_t mp = gd_round_up(mx, gd_tile::BIG), np = gd_round_up(my, NQ),
+                  kp = gd_round_up(d > 0 ? d : 1, BK);
+    const int64_t xtiles = mp / gd_tile::BIG, qtiles = np / NQ;
+    gd_allocs al = {};
+    gd_matrix Xc, Yc;
+    void *cx = NULL, *cy = NULL, *dXp = NULL, *dYp = NULL, *dL = NULL, *dM = NULL;
+    void *dD = NULL, *dI = NULL, *keptI = NULL;
+    const void *dX = NULL, *dY = NULL;
+    char what[128];
+    gd_copies_begin(t);
+    if ((s = gd_operand_class(&X0, cls, &Xc, &al, &cx, "X")) ||
+        (s = gd_operand_class(&Y0, cls, &Yc, &al, &cy, "Y")) ||
+        (s = gd_operand_device(&Xc, &al, &dX, gd_panel_event(GD_EV_UPLOAD_A), st, "X")) ||
+        (s = gd_operand_device(&Yc, &al, &dY, gd_panel_event(GD_EV_UPLOAD_B), st, "Y")))
+        goto done;
+    gd_describe(what, sizeof what, "padded X", mp, kp, cls);
+    if ((s = gd_alloc(&al, &dXp, (size_t)(mp * kp) * es, what))) goto done;
+    gd_describe(what, sizeof what, "padded Y", np, kp, cls);
+    if ((s = gd_alloc(&al, &dYp, (size_t)(np * kp) * es, what))) goto done;
+    gd_describe(what, sizeof what, "D", K, my, cls);
+    if ((s = Dout.device ? gd_alloc_kept(&al, &dD, (size_t)(K * my) * es, what)
+                         : gd_alloc(&al, &dD, (size_t)(K * my) * es, what)))
+        goto done;
+    gd_describe(what, sizeof what, "I", K, my, GD_INT32);
+    if ((s = (Iout.device && icls == GD_INT32)
+                 ? gd_alloc_kept(&al, &dI, (size_t)(K * my) * 4, what)
+                 : gd_alloc(&al, &dI, (size_t)(K * my) * 4, what)))
+        goto done;
+    if (Iout.device && icls != GD_INT32) {
+        gd_describe(what, sizeof what, "I", K, my, icls);
+        if ((s = gd_alloc_kept(&al, &keptI, (size_t)(K * my) * gd_class_bytes(icls), what)))
+            goto done;
+    }
+    {
+        typedef void (*fused_fn)(const T *, int64_t, const T *, int64_t, int64_t, const T *,
+                                 int64_t, const T *, int64_t, int64_t, int64_t, int64_t, int64_t,
+                                 int64_t, item<T> *, int2 *);
+        const bool root = metric == GD_EUCLIDEAN;
+        const fused_fn fused = root ? (largest ? knn_fused<T, true, true> : knn_fused<T, true, false>)
+                                    : (largest ? knn_fused<T, false, true> : knn_fused<T, false, false>);
+        const size_t dyn = (size_t)NQ * CAP * isz;
+        if ((s = gd_cuda(cudaFuncSetAttribute(fused, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                              (int)dyn),
+                         "the neighbour kernel's shared memory")))
+            goto done;
+        int per_sm = 0;
+        if ((s = gd_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fused, NT, dyn),
+                         "the neighbour kernel's occupancy")))
+            goto done;
+        /* splits of X's row tiles, so that the blocks fill whole waves of
+         * the GPU: every block does the same work, and a last wave a
+         * sixth full costs as much as a full one. Among 1 ... 64 splits
+         * the one whose waves are fullest (more splits only where that
+         * gains over 2%: each split fills its lists again and adds a
+         * merge); the lists' memory (two buffers of K items a query and
+         * split) within a quarter of what is free, in batches of query
+         * tiles where even one split does not fit. */
+        const double slots = (double)gd_sm_count() * (per_sm > 0 ? per_sm : 1);
+        int64_t splits = 1;
+        double best = 0;
+        for (int64_t c = 1; c <= 64 && c <= xtiles; ++c) {
+            const double w = (double)(qtiles * c) / slots, eff = w / ceil(w);
+            if (eff > best + 0.02) {
+                best = eff;
+                splits = c;
+            }
+        }
+        size_t fr = 0;
+        if ((s = gd_free_memory(&fr))) goto done;
+        int64_t budget = (int64_t)(fr / 4);
+        const int64_t cap = gd_mem_limit();
+        if (cap >= 0 && (cap - (int64_t)al.total) / 2 < budget) budget = (cap - (int64_t)al.total) / 2;
+        const int64_t per_tile = NQ * (2 * K + OV) * (int64_t)isz;
+        while (splits > 1 && splits * qtiles * per_tile > budget) --splits;
+        int64_t batch = budget / (splits * per_tile);
+        if (batch > qtiles) batch = qtiles;
+        if (batch < 1) batch = 1;
+        const int64_t tps = (xtiles + splits - 1) / splits;
+        splits = (xtiles + tps - 1) / tps;
+        gd_describe(what, sizeof what, "the neighbour lists", splits * batch * NQ, 2 * K, GD_INT32);
+        if ((s = gd_alloc(&al, &dL, (size_t)(splits * batch * per_tile), what)) ||
+            (s = gd_alloc(&al, &dM, (size_t)(splits * batch * NQ) * sizeof(int2), "list lengths")))
+            goto done;
+        snprintf(t->kernel, sizeof t->kernel, "%lld split%s", (long long)splits,
+                 splits > 1 ? "s" : "");
+
+        cudaEventRecord(gd_event(1), st);
+        {
+            dim3 gx((unsigned)(mp / 256 + 1), gd_grid_y(kp)), gy((unsigned)(np / 256 + 1), gd_grid_y(kp));
+            gd_tile::pad_rows<T><<<gx, 256, 0, st>>>((const T *)dX, (T *)dXp, mx, d, mp, kp);
+            gd_tile::pad_rows<T><<<gy, 256, 0, st>>>((const T *)dY, (T *)dYp, my, d, np, kp);
+        }
+        cudaEventRecord(gd_event(2), st);
+        if ((s = gd_cuda(cudaGetLastError(), "padding the operands"))) goto done;
+        if (getenv("GD_POISON") &&
+            ((s = gd_cuda(cudaMemsetAsync(dD, 0xCD, (size_t)(K * my) * es, st), "poisoning D")) ||
+             (s = gd_cuda(cudaMemsetAsync(dI, 0xCD, (size_t)(K * my) * 4, st), "poisoning I"))))
+            goto done;
+        for (int64_t qt0 = 0; qt0 < qtiles; qt0 += batch) {
+            const int64_t nb = qtiles - qt0 < batch ? qtiles - qt0 : batch;
+            fused<<<dim3((unsigned)nb, (unsigned)splits), NT, dyn, st>>>(
+                (const T *)dXp, mp, (const T *)dYp, np, kp, (const T *)dX, mx, (const T *)dY,
+                my, d, K, qt0, nb, tps, (item<T> *)dL, (int2 *)dM);
+            const int64_t warps = nb * NQ;
+            knn_final<T><<<(unsigned)((warps + 7) / 8), 256, 0, st>>>(
+                (item<T> *)dL, (const int2 *)dM, nb, splits, NQ, K, K, qt0, my, largest, (T *)dD,
+                (int32_t *)dI);
+            if ((s = gd_cuda(cudaGetLastError(), "the neighbour kernels"))) goto done;
+        }
+        cudaEventRecord(gd_event(3), st);
+        if (keptI) gd_launch_widen(icls, (const int *)dI, K, keptI, K, my, st);
+        cudaEventRecord(gd_event(4), st);
+        if ((s = gd_cuda(cudaGetLastError(), "the indices' class"))) goto done;
+        if (!Dout.device) {
+            gd_describe(what, sizeof what, "D", K, my, cls);
+            if ((s = gd_out_buffer(&Dout, (size_t)(K * my) * es, what)) ||
+                (s = gd_download(Dout.ptr, (size_t)(K * my) * es, dD, (size_t)(K * my) * es,
+                                 (size_t)(K * my) * es, 1, gd_event(4), "copy of D from the GPU")))
+                goto done;
+        }
+        if ((s = gd_copies_finish()) ||
+            (s = gd_cuda(cudaStreamSynchronize(st), "the neighbour kernels")))
+            goto done;
+        t->prep_ms = gd_elapsed(1, 2);
+        t->kernel_ms = gd_elapsed(2, 3);
+        if (!Iout.device) {
+            /* the indices through the host's class conversion (int32 or
+             * double), as the cpu variant's */
+            int32_t *h = (int32_t *)malloc((size_t)(K * my) * 4 + 4);
+            if (!h) {
+                s = gd_fail(GD_ERR_MEMORY, "cannot allocate the indices (%.1f MiB) in host memory",
+                            gd_mib((size_t)(K * my) * 4));
+                goto done;
+            }
+            s = gd_cuda(cudaMemcpy(h, dI, (size_t)(K * my) * 4, cudaMemcpyDeviceToHost),
+                        "copy of I from the GPU");
+            if (!s) s = gd_host_index_result(&Iout, h, K, my, icls, &Dout, "I", t);
+            free(h);
+            if (s) goto done;
+        }
+    }
+done:
+    free(cx);
+    free(cy);
+    if (!s) {
+        if (Dout.device) *Dout.device = dD;
+        if (Iout.device) *Iout.device = keptI ? keptI : dI;
+    }
+    s = gd_end_call(s, &al, t);
+    if (!s) t->kept = Dout.device != NULL;
+    return s;
+}
+
+} // namespace
+
+extern "C" int gd_knn_variants(const gd_variant_info **list)
+{
+    *list = VARIANTS;
+    return NVARIANTS;
+}
+
+extern "C" gd_status gd_knn(const char *name, const gd_matrix *X, const gd_matrix *Y,
+                            gd_metric metric, int64_t K, int largest, gd_out D, gd_out I,
+                            gd_class icls, gd_timing *t)
+{
+    const double t0 = gd_now_ms();
+    memset(t, 0, sizeof *t);
+    if (D.device) *D.device = NULL;
+    if (I.device) *I.device = NULL;
+    const int64_t mx = X->rows, my = Y->rows, d = X->cols;
+    const gd_class cls = (X->cls == GD_SINGLE || Y->cls == GD_SINGLE) ? GD_SINGLE : GD_DOUBLE;
+    gd_status s;
+    if (Y->cols != d)
+        return gd_fail(GD_ERR_SIZE, "X and Y must have the same number of columns: X is "
+                       "%lldx%lld, Y is %lldx%lld", (long long)mx, (long long)d, (long long)my,
+                       (long long)Y->cols);
+    if ((s = gd_check_size("X", mx, d, gd_class_bytes(cls))) ||
+        (s = gd_check_size("Y", my, d, gd_class_bytes(cls))))
+        return s;
+    if (mx >= ((int64_t)1 << 31))
+        return gd_fail(GD_ERR_SIZE, "X has %lld rows: the neighbours' rows are 32-bit (at most "
+                       "2^31 - 1)", (long long)mx);
+    if (K > mx || (K < 1 && mx > 0) || K < 0)
+        return gd_fail(GD_ERR_INPUT, "K must be between 1 and the rows of X (%lld), not %lld",
+                       (long long)mx, (long long)K);
+    if ((s = gd_check_size("D", K, my, gd_class_bytes(cls)))) return s;
+    t->ops = (double)mx * (double)my * (double)d;
+    t->resident = (X->where == GD_DEVICE ? 1u : 0u) | (Y->where == GD_DEVICE ? 2u : 0u);
+    int v = -1;
+    if (strcmp(name, "auto") == 0) {
+        bool gpu;
+        if ((s = gd_auto_device(t, &gpu))) return s;
+        const bool resident = t->resident || D.device || I.device;
+        v = gpu && (t->ops >= AUTO_CPU_BELOW || resident) ? 0 : 1;
+    } else {
+        for (int i = 0; i < NVARIANTS; ++i)
+            if (strcmp(VARIANTS[i].name, name) == 0) v = i;
+        if (v < 0) return gd_fail(GD_ERR_VARIANT, "unknown variant '%s'", name);
+    }
+    if (my == 0 || K == 0) {
+        snprintf(t->variant, sizeof t->variant, "%s", VARIANTS[v].name);
+        void *buf;
+        if (!(s = gd_host_result_begin(&D, 0, "D", &buf))) s = gd_host_result_end(&D, buf, 0, s, t);
+        if (!s) s = gd_host_index_result(&I, NULL, K, 0, icls, &D, "I", t);
+    } else if (v == 1) {
+        s = run_cpu(*X, *Y, cls, metric, K, largest, D, I, icls, t);
+    } else if (cls == GD_SINGLE) {
+        s = run_gpu<float>(*X, *Y, metric, K, largest, D, I, icls, t);
+    } else {
+        s = run_gpu<double>(*X, *Y, metric, K, largest, D, I, icls, t);
+    }
+    t->total_ms = gd_now_ms() - t0;
+    return s;
+}

@@ -1,0 +1,157 @@
+## -*- texinfo -*-
+## @deftypefn  {} {@var{Idx} =} gd_knnsearch (@var{X}, @var{Y})
+## @deftypefnx {} {[@var{Idx}, @var{D}] =} gd_knnsearch (@var{X}, @var{Y}, @var{name}, @var{value}, @dots{})
+## @deftypefnx {} {[@var{Idx}, @var{D}, @var{info}] =} gd_knnsearch (@dots{})
+## @deftypefnx {} {} gd_knnsearch ("variants")
+## The K nearest rows of @var{X} to each row of @var{Y}, on the GPU, in
+## the orientation of the statistics package's @code{knnsearch}:
+## @var{Idx} and @var{D} are rows (Y)-by-K, row j holding the rows of
+## @var{X} nearest to @code{Y(j,:)} and their distances, nearest first.
+##
+## Options:
+## @table @asis
+## @item @qcode{"K"}
+## the number of neighbours (default 1); more than rows (X) gives rows (X).
+## @item @qcode{"Distance"}
+## @qcode{"euclidean"} (default) or @qcode{"squaredeuclidean"}
+## (@qcode{"seuclidean"}, @qcode{"mahalanobis"}, @qcode{"minkowski"} and
+## the others raise @qcode{"gd:input"} for now, as in @code{gd_pdist2}).
+## @item @qcode{"P"}, @qcode{"Scale"}, @qcode{"Cov"}
+## the exponent of @qcode{"minkowski"}, the scales of
+## @qcode{"seuclidean"}, the covariance of @qcode{"mahalanobis"}; each
+## only with its metric.
+## @item @qcode{"SortIndices"}
+## true (default) or false; gd always returns the neighbours sorted,
+## which false allows.
+## @item @qcode{"IndexClass"}
+## @qcode{"double"} (default, as knnsearch) or @qcode{"int32"}.
+## @item @qcode{"Variant"}
+## @qcode{"fused"}, @qcode{"cpu"} or @qcode{"auto"} (default).
+## @end table
+##
+## The distances and the order are @code{gd_pdist2}'s with
+## @qcode{"Smallest"}: exactly those of sorting each column of the full
+## distance matrix with a stable sort (ties go to the smaller row), which
+## is never stored. @code{gd_knnsearch (X, X, "K", k)} gives each point
+## itself first (its distance is exactly 0), unless an identical row of
+## @var{X} comes before it. Any matrix argument may be a gdArray; the
+## results are then gdArrays.
+##
+## Example: the 15 nearest neighbours of every point, for t-SNE's
+## affinities
+## @example
+## @group
+## X = randn (20000, 50, "single");
+## [Idx, D] = gd_knnsearch (X, X, "K", 16);
+## Idx = Idx(:, 2:end); D = D(:, 2:end);   # without each point itself
+## @end group
+## @end example
+##
+## @seealso{gd_pdist2, gd_pdist, gdArray}
+## @end deftypefn
+
+function [Idx, D, info] = gd_knnsearch (X, Y, varargin)
+  if (nargin == 1 && ischar (X) && strcmpi (X, "variants"))
+    if (nargout == 0)
+      __gd__ ("knn", "variants");
+    else
+      Idx = __gd__ ("knn", "variants");
+    endif
+    return;
+  endif
+  if (nargin < 2)
+    error ("gd:input", "gd_knnsearch: expected X and Y (see help gd_knnsearch)");
+  endif
+  if (mod (numel (varargin), 2))
+    error ("gd:input", "gd_knnsearch: options come in name/value pairs");
+  endif
+  K = 1;
+  metric = "euclidean";
+  variant = "auto";
+  iclass = "double";
+  P = []; Scale = []; Cov = [];
+  for a = 1:2:numel (varargin)
+    name = varargin{a};
+    value = varargin{a+1};
+    if (! ischar (name) || rows (name) > 1)
+      error ("gd:input", "gd_knnsearch: option names are text, not %s", class (name));
+    endif
+    switch (lower (name))
+      case "k"
+        K = value;
+      case "distance"
+        metric = value;
+      case "p"
+        P = value;
+      case "scale"
+        Scale = value;
+      case "cov"
+        Cov = value;
+      case "sortindices"
+        if (! (isscalar (value) && (islogical (value) || isnumeric (value))))
+          error ("gd:input", "gd_knnsearch: 'SortIndices' must be true or false");
+        endif
+      case "indexclass"
+        iclass = value;
+      case "variant"
+        variant = value;
+      case {"nsmethod", "bucketsize"}
+        ## the search structure of knnsearch: gd always compares every pair
+      otherwise
+        error ("gd:input", "gd_knnsearch: unknown option '%s' (options: K, Distance, P, Scale, Cov, SortIndices, IndexClass, Variant)", name);
+    endswitch
+  endfor
+  if (! ischar (metric))
+    error ("gd:input", ["gd_knnsearch: 'Distance' must be a metric's name; the metrics " ...
+                        "that run on the GPU are 'euclidean' and 'squaredeuclidean'"]);
+  endif
+  given = {"P", P, "minkowski"; "Scale", Scale, "seuclidean"; "Cov", Cov, "mahalanobis"};
+  for g = 1:rows (given)
+    if (! isempty (given{g,2}) && ! strcmpi (metric, given{g,3}))
+      error ("gd:input", "gd_knnsearch: '%s' goes with the '%s' distance, not '%s'", ...
+             given{g,1}, given{g,3}, metric);
+    endif
+  endfor
+  if (nargout < 3)
+    [D, Idx] = __gd__ ("pdist2", X, Y, metric, "Smallest", K, "Variant", variant, ...
+                       "IndexClass", iclass);
+  else
+    [D, Idx, info] = __gd__ ("pdist2", X, Y, metric, "Smallest", K, "Variant", variant, ...
+                             "IndexClass", iclass);
+  endif
+  Idx = Idx.';
+  D = D.';
+endfunction
+
+%!test
+%! warning ("off", "gd:nogpu", "local");
+%! X = randi ([0 3], 40, 3); Y = randi ([0 3], 9, 3);
+%! F = zeros (40, 9);
+%! for i = 1:40, for j = 1:9, F(i,j) = norm (X(i,:) - Y(j,:)); end, end
+%! [S, J] = sort (F, 1);
+%! [Idx, D] = gd_knnsearch (X, Y, "K", 4);
+%! assert (Idx, J(1:4,:).');
+%! assert (D, S(1:4,:).', 4 * eps);
+%! assert (gd_knnsearch (X, Y), J(1,:).');
+%!test
+%! warning ("off", "gd:nogpu", "local");
+%! X = randn (30, 4);
+%! [Idx, D] = gd_knnsearch (X, X, "K", 3, "Distance", "squaredeuclidean");
+%! assert (Idx(:,1), (1:30)');
+%! assert (D(:,1), zeros (30, 1));
+%! assert (size (Idx), [30 3]);
+%!test
+%! warning ("off", "gd:nogpu", "local");
+%! [Idx, D] = gd_knnsearch (single ([0; 1; 3]), [2.9; 0.2], "K", 5, "IndexClass", "int32");
+%! assert (Idx, int32 ([3 2 1; 1 2 3]));
+%! assert (class (D), "single");
+%!test
+%! v = gd_knnsearch ("variants");
+%! assert ({v.name}, {"fused", "cpu"});
+
+%!error <expected X and Y> gd_knnsearch (1)
+%!error <name/value pairs> gd_knnsearch (1, 1, "K")
+%!error <unknown option 'Radius'> gd_knnsearch (1, 1, "Radius", 2)
+%!error <positive whole number> gd_knnsearch (1, 1, "K", 0)
+%!error <'P' goes with the 'minkowski' distance> gd_knnsearch (1, 1, "P", 3)
+%!error <'Distance' must be a metric's name> gd_knnsearch (1, 1, "Distance", @(a, b) 1)

@@ -1,0 +1,87 @@
+#!/usr/bin/env bats
+# Nearest neighbours (gd_pdist2's 'Smallest'/'Largest', gd_knnsearch)
+# against the full matrix and a stable sort (check_knn.m): every variant,
+# single and double; the GPU's splits, batches and overflowing buckets;
+# gdArrays; no memory left behind.
+
+load helpers
+
+check() { octave_ok "check_knn('$1', '$2')" "cases within bounds"; }
+
+@test "knn cpu, single" { check cpu single; }
+@test "knn cpu, double" { check cpu double; }
+@test "knn auto, double" { check auto double; }
+@test "knn fused on the GPU, single" { require_gpu; check fused single; }
+@test "knn fused on the GPU, double" { require_gpu; check fused double; }
+
+@test "large K on the GPU: every query's buckets overflow and merge many times" {
+    require_gpu
+    octave_ok "X = single(randi([0 20], 5000, 4)); Y = single(randi([0 20], 300, 4));
+        F = gd_pdist2(X, Y, 'Variant', 'tuned');
+        for K = [33 1000 4999]
+          [S, J] = sort(F, 1); [D, I] = gd_pdist2(X, Y, 'Smallest', K, 'Variant', 'fused');
+          assert(isequal(D, S(1:K,:)) && isequal(I, J(1:K,:)), sprintf('K = %d', K));
+          [S, J] = sort(F, 1, 'descend'); [D, I] = gd_pdist2(X, Y, 'Largest', K, 'Variant', 'fused');
+          assert(isequal(D, S(1:K,:)) && isequal(I, J(1:K,:)), sprintf('largest K = %d', K));
+        end
+        disp('large K agrees')" "large K agrees"
+}
+
+@test "a GPU memory cap makes batches of queries and fewer splits; the same result" {
+    require_gpu
+    octave_ok "X = randn(20000, 16, 'single'); Y = randn(3000, 16, 'single');
+        [D0, I0] = gd_pdist2(X, Y, 'Smallest', 64, 'Variant', 'fused');
+        setenv('GD_GPU_MEM_LIMIT', sprintf('%d', 20000 * 16 * 4 * 3 + 3000 * 16 * 4 * 3 + 6e6));
+        [D, I, info] = gd_pdist2(X, Y, 'Smallest', 64, 'Variant', 'fused');
+        unsetenv('GD_GPU_MEM_LIMIT');
+        assert(isequal(D, D0) && isequal(I, I0));
+        printf('capped: %s\n', info.kernel); disp('capped agrees')" "capped agrees"
+}
+
+@test "gdArrays in, gdArrays out; int32 indices; gd_knnsearch's orientation" {
+    require_gpu
+    octave_ok "X = randn(3000, 8); Y = randn(500, 8);
+        [D0, I0] = gd_pdist2(X, Y, 'Smallest', 7, 'Variant', 'cpu');
+        gX = gdArray(X); gY = gdArray(Y);
+        [D, I, info] = gd_pdist2(gX, gY, 'Smallest', 7, 'IndexClass', 'int32');
+        assert(isa(D, 'gdArray') && isa(I, 'gdArray') && info.kept == 1);
+        assert(strcmp(classUnderlying(I), 'int32'));
+        assert(norm(gather(D) - D0, 1) <= 1e-12 * norm(D0, 1));
+        [Idx, Dk] = gd_knnsearch(gX, Y, 'K', 7);
+        assert(isa(Idx, 'gdArray') && isequal(size(Idx), [500 7]));
+        assert(isequal(gather(Idx), double(gather(I)).'));
+        disp('resident ok')" "resident ok"
+}
+
+@test "failing kNN calls leak no GPU memory" {
+    require_gpu
+    octave_ok "X = rand(20000, 32, 'single'); Y = rand(2000, 32, 'single');
+        gd_pdist2(X, Y, 'Smallest', 10); f0 = gd_info().memory_free;
+        setenv('GD_GPU_MEM_LIMIT', '3000000');
+        for c = 1:30
+          try, gd_pdist2(X, Y, 'Smallest', 10); error('no error'); catch e, assert(e.identifier, 'gd:memory'); end
+        end
+        unsetenv('GD_GPU_MEM_LIMIT');
+        assert(gd_info().memory_free >= f0 - 2^20); disp('no leak')" "no leak"
+}
+
+@test "kNN errors: K, metric, sizes, classes" {
+    octave_error "X = rand(5, 2); Y = rand(3, 2);" "'gd:input', 'positive whole number', @gd_pdist2, X, Y, 'Smallest', 0"
+    octave_error "X = rand(5, 2); Y = rand(3, 2);" "'gd:input', 'positive whole number', @gd_pdist2, X, Y, 'Largest', 2.5"
+    octave_error "X = rand(5, 2); Y = rand(3, 2);" "'gd:input', 'positive whole number', @gd_pdist2, X, Y, 'Smallest', [1 2]"
+    octave_error "X = rand(5, 2); Y = rand(3, 2);" "'gd:input', 'positive whole number', @gd_pdist2, X, Y, 'Smallest', NaN"
+    octave_error "X = rand(5, 2); Y = rand(3, 3);" "'gd:size', 'same number of columns', @gd_pdist2, X, Y, 'Smallest', 2"
+    octave_error "X = rand(5, 2); Y = rand(3, 2);" "'gd:input', 'unknown metric', @gd_pdist2, X, Y, 'taxi', 'Smallest', 2"
+    octave_error "X = rand(5, 2); Y = rand(3, 2);" "'gd:variant', 'fused', @gd_pdist2, X, Y, 'Smallest', 2, 'Variant', 'tuned'"
+    octave_error "X = rand(5, 2); Y = rand(3, 2);" "'gd:input', 'IndexClass', @gd_pdist2, X, Y, 'Smallest', 2, 'IndexClass', 'int8'"
+    octave_error "X = rand(5, 2); Y = int8(rand(3, 2));" "'gd:input', 'Y', @gd_pdist2, X, Y, 'Smallest', 2"
+}
+
+@test "empty sides: no rows of X or of Y" {
+    octave_ok "[D, I] = gd_pdist2(zeros(0, 3), rand(4, 3), 'Smallest', 5);
+        assert(size(D), [0 4]); assert(size(I), [0 4]);
+        [D, I] = gd_pdist2(rand(6, 3), zeros(0, 3), 'Smallest', 5);
+        assert(size(D), [5 0]); assert(size(I), [5 0]);
+        [D, I] = gd_pdist2(rand(6, 0), rand(2, 0), 'Smallest', 2);
+        assert(D, zeros(2, 2)); assert(I, [1 1; 2 2]); disp('empty ok')" "empty ok"
+}
