@@ -4,7 +4,8 @@
 ##   make bench                                    (everything, about 11 minutes on an H100)
 ##   GD_BENCH_OPS=sgemm make bench                 (one operation; "resident":
 ##                                                 the gdArray chains; "apsp":
-##                                                 shortest paths, the witness)
+##                                                 shortest paths, the witness;
+##                                                 "knn": nearest neighbours)
 ##   GD_BENCH_SIZES="1024 2048" make bench         (min-plus sizes)
 ##   GD_BENCH_QUICK=1 GD_BENCH_OUT=/tmp/b.md ...    (every size / 32: a smoke test)
 ##
@@ -39,7 +40,7 @@ if (! dev.available)
 endif
 ops = strsplit (strtrim (getenv ("GD_BENCH_OPS")));
 if (isempty (ops{1}))
-  ops = {"minplus", "sgemm", "pdist", "resident", "apsp"};
+  ops = {"minplus", "sgemm", "pdist", "resident", "apsp", "knn"};
 endif
 quick = ! isempty (getenv ("GD_BENCH_QUICK"));
 scale = @(x) pick (quick, max (1, round (x / 32)), x);
@@ -434,6 +435,56 @@ if (any (strcmp (ops, "apsp")))
     endfor
   endfor
   clear W E;
+endif
+
+if (any (strcmp (ops, "knn")))
+  ## nearest neighbours: gd_pdist2 (X, Y, 'Smallest', K), randn data,
+  ## d = 128, euclidean, beside the full distance matrix of the same
+  ## sizes (pdist2 'tuned', kept on the GPU) in the same run. Checked
+  ## first: 256 queries (32 against 10^6 points) against the stable sort
+  ## of their full columns.
+  printf ("\nnearest neighbours\n%-30s %-6s %6s %10s %10s %10s %8s\n", "queries x points", "class",
+          "K", "kernel ms", "h2h ms", "full ms", "/ full");
+  md{end+1} = sprintf ("\n## nearest neighbours\n\n`[D, I] = gd_pdist2 (X, Y, 'euclidean', 'Smallest', K)` ('fused': distance tiles selected as they are computed), randn data, d = 128. kernel: the fused kernels (CUDA events); h2h: `tic; [D, I] = gd_pdist2 (X, Y, ...); toc` from Octave matrices (the 10,000 x 1,000,000 rows from gdArrays, results kept); full: the kernel time of the whole distance matrix of the same sizes (pdist2 'tuned', kept on the GPU), the work the selection rides on. Medians of 5 calls (3 at 10,000 x 1,000,000; 1 for K >= 1024).\n\n| queries x points | class | K | kernel ms | h2h ms | full distances ms | kernel / full | splits |\n|---|---|---:|---:|---:|---:|---:|---|\n");
+  cases = {8192, 65536, "single", [10 100], false;
+           10000, 1000000, "single", [1 10 100 1024 4096], true;
+           10000, 1000000, "double", [100], true};
+  for c = 1:rows (cases)
+    [my, mx, cls, Ks, resident] = cases{c,:};
+    my = scale (my); mx = scale (mx);
+    X = randn (mx, 128, cls); Y = randn (my, 128, cls);
+    if (resident)
+      X = gdArray (X); Y = gdArray (Y);
+    endif
+    q = 1:min (my, pick (mx > 100000, 32, 256));
+    F = gd_pdist2 (gather (X), gather (Y)(q,:), "Variant", "tuned");
+    [S, J] = sort (F, 1); clear F;
+    tf = zeros (1, 3);
+    for r = 1:3
+      [G, info] = gd_pdist2 (X, Y, "Variant", "tuned"); tf(r) = info.kernel_ms; clear G;
+      if (! resident) break; endif
+    endfor
+    tf = median (tf(1:r));
+    for K = Ks
+      [D, I] = gd_pdist2 (X, Y, "Smallest", K);
+      if (! isequal (gather (D)(:,q), S(1:K,:)) || ! isequal (gather (I)(:,q), J(1:K,:)))
+        error ("bench: kNN %dx%d K = %d %s differs from the sorted full matrix", my, mx, K, cls);
+      endif
+      reps = pick (K >= 1024, 1, pick (resident, 3, 5));
+      tk = th = zeros (1, reps);
+      for r = 1:reps
+        t0 = tic (); [D, I, info] = gd_pdist2 (X, Y, "Smallest", K); th(r) = toc (t0) * 1e3;
+        tk(r) = info.kernel_ms; clear D I;
+      endfor
+      name = sprintf ("%d x %d", my, mx);
+      printf ("%-30s %-6s %6d %10.2f %10.2f %10.2f %8.2f\n", name, cls, K, median (tk), median (th),
+              tf, median (tk) / tf);
+      md{end+1} = sprintf ("| %s | %s | %d | %.2f | %.2f | %.2f | %.2f | %s |\n", name, cls, K,
+                           median (tk), median (th), tf, median (tk) / tf, info.kernel);
+      fflush (stdout);
+    endfor
+    clear X Y S J;
+  endfor
 endif
 
 name = regexprep (dev.name, "[^A-Za-z0-9]+", "_");
