@@ -97,9 +97,11 @@ static gd_status run(const job *j, const char *variant, const void *A, const voi
     }
     if (!strcmp(j->op, "pdist2")) {
         const gd_matrix b = gd_host_matrix(B, j->cls, j->n, j->k);
-        return gd_pdist2(variant, &a, &b, GD_EUCLIDEAN, out, t);
+        const gd_distance m = {GD_EUCLIDEAN, 2};
+        return gd_pdist2(variant, &a, &b, m, out, t);
     }
-    return gd_pdist(variant, &a, GD_EUCLIDEAN, out, t);
+    const gd_distance m = {GD_EUCLIDEAN, 2};
+    return gd_pdist(variant, &a, m, out, t);
 }
 
 static size_t count_bad(const void *C, const void *R, size_t nc, gd_class cls)

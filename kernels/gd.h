@@ -238,20 +238,45 @@ int gd_sgemm_variants(const gd_variant_info **list);
 
 /* ---- pairwise distances ----------------------------------------------- */
 
-typedef enum { GD_EUCLIDEAN = 0, GD_SQEUCLIDEAN = 1 } gd_metric;
+/* The distances the kernel layer computes between rows x and y of d
+ * features. The statistics package's other metrics reduce to these on
+ * prepared rows (gd_pdist.m: seuclidean and mahalanobis to euclidean on
+ * scaled or transformed rows, correlation and spearman to cosine on
+ * centred rows or centred ranks). A row with NaN gives NaN with every one
+ * (as MATLAB's pdist documents). */
+typedef enum {
+    GD_EUCLIDEAN = 0,   /* sqrt (sum ((x - y).^2)) */
+    GD_SQEUCLIDEAN = 1, /* sum ((x - y).^2) */
+    GD_CITYBLOCK = 2,   /* sum (abs (x - y)) */
+    GD_CHEBYCHEV = 3,   /* max (abs (x - y)) */
+    GD_MINKOWSKI = 4,   /* sum (abs (x - y).^p)^(1/p), p > 0 */
+    GD_COSINE = 5,      /* 1 - x*y' / (norm (x) * norm (y)), at least 0 */
+    GD_HAMMING = 6,     /* mean (x != y) */
+    GD_JACCARD = 7      /* sum (x != y) / sum (x != 0 | y != 0) */
+} gd_metric;
+
+/* A metric and its parameter (the exponent p of GD_MINKOWSKI). */
+typedef struct {
+    gd_metric metric;
+    double p;
+} gd_distance;
+
+/* 1 for the metrics the GPU variants compute (so far the Euclidean two);
+ * the others run on the 'cpu' variant, which 'auto' then chooses. */
+static inline int gd_metric_on_gpu(gd_metric m) { return m == GD_EUCLIDEAN || m == GD_SQEUCLIDEAN; }
 
 /* D = pdist(X): X is n x d (observations in rows), D the 1 x n(n-1)/2
  * condensed vector in the statistics package's order ((2,1), (3,1), ...,
  * (n,1), (3,2), ...), each sum((x - y).^2), square-rooted for
  * GD_EUCLIDEAN. variant: "auto", "naive", "tiled", "tuned", "cpu". */
-gd_status gd_pdist(const char *variant, const gd_matrix *X, gd_metric metric,
+gd_status gd_pdist(const char *variant, const gd_matrix *X, gd_distance metric,
                    gd_out D, gd_timing *t);
 int gd_pdist_variants(const gd_variant_info **list);
 
 /* D = pdist2(X, Y): D(i,j) the distance of X(i,:) (mx x d) and Y(j,:)
  * (my x d), D mx x my. variant: "auto", "naive", "tuned", "cpu". */
 gd_status gd_pdist2(const char *variant, const gd_matrix *X, const gd_matrix *Y,
-                    gd_metric metric, gd_out D, gd_timing *t);
+                    gd_distance metric, gd_out D, gd_timing *t);
 int gd_pdist2_variants(const gd_variant_info **list);
 
 /* ---- nearest neighbours ------------------------------------------------ */
@@ -268,7 +293,7 @@ int gd_pdist2_variants(const gd_variant_info **list);
  * stored. variant: "auto", "fused" (distance tiles selected as they are
  * computed), "cpu". */
 gd_status gd_knn(const char *variant, const gd_matrix *X, const gd_matrix *Y,
-                 gd_metric metric, int64_t K, int largest, gd_out D, gd_out I,
+                 gd_distance metric, int64_t K, int largest, gd_out D, gd_out I,
                  gd_class icls, gd_timing *t);
 int gd_knn_variants(const gd_variant_info **list);
 
@@ -291,13 +316,23 @@ void gd_cpu_pdist2_f(const float *X, const float *Y, int64_t mx, int64_t my,
                      int64_t d, int root, float *D);
 void gd_cpu_pdist2_d(const double *X, const double *Y, int64_t mx, int64_t my,
                      int64_t d, int root, double *D);
+/* The metrics other than the Euclidean ones (gd_metric), pdist's
+ * condensed D and pdist2's D. Return -1 when host memory for the rows'
+ * norms or NaN flags is lacking. */
+int gd_cpu_pdist_metric_f(gd_distance m, const float *X, int64_t n, int64_t d, float *D);
+int gd_cpu_pdist_metric_d(gd_distance m, const double *X, int64_t n, int64_t d, double *D);
+int gd_cpu_pdist2_metric_f(gd_distance m, const float *X, const float *Y, int64_t mx,
+                           int64_t my, int64_t d, float *D);
+int gd_cpu_pdist2_metric_d(gd_distance m, const double *X, const double *Y, int64_t mx,
+                           int64_t my, int64_t d, double *D);
 /* The K nearest (largest: farthest) rows of X for each row of Y, as
- * gd_knn defines them, into D and I (K x my, I 1-based rows of X). K <=
- * mx. Returns -1 when host memory for the threads' columns is lacking. */
+ * gd_knn defines them, into D and I (K x my, I 1-based rows of X), any
+ * metric. K <= mx. Returns -1 when host memory for the threads' columns
+ * is lacking. */
 int gd_cpu_knn_f(const float *X, const float *Y, int64_t mx, int64_t my, int64_t d,
-                 int root, int64_t K, int largest, float *D, int32_t *I);
+                 gd_distance m, int64_t K, int largest, float *D, int32_t *I);
 int gd_cpu_knn_d(const double *X, const double *Y, int64_t mx, int64_t my, int64_t d,
-                 int root, int64_t K, int largest, double *D, int32_t *I);
+                 gd_distance m, int64_t K, int largest, double *D, int32_t *I);
 /* Blocked Floyd-Warshall in place on the n x n D (ld n), with the
  * predecessors P (int32, 1-based, or NULL) updated as P(i,j) = P(k,j).
  * Returns -1 when host memory for the paths' edge counts is lacking. */

@@ -425,7 +425,7 @@ const int NVARIANTS = sizeof VARIANTS / sizeof VARIANTS[0];
 // before a GPU round trip would
 const double AUTO_CPU_BELOW = 1 << 16;
 
-gd_status run_cpu(const gd_matrix &X0, const gd_matrix &Y0, gd_class cls, gd_metric metric,
+gd_status run_cpu(const gd_matrix &X0, const gd_matrix &Y0, gd_class cls, gd_distance metric,
                   int64_t K, int largest, gd_out Dout, gd_out Iout, gd_class icls, gd_timing *t)
 {
     const int64_t mx = X0.rows, my = Y0.rows, d = X0.cols;
@@ -449,12 +449,11 @@ gd_status run_cpu(const gd_matrix &X0, const gd_matrix &Y0, gd_class cls, gd_met
             s = gd_fail(GD_ERR_INPUT, "internal: the cpu variant takes tight operands");
         } else {
             const double t0 = gd_now_ms();
-            const int root = metric == GD_EUCLIDEAN;
             const int r = cls == GD_SINGLE
                               ? gd_cpu_knn_f((const float *)X.ptr, (const float *)Y.ptr, mx, my,
-                                             d, root, K, largest, (float *)buf, idx)
+                                             d, metric, K, largest, (float *)buf, idx)
                               : gd_cpu_knn_d((const double *)X.ptr, (const double *)Y.ptr, mx,
-                                             my, d, root, K, largest, (double *)buf, idx);
+                                             my, d, metric, K, largest, (double *)buf, idx);
             if (r) s = gd_fail(GD_ERR_MEMORY, "cannot allocate the threads' distance columns");
             t->kernel_ms = gd_now_ms() - t0;
         }
@@ -648,9 +647,10 @@ extern "C" int gd_knn_variants(const gd_variant_info **list)
 }
 
 extern "C" gd_status gd_knn(const char *name, const gd_matrix *X, const gd_matrix *Y,
-                            gd_metric metric, int64_t K, int largest, gd_out D, gd_out I,
+                            gd_distance dist, int64_t K, int largest, gd_out D, gd_out I,
                             gd_class icls, gd_timing *t)
 {
+    const gd_metric metric = dist.metric;
     const double t0 = gd_now_ms();
     memset(t, 0, sizeof *t);
     if (D.device) *D.device = NULL;
@@ -675,6 +675,7 @@ extern "C" gd_status gd_knn(const char *name, const gd_matrix *X, const gd_matri
     t->ops = (double)mx * (double)my * (double)d;
     t->resident = (X->where == GD_DEVICE ? 1u : 0u) | (Y->where == GD_DEVICE ? 2u : 0u);
     int v = -1;
+    if ((s = gd_metric_variant(metric, &name, strcmp(name, "fused") == 0))) return s;
     if (strcmp(name, "auto") == 0) {
         bool gpu;
         if ((s = gd_auto_device(t, &gpu))) return s;
@@ -691,7 +692,7 @@ extern "C" gd_status gd_knn(const char *name, const gd_matrix *X, const gd_matri
         if (!(s = gd_host_result_begin(&D, 0, "D", &buf))) s = gd_host_result_end(&D, buf, 0, s, t);
         if (!s) s = gd_host_index_result(&I, NULL, K, 0, icls, &D, "I", t);
     } else if (v == 1) {
-        s = run_cpu(*X, *Y, cls, metric, K, largest, D, I, icls, t);
+        s = run_cpu(*X, *Y, cls, dist, K, largest, D, I, icls, t);
     } else if (cls == GD_SINGLE) {
         s = run_gpu<float>(*X, *Y, metric, K, largest, D, I, icls, t);
     } else {

@@ -503,7 +503,7 @@ done:
     return s;
 }
 
-gd_status cpu_pdist(const gd_matrix &X0, gd_metric metric, gd_out out, gd_timing *t)
+gd_status cpu_pdist(const gd_matrix &X0, gd_distance metric, gd_out out, gd_timing *t)
 {
     const gd_class cls = X0.cls;
     const int64_t n = X0.rows, d = X0.cols, P = n * (n - 1) / 2;
@@ -519,10 +519,17 @@ gd_status cpu_pdist(const gd_matrix &X0, gd_metric metric, gd_out out, gd_timing
             s = gd_fail(GD_ERR_INPUT, "internal: the cpu variant takes a tight X");
         } else {
             double t0 = gd_now_ms();
-            if (cls == GD_SINGLE)
-                gd_cpu_pdist_f((const float *)X.ptr, n, d, metric == GD_EUCLIDEAN, (float *)buf);
+            const int root = metric.metric == GD_EUCLIDEAN;
+            int r = 0;
+            if (!gd_metric_on_gpu(metric.metric))
+                r = cls == GD_SINGLE
+                        ? gd_cpu_pdist_metric_f(metric, (const float *)X.ptr, n, d, (float *)buf)
+                        : gd_cpu_pdist_metric_d(metric, (const double *)X.ptr, n, d, (double *)buf);
+            else if (cls == GD_SINGLE)
+                gd_cpu_pdist_f((const float *)X.ptr, n, d, root, (float *)buf);
             else
-                gd_cpu_pdist_d((const double *)X.ptr, n, d, metric == GD_EUCLIDEAN, (double *)buf);
+                gd_cpu_pdist_d((const double *)X.ptr, n, d, root, (double *)buf);
+            if (r) s = gd_fail(GD_ERR_MEMORY, "cannot allocate the rows' norms in host memory");
             t->kernel_ms = gd_now_ms() - t0;
         }
     }
@@ -589,6 +596,16 @@ gd_status cpu_pdist2(gd_class cls, const void *X, const void *Y, void *D, int *,
                      int64_t d, int64_t my, const gd_op_args &args)
 {
     const int root = args.metric == GD_EUCLIDEAN;
+    if (!gd_metric_on_gpu(args.metric)) {
+        const gd_distance m = {args.metric, args.p};
+        const int r = cls == GD_SINGLE
+                          ? gd_cpu_pdist2_metric_f(m, (const float *)X, (const float *)Y, mx, my,
+                                                   d, (float *)D)
+                          : gd_cpu_pdist2_metric_d(m, (const double *)X, (const double *)Y, mx,
+                                                   my, d, (double *)D);
+        return r ? gd_fail(GD_ERR_MEMORY, "cannot allocate the rows' norms in host memory")
+                 : GD_OK;
+    }
     if (cls == GD_SINGLE)
         gd_cpu_pdist2_f((const float *)X, (const float *)Y, mx, my, d, root, (float *)D);
     else
@@ -617,9 +634,36 @@ extern "C" int gd_pdist2_variants(const gd_variant_info **list)
     return gd_variant_infos(VARIANTS2, NVARIANTS2, infos, list);
 }
 
-extern "C" gd_status gd_pdist(const char *name, const gd_matrix *Xm, gd_metric metric,
+/* The variant for a metric the GPU variants lack: 'auto' becomes 'cpu',
+ * a GPU variant fails saying which runs it. */
+gd_status gd_metric_variant(gd_metric m, const char **name, int gpu_variant)
+{
+    if (gd_metric_on_gpu(m)) return GD_OK;
+    if (strcmp(*name, "auto") == 0) {
+        *name = "cpu";
+        return GD_OK;
+    }
+    if (gpu_variant)
+        return gd_fail(GD_ERR_VARIANT, "variant '%s' computes the euclidean and squaredeuclidean "
+                       "metrics; the others run on the 'cpu' variant ('auto' chooses it)", *name);
+    return GD_OK;
+}
+
+namespace {
+
+bool gpu_named(const char *name, const gd_variant_info *list, int count)
+{
+    for (int i = 0; i < count; ++i)
+        if (strcmp(list[i].name, name) == 0) return list[i].gpu != 0;
+    return false;
+}
+
+} // namespace
+
+extern "C" gd_status gd_pdist(const char *name, const gd_matrix *Xm, gd_distance dist,
                               gd_out D, gd_timing *t)
 {
+    const gd_metric metric = dist.metric;
     double t0 = gd_now_ms();
     memset(t, 0, sizeof *t);
     if (D.device) *D.device = NULL;
@@ -637,6 +681,12 @@ extern "C" gd_status gd_pdist(const char *name, const gd_matrix *Xm, gd_metric m
     const int64_t P = n > 1 ? n * (n - 1) / 2 : 0;
     t->ops = (double)P * (double)d;
     const pdist_variant *v = NULL;
+    {
+        bool gpu = false;
+        for (int i = 0; i < NVARIANTS; ++i)
+            if (strcmp(VARIANTS[i].info.name, name) == 0) gpu = VARIANTS[i].info.gpu != 0;
+        if ((s = gd_metric_variant(metric, &name, gpu))) return s;
+    }
     if (strcmp(name, "auto") == 0) {
         bool gpu;
         if ((s = gd_auto_device(t, &gpu))) return s;
@@ -652,7 +702,7 @@ extern "C" gd_status gd_pdist(const char *name, const gd_matrix *Xm, gd_metric m
         if (!(s = gd_host_result_begin(&D, 0, "D", &buf)))
             s = gd_host_result_end(&D, buf, 0, s, t);
     } else if (!v->info.gpu) {
-        s = cpu_pdist(*Xm, metric, D, t);
+        s = cpu_pdist(*Xm, dist, D, t);
     } else if (cls == GD_SINGLE) {
         s = run_gpu<float>(*v, *Xm, metric, D, t);
     } else {
@@ -663,8 +713,18 @@ extern "C" gd_status gd_pdist(const char *name, const gd_matrix *Xm, gd_metric m
 }
 
 extern "C" gd_status gd_pdist2(const char *name, const gd_matrix *X, const gd_matrix *Y,
-                               gd_metric metric, gd_out D, gd_timing *t)
+                               gd_distance metric, gd_out D, gd_timing *t)
 {
-    const gd_op_args args = {metric};
+    gd_op_args args = {};
+    args.metric = metric.metric;
+    args.p = metric.p;
+    gd_status s;
+    const gd_variant_info *list;
+    const int count = gd_pdist2_variants(&list);
+    if ((s = gd_metric_variant(metric.metric, &name, gpu_named(name, list, count)))) {
+        memset(t, 0, sizeof *t);
+        if (D.device) *D.device = NULL;
+        return s;
+    }
     return gd_product(OP2, VARIANTS2, NVARIANTS2, name, X, Y, D, args, t);
 }

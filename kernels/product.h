@@ -23,6 +23,7 @@ enum gd_layout {
  * metric), passed through to its launchers and its CPU implementation. */
 struct gd_op_args {
     gd_metric metric;
+    double p; /* the metric's parameter (minkowski's exponent) */
     /* min-plus's witness: where the second output goes (NULL: not asked
      * for) and its class (GD_DOUBLE or GD_INT32) */
     const gd_out *witness;
@@ -127,6 +128,11 @@ gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
 /* For 'auto': whether a GPU is usable (*gpu); when none is, t->fallback
  * says why. Fails only for a device that is there but broken. */
 gd_status gd_auto_device(gd_timing *t, bool *gpu);
+
+/* For a metric the GPU variants lack (gd_metric_on_gpu): *name 'auto'
+ * becomes 'cpu'; a GPU variant (gpu_variant) fails with GD_ERR_VARIANT
+ * saying which runs it. */
+gd_status gd_metric_variant(gd_metric m, const char **name, int gpu_variant);
 
 /* Whether anything of a call is resident: an operand on the device or a
  * result to keep there ('auto' then runs on the GPU whatever the size). */

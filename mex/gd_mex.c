@@ -311,11 +311,21 @@ gd_out gd_mex_output(gd_mex_out *o, size_t m, size_t n, gd_class cls)
     return out;
 }
 
-/* The statistics package's pdist metrics gd does not compute (yet). */
-static const char *const OTHER_METRICS[] = {
-    "seuclidean", "mahalanobis", "cityblock", "minkowski", "chebychev",
-    "cosine",     "correlation", "spearman",  "hamming",   "jaccard"};
-#define GD_METRICS "metrics: 'euclidean', 'squaredeuclidean' (or 'sqeuclidean')"
+/* The metrics: the kernel layer's, by their statistics package names; the
+ * ones gd_pdist.m prepares rows for (scaled, transformed, centred or
+ * ranked) never reach the gateway. */
+static const struct {
+    const char *name;
+    gd_metric metric;
+} METRICS[] = {
+    {"euclidean", GD_EUCLIDEAN}, {"squaredeuclidean", GD_SQEUCLIDEAN},
+    {"sqeuclidean", GD_SQEUCLIDEAN}, {"cityblock", GD_CITYBLOCK},
+    {"chebychev", GD_CHEBYCHEV}, {"minkowski", GD_MINKOWSKI},
+    {"cosine", GD_COSINE}, {"hamming", GD_HAMMING}, {"jaccard", GD_JACCARD}};
+static const char *const PREPARED[] = {"seuclidean", "mahalanobis", "correlation", "spearman"};
+#define GD_METRICS                                                                            \
+    "metrics: 'euclidean', 'squaredeuclidean', 'seuclidean', 'mahalanobis', 'cityblock', " \
+    "'minkowski', 'chebychev', 'cosine', 'correlation', 'spearman', 'hamming', 'jaccard'"
 
 gd_metric gd_mex_metric(const char *fn, const mxArray *a)
 {
@@ -326,13 +336,11 @@ gd_metric gd_mex_metric(const char *fn, const mxArray *a)
     if (!text_of(a, buf, sizeof buf))
         gd_mex_error(fn, "gd:input", "the metric must be a character row without "
                      "NUL characters (" GD_METRICS ")");
-    if (!strcmp(buf, "euclidean")) return GD_EUCLIDEAN;
-    if (!strcmp(buf, "squaredeuclidean") || !strcmp(buf, "sqeuclidean"))
-        return GD_SQEUCLIDEAN;
-    for (size_t i = 0; i < sizeof OTHER_METRICS / sizeof *OTHER_METRICS; ++i)
-        if (!strcmp(buf, OTHER_METRICS[i]))
-            gd_mex_error(fn, "gd:input", "the statistics package's metric '%s' does "
-                         "not run in gd (" GD_METRICS ")", buf);
+    for (size_t i = 0; i < sizeof METRICS / sizeof *METRICS; ++i)
+        if (!strcmp(buf, METRICS[i].name)) return METRICS[i].metric;
+    for (size_t i = 0; i < sizeof PREPARED / sizeof *PREPARED; ++i)
+        if (!strcmp(buf, PREPARED[i]))
+            gd_mex_error(fn, "gd:input", "internal: the metric '%s' is prepared by %s.m", buf, fn);
     gd_mex_error(fn, "gd:input", "unknown metric '%s' (" GD_METRICS ")", buf);
     return GD_EUCLIDEAN;
 }

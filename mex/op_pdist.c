@@ -20,7 +20,8 @@
 static int option_name(const mxArray *a)
 {
     return gd_mex_is_string(a, "variant") || gd_mex_is_string(a, "smallest") ||
-           gd_mex_is_string(a, "largest") || gd_mex_is_string(a, "indexclass");
+           gd_mex_is_string(a, "largest") || gd_mex_is_string(a, "indexclass") ||
+           gd_mex_is_string(a, "p");
 }
 
 /* K of 'Smallest'/'Largest': a positive whole number */
@@ -76,9 +77,29 @@ static void pdist_any(const char *FN, int NOPERANDS, int nlhs, mxArray *plhs[], 
         gd_mex_error(FN, "gd:input", "the metric '%s' must come right after the data, before "
                      "name/value options", m);
     }
-    static const char *const names[] = {"Variant", "Smallest", "Largest", "IndexClass"};
-    const mxArray *values[4] = {NULL, NULL, NULL, NULL};
-    gd_mex_options(FN, nrhs, prhs, first, NOPERANDS == 1 ? 1 : 4, names, values);
+    static const char *const names1[] = {"Variant", "P"};
+    static const char *const names[] = {"Variant", "Smallest", "Largest", "IndexClass", "P"};
+    const mxArray *values[5] = {NULL, NULL, NULL, NULL, NULL};
+    if (NOPERANDS == 1) {
+        const mxArray *v1[2] = {NULL, NULL};
+        gd_mex_options(FN, nrhs, prhs, first, 2, names1, v1);
+        values[0] = v1[0];
+        values[4] = v1[1];
+    } else {
+        gd_mex_options(FN, nrhs, prhs, first, 5, names, values);
+    }
+    /* minkowski's exponent (gd_pdist.m passes it as 'P'): positive, real */
+    gd_distance dist = {metric, 2};
+    if (values[4]) {
+        const mxArray *v = values[4];
+        if (metric != GD_MINKOWSKI)
+            gd_mex_error(FN, "gd:input", "'P' goes with the 'minkowski' metric");
+        if (!(mxIsDouble(v) || mxIsSingle(v)) || mxIsComplex(v) || mxIsSparse(v) ||
+            mxGetNumberOfElements(v) != 1 || !(mxGetScalar(v) > 0))
+            gd_mex_error(FN, "gd:input", "minkowski's exponent P must be a positive real "
+                         "scalar");
+        dist.p = mxGetScalar(v);
+    }
     char variant[32] = "auto";
     if (values[0]) gd_mex_option_string(FN, "Variant", values[0], variant, sizeof variant);
     const int knn = values[1] || values[2];
@@ -122,7 +143,7 @@ static void pdist_any(const char *FN, int NOPERANDS, int nlhs, mxArray *plhs[], 
         const int on = gd_mex_on_device(2, ops);
         gd_out dout = gd_mex_result_out(&D, resident, on, (size_t)K, (size_t)my, cls);
         gd_out iout = gd_mex_result_out(&I, resident, on, (size_t)K, (size_t)my, icls);
-        s = gd_knn(variant, &X, &Y, metric, K, values[2] != NULL, dout, iout, icls, &t);
+        s = gd_knn(variant, &X, &Y, dist, K, values[2] != NULL, dout, iout, icls, &t);
         gd_mex_take_pair(FN, nlhs, plhs, &D, &I, s);
         gd_mex_warn_fallback(FN, &t);
         if (nlhs > 2) {
@@ -138,11 +159,11 @@ static void pdist_any(const char *FN, int NOPERANDS, int nlhs, mxArray *plhs[], 
         const double P = mx > 1 ? (double)mx * (double)(mx - 1) / 2 : 0;
         gd_out out = gd_mex_result_out(&D, resident, gd_mex_on_device(1, ops), 1,
                                        resident ? (size_t)P : GD_MEX_FROM_BYTES, cls);
-        s = gd_pdist(variant, &X, metric, out, &t);
+        s = gd_pdist(variant, &X, dist, out, &t);
     } else {
         gd_out out = gd_mex_result_out(&D, resident, gd_mex_on_device(2, ops), (size_t)mx,
                                        (size_t)my, cls);
-        s = gd_pdist2(variant, &X, &Y, metric, out, &t);
+        s = gd_pdist2(variant, &X, &Y, dist, out, &t);
     }
     plhs[0] = gd_mex_result_take(FN, &D, s);
     gd_mex_warn_fallback(FN, &t);

@@ -13,13 +13,16 @@
 ## @item @qcode{"K"}
 ## the number of neighbours (default 1); more than rows (X) gives rows (X).
 ## @item @qcode{"Distance"}
-## @qcode{"euclidean"} (default) or @qcode{"squaredeuclidean"}
-## (@qcode{"seuclidean"}, @qcode{"mahalanobis"}, @qcode{"minkowski"} and
-## the others raise @qcode{"gd:input"} for now, as in @code{gd_pdist2}).
+## @qcode{"euclidean"} (default) or any metric of @code{gd_pdist}
+## (@qcode{"squaredeuclidean"}, @qcode{"seuclidean"},
+## @qcode{"mahalanobis"}, @qcode{"cityblock"}, @qcode{"minkowski"},
+## @qcode{"chebychev"}, @qcode{"cosine"}, @qcode{"correlation"},
+## @qcode{"spearman"}, @qcode{"hamming"}, @qcode{"jaccard"}).
 ## @item @qcode{"P"}, @qcode{"Scale"}, @qcode{"Cov"}
-## the exponent of @qcode{"minkowski"}, the scales of
-## @qcode{"seuclidean"}, the covariance of @qcode{"mahalanobis"}; each
-## only with its metric.
+## the exponent of @qcode{"minkowski"} (default 2), the scales of
+## @qcode{"seuclidean"} (default @code{std (X)}), the covariance of
+## @qcode{"mahalanobis"} (default @code{cov (X)}); each only with its
+## metric.
 ## @item @qcode{"SortIndices"}
 ## true (default) or false; gd always returns the neighbours sorted,
 ## which false allows.
@@ -101,23 +104,27 @@ function [Idx, D, info] = gd_knnsearch (X, Y, varargin)
         error ("gd:input", "gd_knnsearch: unknown option '%s' (options: K, Distance, P, Scale, Cov, SortIndices, IndexClass, Variant)", name);
     endswitch
   endfor
-  if (! ischar (metric))
-    error ("gd:input", ["gd_knnsearch: 'Distance' must be a metric's name; the metrics " ...
-                        "that run on the GPU are 'euclidean' and 'squaredeuclidean'"]);
+  if (! ischar (metric) || rows (metric) > 1)
+    error ("gd:input", ["gd_knnsearch: 'Distance' must be a metric's name (a function " ...
+                        "handle cannot run on the GPU)"]);
   endif
+  margs = {metric};
   given = {"P", P, "minkowski"; "Scale", Scale, "seuclidean"; "Cov", Cov, "mahalanobis"};
   for g = 1:rows (given)
-    if (! isempty (given{g,2}) && ! strcmpi (metric, given{g,3}))
-      error ("gd:input", "gd_knnsearch: '%s' goes with the '%s' distance, not '%s'", ...
-             given{g,1}, given{g,3}, metric);
+    if (! isempty (given{g,2}))
+      if (! strcmpi (metric, given{g,3}))
+        error ("gd:input", "gd_knnsearch: '%s' goes with the '%s' distance, not '%s'", ...
+               given{g,1}, given{g,3}, metric);
+      endif
+      margs{2} = given{g,2};
     endif
   endfor
+  [args, X, Y] = __gd_prepare__ ("gd_knnsearch", X, Y, [margs, {"Smallest", K, "Variant", ...
+                                 variant, "IndexClass", iclass}]);
   if (nargout < 3)
-    [D, Idx] = __gd__ ("pdist2", X, Y, metric, "Smallest", K, "Variant", variant, ...
-                       "IndexClass", iclass);
+    [D, Idx] = __gd__ ("pdist2", X, Y, args{:});
   else
-    [D, Idx, info] = __gd__ ("pdist2", X, Y, metric, "Smallest", K, "Variant", variant, ...
-                             "IndexClass", iclass);
+    [D, Idx, info] = __gd__ ("pdist2", X, Y, args{:});
   endif
   Idx = Idx.';
   D = D.';
@@ -155,3 +162,14 @@ endfunction
 %!error <positive whole number> gd_knnsearch (1, 1, "K", 0)
 %!error <'P' goes with the 'minkowski' distance> gd_knnsearch (1, 1, "P", 3)
 %!error <'Distance' must be a metric's name> gd_knnsearch (1, 1, "Distance", @(a, b) 1)
+%!test
+%! warning ("off", "gd:nogpu", "local");
+%! X = randn (50, 4); Y = randn (6, 4);
+%! F = gd_pdist2 (X, Y, "minkowski", 3);
+%! [S, J] = sort (F, 1);
+%! [Idx, D] = gd_knnsearch (X, Y, "K", 5, "Distance", "minkowski", "P", 3);
+%! assert (Idx, J(1:5,:).');
+%! assert (D, S(1:5,:).');
+%! C = cov (X) + eye (4);
+%! [S, J] = sort (gd_pdist2 (X, Y, "mahalanobis", C), 1);
+%! assert (gd_knnsearch (X, Y, "K", 2, "Distance", "mahalanobis", "Cov", C), J(1:2,:).');

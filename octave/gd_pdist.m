@@ -11,15 +11,31 @@
 ## @code{pdist}: (2,1), (3,1), @dots{}, (n,1), (3,2), @dots{}, (n,n-1).
 ## @code{gd_squareform (@var{D})} turns it into the n-by-n matrix.
 ##
-## @var{metric} is @qcode{"euclidean"} (default) or
-## @qcode{"squaredeuclidean"} (also @qcode{"sqeuclidean"}); the statistics
-## package's other metrics and function handles raise @qcode{"gd:input"}.
-## Each distance is computed as @code{sum ((x - y).^2)} (square-rooted for
-## euclidean), never through the expanded |x|^2 + |y|^2 - 2*x*y', which
-## cancels in single precision: a distance is never negative, identical
-## rows give exactly 0 and a row with NaN gives NaN. single gives single,
-## double gives double (computed in double). Fewer than 2 rows give
-## @code{zeros (1, 0)}.
+## @var{metric} is any of the statistics package's (default
+## @qcode{"euclidean"}), with its parameter after it as pdist takes it:
+## @qcode{"euclidean"}, @qcode{"squaredeuclidean"} (also
+## @qcode{"sqeuclidean"}), @qcode{"seuclidean"} (scales S, default
+## @code{std (X)}), @qcode{"mahalanobis"} (covariance C, default
+## @code{cov (X)}), @qcode{"cityblock"}, @qcode{"minkowski"} (exponent P,
+## default 2; Inf is chebychev), @qcode{"chebychev"}, @qcode{"cosine"},
+## @qcode{"correlation"}, @qcode{"spearman"}, @qcode{"hamming"},
+## @qcode{"jaccard"}. A function handle raises @qcode{"gd:input"}.
+## A row with NaN gives NaN with every metric (MATLAB's rule; the
+## statistics package's hamming and jaccard refuse NaN). Zero rows give
+## NaN for cosine, constant rows for correlation and spearman (0/0);
+## cosine distances are never below 0. seuclidean and mahalanobis are
+## euclidean distances of the rows scaled by 1 ./ S or transformed by
+## @code{/ chol (C)}, correlation and spearman cosine distances of centred
+## rows or centred ranks: the same as the statistics package's to
+## rounding. The GPU variants compute the Euclidean two; the others run on
+## the @qcode{"cpu"} variant (@qcode{"auto"} chooses it).
+##
+## The Euclidean distances are computed as @code{sum ((x - y).^2)}
+## (square-rooted for euclidean), never through the expanded
+## |x|^2 + |y|^2 - 2*x*y', which cancels in single precision: a distance
+## is never negative, identical rows give exactly 0 and a row with NaN
+## gives NaN. single gives single, double gives double (computed in
+## double). Fewer than 2 rows give @code{zeros (1, 0)}.
 ##
 ## Accuracy: the statistics package's pdist takes @code{norm (x - y)},
 ## which scales its sum; gd's plain sum differs from it by a few ulp
@@ -54,11 +70,16 @@
 function [R, info, varargout] = gd_pdist (varargin)
   ## named outputs: the lean path of a call (a third output reaches the
   ## gateway, which says too many)
+  if (nargout == 0 && nargin == 1 && ischar (varargin{1}))
+    __gd__ ("pdist", varargin{:});                 # prints the variant list
+    return;
+  endif
+  ## the statistics package's metrics on rows prepared for the kernels'
+  if (nargin >= 2)
+    [args, X] = __gd_prepare__ ("gd_pdist", varargin{1}, [], varargin(2:end));
+    varargin = [{X}, args];
+  endif
   if (nargout < 2)
-    if (nargout == 0 && nargin == 1 && ischar (varargin{1}))
-      __gd__ ("pdist", varargin{:});               # prints the variant list
-      return;
-    endif
     R = __gd__ ("pdist", varargin{:});
   else
     [R, info, varargout{1:nargout-2}] = __gd__ ("pdist", varargin{:});
@@ -102,8 +123,10 @@ endfunction
 %! assert ({v.name}, {"naive", "tiled", "tuned", "cpu"});
 
 %!error <expected a matrix X> gd_pdist ()
-%!error <metric 'cityblock' does not run in gd> gd_pdist (X, "cityblock")
-%!error <metrics: 'euclidean'> gd_pdist (X, "minkowski", 3)
+%!error <takes no parameter> gd_pdist (X, "cityblock", 3)
+%!error <positive real scalar> gd_pdist (X, "minkowski", 0)
+%!error <needs at least 2 columns> gd_pdist (X(:,1), "correlation")
+%!error <computes the euclidean and squaredeuclidean> gd_pdist (X, "cosine", "Variant", "tuned")
 %!error <unknown metric 'taxi'> gd_pdist (X, "taxi", 3)
 %!error <function-handle metric> gd_pdist (X, @(x, y) sum (abs (x - y), 2))
 %!error <metric must be a character row without NUL> gd_pdist (X, ["euclidean" char(0)])

@@ -11,11 +11,13 @@
 ## (my-by-d), on the GPU: @code{D(i,j)} is the distance of @code{X(i,:)}
 ## and @code{Y(j,:)}, D is mx-by-my.
 ##
-## @var{metric}: @qcode{"euclidean"} (default) or @qcode{"squaredeuclidean"},
-## computed as @code{sum ((x - y).^2)} (see @code{gd_pdist}): with
-## @var{X} equal to @var{Y} the diagonal is exactly 0 (the statistics
-## package's pdist2 uses the expanded form, which is not). A single and a
-## double operand compute in single.
+## @var{metric}: any of @code{gd_pdist}'s, with its parameter after it
+## (@code{gd_pdist2 (X, Y, "minkowski", 3)}; seuclidean's scales and
+## mahalanobis's covariance default to those of @var{X}). The Euclidean
+## ones are computed as @code{sum ((x - y).^2)} (see @code{gd_pdist}):
+## with @var{X} equal to @var{Y} the diagonal is exactly 0 (the
+## statistics package's pdist2 uses the expanded form, which is not). A
+## single and a double operand compute in single.
 ##
 ## Nearest neighbours: with @qcode{"Smallest"}, @var{K} (a positive whole
 ## number), @var{D} is K-by-my, column j holding the K smallest distances
@@ -56,11 +58,16 @@
 function [R, info, varargout] = gd_pdist2 (varargin)
   ## named outputs: the lean path of a call (a third output reaches the
   ## gateway, which says too many)
+  if (nargout == 0 && nargin == 1 && ischar (varargin{1}))
+    __gd__ ("pdist2", varargin{:});                 # prints the variant list
+    return;
+  endif
+  ## the statistics package's metrics on rows prepared for the kernels'
+  if (nargin >= 3)
+    [args, X, Y] = __gd_prepare__ ("gd_pdist2", varargin{1}, varargin{2}, varargin(3:end));
+    varargin = [{X, Y}, args];
+  endif
   if (nargout < 2)
-    if (nargout == 0 && nargin == 1 && ischar (varargin{1}))
-      __gd__ ("pdist2", varargin{:});              # prints the variant list
-      return;
-    endif
     R = __gd__ ("pdist2", varargin{:});
   else
     [R, info, varargout{1:nargout-2}] = __gd__ ("pdist2", varargin{:});
@@ -109,6 +116,8 @@ endfunction
 %!error <goes with 'Smallest'> gd_pdist2 (X, Y, "IndexClass", "int32")
 %!error <expected matrices X and Y> gd_pdist2 (X)
 %!error <same number of columns> gd_pdist2 (X, X')
-%!error <metric 'cosine' does not run in gd> gd_pdist2 (X, Y, "cosine")
+%!error <takes no parameter> gd_pdist2 (X, Y, "cosine", 2)
+%!error <positive real scalar> gd_pdist2 (X, Y, "minkowski", -1)
+%!error <symmetric positive definite> gd_pdist2 (X, Y, "mahalanobis", zeros (3))
 %!error <unknown metric 'taxi'> gd_pdist2 (X, Y, "taxi")
 %!error <not logical> gd_pdist2 (X, Y > 0)

@@ -68,7 +68,6 @@ bad() { octave_error "X = rand(5, 3);" "$1"; }
 @test "pdist: no arguments" { bad "'gd:input', 'gd_pdist: expected a matrix X', @gd_pdist"; }
 @test "pdist: too many arguments" { bad "'gd:input', 'too many input arguments', @gd_pdist, X, X"; }
 @test "pdist: unknown metric" {
-    bad "'gd:input', 'metric .chebychev. does not run in gd [(]metrics: .euclidean., .squaredeuclidean.', @gd_pdist, X, 'chebychev'"
     bad "'gd:input', 'unknown metric .taxi. [(]metrics: .euclidean.', @gd_pdist, X, 'taxi'"
 }
 @test "pdist: a metric comes before the options" { bad "'gd:input', 'the metric .euclidean. must come right after the data', @gd_pdist, X, 'Variant', 'naive', 'euclidean'"; }
@@ -91,7 +90,7 @@ bad() { octave_error "X = rand(5, 3);" "$1"; }
     bad "'gd:input', 'gd_pdist2: expected matrices X and Y', @gd_pdist2, X"
     bad "'gd:size', 'same number of columns: X is 5x3, Y is 3x5', @gd_pdist2, X, X'"
     bad "'gd:input', 'Y must be a single or double matrix, not int8', @gd_pdist2, X, int8(X)"
-    bad "'gd:input', 'metric .cosine. does not run in gd', @gd_pdist2, X, X, 'cosine'"
+    bad "'gd:input', 'unknown metric .cosinus.', @gd_pdist2, X, X, 'cosinus'"
 }
 
 @test "euclidean pairs whose sum of squares overflows or underflows: every GPU variant rescues them" {

@@ -1,0 +1,133 @@
+## -*- texinfo -*-
+## @deftypefn {} {[@var{args}, @var{X}, @var{Y}] =} __gd_prepare__ (@var{fn}, @var{X}, @var{Y}, @var{args})
+## The metric of a distance call (gd_pdist, gd_pdist2, gd_knnsearch), as
+## the kernel layer computes it. @var{args} are the arguments after the
+## data: a metric name first, its parameter (minkowski's P, seuclidean's
+## scales, mahalanobis's covariance) next, as the statistics package's
+## pdist takes them, then name/value options. The metrics the kernels
+## compute pass through (minkowski's P as the option "P"; P = 1, 2 or Inf
+## become cityblock, euclidean, chebychev); the others become one of them
+## on prepared rows:
+## @itemize
+## @item seuclidean: euclidean on @code{X ./ S}, S the scales (default
+## @code{std (X)}, the statistics package's weights @code{1 ./ var (X)});
+## @item mahalanobis: euclidean on @code{X / R}, @code{R = chol (C)} (C
+## default @code{cov (X)}): @code{(x - y) * inv (C) * (x - y)'} is the
+## squared distance of the transformed rows;
+## @item correlation: cosine on rows minus their means;
+## @item spearman: cosine on rows of ranks (ties averaged) minus their
+## means (a row with NaN stays NaN).
+## @end itemize
+## Rows to prepare that are gdArrays are gathered, prepared and uploaded
+## again (the result stays a gdArray). @var{Y} is [] for pdist.
+## @end deftypefn
+
+function [args, X, Y] = __gd_prepare__ (fn, X, Y, args)
+  options = {"variant", "smallest", "largest", "indexclass", "p"};
+  if (isempty (args) || ! ischar (args{1}) || rows (args{1}) > 1
+      || any (strcmpi (args{1}, options)))
+    return;                     # no metric (euclidean), or the gateway's error
+  endif
+  metric = lower (args{1});
+  known = {"euclidean", "squaredeuclidean", "sqeuclidean", "seuclidean", "mahalanobis", ...
+           "cityblock", "minkowski", "chebychev", "cosine", "correlation", "spearman", ...
+           "hamming", "jaccard"};
+  if (! any (strcmp (metric, known)))
+    return;                     # the gateway names the metrics
+  endif
+  ## the metric's parameter: the argument after it that names no option
+  ## (text after a metric that takes none is an option's name, for the
+  ## gateway to check)
+  takes = any (strcmp (metric, {"seuclidean", "mahalanobis", "minkowski"}));
+  has = numel (args) >= 2 && ! (ischar (args{2}) && (any (strcmpi (args{2}, options)) || ! takes));
+  if (has && ! takes)
+    error ("gd:input", "%s: the metric '%s' takes no parameter (only 'minkowski', 'seuclidean' and 'mahalanobis' do)", fn, metric);
+  endif
+  param = [];
+  if (has)
+    param = args{2};
+  endif
+  rest = args(2 + has:end);
+  d = columns (X);
+  switch (metric)
+    case "minkowski"
+      p = 2;
+      if (has)
+        if (! (isnumeric (param) && isreal (param) && isscalar (param) && param > 0))
+          error ("gd:input", "%s: minkowski's exponent P must be a positive real scalar", fn);
+        endif
+        p = double (param);
+      endif
+      if (p == 1)
+        args = [{"cityblock"}, rest];
+      elseif (p == 2)
+        args = [{"euclidean"}, rest];
+      elseif (isinf (p))
+        args = [{"chebychev"}, rest];
+      else
+        args = [{"minkowski", "P", p}, rest];
+      endif
+    case "seuclidean"
+      if (has)
+        S = param;
+        if (! (isnumeric (S) && isreal (S) && isvector (S) && numel (S) == d && all (S(:) >= 0)))
+          error ("gd:input", "%s: seuclidean's scales S must be a real non-negative vector of %d elements (one a column)", fn, d);
+        endif
+      else
+        S = std (double (gather (X)), 0, 1);
+      endif
+      [X, Y] = prepare (@(Z) Z ./ cast (S(:).', class (Z)), X, Y);
+      args = [{"euclidean"}, rest];
+    case "mahalanobis"
+      if (has)
+        C = param;
+        if (! (isnumeric (C) && isreal (C) && ismatrix (C) && isequal (size (C), [d d])))
+          error ("gd:input", "%s: mahalanobis's covariance C must be a real %dx%d matrix", fn, d, d);
+        endif
+      else
+        C = cov (double (gather (X)));
+      endif
+      [R, bad] = chol (double (C));
+      if (bad || d == 0)
+        error ("gd:input", "%s: mahalanobis's covariance must be symmetric positive definite (with rows (X) > columns (X) for the default cov (X))", fn);
+      endif
+      [X, Y] = prepare (@(Z) cast (double (Z) / R, class (Z)), X, Y);
+      args = [{"euclidean"}, rest];
+    case {"correlation", "spearman"}
+      if (d < 2)
+        error ("gd:input", "%s: the %s distance needs at least 2 columns", fn, metric);
+      endif
+      if (strcmp (metric, "spearman"))
+        f = @(Z) cast (nan_rows (center (ranks (double (Z), 2)), Z), class (Z));
+      else
+        f = @(Z) center (Z);
+      endif
+      [X, Y] = prepare (f, X, Y);
+      args = [{"cosine"}, rest];
+  endswitch
+endfunction
+
+function Z = center (Z)
+  Z = Z - mean (Z, 2);
+endfunction
+
+function R = nan_rows (R, Z)
+  ## ranks rank NaN too: a row of Z with NaN keeps NaN (its distances are)
+  R(any (isnan (Z), 2), :) = NaN;
+endfunction
+
+function [X, Y] = prepare (f, X, Y)
+  ## f applied to the rows of X and Y (gdArrays gathered and uploaded)
+  X = apply (f, X);
+  if (! isempty (Y) || isa (Y, "gdArray"))
+    Y = apply (f, Y);
+  endif
+endfunction
+
+function Z = apply (f, Z)
+  if (isa (Z, "gdArray"))
+    Z = gdArray (f (gather (Z)));
+  elseif (isnumeric (Z) && ! isempty (Z))
+    Z = f (Z);
+  endif
+endfunction
