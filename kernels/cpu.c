@@ -82,11 +82,11 @@ enum { CPU_IB = 512, CPU_KB = 128, CPU_JB = 16 };
 /* With K (the witness): each term that replaces the minimum records its
  * k + 1 in K (1 where every term is NaN: none replaces the start). The
  * loop over i stays branch-free (selects), and vectorises. */
-#define DEFINE_CPU_MINPLUS(NAME, T)                                            \
+#define DEFINE_CPU_MINPLUS(NAME, T, INIT, EMPTY, ADD)                          \
     void NAME(const T *A, const T *B, T *R, int32_t *K, int64_t m, int64_t k,  \
               int64_t n)                                                       \
     {                                                                          \
-        const T init = k > 0 ? (T)NAN : (T)INFINITY;                           \
+        const T init = k > 0 ? (INIT) : (EMPTY);                               \
         int64_t njb = (n + CPU_JB - 1) / CPU_JB;                               \
         _Pragma("omp parallel for schedule(dynamic) num_threads(gd_cpu_threads())") \
         for (int64_t jb = 0; jb < njb; ++jb) {                                 \
@@ -110,7 +110,7 @@ enum { CPU_IB = 512, CPU_KB = 128, CPU_JB = 16 };
                             if (w) {                                           \
                                 const int32_t kw = (int32_t)(kk + 1);          \
                                 for (int64_t i = i0; i < i1; ++i) {            \
-                                    T s = a[i] + b;                            \
+                                    T s = ADD(a[i], b);                        \
                                     T c = r[i];                                \
                                     int take = s < c || (c != c && s == s);    \
                                     r[i] = take ? s : c;                       \
@@ -118,7 +118,7 @@ enum { CPU_IB = 512, CPU_KB = 128, CPU_JB = 16 };
                                 }                                              \
                             } else {                                           \
                                 for (int64_t i = i0; i < i1; ++i) {            \
-                                    T s = a[i] + b;                            \
+                                    T s = ADD(a[i], b);                        \
                                     T c = r[i];                                \
                                     r[i] = (s < c || c != c) ? s : c;          \
                                 }                                              \
@@ -130,8 +130,64 @@ enum { CPU_IB = 512, CPU_KB = 128, CPU_JB = 16 };
         }                                                                      \
     }
 
-DEFINE_CPU_MINPLUS(gd_cpu_minplus_f, float)
-DEFINE_CPU_MINPLUS(gd_cpu_minplus_d, double)
+#define GD_PLUS(a, b) ((a) + (b))
+DEFINE_CPU_MINPLUS(gd_cpu_minplus_f, float, (float)NAN, (float)INFINITY, GD_PLUS)
+DEFINE_CPU_MINPLUS(gd_cpu_minplus_d, double, NAN, INFINITY, GD_PLUS)
+
+/* The integer classes: Octave's saturating addition (int8(100) + int8(100)
+ * is 127), the narrow classes through a 64-bit sum and a clamp (which
+ * vectorises), the 64-bit ones through the overflow builtins. The running
+ * minimum starts at the class's largest value with k = 1 (no NaN to
+ * skip: the first term, smaller or equal, is then where it is attained),
+ * and an empty inner dimension gives that largest value (Inf has no
+ * integer value). */
+#define GD_SAT_NARROW(NAME, T, LO, HI)                                         \
+    static inline T NAME(T a, T b)                                             \
+    {                                                                          \
+        const int64_t s = (int64_t)a + (int64_t)b;                             \
+        return (T)(s < (LO) ? (LO) : s > (HI) ? (HI) : s);                     \
+    }
+GD_SAT_NARROW(sat_i8, int8_t, INT8_MIN, INT8_MAX)
+GD_SAT_NARROW(sat_u8, uint8_t, 0, UINT8_MAX)
+GD_SAT_NARROW(sat_i16, int16_t, INT16_MIN, INT16_MAX)
+GD_SAT_NARROW(sat_u16, uint16_t, 0, UINT16_MAX)
+GD_SAT_NARROW(sat_i32, int32_t, INT32_MIN, INT32_MAX)
+GD_SAT_NARROW(sat_u32, uint32_t, 0, (int64_t)UINT32_MAX)
+static inline int64_t sat_i64(int64_t a, int64_t b)
+{
+    int64_t s;
+    if (__builtin_add_overflow(a, b, &s)) return b > 0 ? INT64_MAX : INT64_MIN;
+    return s;
+}
+static inline uint64_t sat_u64(uint64_t a, uint64_t b)
+{
+    uint64_t s;
+    return __builtin_add_overflow(a, b, &s) ? UINT64_MAX : s;
+}
+DEFINE_CPU_MINPLUS(cpu_minplus_i8, int8_t, INT8_MAX, INT8_MAX, sat_i8)
+DEFINE_CPU_MINPLUS(cpu_minplus_u8, uint8_t, UINT8_MAX, UINT8_MAX, sat_u8)
+DEFINE_CPU_MINPLUS(cpu_minplus_i16, int16_t, INT16_MAX, INT16_MAX, sat_i16)
+DEFINE_CPU_MINPLUS(cpu_minplus_u16, uint16_t, UINT16_MAX, UINT16_MAX, sat_u16)
+DEFINE_CPU_MINPLUS(cpu_minplus_i32, int32_t, INT32_MAX, INT32_MAX, sat_i32)
+DEFINE_CPU_MINPLUS(cpu_minplus_u32, uint32_t, UINT32_MAX, UINT32_MAX, sat_u32)
+DEFINE_CPU_MINPLUS(cpu_minplus_i64, int64_t, INT64_MAX, INT64_MAX, sat_i64)
+DEFINE_CPU_MINPLUS(cpu_minplus_u64, uint64_t, UINT64_MAX, UINT64_MAX, sat_u64)
+
+int gd_cpu_minplus_int(gd_class cls, const void *A, const void *B, void *R, int32_t *K,
+                       int64_t m, int64_t k, int64_t n)
+{
+    switch (cls) {
+    case GD_INT8: cpu_minplus_i8(A, B, R, K, m, k, n); return 0;
+    case GD_UINT8: cpu_minplus_u8(A, B, R, K, m, k, n); return 0;
+    case GD_INT16: cpu_minplus_i16(A, B, R, K, m, k, n); return 0;
+    case GD_UINT16: cpu_minplus_u16(A, B, R, K, m, k, n); return 0;
+    case GD_INT32: cpu_minplus_i32(A, B, R, K, m, k, n); return 0;
+    case GD_UINT32: cpu_minplus_u32(A, B, R, K, m, k, n); return 0;
+    case GD_INT64: cpu_minplus_i64(A, B, R, K, m, k, n); return 0;
+    case GD_UINT64: cpu_minplus_u64(A, B, R, K, m, k, n); return 0;
+    default: return -1;
+    }
+}
 
 /* pdist: column j of the condensed triangle (pairs (i, j), i > j) is
  * contiguous in D, so each thread takes whole columns and runs the

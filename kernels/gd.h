@@ -38,10 +38,30 @@ typedef enum {
 /* The classes of elements. Operations compute in single or double;
  * int32 is the class of an index result (min-plus's witness with
  * 'IndexClass' 'int32', shortest paths' predecessors on the device). */
-typedef enum { GD_SINGLE = 0, GD_DOUBLE = 1, GD_INT32 = 2 } gd_class;
+typedef enum {
+    GD_SINGLE = 0,
+    GD_DOUBLE = 1,
+    GD_INT32 = 2,
+    /* the other integer classes: min-plus on the host so far */
+    GD_INT8 = 3,
+    GD_UINT8 = 4,
+    GD_INT16 = 5,
+    GD_UINT16 = 6,
+    GD_UINT32 = 7,
+    GD_INT64 = 8,
+    GD_UINT64 = 9
+} gd_class;
 
 /* Bytes of one element of a class. */
-static inline size_t gd_class_bytes(gd_class c) { return c == GD_DOUBLE ? 8 : 4; }
+static inline size_t gd_class_bytes(gd_class c)
+{
+    switch (c) {
+    case GD_INT8: case GD_UINT8: return 1;
+    case GD_INT16: case GD_UINT16: return 2;
+    case GD_DOUBLE: case GD_INT64: case GD_UINT64: return 8;
+    default: return 4;
+    }
+}
 
 /* Where a matrix's elements are. */
 typedef enum { GD_HOST = 0, GD_DEVICE = 1 } gd_where;
@@ -305,6 +325,13 @@ void gd_cpu_minplus_f(const float *A, const float *B, float *R, int32_t *K, int6
                       int64_t k, int64_t n);
 void gd_cpu_minplus_d(const double *A, const double *B, double *R, int32_t *K, int64_t m,
                       int64_t k, int64_t n);
+/* min-plus on an integer class (GD_INT8 ... GD_UINT64, both operands of
+ * it) with Octave's saturating addition: R(i,j) = min over k of
+ * A(i,k) + B(k,j) saturated to the class, K (int32, or NULL) the first k +
+ * 1 attaining it; k == 0 gives the class's largest value and K = 0.
+ * Returns -1 for a class that is not an integer one. */
+int gd_cpu_minplus_int(gd_class cls, const void *A, const void *B, void *R, int32_t *K,
+                       int64_t m, int64_t k, int64_t n);
 /* The threads gd's CPU loops (and the staging copies) use: OpenMP's, or
  * 1 when OMP_STACKSIZE is too small for a thread; gd_cpu_note then says
  * so (else ""). */

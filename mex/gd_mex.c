@@ -259,14 +259,16 @@ mxArray *gd_mex_info(const gd_timing *t, gd_class cls, const char *rate_unit,
 
 const char *gd_mex_class_name(gd_class c)
 {
-    return c == GD_SINGLE ? "single" : c == GD_DOUBLE ? "double" : "int32";
+    static const char *const names[] = {"single", "double", "int32", "int8", "uint8",
+                                         "int16", "uint16", "uint32", "int64", "uint64"};
+    return (unsigned)c < sizeof names / sizeof *names ? names[c] : "?";
 }
 
 void *gd_mex_data(const mxArray *a)
 {
     if (mxIsSingle(a)) return mxGetSingles(a);
-    if (mxIsInt32(a)) return mxGetInt32s(a);
-    return mxGetDoubles(a);
+    if (mxIsDouble(a)) return mxGetDoubles(a);
+    return mxGetData(a); /* an integer class */
 }
 
 void *gd_mex_out_alloc(void *ctx, size_t bytes)

@@ -36,8 +36,19 @@
 ##
 ## single inputs give a single result, double inputs a double result
 ## computed in double; a single and a double give single (the double is
-## converted first, as Octave does for @code{single + double}). Integer,
-## logical, char, complex, sparse and N-D arrays are rejected.
+## converted first, as Octave does for @code{single + double}).
+##
+## The integer classes (int8 @dots{} uint64) give a result of their class,
+## bit for bit Octave's expression with its saturating addition
+## (@code{int8 (100) + int8 (100)} is 127); both operands must be of the
+## same integer class (an integer with a floating operand, or two
+## integer classes, raise @qcode{"gd:input"}: cast one, as Octave would
+## otherwise compute the mixed sum in double and round it). An inner
+## dimension of 0 gives @code{intmax} of the class (Inf has no integer
+## value). They run on the host so far (@qcode{"cpu"}; @qcode{"auto"}
+## chooses it; a GPU variant raises @qcode{"gd:variant"}) and take Octave
+## matrices, not gdArrays. Logical, char, complex, sparse and N-D arrays
+## are rejected.
 ##
 ## Options:
 ## @table @asis
@@ -100,6 +111,17 @@
 function [R, K, info, varargout] = gd_minplus (varargin)
   ## named outputs: the lean path of a call (a fourth output reaches the
   ## gateway, which says too many)
+  if (nargin >= 1 && (isinteger (varargin{1}) || (nargin >= 2 && isinteger (varargin{2}))))
+    ## the integer classes (the host, so far)
+    if (nargout < 2)
+      R = __gd__ ("minplus_int", varargin{:});
+    elseif (nargout == 2)
+      [R, K] = __gd__ ("minplus_int", varargin{:});
+    else
+      [R, K, info, varargout{1:nargout-3}] = __gd__ ("minplus_int", varargin{:});
+    endif
+    return;
+  endif
   if (nargout < 2)
     if (nargout == 0 && nargin == 1 && ischar (varargin{1}))
       __gd__ ("minplus", varargin{:});               # prints the variant list
@@ -194,7 +216,16 @@ endfunction
 %!error <must be square> gd_minplus (rand (2, 3))
 %!error <unknown variant 'v9'> gd_minplus (A, B, "Variant", "v9")
 %!error <unknown option 'Foo'> gd_minplus (A, B, "Foo", 1)
-%!error <not int32> gd_minplus (int32 (A), B)
+%!error <A is int32 and B is double: integer min-plus takes two operands of the same integer class> gd_minplus (int32 (A), B)
+%!error <A is double and B is uint8> gd_minplus (A, uint8 (B))
+%!error <A is int8 and B is int16> gd_minplus (int8 (A), int16 (B))
+%!error <the integer classes run on the 'cpu' variant> gd_minplus (int8 (A), int8 (B), "Variant", "v5")
+%!test
+%! ## Octave's saturating sums: int8(100) + int8(100) is 127
+%! [R, K] = gd_minplus (int8 ([100 -100; 50 60]), int8 ([100 1; 100 2]));
+%! assert (R, int8 ([0 -98; 127 51]));
+%! assert (K, [2 2; 1 1]);
+%! assert (gd_minplus (uint8 (zeros (2, 0)), uint8 (zeros (0, 3))), repmat (intmax ("uint8"), 2, 3));
 %!error <not logical> gd_minplus (true (2))
 %!error <not char> gd_minplus ("ab")
 %!error <complex> gd_minplus (A + 1i, B)

@@ -127,8 +127,13 @@ function why = check_result (fname, args, out)
         endif
       else
         if (isa (A, "single") || isa (B, "single")) cls = "single"; else cls = "double"; endif
+        if (isinteger (A)) cls = class (A); endif   # both of it, or gd refused
         A = cast (A, cls); B = cast (B, cls);
-        ref = Inf (rows (A), columns (B), cls);
+        if (isinteger (A))
+          ref = repmat (intmax (cls), rows (A), columns (B));
+        else
+          ref = Inf (rows (A), columns (B), cls);
+        endif
         kref = zeros (rows (A), columns (B));
         if (columns (A) > 0)
           for j = 1:columns (B)
@@ -237,6 +242,13 @@ function [args, label] = valid_call (fname)
   switch (fname)
     case {"gd_minplus", "gd_sgemm"}
       A = spoil (randi ([-9 9], m, k), c1); B = spoil (randi ([-9 9], k, n), c2);
+      if (strcmp (fname, "gd_minplus") && rand () < 0.25)
+        ## an integer class for both, its extremes sprinkled in
+        ic = {"int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"}{randi (8)};
+        A = cast (randi ([-9 9], m, k), ic); B = cast (randi ([-9 9], k, n), ic);
+        A(rand (m, k) < 0.1) = intmax (ic); B(rand (k, n) < 0.1) = intmin (ic);
+        variant = {"Variant", {"auto", "cpu"}{randi (2)}};
+      endif
       if (strcmp (fname, "gd_sgemm")) A(! isfinite (A)) = 1; B(! isfinite (B)) = 2; endif
       args = [{A, B}, variant];
     case "gd_pdist"
