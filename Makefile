@@ -49,10 +49,15 @@ OCTAVE_RUN := $(OCTAVE) -q --no-gui --no-init-file --no-history
 .PHONY: all test demo bench readme deps clean
 all: $(GATEWAYS) build/gdbench
 
+# ptxas's report (registers, spills) of every kernel is kept in
+# build/<file>.ptxas for tests/spills.bats; the rest of the compiler's
+# output is shown
 build/%.o: kernels/%.cu $(KERNEL_HDR) | build
-	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+	@echo "$(NVCC) ... -c $< -o $@"
+	@$(NVCC) $(NVCCFLAGS) -Xptxas -v -c $< -o $@ 2> build/$*.ptxas; s=$$?; \
+	  grep -v '^ptxas info\|bytes stack frame' build/$*.ptxas >&2; exit $$s
 
-build/cpu.o: kernels/cpu.c kernels/gd.h kernels/norm2.h | build
+build/cpu.o: kernels/cpu.c kernels/gd.h kernels/norm2.h kernels/knnkey.h | build
 	$(CC) $(CFLAGS) -c $< -o $@
 
 build/libgd.a: $(KERNEL_OBJ)
