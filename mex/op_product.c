@@ -92,8 +92,12 @@ void gd_op_minplus_int(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[
                      "classes run on the 'cpu' variant ('auto' chooses it)", variant);
     if (strcmp(kname, "double") && strcmp(kname, "int32"))
         gd_mex_error(FN, "gd:input", "'IndexClass' must be 'double' or 'int32', not '%s'", kname);
-    if ((double)m * (double)n * 4 > 9.0e15 || m * n >= ((int64_t)1 << 31) * 64)
-        gd_mex_error(FN, "gd:size", "R would have %lldx%lld elements", (long long)m, (long long)n);
+    if ((double)m * (double)n > 1e12)
+        gd_mex_error(FN, "gd:size", "R would have %lldx%lld elements: more than host memory holds",
+                     (long long)m, (long long)n);
+    if (k >= INT32_MAX)
+        gd_mex_error(FN, "gd:size", "the inner dimension %lld passes the witness's int32 range",
+                     (long long)k);
 
     gd_timing t;
     memset(&t, 0, sizeof t);

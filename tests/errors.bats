@@ -13,9 +13,9 @@ err() { octave_error "A = rand(4); B = rand(4, 3);" "$1"; }
 @test "char" { err "'gd:input', 'not char', @gd_minplus, 'abcd'"; }
 @test "char as B" { err "'gd:input', 'name/value pairs', @gd_minplus, A, 'ab'"; }
 @test "logical" { err "'gd:input', 'not logical', @gd_minplus, true(3)"; }
-@test "integer classes" {
+@test "integer classes: a floating operand beside an integer one" {
     for c in int8 uint8 int16 uint16 int32 uint32 int64 uint64; do
-        err "'gd:input', 'B must be a single or double matrix, not $c', @gd_minplus, A, $c(B)"
+        err "'gd:input', 'A is double and B is $c: integer min-plus takes two operands of the same integer class', @gd_minplus, A, $c(B)"
     done
 }
 @test "complex" { err "'gd:input', 'A must be real, not complex', @gd_minplus, A + 2i"; }
