@@ -53,9 +53,14 @@
 ## @seealso{gd_pdist2, gd_pdist, gdArray}
 ## @end deftypefn
 
-function [Idx, D, info] = gd_knnsearch (X, Y, varargin)
+function [Idx, D, info, varargout] = gd_knnsearch (X, Y, varargin)
+  if (nargout > 3)
+    error ("gd:input", "gd_knnsearch: too many outputs (at most Idx, D and info)");
+  endif
   if (nargin == 1 && ischar (X) && strcmpi (X, "variants"))
-    if (nargout == 0)
+    if (nargout > 1)
+      error ("gd:input", "gd_knnsearch: too many outputs (the variants are one struct array)");
+    elseif (nargout == 0)
       __gd__ ("knn", "variants");
     else
       Idx = __gd__ ("knn", "variants");
@@ -157,6 +162,8 @@ endfunction
 %! assert ({v.name}, {"fused", "cpu"});
 
 %!error <expected X and Y> gd_knnsearch (1)
+%!error <too many outputs> [a, b, c, d] = gd_knnsearch (1, 1)
+%!error <too many outputs> [a, b] = gd_knnsearch ("variants")
 %!error <name/value pairs> gd_knnsearch (1, 1, "K")
 %!error <unknown option 'Radius'> gd_knnsearch (1, 1, "Radius", 2)
 %!error <positive whole number> gd_knnsearch (1, 1, "K", 0)

@@ -98,7 +98,7 @@ function why = check_result (fname, args, out)
   R = out{1};
   ## info is the output after those of Octave's counterpart: third for
   ## gd_minplus ([R, K, info]: K as min's index), second for the others
-  at = 2 + any (strcmp (fname, {"gd_minplus", "gd_apsp"}));
+  at = 2 + any (strcmp (fname, {"gd_minplus", "gd_apsp", "gd_knnsearch"}));
   if (numel (out) >= at && ! isstruct (out{at}) && ! ischar (args{1}))
     why = sprintf ("output %d is not the info struct", at);
     return;
@@ -207,6 +207,62 @@ function why = check_result (fname, args, out)
       elseif (! isequal (isnan (R), isnan (ref)) || any (abs (double (R(:)) - ref(:)) > tol(:)))
         why = sprintf ("%s: distances wrong", fname);
       endif
+    case "gd_knnsearch"
+      if (ischar (args{1}))
+        if (! isstruct (R)) why = "variants: no struct"; endif
+        return;
+      endif
+      ## the neighbours against the Octave formula of the distance: each
+      ## row of Idx in range, D the distances of those rows, ascending,
+      ## none of the others nearer than the last one taken
+      X = args{1}; Y = args{2};
+      o = struct ("k", 1, "distance", "euclidean");
+      for a = 3:2:numel (args)
+        o.(lower (args{a})) = args{a+1};
+      endfor
+      if (isa (X, "single") || isa (Y, "single")) cls = "single"; else cls = "double"; endif
+      X = double (cast (X, cls)); Y = double (cast (Y, cls));
+      F = zeros (rows (X), rows (Y));
+      if (! any (strcmpi (o.distance, {"euclidean", "squaredeuclidean", "sqeuclidean", "cityblock", "chebychev"})))
+        return;                         # a metric the fuzz does not recompute
+      endif
+      for j = 1:rows (Y)
+        if (columns (X) == 0) break; endif   # no features: every distance 0
+        switch (lower (o.distance))
+          case {"euclidean", "squaredeuclidean", "sqeuclidean"}, F(:,j) = sum ((X - Y(j,:)).^2, 2);
+          case "cityblock", F(:,j) = sum (abs (X - Y(j,:)), 2);
+          case "chebychev", F(:,j) = max (abs (X - Y(j,:)), [], 2);
+        endswitch
+        if (any (isnan (X(:))) || any (isnan (Y(j,:)))) F(any (isnan (X), 2) | any (isnan (Y(j,:))), j) = NaN; endif
+      endfor
+      if (strcmpi (o.distance, "euclidean")) F = sqrt (F); endif
+      k = min (o.k, rows (X));
+      if (numel (out) < 2) return; endif
+      D = out{2};
+      if (! isequal (size (R), [rows(Y) k]) || ! isequal (size (D), [rows(Y) k]) || ! strcmp (class (D), cls))
+        why = sprintf ("gd_knnsearch: Idx %dx%d, D %s %dx%d, wanted %dx%d %s", rows (R), columns (R), class (D), rows (D), columns (D), rows (Y), k, cls);
+        return;
+      endif
+      for j = 1:rows (Y)
+        if (k == 0) break; endif
+        idx = R(j,:); dj = double (D(j,:));
+        if (any (idx < 1 | idx > rows (X) | idx != round (idx)) || numel (unique (idx)) != k)
+          why = "gd_knnsearch: an index out of range or repeated"; return;
+        endif
+        ref = F(idx, j).';
+        tol = 8 * eps (cls) * abs (ref) + realmin (cls);
+        if (! isequal (isnan (dj), isnan (ref)) || any (abs (dj - ref) > tol))
+          why = "gd_knnsearch: D is not the distance of the rows in Idx"; return;
+        endif
+        v = dj(! isnan (dj));
+        if (any (diff (v) < 0) || any (isnan (dj(1:numel (v)))))
+          why = "gd_knnsearch: D not ascending (NaN last)"; return;
+        endif
+        rest = F(setdiff (1:rows (X), idx), j);
+        if (! isempty (v) && numel (v) == k && any (rest < v(end) - tol(end)))
+          why = "gd_knnsearch: a nearer row was left out"; return;
+        endif
+      endfor
     case "gd_squareform"
       X = args{1};
       if (! strcmp (class (R), class (X)))
@@ -262,6 +318,11 @@ function [args, label] = valid_call (fname)
     case "gd_squareform"
       q = randi ([0 9], 1); X = spoil (rand (1, q * (q - 1) / 2), c1);
       args = {X};
+    case "gd_knnsearch"
+      metric = {"euclidean", "squaredeuclidean", "cityblock", "chebychev"}{randi (4)};
+      X = spoil (randn (m, k), c1); Y = spoil (randn (n, k), c2);
+      K = randi ([1, m + 2]);
+      args = [{X, Y, "K", K, "Distance", metric}, variant];
     case "gd_info"
       args = {};
     case "gd_apsp"
@@ -302,6 +363,8 @@ function [base, maxout] = base_call (fname)
       base = {randn(5, 3), randn(4, 3), "euclidean", "Variant", "auto"}; maxout = 2;
     case "gd_squareform"
       base = {rand(1, 6), "tomatrix"}; maxout = 1;
+    case "gd_knnsearch"
+      base = {randn(6, 3), randn(4, 3), "K", 2, "Variant", "auto"}; maxout = 3;
     case "gd_info"
       base = {}; maxout = 1;
     otherwise
