@@ -439,9 +439,9 @@ static void knn_sift(knn_pair *h, int64_t n, int64_t i)
     {                                                                          \
         const int root = m.metric == GD_EUCLIDEAN;                             \
         const int other = !gd_metric_on_gpu(m.metric);                         \
-        T *nx = (T *)malloc((size_t)(mx + my) * sizeof(T) + 1);                \
-        unsigned char *fx = (unsigned char *)malloc((size_t)(mx + my) + 1);    \
-        int failed = !nx || !fx;                                               \
+        T *nx = other ? (T *)malloc((size_t)(mx + my) * sizeof(T) + 1) : NULL; \
+        unsigned char *fx = other ? (unsigned char *)malloc((size_t)(mx + my) + 1) : NULL; \
+        int failed = other && (!nx || !fx);                                    \
         if (!failed && other) {                                                \
             INFO(X, mx, d, nx, fx);                                            \
             INFO(Y, my, d, nx + mx, fx + mx);                                  \

@@ -130,28 +130,10 @@ __device__ void warp_merge(const item<T> *a, int64_t na, const item<T> *b, int64
     }
 }
 
-// The distance stored for a sum of squares s, as pdist2 'tuned' stores
-// it: its square root (or s). far: a sum that left the normal range; such
-// a pair is recomputed by the scaled accumulation (norm2.h), in a loop of
-// its own (rare; inlined once).
-template <class T> __device__ __forceinline__ bool far(T s)
-{
-    return sizeof(T) == 4 ? gd_rescue_f((float)s) : gd_rescue_d((double)s);
-}
-__device__ __forceinline__ float scaled(const float *x, int64_t ldx, const float *y, int64_t ldy,
-                                        int64_t d)
-{
-    return gd_scaled_norm_f(x, ldx, y, ldy, d);
-}
-__device__ __forceinline__ double scaled(const double *x, int64_t ldx, const double *y,
-                                         int64_t ldy, int64_t d)
-{
-    return gd_scaled_norm_d(x, ldx, y, ldy, d);
-}
-
-// the correctly rounded square root (sqrtf's and sqrt's)
-__device__ __forceinline__ float root(float x) { return __fsqrt_rn(x); }
-__device__ __forceinline__ double root(double x) { return __dsqrt_rn(x); }
+// The distance stored for a sum of squares s is pdist2 'tuned''s: its
+// square root (gd_root) or s; a sum that left the normal range
+// (gd_rescue) is recomputed by the scaled accumulation (norm2.h), in a
+// loop of its own (rare; inlined once).
 
 // A bound that rejects, with one compare, the sums whose distance cannot
 // beat the threshold tau: smallest, a sum above it (sqrt(sum) > tau's
@@ -326,7 +308,7 @@ knn_fused(const T *__restrict__ Xp, int64_t mp, const T *__restrict__ Yp, int64_
             for (int r = 0; r < 8; ++r)
 #pragma unroll
                 for (int c = 0; c < 8; ++c)
-                    if (far(acc[r][c]) && gd_tile::big_offset<T, 16>(tx, r) < rows &&
+                    if (gd_rescue(acc[r][c]) && gd_tile::big_offset<T, 16>(tx, r) < rows &&
                         ((colmask >> c) & 1))
                         rescue |= (uint64_t)1 << (8 * r + c);
         }
@@ -356,13 +338,13 @@ knn_fused(const T *__restrict__ Xp, int64_t mp, const T *__restrict__ Yp, int64_
                 if (gd_tile::big_offset<T, 16>(tx, r) >= rows || !((colmask >> c) & 1)) continue;
                 if (ROOT && ((rescue >> (8 * r + c)) & 1)) continue;
                 const int64_t i = i0 + gd_tile::big_offset<T, 16>(tx, r);
-                offer(q, item<T>{keys<T>::key(ROOT ? root(sum) : sum, LARGEST), (uint32_t)i});
+                offer(q, item<T>{keys<T>::key(ROOT ? gd_root(sum) : sum, LARGEST), (uint32_t)i});
             }
         for (uint64_t m = rescue; m; m &= m - 1) {
             const int b = __ffsll((long long)m) - 1;
             const int q = gd_tile::big_offset<T, TY>(ty, b % 8);
             const int64_t i = i0 + gd_tile::big_offset<T, 16>(tx, b / 8);
-            const T v = scaled(X + i, mx, Y + j0 + q, my, d);
+            const T v = gd_scaled_norm(X + i, mx, Y + j0 + q, my, d);
             offer(q, item<T>{keys<T>::key(v, LARGEST), (uint32_t)i});
         }
         __syncthreads();

@@ -57,4 +57,22 @@ GD_HD int gd_rescue_d(double s) { return s < GD_RESCUE_LO_D || s == INFINITY; }
 GD_DEFINE_SCALED_NORM(gd_scaled_norm_f, float, sqrtf, fabsf)
 GD_DEFINE_SCALED_NORM(gd_scaled_norm_d, double, sqrt, fabs)
 
+#ifdef __CUDACC__
+/* The same for the kernels' templates (pdist.cu, knn.cu): whether a sum
+ * needs the rescue, the scaled norm, and the correctly rounded root. */
+GD_HD bool gd_rescue(float s) { return gd_rescue_f(s); }
+GD_HD bool gd_rescue(double s) { return gd_rescue_d(s); }
+GD_HD float gd_scaled_norm(const float *x, int64_t ldx, const float *y, int64_t ldy, int64_t d)
+{
+    return gd_scaled_norm_f(x, ldx, y, ldy, d);
+}
+GD_HD double gd_scaled_norm(const double *x, int64_t ldx, const double *y, int64_t ldy,
+                            int64_t d)
+{
+    return gd_scaled_norm_d(x, ldx, y, ldy, d);
+}
+GD_HD float gd_root(float x) { return sqrtf(x); }
+GD_HD double gd_root(double x) { return sqrt(x); }
+#endif
+
 #endif

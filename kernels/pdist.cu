@@ -80,10 +80,6 @@ __device__ __forceinline__ int64_t diag_column(int64_t p, int64_t L)
     return c;
 }
 
-template <class T> __device__ __forceinline__ T root(T x);
-template <> __device__ __forceinline__ float root<float>(float x) { return sqrtf(x); }
-template <> __device__ __forceinline__ double root<double>(double x) { return sqrt(x); }
-
 // Euclidean sums that left the normal range (norm2.h) are recomputed by a
 // rescue kernel after each launch; a store that meets one raises this flag
 // (a compare per stored value), and the rescue kernel scans its part of D
@@ -92,28 +88,12 @@ template <> __device__ __forceinline__ double root<double>(double x) { return sq
 // it costs the next one a scan, never a wrong result.
 __device__ int g_rescue;
 
-template <class T> __device__ __forceinline__ bool needs_rescue(T s);
-template <> __device__ __forceinline__ bool needs_rescue<float>(float s) { return gd_rescue_f(s); }
-template <> __device__ __forceinline__ bool needs_rescue<double>(double s) { return gd_rescue_d(s); }
-template <class T> __device__ __forceinline__ T scaled_norm(const T *x, int64_t ldx, const T *y,
-                                                            int64_t ldy, int64_t d);
-template <> __device__ __forceinline__ float scaled_norm<float>(const float *x, int64_t ldx,
-                                                                const float *y, int64_t ldy, int64_t d)
-{
-    return gd_scaled_norm_f(x, ldx, y, ldy, d);
-}
-template <> __device__ __forceinline__ double scaled_norm<double>(const double *x, int64_t ldx,
-                                                                  const double *y, int64_t ldy, int64_t d)
-{
-    return gd_scaled_norm_d(x, ldx, y, ldy, d);
-}
-
 template <class T, bool SQRT> struct finish {
     __device__ T operator()(T x) const
     {
         if (!SQRT) return x;
-        if (needs_rescue(x)) g_rescue = 1;
-        return root(x);
+        if (gd_rescue(x)) g_rescue = 1;
+        return gd_root(x);
     }
 };
 
@@ -129,9 +109,9 @@ __global__ void rescue_triangle(const T *__restrict__ X, int64_t ldx, T *__restr
     for (int64_t t = t0 + blockIdx.x * (int64_t)blockDim.x + threadIdx.x; t < t1;
          t += (int64_t)gridDim.x * blockDim.x) {
         const T r = D[t - t0];
-        if (!needs_rescue(r * r)) continue; // r * r: within rounding, the sum
+        if (!gd_rescue(r * r)) continue; // r * r: within rounding, the sum
         const int64_t j = tri_column(t, n), i = t - tri_start(j, n) + j + 1;
-        D[t - t0] = scaled_norm<T>(X + i, ldx, X + j, ldx, d);
+        D[t - t0] = gd_scaled_norm(X + i, ldx, X + j, ldx, d);
     }
 }
 
@@ -146,8 +126,8 @@ __global__ void rescue_rect(const T *__restrict__ X, int64_t ldx, const T *__res
          e += (int64_t)gridDim.x * blockDim.x) {
         const int64_t i = e % m, j = e / m;
         const T r = D[i + ldd * j];
-        if (!needs_rescue(r * r)) continue; // r * r: within rounding, the sum
-        D[i + ldd * j] = scaled_norm<T>(X + i, ldx, Y + j, ldy, d);
+        if (!gd_rescue(r * r)) continue; // r * r: within rounding, the sum
+        D[i + ldd * j] = gd_scaled_norm(X + i, ldx, Y + j, ldy, d);
     }
 }
 
@@ -682,10 +662,9 @@ extern "C" gd_status gd_pdist(const char *name, const gd_matrix *Xm, gd_distance
     t->ops = (double)P * (double)d;
     const pdist_variant *v = NULL;
     {
-        bool gpu = false;
-        for (int i = 0; i < NVARIANTS; ++i)
-            if (strcmp(VARIANTS[i].info.name, name) == 0) gpu = VARIANTS[i].info.gpu != 0;
-        if ((s = gd_metric_variant(metric, &name, gpu))) return s;
+        const gd_variant_info *list;
+        const int count = gd_pdist_variants(&list);
+        if ((s = gd_metric_variant(metric, &name, gpu_named(name, list, count)))) return s;
     }
     if (strcmp(name, "auto") == 0) {
         bool gpu;

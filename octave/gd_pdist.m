@@ -123,6 +123,14 @@ endfunction
 %! assert ({v.name}, {"naive", "tiled", "tuned", "cpu"});
 
 %!error <expected a matrix X> gd_pdist ()
+%!test
+%! ## minkowski's P = 1, 2 and Inf are cityblock, euclidean and chebychev
+%! warning ("off", "gd:nogpu", "local");
+%! assert (gd_pdist (X, "minkowski", 1), gd_pdist (X, "cityblock"));
+%! assert (gd_pdist (X, "minkowski"), gd_pdist (X, "euclidean"));
+%! assert (gd_pdist (X, "minkowski", Inf), gd_pdist (X, "chebychev"));
+%! D = gd_pdist (X, "minkowski", 3);
+%! assert (D(1), sum (abs (X(2,:) - X(1,:)).^3) ^ (1/3), 1e-12);
 %!error <takes no parameter> gd_pdist (X, "cityblock", 3)
 %!error <positive real scalar> gd_pdist (X, "minkowski", 0)
 %!error <needs at least 2 columns> gd_pdist (X(:,1), "correlation")

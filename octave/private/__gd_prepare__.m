@@ -51,19 +51,14 @@ function [args, X, Y] = __gd_prepare__ (fn, X, Y, args)
   d = columns (X);
   switch (metric)
     case "minkowski"
+      ## P = 1, 2 and Inf are other metrics; any other P goes to the
+      ## gateway, which checks it
       p = 2;
       if (has)
-        if (! (isnumeric (param) && isreal (param) && isscalar (param) && param > 0))
-          error ("gd:input", "%s: minkowski's exponent P must be a positive real scalar", fn);
-        endif
-        p = double (param);
+        p = param;
       endif
-      if (p == 1)
-        args = [{"cityblock"}, rest];
-      elseif (p == 2)
-        args = [{"euclidean"}, rest];
-      elseif (isinf (p))
-        args = [{"chebychev"}, rest];
+      if (isnumeric (p) && isscalar (p) && isreal (p) && any (p == [1 2 Inf]))
+        args = [{{"cityblock", "euclidean", "chebychev"}{find (p == [1 2 Inf])}}, rest];
       else
         args = [{"minkowski", "P", p}, rest];
       endif
