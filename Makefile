@@ -28,6 +28,8 @@ GENCODE   := $(foreach a,$(GPU_ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) \
 
 NVCCFLAGS ?= -O3 -std=c++17 -Xcompiler -fPIC -Xcompiler -fopenmp -Xcompiler -Wall $(GENCODE) \
              -DGD_CUDA_LIB='"$(CUDA_LIB)"'
+# tuning experiments: make GD_DEFS=-DGD_KNN_BLOCKS_SINGLE=4 (kernels/NOTES.md)
+NVCCFLAGS += $(GD_DEFS)
 CFLAGS    ?= -O3 -fPIC -fopenmp -Wall -Wextra -std=c11 -D_POSIX_C_SOURCE=200809L
 MEXFLAGS  := --mex -R2018a -Ikernels -Imex
 # cuBLAS (only the sgemm reference variant) is loaded with dlopen when

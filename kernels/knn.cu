@@ -264,7 +264,10 @@ __device__ void merge_buckets(lists<T, NQ> &s, const item<T> *bucket, item<T> *L
 // thread); with the selection's state beside the accumulators across the
 // loop over X's tiles ptxas spills there, so three (170 registers).
 template <class T> struct fused_blocks { enum { N = gd_tile::shape<T>::MINB }; };
-template <> struct fused_blocks<float> { enum { N = 3 }; };
+#ifndef GD_KNN_BLOCKS_SINGLE
+#define GD_KNN_BLOCKS_SINGLE 3
+#endif
+template <> struct fused_blocks<float> { enum { N = GD_KNN_BLOCKS_SINGLE }; };
 template <class T, bool ROOT, bool LARGEST>
 __global__ void __launch_bounds__(16 * gd_tile::shape<T>::TY, fused_blocks<T>::N)
 knn_fused(const T *__restrict__ Xp, int64_t mp, const T *__restrict__ Yp, int64_t np,
