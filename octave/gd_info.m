@@ -14,9 +14,12 @@
 ## gd was built with), @code{memory_limit} (bytes, from the environment
 ## variable GD_GPU_MEM_LIMIT, which caps the GPU memory one gd call may
 ## allocate; empty when unset), @code{cpu_threads} (OpenMP threads of
-## the CPU variants), @code{gdarrays} (how many gdArrays are alive) and
+## the CPU variants), @code{gdarrays} (how many gdArrays are alive),
 ## @code{gdarray_bytes} (the memory they hold: on the GPU, or in host
-## memory where there is none).
+## memory where there is none) and @code{blas} (the BLAS Octave is linked
+## with, as @code{version ("-blas")} gives it: gd_sgemm's @qcode{"cpu"}
+## variant and Octave's own products use it; the reference BLAS is some
+## ten times slower than OpenBLAS).
 ##
 ## Without an output argument it prints a summary. It never raises an error
 ## for want of a GPU.
@@ -33,6 +36,7 @@ function varargout = gd_info (varargin)
     error ("gd:input", "Invalid call to gd_info.  Correct usage is:\n\n -- INFO = gd_info ()\n -- gd_info ()");
   endif
   s = __gd__ ("info");
+  s.blas = version ("-blas");
   if (nargout > 0)
     varargout{1} = s;
     return;
@@ -59,6 +63,7 @@ function varargout = gd_info (varargin)
               s.gdarray_bytes / 2^20);
     endif
   endif
+  printf ("    Octave's BLAS: %s\n", s.blas);
 endfunction
 
 %!test
@@ -73,9 +78,11 @@ endfunction
 %!   assert (! isempty (s.reason));
 %! endif
 %! assert (s.cpu_threads >= 1);
+%! assert (ischar (s.blas) && ! isempty (s.blas));
 %!test
 %! out = evalc ("gd_info ()");
 %! assert (strncmp (out, "gd: ", 4));
+%! assert (! isempty (strfind (out, "Octave's BLAS: ")));
 %!error <takes no arguments> gd_info (1)
 %!error <Invalid call to gd_info> [a, b] = gd_info ()
 %!test
