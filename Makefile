@@ -8,89 +8,33 @@
 #                   then the README's performance section (make readme)
 #   make deps       find Octave, mkoctfile, bats, the statistics package;
 #                   install what is missing with apt-get when root
+#   make dist       gd-<version>.tar.gz, the Octave package (pkg install)
 #   make clean
 #
 # GPU_ARCHS=90 builds for one architecture while developing; the default is
-# a fat binary for sm_75 ... sm_90 plus PTX for newer devices.
+# a fat binary for sm_75 ... sm_90 plus PTX for newer devices. Without nvcc
+# (or with GD_CUDA=no) the CPU implementations are built alone (build.mk).
 
-NVCC      ?= nvcc
-MKOCTFILE ?= mkoctfile
 OCTAVE    ?= octave-cli
 BATS      ?= bats
-CC        ?= gcc
 
-CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(realpath $(shell command -v $(NVCC))))
-CUDA_LIB  := $(firstword $(wildcard $(CUDA_HOME)/lib64 $(CUDA_HOME)/targets/x86_64-linux/lib))
+include build.mk
+.DEFAULT_GOAL := all
 
-GPU_ARCHS ?= 75 80 86 89 90
-GENCODE   := $(foreach a,$(GPU_ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) \
-             -gencode arch=compute_$(lastword $(GPU_ARCHS)),code=compute_$(lastword $(GPU_ARCHS))
-
-NVCCFLAGS ?= -O3 -std=c++17 -Xcompiler -fPIC -Xcompiler -fopenmp -Xcompiler -Wall $(GENCODE) \
-             -DGD_CUDA_LIB='"$(CUDA_LIB)"'
-# tuning experiments: make GD_DEFS=-DGD_KNN_BLOCKS_SINGLE=4 (kernels/NOTES.md)
-NVCCFLAGS += $(GD_DEFS)
-CFLAGS    ?= -O3 -fPIC -fopenmp -Wall -Wextra -std=c11 -D_POSIX_C_SOURCE=200809L
-MEXFLAGS  := --mex -R2018a -Ikernels -Imex
-# cuBLAS (only the sgemm reference variant) is loaded with dlopen when
-# that variant first runs, from the toolkit's directory or through the
-# rpath; the host BLAS is the one Octave is linked with.
-MEXLIBS   := build/libgd.a -L$(CUDA_LIB) -Wl,-rpath,$(CUDA_LIB) -lcudart_static -lrt -ldl -lpthread -lgomp -lstdc++ \
-             $(shell $(MKOCTFILE) -p BLAS_LIBS 2>/dev/null)
-
-KERNEL_HDR := kernels/gd.h kernels/gd_internal.h kernels/product.h kernels/tile.cuh kernels/norm2.h \
-              kernels/knnkey.h
-KERNEL_OBJ := build/device.o build/memory.o build/copies.o build/product.o build/resident.o build/minplus.o build/apsp.o build/sgemm.o build/pdist.o build/knn.o \
-              build/cpu.o
-GATEWAYS   := octave/private/__gd__.mex octave/private/__gd_uninit__.oct
-MEX_SRC    := mex/__gd__.c mex/gd_mex.c mex/gd_array.c mex/op_product.c mex/op_pdist.c \
-              mex/op_info.c mex/op_array.c mex/op_apsp.c
+# the Octave package: pkg/ holds its DESCRIPTION, INDEX, pre_install.m and
+# src/Makefile; the version is DESCRIPTION's
+VERSION := $(shell sed -n 's/^Version: *//p' pkg/DESCRIPTION)
+DIST    := gd-$(VERSION)
 
 OCTAVE_RUN := $(OCTAVE) -q --no-gui --no-init-file --no-history
 
-.PHONY: all test demo bench readme deps clean
+.PHONY: all test demo bench readme deps dist clean
 all: $(GATEWAYS) build/gdbench
-
-# ptxas's report (registers, spills) of every kernel is kept in
-# build/<file>.ptxas for tests/spills.bats; the rest of the compiler's
-# output is shown
-build/%.o: kernels/%.cu $(KERNEL_HDR) | build
-	@echo "$(NVCC) ... -c $< -o $@"
-	@$(NVCC) $(NVCCFLAGS) -Xptxas -v -c $< -o $@ 2> build/$*.ptxas; s=$$?; \
-	  grep -v '^ptxas info\|bytes stack frame' build/$*.ptxas >&2; exit $$s
-
-build/cpu.o: kernels/cpu.c kernels/gd.h kernels/norm2.h kernels/knnkey.h | build
-	$(CC) $(CFLAGS) -c $< -o $@
-
-build/libgd.a: $(KERNEL_OBJ)
-	rm -f $@ && ar rcs $@ $^
-
-# the arch list is part of the build: rebuild when it changes
-build/archs: FORCE | build
-	@echo '$(GPU_ARCHS)' | cmp -s - $@ || echo '$(GPU_ARCHS)' > $@
-$(KERNEL_OBJ): build/archs
-FORCE:
-
-# one gateway for every function: one copy of the table of gdArrays and of
-# the kernel layer's streams and buffers (each .mex would hold its own)
-octave/private/__gd__.mex: $(MEX_SRC) mex/gd_mex.h build/libgd.a | octave/private
-	$(MKOCTFILE) $(MEXFLAGS) -o $@ $(MEX_SRC) $(MEXLIBS)
-	@rm -f $(patsubst mex/%.c,%.o,$(MEX_SRC))
-
-# the gateways' result arrays (Octave's C++ API: an array whose elements are
-# not set, so that no thread but the download's touches its pages)
-octave/private/__gd_uninit__.oct: mex/__gd_uninit__.cc | octave/private
-	$(MKOCTFILE) -o $@ $<
-	@rm -f __gd_uninit__.o
 
 # the C benchmark: one operation/variant/size, no Octave
 build/gdbench: examples/gdbench.c kernels/gd.h build/libgd.a
 	$(CC) -O2 -Wall -Wextra -std=c11 -D_POSIX_C_SOURCE=200809L -Ikernels -o $@ $< \
-	    build/libgd.a -L$(CUDA_LIB) -Wl,-rpath,$(CUDA_LIB) -lcudart_static -lrt -ldl -lpthread -lgomp -lstdc++ \
-	    $(shell $(MKOCTFILE) -p BLAS_LIBS 2>/dev/null || echo -lblas) -lm
-
-build octave/private:
-	mkdir -p $@
+	    build/libgd.a $(GD_LIBS) $(if $(HOST_BLAS),$(HOST_BLAS),-lblas) -lm
 
 deps:
 	@tests/deps.sh
@@ -116,5 +60,17 @@ bench: all
 readme:
 	$(OCTAVE_RUN) --eval "source('examples/perf_readme.m')"
 
+# gd-<version>.tar.gz: pkg install gd-<version>.tar.gz; pkg load gd
+dist:
+	rm -rf build/dist && mkdir -p build/dist/$(DIST)/inst/private build/dist/$(DIST)/src
+	cp pkg/DESCRIPTION pkg/INDEX pkg/pre_install.m COPYING build/dist/$(DIST)/
+	cp octave/*.m build/dist/$(DIST)/inst/
+	cp octave/private/*.m build/dist/$(DIST)/inst/private/
+	cp -r kernels mex build.mk build/dist/$(DIST)/src/
+	cp pkg/Makefile build/dist/$(DIST)/src/Makefile
+	tar -C build/dist -czf $(DIST).tar.gz --owner=0 --group=0 $(DIST)
+	@echo "written: $(DIST).tar.gz (pkg install $(DIST).tar.gz; pkg load gd)"
+
 clean:
-	rm -rf build octave/private *.o
+	rm -rf build *.o gd-*.tar.gz
+	rm -f octave/private/*.mex octave/private/*.oct

@@ -73,6 +73,10 @@ extern "C" double gd_now_ms(void)
 static const char *no_device_reason(char *buf, size_t len)
 {
     int count = 0, driver = 0;
+#ifdef GD_NO_CUDA
+    snprintf(buf, len, "built without CUDA (no nvcc when gd was built)");
+    return buf;
+#endif
     if (cudaDriverGetVersion(&driver) != cudaSuccess || driver == 0) {
         cudaGetLastError();
         snprintf(buf, len, "no NVIDIA driver on this machine (libcuda not found)");

@@ -57,7 +57,7 @@ GD_HD int gd_rescue_d(double s) { return s < GD_RESCUE_LO_D || s == INFINITY; }
 GD_DEFINE_SCALED_NORM(gd_scaled_norm_f, float, sqrtf, fabsf)
 GD_DEFINE_SCALED_NORM(gd_scaled_norm_d, double, sqrt, fabs)
 
-#ifdef __CUDACC__
+#ifdef __cplusplus
 /* The same for the kernels' templates (pdist.cu, knn.cu): whether a sum
  * needs the rescue, the scaled norm, and the correctly rounded root. */
 GD_HD bool gd_rescue(float s) { return gd_rescue_f(s); }

@@ -37,7 +37,7 @@ void gd_op_info(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     snprintf(buf, sizeof buf, d.driver_version ? "%d.%d" : "none",
              d.driver_version / 1000, d.driver_version % 1000 / 10);
     mxSetField(o, 0, "driver_version", mxCreateString(buf));
-    snprintf(buf, sizeof buf, "%d.%d", d.runtime_version / 1000,
+    snprintf(buf, sizeof buf, d.runtime_version ? "%d.%d" : "none", d.runtime_version / 1000,
              d.runtime_version % 1000 / 10);
     mxSetField(o, 0, "runtime_version", mxCreateString(buf));
     mxSetField(o, 0, "memory_limit",

@@ -1,0 +1,101 @@
+# build.mk - how gd's kernels and gateways are built: included by the
+# project's Makefile and, in the Octave package (make dist), by src/Makefile,
+# which pkg install runs. Paths are relative to the directory that holds
+# kernels/ and mex/; the gateways go to $(GATEWAY_DIR).
+#
+# With nvcc (on PATH, or $(CUDA_HOME)/bin/nvcc) the kernels are CUDA; without
+# it (or GD_CUDA=no) the same sources are compiled as C++ against
+# kernels/nocuda/, their launches cut out: the CPU implementations run and
+# gd_info says the build has no CUDA.
+
+MKOCTFILE ?= mkoctfile
+CC        ?= gcc
+CXX       ?= g++
+GATEWAY_DIR ?= octave/private
+
+ifneq ($(CUDA_HOME),)
+NVCC      ?= $(CUDA_HOME)/bin/nvcc
+endif
+NVCC      ?= nvcc
+GD_CUDA   ?= $(if $(shell command -v $(NVCC) 2>/dev/null),yes,no)
+
+CFLAGS    ?= -O3 -fPIC -fopenmp -Wall -Wextra -std=c11 -D_POSIX_C_SOURCE=200809L
+MEXFLAGS  := --mex -R2018a -Ikernels -Imex
+HOST_BLAS := $(shell $(MKOCTFILE) -p BLAS_LIBS 2>/dev/null)
+
+KERNEL_CU  := device memory copies product resident minplus apsp sgemm pdist knn
+KERNEL_HDR := kernels/gd.h kernels/gd_internal.h kernels/product.h kernels/tile.cuh kernels/norm2.h \
+              kernels/knnkey.h
+KERNEL_OBJ := $(patsubst %,build/%.o,$(KERNEL_CU)) build/cpu.o
+GATEWAYS   := $(GATEWAY_DIR)/__gd__.mex $(GATEWAY_DIR)/__gd_uninit__.oct
+MEX_SRC    := mex/__gd__.c mex/gd_mex.c mex/gd_array.c mex/op_product.c mex/op_pdist.c \
+              mex/op_info.c mex/op_array.c mex/op_apsp.c
+
+ifeq ($(GD_CUDA),yes)
+CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(realpath $(shell command -v $(NVCC))))
+CUDA_LIB  := $(firstword $(wildcard $(CUDA_HOME)/lib64 $(CUDA_HOME)/targets/x86_64-linux/lib))
+
+GPU_ARCHS ?= 75 80 86 89 90
+GENCODE   := $(foreach a,$(GPU_ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) \
+             -gencode arch=compute_$(lastword $(GPU_ARCHS)),code=compute_$(lastword $(GPU_ARCHS))
+NVCCFLAGS ?= -O3 -std=c++17 -Xcompiler -fPIC -Xcompiler -fopenmp -Xcompiler -Wall $(GENCODE) \
+             -DGD_CUDA_LIB='"$(CUDA_LIB)"'
+# tuning experiments: make GD_DEFS=-DGD_KNN_BLOCKS_SINGLE=4 (kernels/NOTES.md)
+NVCCFLAGS += $(GD_DEFS)
+# cuBLAS (only the sgemm reference variant) is loaded with dlopen when
+# that variant first runs, from the toolkit's directory or through the
+# rpath; the host BLAS is the one Octave is linked with.
+GD_LIBS   := -L$(CUDA_LIB) -Wl,-rpath,$(CUDA_LIB) -lcudart_static -lrt -ldl -lpthread -lgomp -lstdc++
+BUILD_ID  := cuda $(GPU_ARCHS)
+
+# ptxas's report (registers, spills) of every kernel is kept in
+# build/<file>.ptxas for tests/spills.bats; the rest of the compiler's
+# output is shown
+build/%.o: kernels/%.cu $(KERNEL_HDR) | build
+	@echo "$(NVCC) ... -c $< -o $@"
+	@$(NVCC) $(NVCCFLAGS) -Xptxas -v -c $< -o $@ 2> build/$*.ptxas; s=$$?; \
+	  grep -v '^ptxas info\|bytes stack frame' build/$*.ptxas >&2; exit $$s
+else
+NOCUDA_CXXFLAGS ?= -O2 -std=c++17 -fPIC -fopenmp -Wall -Wno-unknown-pragmas -Wno-unused-variable \
+                   -Wno-unused-but-set-variable -DGD_CUDA_LIB='""'
+GD_LIBS   := -lrt -ldl -lpthread -lgomp -lstdc++
+BUILD_ID  := nocuda
+
+# the sources as the C++ compiler sees them: launches (<<<...>>>) cut out,
+# dynamic shared memory a static array (the kernels are never called)
+build/nocuda/%: kernels/% | build/nocuda
+	sed -E -e 's/<<<.*>>>//' -e 's/extern __shared__ (.*)\[\];/static \1[1];/' $< > $@
+.PRECIOUS: build/nocuda/%
+NOCUDA_SRC := $(patsubst kernels/%,build/nocuda/%,$(KERNEL_HDR))
+build/%.o: build/nocuda/%.cu $(NOCUDA_SRC) kernels/nocuda/cuda_runtime.h kernels/nocuda/cublas_v2.h
+	$(CXX) -x c++ $(NOCUDA_CXXFLAGS) -Ikernels/nocuda -Ibuild/nocuda -c $< -o $@
+build/nocuda:
+	mkdir -p $@
+endif
+
+build/cpu.o: kernels/cpu.c kernels/gd.h kernels/norm2.h kernels/knnkey.h | build
+	$(CC) $(CFLAGS) -c $< -o $@
+
+build/libgd.a: $(KERNEL_OBJ)
+	rm -f $@ && ar rcs $@ $^
+
+# the arch list and the kind of build are part of it: rebuild when they change
+build/archs: FORCE | build
+	@echo '$(BUILD_ID)' | cmp -s - $@ || echo '$(BUILD_ID)' > $@
+$(KERNEL_OBJ): build/archs
+FORCE:
+
+# one gateway for every function: one copy of the table of gdArrays and of
+# the kernel layer's streams and buffers (each .mex would hold its own)
+$(GATEWAY_DIR)/__gd__.mex: $(MEX_SRC) mex/gd_mex.h build/libgd.a | $(GATEWAY_DIR)
+	$(MKOCTFILE) $(MEXFLAGS) -o $@ $(MEX_SRC) build/libgd.a $(GD_LIBS) $(HOST_BLAS)
+	@rm -f $(patsubst mex/%.c,%.o,$(MEX_SRC))
+
+# the gateways' result arrays (Octave's C++ API: an array whose elements are
+# not set, so that no thread but the download's touches its pages)
+$(GATEWAY_DIR)/__gd_uninit__.oct: mex/__gd_uninit__.cc | $(GATEWAY_DIR)
+	$(MKOCTFILE) -o $@ $<
+	@rm -f __gd_uninit__.o
+
+build $(GATEWAY_DIR):
+	mkdir -p $@

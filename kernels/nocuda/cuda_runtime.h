@@ -1,0 +1,168 @@
+/* nocuda/cuda_runtime.h - what gd's kernel layer uses of CUDA, for a build
+ * on a machine without the CUDA toolkit (make GD_CUDA=no, or the Octave
+ * package installed where nvcc is missing).
+ *
+ * The .cu files are compiled as C++ with this directory first on the
+ * include path and their launches (<<<...>>>) cut out by the build: the
+ * kernels compile as host functions that nothing calls, and every runtime
+ * call fails as a runtime without a driver does. The device query then
+ * says the build has no CUDA, 'auto' runs the cpu variants, and a GPU
+ * variant raises gd:nogpu, as on a machine without a GPU. Nothing here
+ * computes: a stub that is reached returns an error.
+ */
+#ifndef GD_NOCUDA_RUNTIME_H
+#define GD_NOCUDA_RUNTIME_H
+
+#define GD_NO_CUDA 1
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#define __global__
+#define __device__
+#define __host__
+#define __shared__
+#define __constant__
+#define __forceinline__ inline
+#define __launch_bounds__(...)
+#define __align__(n) __attribute__((aligned(n)))
+
+typedef enum cudaError {
+    cudaSuccess = 0,
+    cudaErrorMemoryAllocation = 2,
+    cudaErrorInsufficientDriver = 35,
+    cudaErrorNoDevice = 100,
+} cudaError_t;
+
+typedef struct gd_nocuda_opaque *cudaStream_t;
+typedef struct gd_nocuda_opaque *cudaEvent_t;
+typedef struct gd_nocuda_opaque *cudaMemPool_t;
+
+enum cudaMemcpyKind {
+    cudaMemcpyHostToHost,
+    cudaMemcpyHostToDevice,
+    cudaMemcpyDeviceToHost,
+    cudaMemcpyDeviceToDevice,
+    cudaMemcpyDefault
+};
+enum cudaDeviceAttr {
+    cudaDevAttrClockRate,
+    cudaDevAttrMemoryClockRate,
+    cudaDevAttrMemoryPoolsSupported
+};
+enum cudaMemPoolAttr {
+    cudaMemPoolAttrReleaseThreshold,
+    cudaMemPoolAttrReservedMemCurrent,
+    cudaMemPoolAttrUsedMemCurrent
+};
+enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize };
+enum { cudaStreamNonBlocking = 1, cudaEventDisableTiming = 2 };
+
+struct cudaDeviceProp {
+    char name[256];
+    size_t totalGlobalMem;
+    int major, minor, multiProcessorCount, memoryBusWidth;
+};
+
+struct dim3 {
+    unsigned x, y, z;
+    dim3(unsigned a = 1, unsigned b = 1, unsigned c = 1) : x(a), y(b), z(c) {}
+};
+struct uint3 { unsigned x, y, z; };
+struct int2 { int x, y; };
+struct int4 { int x, y, z, w; };
+struct float4 { float x, y, z, w; };
+struct double2 { double x, y; };
+static inline int2 make_int2(int x, int y) { return int2{x, y}; }
+static inline float4 make_float4(float x, float y, float z, float w) { return float4{x, y, z, w}; }
+static inline double2 make_double2(double x, double y) { return double2{x, y}; }
+
+/* the runtime: every call fails as one without a driver does */
+#define GD_NOCUDA_FAIL return cudaErrorInsufficientDriver
+static inline const char *cudaGetErrorString(cudaError_t) { return "gd was built without CUDA"; }
+static inline const char *cudaGetErrorName(cudaError_t) { return "cudaErrorInsufficientDriver"; }
+static inline cudaError_t cudaGetLastError(void) { return cudaSuccess; }
+static inline cudaError_t cudaDriverGetVersion(int *v) { *v = 0; GD_NOCUDA_FAIL; }
+static inline cudaError_t cudaRuntimeGetVersion(int *v) { *v = 0; GD_NOCUDA_FAIL; }
+static inline cudaError_t cudaGetDeviceCount(int *n) { *n = 0; GD_NOCUDA_FAIL; }
+static inline cudaError_t cudaSetDevice(int) { GD_NOCUDA_FAIL; }
+static inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp *, int) { GD_NOCUDA_FAIL; }
+static inline cudaError_t cudaDeviceGetAttribute(int *v, cudaDeviceAttr, int) { *v = 0; GD_NOCUDA_FAIL; }
+static inline cudaError_t cudaDeviceGetStreamPriorityRange(int *a, int *b) { *a = *b = 0; GD_NOCUDA_FAIL; }
+static inline cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *p, int) { *p = 0; GD_NOCUDA_FAIL; }
+static inline cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t, cudaMemPoolAttr, void *) { GD_NOCUDA_FAIL; }
+static inline cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t, cudaMemPoolAttr, void *) { GD_NOCUDA_FAIL; }
+static inline cudaError_t cudaMemPoolTrimTo(cudaMemPool_t, size_t) { GD_NOCUDA_FAIL; }
+static inline cudaError_t cudaMemGetInfo(size_t *f, size_t *t) { *f = *t = 0; GD_NOCUDA_FAIL; }
+template <class T> static inline cudaError_t cudaMalloc(T **p, size_t) { *p = 0; GD_NOCUDA_FAIL; }
+template <class T>
+static inline cudaError_t cudaMallocAsync(T **p, size_t, cudaStream_t) { *p = 0; GD_NOCUDA_FAIL; }
+template <class T> static inline cudaError_t cudaMallocHost(T **p, size_t) { *p = 0; GD_NOCUDA_FAIL; }
+static inline cudaError_t cudaFree(void *) { return cudaSuccess; }
+static inline cudaError_t cudaFreeAsync(void *, cudaStream_t) { return cudaSuccess; }
+static inline cudaError_t cudaFreeHost(void *) { return cudaSuccess; }
+static inline cudaError_t cudaMemcpy(void *, const void *, size_t, cudaMemcpyKind) { GD_NOCUDA_FAIL; }
+static inline cudaError_t cudaMemcpyAsync(void *, const void *, size_t, cudaMemcpyKind,
+                                          cudaStream_t = 0) { GD_NOCUDA_FAIL; }
+static inline cudaError_t cudaMemcpy2D(void *, size_t, const void *, size_t, size_t, size_t,
+                                       cudaMemcpyKind) { GD_NOCUDA_FAIL; }
+static inline cudaError_t cudaMemcpy2DAsync(void *, size_t, const void *, size_t, size_t, size_t,
+                                            cudaMemcpyKind, cudaStream_t = 0) { GD_NOCUDA_FAIL; }
+static inline cudaError_t cudaMemsetAsync(void *, int, size_t, cudaStream_t = 0) { GD_NOCUDA_FAIL; }
+static inline cudaError_t cudaStreamCreate(cudaStream_t *s) { *s = 0; GD_NOCUDA_FAIL; }
+static inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned) { *s = 0; GD_NOCUDA_FAIL; }
+static inline cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned, int) { *s = 0; GD_NOCUDA_FAIL; }
+static inline cudaError_t cudaStreamDestroy(cudaStream_t) { return cudaSuccess; }
+static inline cudaError_t cudaStreamSynchronize(cudaStream_t) { GD_NOCUDA_FAIL; }
+static inline cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned = 0) { GD_NOCUDA_FAIL; }
+static inline cudaError_t cudaEventCreate(cudaEvent_t *e) { *e = 0; GD_NOCUDA_FAIL; }
+static inline cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned) { *e = 0; GD_NOCUDA_FAIL; }
+static inline cudaError_t cudaEventDestroy(cudaEvent_t) { return cudaSuccess; }
+static inline cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t = 0) { GD_NOCUDA_FAIL; }
+static inline cudaError_t cudaEventSynchronize(cudaEvent_t) { GD_NOCUDA_FAIL; }
+static inline cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t, cudaEvent_t) { *ms = 0; GD_NOCUDA_FAIL; }
+template <class F> static inline cudaError_t cudaFuncSetAttribute(F, cudaFuncAttribute, int) { GD_NOCUDA_FAIL; }
+template <class F>
+static inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, F, int, size_t)
+{
+    *n = 0;
+    GD_NOCUDA_FAIL;
+}
+template <class S> static inline cudaError_t cudaGetSymbolAddress(void **p, const S &) { *p = 0; GD_NOCUDA_FAIL; }
+
+/* device code compiles as host code that never runs */
+static const uint3 threadIdx = {0, 0, 0}, blockIdx = {0, 0, 0};
+static const dim3 blockDim, gridDim;
+static inline void __syncthreads(void) {}
+static inline int __syncthreads_or(int p) { return p; }
+static inline void __syncwarp(unsigned = 0xffffffffu) {}
+static inline void __threadfence_block(void) {}
+template <class T> static inline T __shfl_sync(unsigned, T v, int, int = 32) { return v; }
+template <class T> static inline T __shfl_xor_sync(unsigned, T v, int, int = 32) { return v; }
+static inline unsigned __ballot_sync(unsigned, int p) { return p ? 1u : 0u; }
+static inline int __clz(int x) { return x ? __builtin_clz((unsigned)x) : 32; }
+static inline int __ffsll(long long x) { return __builtin_ffsll(x); }
+static inline int __float_as_int(float f) { int i; memcpy(&i, &f, 4); return i; }
+static inline unsigned __float_as_uint(float f) { unsigned i; memcpy(&i, &f, 4); return i; }
+static inline float __int_as_float(int i) { float f; memcpy(&f, &i, 4); return f; }
+static inline double __longlong_as_double(long long i) { double d; memcpy(&d, &i, 8); return d; }
+template <class T> static inline T __ldg(const T *p) { return *p; }
+template <class T, class V> static inline T atomicAdd(T *p, V v) { T o = *p; *p = o + v; return o; }
+template <class T, class V> static inline T atomicOr(T *p, V v) { T o = *p; *p = o | v; return o; }
+template <class T, class V> static inline T atomicMin(T *p, V v) { T o = *p; *p = v < o ? v : o; return o; }
+/* CUDA's overloads of min and max for the integer types */
+#define GD_NOCUDA_MINMAX(T)                                                    \
+    static inline T min(T a, T b) { return b < a ? b : a; }                    \
+    static inline T max(T a, T b) { return a < b ? b : a; }
+GD_NOCUDA_MINMAX(int)
+GD_NOCUDA_MINMAX(unsigned)
+GD_NOCUDA_MINMAX(long long)
+GD_NOCUDA_MINMAX(unsigned long long)
+GD_NOCUDA_MINMAX(long)
+GD_NOCUDA_MINMAX(unsigned long)
+static inline int __vimin3_s32(int a, int b, int c) { return a < b ? (a < c ? a : c) : (b < c ? b : c); }
+static inline size_t __cvta_generic_to_shared(const void *p) { return (size_t)p; }
+
+#endif
