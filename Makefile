@@ -5,7 +5,8 @@
 #   make test       BATS suites and every function's %! tests (runs make deps)
 #   make demo       examples/demo.m (runs make deps)
 #   make bench      examples/bench.m: tables on stdout and bench/results/,
-#                   then the README's performance section (make readme)
+#                   then the README's performance section (make readme) and
+#                   the charts (make charts: bench/results/*.png, gnuplot)
 #   make deps       find Octave, mkoctfile, bats, the statistics package;
 #                   install what is missing with apt-get when root
 #   make dist       gd-<version>.tar.gz, the Octave package (pkg install)
@@ -28,7 +29,7 @@ DIST    := gd-$(VERSION)
 
 OCTAVE_RUN := $(OCTAVE) -q --no-gui --no-init-file --no-history
 
-.PHONY: all test demo bench readme deps dist clean
+.PHONY: all test demo bench readme charts deps dist clean
 all: $(GATEWAYS) build/gdbench
 
 # the C benchmark: one operation/variant/size, no Octave
@@ -54,7 +55,11 @@ bench: all
 	GLIBC_TUNABLES= $(OCTAVE_RUN) --eval "addpath('$(CURDIR)/octave'); source('examples/bench_fresh.m')"
 	GLIBC_TUNABLES=glibc.malloc.hugetlb=1 $(OCTAVE_RUN) --eval "addpath('$(CURDIR)/octave'); source('examples/bench_fresh.m')"
 	GLIBC_TUNABLES=glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=17179869184 $(OCTAVE_RUN) --eval "addpath('$(CURDIR)/octave'); source('examples/bench_fresh.m')"
-	$(MAKE) readme
+	$(MAKE) readme charts
+
+# the charts of bench/results (bench/results/<device>-<operation>.png)
+charts:
+	$(OCTAVE_RUN) --eval "source('examples/bench_charts.m')"
 
 # the README's performance section, from bench/results
 readme:

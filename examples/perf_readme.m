@@ -33,6 +33,15 @@ for f = files'
   lines = strsplit (text, "\n");
   section{end+1} = sprintf ("**%s** ([all results](bench/results/%s)):", regexprep (lines{1}, "^# gd benchmarks: ", ""), f.name);
   section{end+1} = "";
+  ## its charts (make charts), where drawn
+  stem = regexprep (f.name, "\\.md$", "");
+  for op = {"minplus", "min-plus"; "sgemm", "sgemm"; "pdist", "pdist"; "apsp", "shortest paths"; "knn", "nearest neighbours"}'
+    png = sprintf ("bench/results/%s-%s.png", stem, op{1});
+    if (exist (png, "file"))
+      section{end+1} = sprintf ("![%s](%s)", op{2}, png);
+      section{end+1} = "";
+    endif
+  endfor
   parts = {"## min-plus", "^\\| v[345]( \\([a-z ,]+\\))?(, GD_BLOCKS=1)? \\| (single|double) \\| 8192 ";
            "## sgemm", "^\\| (ladder \\| (k4-128-j4-k4|k5) \\| pad|sweep \\| (tuned|cublas) \\| pad \\| (4096x4096x4096|8192x8192x8192|4097x4097x4097|1000x3000x500))";
            "## pdist", "^\\| (naive|tiled|tuned) ";

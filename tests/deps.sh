@@ -6,6 +6,10 @@ missing=""
 command -v octave-cli >/dev/null 2>&1 || missing="$missing octave"
 command -v mkoctfile >/dev/null 2>&1 || missing="$missing liboctave-dev"
 command -v bats >/dev/null 2>&1 || missing="$missing bats"
+# make bench's charts: Octave draws them headless through gnuplot, with the
+# FreeSans font Octave's text renderer loads
+command -v gnuplot >/dev/null 2>&1 || missing="$missing gnuplot-nox"
+[ -f /usr/share/fonts/opentype/freefont/FreeSans.otf ] || missing="$missing fonts-freefont-otf"
 if command -v octave-cli >/dev/null 2>&1; then
     octave-cli -q --no-gui --no-init-file --eval \
         "l = pkg('list'); exit(~any(cellfun(@(p) strcmp(p.name, 'statistics'), l)))" \
