@@ -89,7 +89,9 @@ for k = 1:n
 endfor
 row (sprintf ("\nshortest paths, n = %d (Octave: Floyd-Warshall, E = min (E, E(:,k) + E(k,:)))", n),
      ms, info, toc (t0) * 1e3, agreement (D, E));
-[~, far] = max (D(1,:) .* isfinite (D(1,:)));
+d = D(1,:);
+d(! isfinite (d)) = -1;
+[~, far] = max (d);              # the farthest vertex that 1 reaches
 route = gd_path (P, 1, far);
 len = sum (W(sub2ind (size (W), route(1:end-1), route(2:end))));
 printf ("  the route from 1 to %d: %s; its edges add up to %g = D(1,%d)\n", far,
