@@ -68,6 +68,11 @@ if (any (strcmp (ops, "minplus")))
           "GB/s", "zeros ms", "h2h/k+c", "h2h/max");
   md{end+1} = sprintf ("## min-plus\n\nCeilings: single %.3g steps/s (64/clock/SM: FMNMX), double %.3g steps/s (32/clock/SM: DADD + DMNMX on the FP64 pipe).\n\nInputs: `rand (n, class) * 100`, no negative element, so v5 in single runs its integer-min kernel (`v5 (integer min)`: two FADD and one three-input integer min per two steps); `v5 (fminf)` is v5 on the same inputs minus 50, with FADD and FMNMX per step. The ceiling is the FMNMX one for both.\n\nkernel: the product's kernels alone (CUDA events; a large product runs in blocks of 2048 or more a side, so that copies overlap kernels: the `GD_BLOCKS=1` row is the same call in one piece); h2h: host to host, what `tic; R = gd_minplus (A, B); toc` measures; copy: the engine time of the call's copies, host to device and back (CUDA events around each 32 MiB piece through the page-locked staging slots; `GD_STAGE=0`: the driver's pageable copies); GB/s: the three n x n matrices over that time; zeros: what `zeros (n, class)` costs in this Octave, for comparison (gd's result array is Octave's, unfilled; its pages are first touched by the parallel copy out of the staging slots); h2h / max: h2h over max(kernel, copy), the overlap bar (1.2).\n\n| variant | class | n | kernel ms | steps/s | %% of ceiling | h2h ms | copy ms | copy GB/s | zeros ms | h2h / (k+c) | h2h / max(k, c) |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
                        ceiling.minplus.single, ceiling.minplus.double);
+  nrows = 0;
+  for n = sizes
+    nrows += 2 * numel (gpu_variants) + 4 * (n == max (sizes)) + 1;
+  endfor
+  progress ("min-plus", nrows);
   for c = {"single", "double"}
     cls = c{1};
     for n = sizes
@@ -139,6 +144,7 @@ if (any (strcmp (ops, "minplus")))
                              v{1}, cls, n, r.kernel_ms, rate, pct, r.h2h_ms, r.copy_ms, gbs,
                              t_new, r.h2h_ms / (r.kernel_ms + r.copy_ms), hmax);
         fflush (stdout);
+        progress ();
       endfor
     endfor
   endfor
@@ -395,8 +401,10 @@ if (any (strcmp (ops, "apsp")))
   printf ("\nshortest paths (gd_apsp)\n%-7s %-6s %-9s %-3s %10s %8s %10s\n", "class", "n",
           "variant", "P", "kernel ms", "x prod", "h2h ms");
   md{end+1} = sprintf ("\n## shortest paths (gd_apsp)\n\nAll-pairs shortest paths of a graph with weights 1..1000 on half of the n^2 edges, against one min-plus product of the same n (v5, kernel) in the same run. kernel ms: the GPU's time (CUDA events: every round of Floyd-Warshall or every squaring, and the predecessors' product), or the CPU's; h2h: the whole call from Octave. Medians of 3 calls; every variant's D checked against fw's first.\n\n| class | n | variant | P | kernel ms | x one product | host-to-host ms | min-plus product ms |\n|---|---:|---|---|---:|---:|---:|---:|\n");
+  ns = scale ([1024 4096 8192]);
+  progress ("shortest paths", 2 * 2 * sum (2 + (ns <= scale (4096))));
   for c = {"single", "double"}
-    for n = scale ([1024 4096 8192])
+    for n = ns
       W = cast (randi (1000, n), c{1}); W(rand (n) < 0.5) = Inf;
       tm = zeros (1, 3);
       for r = 1:3, [~, ~, im] = gd_minplus (W, "Variant", "v5"); tm(r) = im.kernel_ms; endfor
@@ -429,6 +437,7 @@ if (any (strcmp (ops, "apsp")))
                                pick (wp, "yes", "no"), median (k), median (k) / median (tm),
                                median (h), median (tm));
           clear D P;
+          progress ();
         endfor
       endfor
       fflush (stdout);
@@ -449,6 +458,7 @@ if (any (strcmp (ops, "knn")))
   cases = {8192, 65536, "single", [10 100], false;
            10000, 1000000, "single", [1 10 100 1024 4096], true;
            10000, 1000000, "double", [100], true};
+  progress ("nearest neighbours", sum (cellfun (@numel, cases(:,4))));
   for c = 1:rows (cases)
     [my, mx, cls, Ks, resident] = cases{c,:};
     my = scale (my); mx = scale (mx);
@@ -499,6 +509,7 @@ if (any (strcmp (ops, "knn")))
       md{end+1} = sprintf ("| %s | %s | %d | %.2f | %.2f | %.2f | %.2f | %s |\n", name, cls, K,
                            median (tk), median (th), tf, median (tk) / tf, info.kernel);
       fflush (stdout);
+      progress ();
     endfor
     clear X Y S J;
   endfor

@@ -39,3 +39,23 @@ function t = new_array_ms (m, n, cls, reps)
   endfor
   t = median (t);
 endfunction
+
+function progress (what, total)
+  ## progress (WHAT, TOTAL) starts an operation of TOTAL rows; progress ()
+  ## after each of its rows prints a line: the rows done, the time spent,
+  ## and what is left at the pace so far
+  persistent name n done t0;
+  if (nargin == 2)
+    name = what; n = total; done = 0; t0 = tic ();
+    return;
+  endif
+  done++;
+  spent = toc (t0);
+  if (done < n)
+    printf ("  [%s: %d of %d rows, %.0f s; about %.0f s left]\n", name, done, n, spent,
+            spent / done * (n - done));
+  else
+    printf ("  [%s: %d rows, %.0f s]\n", name, n, spent);
+  endif
+  fflush (stdout);
+endfunction

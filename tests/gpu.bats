@@ -59,6 +59,9 @@ load helpers
     grep -q '^## sgemm' "$BATS_TEST_TMPDIR/bench.md"
     grep -q '| ladder | k4-128-j4-k4 | pad |' "$BATS_TEST_TMPDIR/bench.md"
     grep -q "^## pdist" "$BATS_TEST_TMPDIR/bench.md"
+    # a progress line after each row of the long operations, with what is left
+    grep -q '^  \[min-plus: 1 of [0-9]* rows, [0-9]* s; about [0-9]* s left\]$' <<< "$output"
+    grep -q '^  \[shortest paths: [0-9]* rows, [0-9]* s\]$' <<< "$output"
     # bench_fresh in a new Octave with freed memory kept in the heap
     GLIBC_TUNABLES=glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=17179869184 \
         GD_BENCH_QUICK=1 GD_BENCH_OUT="$BATS_TEST_TMPDIR/bench.md" \
