@@ -70,13 +70,20 @@ function check_metrics (variant, cls)
         if (any (strcmp (variant, {"naive", "tuned"})))
           kv = "fused";
         endif
-        for K = unique ([1 3 n])
-          [S2, J] = sort (D, 1);
-          [Dk, Ik] = gd_pdist2 (X, Y, m{1}, args{:}, "Smallest", K, "Variant", kv);
-          k = min (K, n);
-          if (! isequaln (Dk, S2(1:k,:)) || ! isequal (Ik, J(1:k,:)))
-            error ("check_metrics: %s: the K = %d nearest differ from the sorted matrix", m{1}, K);
-          endif
+        ## both orders; K past rows (X) gives rows (X) rows
+        for K = unique ([1 3 n n+4])
+          for largest = [false true]
+            if (largest)
+              [S2, J] = sort (D, 1, "descend"); opt = "Largest";
+            else
+              [S2, J] = sort (D, 1); opt = "Smallest";
+            endif
+            [Dk, Ik] = gd_pdist2 (X, Y, m{1}, args{:}, opt, K, "Variant", kv);
+            k = min (K, n);
+            if (! isequaln (Dk, S2(1:k,:)) || ! isequal (Ik, J(1:k,:)))
+              error ("check_metrics: %s: the K = %d %s differ from the sorted matrix", m{1}, K, opt);
+            endif
+          endfor
         endfor
         ncase++;
       endfor
