@@ -27,3 +27,13 @@ load helpers
         grep -q "\`$v\`" "$GD_ROOT/README.md" || { echo "README lacks variant $v"; return 1; }
     done
 }
+
+@test "the README's install and citation name the package's version (pkg/DESCRIPTION)" {
+    version=$(sed -n 's/^Version: *//p' "$GD_ROOT/pkg/DESCRIPTION")
+    [ -n "$version" ]
+    grep -q "make dist  *# writes gd-$version.tar.gz" "$GD_ROOT/README.md"
+    grep -q "pkg install gd-$version.tar.gz" "$GD_ROOT/README.md"
+    grep -q "version = {$version}" "$GD_ROOT/README.md"
+    # no other version of the package named anywhere in the README
+    ! grep -o 'gd-[0-9][0-9.]*[0-9]\.tar\.gz' "$GD_ROOT/README.md" | grep -v "gd-$version.tar.gz"
+}
