@@ -530,7 +530,7 @@ enum { FW_B = 64 };
 #else
 #define GD_CPU_CLONES
 #endif
-#define DEFINE_CPU_FW_TILE(NAME, T, MR, NC)                                    \
+#define DEFINE_CPU_FW_TILE(NAME, T, MR, NC, ADD)                               \
     GD_CPU_CLONES static void NAME##_tiles(T *D, int64_t n, int64_t i0,        \
                                            int64_t j0, int64_t k0)             \
     {                                                                          \
@@ -548,7 +548,7 @@ enum { FW_B = 64 };
                         for (int c = 0; c < NC; ++c) {                         \
                             const T b = D[k + n * (j + c)];                    \
                             for (int r = 0; r < MR; ++r) {                     \
-                                const T s = a[r] + b;                          \
+                                const T s = ADD(a[r], b);                      \
                                 acc[c][r] = s < acc[c][r] ? s : acc[c][r];     \
                             }                                                  \
                         }                                                      \
@@ -562,7 +562,7 @@ enum { FW_B = 64 };
                         for (int64_t ii = i; ii < ie; ++ii) {                  \
                             T d = D[ii + n * jj];                              \
                             for (int64_t k = k0; k < k1; ++k) {                \
-                                const T s = D[ii + n * k] + D[k + n * jj];     \
+                                const T s = ADD(D[ii + n * k], D[k + n * jj]); \
                                 d = s < d ? s : d;                             \
                             }                                                  \
                             D[ii + n * jj] = d;                                \
@@ -571,10 +571,10 @@ enum { FW_B = 64 };
             }                                                                  \
         }                                                                      \
     }
-DEFINE_CPU_FW_TILE(gd_cpu_fw_f, float, 16, 4)
-DEFINE_CPU_FW_TILE(gd_cpu_fw_d, double, 8, 8)
+DEFINE_CPU_FW_TILE(gd_cpu_fw_f, float, 16, 4, GD_PLUS)
+DEFINE_CPU_FW_TILE(gd_cpu_fw_d, double, 8, 8, GD_PLUS)
 
-#define DEFINE_CPU_FW(NAME, T)                                                 \
+#define DEFINE_CPU_FW(NAME, T, ADD, FINITE)                                    \
     static void NAME##_block(T *D, int32_t *P, int32_t *H, int64_t n, int64_t i0, \
                              int64_t j0, int64_t k0)                           \
     {                                                                          \
@@ -591,17 +591,17 @@ DEFINE_CPU_FW_TILE(gd_cpu_fw_d, double, 8, 8)
                     const int32_t *hk = H + n * k;                             \
                     int32_t *pj = P + n * j, *hj = H + n * j;                  \
                     for (int64_t i = i0; i < i1; ++i) {                        \
-                        const T s = dk[i] + dkj;                               \
+                        const T s = ADD(dk[i], dkj);                           \
                         const int32_t h = hk[i] + hkj;                         \
                         const int better = s < dj[i] ||                        \
-                            (s == dj[i] && s < (T)INFINITY && h < hj[i]);      \
+                            (s == dj[i] && FINITE(s) && h < hj[i]);            \
                         dj[i] = better ? s : dj[i];                            \
                         pj[i] = better ? pkj : pj[i];                          \
                         hj[i] = better ? h : hj[i];                            \
                     }                                                          \
                 } else {                                                       \
                     for (int64_t i = i0; i < i1; ++i) {                        \
-                        const T s = dk[i] + dkj;                               \
+                        const T s = ADD(dk[i], dkj);                           \
                         dj[i] = s < dj[i] ? s : dj[i];                         \
                     }                                                          \
                 }                                                              \
@@ -641,8 +641,72 @@ DEFINE_CPU_FW_TILE(gd_cpu_fw_d, double, 8, 8)
         return 0;                                                              \
     }
 
-DEFINE_CPU_FW(gd_cpu_fw_f, float)
-DEFINE_CPU_FW(gd_cpu_fw_d, double)
+#define GD_BELOW_INF(s) ((s) < INFINITY)
+DEFINE_CPU_FW(gd_cpu_fw_f, float, GD_PLUS, GD_BELOW_INF)
+DEFINE_CPU_FW(gd_cpu_fw_d, double, GD_PLUS, GD_BELOW_INF)
+
+/* Shortest paths on the integer classes: the class's largest value is "no
+ * edge" (Inf has no integer value), a sum with it stays it, and every
+ * other sum saturates as Octave's does (a path whose length reaches the
+ * largest value reads as none). The same blocked Floyd-Warshall, with the
+ * predecessors always tracked with the edge counts. */
+#define GD_DEFINE_FW_INT(T, SAT, HI)                                           \
+    static inline T fw_add_##T(T a, T b) { return a == (HI) || b == (HI) ? (HI) : SAT(a, b); } \
+    static inline int fw_finite_##T(T s) { return s != (HI); }                 \
+    DEFINE_CPU_FW_TILE(cpu_fw_##T, T, 16, 4, fw_add_##T)                       \
+    DEFINE_CPU_FW(cpu_fw_##T, T, fw_add_##T, fw_finite_##T)                    \
+    static int cpu_apsp_##T(const T *W, int64_t ldw, T *D, int32_t *P, int64_t n, \
+                            int64_t *cycle)                                    \
+    {                                                                          \
+        /* (x < 1 && x != 0: x < 0 without a comparison that is always false \
+         * for the unsigned classes) */                                        \
+        for (int64_t i = 0; i < n; ++i) {                                      \
+            const T w = W[i + ldw * i];                                        \
+            if (w < (T)1 && w != 0) {                                          \
+                *cycle = i + 1;                                                \
+                return 2;                                                      \
+            }                                                                  \
+        }                                                                      \
+        for (int64_t j = 0; j < n; ++j)                                        \
+            for (int64_t i = 0; i < n; ++i) {                                  \
+                const T w = W[i + ldw * j];                                    \
+                D[i + n * j] = i == j ? (T)0 : w;                              \
+                if (P) P[i + n * j] = i != j && w != (HI) ? (int32_t)(i + 1) : 0; \
+            }                                                                  \
+        if (cpu_fw_##T(D, P, n)) return -1;                                    \
+        for (int64_t i = 0; i < n; ++i) {                                      \
+            const T d = D[i + n * i];                                          \
+            if (d < (T)1 && d != 0) {                                          \
+                *cycle = i + 1;                                                \
+                return 1;                                                      \
+            }                                                                  \
+        }                                                                      \
+        return 0;                                                              \
+    }
+GD_DEFINE_FW_INT(int8_t, sat_i8, INT8_MAX)
+GD_DEFINE_FW_INT(uint8_t, sat_u8, UINT8_MAX)
+GD_DEFINE_FW_INT(int16_t, sat_i16, INT16_MAX)
+GD_DEFINE_FW_INT(uint16_t, sat_u16, UINT16_MAX)
+GD_DEFINE_FW_INT(int32_t, sat_i32, INT32_MAX)
+GD_DEFINE_FW_INT(uint32_t, sat_u32, UINT32_MAX)
+GD_DEFINE_FW_INT(int64_t, sat_i64, INT64_MAX)
+GD_DEFINE_FW_INT(uint64_t, sat_u64, UINT64_MAX)
+
+int gd_cpu_apsp_int(gd_class cls, const void *W, int64_t ldw, void *D, int32_t *P, int64_t n,
+                    int64_t *cycle)
+{
+    switch (cls) {
+    case GD_INT8: return cpu_apsp_int8_t(W, ldw, D, P, n, cycle);
+    case GD_UINT8: return cpu_apsp_uint8_t(W, ldw, D, P, n, cycle);
+    case GD_INT16: return cpu_apsp_int16_t(W, ldw, D, P, n, cycle);
+    case GD_UINT16: return cpu_apsp_uint16_t(W, ldw, D, P, n, cycle);
+    case GD_INT32: return cpu_apsp_int32_t(W, ldw, D, P, n, cycle);
+    case GD_UINT32: return cpu_apsp_uint32_t(W, ldw, D, P, n, cycle);
+    case GD_INT64: return cpu_apsp_int64_t(W, ldw, D, P, n, cycle);
+    case GD_UINT64: return cpu_apsp_uint64_t(W, ldw, D, P, n, cycle);
+    default: return -2;
+    }
+}
 
 /* The reference BLAS interface (Fortran, 32-bit integers): the library
  * Octave itself is linked with, so 'cpu' is what single(A)*single(B)

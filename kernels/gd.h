@@ -365,6 +365,14 @@ int gd_cpu_knn_d(const double *X, const double *Y, int64_t mx, int64_t my, int64
  * Returns -1 when host memory for the paths' edge counts is lacking. */
 int gd_cpu_fw_f(float *D, int32_t *P, int64_t n);
 int gd_cpu_fw_d(double *D, int32_t *P, int64_t n);
+/* All-pairs shortest paths on an integer class (cls GD_INT8 ... GD_UINT64):
+ * W (n x n, leading dimension ldw) to D (n x n) and, when P is not NULL,
+ * the predecessors (1-based, 0 for none). The class's largest value is no
+ * edge and an unreachable vertex's length; sums saturate. Returns 0; 2 for
+ * a negative diagonal entry, 1 for a longer negative cycle (*cycle: a vertex
+ * on it, 1-based); -1 when host memory cannot be had. */
+int gd_cpu_apsp_int(gd_class cls, const void *W, int64_t ldw, void *D, int32_t *P, int64_t n,
+                    int64_t *cycle);
 /* C = A*B through the host's BLAS (sgemm), as Octave computes single(A)*single(B). */
 gd_status gd_cpu_sgemm(const float *A, const float *B, float *C, int64_t m,
                        int64_t k, int64_t n);

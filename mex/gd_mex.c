@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 void gd_mex_error(const char *fn, const char *id, const char *fmt, ...)
 {
@@ -403,4 +404,70 @@ void gd_mex_init(void)
     /* every call: Octave may keep a cleared .mex loaded, and registering
      * again only replaces the same function */
     mexAtExit(at_exit);
+}
+
+/* The gd class of an integer mxArray (GD_INT8 ... GD_UINT64), or -1. */
+int gd_mex_int_class(const mxArray *a)
+{
+    switch (mxGetClassID(a)) {
+    case mxINT8_CLASS: return GD_INT8;
+    case mxUINT8_CLASS: return GD_UINT8;
+    case mxINT16_CLASS: return GD_INT16;
+    case mxUINT16_CLASS: return GD_UINT16;
+    case mxINT32_CLASS: return GD_INT32;
+    case mxUINT32_CLASS: return GD_UINT32;
+    case mxINT64_CLASS: return GD_INT64;
+    case mxUINT64_CLASS: return GD_UINT64;
+    default: return -1;
+    }
+}
+
+/* Milliseconds on the monotonic clock (the host paths' timings). */
+double gd_mex_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
+/* The options of an integer-class call (gd_minplus and gd_apsp, on the
+ * host so far), from prhs[first]: 'Variant' ('auto' or 'cpu'; a GPU
+ * variant raises gd:variant) and 'IndexClass'. Returns 1 when the index
+ * output is int32, 0 when double. */
+int gd_mex_int_options(const char *fn, int nrhs, const mxArray *prhs[], int first, int count,
+                       const gd_variant_info *list)
+{
+    static const char *const names[] = {"Variant", "IndexClass"};
+    const mxArray *values[2] = {NULL, NULL};
+    gd_mex_options(fn, nrhs, prhs, first, 2, names, values);
+    char variant[32] = "auto", iname[16] = "double";
+    if (values[0]) gd_mex_option_string(fn, "Variant", values[0], variant, sizeof variant);
+    if (values[1]) gd_mex_option_string(fn, "IndexClass", values[1], iname, sizeof iname);
+    gd_mex_check_variant(fn, variant, count, list);
+    if (strcmp(variant, "auto") && strcmp(variant, "cpu"))
+        gd_mex_error(fn, "gd:variant", "variant '%s' computes single and double; the integer "
+                     "classes run on the 'cpu' variant ('auto' chooses it)", variant);
+    if (strcmp(iname, "double") && strcmp(iname, "int32"))
+        gd_mex_error(fn, "gd:input", "'IndexClass' must be 'double' or 'int32', not '%s'", iname);
+    return !strcmp(iname, "int32");
+}
+
+/* An m x n index output of the host paths: int32 (written in place) or
+ * double (written through *buf, an int32 scratch, then widened by
+ * gd_mex_index_done). */
+mxArray *gd_mex_index_out(int64_t m, int64_t n, int int32, int32_t **buf)
+{
+    mxArray *a = mxCreateNumericMatrix((mwSize)m, (mwSize)n, int32 ? mxINT32_CLASS : mxDOUBLE_CLASS,
+                                       mxREAL);
+    *buf = int32 ? (int32_t *)mxGetData(a) : (int32_t *)mxMalloc((size_t)(m * n) * 4 + 4);
+    return a;
+}
+
+void gd_mex_index_done(mxArray *a, int32_t *buf)
+{
+    if (mxGetClassID(a) != mxDOUBLE_CLASS) return;
+    double *d = mxGetDoubles(a);
+    const size_t count = mxGetNumberOfElements(a);
+    for (size_t e = 0; e < count; ++e) d[e] = buf[e];
+    mxFree(buf);
 }

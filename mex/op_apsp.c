@@ -2,6 +2,8 @@
  *
  *   [D, P, info] = __gd__('apsp', W, 'Variant', name, 'IndexClass', c)
  *   [D, ~, info] = __gd__('apsp_info', W, ...)   the same without P
+ *   [D, P, info] = __gd__('apsp_int', W, ...)       integer classes
+ *   [D, ~, info] = __gd__('apsp_int_info', W, ...)  the same without P
  *   list = __gd__('apsp', 'variants')
  *
  * W is an Octave matrix or a gdArray; with a gdArray the results are
@@ -10,6 +12,7 @@
 #include "gd_mex.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 static void apsp(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[], int want_p)
@@ -60,4 +63,77 @@ void gd_op_apsp(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 void gd_op_apsp_info(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
     apsp(nlhs, plhs, nrhs, prhs, 0);
+}
+
+/* Shortest paths on the integer classes (gd_apsp.m sends integer W here):
+ * on the host so far, the 'cpu' variant ('auto' chooses it). The class's
+ * largest value is no edge, as Inf is for single and double, and the
+ * length of a path to a vertex that cannot be reached; sums saturate as
+ * Octave's do. */
+static void apsp_int(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[], int want_p)
+{
+    static const char FN[] = "gd_apsp";
+    if (nlhs > 3) gd_mex_error(FN, "gd:input", "too many outputs (at most D, P and info)");
+    if (nrhs < 1) gd_mex_error(FN, "gd:input", "expected a weight matrix W (see help %s)", FN);
+    const mxArray *W = prhs[0];
+    const int c = gd_mex_int_class(W);
+    if (c < 0) gd_mex_error(FN, "gd:input", "W must be an integer matrix here, not %s", mxGetClassName(W));
+    if (mxIsComplex(W) || mxIsSparse(W) || mxGetNumberOfDimensions(W) != 2)
+        gd_mex_error(FN, "gd:input", "W must be a real, full, 2-D matrix");
+    const int64_t n = (int64_t)mxGetM(W);
+    if ((int64_t)mxGetN(W) != n)
+        gd_mex_error(FN, "gd:size", "W must be square (an n x n weight matrix), not %lldx%lld",
+                     (long long)n, (long long)mxGetN(W));
+    const gd_variant_info *list;
+    const int count = gd_apsp_variants(&list);
+    const int p32 = gd_mex_int_options(FN, nrhs, prhs, 1, count, list);
+    if ((double)n * (double)n > 1e12)
+        gd_mex_error(FN, "gd:size", "D would have %lldx%lld elements: more than host memory holds",
+                     (long long)n, (long long)n);
+    if (n >= INT32_MAX)
+        gd_mex_error(FN, "gd:size", "W has %lld vertices: the predecessors are int32", (long long)n);
+
+    gd_timing t;
+    memset(&t, 0, sizeof t);
+    const double t0 = gd_mex_now_ms();
+    mxArray *D = mxCreateNumericMatrix((mwSize)n, (mwSize)n, mxGetClassID(W), mxREAL);
+    const int wp = want_p && nlhs > 1;
+    mxArray *Pout = NULL;
+    int32_t *P = NULL;
+    if (wp) Pout = gd_mex_index_out(n, n, p32, &P);
+    int64_t cycle = 0;
+    const double t1 = gd_mex_now_ms();
+    const int rc = gd_cpu_apsp_int((gd_class)c, mxGetData(W), n, mxGetData(D), P, n, &cycle);
+    t.kernel_ms = gd_mex_now_ms() - t1;
+    if (rc == 2)
+        gd_mex_error(FN, "gd:negcycle", "the graph has a negative cycle: W(%lld,%lld) < 0 (a "
+                     "negative self-loop)", (long long)cycle, (long long)cycle);
+    if (rc == 1)
+        gd_mex_error(FN, "gd:negcycle", "the graph has a negative cycle: a closed path through "
+                     "vertex %lld has negative length", (long long)cycle);
+    if (rc)
+        gd_mex_error(FN, "gd:memory", "cannot allocate the edge counts (%lld x %lld int32) in "
+                     "host memory", (long long)n, (long long)n);
+    if (Pout) gd_mex_index_done(Pout, P);
+    snprintf(t.variant, sizeof t.variant, "cpu");
+    snprintf(t.device, sizeof t.device, "cpu (OpenMP)");
+    t.ops = (double)n * (double)n * (double)n;
+    t.total_ms = gd_mex_now_ms() - t0;
+    plhs[0] = D;
+    if (nlhs > 1) plhs[1] = wp ? Pout : mxCreateDoubleMatrix(0, 0, mxREAL);
+    if (nlhs > 2) {
+        const int64_t size[1] = {n};
+        plhs[2] = gd_mex_info(&t, (gd_class)c, "steps/s", 1, size, 1);
+    }
+}
+
+void gd_op_apsp_int(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    apsp_int(nlhs, plhs, nrhs, prhs, 1);
+}
+
+/* [D, ~, info]: no predecessors */
+void gd_op_apsp_int_info(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    apsp_int(nlhs, plhs, nrhs, prhs, 0);
 }

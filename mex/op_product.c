@@ -17,30 +17,6 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
-}
-
-/* The gd class of an integer mxArray, or -1. */
-static int int_class(const mxArray *a)
-{
-    switch (mxGetClassID(a)) {
-    case mxINT8_CLASS: return GD_INT8;
-    case mxUINT8_CLASS: return GD_UINT8;
-    case mxINT16_CLASS: return GD_INT16;
-    case mxUINT16_CLASS: return GD_UINT16;
-    case mxINT32_CLASS: return GD_INT32;
-    case mxUINT32_CLASS: return GD_UINT32;
-    case mxINT64_CLASS: return GD_INT64;
-    case mxUINT64_CLASS: return GD_UINT64;
-    default: return -1;
-    }
-}
 
 /* min-plus on the integer classes, with Octave's saturating addition
  * (gd_minplus.m sends integer operands here): on the host so far, the
@@ -64,7 +40,7 @@ void gd_op_minplus_int(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[
         if (mxIsComplex(a) || mxIsSparse(a) || mxGetNumberOfDimensions(a) != 2)
             gd_mex_error(FN, "gd:input", "%s must be a real, full, 2-D matrix", name);
     }
-    const int ca = int_class(A), cb = B ? int_class(B) : ca;
+    const int ca = gd_mex_int_class(A), cb = B ? gd_mex_int_class(B) : ca;
     if (ca < 0 || cb < 0 || ca != cb)
         gd_mex_error(FN, "gd:input", "A is %s and B is %s: integer min-plus takes two operands "
                      "of the same integer class (cast one; Octave computes a mixed sum in "
@@ -78,20 +54,9 @@ void gd_op_minplus_int(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[
     if (kb != k)
         gd_mex_error(FN, "gd:size", "inner dimensions must agree: A is %lldx%lld, B is "
                      "%lldx%lld", (long long)m, (long long)k, (long long)kb, (long long)n);
-    static const char *const names[] = {"Variant", "IndexClass"};
-    const mxArray *values[2] = {NULL, NULL};
-    gd_mex_options(FN, nrhs, prhs, first, 2, names, values);
-    char variant[32] = "auto", kname[16] = "double";
-    if (values[0]) gd_mex_option_string(FN, "Variant", values[0], variant, sizeof variant);
-    if (values[1]) gd_mex_option_string(FN, "IndexClass", values[1], kname, sizeof kname);
     const gd_variant_info *list;
     const int count = gd_minplus_variants(&list);
-    gd_mex_check_variant(FN, variant, count, list);
-    if (strcmp(variant, "auto") && strcmp(variant, "cpu"))
-        gd_mex_error(FN, "gd:variant", "variant '%s' computes single and double; the integer "
-                     "classes run on the 'cpu' variant ('auto' chooses it)", variant);
-    if (strcmp(kname, "double") && strcmp(kname, "int32"))
-        gd_mex_error(FN, "gd:input", "'IndexClass' must be 'double' or 'int32', not '%s'", kname);
+    const int k32 = gd_mex_int_options(FN, nrhs, prhs, first, count, list);
     if ((double)m * (double)n > 1e12)
         gd_mex_error(FN, "gd:size", "R would have %lldx%lld elements: more than host memory holds",
                      (long long)m, (long long)n);
@@ -101,29 +66,20 @@ void gd_op_minplus_int(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[
 
     gd_timing t;
     memset(&t, 0, sizeof t);
-    const double t0 = now_ms();
+    const double t0 = gd_mex_now_ms();
     mxArray *R = mxCreateNumericMatrix((mwSize)m, (mwSize)n, mxGetClassID(A), mxREAL);
     int32_t *K = NULL;
     mxArray *Kout = NULL;
-    if (nlhs > 1) {
-        Kout = mxCreateNumericMatrix((mwSize)m, (mwSize)n,
-                                     strcmp(kname, "int32") ? mxDOUBLE_CLASS : mxINT32_CLASS, mxREAL);
-        K = strcmp(kname, "int32") ? (int32_t *)mxMalloc((size_t)(m * n) * 4 + 4)
-                                   : (int32_t *)mxGetData(Kout);
-    }
-    const double t1 = now_ms();
+    if (nlhs > 1) Kout = gd_mex_index_out(m, n, k32, &K);
+    const double t1 = gd_mex_now_ms();
     gd_cpu_minplus_int(cls, mxGetData(A), B ? mxGetData(B) : mxGetData(A), mxGetData(R), K, m,
                        k, n);
-    t.kernel_ms = now_ms() - t1;
-    if (K && strcmp(kname, "int32")) {
-        double *kd = mxGetDoubles(Kout);
-        for (int64_t e = 0; e < m * n; ++e) kd[e] = K[e];
-        mxFree(K);
-    }
+    t.kernel_ms = gd_mex_now_ms() - t1;
+    if (Kout) gd_mex_index_done(Kout, K);
     snprintf(t.variant, sizeof t.variant, "cpu");
     snprintf(t.device, sizeof t.device, "cpu (OpenMP)");
     t.ops = (double)m * (double)k * (double)n;
-    t.total_ms = now_ms() - t0;
+    t.total_ms = gd_mex_now_ms() - t0;
     plhs[0] = R;
     if (nlhs > 1) plhs[1] = Kout;
     if (nlhs > 2) {

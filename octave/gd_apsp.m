@@ -26,6 +26,14 @@
 ## partial sum leaves the class's range of exact integers (2^24 in single,
 ## 2^53 in double). A 0-by-0 @var{W} gives 0-by-0 results.
 ##
+## The integer classes (int8 @dots{} uint64) give @var{D} of their class,
+## computed on the host so far (the @qcode{"cpu"} variant; the GPU
+## variants raise @qcode{"gd:variant"}). Inf has no integer value: the
+## class's largest value, @code{intmax}, is "no edge" in @var{W} and the
+## length of a path to a vertex that cannot be reached in @var{D}. Sums
+## saturate as Octave's do, so a path whose length would reach
+## @code{intmax} reads as none.
+##
 ## Options:
 ## @table @asis
 ## @item "Variant"
@@ -63,6 +71,19 @@
 ## @end deftypefn
 
 function [D, P, info, varargout] = gd_apsp (varargin)
+  if (nargin >= 1 && isinteger (varargin{1}))
+    ## the integer classes (the host, so far)
+    if (nargout < 2)
+      D = __gd__ ("apsp_int", varargin{:});
+    elseif (nargout == 2)
+      [D, P] = __gd__ ("apsp_int", varargin{:});
+    elseif (! isargout (2))
+      [D, P, info, varargout{1:nargout-3}] = __gd__ ("apsp_int_info", varargin{:});
+    else
+      [D, P, info, varargout{1:nargout-3}] = __gd__ ("apsp_int", varargin{:});
+    endif
+    return;
+  endif
   if (nargout < 2)
     if (nargout == 0 && nargin == 1 && ischar (varargin{1}))
       __gd__ ("apsp", varargin{:});
@@ -117,6 +138,23 @@ endfunction
 %! assert (size (D), [0 0]); assert (size (P), [0 0]);
 %!assert (gd_apsp (5), 0)
 %!assert (gd_apsp ([7 1; Inf 3]), [0 1; Inf 0])
+%!test
+%! ## the integer classes: intmax is no edge
+%! for c = {"int8", "uint16", "int32", "uint64"}
+%!   x = intmax (c{1});
+%!   Wi = cast ([0 3 0; 0 0 1; 2 0 0], c{1}); Wi(Wi == 0) = x; Wi(1:4:end) = 0;
+%!   [D, P, info] = gd_apsp (Wi);
+%!   assert (class (D), c{1});
+%!   assert (D, cast ([0 3 4; 3 0 1; 2 5 0], c{1}));
+%!   assert (P, [0 1 2; 3 0 2; 3 1 0]);
+%!   assert (info.variant, "cpu");
+%! endfor
+%! ## unreachable: intmax; saturation: a path that would reach intmax is none
+%! assert (gd_apsp (int8 ([0 100 127; 127 0 100; 127 127 0])), int8 ([0 100 127; 127 0 100; 127 127 0]));
+%!error <gd_apsp: the graph has a negative cycle: W\(2,2\) < 0> gd_apsp (int16 ([0 1; 1 -1]))
+%!error <negative cycle: a closed path through vertex> gd_apsp (int32 ([0 1; -2 0]))
+%!error <the integer classes run on the 'cpu' variant> gd_apsp (int32 ([0 1; 1 0]), "Variant", "fw")
+%!error <must be square> gd_apsp (uint8 (ones (2, 3)))
 %!error <gd_apsp: the graph has a negative cycle> gd_apsp ([0 1; -2 0])
 %!error <negative cycle> gd_apsp ([-1 1; 1 0])
 %!error <NaN> gd_apsp ([0 NaN; 1 0])

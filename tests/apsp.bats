@@ -100,3 +100,7 @@ negcycle() {
     got="$(echo "$line" | sed 's/.*length \([0-9.]*\) (D says \([0-9.]*\)).*/\1 \2/')"
     [ "$(echo "$got" | awk '{ print ($1 == $2) }')" = 1 ]
 }
+
+@test "integer classes: Floyd-Warshall in Octave's saturating arithmetic, intmax no edge, bit for bit, routes" {
+    octave_ok "check_apsp_int()" "integer graphs exact"
+}

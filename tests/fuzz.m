@@ -153,15 +153,19 @@ function why = check_result (fname, args, out)
       endif
       W = args{1}; n = rows (W);
       E = W; E(1:n+1:end) = 0;
+      none = Inf;
+      if (isinteger (W)) none = intmax (class (W)); endif   # no edge
       for k = 1:n
-        E = min (E, E(:,k) + E(k,:));
+        t = E(:,k) + E(k,:);
+        t(E(:,k) == none | E(k,:) == none) = none;
+        E = min (E, t);
       endfor
       if (! strcmp (class (R), class (W)) || ! isequal (R, E))
         why = "gd_apsp: not Floyd-Warshall's lengths";
       elseif (numel (out) > 1)
         P = double (out{2});
         for i = 1:n
-          for j = find (isfinite (E(i,:)))
+          for j = find (E(i,:) != none)
             r = gd_path (P, i, j);
             if (r(1) != i || r(end) != j || sum (W(sub2ind ([n n], r(1:end-1), r(2:end)))) != E(i,j))
               why = sprintf ("gd_apsp: the route %d -> %d is no shortest path", i, j);
@@ -328,6 +332,12 @@ function [args, label] = valid_call (fname)
     case "gd_apsp"
       W = randi ([0 9], m); W(rand (m) < 0.5) = Inf; W(1:m+1:end) = 0;
       W = cast (W, c1);
+      if (rand () < 0.25)
+        ## an integer class: intmax is no edge
+        ic = {"int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"}{randi (8)};
+        W = cast (randi ([0 9], m), ic); W(rand (m) < 0.5) = intmax (ic); W(1:m+1:end) = 0;
+        variant = {"Variant", {"auto", "cpu"}{randi (2)}};
+      endif
       args = [{W}, variant];
     case "gd_path"
       W = randi ([1 9], n + 1); W(rand (n + 1) < 0.5) = Inf;

@@ -1,0 +1,105 @@
+function check_apsp_int ()
+  ## check_apsp_int: gd_apsp on every integer class against Floyd-Warshall
+  ## in Octave's own saturating arithmetic, intmax meaning no edge, bit for
+  ## bit; routes followed edge by edge. Fresh random graphs every run at
+  ## n = 1, 2, 7, 33, 70, 130 (the host's blocks are 64 a side); negative
+  ## edges in the signed classes (potentials, so no negative cycle);
+  ## weights near intmax / 2 where sums saturate (non-negative: the
+  ## saturated result is then the same in any order of the sums); negative
+  ## cycles; the operand never modified; P as int32 and [D, ~, info].
+  warning ("off", "gd:nogpu");
+  classes = {"int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"};
+  ncase = 0;
+  for c = classes
+    cls = c{1};
+    mx = intmax (cls);
+    signed = intmin (cls) < 0;
+    for n = [1 2 7 33 70 130]
+      for kind = {"small", "negative", "saturating"}
+        if (strcmp (kind{1}, "negative") && ! signed)
+          continue;
+        endif
+        switch (kind{1})
+          case "small"       # every path fits in int8
+            B = randi ([0 3], n);
+          case "negative"    # w(i,j) = b(i,j) + phi(i) - phi(j): no negative cycle
+            phi = randi ([0 3], n, 1);
+            B = randi ([0 3], n) + phi - phi';
+          case "saturating"  # two edges already pass intmax
+            B = double (mx) / 2 * (0.55 + 0.4 * rand (n));
+        endswitch
+        W = cast (B, cls);
+        W(rand (n) < 0.6) = mx;                       # no edge
+        W(1:n+1:end) = cast (randi ([0 3], n, 1), cls);   # self-loops never shorten
+        Win = W;
+        E = W; E(1:n+1:end) = 0;
+        for k = 1:n
+          t = E(:,k) + E(k,:);                       # Octave saturates
+          t(E(:,k) == mx | E(k,:) == mx) = mx;       # through no edge: none
+          E = min (E, t);
+        endfor
+        name = sprintf ("%s n=%d %s", cls, n, kind{1});
+        [D, P, info] = gd_apsp (W);
+        if (! isequal (W, Win))
+          error ("check_apsp_int: %s: W was modified", name);
+        endif
+        if (! strcmp (class (D), cls) || ! isequal (D, E))
+          [i, j] = find (D != E, 1);
+          error ("check_apsp_int: %s: D(%d,%d) is %s, Floyd-Warshall gives %s", name, i, j,
+                 num2str (D(i,j)), num2str (E(i,j)));
+        endif
+        if (! strcmp (class (P), "double") || ! strcmp (info.variant, "cpu"))
+          error ("check_apsp_int: %s: P is %s, the variant %s", name, class (P), info.variant);
+        endif
+        ## every route up to n = 33, then 300 reachable pairs: its edges
+        ## exist and add up (in the class: exact below intmax) to D
+        [ii, jj] = find (D != mx);
+        if (numel (ii) > 300 && n > 33)
+          q = randperm (numel (ii), 300); ii = ii(q); jj = jj(q);
+        endif
+        for e = 1:numel (ii)
+          i = ii(e); j = jj(e);
+          r = gd_path (P, i, j);
+          w = W(sub2ind ([n n], r(1:end-1), r(2:end)));
+          len = cast (0, cls);
+          for t = 1:numel (w)
+            len = len + w(t);
+          endfor
+          if (r(1) != i || r(end) != j || len != D(i,j) || any (w == mx))
+            error ("check_apsp_int: %s: the route %d -> %d is no shortest path", name, i, j);
+          endif
+        endfor
+        if (any (P(D == mx) != 0))
+          error ("check_apsp_int: %s: a predecessor where a vertex is not reached", name);
+        endif
+        [D2, P2] = gd_apsp (W, "IndexClass", "int32", "Variant", "cpu");
+        [D3, ~, info3] = gd_apsp (W, "Variant", "auto");
+        if (! isequal (D2, E) || ! strcmp (class (P2), "int32") || ! isequal (double (P2), P)
+            || ! isequal (D3, E) || ! isstruct (info3))
+          error ("check_apsp_int: %s: the int32 P or [D, ~, info] differ", name);
+        endif
+        ncase++;
+      endfor
+    endfor
+    if (signed)
+      ## a negative cycle through vertices 2 and 3; a negative self-loop
+      W = cast ([0 1 mx; mx 0 -3; mx 2 0], cls);
+      try
+        gd_apsp (W); error ("check_apsp_int: %s: no negative cycle found", cls);
+      catch err
+        if (! strcmp (err.identifier, "gd:negcycle") || isempty (regexp (err.message, "through vertex [23] ")))
+          error ("check_apsp_int: %s: %s (%s)", cls, err.message, err.identifier);
+        endif
+      end_try_catch
+      W(3,3) = -1;
+      try
+        gd_apsp (W); error ("check_apsp_int: %s: no negative self-loop found", cls);
+      catch err
+        if (! strcmp (err.identifier, "gd:negcycle") || isempty (strfind (err.message, "W(3,3) < 0")))
+          error ("check_apsp_int: %s: %s (%s)", cls, err.message, err.identifier);
+        endif
+      end_try_catch
+    endif
+  endfor
+  printf ("%d integer graphs exact\n", ncase);
+endfunction
