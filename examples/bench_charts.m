@@ -59,6 +59,35 @@ function axes_n (n)
   grid on;
 endfunction
 
+## single and double side by side, against n: a line for each LABEL (one
+## at a single size only, an experiment, is left out) of the values Y, and
+## the dotted line REF (r0, class) gives as {x, y, name} (none where its y
+## is NaN)
+function by_class (t, label, y, ref, ylab, where, what)
+  cls = {"single", "double"};
+  for c = 1:2
+    subplot (1, 2, c);
+    hold on;
+    r0 = strcmp ({t.class}, cls{c});
+    names = unique (label(r0));
+    for k = 1:numel (names)
+      r = r0 & strcmp (label, names{k});
+      if (sum (r) >= 2)
+        plot ([t(r).n], y(r), "-o", "DisplayName", names{k});
+      endif
+    endfor
+    line = ref (r0, cls{c});
+    if (! isempty (line{1}) && ! any (isnan (line{2})))
+      plot (line{1}, line{2}, "k:", "LineWidth", 2, "DisplayName", line{3});
+    endif
+    axes_n ([t(r0).n]);
+    set (gca, "YScale", "log");
+    xlabel ("n"); ylabel (ylab);
+    legend ("location", where);
+    title (sprintf ("%s, %s", what, cls{c}));
+  endfor
+endfunction
+
 function finish (h, file, titletext)
   if (! isempty (titletext))
     title (titletext);
@@ -83,35 +112,13 @@ for f = dir ("bench/results/*.md")'
   device = regexprep (lines{1}, "^# gd benchmarks: ", "");
   stem = fullfile ("bench/results", regexprep (f.name, "\\.md$", ""));
 
-  ## min-plus: steps/s against n, a line a variant; single and double side
-  ## by side
+  ## min-plus: steps/s against n, a line a variant, the ceiling dotted
   t = read_table (lines, "## min-plus");
   if (! isempty (t))
     h = figure ("visible", "off", "position", [0 0 1200 600]);
-    cls = {"single", "double"};
-    for c = 1:2
-      subplot (1, 2, c);
-      hold on;
-      r0 = strcmp ({t.class}, cls{c});
-      names = unique ({t(r0).variant});
-      for k = 1:numel (names)
-        r = r0 & strcmp ({t.variant}, names{k});
-        if (sum (r) < 2)
-          continue;    # a variant at one size only (an experiment)
-        endif
-        plot ([t(r).n], [t(r).steps_s], "-o", "DisplayName", names{k});
-      endfor
-      n = [t(r0).n];
-      v = ceiling_after (text, cls{c});
-      if (! isnan (v))
-        plot ([min(n) max(n)], [v v], "k:", "LineWidth", 2, "DisplayName", "ceiling");
-      endif
-      axes_n (n);
-      set (gca, "YScale", "log");
-      xlabel ("n"); ylabel ("min-plus steps/s (kernel)");
-      legend ("location", "southeast");
-      title (sprintf ("min-plus, %s", cls{c}));
-    endfor
+    by_class (t, {t.variant}, [t.steps_s],
+              @(r0, c) {[min([t(r0).n]) max([t(r0).n])], ceiling_after(text, c) * [1 1], "ceiling"},
+              "min-plus steps/s (kernel)", "southeast", "min-plus");
     finish (h, [stem "-minplus.png"], "");
   endif
 
@@ -165,30 +172,14 @@ for f = dir ("bench/results/*.md")'
 
   ## shortest paths: kernel time against n for every variant, with and
   ## without predecessors, the time of one min-plus product of the same n
-  ## the line beneath (the bound); single and double side by side
+  ## dotted beneath (the bound)
   t = read_table (lines, "## shortest paths (gd_apsp)");
   if (! isempty (t))
     h = figure ("visible", "off", "position", [0 0 1200 600]);
-    cls = {"single", "double"};
-    for c = 1:2
-      subplot (1, 2, c);
-      hold on;
-      r0 = strcmp ({t.class}, cls{c});
-      label = strcat ({t.variant}, {", P "}, {t.P});
-      names = unique (label(r0));
-      for k = 1:numel (names)
-        r = r0 & strcmp (label, names{k});
-        plot ([t(r).n], [t(r).kernelMs], "-o", "DisplayName", names{k});
-      endfor
-      r = r0 & strcmp ({t.variant}, "fw") & strcmp ({t.P}, "no");
-      plot ([t(r).n], [t(r).min_plusProductMs], "k:", "LineWidth", 2,
-            "DisplayName", "one min-plus product");
-      axes_n ([t(r0).n]);
-      set (gca, "YScale", "log");
-      xlabel ("n"); ylabel ("kernel ms");
-      legend ("location", "northwest");
-      title (sprintf ("all-pairs shortest paths, %s", cls{c}));
-    endfor
+    one = strcmp ({t.variant}, "fw") & strcmp ({t.P}, "no");
+    by_class (t, strcat ({t.variant}, {", P "}, {t.P}), [t.kernelMs],
+              @(r0, c) {[t(r0 & one).n], [t(r0 & one).min_plusProductMs], "one min-plus product"},
+              "kernel ms", "northwest", "all-pairs shortest paths");
     finish (h, [stem "-apsp.png"], "");
   endif
 

@@ -471,3 +471,13 @@ void gd_mex_index_done(mxArray *a, int32_t *buf)
     for (size_t e = 0; e < count; ++e) d[e] = buf[e];
     mxFree(buf);
 }
+
+/* The timing of a host path (the integer classes): variant 'cpu', its
+ * steps, and the total since t0 (gd_mex_now_ms). */
+void gd_mex_host_timing(gd_timing *t, double ops, double t0)
+{
+    snprintf(t->variant, sizeof t->variant, "cpu");
+    snprintf(t->device, sizeof t->device, "cpu (OpenMP)");
+    t->ops = ops;
+    t->total_ms = gd_mex_now_ms() - t0;
+}

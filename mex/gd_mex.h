@@ -112,6 +112,8 @@ int gd_mex_int_options(const char *fn, int nrhs, const mxArray *prhs[], int firs
  * that gd_mex_index_done widens and frees). */
 mxArray *gd_mex_index_out(int64_t m, int64_t n, int int32, int32_t **buf);
 void gd_mex_index_done(mxArray *a, int32_t *buf);
+/* A host path's timing: variant 'cpu', ops, and the total since t0. */
+void gd_mex_host_timing(gd_timing *t, double ops, double t0);
 /* a's table entry: NULL when a is no gdArray or its id names no live one */
 const gd_matrix *gd_mex_find_array(const mxArray *a);
 

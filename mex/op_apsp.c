@@ -115,10 +115,7 @@ static void apsp_int(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[],
         gd_mex_error(FN, "gd:memory", "cannot allocate the edge counts (%lld x %lld int32) in "
                      "host memory", (long long)n, (long long)n);
     if (Pout) gd_mex_index_done(Pout, P);
-    snprintf(t.variant, sizeof t.variant, "cpu");
-    snprintf(t.device, sizeof t.device, "cpu (OpenMP)");
-    t.ops = (double)n * (double)n * (double)n;
-    t.total_ms = gd_mex_now_ms() - t0;
+    gd_mex_host_timing(&t, (double)n * (double)n * (double)n, t0);
     plhs[0] = D;
     if (nlhs > 1) plhs[1] = wp ? Pout : mxCreateDoubleMatrix(0, 0, mxREAL);
     if (nlhs > 2) {

@@ -76,10 +76,7 @@ void gd_op_minplus_int(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[
                        k, n);
     t.kernel_ms = gd_mex_now_ms() - t1;
     if (Kout) gd_mex_index_done(Kout, K);
-    snprintf(t.variant, sizeof t.variant, "cpu");
-    snprintf(t.device, sizeof t.device, "cpu (OpenMP)");
-    t.ops = (double)m * (double)k * (double)n;
-    t.total_ms = gd_mex_now_ms() - t0;
+    gd_mex_host_timing(&t, (double)m * (double)k * (double)n, t0);
     plhs[0] = R;
     if (nlhs > 1) plhs[1] = Kout;
     if (nlhs > 2) {
