@@ -92,7 +92,7 @@ negcycle() {
 
 @test "examples/shortest_paths.m runs and its route's roads add up to D" {
     cd "$GD_ROOT"
-    run env GD_EXAMPLE_N=250 octave-cli -q --no-gui --no-init-file examples/shortest_paths.m
+    run env GD_EXAMPLE_N=250 octave-cli -q --no-gui --no-init-file --no-history examples/shortest_paths.m
     echo "$output"
     [ "$status" -eq 0 ]
     [[ "$output" == *"route "* ]]

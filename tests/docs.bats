@@ -11,7 +11,7 @@ load helpers
     cp -r "$GD_ROOT/bench/results" "$tmp/bench/"
     cp "$GD_ROOT/examples/perf_readme.m" "$tmp/examples/"
     cd "$tmp"
-    run octave-cli -q --no-gui --no-init-file --eval "source('examples/perf_readme.m')"
+    run octave-cli -q --no-gui --no-init-file --no-history --eval "source('examples/perf_readme.m')"
     echo "$output"
     [ "$status" -eq 0 ]
     diff -u "$GD_ROOT/README.md" "$tmp/README.md"

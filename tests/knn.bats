@@ -87,7 +87,7 @@ check() { octave_ok "check_knn('$1', '$2')" "cases within bounds"; }
 
 @test "examples/tsne_affinities.m runs: the neighbours agree with the sort, P is a distribution" {
     cd "$GD_ROOT"
-    run env GD_EXAMPLE_N=1200 octave-cli -q --no-gui --no-init-file examples/tsne_affinities.m
+    run env GD_EXAMPLE_N=1200 octave-cli -q --no-gui --no-init-file --no-history examples/tsne_affinities.m
     echo "$output"
     [ "$status" -eq 0 ]
     [[ "$output" == *"neighbours agree: exact"* ]]
