@@ -5,7 +5,9 @@
 ##   GD_BENCH_OPS=sgemm make bench                 (one operation; "resident":
 ##                                                 the gdArray chains; "apsp":
 ##                                                 shortest paths, the witness;
-##                                                 "knn": nearest neighbours)
+##                                                 "knn": nearest neighbours;
+##                                                 "int": min-plus on the
+##                                                 integer classes)
 ##   GD_BENCH_SIZES="1024 2048" make bench         (min-plus sizes)
 ##   GD_BENCH_QUICK=1 GD_BENCH_OUT=/tmp/b.md ...    (every size / 32: a smoke test)
 ##
@@ -40,7 +42,7 @@ if (! dev.available)
 endif
 ops = strsplit (strtrim (getenv ("GD_BENCH_OPS")));
 if (isempty (ops{1}))
-  ops = {"minplus", "sgemm", "pdist", "resident", "apsp", "knn"};
+  ops = {"minplus", "sgemm", "pdist", "resident", "apsp", "knn", "int"};
 endif
 quick = ! isempty (getenv ("GD_BENCH_QUICK"));
 scale = @(x) pick (quick, max (1, round (x / 32)), x);
@@ -512,6 +514,54 @@ if (any (strcmp (ops, "knn")))
       progress ();
     endfor
     clear X Y S J;
+  endfor
+endif
+
+if (any (strcmp (ops, "int")))
+  ## min-plus on the integer classes (v5: DPX tiles). Each class with
+  ## small values (the ranges prove that no sum leaves the narrowest
+  ## lanes) and int16 / int32 also with intmin and intmax (the wider
+  ## lanes). The ceiling: one DPX min(a + b, c) per step, 64 a clock an SM
+  ## (the ALU pipe's rate for a 32-bit min); the 16x2 forms take two steps
+  ## an instruction.
+  n = scale (8192);
+  dpx = 64 * dev.sms * clock_hz;
+  printf ("\nmin-plus, integer classes (v5)\n%-8s %-11s %-24s %10s %12s %7s %10s\n", "class",
+          "data", "form", "kernel ms", "steps/s", "%ceil", "h2h ms");
+  md{end+1} = sprintf ("\n## min-plus, integer classes\n\n`R = gd_minplus (A)`, n = %d, v5 on integer lanes (kernels/minplus_int.cu): Hopper's DPX min(a + b, c) a step on 32-bit lanes, two steps an instruction on 16-bit halves (int8 and uint8 widened to them), in the narrowest lanes the operands' ranges allow; else wider lanes or 64-bit sums (saturating where even those could leave the class). Small data: `randi ([-40 40])` (unsigned: 0 ... 40); saturating data: `randi ([-1000 1000])` with a seventh of the elements intmin or intmax. Ceiling: one DPX instruction a step, 64 a clock an SM (%.3g steps/s), twice that for the 16x2 forms. kernel: CUDA events, median of 3; h2h: the whole call. Each result's first 64 rows checked against the cpu variant first.\n\n| class | data | form | kernel ms | steps/s | %% of ceiling | host-to-host ms |\n|---|---|---|---:|---:|---:|---:|\n", n, dpx);
+  classes = {"int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "int16", "int32"};
+  saturating = [false(1, 8) true true];
+  progress ("integer min-plus", numel (classes));
+  for r = 1:numel (classes)
+    cls = classes{r};
+    if (saturating(r))
+      A = cast (randi ([-1000 1000], n), cls);
+      A(randperm (n * n, ceil (n * n / 7))) = intmax (cls);
+      A(randperm (n * n, ceil (n * n / 7))) = intmin (cls);
+    else
+      A = cast (randi ([-40 40], n), cls);
+    endif
+    [R, ~, info] = gd_minplus (A, "Variant", "v5");
+    q = min (n, 64);
+    if (! isequal (R(1:q,:), gd_minplus (A(1:q,:), A, "Variant", "cpu")))
+      error ("bench: integer min-plus (%s) differs from the cpu variant", cls);
+    endif
+    clear R;
+    tk = th = zeros (1, 3);
+    for t = 1:3
+      t0 = tic (); [R, ~, info] = gd_minplus (A, "Variant", "v5"); th(t) = toc (t0) * 1e3;
+      tk(t) = info.kernel_ms; clear R;
+    endfor
+    rate = n^3 / (median (tk) * 1e-3);
+    ceil_r = dpx * pick (isempty (strfind (info.kernel, "16x2")), 1, 2);
+    data = pick (saturating(r), "saturating", "small");
+    printf ("%-8s %-11s %-24s %10.2f %12.3g %7.1f %10.2f\n", cls, data, info.kernel, median (tk),
+            rate, 100 * rate / ceil_r, median (th));
+    md{end+1} = sprintf ("| %s | %s | %s | %.2f | %.3g | %.1f | %.2f |\n", cls, data, info.kernel,
+                         median (tk), rate, 100 * rate / ceil_r, median (th));
+    fflush (stdout);
+    progress ();
+    clear A;
   endfor
 endif
 

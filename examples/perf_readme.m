@@ -48,6 +48,7 @@ for f = files'
            "## resident chains (gdArray)", "^\\| [^-]";
            "## min-plus witness", "^\\| [^-]";
            "## shortest paths (gd_apsp)", "^\\| (single|double) \\| (4096|8192) \\| (fw|squaring) ";
+           "## min-plus, integer classes", "^\\| [^-]";
            "## fresh arrays", "^\\| [^-]"};
   for p = 1:rows (parts)
     r = pick_rows (lines, parts{p,1}, parts{p,2});

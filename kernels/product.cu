@@ -562,8 +562,10 @@ void gd_launch_widen(gd_class to, const int *K, int64_t ldk, void *out, int64_t 
 void gd_describe(char *buf, size_t len, const char *label, int64_t rows,
                  int64_t cols, gd_class cls)
 {
-    snprintf(buf, len, "%s (%lld x %lld %s)", label, (long long)rows,
-             (long long)cols, cls == GD_SINGLE ? "single" : cls == GD_DOUBLE ? "double" : "int32");
+    static const char *const names[] = {"single", "double", "int32",  "int8",  "uint8",
+                                        "int16",  "uint16", "uint32", "int64", "uint64"};
+    snprintf(buf, len, "%s (%lld x %lld %s)", label, (long long)rows, (long long)cols,
+             (unsigned)cls < sizeof names / sizeof names[0] ? names[cls] : "?");
 }
 
 const gd_product_variant *gd_find_variant(const gd_product_variant *table,

@@ -29,11 +29,18 @@ enum { TILE = 64, KS = 4 };
 template <class T> struct vec16;
 template <> struct vec16<float> { typedef float4 type; enum { N = 4 }; };
 template <> struct vec16<double> { typedef double2 type; enum { N = 2 }; };
+// the integer lanes of min-plus on the integer classes (minplus_int.cu)
+template <> struct vec16<int> { typedef int4 type; enum { N = 4 }; };
+template <> struct vec16<long long> { typedef longlong2 type; enum { N = 2 }; };
 
 __device__ __forceinline__ void unpack(float *d, float4 v) { d[0] = v.x; d[1] = v.y; d[2] = v.z; d[3] = v.w; }
 __device__ __forceinline__ void unpack(double *d, double2 v) { d[0] = v.x; d[1] = v.y; }
 __device__ __forceinline__ float4 pack(const float *s) { return make_float4(s[0], s[1], s[2], s[3]); }
 __device__ __forceinline__ double2 pack(const double *s) { return make_double2(s[0], s[1]); }
+__device__ __forceinline__ void unpack(int *d, int4 v) { d[0] = v.x; d[1] = v.y; d[2] = v.z; d[3] = v.w; }
+__device__ __forceinline__ void unpack(long long *d, longlong2 v) { d[0] = v.x; d[1] = v.y; }
+__device__ __forceinline__ int4 pack(const int *s) { return make_int4(s[0], s[1], s[2], s[3]); }
+__device__ __forceinline__ longlong2 pack(const long long *s) { return make_longlong2(s[0], s[1]); }
 
 // Offset within the tile of register row (or column) b of thread a.
 template <class T> __device__ __forceinline__ int offset(int a, int b)
@@ -474,6 +481,8 @@ template <int TX_, int TY_, int MINB_, bool ASYNC_ = false> struct layout {
 template <class T> struct shape;
 template <> struct shape<float> : layout<16, 8, 4> {};
 template <> struct shape<double> : layout<16, 16, 1> {};
+template <> struct shape<int> : layout<16, 8, 4, true> {};
+template <> struct shape<long long> : layout<16, 16, 1> {};
 
 /* The whole product kernel on a big tile: block (x, y, z) computes the
  * tile (x, jt + y) over the k range z*kchunk ... into C + z*split_stride

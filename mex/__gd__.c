@@ -19,14 +19,15 @@ static const struct {
     {"describe", gd_op_describe},   {"apsp", gd_op_apsp},
     {"apsp_info", gd_op_apsp_info},
     {"row", gd_op_row},             {"knn", gd_op_knn},
-    {"minplus_int", gd_op_minplus_int}, {"apsp_int", gd_op_apsp_int},
+    {"minplus_int", gd_op_minplus_int}, {"minplus_int_info", gd_op_minplus_int_info},
+    {"apsp_int", gd_op_apsp_int},
     {"apsp_int_info", gd_op_apsp_int_info},
 };
 
 void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
     gd_mex_init();
-    char op[16];
+    char op[32];
     if (nrhs < 1 || !mxIsChar(prhs[0]) || mxGetString(prhs[0], op, sizeof op))
         gd_mex_error("__gd__", "gd:input", "expected an operation name first");
     for (size_t i = 0; i < sizeof OPS / sizeof OPS[0]; ++i)

@@ -435,18 +435,23 @@ double gd_mex_now_ms(void)
  * variant raises gd:variant) and 'IndexClass'. Returns 1 when the index
  * output is int32, 0 when double. */
 int gd_mex_int_options(const char *fn, int nrhs, const mxArray *prhs[], int first, int count,
-                       const gd_variant_info *list)
+                       const gd_variant_info *list, const char *gpu, char variant[32])
 {
     static const char *const names[] = {"Variant", "IndexClass"};
     const mxArray *values[2] = {NULL, NULL};
     gd_mex_options(fn, nrhs, prhs, first, 2, names, values);
-    char variant[32] = "auto", iname[16] = "double";
-    if (values[0]) gd_mex_option_string(fn, "Variant", values[0], variant, sizeof variant);
+    char iname[16] = "double";
+    snprintf(variant, 32, "auto");
+    if (values[0]) gd_mex_option_string(fn, "Variant", values[0], variant, 32);
     if (values[1]) gd_mex_option_string(fn, "IndexClass", values[1], iname, sizeof iname);
     gd_mex_check_variant(fn, variant, count, list);
-    if (strcmp(variant, "auto") && strcmp(variant, "cpu"))
+    if (strcmp(variant, "auto") && strcmp(variant, "cpu") && !(gpu && !strcmp(variant, gpu))) {
+        if (gpu)
+            gd_mex_error(fn, "gd:variant", "variant '%s' computes single and double; the integer "
+                         "classes run on '%s' (the GPU) and 'cpu' ('auto' chooses)", variant, gpu);
         gd_mex_error(fn, "gd:variant", "variant '%s' computes single and double; the integer "
                      "classes run on the 'cpu' variant ('auto' chooses it)", variant);
+    }
     if (strcmp(iname, "double") && strcmp(iname, "int32"))
         gd_mex_error(fn, "gd:input", "'IndexClass' must be 'double' or 'int32', not '%s'", iname);
     return !strcmp(iname, "int32");

@@ -104,10 +104,12 @@ int gd_mex_is_gdarray(const mxArray *a);
 int gd_mex_int_class(const mxArray *a);
 /* Milliseconds on the monotonic clock (the host paths' timings). */
 double gd_mex_now_ms(void);
-/* The 'Variant' and 'IndexClass' options of an integer-class call (host
- * only: a GPU variant raises gd:variant); 1 when the index is int32. */
+/* The 'Variant' (into variant) and 'IndexClass' options of an
+ * integer-class call: 'auto', 'cpu' and the GPU variant gpu (NULL: none)
+ * run the integer classes, another variant raises gd:variant; 1 when the
+ * index is int32. */
 int gd_mex_int_options(const char *fn, int nrhs, const mxArray *prhs[], int first, int count,
-                       const gd_variant_info *list);
+                       const gd_variant_info *list, const char *gpu, char variant[32]);
 /* An m x n index output (int32, or double through the int32 scratch *buf
  * that gd_mex_index_done widens and frees). */
 mxArray *gd_mex_index_out(int64_t m, int64_t n, int int32, int32_t **buf);
@@ -209,7 +211,7 @@ void gd_mex_init(void);
 typedef void gd_mex_op(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]);
 gd_mex_op gd_op_minplus, gd_op_minplus_info, gd_op_sgemm, gd_op_pdist, gd_op_pdist2, gd_op_info,
     gd_op_upload, gd_op_gather, gd_op_free, gd_op_transpose, gd_op_squareform,
-    gd_op_describe, gd_op_apsp, gd_op_apsp_info, gd_op_row, gd_op_knn, gd_op_minplus_int,
+    gd_op_describe, gd_op_apsp, gd_op_apsp_info, gd_op_row, gd_op_knn, gd_op_minplus_int, gd_op_minplus_int_info,
     gd_op_apsp_int, gd_op_apsp_int_info;
 
 #endif

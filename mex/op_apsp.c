@@ -86,7 +86,8 @@ static void apsp_int(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[],
                      (long long)n, (long long)mxGetN(W));
     const gd_variant_info *list;
     const int count = gd_apsp_variants(&list);
-    const int p32 = gd_mex_int_options(FN, nrhs, prhs, 1, count, list);
+    char variant[32];
+    const int p32 = gd_mex_int_options(FN, nrhs, prhs, 1, count, list, NULL, variant);
     if ((double)n * (double)n > 1e12)
         gd_mex_error(FN, "gd:size", "D would have %lldx%lld elements: more than host memory holds",
                      (long long)n, (long long)n);

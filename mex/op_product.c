@@ -7,6 +7,7 @@
  *                                       K: the witness (where the minimum is)
  *   [R, ~, info] = __gd__('minplus_info', ...)   the same without K
  *   [R, K, info] = __gd__('minplus_int', A [, B], ...)   integer classes
+ *   [R, ~, info] = __gd__('minplus_int_info', ...)       the same without K
  *   C = __gd__('sgemm', A, B, 'Variant', name, 'Edges', 'pad'|'guard')
  *   list = __gd__('minplus', 'variants')
  *
@@ -19,11 +20,14 @@
 #include <string.h>
 
 /* min-plus on the integer classes, with Octave's saturating addition
- * (gd_minplus.m sends integer operands here): on the host so far, the
- * 'cpu' variant ('auto' chooses it). Both operands of one integer class:
- * Octave computes a sum of an integer and a double in double and rounds
- * it, and gd does not guess which the user meant. */
-void gd_op_minplus_int(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+ * (gd_minplus.m sends integer operands here): 'v5' on the GPU
+ * (minplus_int.cu: DPX tiles), 'cpu' on the host, which alone gives the
+ * witness; 'auto' takes the GPU where there is one and the product is not
+ * tiny, unless K is asked for. Both operands of one integer class: Octave
+ * computes a sum of an integer and a double in double and rounds it, and
+ * gd does not guess which the user meant. witness: K may be asked for
+ * ([R, ~, info] comes through 'minplus_int_info' without it). */
+static void minplus_int(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[], int witness)
 {
     static const char FN[] = "gd_minplus";
     if (nlhs > 3) gd_mex_error(FN, "gd:input", "too many outputs (at most R, K and info)");
@@ -56,7 +60,12 @@ void gd_op_minplus_int(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[
                      "%lldx%lld", (long long)m, (long long)k, (long long)kb, (long long)n);
     const gd_variant_info *list;
     const int count = gd_minplus_variants(&list);
-    const int k32 = gd_mex_int_options(FN, nrhs, prhs, first, count, list);
+    char variant[32];
+    const int k32 = gd_mex_int_options(FN, nrhs, prhs, first, count, list, "v5", variant);
+    witness = witness && nlhs > 1;
+    if (witness && !strcmp(variant, "v5"))
+        gd_mex_error(FN, "gd:variant", "the witness K of the integer classes comes from the 'cpu' "
+                     "variant ('auto' chooses it); 'v5' computes R alone");
     if ((double)m * (double)n > 1e12)
         gd_mex_error(FN, "gd:size", "R would have %lldx%lld elements: more than host memory holds",
                      (long long)m, (long long)n);
@@ -66,23 +75,52 @@ void gd_op_minplus_int(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[
 
     gd_timing t;
     memset(&t, 0, sizeof t);
-    const double t0 = gd_mex_now_ms();
+    const double ops = (double)m * (double)k * (double)n, t0 = gd_mex_now_ms();
+    /* the GPU: asked for, or 'auto' with one there, the witness not asked
+     * for and 2^17 steps or more (below, the host is done before a GPU
+     * round trip would be); k == 0 is the host's (intmax) */
+    int gpu = !strcmp(variant, "v5");
+    if (!strcmp(variant, "auto") && !witness && ops >= (double)(1 << 17)) {
+        gd_device_info d;
+        gd_device_query(&d);
+        gpu = d.available;
+        if (!gpu) snprintf(t.fallback, sizeof t.fallback, "%s", d.reason);
+    }
     mxArray *R = mxCreateNumericMatrix((mwSize)m, (mwSize)n, mxGetClassID(A), mxREAL);
     int32_t *K = NULL;
     mxArray *Kout = NULL;
-    if (nlhs > 1) Kout = gd_mex_index_out(m, n, k32, &K);
-    const double t1 = gd_mex_now_ms();
-    gd_cpu_minplus_int(cls, mxGetData(A), B ? mxGetData(B) : mxGetData(A), mxGetData(R), K, m,
-                       k, n);
-    t.kernel_ms = gd_mex_now_ms() - t1;
-    if (Kout) gd_mex_index_done(Kout, K);
-    gd_mex_host_timing(&t, (double)m * (double)k * (double)n, t0);
+    if (witness) Kout = gd_mex_index_out(m, n, k32, &K);
+    if (gpu && k > 0 && m > 0 && n > 0) {
+        const gd_status s = gd_minplus_int_gpu(cls, mxGetData(A), B ? mxGetData(B) : mxGetData(A),
+                                               mxGetData(R), m, k, n, &t);
+        if (s) gd_mex_fail(FN, s);
+        t.total_ms = gd_mex_now_ms() - t0;
+    } else {
+        const double t1 = gd_mex_now_ms();
+        gd_cpu_minplus_int(cls, mxGetData(A), B ? mxGetData(B) : mxGetData(A), mxGetData(R), K,
+                           m, k, n);
+        t.kernel_ms = gd_mex_now_ms() - t1;
+        if (Kout) gd_mex_index_done(Kout, K);
+        gd_mex_host_timing(&t, ops, t0);
+        if (gpu) snprintf(t.variant, sizeof t.variant, "v5");
+    }
+    gd_mex_warn_fallback(FN, &t);
     plhs[0] = R;
-    if (nlhs > 1) plhs[1] = Kout;
+    if (nlhs > 1) plhs[1] = Kout ? Kout : mxCreateDoubleMatrix(0, 0, mxREAL);
     if (nlhs > 2) {
         const int64_t size[3] = {m, k, n};
         plhs[2] = gd_mex_info(&t, cls, "min-plus/s", 3, size, first);
     }
+}
+
+void gd_op_minplus_int(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    minplus_int(nlhs, plhs, nrhs, prhs, 1);
+}
+
+void gd_op_minplus_int_info(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    minplus_int(nlhs, plhs, nrhs, prhs, 0);
 }
 
 static void minplus(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[], int witness)

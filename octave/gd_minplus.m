@@ -45,9 +45,14 @@
 ## integer classes, raise @qcode{"gd:input"}: cast one, as Octave would
 ## otherwise compute the mixed sum in double and round it). An inner
 ## dimension of 0 gives @code{intmax} of the class (Inf has no integer
-## value). They run on the host so far (@qcode{"cpu"}; @qcode{"auto"}
-## chooses it; a GPU variant raises @qcode{"gd:variant"}) and take Octave
-## matrices, not gdArrays. Logical, char, complex, sparse and N-D arrays
+## value). They run on the GPU as @qcode{"v5"}: the same tiles on integer
+## lanes with Hopper's DPX instructions (min (a + b, c) in one; two 16-bit
+## entries at once for int8 @dots{} uint16), in the narrowest lanes in
+## which the operands' ranges prove that no sum can wrap (else wider lanes
+## or saturating 64-bit sums: @var{info}.kernel names the form), and on
+## the host as @qcode{"cpu"}, which alone gives @var{K}; @qcode{"auto"}
+## takes the GPU unless @var{K} is asked for. Another variant raises
+## @qcode{"gd:variant"}. They take Octave matrices, not gdArrays. Logical, char, complex, sparse and N-D arrays
 ## are rejected.
 ##
 ## Options:
@@ -112,11 +117,13 @@ function [R, K, info, varargout] = gd_minplus (varargin)
   ## named outputs: the lean path of a call (a fourth output reaches the
   ## gateway, which says too many)
   if (nargin >= 1 && (isinteger (varargin{1}) || (nargin >= 2 && isinteger (varargin{2}))))
-    ## the integer classes (the host, so far)
+    ## the integer classes ([R, ~, info]: without the witness)
     if (nargout < 2)
       R = __gd__ ("minplus_int", varargin{:});
     elseif (nargout == 2)
       [R, K] = __gd__ ("minplus_int", varargin{:});
+    elseif (! isargout (2))
+      [R, K, info, varargout{1:nargout-3}] = __gd__ ("minplus_int_info", varargin{:});
     else
       [R, K, info, varargout{1:nargout-3}] = __gd__ ("minplus_int", varargin{:});
     endif
@@ -219,7 +226,8 @@ endfunction
 %!error <A is int32 and B is double: integer min-plus takes two operands of the same integer class> gd_minplus (int32 (A), B)
 %!error <A is double and B is uint8> gd_minplus (A, uint8 (B))
 %!error <A is int8 and B is int16> gd_minplus (int8 (A), int16 (B))
-%!error <the integer classes run on the 'cpu' variant> gd_minplus (int8 (A), int8 (B), "Variant", "v5")
+%!error <the integer classes run on 'v5' \(the GPU\) and 'cpu'> gd_minplus (int8 (A), int8 (B), "Variant", "v4")
+%!error <the witness K of the integer classes comes from the 'cpu'> [R, K] = gd_minplus (int8 (A), int8 (B), "Variant", "v5")
 %!test
 %! ## Octave's saturating sums: int8(100) + int8(100) is 127
 %! [R, K] = gd_minplus (int8 ([100 -100; 50 60]), int8 ([100 1; 100 2]));

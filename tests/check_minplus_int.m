@@ -1,10 +1,15 @@
-function check_minplus_int ()
+function check_minplus_int (variant)
   ## check_minplus_int: gd_minplus on every integer class against Octave's
   ## own expression, [R(:,j), K(:,j)] = min (A + B(:,j)', [], 2), bit for
   ## bit: operands with intmin and intmax (the sums saturate both ways),
   ## ties (small values), sizes 1, 7, 63, 64, 65, 129 and an empty inner
   ## dimension (intmax, K = 0); A (x) A; int32 indices; operands unchanged.
+  ## check_minplus_int ("v5"): the GPU's R (check_gpu below).
   warning ("off", "all");
+  if (nargin > 0)
+    check_gpu (variant);
+    return;
+  endif
   ncase = 0;
   for c = {"int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"}
     cls = c{1};
@@ -51,4 +56,86 @@ function check_minplus_int ()
     endfor
   endfor
   printf ("%d cases exact\n", ncase);
+endfunction
+
+## The GPU variant on every class, each with data whose range proves that
+## no sum leaves the narrowest lanes (small values) and with intmin and
+## intmax (the sums saturate: wider lanes or saturating sums), against
+## Octave's expression (and at a size past several tiles, against the cpu
+## variant, itself checked against Octave above); info.kernel must name
+## the form the ranges call for. The result is poisoned first.
+function check_gpu (variant)
+  setenv ("GD_POISON", "1");
+  narrow = struct ("int8", "dpx s16x2, widened", "uint8", "dpx s16x2, widened",
+                   "int16", "dpx s16x2", "uint16", "dpx u16x2", "int32", "dpx s32",
+                   "uint32", "dpx u32", "int64", "int64", "uint64", "uint64");
+  wide = struct ("int8", "dpx s16x2, widened", "uint8", "dpx s16x2, widened",
+                 "int16", "dpx s32, widened", "uint16", "dpx s32, widened",
+                 "int32", "int64, widened", "uint32", "int64, widened",
+                 "int64", "int64, saturating", "uint64", "uint64, saturating");
+  ncase = 0;
+  for c = {"int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"}
+    cls = c{1};
+    for extreme = [false true]
+      for s = {[1 1 1], [7 5 9], [63 64 65], [129 65 7], [64 129 64], [130 17 200], [257 300 131], [900 700 1000]}
+        m = s{1}(1); k = s{1}(2); n = s{1}(3);
+        if (extreme)
+          A = cast (randi ([-1000 1000], m, k), cls); B = cast (randi ([-1000 1000], k, n), cls);
+          A(randperm (m * k, ceil (m * k / 7))) = intmax (cls);
+          A(randperm (m * k, ceil (m * k / 7))) = intmin (cls);
+          B(randperm (k * n, ceil (k * n / 7))) = intmax (cls);
+          B(randperm (k * n, ceil (k * n / 5))) = intmin (cls);
+          A(1) = intmax (cls); B(1) = intmax (cls);   # a sum that must saturate
+        else
+          A = cast (randi ([-40 40], m, k), cls); B = cast (randi ([-40 40], k, n), cls);
+        endif
+        A0 = A; B0 = B;
+        if (m * k * n < 1e7)
+          E = repmat (intmax (cls), m, n);
+          for j = 1:n
+            E(:,j) = min (A + B(:,j)', [], 2);
+          endfor
+        else
+          E = gd_minplus (A, B, "Variant", "cpu");
+        endif
+        [R, ~, info] = gd_minplus (A, B, "Variant", variant);
+        what = sprintf ("%s %s%s", cls, mat2str (s{1}), pick (extreme, ", saturating data", ""));
+        if (! strcmp (class (R), cls) || ! isequal (R, E))
+          bad = find (R != E, 1);
+          error ("check_minplus_int: %s: R differs from Octave's (%d of %d elements; first at %d: %s, not %s)",
+                 what, nnz (R != E), numel (E), bad, num2str (R(bad)), num2str (E(bad)));
+        endif
+        want = pick (extreme, wide.(cls), narrow.(cls));
+        if (! strcmp (info.kernel, want) || ! strcmp (info.variant, variant))
+          error ("check_minplus_int: %s: ran %s '%s', not %s '%s'", what, info.variant,
+                 info.kernel, variant, want);
+        endif
+        if (! isequal (A, A0) || ! isequal (B, B0))
+          error ("check_minplus_int: %s: an operand was modified", what);
+        endif
+        if (m == k && ! isequal (gd_minplus (A, "Variant", variant), gd_minplus (A, "Variant", "cpu")))
+          error ("check_minplus_int: %s: A (x) A", what);
+        endif
+        ncase++;
+      endfor
+    endfor
+    ## 'auto' takes the GPU for R alone, the host for the witness
+    A = cast (randi ([0 9], 80, 90), cls); B = cast (randi ([0 9], 90, 70), cls);
+    [~, ~, ia] = gd_minplus (A, B);
+    [~, ~, ib] = gd_minplus (A, B, "IndexClass", "int32");
+    [~, K, ic] = gd_minplus (A, B);
+    if (! strcmp (ia.variant, variant) || ! strcmp (ic.variant, "cpu") || isempty (K))
+      error ("check_minplus_int: %s: auto ran %s for R alone and %s with K", cls, ia.variant, ic.variant);
+    endif
+  endfor
+  unsetenv ("GD_POISON");
+  printf ("%d GPU cases exact\n", ncase);
+endfunction
+
+function r = pick (c, a, b)
+  if (c)
+    r = a;
+  else
+    r = b;
+  endif
 endfunction

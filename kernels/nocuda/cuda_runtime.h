@@ -75,6 +75,9 @@ struct int2 { int x, y; };
 struct int4 { int x, y, z, w; };
 struct float4 { float x, y, z, w; };
 struct double2 { double x, y; };
+struct longlong2 { long long x, y; };
+static inline int4 make_int4(int x, int y, int z, int w) { return int4{x, y, z, w}; }
+static inline longlong2 make_longlong2(long long x, long long y) { return longlong2{x, y}; }
 static inline int2 make_int2(int x, int y) { return int2{x, y}; }
 static inline float4 make_float4(float x, float y, float z, float w) { return float4{x, y, z, w}; }
 static inline double2 make_double2(double x, double y) { return double2{x, y}; }
@@ -152,6 +155,7 @@ template <class T> static inline T __ldg(const T *p) { return *p; }
 template <class T, class V> static inline T atomicAdd(T *p, V v) { T o = *p; *p = o + v; return o; }
 template <class T, class V> static inline T atomicOr(T *p, V v) { T o = *p; *p = o | v; return o; }
 template <class T, class V> static inline T atomicMin(T *p, V v) { T o = *p; *p = v < o ? v : o; return o; }
+template <class T, class V> static inline T atomicMax(T *p, V v) { T o = *p; *p = o < v ? v : o; return o; }
 /* CUDA's overloads of min and max for the integer types */
 #define GD_NOCUDA_MINMAX(T)                                                    \
     static inline T min(T a, T b) { return b < a ? b : a; }                    \
@@ -163,6 +167,25 @@ GD_NOCUDA_MINMAX(unsigned long long)
 GD_NOCUDA_MINMAX(long)
 GD_NOCUDA_MINMAX(unsigned long)
 static inline int __vimin3_s32(int a, int b, int c) { return a < b ? (a < c ? a : c) : (b < c ? b : c); }
+/* the DPX forms: min(a + b, c), the sum wrapping; per 16-bit half for x2 */
+static inline int __viaddmin_s32(int a, int b, int c)
+{
+    const int s = (int)((unsigned)a + (unsigned)b);
+    return s < c ? s : c;
+}
+static inline unsigned __viaddmin_u32(unsigned a, unsigned b, unsigned c) { return a + b < c ? a + b : c; }
+static inline unsigned __viaddmin_x2(unsigned a, unsigned b, unsigned c, int sgn)
+{
+    unsigned r = 0;
+    for (int h = 0; h < 32; h += 16) {
+        const unsigned s = ((a >> h) + (b >> h)) & 0xffffu, o = (c >> h) & 0xffffu;
+        const int lt = sgn ? (short)s < (short)o : s < o;
+        r |= (lt ? s : o) << h;
+    }
+    return r;
+}
+static inline unsigned __viaddmin_s16x2(unsigned a, unsigned b, unsigned c) { return __viaddmin_x2(a, b, c, 1); }
+static inline unsigned __viaddmin_u16x2(unsigned a, unsigned b, unsigned c) { return __viaddmin_x2(a, b, c, 0); }
 static inline size_t __cvta_generic_to_shared(const void *p) { return (size_t)p; }
 
 #endif
