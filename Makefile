@@ -29,13 +29,22 @@ DIST    := gd-$(VERSION)
 
 OCTAVE_RUN := $(OCTAVE) -q --no-gui --no-init-file --no-history
 
-.PHONY: all test demo bench readme charts deps dist clean
+.PHONY: all test demo bench readme charts deps dist clean fp64mix
 all: $(GATEWAYS) build/gdbench
 
 # the C benchmark: one operation/variant/size, no Octave
 build/gdbench: examples/gdbench.c kernels/gd.h build/libgd.a
 	$(CC) -O2 -Wall -Wextra -std=c11 -D_POSIX_C_SOURCE=200809L -Ikernels -o $@ $< \
 	    build/libgd.a $(GD_LIBS) $(if $(HOST_BLAS),$(HOST_BLAS),-lblas) -lm
+
+# the pipes' rates for the kernels' instruction mixes (kernels/NOTES.md):
+# make fp64mix (CUDA and a GPU)
+ifeq ($(GD_CUDA),yes)
+build/fp64_mix: examples/fp64_mix.cu | build
+	$(NVCC) -O3 -std=c++17 $(GENCODE) -o $@ $<
+endif
+fp64mix: build/fp64_mix
+	build/fp64_mix
 
 deps:
 	@tests/deps.sh

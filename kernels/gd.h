@@ -332,11 +332,12 @@ void gd_cpu_minplus_d(const double *A, const double *B, double *R, int32_t *K, i
  * Returns -1 for a class that is not an integer one. */
 int gd_cpu_minplus_int(gd_class cls, const void *A, const void *B, void *R, int32_t *K,
                        int64_t m, int64_t k, int64_t n);
-/* The same on the GPU (minplus_int.cu), host operands and result, k > 0:
+/* The same on the GPU (minplus_int.cu), host operands, the result into
+ * host memory (R: see gd_out; not kept on the device), k > 0:
  * DPX tiles on 16- and 32-bit lanes where the operands' ranges prove that
  * no sum leaves the lane, else a wider lane or saturating 64-bit sums;
  * t->kernel names the form. No witness. */
-gd_status gd_minplus_int_gpu(gd_class cls, const void *A, const void *B, void *R, int64_t m,
+gd_status gd_minplus_int_gpu(gd_class cls, const void *A, const void *B, gd_out R, int64_t m,
                              int64_t k, int64_t n, gd_timing *t);
 /* The threads gd's CPU loops (and the staging copies) use: OpenMP's, or
  * 1 when OMP_STACKSIZE is too small for a thread; gd_cpu_note then says

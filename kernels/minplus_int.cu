@@ -388,10 +388,10 @@ gd_status ranges(gd_class cls, const call &c, unsigned long long *dr, unsigned l
 
 } // namespace
 
-/* R (m x n, host, class cls) = A (m x k) (x) B (k x n), host operands of
- * one integer class, k > 0: see the top of this file. t->kernel names the
- * form. */
-extern "C" gd_status gd_minplus_int_gpu(gd_class cls, const void *A, const void *B, void *R,
+/* R (m x n, into host memory: out, class cls) = A (m x k) (x) B (k x n),
+ * host operands of one integer class, k > 0: see the top of this file.
+ * t->kernel names the form. */
+extern "C" gd_status gd_minplus_int_gpu(gd_class cls, const void *A, const void *B, gd_out out,
                                         int64_t m, int64_t k, int64_t n, gd_timing *t)
 {
     gd_status s = gd_device_ready();
@@ -440,7 +440,9 @@ extern "C" gd_status gd_minplus_int_gpu(gd_class cls, const void *A, const void 
         if (s) goto done;
     }
     cudaEventRecord(gd_event(EV_DONE), st);
-    if ((s = gd_download(R, (size_t)(m * n) * es, dR, (size_t)(m * n) * es, (size_t)(m * n) * es,
+    /* the host result is made (and its pages advised) while the GPU computes */
+    if ((s = gd_out_buffer(&out, (size_t)(m * n) * es, what))) goto done;
+    if ((s = gd_download(out.ptr, (size_t)(m * n) * es, dR, (size_t)(m * n) * es, (size_t)(m * n) * es,
                          1, gd_event(EV_DONE), "copy of R from the GPU")) ||
         (s = gd_copies_finish()) ||
         (s = gd_cuda(cudaStreamSynchronize(st), "integer min-plus kernel")))

@@ -1,5 +1,6 @@
 // __gd_uninit__.cc - R = __gd_uninit__ (m, n, class): an m x n single,
-// double or int32 matrix whose elements are not set, for a gd gateway to fill.
+// double or integer matrix whose elements are not set, for a gd gateway to
+// fill.
 //
 // The gateways' results are made here rather than with zeros () or
 // mxCreateNumericMatrix: zeros writes every element, one thread touching
@@ -62,7 +63,7 @@ static octave_value uninit (octave_idx_type m, octave_idx_type n)
 DEFMETHOD_DLD (__gd_uninit__, interp, args, ,
                "-*- texinfo -*-\n@deftypefn {} {@var{R} =} __gd_uninit__ (@var{m}, @var{n}, @var{class})\n"
                "Internal to gd's gateways, which alone may call it: an @var{m} by @var{n} "
-               "matrix of class \"single\", \"double\" or \"int32\" whose elements are not set.\n@end deftypefn")
+               "matrix of class \"single\", \"double\" or an integer class whose elements are not set.\n@end deftypefn")
 {
   octave_function *caller = interp.get_evaluator ().caller_function ();
   if (! caller || ! caller->is_mex_function ()
@@ -81,5 +82,19 @@ DEFMETHOD_DLD (__gd_uninit__, interp, args, ,
     return uninit<NDArray> (m, n);
   if (cls == "int32")
     return uninit<int32NDArray> (m, n);
-  error ("__gd_uninit__: CLASS must be \"single\", \"double\" or \"int32\"");
+  if (cls == "int8")
+    return uninit<int8NDArray> (m, n);
+  if (cls == "uint8")
+    return uninit<uint8NDArray> (m, n);
+  if (cls == "int16")
+    return uninit<int16NDArray> (m, n);
+  if (cls == "uint16")
+    return uninit<uint16NDArray> (m, n);
+  if (cls == "uint32")
+    return uninit<uint32NDArray> (m, n);
+  if (cls == "int64")
+    return uninit<int64NDArray> (m, n);
+  if (cls == "uint64")
+    return uninit<uint64NDArray> (m, n);
+  error ("__gd_uninit__: CLASS must be \"single\", \"double\" or an integer class");
 }

@@ -76,6 +76,7 @@ static void minplus_int(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs
     gd_timing t;
     memset(&t, 0, sizeof t);
     const double ops = (double)m * (double)k * (double)n, t0 = gd_mex_now_ms();
+    mxArray *Kout = NULL;
     /* the GPU: asked for, or 'auto' with one there, the witness not asked
      * for and 2^17 steps or more (below, the host is done before a GPU
      * round trip would be); k == 0 is the host's (intmax) */
@@ -86,16 +87,23 @@ static void minplus_int(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs
         gpu = d.available;
         if (!gpu) snprintf(t.fallback, sizeof t.fallback, "%s", d.reason);
     }
-    mxArray *R = mxCreateNumericMatrix((mwSize)m, (mwSize)n, mxGetClassID(A), mxREAL);
-    int32_t *K = NULL;
-    mxArray *Kout = NULL;
-    if (witness) Kout = gd_mex_index_out(m, n, k32, &K);
+    mxArray *R = NULL;
     if (gpu && k > 0 && m > 0 && n > 0) {
+        /* into an unfilled array of the class, made while the GPU computes */
+        gd_mex_out o;
         const gd_status s = gd_minplus_int_gpu(cls, mxGetData(A), B ? mxGetData(B) : mxGetData(A),
-                                               mxGetData(R), m, k, n, &t);
-        if (s) gd_mex_fail(FN, s);
+                                               gd_mex_output(&o, (size_t)m, (size_t)n, cls), m,
+                                               k, n, &t);
+        if (s) {
+            if (o.array) mxDestroyArray(o.array);
+            gd_mex_fail(FN, s);
+        }
+        R = o.array;
         t.total_ms = gd_mex_now_ms() - t0;
     } else {
+        R = mxCreateNumericMatrix((mwSize)m, (mwSize)n, mxGetClassID(A), mxREAL);
+        int32_t *K = NULL;
+        if (witness) Kout = gd_mex_index_out(m, n, k32, &K);
         const double t1 = gd_mex_now_ms();
         gd_cpu_minplus_int(cls, mxGetData(A), B ? mxGetData(B) : mxGetData(A), mxGetData(R), K,
                            m, k, n);

@@ -137,3 +137,13 @@ load helpers
     [ "$status" -eq 0 ]
     [[ "$output" == *"staged and direct agree"* ]]
 }
+
+@test "the instruction-mix microbenchmark runs and reports every mix" {
+    require_gpu
+    run make -s -C "$GD_ROOT" fp64mix GPU_ARCHS="${GPU_ARCHS:-90}"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    for mix in dadd dmin dadd+dmin dfma dsub+dfma fadd+fmin viaddmin; do
+        echo "$output" | grep -Eq "^${mix//+/\\+} +[0-9.]+ +[0-9.]+ +[0-9.]+ "
+    done
+}

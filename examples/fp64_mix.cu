@@ -1,0 +1,165 @@
+/* fp64_mix.cu - what the GPU's pipes sustain for the instruction mixes of
+ * gd's inner loops: a microbenchmark.
+ *
+ *   make build/fp64_mix && build/fp64_mix
+ *
+ * Each mix runs as eight independent chains a thread (enough to cover the
+ * pipes' latency with a few warps), in inline PTX marked volatile so that
+ * the compiler neither merges nor drops an instruction, over enough blocks
+ * to fill every SM. It prints, per mix, the instructions and the steps (a
+ * min-plus or distance step: one pass of the mix) per clock per SM, from
+ * CUDA events and the SM clock the device reports, and the steps per
+ * second of the whole device: the ceilings the bench's percentages should
+ * use. Mixes:
+ *
+ *   dadd          add.f64                       (a double min-plus step's sum)
+ *   dmin          min.f64                       (its minimum)
+ *   dadd+dmin     add.f64, min.f64              (a double min-plus step)
+ *   dfma          fma.rn.f64                    (a double product step)
+ *   dsub+dfma     sub.f64, fma.rn.f64           (a double squared-distance step)
+ *   fadd+fmin     add.f32, min.f32              (single min-plus, for scale)
+ *   viaddmin      DPX min(a + b, c), s32        (integer min-plus)
+ */
+#include <cuda_runtime.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#define CHECK(x)                                                                           \
+    do {                                                                                   \
+        cudaError_t e_ = (x);                                                              \
+        if (e_ != cudaSuccess) {                                                           \
+            fprintf(stderr, "fp64_mix: %s: %s\n", #x, cudaGetErrorString(e_));             \
+            exit(1);                                                                       \
+        }                                                                                  \
+    } while (0)
+
+enum { CHAINS = 8, ITERS = 4096 };
+
+enum mix { DADD, DMIN, DADD_DMIN, DFMA, DSUB_DFMA, FADD_FMIN, VIADDMIN, NMIX };
+const char *const NAMES[NMIX] = {"dadd", "dmin", "dadd+dmin", "dfma", "dsub+dfma",
+                                 "fadd+fmin", "viaddmin"};
+const int INSTRUCTIONS[NMIX] = {1, 1, 2, 1, 2, 2, 1}; // per step
+
+template <int M> __device__ __forceinline__ void step(double &acc, double &t, double x, double y)
+{
+    if (M == DADD) {
+        asm volatile("add.f64 %0, %0, %1;" : "+d"(acc) : "d"(x));
+    } else if (M == DMIN) {
+        asm volatile("min.f64 %0, %0, %1;" : "+d"(acc) : "d"(x));
+    } else if (M == DADD_DMIN) {
+        asm volatile("add.f64 %0, %1, %2;" : "=d"(t) : "d"(x), "d"(y));
+        asm volatile("min.f64 %0, %0, %1;" : "+d"(acc) : "d"(t));
+    } else if (M == DFMA) {
+        asm volatile("fma.rn.f64 %0, %1, %2, %0;" : "+d"(acc) : "d"(x), "d"(y));
+    } else if (M == DSUB_DFMA) {
+        asm volatile("sub.f64 %0, %1, %2;" : "=d"(t) : "d"(x), "d"(y));
+        asm volatile("fma.rn.f64 %0, %1, %1, %0;" : "+d"(acc) : "d"(t));
+    }
+}
+
+template <int M> __device__ __forceinline__ void step32(float &acc, float &t, float x, float y)
+{
+    if (M == FADD_FMIN) {
+        asm volatile("add.f32 %0, %1, %2;" : "=f"(t) : "f"(x), "f"(y));
+        asm volatile("min.f32 %0, %0, %1;" : "+f"(acc) : "f"(t));
+    } else {
+        int a = __float_as_int(acc);
+        asm volatile("{.reg .s32 s; add.s32 s, %1, %2; min.s32 %0, s, %0;}"
+                     : "+r"(a)
+                     : "r"(__float_as_int(x)), "r"(__float_as_int(y)));
+        acc = __int_as_float(a);
+    }
+}
+
+template <int M> __global__ void run(const double *in, double *out)
+{
+    const int tid = blockIdx.x * blockDim.x + threadIdx.x;
+    if (M < FADD_FMIN) {
+        double acc[CHAINS], t[CHAINS], x[CHAINS];
+        const double y = in[CHAINS];
+#pragma unroll
+        for (int c = 0; c < CHAINS; ++c) acc[c] = in[c] + tid, x[c] = in[c] * 0.5, t[c] = 0;
+        for (int i = 0; i < ITERS; ++i)
+#pragma unroll
+            for (int c = 0; c < CHAINS; ++c) step<M>(acc[c], t[c], x[c], y);
+        double s = 0;
+#pragma unroll
+        for (int c = 0; c < CHAINS; ++c) s += acc[c] + t[c];
+        if (s == 12345.678) out[tid] = s; // never true: keeps the work
+    } else {
+        float acc[CHAINS], t[CHAINS], x[CHAINS];
+        const float y = (float)in[CHAINS];
+#pragma unroll
+        for (int c = 0; c < CHAINS; ++c) acc[c] = (float)in[c] + tid, x[c] = (float)in[c], t[c] = 0;
+        for (int i = 0; i < ITERS; ++i)
+#pragma unroll
+            for (int c = 0; c < CHAINS; ++c) step32<M>(acc[c], t[c], x[c], y);
+        float s = 0;
+#pragma unroll
+        for (int c = 0; c < CHAINS; ++c) s += acc[c] + t[c];
+        if (s == 12345.678f) out[tid] = s;
+    }
+}
+
+template <int M> float time_mix(const double *in, double *out, int blocks, int threads)
+{
+    cudaEvent_t a, b;
+    CHECK(cudaEventCreate(&a));
+    CHECK(cudaEventCreate(&b));
+    run<M><<<blocks, threads>>>(in, out); // warm-up
+    CHECK(cudaGetLastError());
+    float best = 1e30f;
+    for (int r = 0; r < 5; ++r) {
+        CHECK(cudaEventRecord(a));
+        run<M><<<blocks, threads>>>(in, out);
+        CHECK(cudaEventRecord(b));
+        CHECK(cudaEventSynchronize(b));
+        float ms;
+        CHECK(cudaEventElapsedTime(&ms, a, b));
+        if (ms < best) best = ms;
+    }
+    CHECK(cudaEventDestroy(a));
+    CHECK(cudaEventDestroy(b));
+    return best;
+}
+
+int main()
+{
+    int dev = 0, sms = 0, khz = 0;
+    CHECK(cudaGetDevice(&dev));
+    CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, dev));
+    cudaDeviceProp p;
+    CHECK(cudaGetDeviceProperties(&p, dev));
+    const int threads = 256, blocks = sms * 8;
+    double host[CHAINS + 1];
+    for (int c = 0; c <= CHAINS; ++c) host[c] = 1.0 + c / 16.0;
+    double *in, *out;
+    CHECK(cudaMalloc(&in, sizeof host));
+    CHECK(cudaMalloc(&out, sizeof(double) * blocks * threads));
+    CHECK(cudaMemcpy(in, host, sizeof host, cudaMemcpyHostToDevice));
+    float ms[NMIX];
+    ms[DADD] = time_mix<DADD>(in, out, blocks, threads);
+    ms[DMIN] = time_mix<DMIN>(in, out, blocks, threads);
+    ms[DADD_DMIN] = time_mix<DADD_DMIN>(in, out, blocks, threads);
+    ms[DFMA] = time_mix<DFMA>(in, out, blocks, threads);
+    ms[DSUB_DFMA] = time_mix<DSUB_DFMA>(in, out, blocks, threads);
+    ms[FADD_FMIN] = time_mix<FADD_FMIN>(in, out, blocks, threads);
+    ms[VIADDMIN] = time_mix<VIADDMIN>(in, out, blocks, threads);
+    const double clock = khz * 1e3;
+    printf("%s: %d SMs at %.0f MHz; %d blocks of %d threads, %d chains a thread, %d steps a "
+           "chain; best of 5\n",
+           p.name, sms, clock / 1e6, blocks, threads, CHAINS, ITERS);
+    printf("%-10s %10s %14s %14s %14s\n", "mix", "ms", "instr/clk/SM", "steps/clk/SM",
+           "steps/s");
+    for (int m = 0; m < NMIX; ++m) {
+        const double steps = (double)blocks * threads * CHAINS * ITERS;
+        const double per = steps / (ms[m] * 1e-3) / clock / sms;
+        printf("%-10s %10.3f %14.1f %14.1f %14.3g\n", NAMES[m], ms[m], per * INSTRUCTIONS[m], per,
+               steps / (ms[m] * 1e-3));
+    }
+    CHECK(cudaFree(in));
+    CHECK(cudaFree(out));
+    return 0;
+}
