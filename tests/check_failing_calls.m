@@ -3,6 +3,7 @@ function check_failing_calls (ncalls)
   ## (a GD_GPU_MEM_LIMIT that lets A and B in but not the rest) or before
   ## (bad input) leave the device's free memory as it was.
   A = rand (1000, "single"); B = rand (1000, "single");
+  Ai = int32 (A * 100); Bi = int32 (B * 100);  # the integer path, the same
   gd_minplus (A, B, "Variant", "v4");          # context, stream, events
   free0 = gd_info ().memory_free;
   unwind_protect
@@ -11,6 +12,12 @@ function check_failing_calls (ncalls)
       try
         gd_minplus (A, B, "Variant", {"v2", "v3", "v4"}{mod(c, 3) + 1});
         error ("check_failing_calls: call %d did not fail", c);
+      catch err
+        assert (err.identifier, "gd:memory");
+      end_try_catch
+      try
+        gd_minplus (Ai, Bi, "Variant", "v5");
+        error ("check_failing_calls: integer call %d did not fail", c);
       catch err
         assert (err.identifier, "gd:memory");
       end_try_catch
@@ -24,7 +31,8 @@ function check_failing_calls (ncalls)
     unsetenv ("GD_GPU_MEM_LIMIT");
   end_unwind_protect
   free1 = gd_info ().memory_free;
-  printf ("free before %d, after %d failing calls %d bytes\n", free0, 2 * ncalls, free1);
+  printf ("free before %d, after %d failing calls %d bytes\n", free0, 3 * ncalls, free1);
   assert (free1, free0);
   assert (isequal (gd_minplus (A, B, "Variant", "v4"), gd_minplus (A, B, "Variant", "cpu")));
+  assert (isequal (gd_minplus (Ai, Bi, "Variant", "v5"), gd_minplus (Ai, Bi, "Variant", "cpu")));
 endfunction

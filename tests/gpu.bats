@@ -16,7 +16,7 @@ load helpers
     [ "$status" -eq 0 ]
 }
 
-@test "200 failing calls leave the GPU's free memory unchanged" {
+@test "300 failing calls (single and integer min-plus) leave the GPU's free memory unchanged" {
     require_gpu
     run octave_run "check_failing_calls(100)"
     echo "$output"
