@@ -7,7 +7,8 @@
 ##                                                 shortest paths, the witness;
 ##                                                 "knn": nearest neighbours;
 ##                                                 "int": min-plus on the
-##                                                 integer classes)
+##                                                 integer classes; "metrics":
+##                                                 pdist's other metrics)
 ##   GD_BENCH_SIZES="1024 2048" make bench         (min-plus sizes)
 ##   GD_BENCH_QUICK=1 GD_BENCH_OUT=/tmp/b.md ...    (every size / 32: a smoke test)
 ##
@@ -42,7 +43,7 @@ if (! dev.available)
 endif
 ops = strsplit (strtrim (getenv ("GD_BENCH_OPS")));
 if (isempty (ops{1}))
-  ops = {"minplus", "sgemm", "pdist", "resident", "apsp", "knn", "int"};
+  ops = {"minplus", "sgemm", "pdist", "resident", "apsp", "knn", "int", "metrics"};
 endif
 quick = ! isempty (getenv ("GD_BENCH_QUICK"));
 scale = @(x) pick (quick, max (1, round (x / 32)), x);
@@ -514,6 +515,55 @@ if (any (strcmp (ops, "knn")))
       progress ();
     endfor
     clear X Y S J;
+  endfor
+endif
+
+if (any (strcmp (ops, "metrics")))
+  ## pdist 'tuned' with each metric its tile computes, n x d = 16384 x 300.
+  ## Ceilings per (pair, feature) triple, from each step's instructions and
+  ## the pipes' rates (kernels/NOTES.md; make fp64mix measures them):
+  ## single euclidean FADD + FFMA, cityblock two FADD: 64 a clock an SM;
+  ## chebychev FADD + an integer max (64 a clock): 1 / (1/128 + 1/64) =
+  ## 42.7; double: DADD + DFMA or two DADD on the 64-lane FP64 pipe, 32;
+  ## chebychev DADD + a 64-bit integer max, 32 (the FP64 pipe's bound).
+  n = scale (16384); d = 300;
+  ceil_m = struct ("single", struct ("euclidean", 64, "cityblock", 64, "chebychev", 128 / 3),
+                   "double", struct ("euclidean", 32, "cityblock", 32, "chebychev", 32));
+  printf ("\npdist metrics (tuned)\n%-7s %-10s %10s %12s %7s %10s\n", "class", "metric",
+          "kernel ms", "triples/s", "%ceil", "h2h ms");
+  md{end+1} = sprintf ("\n## pdist metrics\n\n`D = gd_pdist (X, metric)`, `tuned`, X = `rand (%d, %d, class)`: the tile of min-plus v5 with each metric's step. Ceilings per (pair, feature) triple a clock an SM, from the step's instructions and the pipes' rates: single euclidean (FADD + FFMA) and cityblock (two FADD) 64, chebychev (FADD + integer max) 42.7; double 32 (the FP64 pipe: DADD + DFMA, two DADD, DADD + a 64-bit integer max). kernel: CUDA events, median of 3; each metric's first 1000 rows checked against the cpu variant first (bit for bit; euclidean to rounding).\n\n| class | metric | kernel ms | triples/s | %% of ceiling | host-to-host ms |\n|---|---|---:|---:|---:|---:|\n", n, d);
+  progress ("pdist metrics", 6);
+  for c = {"single", "double"}
+    X = rand (n, d, c{1});
+    for m = {"euclidean", "cityblock", "chebychev"}
+      q = min (n, 1000);
+      G = gd_pdist (X(1:q,:), m{1}, "Variant", "tuned");
+      E = gd_pdist (X(1:q,:), m{1}, "Variant", "cpu");
+      ## the Euclidean kernel sums with FFMA, the host's loop need not: to
+      ## rounding there; the others bit for bit
+      if (strcmp (m{1}, "euclidean"))
+        ok = max (abs (G - E) ./ max (1, E)) < 20 * eps (c{1});
+      else
+        ok = isequal (G, E);
+      endif
+      if (! ok)
+        error ("bench: pdist %s (%s) differs from the cpu variant", m{1}, c{1});
+      endif
+      tk = th = zeros (1, 3);
+      for r = 1:3
+        t0 = tic (); [D, info] = gd_pdist (X, m{1}, "Variant", "tuned"); th(r) = toc (t0) * 1e3;
+        tk(r) = info.kernel_ms; clear D;
+      endfor
+      rate = n * (n - 1) / 2 * d / (median (tk) * 1e-3);
+      cl = ceil_m.(c{1}).(m{1}) * dev.sms * clock_hz;
+      printf ("%-7s %-10s %10.2f %12.3g %7.1f %10.2f\n", c{1}, m{1}, median (tk), rate,
+              100 * rate / cl, median (th));
+      md{end+1} = sprintf ("| %s | %s | %.2f | %.3g | %.1f | %.2f |\n", c{1}, m{1}, median (tk),
+                           rate, 100 * rate / cl, median (th));
+      fflush (stdout);
+      progress ();
+    endfor
+    clear X;
   endfor
 endif
 

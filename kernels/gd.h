@@ -281,9 +281,17 @@ typedef struct {
     double p;
 } gd_distance;
 
-/* 1 for the metrics the GPU variants compute (so far the Euclidean two);
- * the others run on the 'cpu' variant, which 'auto' then chooses. */
+/* 1 for the metrics every GPU variant computes (the Euclidean two; the
+ * nearest neighbours' fused kernel computes these alone); the others run
+ * on the 'cpu' variant, which 'auto' then chooses, except those of
+ * gd_metric_on_tuned. */
 static inline int gd_metric_on_gpu(gd_metric m) { return m == GD_EUCLIDEAN || m == GD_SQEUCLIDEAN; }
+/* 1 for the metrics pdist's and pdist2's 'tuned' variant computes: the
+ * Euclidean two, cityblock and chebychev ('auto' takes it for them). */
+static inline int gd_metric_on_tuned(gd_metric m)
+{
+    return gd_metric_on_gpu(m) || m == GD_CITYBLOCK || m == GD_CHEBYCHEV;
+}
 
 /* D = pdist(X): X is n x d (observations in rows), D the 1 x n(n-1)/2
  * condensed vector in the statistics package's order ((2,1), (3,1), ...,

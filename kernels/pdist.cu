@@ -235,8 +235,9 @@ template <int TY> struct tri_tile {
 
 // tuned: the big tile of tile.cuh (min-plus v5, sgemm tuned: 8x8 pairs per
 // thread, stages of 8 features: in single three, filled by cp.async as in
-// v5; in double two, through registers) over the triangle, with
-// (x - y)^2 summed in place of min(x + y). Xp is X padded with zeros to
+// v5; in double two, through registers) over the triangle, with the
+// metric's step (Op: (x - y)^2 summed, |x - y| summed or maximised) in
+// place of min(x + y). Xp is X padded with zeros to
 // np x da (np a multiple of 128, da of 8) and computed over dp features
 // (dp a multiple of 4, so the last stage may be a half one): padded
 // features add (0 - 0)^2 = 0. Tiles (ic, jc), ic >= jc, of 128 x 128 of
@@ -244,7 +245,7 @@ template <int TY> struct tri_tile {
 // 128 x 64 in single); one block a tile and no loop around it, which at
 // 128 registers a thread would spill (launch_panel covers the panel); pairs
 // above the diagonal and past n are not written.
-template <class T, bool SQRT>
+template <class T, bool SQRT, class Op>
 __global__ void __launch_bounds__(16 * gd_tile::shape<T>::TY, gd_tile::shape<T>::MINB)
 pdist_tuned(const T *__restrict__ Xp, T *__restrict__ D, int64_t n, int64_t np,
             int64_t dp, int64_t c0, int64_t NT, int64_t base, int64_t q0)
@@ -252,7 +253,7 @@ pdist_tuned(const T *__restrict__ Xp, T *__restrict__ D, int64_t n, int64_t np,
     enum { TY = gd_tile::shape<T>::TY };
     const tri_tile<TY> t(q0, c0, NT);
     T v[8][8];
-    gd_tile::accumulate_big<gd_tile::sqdist, T, BIG_BK, 16, TY, sizeof(T) == 4, true>(Xp, np, Xp, np, 0, dp,
+    gd_tile::accumulate_big<Op, T, BIG_BK, 16, TY, sizeof(T) == 4, true>(Xp, np, Xp, np, 0, dp,
                                                                        t.ic * BIG, t.j0, v);
     // Tiles below the diagonal one and wholly inside the n rows (all but
     // about 2n/128 of them) store every pair without a test.
@@ -303,7 +304,9 @@ const pdist_variant VARIANTS[] = {
 };
 const int NVARIANTS = sizeof VARIANTS / sizeof VARIANTS[0];
 
-template <class T, bool SQRT>
+// a panel of the triangle; Op: the tuned kernel's step (naive and tiled
+// compute the Euclidean two alone)
+template <class T, bool SQRT, class Op = gd_tile::sqdist>
 void launch_panel(kind k, const T *X, const T *Xp, T *Dd, int64_t n, int64_t d,
                   int64_t np, int64_t dp, int64_t j0, int64_t j1, cudaStream_t st)
 {
@@ -325,8 +328,7 @@ void launch_panel(kind k, const T *X, const T *Xp, T *Dd, int64_t n, int64_t d,
                       count = nc * (2 * L - nc + 1) / 2 * parts;
         for (int64_t q0 = 0; q0 < count; q0 += INT32_MAX) {
             const int64_t blocks = count - q0 < INT32_MAX ? count - q0 : INT32_MAX;
-            pdist_tuned<T, SQRT><<<(unsigned)blocks, 16 * S::TY, 0, st>>>(Xp, Dd, n, np, dp, c0,
-                                                                          NT, base, q0);
+            pdist_tuned<T, SQRT, Op><<<(unsigned)blocks, 16 * S::TY, 0, st>>>(Xp, Dd, n, np, dp, c0, NT, base, q0);
         }
     }
     if (SQRT) {
@@ -433,6 +435,10 @@ gd_status run_gpu(const pdist_variant &v, const gd_matrix &Xm, gd_metric metric,
                 cudaStream_t ps = qn % 2 ? st2 : st;
                 if (metric == GD_EUCLIDEAN)
                     launch_panel<T, true>(v.k, (const T *)dX, (const T *)dXp, Dd, n, d, np, dp, j0, j1, ps);
+                else if (metric == GD_CITYBLOCK)
+                    launch_panel<T, false, gd_tile::absdist>(v.k, (const T *)dX, (const T *)dXp, Dd, n, d, np, dp, j0, j1, ps);
+                else if (metric == GD_CHEBYCHEV)
+                    launch_panel<T, false, gd_tile::maxabs>(v.k, (const T *)dX, (const T *)dXp, Dd, n, d, np, dp, j0, j1, ps);
                 else
                     launch_panel<T, false>(v.k, (const T *)dX, (const T *)dXp, Dd, n, d, np, dp, j0, j1, ps);
                 if ((s = gd_cuda(cudaGetLastError(), "pdist kernel launch"))) goto done;
@@ -536,19 +542,27 @@ template <class T> gd_status launch2_naive(const gd_plan &p)
 }
 
 // pdist2, tuned: the kernel of min-plus v5 and sgemm tuned (tile.cuh) with
-// (x - y)^2 as its step, the square root applied as each value is stored.
+// the metric's step: (x - y)^2 (the square root applied as each value is
+// stored), |x - y| summed (cityblock) or maximised (chebychev).
 template <class T> gd_status launch2_tuned(const gd_plan &p)
 {
     typedef gd_tile::shape<T> S;
     const T *X = (const T *)p.A, *Y = (const T *)p.B;
-    if (p.args.metric == GD_EUCLIDEAN) {
+    switch (p.args.metric) {
+    case GD_EUCLIDEAN:
         gd_tile::launch_big<gd_tile::sqdist, T, BIG_BK, S, finish<T, true>>(
             X, Y, (T *)p.C, p.mp, p.np, p.kp, p.kp, 0, 1, p.st);
-        rescue_rect<T><<<rescue_blocks(p.m * p.n), 256, 0, p.st>>>(X, p.mp, Y, p.np, (T *)p.C, p.mp,
-                                                                    p.m, p.n, p.k);
-    } else
-        gd_tile::launch_big<gd_tile::sqdist, T, BIG_BK, S>(
-            X, Y, (T *)p.C, p.mp, p.np, p.kp, p.kp, 0, 1, p.st);
+        rescue_rect<T><<<rescue_blocks(p.m * p.n), 256, 0, p.st>>>(X, p.mp, Y, p.np, (T *)p.C, p.mp, p.m, p.n, p.k);
+        break;
+    case GD_CITYBLOCK:
+        gd_tile::launch_big<gd_tile::absdist, T, BIG_BK, S>(X, Y, (T *)p.C, p.mp, p.np, p.kp, p.kp, 0, 1, p.st);
+        break;
+    case GD_CHEBYCHEV:
+        gd_tile::launch_big<gd_tile::maxabs, T, BIG_BK, S>(X, Y, (T *)p.C, p.mp, p.np, p.kp, p.kp, 0, 1, p.st);
+        break;
+    default:
+        gd_tile::launch_big<gd_tile::sqdist, T, BIG_BK, S>(X, Y, (T *)p.C, p.mp, p.np, p.kp, p.kp, 0, 1, p.st);
+    }
     return GD_OK;
 }
 
@@ -638,6 +652,19 @@ bool gpu_named(const char *name, const gd_variant_info *list, int count)
     return false;
 }
 
+/* The variant for a metric in gd_pdist and gd_pdist2: the Euclidean two
+ * on every variant; cityblock and chebychev on 'tuned' and 'cpu' ('auto'
+ * stays: it takes tuned wherever it takes the GPU); the others on 'cpu'
+ * (gd_metric_variant). */
+gd_status pdist_metric_variant(gd_metric m, const char **name, bool gpu_variant)
+{
+    if (gd_metric_on_gpu(m) || !gd_metric_on_tuned(m)) return gd_metric_variant(m, name, gpu_variant);
+    if (!gpu_variant || strcmp(*name, "tuned") == 0) return GD_OK;
+    return gd_fail(GD_ERR_VARIANT, "variant '%s' computes the euclidean and squaredeuclidean "
+                   "metrics; cityblock and chebychev run on 'tuned' and 'cpu' ('auto' chooses)",
+                   *name);
+}
+
 } // namespace
 
 extern "C" gd_status gd_pdist(const char *name, const gd_matrix *Xm, gd_distance dist,
@@ -664,13 +691,14 @@ extern "C" gd_status gd_pdist(const char *name, const gd_matrix *Xm, gd_distance
     {
         const gd_variant_info *list;
         const int count = gd_pdist_variants(&list);
-        if ((s = gd_metric_variant(metric, &name, gpu_named(name, list, count)))) return s;
+        if ((s = pdist_metric_variant(metric, &name, gpu_named(name, list, count)))) return s;
     }
     if (strcmp(name, "auto") == 0) {
         bool gpu;
         if ((s = gd_auto_device(t, &gpu))) return s;
         const bool small = t->ops < AUTO_CPU_BELOW;
-        name = !gpu ? "cpu" : !small ? "tuned" : Xm->where == GD_DEVICE || D.device ? "naive" : "cpu";
+        const char *resident = gd_metric_on_gpu(metric) ? "naive" : "tuned";
+        name = !gpu ? "cpu" : !small ? "tuned" : Xm->where == GD_DEVICE || D.device ? resident : "cpu";
     }
     for (int i = 0; i < NVARIANTS; ++i)
         if (strcmp(VARIANTS[i].info.name, name) == 0) v = &VARIANTS[i];
@@ -700,10 +728,16 @@ extern "C" gd_status gd_pdist2(const char *name, const gd_matrix *X, const gd_ma
     gd_status s;
     const gd_variant_info *list;
     const int count = gd_pdist2_variants(&list);
-    if ((s = gd_metric_variant(metric.metric, &name, gpu_named(name, list, count)))) {
+    if ((s = pdist_metric_variant(metric.metric, &name, gpu_named(name, list, count)))) {
         memset(t, 0, sizeof *t);
         if (D.device) *D.device = NULL;
         return s;
     }
+    /* 'auto' on a small resident product takes the naive kernel, which
+     * computes the Euclidean two alone: tuned for the others */
+    if (!gd_metric_on_gpu(metric.metric) && gd_metric_on_tuned(metric.metric) &&
+        strcmp(name, "auto") == 0 && gd_any_resident(X, Y, D) &&
+        (double)X->rows * (double)Y->rows * (double)X->cols < OP2.auto_cpu_below)
+        name = "tuned";
     return gd_product(OP2, VARIANTS2, NVARIANTS2, name, X, Y, D, args, t);
 }

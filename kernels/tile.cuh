@@ -94,6 +94,29 @@ struct sqdist {
         acc += d * d;
     }
 };
+// cityblock: sum |x - y| (an FADD and an FADD whose operand takes the
+// absolute value: no extra instruction)
+struct absdist {
+    enum { K = 1, WITNESS = 0 };
+    template <class T> __device__ static T init() { return (T)0; }
+    __device__ static void step(float &acc, float a, float b) { acc += fabsf(a - b); }
+    __device__ static void step(double &acc, double a, double b) { acc += fabs(a - b); }
+};
+// chebychev: max |x - y|, NaN kept. |x - y| is +0 ... +Inf or a NaN with
+// its sign bit clear, above +Inf as an integer: the integer max of the bit
+// patterns is the float max, and once NaN stays NaN (as the host's loop)
+struct maxabs {
+    enum { K = 1, WITNESS = 0 };
+    template <class T> __device__ static T init() { return (T)0; }
+    __device__ static void step(float &acc, float a, float b)
+    {
+        acc = __int_as_float(max(__float_as_int(acc), __float_as_int(fabsf(a - b))));
+    }
+    __device__ static void step(double &acc, double a, double b)
+    {
+        acc = __longlong_as_double(max(__double_as_longlong(acc), __double_as_longlong(fabs(a - b))));
+    }
+};
 
 /* The witness forms of min-plus: beside each minimum, where it was
  * reached. The k-steps are taken in groups of K; w holds the group in

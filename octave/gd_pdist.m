@@ -27,8 +27,10 @@
 ## euclidean distances of the rows scaled by 1 ./ S or transformed by
 ## @code{/ chol (C)}, correlation and spearman cosine distances of centred
 ## rows or centred ranks: the same as the statistics package's to
-## rounding. The GPU variants compute the Euclidean two; the others run on
-## the @qcode{"cpu"} variant (@qcode{"auto"} chooses it).
+## rounding. The GPU variants compute the Euclidean two; @qcode{"tuned"}
+## also cityblock and chebychev (the cpu variant's distances bit for bit:
+## the same sums in the same order); the others run on the @qcode{"cpu"}
+## variant (@qcode{"auto"} chooses it).
 ##
 ## The Euclidean distances are computed as @code{sum ((x - y).^2)}
 ## (square-rooted for euclidean), never through the expanded

@@ -12,6 +12,30 @@ check() { octave_ok "check_metrics('$1', '$2')" "cases within bounds"; }
 @test "metrics auto, double" { check auto double; }
 @test "metrics auto on the GPU, single" { require_gpu; check auto single; }
 
+@test "cityblock and chebychev on the GPU (tuned): the cpu variant's distances bit for bit" {
+    require_gpu
+    octave_ok "setenv('GD_POISON', '1');
+        for c = {'single', 'double'}
+          for m = {'cityblock', 'chebychev'}
+            for s = {[1 3], [2 1], [129 7], [300 33], [1000 300]}
+              X = cast(randn(s{1}) * 10, c{1});
+              X(randperm(numel(X), min(3, numel(X)))) = [NaN Inf -Inf](1:min(3, numel(X)));
+              Y = cast(randi([-3 3], 77, s{1}(2)), c{1});
+              [D, info] = gd_pdist(X, m{1}, 'Variant', 'tuned');
+              assert(isequaln(D, gd_pdist(X, m{1}, 'Variant', 'cpu')), sprintf('pdist %s %s %s', c{1}, m{1}, mat2str(s{1})));
+              assert(strcmp(info.variant, 'tuned') && strcmp(class(D), c{1}));
+              D2 = gd_pdist2(X, Y, m{1}, 'Variant', 'tuned');
+              assert(isequaln(D2, gd_pdist2(X, Y, m{1}, 'Variant', 'cpu')), sprintf('pdist2 %s %s %s', c{1}, m{1}, mat2str(s{1})));
+              P = gd_pdist2(gdArray(X), gdArray(Y), m{1});
+              assert(isa(P, 'gdArray') && isequaln(gather(P), D2));
+            end
+          end
+        end
+        [~, i1] = gd_pdist(rand(300, 40), 'chebychev'); [~, i2] = gd_pdist2(rand(300, 40), rand(200, 40), 'cityblock');
+        assert(strcmp(i1.variant, 'tuned') && strcmp(i2.variant, 'tuned'));
+        disp('gpu metrics exact')" "gpu metrics exact"
+}
+
 @test "prepared metrics on gdArrays give gdArrays, equal to the host's" {
     octave_ok "X = randn(300, 6); Y = randn(40, 6);
         for m = {'seuclidean', 'mahalanobis', 'correlation', 'spearman', 'cosine', 'cityblock'}
@@ -35,6 +59,8 @@ check() { octave_ok "check_metrics('$1', '$2')" "cases within bounds"; }
     octave_error "X = rand(5, 1);" "'gd:input', 'at least 2 columns', @gd_pdist, X, 'spearman'"
     octave_error "X = rand(5, 3);" "'gd:variant', 'run on the .cpu. variant', @gd_pdist, X, 'jaccard', 'Variant', 'tuned'"
     octave_error "X = rand(5, 3);" "'gd:variant', 'run on the .cpu. variant', @gd_pdist2, X, X, 'hamming', 'Variant', 'naive'"
+    octave_error "X = rand(5, 3);" "'gd:variant', 'cityblock and chebychev run on .tuned. and .cpu.', @gd_pdist2, X, X, 'cityblock', 'Variant', 'naive'"
+    octave_error "X = rand(5, 3);" "'gd:variant', 'cityblock and chebychev run on .tuned. and .cpu.', @gd_pdist, X, 'chebychev', 'Variant', 'tiled'"
     octave_error "X = rand(5, 3);" "'gd:variant', 'run on the .cpu. variant', @gd_pdist2, X, X, 'cosine', 'Smallest', 2, 'Variant', 'fused'"
     octave_error "X = rand(5, 3);" "'gd:input', 'function-handle metric', @gd_pdist, X, @(a, b) 1"
     octave_error "X = rand(5, 3);" "'gd:input', 'unknown metric .taxi.', @gd_pdist2, X, X, 'taxi'"
