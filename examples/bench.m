@@ -522,20 +522,23 @@ if (any (strcmp (ops, "metrics")))
   ## pdist 'tuned' with each metric its tile computes, n x d = 16384 x 300.
   ## Ceilings per (pair, feature) triple, from each step's instructions and
   ## the pipes' rates (kernels/NOTES.md; make fp64mix measures them):
-  ## single euclidean FADD + FFMA, cityblock two FADD: 64 a clock an SM;
-  ## chebychev FADD + an integer max (64 a clock): 1 / (1/128 + 1/64) =
-  ## 42.7; double: DADD + DFMA or two DADD on the 64-lane FP64 pipe, 32;
-  ## chebychev DADD + a 64-bit integer max, 32 (the FP64 pipe's bound).
+  ## single euclidean FADD + FFMA, cityblock two FADD, cosine FMUL + FADD
+  ## (rounded apart, as the host's loop), hamming a compare and an FADD:
+  ## 64 a clock an SM; chebychev FADD + an integer max (64 a clock): 1 /
+  ## (1/128 + 1/64) = 42.7; double: two FP64 instructions on the 64-lane
+  ## FP64 pipe, 32 (chebychev: DADD + a 64-bit integer max, bound there too).
   n = scale (16384); d = 300;
-  ceil_m = struct ("single", struct ("euclidean", 64, "cityblock", 64, "chebychev", 128 / 3),
-                   "double", struct ("euclidean", 32, "cityblock", 32, "chebychev", 32));
+  ceil_m = struct ("single", struct ("euclidean", 64, "cityblock", 64, "chebychev", 128 / 3,
+                                     "cosine", 64, "hamming", 64),
+                   "double", struct ("euclidean", 32, "cityblock", 32, "chebychev", 32,
+                                     "cosine", 32, "hamming", 32));
   printf ("\npdist metrics (tuned)\n%-7s %-10s %10s %12s %7s %10s\n", "class", "metric",
           "kernel ms", "triples/s", "%ceil", "h2h ms");
-  md{end+1} = sprintf ("\n## pdist metrics\n\n`D = gd_pdist (X, metric)`, `tuned`, X = `rand (%d, %d, class)`: the tile of min-plus v5 with each metric's step. Ceilings per (pair, feature) triple a clock an SM, from the step's instructions and the pipes' rates: single euclidean (FADD + FFMA) and cityblock (two FADD) 64, chebychev (FADD + integer max) 42.7; double 32 (the FP64 pipe: DADD + DFMA, two DADD, DADD + a 64-bit integer max). kernel: CUDA events, median of 3; each metric's first 1000 rows checked against the cpu variant first (bit for bit; euclidean to rounding).\n\n| class | metric | kernel ms | triples/s | %% of ceiling | host-to-host ms |\n|---|---|---:|---:|---:|---:|\n", n, d);
-  progress ("pdist metrics", 6);
+  md{end+1} = sprintf ("\n## pdist metrics\n\n`D = gd_pdist (X, metric)`, `tuned`, X = `rand (%d, %d, class)`: the tile of min-plus v5 with each metric's step. Ceilings per (pair, feature) triple a clock an SM, from the step's instructions and the pipes' rates: single euclidean (FADD + FFMA), cityblock (two FADD), cosine (FMUL + FADD, rounded apart as the host's loop) and hamming (a compare and an FADD) 64, chebychev (FADD + integer max) 42.7; double 32 (two FP64 instructions a step on the FP64 pipe). kernel: CUDA events, median of 3; each metric's first 1000 rows checked against the cpu variant first (bit for bit; euclidean to rounding).\n\n| class | metric | kernel ms | triples/s | %% of ceiling | host-to-host ms |\n|---|---|---:|---:|---:|---:|\n", n, d);
+  progress ("pdist metrics", 10);
   for c = {"single", "double"}
     X = rand (n, d, c{1});
-    for m = {"euclidean", "cityblock", "chebychev"}
+    for m = {"euclidean", "cityblock", "chebychev", "cosine", "hamming"}
       q = min (n, 1000);
       G = gd_pdist (X(1:q,:), m{1}, "Variant", "tuned");
       E = gd_pdist (X(1:q,:), m{1}, "Variant", "cpu");

@@ -97,6 +97,76 @@ template <class T, bool SQRT> struct finish {
     }
 };
 
+// cosine and hamming: per row its norm (sqrt of the sum of squares, each
+// product and sum rounded on its own, in feature order: the host's) and
+// whether it holds NaN; after the tile, each distance from its sum and
+// the two rows' (the host's expressions, so its values to the bit).
+template <class T> __device__ __forceinline__ T mul_rn(T a, T b);
+template <> __device__ __forceinline__ float mul_rn(float a, float b) { return __fmul_rn(a, b); }
+template <> __device__ __forceinline__ double mul_rn(double a, double b) { return __dmul_rn(a, b); }
+template <class T> __device__ __forceinline__ T add_rn(T a, T b);
+template <> __device__ __forceinline__ float add_rn(float a, float b) { return __fadd_rn(a, b); }
+template <> __device__ __forceinline__ double add_rn(double a, double b) { return __dadd_rn(a, b); }
+
+// rows 0 .. rows-1 of X (leading dimension ld, d features); threads along
+// the rows, so each feature's loads are contiguous
+template <class T>
+__global__ void row_info(const T *__restrict__ X, int64_t ld, int64_t rows, int64_t d,
+                         T *__restrict__ norm, unsigned char *__restrict__ nan)
+{
+    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < rows;
+         i += (int64_t)gridDim.x * blockDim.x) {
+        T sum = 0;
+        bool f = false;
+        for (int64_t k = 0; k < d; ++k) {
+            const T x = X[i + ld * k];
+            sum = add_rn(sum, mul_rn(x, x));
+            f |= x != x;
+        }
+        norm[i] = sqrt(sum);
+        nan[i] = f;
+    }
+}
+
+template <class T>
+__device__ __forceinline__ T epilogue(gd_metric m, T v, T ni, T nj, bool fi, bool fj, int64_t d)
+{
+    if (m == GD_COSINE) {
+        v = 1 - v / (ni * nj);
+        return v < 0 ? 0 : v;
+    }
+    return fi || fj ? (T)NAN : v / (T)d; // hamming
+}
+
+// pdist2's D (m x n, leading dimension ldd): X's rows' information at
+// (nx, fx), Y's at (ny, fy)
+template <class T>
+__global__ void epilogue_rect(gd_metric metric, T *__restrict__ D, int64_t ldd, int64_t m,
+                              int64_t n, int64_t d, const T *__restrict__ nx,
+                              const unsigned char *__restrict__ fx, const T *__restrict__ ny,
+                              const unsigned char *__restrict__ fy)
+{
+    for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < m * n;
+         e += (int64_t)gridDim.x * blockDim.x) {
+        const int64_t i = e % m, j = e / m;
+        T *p = D + i + ldd * j;
+        *p = epilogue(metric, *p, nx[i], ny[j], fx[i], fy[j], d);
+    }
+}
+
+// a panel of pdist's triangle: pairs t0 <= t < t1, D at t0
+template <class T>
+__global__ void epilogue_triangle(gd_metric metric, T *__restrict__ D, int64_t n, int64_t d,
+                                  int64_t t0, int64_t t1, const T *__restrict__ norm,
+                                  const unsigned char *__restrict__ nan)
+{
+    for (int64_t t = t0 + blockIdx.x * (int64_t)blockDim.x + threadIdx.x; t < t1;
+         t += (int64_t)gridDim.x * blockDim.x) {
+        const int64_t j = tri_column(t, n), i = t - tri_start(j, n) + j + 1;
+        D[t - t0] = epilogue(metric, D[t - t0], norm[i], norm[j], nan[i], nan[j], d);
+    }
+}
+
 // The rescue of a panel of the condensed triangle (pairs t0 <= t < t1, D
 // at t0) and of a block of pdist2's D (m x n, leading dimension ldd):
 // each stored value whose square left the normal range is recomputed from
@@ -361,7 +431,8 @@ gd_status run_gpu(const pdist_variant &v, const gd_matrix &Xm, gd_metric metric,
     enum { EV_PREP = 1, EV_BATCH = 2, EV_BATCH_END = 3, EV_PREP_END = 5 };
     gd_allocs al = {};
     const void *dX = NULL;
-    void *dXp = NULL, *dD = NULL;
+    void *dXp = NULL, *dD = NULL, *dInfo = NULL;
+    const bool info = metric == GD_COSINE || metric == GD_HAMMING; // rows' norms, NaN flags
     char what[128];
     gd_copies_begin(t);
     /* X on the device: a resident tight X in place, else uploaded (or
@@ -372,6 +443,8 @@ gd_status run_gpu(const pdist_variant &v, const gd_matrix &Xm, gd_metric metric,
         gd_describe(what, sizeof what, "padded X", np, da, cls);
         if ((s = gd_alloc(&al, &dXp, (size_t)(np * da) * es, what))) goto done;
     }
+    if (info && (s = gd_alloc(&al, &dInfo, (size_t)n * (es + 1), "the rows' norms and NaN flags")))
+        goto done;
     {
         // D on the device: the whole triangle when it fits, else as much as
         // the memory left allows, used again from its start once the
@@ -402,6 +475,10 @@ gd_status run_gpu(const pdist_variant &v, const gd_matrix &Xm, gd_metric metric,
             dim3 grid((unsigned)((np + 255) / 256), gd_grid_y(da));
             gd_tile::pad_rows<T><<<grid, 256, 0, st>>>((const T *)dX, (T *)dXp, n, d, np, da);
             if ((s = gd_cuda(cudaGetLastError(), "layout preparation kernel"))) goto done;
+        }
+        if (info) {
+            row_info<T><<<gd_blocks_for(n, 256), 256, 0, st>>>((const T *)dX, n, n, d, (T *)dInfo, (unsigned char *)((T *)dInfo + n));
+            if ((s = gd_cuda(cudaGetLastError(), "the rows' norms"))) goto done;
         }
         cudaEventRecord(gd_event(EV_PREP_END), st);
         gd_describe(what, sizeof what, "D", 1, P, cls);
@@ -439,8 +516,16 @@ gd_status run_gpu(const pdist_variant &v, const gd_matrix &Xm, gd_metric metric,
                     launch_panel<T, false, gd_tile::absdist>(v.k, (const T *)dX, (const T *)dXp, Dd, n, d, np, dp, j0, j1, ps);
                 else if (metric == GD_CHEBYCHEV)
                     launch_panel<T, false, gd_tile::maxabs>(v.k, (const T *)dX, (const T *)dXp, Dd, n, d, np, dp, j0, j1, ps);
+                else if (metric == GD_COSINE)
+                    launch_panel<T, false, gd_tile::dot_rn>(v.k, (const T *)dX, (const T *)dXp, Dd, n, d, np, dp, j0, j1, ps);
+                else if (metric == GD_HAMMING)
+                    launch_panel<T, false, gd_tile::neq>(v.k, (const T *)dX, (const T *)dXp, Dd, n, d, np, dp, j0, j1, ps);
                 else
                     launch_panel<T, false>(v.k, (const T *)dX, (const T *)dXp, Dd, n, d, np, dp, j0, j1, ps);
+                if (info) {
+                    const int64_t a = tri_start(j0, n), b = tri_start(j1, n);
+                    epilogue_triangle<T><<<rescue_blocks(b - a), 256, 0, ps>>>(metric, Dd, n, d, a, b, (const T *)dInfo, (const unsigned char *)((const T *)dInfo + n));
+                }
                 if ((s = gd_cuda(cudaGetLastError(), "pdist kernel launch"))) goto done;
                 cudaEventRecord(gd_panel_event(qn), ps);
                 used += tri_start(j1, n) - tri_start(j0, n);
@@ -560,11 +645,30 @@ template <class T> gd_status launch2_tuned(const gd_plan &p)
     case GD_CHEBYCHEV:
         gd_tile::launch_big<gd_tile::maxabs, T, BIG_BK, S>(X, Y, (T *)p.C, p.mp, p.np, p.kp, p.kp, 0, 1, p.st);
         break;
+    case GD_COSINE:
+    case GD_HAMMING: {
+        // the rows' norms and NaN flags in the workspace (work2), then the
+        // tile, then each distance from its sum and its rows'
+        T *nx = (T *)p.work, *ny = nx + p.mp;
+        unsigned char *fx = (unsigned char *)(ny + p.np), *fy = fx + p.mp;
+        row_info<T><<<gd_blocks_for(p.m, 256), 256, 0, p.st>>>(X, p.mp, p.m, p.k, nx, fx);
+        row_info<T><<<gd_blocks_for(p.n, 256), 256, 0, p.st>>>(Y, p.np, p.n, p.k, ny, fy);
+        if (p.args.metric == GD_COSINE)
+            gd_tile::launch_big<gd_tile::dot_rn, T, BIG_BK, S>(X, Y, (T *)p.C, p.mp, p.np, p.kp, p.kp, 0, 1, p.st);
+        else
+            gd_tile::launch_big<gd_tile::neq, T, BIG_BK, S>(X, Y, (T *)p.C, p.mp, p.np, p.kp, p.kp, 0, 1, p.st);
+        epilogue_rect<T><<<rescue_blocks(p.m * p.n), 256, 0, p.st>>>(p.args.metric, (T *)p.C, p.ldc, p.m, p.n, p.k, nx, fx, ny, fy);
+        break;
+    }
     default:
         gd_tile::launch_big<gd_tile::sqdist, T, BIG_BK, S>(X, Y, (T *)p.C, p.mp, p.np, p.kp, p.kp, 0, 1, p.st);
     }
     return GD_OK;
 }
+
+// tuned's workspace: the rows' norms (8 bytes each, whatever the class) and
+// NaN flags, for cosine and hamming
+size_t work2(const gd_plan &p) { return (size_t)(p.mp + p.np) * 9; }
 
 // after a call's work: the rescue flag goes down for the next call (no
 // wait: the next call's kernels queue behind it on the same stream, or on
@@ -579,7 +683,7 @@ const gd_product_variant VARIANTS2[] = {
      GD_RAW, false, 1, 1, 1, launch2_naive<float>, launch2_naive<double>, NULL, lower_after},
     {{"tuned", "128x64 tiles of 128 threads (double: 128x128 of 256), 8x8 pairs each, two shared "
       "stages of 8 features, 16-byte loads and stores", 1},
-     GD_PADDED_BT, true, BIG, BIG, BIG_BK, launch2_tuned<float>, launch2_tuned<double>, NULL,
+     GD_PADDED_BT, true, BIG, BIG, BIG_BK, launch2_tuned<float>, launch2_tuned<double>, work2,
      lower_after},
     {{"cpu", "OpenMP on the host, a column of D at a time", 0},
      GD_RAW, false, 1, 1, 1, NULL, NULL},
@@ -658,11 +762,18 @@ bool gpu_named(const char *name, const gd_variant_info *list, int count)
  * (gd_metric_variant). */
 gd_status pdist_metric_variant(gd_metric m, const char **name, bool gpu_variant)
 {
-    if (gd_metric_on_gpu(m) || !gd_metric_on_tuned(m)) return gd_metric_variant(m, name, gpu_variant);
-    if (!gpu_variant || strcmp(*name, "tuned") == 0) return GD_OK;
+    if (gd_metric_on_gpu(m)) return GD_OK;
+    if (gpu_variant && strcmp(*name, "tuned") == 0) {
+        if (gd_metric_on_tuned(m)) return GD_OK;
+        return gd_fail(GD_ERR_VARIANT, "variant 'tuned' computes euclidean, squaredeuclidean, "
+                       "cityblock, chebychev, cosine (correlation, spearman) and hamming; the "
+                       "others run on the 'cpu' variant ('auto' chooses it)");
+    }
+    if (!gd_metric_on_tuned(m)) return gd_metric_variant(m, name, gpu_variant);
+    if (!gpu_variant) return GD_OK; // auto (it takes tuned where it takes the GPU) or cpu
     return gd_fail(GD_ERR_VARIANT, "variant '%s' computes the euclidean and squaredeuclidean "
-                   "metrics; cityblock and chebychev run on 'tuned' and 'cpu' ('auto' chooses)",
-                   *name);
+                   "metrics; cityblock, chebychev, cosine (correlation, spearman) and hamming "
+                   "run on 'tuned' and 'cpu' ('auto' chooses)", *name);
 }
 
 } // namespace

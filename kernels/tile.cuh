@@ -102,6 +102,21 @@ struct absdist {
     __device__ static void step(float &acc, float a, float b) { acc += fabsf(a - b); }
     __device__ static void step(double &acc, double a, double b) { acc += fabs(a - b); }
 };
+// cosine's dot product, each product and sum rounded on its own (no FFMA):
+// the host's loop to the bit, and its norms' too
+struct dot_rn {
+    enum { K = 1, WITNESS = 0 };
+    template <class T> __device__ static T init() { return (T)0; }
+    __device__ static void step(float &acc, float a, float b) { acc = __fadd_rn(acc, __fmul_rn(a, b)); }
+    __device__ static void step(double &acc, double a, double b) { acc = __dadd_rn(acc, __dmul_rn(a, b)); }
+};
+// hamming: the count of x != y (NaN counts; the epilogue makes such rows'
+// distances NaN)
+struct neq {
+    enum { K = 1, WITNESS = 0 };
+    template <class T> __device__ static T init() { return (T)0; }
+    template <class T> __device__ static void step(T &acc, T a, T b) { acc += a != b ? (T)1 : (T)0; }
+};
 // chebychev: max |x - y|, NaN kept. |x - y| is +0 ... +Inf or a NaN with
 // its sign bit clear, above +Inf as an integer: the integer max of the bit
 // patterns is the float max, and once NaN stays NaN (as the host's loop)

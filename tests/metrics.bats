@@ -12,14 +12,16 @@ check() { octave_ok "check_metrics('$1', '$2')" "cases within bounds"; }
 @test "metrics auto, double" { check auto double; }
 @test "metrics auto on the GPU, single" { require_gpu; check auto single; }
 
-@test "cityblock and chebychev on the GPU (tuned): the cpu variant's distances bit for bit" {
+@test "cityblock, chebychev, cosine, correlation, spearman, hamming on the GPU (tuned): the cpu variant's distances bit for bit" {
     require_gpu
     octave_ok "setenv('GD_POISON', '1');
         for c = {'single', 'double'}
-          for m = {'cityblock', 'chebychev'}
+          for m = {'cityblock', 'chebychev', 'cosine', 'correlation', 'spearman', 'hamming'}
             for s = {[1 3], [2 1], [129 7], [300 33], [1000 300]}
               X = cast(randn(s{1}) * 10, c{1});
               X(randperm(numel(X), min(3, numel(X)))) = [NaN Inf -Inf](1:min(3, numel(X)));
+              X(end, :) = 0; X(1, :) = round(X(1, :));        # a zero row; integers
+              if (s{1}(2) < 2 && any(strcmp(m{1}, {'correlation', 'spearman'}))) continue; end
               Y = cast(randi([-3 3], 77, s{1}(2)), c{1});
               [D, info] = gd_pdist(X, m{1}, 'Variant', 'tuned');
               assert(isequaln(D, gd_pdist(X, m{1}, 'Variant', 'cpu')), sprintf('pdist %s %s %s', c{1}, m{1}, mat2str(s{1})));
@@ -58,9 +60,10 @@ check() { octave_ok "check_metrics('$1', '$2')" "cases within bounds"; }
     octave_error "X = rand(5, 3);" "'gd:input', 'symmetric positive definite', @gd_pdist, X, 'mahalanobis', -eye(3)"
     octave_error "X = rand(5, 1);" "'gd:input', 'at least 2 columns', @gd_pdist, X, 'spearman'"
     octave_error "X = rand(5, 3);" "'gd:variant', 'run on the .cpu. variant', @gd_pdist, X, 'jaccard', 'Variant', 'tuned'"
-    octave_error "X = rand(5, 3);" "'gd:variant', 'run on the .cpu. variant', @gd_pdist2, X, X, 'hamming', 'Variant', 'naive'"
-    octave_error "X = rand(5, 3);" "'gd:variant', 'cityblock and chebychev run on .tuned. and .cpu.', @gd_pdist2, X, X, 'cityblock', 'Variant', 'naive'"
-    octave_error "X = rand(5, 3);" "'gd:variant', 'cityblock and chebychev run on .tuned. and .cpu.', @gd_pdist, X, 'chebychev', 'Variant', 'tiled'"
+    octave_error "X = rand(5, 3);" "'gd:variant', 'run on the .cpu. variant', @gd_pdist2, X, X, 'minkowski', 3, 'Variant', 'tuned'"
+    octave_error "X = rand(5, 3);" "'gd:variant', 'and hamming run on .tuned. and .cpu.', @gd_pdist2, X, X, 'hamming', 'Variant', 'naive'"
+    octave_error "X = rand(5, 3);" "'gd:variant', 'and hamming run on .tuned. and .cpu.', @gd_pdist2, X, X, 'cityblock', 'Variant', 'naive'"
+    octave_error "X = rand(5, 3);" "'gd:variant', 'and hamming run on .tuned. and .cpu.', @gd_pdist, X, 'chebychev', 'Variant', 'tiled'"
     octave_error "X = rand(5, 3);" "'gd:variant', 'run on the .cpu. variant', @gd_pdist2, X, X, 'cosine', 'Smallest', 2, 'Variant', 'fused'"
     octave_error "X = rand(5, 3);" "'gd:input', 'function-handle metric', @gd_pdist, X, @(a, b) 1"
     octave_error "X = rand(5, 3);" "'gd:input', 'unknown metric .taxi.', @gd_pdist2, X, X, 'taxi'"

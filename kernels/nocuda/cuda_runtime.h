@@ -167,6 +167,11 @@ GD_NOCUDA_MINMAX(unsigned long long)
 GD_NOCUDA_MINMAX(long)
 GD_NOCUDA_MINMAX(unsigned long)
 static inline int __vimin3_s32(int a, int b, int c) { return a < b ? (a < c ? a : c) : (b < c ? b : c); }
+/* rounded arithmetic without contraction */
+static inline float __fadd_rn(float a, float b) { return a + b; }
+static inline float __fmul_rn(float a, float b) { return a * b; }
+static inline double __dadd_rn(double a, double b) { return a + b; }
+static inline double __dmul_rn(double a, double b) { return a * b; }
 /* the DPX forms: min(a + b, c), the sum wrapping; per 16-bit half for x2 */
 static inline int __viaddmin_s32(int a, int b, int c)
 {
