@@ -525,26 +525,33 @@ if (any (strcmp (ops, "metrics")))
   ## single euclidean FADD + FFMA, cityblock two FADD, cosine FMUL + FADD
   ## (rounded apart, as the host's loop), hamming a compare and an FADD:
   ## 64 a clock an SM; chebychev FADD + an integer max (64 a clock): 1 /
-  ## (1/128 + 1/64) = 42.7; double: two FP64 instructions on the 64-lane
-  ## FP64 pipe, 32 (chebychev: DADD + a 64-bit integer max, bound there too).
+  ## (1/128 + 1/64) = 42.7; jaccard three compares, a predicate op and an
+  ## integer add of two counts (about five ALU instructions at 128: 25.6,
+  ## both classes); minkowski (p = 3) a power a step, two MUFU (log2 and
+  ## exp2) at 16 a clock: 8 in both classes (a bound; pow takes more);
+  ## double: two FP64 instructions on the 64-lane FP64 pipe, 32
+  ## (chebychev: DADD + a 64-bit integer max, bound there too).
   n = scale (16384); d = 300;
   ceil_m = struct ("single", struct ("euclidean", 64, "cityblock", 64, "chebychev", 128 / 3,
-                                     "cosine", 64, "hamming", 64),
+                                     "cosine", 64, "hamming", 64, "jaccard", 128 / 5, "minkowski", 8),
                    "double", struct ("euclidean", 32, "cityblock", 32, "chebychev", 32,
-                                     "cosine", 32, "hamming", 32));
+                                     "cosine", 32, "hamming", 32, "jaccard", 128 / 5,
+                                     "minkowski", 8));
   printf ("\npdist metrics (tuned)\n%-7s %-10s %10s %12s %7s %10s\n", "class", "metric",
           "kernel ms", "triples/s", "%ceil", "h2h ms");
-  md{end+1} = sprintf ("\n## pdist metrics\n\n`D = gd_pdist (X, metric)`, `tuned`, X = `rand (%d, %d, class)`: the tile of min-plus v5 with each metric's step. Ceilings per (pair, feature) triple a clock an SM, from the step's instructions and the pipes' rates: single euclidean (FADD + FFMA), cityblock (two FADD), cosine (FMUL + FADD, rounded apart as the host's loop) and hamming (a compare and an FADD) 64, chebychev (FADD + integer max) 42.7; double 32 (two FP64 instructions a step on the FP64 pipe). kernel: CUDA events, median of 3; each metric's first 1000 rows checked against the cpu variant first (bit for bit; euclidean to rounding).\n\n| class | metric | kernel ms | triples/s | %% of ceiling | host-to-host ms |\n|---|---|---:|---:|---:|---:|\n", n, d);
-  progress ("pdist metrics", 10);
+  md{end+1} = sprintf ("\n## pdist metrics\n\n`D = gd_pdist (X, metric)`, `tuned`, X = `rand (%d, %d, class)`: the tile of min-plus v5 with each metric's step. Ceilings per (pair, feature) triple a clock an SM, from the step's instructions and the pipes' rates: single euclidean (FADD + FFMA), cityblock (two FADD), cosine (FMUL + FADD, rounded apart as the host's loop) and hamming (a compare and an FADD) 64, chebychev (FADD + integer max) 42.7, jaccard (two counts packed in one integer: about five ALU instructions) 25.6, minkowski (p = 3: a power a step, two MUFU at 16 a clock) 8; double 32 (two FP64 instructions a step on the FP64 pipe), jaccard 25.6, minkowski 8. kernel: CUDA events, median of 3; each metric's first 1000 rows checked against the cpu variant first (bit for bit; euclidean to rounding).\n\n| class | metric | kernel ms | triples/s | %% of ceiling | host-to-host ms |\n|---|---|---:|---:|---:|---:|\n", n, d);
+  progress ("pdist metrics", 14);
   for c = {"single", "double"}
     X = rand (n, d, c{1});
-    for m = {"euclidean", "cityblock", "chebychev", "cosine", "hamming"}
+    for m = {"euclidean", "cityblock", "chebychev", "cosine", "hamming", "jaccard", "minkowski"}
       q = min (n, 1000);
-      G = gd_pdist (X(1:q,:), m{1}, "Variant", "tuned");
-      E = gd_pdist (X(1:q,:), m{1}, "Variant", "cpu");
-      ## the Euclidean kernel sums with FFMA, the host's loop need not: to
-      ## rounding there; the others bit for bit
-      if (strcmp (m{1}, "euclidean"))
+      args = pick (strcmp (m{1}, "minkowski"), {3}, {});
+      G = gd_pdist (X(1:q,:), m{1}, args{:}, "Variant", "tuned");
+      E = gd_pdist (X(1:q,:), m{1}, args{:}, "Variant", "cpu");
+      ## the Euclidean kernel sums with FFMA, the host's loop need not, and
+      ## minkowski's powers are the GPU's: to rounding there; the others
+      ## bit for bit
+      if (any (strcmp (m{1}, {"euclidean", "minkowski"})))
         ok = max (abs (G - E) ./ max (1, E)) < 20 * eps (c{1});
       else
         ok = isequal (G, E);
@@ -554,7 +561,7 @@ if (any (strcmp (ops, "metrics")))
       endif
       tk = th = zeros (1, 3);
       for r = 1:3
-        t0 = tic (); [D, info] = gd_pdist (X, m{1}, "Variant", "tuned"); th(r) = toc (t0) * 1e3;
+        t0 = tic (); [D, info] = gd_pdist (X, m{1}, args{:}, "Variant", "tuned"); th(r) = toc (t0) * 1e3;
         tk(r) = info.kernel_ms; clear D;
       endfor
       rate = n * (n - 1) / 2 * d / (median (tk) * 1e-3);

@@ -286,15 +286,10 @@ typedef struct {
  * on the 'cpu' variant, which 'auto' then chooses, except those of
  * gd_metric_on_tuned. */
 static inline int gd_metric_on_gpu(gd_metric m) { return m == GD_EUCLIDEAN || m == GD_SQEUCLIDEAN; }
-/* 1 for the metrics pdist's and pdist2's 'tuned' variant computes: the
- * Euclidean two, cityblock, chebychev, cosine (and so correlation and
- * spearman, cosine on prepared rows) and hamming ('auto' takes it for
- * them). */
-static inline int gd_metric_on_tuned(gd_metric m)
-{
-    return gd_metric_on_gpu(m) || m == GD_CITYBLOCK || m == GD_CHEBYCHEV || m == GD_COSINE ||
-           m == GD_HAMMING;
-}
+/* 1 for the metrics pdist's and pdist2's 'tuned' variant computes: every
+ * one (correlation and spearman are cosine on prepared rows, seuclidean
+ * and mahalanobis euclidean); 'auto' takes it for them. */
+static inline int gd_metric_on_tuned(gd_metric m) { return m >= GD_EUCLIDEAN && m <= GD_JACCARD; }
 
 /* D = pdist(X): X is n x d (observations in rows), D the 1 x n(n-1)/2
  * condensed vector in the statistics package's order ((2,1), (3,1), ...,

@@ -128,6 +128,20 @@ __global__ void row_info(const T *__restrict__ X, int64_t ld, int64_t rows, int6
     }
 }
 
+// jaccard's two counts, from the bits gd_tile::jaccard_counts left
+__device__ __forceinline__ void counts(float v, float *num, float *den)
+{
+    const unsigned u = __float_as_uint(v);
+    *num = (float)(u & 0xffffu);
+    *den = (float)(u >> 16);
+}
+__device__ __forceinline__ void counts(double v, double *num, double *den)
+{
+    const unsigned long long u = (unsigned long long)__double_as_longlong(v);
+    *num = (double)(u & 0xffffffffull);
+    *den = (double)(u >> 32);
+}
+
 template <class T>
 __device__ __forceinline__ T epilogue(gd_metric m, T v, T ni, T nj, bool fi, bool fj, int64_t d)
 {
@@ -135,7 +149,84 @@ __device__ __forceinline__ T epilogue(gd_metric m, T v, T ni, T nj, bool fi, boo
         v = 1 - v / (ni * nj);
         return v < 0 ? 0 : v;
     }
+    if (m == GD_JACCARD) {
+        T num, den;
+        counts(v, &num, &den);
+        return fi || fj ? (T)NAN : num / den;
+    }
     return fi || fj ? (T)NAN : v / (T)d; // hamming
+}
+
+// minkowski: sum |x - y|^p, then its 1/p-th power; where the sum
+// overflowed or lost digits to underflow (Inf, or below TINY), the host's
+// scaled form, norm (x - y, p) as Octave computes it: the largest |x - y|
+// times (sum (|x - y| / it)^p)^(1/p). p lives in constant memory (one
+// call at a time uses it), set before the launches.
+__constant__ float c_minkowski_pf;
+__constant__ double c_minkowski_pd;
+__device__ __forceinline__ float minkowski_p(float) { return c_minkowski_pf; }
+__device__ __forceinline__ double minkowski_p(double) { return c_minkowski_pd; }
+__device__ __forceinline__ float tiny(float) { return 0x1p-100f; }
+__device__ __forceinline__ double tiny(double) { return 0x1p-960; }
+
+struct minkowski_step {
+    enum { K = 1, WITNESS = 0 };
+    template <class T> __device__ static T init() { return (T)0; }
+    template <class T> __device__ static void step(T &acc, T a, T b)
+    {
+        acc += pow(fabs(a - b), minkowski_p(a));
+    }
+};
+
+// the distance of rows x (stride ldx) and y (stride ldy) from the sum v
+template <class T>
+__device__ T minkowski_finish(T v, const T *__restrict__ x, int64_t ldx, const T *__restrict__ y,
+                              int64_t ldy, int64_t d)
+{
+    const T p = minkowski_p(v);
+    if (!(v == (T)INFINITY || v < tiny(v))) return pow(v, 1 / p);
+    T scl = 0, sum = 0;
+    for (int64_t k = 0; k < d; ++k) {
+        const T t = fabs(x[ldx * k] - y[ldy * k]);
+        scl = t > scl ? t : scl;
+    }
+    if (scl > 0 && scl != (T)INFINITY)
+        for (int64_t k = 0; k < d; ++k) sum += pow(fabs(x[ldx * k] - y[ldy * k]) / scl, p);
+    return scl > 0 && scl != (T)INFINITY ? scl * pow(sum, 1 / p) : scl;
+}
+
+template <class T>
+__global__ void minkowski_rect(T *__restrict__ D, int64_t ldd, int64_t m, int64_t n,
+                               const T *__restrict__ X, int64_t ldx, const T *__restrict__ Y,
+                               int64_t ldy, int64_t d)
+{
+    for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < m * n;
+         e += (int64_t)gridDim.x * blockDim.x) {
+        const int64_t i = e % m, j = e / m;
+        T *p = D + i + ldd * j;
+        *p = minkowski_finish(*p, X + i, ldx, Y + j, ldy, d);
+    }
+}
+
+template <class T>
+__global__ void minkowski_triangle(T *__restrict__ D, int64_t n, int64_t d, int64_t t0,
+                                   int64_t t1, const T *__restrict__ X)
+{
+    for (int64_t t = t0 + blockIdx.x * (int64_t)blockDim.x + threadIdx.x; t < t1;
+         t += (int64_t)gridDim.x * blockDim.x) {
+        const int64_t j = tri_column(t, n), i = t - tri_start(j, n) + j + 1;
+        D[t - t0] = minkowski_finish(D[t - t0], X + i, n, X + j, n, d);
+    }
+}
+
+// sets the exponent for the kernels above, on st (a copy from pageable
+// memory: the source is read before the call returns)
+gd_status set_minkowski_p(double p, cudaStream_t st)
+{
+    const float pf = (float)p;
+    gd_status s = gd_cuda(cudaMemcpyToSymbolAsync(c_minkowski_pf, &pf, sizeof pf, 0, cudaMemcpyHostToDevice, st), "minkowski's exponent");
+    if (s) return s;
+    return gd_cuda(cudaMemcpyToSymbolAsync(c_minkowski_pd, &p, sizeof p, 0, cudaMemcpyHostToDevice, st), "minkowski's exponent");
 }
 
 // pdist2's D (m x n, leading dimension ldd): X's rows' information at
@@ -408,8 +499,8 @@ void launch_panel(kind k, const T *X, const T *Xp, T *Dd, int64_t n, int64_t d,
 }
 
 template <class T>
-gd_status run_gpu(const pdist_variant &v, const gd_matrix &Xm, gd_metric metric, gd_out out,
-                  gd_timing *t)
+gd_status run_gpu(const pdist_variant &v, const gd_matrix &Xm, gd_metric metric, double mp,
+                  gd_out out, gd_timing *t)
 {
     const int64_t n = Xm.rows, d = Xm.cols;
     const bool keep = out.device != NULL;
@@ -432,7 +523,7 @@ gd_status run_gpu(const pdist_variant &v, const gd_matrix &Xm, gd_metric metric,
     gd_allocs al = {};
     const void *dX = NULL;
     void *dXp = NULL, *dD = NULL, *dInfo = NULL;
-    const bool info = metric == GD_COSINE || metric == GD_HAMMING; // rows' norms, NaN flags
+    const bool info = metric == GD_COSINE || metric == GD_HAMMING || metric == GD_JACCARD; // rows' norms, NaN flags
     char what[128];
     gd_copies_begin(t);
     /* X on the device: a resident tight X in place, else uploaded (or
@@ -476,6 +567,7 @@ gd_status run_gpu(const pdist_variant &v, const gd_matrix &Xm, gd_metric metric,
             gd_tile::pad_rows<T><<<grid, 256, 0, st>>>((const T *)dX, (T *)dXp, n, d, np, da);
             if ((s = gd_cuda(cudaGetLastError(), "layout preparation kernel"))) goto done;
         }
+        if (metric == GD_MINKOWSKI && (s = set_minkowski_p(mp, st))) goto done;
         if (info) {
             row_info<T><<<gd_blocks_for(n, 256), 256, 0, st>>>((const T *)dX, n, n, d, (T *)dInfo, (unsigned char *)((T *)dInfo + n));
             if ((s = gd_cuda(cudaGetLastError(), "the rows' norms"))) goto done;
@@ -520,8 +612,16 @@ gd_status run_gpu(const pdist_variant &v, const gd_matrix &Xm, gd_metric metric,
                     launch_panel<T, false, gd_tile::dot_rn>(v.k, (const T *)dX, (const T *)dXp, Dd, n, d, np, dp, j0, j1, ps);
                 else if (metric == GD_HAMMING)
                     launch_panel<T, false, gd_tile::neq>(v.k, (const T *)dX, (const T *)dXp, Dd, n, d, np, dp, j0, j1, ps);
+                else if (metric == GD_JACCARD)
+                    launch_panel<T, false, gd_tile::jaccard_counts>(v.k, (const T *)dX, (const T *)dXp, Dd, n, d, np, dp, j0, j1, ps);
+                else if (metric == GD_MINKOWSKI)
+                    launch_panel<T, false, minkowski_step>(v.k, (const T *)dX, (const T *)dXp, Dd, n, d, np, dp, j0, j1, ps);
                 else
                     launch_panel<T, false>(v.k, (const T *)dX, (const T *)dXp, Dd, n, d, np, dp, j0, j1, ps);
+                if (metric == GD_MINKOWSKI) {
+                    const int64_t a = tri_start(j0, n), b = tri_start(j1, n);
+                    minkowski_triangle<T><<<rescue_blocks(b - a), 256, 0, ps>>>(Dd, n, d, a, b, (const T *)dX);
+                }
                 if (info) {
                     const int64_t a = tri_start(j0, n), b = tri_start(j1, n);
                     epilogue_triangle<T><<<rescue_blocks(b - a), 256, 0, ps>>>(metric, Dd, n, d, a, b, (const T *)dInfo, (const unsigned char *)((const T *)dInfo + n));
@@ -645,8 +745,16 @@ template <class T> gd_status launch2_tuned(const gd_plan &p)
     case GD_CHEBYCHEV:
         gd_tile::launch_big<gd_tile::maxabs, T, BIG_BK, S>(X, Y, (T *)p.C, p.mp, p.np, p.kp, p.kp, 0, 1, p.st);
         break;
+    case GD_MINKOWSKI: {
+        const gd_status s = set_minkowski_p(p.args.p, p.st);
+        if (s) return s;
+        gd_tile::launch_big<minkowski_step, T, BIG_BK, S>(X, Y, (T *)p.C, p.mp, p.np, p.kp, p.kp, 0, 1, p.st);
+        minkowski_rect<T><<<rescue_blocks(p.m * p.n), 256, 0, p.st>>>((T *)p.C, p.ldc, p.m, p.n, X, p.mp, Y, p.np, p.k);
+        break;
+    }
     case GD_COSINE:
-    case GD_HAMMING: {
+    case GD_HAMMING:
+    case GD_JACCARD: {
         // the rows' norms and NaN flags in the workspace (work2), then the
         // tile, then each distance from its sum and its rows'
         T *nx = (T *)p.work, *ny = nx + p.mp;
@@ -655,8 +763,10 @@ template <class T> gd_status launch2_tuned(const gd_plan &p)
         row_info<T><<<gd_blocks_for(p.n, 256), 256, 0, p.st>>>(Y, p.np, p.n, p.k, ny, fy);
         if (p.args.metric == GD_COSINE)
             gd_tile::launch_big<gd_tile::dot_rn, T, BIG_BK, S>(X, Y, (T *)p.C, p.mp, p.np, p.kp, p.kp, 0, 1, p.st);
-        else
+        else if (p.args.metric == GD_HAMMING)
             gd_tile::launch_big<gd_tile::neq, T, BIG_BK, S>(X, Y, (T *)p.C, p.mp, p.np, p.kp, p.kp, 0, 1, p.st);
+        else
+            gd_tile::launch_big<gd_tile::jaccard_counts, T, BIG_BK, S>(X, Y, (T *)p.C, p.mp, p.np, p.kp, p.kp, 0, 1, p.st);
         epilogue_rect<T><<<rescue_blocks(p.m * p.n), 256, 0, p.st>>>(p.args.metric, (T *)p.C, p.ldc, p.m, p.n, p.k, nx, fx, ny, fy);
         break;
     }
@@ -756,24 +866,28 @@ bool gpu_named(const char *name, const gd_variant_info *list, int count)
     return false;
 }
 
-/* The variant for a metric in gd_pdist and gd_pdist2: the Euclidean two
- * on every variant; cityblock and chebychev on 'tuned' and 'cpu' ('auto'
- * stays: it takes tuned wherever it takes the GPU); the others on 'cpu'
- * (gd_metric_variant). */
-gd_status pdist_metric_variant(gd_metric m, const char **name, bool gpu_variant)
+/* The variant for a metric in gd_pdist and gd_pdist2 (computed in class
+ * cls, d features): the Euclidean two on every variant, the others on
+ * 'tuned' and 'cpu' ('auto' stays: it takes tuned wherever it takes the
+ * GPU), except jaccard in single past 65535 features, whose counts would
+ * not fit the tile's 16 bits: 'cpu'. */
+gd_status pdist_metric_variant(gd_metric m, const char **name, bool gpu_variant, gd_class cls,
+                               int64_t d)
 {
     if (gd_metric_on_gpu(m)) return GD_OK;
-    if (gpu_variant && strcmp(*name, "tuned") == 0) {
-        if (gd_metric_on_tuned(m)) return GD_OK;
-        return gd_fail(GD_ERR_VARIANT, "variant 'tuned' computes euclidean, squaredeuclidean, "
-                       "cityblock, chebychev, cosine (correlation, spearman) and hamming; the "
-                       "others run on the 'cpu' variant ('auto' chooses it)");
-    }
     if (!gd_metric_on_tuned(m)) return gd_metric_variant(m, name, gpu_variant);
-    if (!gpu_variant) return GD_OK; // auto (it takes tuned where it takes the GPU) or cpu
+    if (m == GD_JACCARD && cls == GD_SINGLE && d > 65535) {
+        if (!gpu_variant) {
+            if (strcmp(*name, "auto") == 0) *name = "cpu";
+            return GD_OK;
+        }
+        return gd_fail(GD_ERR_VARIANT, "jaccard in single on the GPU counts at most 65535 "
+                       "features (X has %lld); the 'cpu' variant takes any ('auto' chooses it)",
+                       (long long)d);
+    }
+    if (!gpu_variant || strcmp(*name, "tuned") == 0) return GD_OK; // auto, cpu, tuned
     return gd_fail(GD_ERR_VARIANT, "variant '%s' computes the euclidean and squaredeuclidean "
-                   "metrics; cityblock, chebychev, cosine (correlation, spearman) and hamming "
-                   "run on 'tuned' and 'cpu' ('auto' chooses)", *name);
+                   "metrics; the others run on 'tuned' and 'cpu' ('auto' chooses)", *name);
 }
 
 } // namespace
@@ -802,7 +916,8 @@ extern "C" gd_status gd_pdist(const char *name, const gd_matrix *Xm, gd_distance
     {
         const gd_variant_info *list;
         const int count = gd_pdist_variants(&list);
-        if ((s = pdist_metric_variant(metric, &name, gpu_named(name, list, count)))) return s;
+        if ((s = pdist_metric_variant(metric, &name, gpu_named(name, list, count), cls, d)))
+            return s;
     }
     if (strcmp(name, "auto") == 0) {
         bool gpu;
@@ -822,9 +937,9 @@ extern "C" gd_status gd_pdist(const char *name, const gd_matrix *Xm, gd_distance
     } else if (!v->info.gpu) {
         s = cpu_pdist(*Xm, dist, D, t);
     } else if (cls == GD_SINGLE) {
-        s = run_gpu<float>(*v, *Xm, metric, D, t);
+        s = run_gpu<float>(*v, *Xm, metric, dist.p, D, t);
     } else {
-        s = run_gpu<double>(*v, *Xm, metric, D, t);
+        s = run_gpu<double>(*v, *Xm, metric, dist.p, D, t);
     }
     t->total_ms = gd_now_ms() - t0;
     return s;
@@ -839,7 +954,9 @@ extern "C" gd_status gd_pdist2(const char *name, const gd_matrix *X, const gd_ma
     gd_status s;
     const gd_variant_info *list;
     const int count = gd_pdist2_variants(&list);
-    if ((s = pdist_metric_variant(metric.metric, &name, gpu_named(name, list, count)))) {
+    const gd_class cls = X->cls == GD_SINGLE || Y->cls == GD_SINGLE ? GD_SINGLE : GD_DOUBLE;
+    if ((s = pdist_metric_variant(metric.metric, &name, gpu_named(name, list, count), cls,
+                                  X->cols))) {
         memset(t, 0, sizeof *t);
         if (D.device) *D.device = NULL;
         return s;

@@ -117,6 +117,22 @@ struct neq {
     template <class T> __device__ static T init() { return (T)0; }
     template <class T> __device__ static void step(T &acc, T a, T b) { acc += a != b ? (T)1 : (T)0; }
 };
+// jaccard: two counts in the accumulator's bits, x != y in the low half,
+// x != 0 or y != 0 in the high half (16 bits each in single, so at most
+// 65535 features; 32 in double); the epilogue divides them
+struct jaccard_counts {
+    enum { K = 1, WITNESS = 0 };
+    template <class T> __device__ static T init() { return (T)0; }
+    __device__ static void step(float &acc, float a, float b)
+    {
+        acc = __int_as_float(__float_as_int(acc) + (a != b ? 1 : 0) + (a != 0 || b != 0 ? 0x10000 : 0));
+    }
+    __device__ static void step(double &acc, double a, double b)
+    {
+        acc = __longlong_as_double(__double_as_longlong(acc) + (a != b ? 1 : 0) +
+                                   (a != 0 || b != 0 ? 0x100000000ll : 0));
+    }
+};
 // chebychev: max |x - y|, NaN kept. |x - y| is +0 ... +Inf or a NaN with
 // its sign bit clear, above +Inf as an integer: the integer max of the bit
 // patterns is the float max, and once NaN stays NaN (as the host's loop)

@@ -134,6 +134,9 @@ static inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, 
     GD_NOCUDA_FAIL;
 }
 template <class S> static inline cudaError_t cudaGetSymbolAddress(void **p, const S &) { *p = 0; GD_NOCUDA_FAIL; }
+template <class S>
+static inline cudaError_t cudaMemcpyToSymbolAsync(S &, const void *, size_t, size_t, cudaMemcpyKind,
+                                                  cudaStream_t = 0) { GD_NOCUDA_FAIL; }
 
 /* device code compiles as host code that never runs */
 static const uint3 threadIdx = {0, 0, 0}, blockIdx = {0, 0, 0};
