@@ -3,10 +3,11 @@
  *
  *   make build/fp64_mix && build/fp64_mix
  *
- * Each mix runs as eight independent chains a thread (enough to cover the
- * pipes' latency with a few warps), in inline PTX marked volatile so that
- * the compiler neither merges nor drops an instruction, over enough blocks
- * to fill every SM. It prints, per mix, the instructions and the steps (a
+ * Each mix runs as eight chains a thread (enough to cover the pipes'
+ * latency with a few warps), in inline PTX, over enough blocks to fill
+ * every SM. A pair's first instruction reads another chain's accumulator,
+ * so that no operand of the loop is invariant (ptxas would compute such a
+ * sum once, outside the loop). It prints, per mix, the instructions and the steps (a
  * min-plus or distance step: one pass of the mix) per clock per SM, from
  * CUDA events and the SM clock the device reports, and the steps per
  * second of the whole device: the ceilings the bench's percentages should
@@ -41,33 +42,39 @@ const char *const NAMES[NMIX] = {"dadd", "dmin", "dadd+dmin", "dfma", "dsub+dfma
                                  "fadd+fmin", "viaddmin"};
 const int INSTRUCTIONS[NMIX] = {1, 1, 2, 1, 2, 2, 1}; // per step
 
-template <int M> __device__ __forceinline__ void step(double &acc, double &t, double x, double y)
+// One step of mix M on chain c. A pair's first instruction takes another
+// chain's accumulator as it was at the start of the iteration (o), so that
+// its result changes every iteration: with loop-invariant operands ptxas
+// computes a sum once, before the loop (inline PTX is optimised too), and
+// the pair would time its second instruction alone.
+template <int M> __device__ __forceinline__ void first(double &t, double o, double x)
 {
-    if (M == DADD) {
-        asm volatile("add.f64 %0, %0, %1;" : "+d"(acc) : "d"(x));
-    } else if (M == DMIN) {
-        asm volatile("min.f64 %0, %0, %1;" : "+d"(acc) : "d"(x));
-    } else if (M == DADD_DMIN) {
-        asm volatile("add.f64 %0, %1, %2;" : "=d"(t) : "d"(x), "d"(y));
-        asm volatile("min.f64 %0, %0, %1;" : "+d"(acc) : "d"(t));
-    } else if (M == DFMA) {
-        asm volatile("fma.rn.f64 %0, %1, %2, %0;" : "+d"(acc) : "d"(x), "d"(y));
-    } else if (M == DSUB_DFMA) {
-        asm volatile("sub.f64 %0, %1, %2;" : "=d"(t) : "d"(x), "d"(y));
-        asm volatile("fma.rn.f64 %0, %1, %1, %0;" : "+d"(acc) : "d"(t));
-    }
+    if (M == DADD_DMIN) asm volatile("add.f64 %0, %1, %2;" : "=d"(t) : "d"(o), "d"(x));
+    if (M == DSUB_DFMA) asm volatile("sub.f64 %0, %1, %2;" : "=d"(t) : "d"(o), "d"(x));
 }
-
-template <int M> __device__ __forceinline__ void step32(float &acc, float &t, float x, float y)
+template <int M> __device__ __forceinline__ void second(double &acc, double t, double x)
+{
+    if (M == DADD) asm volatile("add.f64 %0, %0, %1;" : "+d"(acc) : "d"(x));
+    if (M == DMIN) asm volatile("min.f64 %0, %0, %1;" : "+d"(acc) : "d"(x));
+    if (M == DADD_DMIN) asm volatile("min.f64 %0, %0, %1;" : "+d"(acc) : "d"(t));
+    if (M == DFMA) asm volatile("fma.rn.f64 %0, %1, %1, %0;" : "+d"(acc) : "d"(x));
+    if (M == DSUB_DFMA) asm volatile("fma.rn.f64 %0, %1, %1, %0;" : "+d"(acc) : "d"(t));
+}
+template <int M> __device__ __forceinline__ void first(float &t, float o, float x)
+{
+    if (M == FADD_FMIN) asm volatile("add.f32 %0, %1, %2;" : "=f"(t) : "f"(o), "f"(x));
+}
+// the single pair; the DPX form in one piece (min(o + x, acc): the sum
+// feeds the min alone, so ptxas may fuse them into VIADDMNMX)
+template <int M> __device__ __forceinline__ void second(float &acc, float t, float o, float x)
 {
     if (M == FADD_FMIN) {
-        asm volatile("add.f32 %0, %1, %2;" : "=f"(t) : "f"(x), "f"(y));
         asm volatile("min.f32 %0, %0, %1;" : "+f"(acc) : "f"(t));
     } else {
         int a = __float_as_int(acc);
         asm volatile("{.reg .s32 s; add.s32 s, %1, %2; min.s32 %0, s, %0;}"
                      : "+r"(a)
-                     : "r"(__float_as_int(x)), "r"(__float_as_int(y)));
+                     : "r"(__float_as_int(o)), "r"(__float_as_int(x)));
         acc = __int_as_float(a);
     }
 }
@@ -77,24 +84,31 @@ template <int M> __global__ void run(const double *in, double *out)
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (M < FADD_FMIN) {
         double acc[CHAINS], t[CHAINS], x[CHAINS];
-        const double y = in[CHAINS];
 #pragma unroll
         for (int c = 0; c < CHAINS; ++c) acc[c] = in[c] + tid, x[c] = in[c] * 0.5, t[c] = 0;
-        for (int i = 0; i < ITERS; ++i)
+        for (int i = 0; i < ITERS; ++i) {
 #pragma unroll
-            for (int c = 0; c < CHAINS; ++c) step<M>(acc[c], t[c], x[c], y);
+            for (int c = 0; c < CHAINS; ++c) first<M>(t[c], acc[(c + 1) % CHAINS], x[c]);
+#pragma unroll
+            for (int c = 0; c < CHAINS; ++c) second<M>(acc[c], t[c], x[c]);
+        }
         double s = 0;
 #pragma unroll
         for (int c = 0; c < CHAINS; ++c) s += acc[c] + t[c];
         if (s == 12345.678) out[tid] = s; // never true: keeps the work
     } else {
         float acc[CHAINS], t[CHAINS], x[CHAINS];
-        const float y = (float)in[CHAINS];
 #pragma unroll
         for (int c = 0; c < CHAINS; ++c) acc[c] = (float)in[c] + tid, x[c] = (float)in[c], t[c] = 0;
-        for (int i = 0; i < ITERS; ++i)
+        for (int i = 0; i < ITERS; ++i) {
+            float o[CHAINS];
 #pragma unroll
-            for (int c = 0; c < CHAINS; ++c) step32<M>(acc[c], t[c], x[c], y);
+            for (int c = 0; c < CHAINS; ++c) o[c] = acc[(c + 1) % CHAINS];
+#pragma unroll
+            for (int c = 0; c < CHAINS; ++c) first<M>(t[c], o[c], x[c]);
+#pragma unroll
+            for (int c = 0; c < CHAINS; ++c) second<M>(acc[c], t[c], o[c], x[c]);
+        }
         float s = 0;
 #pragma unroll
         for (int c = 0; c < CHAINS; ++c) s += acc[c] + t[c];

@@ -49,6 +49,7 @@ for f = files'
            "## min-plus witness", "^\\| [^-]";
            "## shortest paths (gd_apsp)", "^\\| (single|double) \\| (4096|8192) \\| (fw|squaring) ";
            "## min-plus, integer classes", "^\\| [^-]";
+           "## pdist metrics", "^\\| [^-]";
            "## fresh arrays", "^\\| [^-]"};
   for p = 1:rows (parts)
     r = pick_rows (lines, parts{p,1}, parts{p,2});
