@@ -1,7 +1,7 @@
 ## bench.m - time each operation's GPU variants, check each first, and
 ## write the tables to stdout and to bench/results/<device>.md.
 ##
-##   make bench                                    (everything, about 11 minutes on an H100)
+##   make bench                                    (everything, about 15 minutes on an H100)
 ##   GD_BENCH_OPS=sgemm make bench                 (one operation; "resident":
 ##                                                 the gdArray chains; "apsp":
 ##                                                 shortest paths, the witness;

@@ -42,7 +42,8 @@ typedef enum {
     GD_SINGLE = 0,
     GD_DOUBLE = 1,
     GD_INT32 = 2,
-    /* the other integer classes: min-plus on the host so far */
+    /* the other integer classes: min-plus (host and GPU), shortest paths
+     * (host) */
     GD_INT8 = 3,
     GD_UINT8 = 4,
     GD_INT16 = 5,

@@ -277,7 +277,6 @@ struct call {
     int64_t m, k, n;
     gd_allocs *al;
     cudaStream_t st;
-    gd_timing *t;
 };
 
 /* the call's timing events (gd_event) */
@@ -422,7 +421,7 @@ extern "C" gd_status gd_minplus_int_gpu(gd_class cls, const void *A, const void 
     if ((s = gd_alloc(&al, &dr, 4 * sizeof(unsigned long long), "the operands' range")))
         goto done;
     {
-        const call c = {dA, dB, m, k, n, &al, st, t};
+        const call c = {dA, dB, m, k, n, &al, st};
         if ((s = ranges(cls, c, (unsigned long long *)dr, hr))) goto done;
         f = choose(cls, hr, hr + 2, &widened);
         snprintf(t->kernel, sizeof t->kernel, "%s%s", FORM_NAMES[f], widened ? ", widened" : "");

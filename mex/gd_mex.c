@@ -430,10 +430,11 @@ double gd_mex_now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
 }
 
-/* The options of an integer-class call (gd_minplus and gd_apsp, on the
- * host so far), from prhs[first]: 'Variant' ('auto' or 'cpu'; a GPU
- * variant raises gd:variant) and 'IndexClass'. Returns 1 when the index
- * output is int32, 0 when double. */
+/* The options of an integer-class call (gd_minplus, gd_apsp), from
+ * prhs[first]: 'Variant' into variant ('auto', 'cpu' or the operation's
+ * GPU variant for the integer classes, gpu, NULL where it has none;
+ * another variant raises gd:variant) and 'IndexClass'. Returns 1 when the
+ * index output is int32, 0 when double. */
 int gd_mex_int_options(const char *fn, int nrhs, const mxArray *prhs[], int first, int count,
                        const gd_variant_info *list, const char *gpu, char variant[32])
 {
