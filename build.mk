@@ -36,7 +36,11 @@ CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(realpath $(shell command -v $(NVCC))))
 CUDA_LIB  := $(firstword $(wildcard $(CUDA_HOME)/lib64 $(CUDA_HOME)/targets/x86_64-linux/lib))
 
 GPU_ARCHS ?= 75 80 86 89 90
+# GD_PTX_ARCHS: architectures compiled to PTX alone (no machine code):
+# make test checks that the sources compile for the oldest one this way
+GD_PTX_ARCHS ?=
 GENCODE   := $(foreach a,$(GPU_ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) \
+             $(foreach a,$(GD_PTX_ARCHS),-gencode arch=compute_$(a),code=compute_$(a)) \
              -gencode arch=compute_$(lastword $(GPU_ARCHS)),code=compute_$(lastword $(GPU_ARCHS))
 NVCCFLAGS ?= -O3 -std=c++17 -Xcompiler -fPIC -Xcompiler -fopenmp -Xcompiler -Wall $(GENCODE) \
              -DGD_CUDA_LIB='"$(CUDA_LIB)"'
@@ -46,7 +50,7 @@ NVCCFLAGS += $(GD_DEFS)
 # that variant first runs, from the toolkit's directory or through the
 # rpath; the host BLAS is the one Octave is linked with.
 GD_LIBS   := -L$(CUDA_LIB) -Wl,-rpath,$(CUDA_LIB) -lcudart_static -lrt -ldl -lpthread -lgomp -lstdc++
-BUILD_ID  := cuda $(GPU_ARCHS)
+BUILD_ID  := cuda $(GPU_ARCHS) ptx $(GD_PTX_ARCHS)
 
 # ptxas's report (registers, spills) of every kernel is kept in
 # build/<file>.ptxas for tests/spills.bats; the rest of the compiler's
