@@ -21,6 +21,9 @@ setup_file() {
 # fails. $1: extra commands for the new Octave.
 install_and_test() {
     export HOME="$BATS_TEST_TMPDIR"
+    # pkg runs make in src/: in parallel, as make test builds (nvcc takes
+    # minutes on pdist.cu alone)
+    export MAKEFLAGS="-j$(nproc 2>/dev/null || echo 2)"
     run octave-cli -q --no-gui --no-init-file --no-history --eval \
         "pkg install -local -verbose '$TARBALL'; l = pkg ('list'); printf ('installed: %s %s\n', l{1}.name, l{1}.version);"
     echo "$output"

@@ -154,6 +154,7 @@ static inline int __float_as_int(float f) { int i; memcpy(&i, &f, 4); return i; 
 static inline unsigned __float_as_uint(float f) { unsigned i; memcpy(&i, &f, 4); return i; }
 static inline float __int_as_float(int i) { float f; memcpy(&f, &i, 4); return f; }
 static inline double __longlong_as_double(long long i) { double d; memcpy(&d, &i, 8); return d; }
+static inline long long __double_as_longlong(double d) { long long i; memcpy(&i, &d, 8); return i; }
 template <class T> static inline T __ldg(const T *p) { return *p; }
 template <class T, class V> static inline T atomicAdd(T *p, V v) { T o = *p; *p = o + v; return o; }
 template <class T, class V> static inline T atomicOr(T *p, V v) { T o = *p; *p = o | v; return o; }
