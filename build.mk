@@ -38,10 +38,11 @@ CUDA_LIB  := $(firstword $(wildcard $(CUDA_HOME)/lib64 $(CUDA_HOME)/targets/x86_
 GPU_ARCHS ?= 75 80 86 89 90
 # GD_PTX_ARCHS: architectures compiled to PTX alone (no machine code):
 # make test checks that the sources compile for the oldest one this way
+# (GPU_ARCHS= GD_PTX_ARCHS=90: PTX alone, which the driver compiles at the
+# first use; the package test builds so where there is no GPU)
 GD_PTX_ARCHS ?=
 GENCODE   := $(foreach a,$(GPU_ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) \
-             $(foreach a,$(GD_PTX_ARCHS),-gencode arch=compute_$(a),code=compute_$(a)) \
-             -gencode arch=compute_$(lastword $(GPU_ARCHS)),code=compute_$(lastword $(GPU_ARCHS))
+             $(foreach a,$(sort $(GD_PTX_ARCHS) $(lastword $(GPU_ARCHS))),-gencode arch=compute_$(a),code=compute_$(a))
 NVCCFLAGS ?= -O3 -std=c++17 -Xcompiler -fPIC -Xcompiler -fopenmp -Xcompiler -Wall $(GENCODE) \
              -DGD_CUDA_LIB='"$(CUDA_LIB)"'
 # tuning experiments: make GD_DEFS=-DGD_KNN_BLOCKS_SINGLE=4 (kernels/NOTES.md)

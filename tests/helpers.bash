@@ -22,6 +22,11 @@ gpu_reason() {
     cat "$cache"
 }
 
+# gpu_present: true when a CUDA GPU is usable
+gpu_present() {
+    [ -z "$(gpu_reason)" ]
+}
+
 # require_gpu: skips the test, with the reason, when no GPU is usable.
 require_gpu() {
     local why
