@@ -1,7 +1,11 @@
 /* pdist.cu - pairwise distances: pdist's condensed vector and pdist2's
- * matrix, Euclidean or squared Euclidean, always as sum((x - y).^2) (never
+ * matrix. Euclidean or squared Euclidean always as sum((x - y).^2) (never
  * the expanded |x|^2 + |y|^2 - 2x.y, which cancels in single): never
- * negative, exactly 0 for identical rows, NaN for a row with NaN.
+ * negative, exactly 0 for identical rows, NaN for a row with NaN. The
+ * other metrics of the statistics package run on tuned alone, each as the
+ * tile's step and, where it needs the rows' norms or NaN flags, a pass
+ * after it (cosine, hamming, jaccard, minkowski: below), with the host's
+ * expressions (cpu.c), so that its distances are the cpu variant's.
  *
  * After "the t-SNE preparation step" kernels of the article on pairwise
  * distances for t-SNE (a linear index over the triangle mapped to (i,j);
@@ -97,7 +101,7 @@ template <class T, bool SQRT> struct finish {
     }
 };
 
-// cosine and hamming: per row its norm (sqrt of the sum of squares, each
+// cosine, hamming, jaccard: per row its norm (sqrt of the sum of squares, each
 // product and sum rounded on its own, in feature order: the host's) and
 // whether it holds NaN; after the tile, each distance from its sum and
 // the two rows' (the host's expressions, so its values to the bit).
