@@ -99,13 +99,13 @@ function check_gpu (variant)
           E = gd_minplus (A, B, "Variant", "cpu");
         endif
         [R, ~, info] = gd_minplus (A, B, "Variant", variant);
-        what = sprintf ("%s %s%s", cls, mat2str (s{1}), pick (extreme, ", saturating data", ""));
+        what = sprintf ("%s %s%s", cls, mat2str (s{1}), merge (extreme, ", saturating data", ""));
         if (! strcmp (class (R), cls) || ! isequal (R, E))
           bad = find (R != E, 1);
           error ("check_minplus_int: %s: R differs from Octave's (%d of %d elements; first at %d: %s, not %s)",
                  what, nnz (R != E), numel (E), bad, num2str (R(bad)), num2str (E(bad)));
         endif
-        want = pick (extreme, wide.(cls), narrow.(cls));
+        want = merge (extreme, wide.(cls), narrow.(cls));
         if (! strcmp (info.kernel, want) || ! strcmp (info.variant, variant))
           error ("check_minplus_int: %s: ran %s '%s', not %s '%s'", what, info.variant,
                  info.kernel, variant, want);
@@ -132,10 +132,3 @@ function check_gpu (variant)
   printf ("%d GPU cases exact\n", ncase);
 endfunction
 
-function r = pick (c, a, b)
-  if (c)
-    r = a;
-  else
-    r = b;
-  endif
-endfunction
