@@ -23,7 +23,7 @@ CFLAGS    ?= -O3 -fPIC -fopenmp -Wall -Wextra -std=c11 -D_POSIX_C_SOURCE=200809L
 MEXFLAGS  := --mex -R2018a -Ikernels -Imex
 HOST_BLAS := $(shell $(MKOCTFILE) -p BLAS_LIBS 2>/dev/null)
 
-KERNEL_CU  := device memory copies product resident minplus minplus_int apsp sgemm pdist knn
+KERNEL_CU  := device memory copies multi product resident minplus minplus_int apsp sgemm pdist knn
 KERNEL_HDR := kernels/gd.h kernels/gd_internal.h kernels/product.h kernels/tile.cuh kernels/norm2.h \
               kernels/knnkey.h
 KERNEL_OBJ := $(patsubst %,build/%.o,$(KERNEL_CU)) build/cpu.o

@@ -27,12 +27,21 @@ struct gd_slot {
     char *host;       /* a download's destination, NULL for an upload */
     size_t pitch, width, rows; /* of the destination's rows */
 };
-static gd_slot g_slot[GD_SLOTS];
-static int g_next;
-static char *g_stage;
-static int g_stage_state; /* 0 not tried, 1 made, -1 unavailable */
-static gd_timing *g_copy_t;
-static double g_discard_ms;
+/* each device's slots (by CUDA ordinal) */
+struct gd_stage {
+    gd_slot slot[GD_SLOTS];
+    int next;
+    char *buf;
+    int state; /* 0 not tried, 1 made, -1 unavailable */
+};
+static gd_stage g_stages[GD_MAX_DEVICES];
+#define g_slot (g_stages[gd_ordinal()].slot)
+#define g_next (g_stages[gd_ordinal()].next)
+#define g_stage (g_stages[gd_ordinal()].buf)
+#define g_stage_state (g_stages[gd_ordinal()].state)
+/* the call this host thread times */
+static __thread gd_timing *g_copy_t;
+static __thread double g_discard_ms;
 
 extern "C" gd_status gd_copies_create(void)
 {

@@ -15,17 +15,44 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <time.h>
 
-static char g_msg[1024];
-static int g_ready;
-static cudaStream_t g_stream, g_stream2, g_copy; /* kernels; kernels; copies */
-static cudaStream_t g_stream_hi; /* kernels on a critical path, the greatest priority */
-static cudaStream_t g_alloc_st; /* device allocations and frees (the pool's order) */
-static cudaEvent_t g_alloc_ev[GD_KERNEL_STREAMS];
-static cudaEvent_t g_ev[GD_NEVENTS];
-static cudaEvent_t g_panel_ev[GD_MAX_PANELS];
-static char g_name[256];
+/* each host thread has its own last error: the parts of a call split
+ * across devices run on threads of their own (multi.cu) */
+static __thread char g_msg[1024];
+
+/* What gd keeps for one device (a CUDA ordinal): its streams, events and
+ * name. A host thread works on one device at a time (gd_use_ordinal); the
+ * Octave thread on ordinal 0 unless a split call's part says otherwise. */
+struct dev_state {
+    int ready;
+    cudaStream_t stream, stream2, copy; /* kernels; kernels; copies */
+    cudaStream_t hi;       /* kernels on a critical path, the greatest priority */
+    cudaStream_t alloc_st; /* device allocations and frees (the pool's order) */
+    cudaEvent_t alloc_ev[GD_KERNEL_STREAMS];
+    cudaEvent_t ev[GD_NEVENTS];
+    cudaEvent_t panel_ev[GD_MAX_PANELS];
+    char name[256];
+    int sms;
+};
+static dev_state g_dev[GD_MAX_DEVICES];
+static __thread int t_ordinal;
+static inline dev_state &cur(void) { return g_dev[t_ordinal]; }
+
+static __thread int t_index;
+
+extern "C" int gd_ordinal(void) { return t_ordinal; }
+extern "C" int gd_device_index(void) { return t_index; }
+extern "C" void gd_use_device_index(int index)
+{
+    t_index = index >= 0 && index < GD_MAX_DEVICES ? index : 0;
+    gd_use_ordinal(gd_device_ordinal(t_index));
+}
+extern "C" void gd_use_ordinal(int ordinal)
+{
+    t_ordinal = ordinal >= 0 && ordinal < GD_MAX_DEVICES ? ordinal : 0;
+}
 
 extern "C" const char *gd_last_error(void) { return g_msg; }
 
@@ -98,67 +125,68 @@ static const char *no_device_reason(char *buf, size_t len)
 
 static void release_objects(void)
 {
+    dev_state &d = cur();
     for (int i = 0; i < GD_NEVENTS; ++i)
-        if (g_ev[i]) cudaEventDestroy(g_ev[i]);
+        if (d.ev[i]) cudaEventDestroy(d.ev[i]);
     for (int i = 0; i < GD_MAX_PANELS; ++i)
-        if (g_panel_ev[i]) cudaEventDestroy(g_panel_ev[i]);
+        if (d.panel_ev[i]) cudaEventDestroy(d.panel_ev[i]);
     for (int i = 0; i < GD_KERNEL_STREAMS; ++i)
-        if (g_alloc_ev[i]) cudaEventDestroy(g_alloc_ev[i]);
-    memset(g_alloc_ev, 0, sizeof g_alloc_ev);
-    memset(g_ev, 0, sizeof g_ev);
-    memset(g_panel_ev, 0, sizeof g_panel_ev);
+        if (d.alloc_ev[i]) cudaEventDestroy(d.alloc_ev[i]);
+    memset(d.alloc_ev, 0, sizeof d.alloc_ev);
+    memset(d.ev, 0, sizeof d.ev);
+    memset(d.panel_ev, 0, sizeof d.panel_ev);
     gd_copies_destroy();
-    if (g_stream) cudaStreamDestroy(g_stream);
-    if (g_stream2) cudaStreamDestroy(g_stream2);
-    if (g_copy) cudaStreamDestroy(g_copy);
-    if (g_stream_hi) cudaStreamDestroy(g_stream_hi);
-    if (g_alloc_st) cudaStreamDestroy(g_alloc_st);
-    g_stream = g_stream2 = g_copy = g_stream_hi = g_alloc_st = NULL;
+    if (d.stream) cudaStreamDestroy(d.stream);
+    if (d.stream2) cudaStreamDestroy(d.stream2);
+    if (d.copy) cudaStreamDestroy(d.copy);
+    if (d.hi) cudaStreamDestroy(d.hi);
+    if (d.alloc_st) cudaStreamDestroy(d.alloc_st);
+    d.stream = d.stream2 = d.copy = d.hi = d.alloc_st = NULL;
 }
 
-static int g_sms;
-extern "C" int gd_sm_count(void) { return g_sms > 0 ? g_sms : 1; }
+extern "C" int gd_sm_count(void) { return cur().sms > 0 ? cur().sms : 1; }
 
 extern "C" gd_status gd_device_ready(void)
 {
-    if (g_ready) return GD_OK;
+    dev_state &d = cur();
+    gd_status s;
+    if (d.ready) return gd_cuda(cudaSetDevice(t_ordinal), "cudaSetDevice");
     char why[256];
     if (no_device_reason(why, sizeof why))
         return gd_fail(GD_ERR_NOGPU, "no usable CUDA GPU: %s", why);
-    gd_status s;
-    if ((s = gd_cuda(cudaSetDevice(0), "cudaSetDevice"))) return s;
     cudaDeviceProp p;
-    if ((s = gd_cuda(cudaGetDeviceProperties(&p, 0), "cudaGetDeviceProperties")))
+    if ((s = gd_cuda(cudaSetDevice(t_ordinal), "cudaSetDevice"))) return s;
+    if ((s = gd_cuda(cudaGetDeviceProperties(&p, t_ordinal), "cudaGetDeviceProperties")))
         return s;
-    snprintf(g_name, sizeof g_name, "%s", p.name);
-    g_sms = p.multiProcessorCount;
+    snprintf(d.name, sizeof d.name, "%s", p.name);
+    d.sms = p.multiProcessorCount;
     int least = 0, greatest = 0;
-    if ((s = gd_cuda(cudaStreamCreateWithFlags(&g_stream, cudaStreamNonBlocking),
+    if ((s = gd_cuda(cudaStreamCreateWithFlags(&d.stream, cudaStreamNonBlocking),
                      "cudaStreamCreate")) ||
-        (s = gd_cuda(cudaStreamCreateWithFlags(&g_stream2, cudaStreamNonBlocking),
+        (s = gd_cuda(cudaStreamCreateWithFlags(&d.stream2, cudaStreamNonBlocking),
                      "cudaStreamCreate")) ||
-        (s = gd_cuda(cudaStreamCreateWithFlags(&g_copy, cudaStreamNonBlocking),
+        (s = gd_cuda(cudaStreamCreateWithFlags(&d.copy, cudaStreamNonBlocking),
                      "cudaStreamCreate")) ||
-        (s = gd_cuda(cudaStreamCreateWithFlags(&g_alloc_st, cudaStreamNonBlocking),
+        (s = gd_cuda(cudaStreamCreateWithFlags(&d.alloc_st, cudaStreamNonBlocking),
                      "cudaStreamCreate")) ||
         (s = gd_cuda(cudaDeviceGetStreamPriorityRange(&least, &greatest),
                      "cudaDeviceGetStreamPriorityRange")) ||
-        (s = gd_cuda(cudaStreamCreateWithPriority(&g_stream_hi, cudaStreamNonBlocking, greatest),
+        (s = gd_cuda(cudaStreamCreateWithPriority(&d.hi, cudaStreamNonBlocking, greatest),
                      "cudaStreamCreateWithPriority")))
         goto fail;
     for (int i = 0; i < GD_KERNEL_STREAMS; ++i)
-        if ((s = gd_cuda(cudaEventCreateWithFlags(&g_alloc_ev[i], cudaEventDisableTiming),
+        if ((s = gd_cuda(cudaEventCreateWithFlags(&d.alloc_ev[i], cudaEventDisableTiming),
                          "cudaEventCreate")))
             goto fail;
     gd_pool_setup(p.totalGlobalMem);
     for (int i = 0; i < GD_NEVENTS; ++i)
-        if ((s = gd_cuda(cudaEventCreate(&g_ev[i]), "cudaEventCreate"))) goto fail;
+        if ((s = gd_cuda(cudaEventCreate(&d.ev[i]), "cudaEventCreate"))) goto fail;
     for (int i = 0; i < GD_MAX_PANELS; ++i)
-        if ((s = gd_cuda(cudaEventCreateWithFlags(&g_panel_ev[i], cudaEventDisableTiming),
+        if ((s = gd_cuda(cudaEventCreateWithFlags(&d.panel_ev[i], cudaEventDisableTiming),
                          "cudaEventCreate")))
             goto fail;
     if ((s = gd_copies_create())) goto fail;
-    g_ready = 1;
+    d.ready = 1;
     return GD_OK;
 fail:
     release_objects();
@@ -168,50 +196,64 @@ fail:
 enum { MAX_HOOKS = 8 };
 static void (*g_hooks[MAX_HOOKS])(void);
 static int g_nhooks;
+static pthread_mutex_t g_hooks_lock = PTHREAD_MUTEX_INITIALIZER;
 
 extern "C" void gd_on_release(void (*fn)(void))
 {
-    for (int i = 0; i < g_nhooks; ++i)
-        if (g_hooks[i] == fn) return;
-    if (g_nhooks < MAX_HOOKS) g_hooks[g_nhooks++] = fn;
+    pthread_mutex_lock(&g_hooks_lock);
+    int known = 0;
+    for (int i = 0; i < g_nhooks; ++i) known |= g_hooks[i] == fn;
+    if (!known && g_nhooks < MAX_HOOKS) g_hooks[g_nhooks++] = fn;
+    pthread_mutex_unlock(&g_hooks_lock);
 }
 
+/* every device's objects (the hooks release every device's handles) */
 extern "C" void gd_release(void)
 {
     for (int i = 0; i < g_nhooks; ++i) g_hooks[i]();
     g_nhooks = 0;
-    if (!g_ready) return;
-    cudaStreamSynchronize(g_stream);
-    cudaStreamSynchronize(g_stream2);
-    cudaStreamSynchronize(g_stream_hi);
-    cudaStreamSynchronize(g_copy);
-    gd_pool_release();
-    release_objects();
-    g_ready = 0;
+    const int mine = t_ordinal;
+    for (int o = 0; o < GD_MAX_DEVICES; ++o) {
+        if (!g_dev[o].ready) continue;
+        t_ordinal = o;
+        dev_state &d = cur();
+        cudaSetDevice(o);
+        cudaStreamSynchronize(d.stream);
+        cudaStreamSynchronize(d.stream2);
+        cudaStreamSynchronize(d.hi);
+        cudaStreamSynchronize(d.copy);
+        gd_pool_release();
+        release_objects();
+        d.ready = 0;
+    }
+    t_ordinal = mine;
+    cudaSetDevice(mine);
+    cudaGetLastError();
 }
 
-extern "C" cudaStream_t gd_stream(void) { return g_stream; }
-extern "C" cudaStream_t gd_stream2(void) { return g_stream2; }
-extern "C" cudaStream_t gd_stream_hi(void) { return g_stream_hi; }
-extern "C" cudaStream_t gd_copy_stream(void) { return g_copy; }
-extern "C" cudaStream_t gd_alloc_stream(void) { return g_alloc_st; }
-extern "C" cudaEvent_t gd_alloc_event(int i) { return g_alloc_ev[i]; }
-extern "C" int gd_is_ready(void) { return g_ready; }
-extern "C" cudaEvent_t gd_event(int i) { return g_ev[i]; }
-extern "C" cudaEvent_t gd_panel_event(int i) { return g_panel_ev[i]; }
-extern "C" const char *gd_device_name(void) { return g_name; }
+extern "C" cudaStream_t gd_stream(void) { return cur().stream; }
+extern "C" cudaStream_t gd_stream2(void) { return cur().stream2; }
+extern "C" cudaStream_t gd_stream_hi(void) { return cur().hi; }
+extern "C" cudaStream_t gd_copy_stream(void) { return cur().copy; }
+extern "C" cudaStream_t gd_alloc_stream(void) { return cur().alloc_st; }
+extern "C" cudaEvent_t gd_alloc_event(int i) { return cur().alloc_ev[i]; }
+extern "C" int gd_is_ready(void) { return cur().ready; }
+extern "C" cudaEvent_t gd_event(int i) { return cur().ev[i]; }
+extern "C" cudaEvent_t gd_panel_event(int i) { return cur().panel_ev[i]; }
+extern "C" const char *gd_device_name(void) { return cur().name; }
 
 extern "C" double gd_elapsed(int from, int to)
 {
     float ms = 0.0f;
-    if (cudaEventElapsedTime(&ms, g_ev[from], g_ev[to]) != cudaSuccess) {
+    if (cudaEventElapsedTime(&ms, cur().ev[from], cur().ev[to]) != cudaSuccess) {
         cudaGetLastError();
         return -1.0;
     }
     return ms;
 }
 
-extern "C" gd_status gd_device_query(gd_device_info *o)
+/* what gd_device_query_at says of the device of CUDA ordinal ord */
+static gd_status query_ordinal(int ord, gd_device_info *o)
 {
     memset(o, 0, sizeof *o);
     o->mem_limit = gd_mem_limit();
@@ -222,11 +264,15 @@ extern "C" gd_status gd_device_query(gd_device_info *o)
     }
     const char *why = no_device_reason(o->reason, sizeof o->reason);
     if (why) return GD_OK;
+    const int mine = t_ordinal;
+    t_ordinal = ord; /* the pool trimmed is that device's */
     cudaDeviceProp p;
-    cudaError_t e = cudaGetDeviceProperties(&p, 0);
-    if (e == cudaSuccess) e = cudaSetDevice(0);
+    cudaError_t e = cudaGetDeviceProperties(&p, ord);
+    if (e == cudaSuccess) e = cudaSetDevice(ord);
     if (e == cudaSuccess) o->mem_pool = gd_pool_trim();
     if (e == cudaSuccess) e = cudaMemGetInfo(&o->mem_free, &o->mem_total);
+    t_ordinal = mine;
+    cudaSetDevice(mine);
     if (e != cudaSuccess) {
         cudaGetLastError();
         snprintf(o->reason, sizeof o->reason, "%s (%s)", cudaGetErrorString(e),
@@ -234,8 +280,8 @@ extern "C" gd_status gd_device_query(gd_device_info *o)
         return GD_OK;
     }
     int clk = 0, mclk = 0;
-    cudaDeviceGetAttribute(&clk, cudaDevAttrClockRate, 0);
-    cudaDeviceGetAttribute(&mclk, cudaDevAttrMemoryClockRate, 0);
+    cudaDeviceGetAttribute(&clk, cudaDevAttrClockRate, ord);
+    cudaDeviceGetAttribute(&mclk, cudaDevAttrMemoryClockRate, ord);
     o->available = 1;
     snprintf(o->name, sizeof o->name, "%s", p.name);
     o->cc_major = p.major;
@@ -244,6 +290,77 @@ extern "C" gd_status gd_device_query(gd_device_info *o)
     o->clock_mhz = clk / 1000.0;
     o->mem_clock_mhz = mclk / 1000.0;
     o->bus_width = p.memoryBusWidth;
+    o->ordinal = ord;
+    snprintf(o->pci, sizeof o->pci, "%04x:%02x:%02x.0", p.pciDomainID, p.pciBusID,
+             p.pciDeviceID);
     return GD_OK;
 }
 
+extern "C" gd_status gd_device_query(gd_device_info *o)
+{
+    return query_ordinal(t_ordinal, o);
+}
+
+/* ---------------------------------------------------------------------
+ * Several devices. GD_SIM_DEVICES=N (for tests: a machine with one GPU
+ * then checks how calls divide) makes gd see N devices that are all
+ * CUDA's first: the parts of a split call then run one after another on
+ * it. */
+static int sim_devices(void)
+{
+    const char *v = getenv("GD_SIM_DEVICES");
+    if (!v || !*v) return 0;
+    char *end;
+    long n = strtol(v, &end, 10);
+    return *end || n < 1 ? 0 : n > GD_MAX_DEVICES ? GD_MAX_DEVICES : (int)n;
+}
+
+extern "C" int gd_devices_simulated(void)
+{
+    char why[256];
+    return no_device_reason(why, sizeof why) ? 0 : sim_devices();
+}
+
+extern "C" int gd_device_count(void)
+{
+    char why[256];
+    if (no_device_reason(why, sizeof why)) return 0;
+    const int sim = sim_devices();
+    if (sim) return sim;
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return n < GD_MAX_DEVICES ? n : GD_MAX_DEVICES;
+}
+
+extern "C" int gd_device_ordinal(int index)
+{
+    return gd_devices_simulated() ? 0 : index;
+}
+
+extern "C" gd_status gd_device_query_at(int index, gd_device_info *o)
+{
+    const int n = gd_device_count();
+    if (index < 0 || index >= n) {
+        memset(o, 0, sizeof *o);
+        return gd_fail(GD_ERR_INPUT, "there is no device %d: gd sees %d", index + 1, n);
+    }
+    gd_status s = query_ordinal(gd_device_ordinal(index), o);
+    for (int j = 0; j < n && !s && o->available; ++j) {
+        int can = 0;
+        if (j != index && !gd_devices_simulated() &&
+            cudaDeviceCanAccessPeer(&can, o->ordinal, gd_device_ordinal(j)) != cudaSuccess) {
+            cudaGetLastError();
+            can = 0;
+        }
+        if (can) o->peer |= 1u << j;
+    }
+    if (!s && gd_devices_simulated()) {
+        char name[256];
+        snprintf(name, sizeof name, "%s", o->name);
+        snprintf(o->name, sizeof o->name, "%.200s (simulated %d)", name, index + 1);
+    }
+    return s;
+}

@@ -115,10 +115,48 @@ typedef struct {
     int driver_version;      /* e.g. 13000 */
     int runtime_version;     /* the CUDA runtime gd was built with */
     int64_t mem_limit;       /* GD_GPU_MEM_LIMIT in bytes, or -1 when unset */
+    int ordinal;             /* CUDA's index of the device */
+    char pci[32];            /* its PCI address (domain:bus:device.function) */
+    unsigned peer;           /* bit j: it reads and writes device j's memory
+                                directly (NVLink or PCIe peer access) */
 } gd_device_info;
 
 /* Fills *out; never fails for want of a GPU (available = 0, reason set). */
 gd_status gd_device_query(gd_device_info *out);
+
+/* ---- several devices --------------------------------------------------
+ * A call divides its work across several devices where the work divides
+ * cleanly (gd_minplus, gd_sgemm and gd_pdist2: panels of the result's
+ * columns; gd_pdist: the condensed vector in pieces of equal pairs;
+ * gd_knn: the queries; gd_apsp: rows of blocks): each device computes its
+ * part with the one-device kernels, so the result is the same, bit for
+ * bit, as on one device. Resident operands and results (gdArrays) live
+ * on the first device; a call with any runs there alone. */
+enum { GD_MAX_DEVICES = 16 };
+
+/* Devices by index, 0-based, in CUDA's order (CUDA_VISIBLE_DEVICES applies
+ * first). n == 0 stands for every device, for work large enough to pay
+ * (each operation's threshold, measured: see the README). */
+typedef struct {
+    int n;
+    int idx[GD_MAX_DEVICES];
+} gd_devices;
+
+/* How many devices gd sees (0 without a usable GPU). GD_SIM_DEVICES=N,
+ * meant for tests, makes it N devices that are all the first one: split
+ * calls then run their parts one after another on it. */
+int gd_device_count(void);
+/* Fills *out for device index i (0-based); GD_ERR_INPUT past the count. */
+gd_status gd_device_query_at(int i, gd_device_info *out);
+
+/* The devices of the calls this host thread makes from now on: *d (NULL:
+ * the default, GD_DEVICES's list when set, else every device). Checks the
+ * indices (GD_ERR_INPUT for one past the count or one given twice, naming
+ * origin: "'Devices'"); on failure the selection is the default. */
+gd_status gd_use_devices(const gd_devices *d, const char *origin);
+/* The default: GD_DEVICES ("all", or indices 1-based as Octave counts
+ * them: "1", "1,2", "[1 2]"); GD_ERR_INPUT when it does not parse. */
+gd_status gd_default_devices(gd_devices *out);
 
 /* The name of the device in use (once any call has used it), else "". */
 const char *gd_device_name(void);
@@ -146,6 +184,8 @@ typedef struct {
                            the reason */
     unsigned resident;  /* bit i: operand i was on the device already */
     int kept;           /* 1: the result stayed on the device */
+    int devices;        /* devices the call ran on (0: none, the host) */
+    int device_idx[GD_MAX_DEVICES]; /* which (0-based indices) */
 } gd_timing;
 
 typedef struct {

@@ -20,6 +20,41 @@ gd_status gd_fail(gd_status s, const char *fmt, ...)
 /* GD_OK when e is cudaSuccess, else GD_ERR_CUDA naming what failed. */
 gd_status gd_cuda(cudaError_t e, const char *what);
 
+/* ---- several devices (device.cu, multi.cu) ---- */
+
+/* The device this host thread works on: its CUDA ordinal, and its index
+ * (0-based, as gd_device_query_at counts; the same but where
+ * GD_SIM_DEVICES maps every index to ordinal 0), which picks its
+ * GD_GPU_MEM_LIMIT. gd_use_device_index sets both. */
+int gd_ordinal(void);
+void gd_use_ordinal(int ordinal);
+int gd_device_index(void);
+void gd_use_device_index(int index);
+int gd_device_ordinal(int index);
+int gd_devices_simulated(void); /* GD_SIM_DEVICES's count; 0 when unset */
+
+/* The devices a call of work operations divides over, from the thread's
+ * selection (gd_use_devices): an explicit list as it is, 'all' as many
+ * devices as get min_work each (at least one); at most most. Fills idx
+ * (indices) and returns the count. */
+int gd_split_devices(double work, double min_work, int64_t most, int idx[GD_MAX_DEVICES]);
+/* Whether a call given n devices from gd_split_devices runs elsewhere than
+ * on this thread's device alone. */
+int gd_split_needed(int n, const int idx[GD_MAX_DEVICES]);
+
+/* Runs fn(ctx, i, n, ti) for each part i < n on device idx[i], all at
+ * once, on a host thread each (one after another on this thread where the
+ * devices are simulated); every part ends its own device work (freed on
+ * failure as on success). t gets the parts' timings together: each phase
+ * the longest part's, ops and memory summed, the devices listed. The
+ * status is the first failing part's, its message naming the device. */
+typedef gd_status (*gd_part_fn)(void *ctx, int part, int nparts, gd_timing *t);
+gd_status gd_run_parts(int n, const int idx[GD_MAX_DEVICES], gd_part_fn fn, void *ctx,
+                       gd_timing *t);
+/* Bounds of part i of n of count things, each part but the last a
+ * multiple of mult: [*lo, *hi). */
+void gd_part_range(int64_t count, int64_t mult, int i, int n, int64_t *lo, int64_t *hi);
+
 /* Makes the device current and the cached stream and events exist;
  * GD_ERR_NOGPU (with the reason) when there is no usable device. */
 gd_status gd_device_ready(void);

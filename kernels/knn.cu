@@ -409,6 +409,10 @@ const int NVARIANTS = sizeof VARIANTS / sizeof VARIANTS[0];
 // 'auto' below this many (pair, feature) triples: the host finishes
 // before a GPU round trip would
 const double AUTO_CPU_BELOW = 1 << 16;
+// 'all' devices divide a search from 2^34 (pair, feature) triples a
+// device (16384 queries among 8192 points of 128 features: 2 ms of
+// kernel on an H100); below, a second device's start costs more
+const double SPLIT_MIN = 17179869184.0;
 
 gd_status run_cpu(const gd_matrix &X0, const gd_matrix &Y0, gd_class cls, gd_distance metric,
                   int64_t K, int largest, gd_out Dout, gd_out Iout, gd_class icls, gd_timing *t)
@@ -623,6 +627,121 @@ done:
     return s;
 }
 
+/* ---------------------------------------------------------------------
+ * Across devices. Where Y has as many rows as X or more, each device takes
+ * a range of queries (Y's rows: D's and I's columns, contiguous) with the
+ * whole of X. Where X is the larger, each takes a range of X's rows with
+ * every query and finds each query's K nearest among its rows; the host
+ * then merges the devices' lists in the kernels' own order, (key, row):
+ * a candidate's distance does not depend on which rows share its tile,
+ * so the K least of the union are the one-device result, ties included. */
+struct knn_split {
+    const gd_matrix *X, *Y;
+    gd_class cls, icls;
+    gd_metric metric;
+    int64_t K;
+    int largest;
+    bool points;    /* X's rows split; else the queries */
+    gd_out D, I;
+    void *pd;       /* points: the parts' lists, K x my each */
+    int32_t *pi;
+    int64_t mult;
+};
+
+gd_status knn_part(void *c, int i, int nparts, gd_timing *t)
+{
+    const knn_split &x = *(const knn_split *)c;
+    const size_t es = gd_class_bytes(x.cls);
+    int64_t lo, hi;
+    gd_matrix X = *x.X, Y = *x.Y;
+    gd_out D = {}, I = {};
+    gd_class icls = x.icls;
+    if (x.points) {
+        gd_part_range(X.rows, x.mult, i, nparts, &lo, &hi);
+        X.ptr = (const char *)X.ptr + (size_t)lo * gd_class_bytes(X.cls);
+        X.rows = hi - lo;
+        D.ptr = (char *)x.pd + (size_t)(i * x.K * Y.rows) * es;
+        I.ptr = x.pi + i * x.K * Y.rows;
+        icls = GD_INT32;
+    } else {
+        gd_part_range(Y.rows, x.mult, i, nparts, &lo, &hi);
+        Y.ptr = (const char *)Y.ptr + (size_t)lo * gd_class_bytes(Y.cls);
+        Y.rows = hi - lo;
+        D.ptr = (char *)x.D.ptr + (size_t)(lo * x.K) * es;
+        I.ptr = (char *)x.I.ptr + (size_t)(lo * x.K) * gd_class_bytes(x.icls);
+        if (hi == lo) return GD_OK;
+    }
+    return x.cls == GD_SINGLE ? run_gpu<float>(X, Y, x.metric, x.K, x.largest, D, I, icls, t)
+                              : run_gpu<double>(X, Y, x.metric, x.K, x.largest, D, I, icls, t);
+}
+
+/* query j's K least of the parts' lists, by (key, row) */
+template <class T>
+void merge_lists(const knn_split &x, int nparts, const int64_t *first_row)
+{
+    const int64_t K = x.K, my = x.Y->rows;
+    const T *pd = (const T *)x.pd;
+#pragma omp parallel for schedule(static)
+    for (int64_t j = 0; j < my; ++j) {
+        int64_t at[GD_MAX_DEVICES] = {};
+        for (int64_t k = 0; k < K; ++k) {
+            int best = -1;
+            uint64_t bkey = 0;
+            int64_t brow = 0;
+            for (int p = 0; p < nparts; ++p) {
+                if (at[p] == K) continue;
+                const int64_t e = p * K * my + j * K + at[p];
+                const uint64_t key = sizeof(T) == 4 ? gd_key_f((float)pd[e], x.largest)
+                                                    : gd_key_d((double)pd[e], x.largest);
+                const int64_t row = first_row[p] + x.pi[e];
+                if (best < 0 || key < bkey || (key == bkey && row < brow)) {
+                    best = p;
+                    bkey = key;
+                    brow = row;
+                }
+            }
+            const int64_t e = best * K * my + j * K + at[best]++;
+            ((T *)x.D.ptr)[j * K + k] = pd[e];
+            if (x.icls == GD_INT32)
+                ((int32_t *)x.I.ptr)[j * K + k] = (int32_t)brow;
+            else
+                ((double *)x.I.ptr)[j * K + k] = (double)brow;
+        }
+    }
+}
+
+gd_status split_knn(knn_split &x, int nd, const int *idx, gd_timing *t)
+{
+    const int64_t K = x.K, my = x.Y->rows;
+    const size_t es = gd_class_bytes(x.cls);
+    char what[96];
+    gd_describe(what, sizeof what, "D", K, my, x.cls);
+    gd_status s = gd_out_buffer(&x.D, (size_t)(K * my) * es, what);
+    gd_describe(what, sizeof what, "I", K, my, x.icls);
+    if (!s) s = gd_out_buffer(&x.I, (size_t)(K * my) * gd_class_bytes(x.icls), what);
+    if (s) return s;
+    if (!x.points) return gd_run_parts(nd, idx, knn_part, &x, t);
+    x.pd = malloc((size_t)(nd * K * my) * es + 8);
+    x.pi = (int32_t *)malloc((size_t)(nd * K * my) * 4 + 4);
+    if (!x.pd || !x.pi) {
+        s = gd_fail(GD_ERR_MEMORY, "cannot allocate the devices' neighbour lists (%.1f MiB) in "
+                    "host memory", gd_mib((size_t)(nd * K * my) * (es + 4)));
+    } else if (!(s = gd_run_parts(nd, idx, knn_part, &x, t))) {
+        int64_t first_row[GD_MAX_DEVICES], hi;
+        for (int p = 0; p < nd; ++p) gd_part_range(x.X->rows, x.mult, p, nd, &first_row[p], &hi);
+        const double t0 = gd_now_ms();
+        if (x.cls == GD_SINGLE)
+            merge_lists<float>(x, nd, first_row);
+        else
+            merge_lists<double>(x, nd, first_row);
+        t->prep_ms += gd_now_ms() - t0;
+        snprintf(t->kernel, sizeof t->kernel, "rows split, merged");
+    }
+    free(x.pd);
+    free(x.pi);
+    return s;
+}
+
 } // namespace
 
 extern "C" int gd_knn_variants(const gd_variant_info **list)
@@ -678,10 +797,35 @@ extern "C" gd_status gd_knn(const char *name, const gd_matrix *X, const gd_matri
         if (!s) s = gd_host_index_result(&I, NULL, K, 0, icls, &D, "I", t);
     } else if (v == 1) {
         s = run_cpu(*X, *Y, cls, dist, K, largest, D, I, icls, t);
-    } else if (cls == GD_SINGLE) {
-        s = run_gpu<float>(*X, *Y, metric, K, largest, D, I, icls, t);
     } else {
-        s = run_gpu<double>(*X, *Y, metric, K, largest, D, I, icls, t);
+        /* across devices: nothing resident (that lives on this thread's
+         * device); X's rows split where X is the larger and every part
+         * still has K rows, else the queries */
+        int idx[GD_MAX_DEVICES], nd = 1;
+        knn_split x = {};
+        x.X = X;
+        x.Y = Y;
+        x.cls = cls;
+        x.icls = icls;
+        x.metric = metric;
+        x.K = K;
+        x.largest = largest;
+        x.D = D;
+        x.I = I;
+        const bool here = t->resident || D.device || I.device;
+        if (!here) {
+            x.points = mx > my;
+            x.mult = x.points ? gd_tile::BIG : 64;
+            const int64_t units = ((x.points ? mx : my) + x.mult - 1) / x.mult;
+            nd = gd_split_devices(t->ops, SPLIT_MIN, units, idx);
+            while (x.points && nd > 1 && mx / nd < K) --nd;
+        }
+        if (!here && gd_split_needed(nd, idx))
+            s = split_knn(x, nd, idx, t);
+        else if (cls == GD_SINGLE)
+            s = run_gpu<float>(*X, *Y, metric, K, largest, D, I, icls, t);
+        else
+            s = run_gpu<double>(*X, *Y, metric, K, largest, D, I, icls, t);
     }
     t->total_ms = gd_now_ms() - t0;
     return s;

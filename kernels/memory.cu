@@ -21,14 +21,15 @@
  * memory for the next call. The pool is the driver's, one per device and
  * process, so every gateway shares it and gd_info's gd_pool_trim empties
  * it whatever gateway filled it. GD_MEMPOOL=0: cudaMalloc and cudaFree. */
-static cudaMemPool_t g_pool;
+static cudaMemPool_t g_pools[GD_MAX_DEVICES]; /* by CUDA ordinal */
+#define g_pool g_pools[gd_ordinal()]
 
 extern "C" void gd_pool_setup(size_t total)
 {
     int ok = 0;
     g_pool = NULL;
-    if (cudaDeviceGetAttribute(&ok, cudaDevAttrMemoryPoolsSupported, 0) != cudaSuccess || !ok ||
-        cudaDeviceGetDefaultMemPool(&g_pool, 0) != cudaSuccess) {
+    if (cudaDeviceGetAttribute(&ok, cudaDevAttrMemoryPoolsSupported, gd_ordinal()) != cudaSuccess ||
+        !ok || cudaDeviceGetDefaultMemPool(&g_pool, gd_ordinal()) != cudaSuccess) {
         cudaGetLastError();
         g_pool = NULL;
         return;
@@ -53,8 +54,8 @@ extern "C" size_t gd_pool_trim(void)
     cudaMemPool_t pool;
     int ok = 0;
     uint64_t held = 0;
-    if (cudaDeviceGetAttribute(&ok, cudaDevAttrMemoryPoolsSupported, 0) == cudaSuccess && ok &&
-        cudaDeviceGetDefaultMemPool(&pool, 0) == cudaSuccess) {
+    if (cudaDeviceGetAttribute(&ok, cudaDevAttrMemoryPoolsSupported, gd_ordinal()) == cudaSuccess &&
+        ok && cudaDeviceGetDefaultMemPool(&pool, gd_ordinal()) == cudaSuccess) {
         cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &held);
         cudaMemPoolTrimTo(pool, 0);
     }
@@ -102,17 +103,32 @@ extern "C" gd_status gd_check_size(const char *what, int64_t rows, int64_t cols,
     return GD_OK;
 }
 
+/* GD_GPU_MEM_LIMIT: bytes, a cap on every device; or "i:bytes,j:bytes",
+ * caps on devices i and j (1-based, as gd_info numbers them) alone. The
+ * cap of the device this thread works on (gd_device_index). */
 extern "C" int64_t gd_mem_limit(void)
 {
     const char *v = getenv("GD_GPU_MEM_LIMIT");
     if (!v || !*v) return -1;
-    errno = 0;
     char *end;
-    long long x = strtoll(v, &end, 10);
-    if (errno || *end || x < 0) return -1;
-    return x;
+    errno = 0;
+    if (!strchr(v, ':')) {
+        long long x = strtoll(v, &end, 10);
+        if (errno || *end || x < 0) return -1;
+        return x;
+    }
+    const long long mine = gd_device_index() + 1;
+    for (const char *q = v; *q;) {
+        errno = 0;
+        long long dev = strtoll(q, &end, 10);
+        if (errno || *end != ':') return -1;
+        long long x = strtoll(end + 1, &end, 10);
+        if (errno || (*end && *end != ',') || x < 0) return -1;
+        if (dev == mine) return x;
+        q = *end ? end + 1 : end;
+    }
+    return -1;
 }
-
 
 /* Advice only: where the kernel has transparent huge pages in madvise
  * mode, a fresh buffer's first touch then costs one fault per 2 MiB
@@ -177,8 +193,9 @@ static gd_status alloc_one(gd_allocs *a, void **p, size_t bytes, const char *wha
         return gd_fail(GD_ERR_MEMORY,
                        "cannot allocate %s (%.1f MiB) on the GPU: the call "
                        "needs at least %.1f MiB, over the %.1f MiB that "
-                       "GD_GPU_MEM_LIMIT allows",
-                       what, gd_mib(bytes), gd_mib(a->total + bytes), gd_mib(cap));
+                       "GD_GPU_MEM_LIMIT allows%s",
+                       what, gd_mib(bytes), gd_mib(a->total + bytes), gd_mib(cap),
+                       strchr(getenv("GD_GPU_MEM_LIMIT"), ':') ? " this device" : "");
     cudaError_t e = device_malloc(p, bytes ? bytes : 1, pooled);
     if (e != cudaSuccess) {
         if (*p) {

@@ -417,8 +417,14 @@ gd_status cpu_minplus(gd_class cls, const void *A, const void *B, void *R, int *
 // 2^17 steps the host finishes before a GPU round trip would; resident
 // data that small goes to v1, which needs no layout preparation (a call
 // on a 16 x 16 gdArray: 106 us against v5's 159, bench/results).
+// 'all' devices divide a product where each gets 2^36 steps or more
+// (n = 4096 a device: 3 ms of single, 24 of double on an H100); below,
+// the second device's start, its copy of A and the threads cost more than
+// they save (bench/results: the devices table).
+const double SPLIT_MIN = 68719476736.0;
 const gd_product_op OP = {"min-plus", NAN, INFINITY, 1.0, false, "cpu (OpenMP)",
-                          "v5", "v5", 1 << 17, cpu_minplus, true, false, "v1"};
+                          "v5", "v5", 1 << 17, cpu_minplus, true, false, "v1",
+                          SPLIT_MIN};
 
 } // namespace
 

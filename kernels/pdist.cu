@@ -504,9 +504,12 @@ void launch_panel(kind k, const T *X, const T *Xp, T *Dd, int64_t n, int64_t d,
 
 template <class T>
 gd_status run_gpu(const pdist_variant &v, const gd_matrix &Xm, gd_metric metric, double mp,
-                  gd_out out, gd_timing *t)
+                  gd_out out, gd_timing *t, int64_t jlo = 0, int64_t jhi = -1)
 {
+    /* columns [jlo, jhi) of the triangle (a device's part: D's elements
+     * from start(jlo) on, written in their place in out) */
     const int64_t n = Xm.rows, d = Xm.cols;
+    if (jhi < 0) jhi = n - 1;
     const bool keep = out.device != NULL;
     if (keep) *out.device = NULL;
     const size_t es = sizeof(T);
@@ -517,6 +520,7 @@ gd_status run_gpu(const pdist_variant &v, const gd_matrix &Xm, gd_metric metric,
     snprintf(t->device, sizeof t->device, "%s", gd_device_name());
     cudaStream_t st = gd_stream(), st2 = gd_stream2();
     const int64_t P = tri_start(n - 1, n); // n(n-1)/2
+    const int64_t Pj = tri_start(jhi, n) - tri_start(jlo, n); // this call's part
     // tuned computes dp features (a multiple of 4: its last stage may be a
     // half one) of Xp, which holds da (whole stages of 8) for the loads
     const int64_t np = gd_round_up(n, BIG), dp = gd_round_up(d > 0 ? d : 1, BIG_BK / 2),
@@ -551,7 +555,7 @@ gd_status run_gpu(const pdist_variant &v, const gd_matrix &Xm, gd_metric metric,
         if (cap >= 0 && cap - (int64_t)al.total < room) room = cap - (int64_t)al.total;
         const int64_t first = tri_start(n - 1 < BIG ? n - 1 : BIG, n) * (int64_t)es;
         int64_t buf = room / (int64_t)es;
-        if (buf > P || keep) buf = P;
+        if (buf > Pj || keep) buf = Pj;
         if (room < first) buf = first / (int64_t)es; // let gd_alloc say why
         if (keep) {
             gd_describe(what, sizeof what, "D", 1, P, cls);
@@ -562,7 +566,7 @@ gd_status run_gpu(const pdist_variant &v, const gd_matrix &Xm, gd_metric metric,
         }
         // panels of 128-column steps: eight or more where D is 32 MiB or
         // more, so that each one's download overlaps the next kernels
-        int64_t target = (size_t)P * es >= ((size_t)32 << 20) ? (P + 7) / 8 : P;
+        int64_t target = (size_t)Pj * es >= ((size_t)32 << 20) ? (Pj + 7) / 8 : Pj;
         if (target > buf) target = buf;
 
         cudaEventRecord(gd_event(EV_PREP), st);
@@ -580,8 +584,8 @@ gd_status run_gpu(const pdist_variant &v, const gd_matrix &Xm, gd_metric metric,
         gd_describe(what, sizeof what, "D", 1, P, cls);
         /* batches: the panels that fit in the buffer together; all of a
          * batch's kernels are queued before its downloads */
-        int64_t j0 = 0;
-        while (j0 < n - 1) {
+        int64_t j0 = jlo;
+        while (j0 < jhi) {
             if (getenv("GD_POISON") &&
                 (s = gd_cuda(cudaMemsetAsync(dD, 0xCD, (size_t)buf * es, st), "poisoning D")))
                 goto done;
@@ -595,10 +599,10 @@ gd_status run_gpu(const pdist_variant &v, const gd_matrix &Xm, gd_metric metric,
             int64_t used = 0, pj[GD_EV_UPLOAD_A + 1];
             int qn = 0;
             pj[0] = j0;
-            while (j0 < n - 1 && qn < GD_EV_UPLOAD_A) {
+            while (j0 < jhi && qn < GD_EV_UPLOAD_A) {
                 int64_t j1 = j0;
-                while (j1 < n - 1) {
-                    const int64_t next = j1 + BIG < n - 1 ? j1 + BIG : n - 1;
+                while (j1 < jhi) {
+                    const int64_t next = j1 + BIG < jhi ? j1 + BIG : jhi;
                     const int64_t len = tri_start(next, n) - tri_start(j0, n);
                     if (len > buf - used || (j1 > j0 && len > target)) break;
                     j1 = next;
@@ -826,8 +830,15 @@ gd_status cpu_pdist2(gd_class cls, const void *X, const void *Y, void *D, int *,
 }
 
 // Zero features add (0 - 0)^2 = 0; no features: distance 0.
+// 'all' devices divide pdist2 from 2^34 steps a device (16384 x 16384
+// pairs of 64 features): its result's copy to the host is most of its
+// time, and each device has a link of its own
+const double SPLIT_MIN2 = 17179869184.0;
+// and pdist from 2^33 (pair, feature) steps a device (8192 rows of 256)
+const double SPLIT_MIN1 = 8589934592.0;
 const gd_product_op OP2 = {"pdist2", 0.0, 0.0, 1.0, true, "cpu (OpenMP)",
-                           "tuned", "tuned", AUTO_CPU_BELOW, cpu_pdist2, false, false, "naive"};
+                           "tuned", "tuned", AUTO_CPU_BELOW, cpu_pdist2, false, false, "naive",
+                           SPLIT_MIN2};
 
 } // namespace
 
@@ -894,6 +905,53 @@ gd_status pdist_metric_variant(gd_metric m, const char **name, bool gpu_variant,
                    "metrics; the others run on 'tuned' and 'cpu' ('auto' chooses)", *name);
 }
 
+/* Across devices: each takes the columns [j0, j1) of the triangle whose
+ * pairs are its share (column j holds n - 1 - j), j0 and j1 on the
+ * kernels' 128-column steps, and writes them in their place in D. */
+struct pdist_split {
+    const pdist_variant *v;
+    const gd_matrix *X;
+    gd_metric metric;
+    double p;
+    gd_out out;
+    int64_t bound[GD_MAX_DEVICES + 1];
+};
+
+gd_status pdist_part(void *c, int i, int, gd_timing *t)
+{
+    const pdist_split &x = *(const pdist_split *)c;
+    if (x.bound[i + 1] == x.bound[i]) return GD_OK;
+    return x.X->cls == GD_SINGLE
+               ? run_gpu<float>(*x.v, *x.X, x.metric, x.p, x.out, t, x.bound[i], x.bound[i + 1])
+               : run_gpu<double>(*x.v, *x.X, x.metric, x.p, x.out, t, x.bound[i], x.bound[i + 1]);
+}
+
+gd_status split_pdist(const pdist_variant &v, const gd_matrix &X, gd_distance dist, gd_out out,
+                      int nd, const int *idx, gd_timing *t)
+{
+    pdist_split x;
+    x.v = &v;
+    x.X = &X;
+    x.metric = dist.metric;
+    x.p = dist.p;
+    x.out = out;
+    const int64_t n = X.rows, P = tri_start(n - 1, n);
+    x.bound[0] = 0;
+    for (int i = 1; i < nd; ++i) {
+        /* the first 128-column step at which part i's share begins */
+        const double want = (double)P * i / nd;
+        int64_t j = x.bound[i - 1];
+        while (j + BIG < n - 1 && (double)tri_start(j + BIG, n) <= want) j += BIG;
+        x.bound[i] = j;
+    }
+    x.bound[nd] = n - 1;
+    char what[96];
+    gd_describe(what, sizeof what, "D", 1, P, X.cls);
+    gd_status s = gd_out_buffer(&x.out, (size_t)P * gd_class_bytes(X.cls), what);
+    if (s) return s;
+    return gd_run_parts(nd, idx, pdist_part, &x, t);
+}
+
 } // namespace
 
 extern "C" gd_status gd_pdist(const char *name, const gd_matrix *Xm, gd_distance dist,
@@ -940,10 +998,16 @@ extern "C" gd_status gd_pdist(const char *name, const gd_matrix *Xm, gd_distance
             s = gd_host_result_end(&D, buf, 0, s, t);
     } else if (!v->info.gpu) {
         s = cpu_pdist(*Xm, dist, D, t);
-    } else if (cls == GD_SINGLE) {
-        s = run_gpu<float>(*v, *Xm, metric, dist.p, D, t);
     } else {
-        s = run_gpu<double>(*v, *Xm, metric, dist.p, D, t);
+        int idx[GD_MAX_DEVICES];
+        const bool here = Xm->where == GD_DEVICE || D.device;
+        const int nd = here ? 1 : gd_split_devices(t->ops, SPLIT_MIN1, (n - 1 + BIG - 1) / BIG, idx);
+        if (!here && gd_split_needed(nd, idx))
+            s = split_pdist(*v, *Xm, dist, D, nd, idx, t);
+        else if (cls == GD_SINGLE)
+            s = run_gpu<float>(*v, *Xm, metric, dist.p, D, t);
+        else
+            s = run_gpu<double>(*v, *Xm, metric, dist.p, D, t);
     }
     t->total_ms = gd_now_ms() - t0;
     return s;

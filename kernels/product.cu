@@ -644,6 +644,77 @@ static gd_status run_cpu(const gd_product_op &op, gd_class cls, const gd_matrix 
     return GD_OK;
 }
 
+/* ---------------------------------------------------------------------
+ * A product across devices: each takes a panel of the result's columns
+ * (B's columns, or pdist2's Y's rows), whole A, and computes its panel as
+ * a product of its own, into its place in the host result (a panel of
+ * columns is contiguous in column-major order). */
+namespace {
+struct split_ctx {
+    const gd_product_op *op;
+    const gd_product_variant *v;
+    gd_class cls;
+    const gd_matrix *A, *B;
+    gd_out out, kout;
+    const gd_op_args *args;
+    int64_t m, n, mult;
+};
+
+gd_status product_part(void *c, int i, int nparts, gd_timing *t)
+{
+    const split_ctx &x = *(const split_ctx *)c;
+    int64_t j0, j1;
+    gd_part_range(x.n, x.mult, i, nparts, &j0, &j1);
+    const size_t es = gd_class_bytes(x.cls);
+    gd_matrix B = *x.B;
+    if (x.op->b_rows) {
+        B.ptr = (const char *)B.ptr + (size_t)j0 * es;
+        B.rows = j1 - j0;
+    } else {
+        B.ptr = (const char *)B.ptr + (size_t)(j0 * B.ld) * es;
+        B.cols = j1 - j0;
+    }
+    gd_out out = {};
+    out.ptr = (char *)x.out.ptr + (size_t)(j0 * x.m) * es;
+    gd_op_args args = *x.args;
+    gd_out kout = {};
+    if (args.witness) {
+        kout.ptr = (char *)x.kout.ptr + (size_t)(j0 * x.m) * gd_class_bytes(args.witness_cls);
+        args.witness = &kout;
+    }
+    if (j1 == j0) return GD_OK;
+    return gd_run_product(*x.op, *x.v, x.cls, *x.A, B, out, args, t);
+}
+} // namespace
+
+static gd_status split_product(const gd_product_op &op, const gd_product_variant &v,
+                               gd_class cls, const gd_matrix &A, const gd_matrix &B, gd_out out,
+                               const gd_op_args &args, int nd, const int *idx, gd_timing *t)
+{
+    split_ctx x;
+    x.op = &op;
+    x.v = &v;
+    x.cls = cls;
+    x.A = &A;
+    x.B = &B;
+    x.args = &args;
+    x.m = A.rows;
+    x.n = op.b_rows ? B.rows : B.cols;
+    x.mult = 256; /* whole tiles of every kernel a panel */
+    x.out = out;
+    const size_t cells = (size_t)(x.m * x.n);
+    char what[96];
+    gd_describe(what, sizeof what, "R", x.m, x.n, cls);
+    gd_status s = gd_out_buffer(&x.out, cells * gd_class_bytes(cls), what);
+    if (!s && args.witness) {
+        x.kout = *args.witness;
+        gd_describe(what, sizeof what, "K", x.m, x.n, args.witness_cls);
+        s = gd_out_buffer(&x.kout, cells * gd_class_bytes(args.witness_cls), what);
+    }
+    if (s) return s;
+    return gd_run_parts(nd, idx, product_part, &x, t);
+}
+
 gd_status gd_product(const gd_product_op &op, const gd_product_variant *table,
                      int count, const char *name, const gd_matrix *A0,
                      const gd_matrix *B0, gd_out out, const gd_op_args &args,
@@ -712,7 +783,15 @@ gd_status gd_product(const gd_product_op &op, const gd_product_variant *table,
                 s = gd_host_result_end(&kout, buf, 0, s, t);
         }
     } else if (v->info.gpu) {
-        s = gd_run_product(op, *v, cls, A, B, out, args, t);
+        /* across devices when the work pays and nothing is resident
+         * (a resident operand or result lives on this thread's device) */
+        int idx[GD_MAX_DEVICES];
+        const bool here = gd_any_resident(&A, &B, out) || (args.witness && args.witness->device);
+        const int nd = here ? 1 : gd_split_devices(t->ops, op.split_min, (n + 255) / 256, idx);
+        if (!here && gd_split_needed(nd, idx))
+            s = split_product(op, *v, cls, A, B, out, args, nd, idx, t);
+        else
+            s = gd_run_product(op, *v, cls, A, B, out, args, t);
     } else {
         s = run_cpu(op, cls, A, B, out, args, t);
     }

@@ -109,6 +109,9 @@ struct gd_product_op {
      * (the data is on the GPU, so the GPU computes): a variant that reads
      * its operands in place and needs no preparation; NULL: the best */
     const char *auto_small;
+    /* operations a device must get before 'all' devices divide a product
+     * (fewer: fewer devices); 0: every device */
+    double split_min;
 };
 
 /* An operation's whole call: sizes, the class, 'auto' or a name looked

@@ -264,7 +264,8 @@ struct cublas_api {
                             const float *, float *, int);
 };
 cublas_api g_api;
-cublasHandle_t g_cublas;
+cublasHandle_t g_cublases[GD_MAX_DEVICES]; /* by CUDA ordinal */
+#define g_cublas g_cublases[gd_ordinal()]
 
 #define GD_STR2(x) #x
 #define GD_STR(x) GD_STR2(x)
@@ -300,8 +301,14 @@ gd_status cublas_load(void)
 
 void release_cublas(void)
 {
-    if (g_cublas) g_api.destroy(g_cublas);
-    g_cublas = NULL;
+    for (int o = 0; o < GD_MAX_DEVICES; ++o) {
+        if (!g_cublases[o]) continue;
+        cudaSetDevice(o);
+        g_api.destroy(g_cublases[o]);
+        g_cublases[o] = NULL;
+    }
+    cudaSetDevice(gd_ordinal());
+    cudaGetLastError();
 }
 
 gd_status cublas_check(cublasStatus_t c, const char *what)
@@ -403,8 +410,12 @@ gd_status cpu_sgemm(gd_class, const void *A, const void *B, void *C, int *, int6
 // is 1.5-3% slower at 2048, 4096 and 8192, ties at 4097 and 1000x3000x500
 // and wins at 1000, bench/results and NOTES.md); below 2^20
 // flops the host's BLAS finishes before a GPU round trip would.
+// 'all' devices divide a product of 2^39 flops a device or more (n =
+// 6500 a device: about 11 ms of cuBLAS on an H100)
+const double SPLIT_MIN = 549755813888.0;
 const gd_product_op OP = {"sgemm", 0.0, 0.0, 2.0, false, "cpu (BLAS)",
-                          "cublas", "cublas", 1 << 20, cpu_sgemm, false, true, NULL};
+                          "cublas", "cublas", 1 << 20, cpu_sgemm, false, true, NULL,
+                          SPLIT_MIN};
 
 /* A 1x1 operand: Octave multiplies by a scalar element by element, which
  * keeps the sign of a zero product (single (-0) * 5 is -0); a sum of

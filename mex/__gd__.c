@@ -30,6 +30,7 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     char op[32];
     if (nrhs < 1 || !mxIsChar(prhs[0]) || mxGetString(prhs[0], op, sizeof op))
         gd_mex_error("__gd__", "gd:input", "expected an operation name first");
+    gd_use_devices(NULL, NULL); /* the default, unless the call says 'Devices' */
     for (size_t i = 0; i < sizeof OPS / sizeof OPS[0]; ++i)
         if (!strcmp(op, OPS[i].name)) {
             OPS[i].fn(nlhs, plhs, nrhs - 1, prhs + 1);

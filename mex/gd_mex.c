@@ -1,6 +1,8 @@
 /* gd_mex.c - shared helpers of the gd gateways (see gd_mex.h). */
 #include "gd_mex.h"
 
+#include <math.h>
+#include <stdint.h>
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -142,6 +144,7 @@ void gd_mex_options(const char *fn, int nrhs, const mxArray *prhs[],
                     int first, int nnames, const char *const names[],
                     const mxArray *values[])
 {
+    int devices_given = 0;
     if ((nrhs - first) % 2)
         gd_mex_error(fn, "gd:input",
                      "options come in name/value pairs; got %d argument(s) "
@@ -153,6 +156,11 @@ void gd_mex_options(const char *fn, int nrhs, const mxArray *prhs[],
                          "argument %d: expected an option name (a character row "
                          "without NUL characters), got %s", i + 1,
                          mxIsChar(prhs[i]) ? "other text" : class_label(prhs[i]));
+        if (!strcmp(name, "devices")) {
+            gd_mex_devices_option(fn, prhs[i + 1]);
+            devices_given = 1;
+            continue;
+        }
         int found = -1;
         for (int o = 0; o < nnames; ++o) {
             char want[64];
@@ -168,12 +176,61 @@ void gd_mex_options(const char *fn, int nrhs, const mxArray *prhs[],
                 strncat(valid, names[o], sizeof valid - strlen(valid) - 1);
                 strncat(valid, "'", sizeof valid - strlen(valid) - 1);
             }
+            strncat(valid, ", 'Devices'", sizeof valid - strlen(valid) - 1);
             mxGetString(prhs[i], name, sizeof name); /* as the user typed it */
             gd_mex_error(fn, "gd:input", "unknown option '%s' (options: %s)",
                          name, valid);
         }
         values[found] = prhs[i + 1];
     }
+    if (!devices_given) {
+        /* GD_DEVICES, checked where the call reads it */
+        gd_devices d;
+        if (gd_default_devices(&d)) gd_mex_error(fn, "gd:input", "%s", gd_last_error());
+    }
+}
+
+/* element i of a real numeric array, as a double */
+static double gd_mex_scalar_at(const mxArray *v, size_t i)
+{
+    const void *p = mxGetData(v);
+    switch (mxGetClassID(v)) {
+    case mxDOUBLE_CLASS: return ((const double *)p)[i];
+    case mxSINGLE_CLASS: return ((const float *)p)[i];
+    case mxINT8_CLASS: return ((const int8_t *)p)[i];
+    case mxUINT8_CLASS: return ((const uint8_t *)p)[i];
+    case mxINT16_CLASS: return ((const int16_t *)p)[i];
+    case mxUINT16_CLASS: return ((const uint16_t *)p)[i];
+    case mxINT32_CLASS: return ((const int32_t *)p)[i];
+    case mxUINT32_CLASS: return ((const uint32_t *)p)[i];
+    case mxINT64_CLASS: return (double)((const int64_t *)p)[i];
+    case mxUINT64_CLASS: return (double)((const uint64_t *)p)[i];
+    default: return NAN;
+    }
+}
+
+void gd_mex_devices_option(const char *fn, const mxArray *v)
+{
+    gd_devices d;
+    memset(&d, 0, sizeof d);
+    if (gd_mex_is_string(v, "all")) {
+        gd_use_devices(&d, NULL);
+        return;
+    }
+    const size_t n = mxGetNumberOfElements(v);
+    if (!mxIsNumeric(v) || mxIsComplex(v) || mxIsSparse(v) || n < 1 || n > GD_MAX_DEVICES ||
+        (mxGetM(v) != 1 && mxGetN(v) != 1))
+        gd_mex_error(fn, "gd:input", "'Devices' must be 'all' or a vector of device indices "
+                     "(1 to %d of them, as gd_info numbers the devices)", GD_MAX_DEVICES);
+    for (size_t i = 0; i < n; ++i) {
+        const double x = gd_mex_scalar_at(v, i);
+        if (!(x >= 1 && x <= 1e6 && x == (double)(int)x))
+            gd_mex_error(fn, "gd:input", "'Devices' must hold whole device indices from 1, "
+                         "not %g", x);
+        d.idx[i] = (int)x - 1;
+    }
+    d.n = (int)n;
+    if (gd_use_devices(&d, "'Devices'")) gd_mex_error(fn, "gd:input", "%s", gd_last_error());
 }
 
 void gd_mex_check_variant(const char *fn, const char *name, int count,
@@ -232,8 +289,8 @@ mxArray *gd_mex_info(const gd_timing *t, gd_class cls, const char *rate_unit,
     const char *fields[] = {"variant",     "kernel",   "device",    "class",
                             "size",        "upload_ms", "prep_ms",  "kernel_ms",
                             "download_ms", "total_ms", "ops",       "rate",
-                            "rate_unit",   "gpu_bytes", "resident", "kept"};
-    mxArray *s = mxCreateStructMatrix(1, 1, 16, fields);
+                            "rate_unit",   "gpu_bytes", "resident", "kept", "devices"};
+    mxArray *s = mxCreateStructMatrix(1, 1, 17, fields);
     mxSetField(s, 0, "variant", mxCreateString(t->variant));
     mxSetField(s, 0, "kernel", mxCreateString(t->kernel));
     mxSetField(s, 0, "device", mxCreateString(t->device));
@@ -255,6 +312,12 @@ mxArray *gd_mex_info(const gd_timing *t, gd_class cls, const char *rate_unit,
     for (int i = 0; i < noperands; ++i) mxGetLogicals(r)[i] = (t->resident >> i) & 1;
     mxSetField(s, 0, "resident", r);
     mxSetField(s, 0, "kept", mxCreateLogicalScalar(t->kept != 0));
+    /* the devices the call ran on, as gd_info numbers them: [] on the
+     * host, the first where one device ran it */
+    const int nd = t->devices > 0 ? t->devices : strncmp(t->device, "cpu", 3) && t->device[0] ? 1 : 0;
+    mxArray *dv = mxCreateDoubleMatrix(nd ? 1 : 0, (mwSize)nd, mxREAL);
+    for (int i = 0; i < nd; ++i) mxGetDoubles(dv)[i] = t->devices > 0 ? t->device_idx[i] + 1 : 1;
+    mxSetField(s, 0, "devices", dv);
     return s;
 }
 

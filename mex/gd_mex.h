@@ -49,6 +49,12 @@ void gd_mex_options(const char *fn, int nrhs, const mxArray *prhs[],
                     int first, int nnames, const char *const names[],
                     const mxArray *values[]);
 
+/* Every operation's option 'Devices' (gd_mex_options takes it whatever
+ * the operation): 'all' or a vector of indices from 1; selects them for
+ * the call (gd_use_devices) or raises gd:input. The gateway selects the
+ * default (GD_DEVICES) before each call. */
+void gd_mex_devices_option(const char *fn, const mxArray *v);
+
 /* The text of a string option, lower-cased into buf. */
 void gd_mex_option_string(const char *fn, const char *optname,
                           const mxArray *v, char *buf, size_t len);

@@ -4,6 +4,7 @@
 #include "gd_mex.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 void gd_op_info(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
@@ -48,5 +49,40 @@ void gd_op_info(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     gd_reg_stats(&count, &bytes);
     mxSetField(o, 0, "gdarrays", mxCreateDoubleScalar(count));
     mxSetField(o, 0, "gdarray_bytes", mxCreateDoubleScalar(bytes));
+
+    /* every device gd sees, and which ones a call takes by default */
+    const int nd = d.available ? gd_device_count() : 0;
+    gd_devices def;
+    int defaults_ok = !gd_default_devices(&def);
+    const char *dfields[] = {"index", "name", "compute_capability", "sms", "memory_total",
+                             "memory_free", "pci", "peers", "used"};
+    mxArray *devs = mxCreateStructMatrix(nd ? 1 : 0, (mwSize)nd, 9, dfields);
+    for (int i = 0; i < nd; ++i) {
+        gd_device_info e;
+        if (gd_device_query_at(i, &e)) gd_mex_fail("gd_info", GD_ERR_CUDA);
+        mxSetField(devs, i, "index", mxCreateDoubleScalar(i + 1));
+        mxSetField(devs, i, "name", mxCreateString(e.name));
+        snprintf(buf, sizeof buf, e.available ? "%d.%d" : "", e.cc_major, e.cc_minor);
+        mxSetField(devs, i, "compute_capability", mxCreateString(buf));
+        mxSetField(devs, i, "sms", mxCreateDoubleScalar(e.sms));
+        mxSetField(devs, i, "memory_total", mxCreateDoubleScalar((double)e.mem_total));
+        mxSetField(devs, i, "memory_free", mxCreateDoubleScalar((double)e.mem_free));
+        mxSetField(devs, i, "pci", mxCreateString(e.pci));
+        int np = 0;
+        for (int j = 0; j < nd; ++j) np += (e.peer >> j) & 1;
+        mxArray *peers = mxCreateDoubleMatrix(1, (mwSize)np, mxREAL);
+        double *pp = mxGetPr(peers);
+        for (int j = 0; j < nd; ++j)
+            if ((e.peer >> j) & 1) *pp++ = j + 1;
+        mxSetField(devs, i, "peers", peers);
+        int used = defaults_ok && def.n == 0;
+        for (int j = 0; defaults_ok && j < def.n; ++j) used |= def.idx[j] == i;
+        mxSetField(devs, i, "used", mxCreateLogicalScalar(used != 0));
+    }
+    mxAddField(o, "devices");
+    mxSetField(o, 0, "devices", devs);
+    const char *env = getenv("GD_DEVICES");
+    mxAddField(o, "devices_default");
+    mxSetField(o, 0, "devices_default", mxCreateString(env ? env : "all"));
     plhs[0] = o;
 }

@@ -21,7 +21,7 @@ static int option_name(const mxArray *a)
 {
     return gd_mex_is_string(a, "variant") || gd_mex_is_string(a, "smallest") ||
            gd_mex_is_string(a, "largest") || gd_mex_is_string(a, "indexclass") ||
-           gd_mex_is_string(a, "p");
+           gd_mex_is_string(a, "p") || gd_mex_is_string(a, "devices");
 }
 
 /* K of 'Smallest'/'Largest': a positive whole number */

@@ -21,6 +21,14 @@
 ## variant and Octave's own products use it; the reference BLAS is some
 ## ten times slower than OpenBLAS).
 ##
+## @code{devices} lists every CUDA device gd sees (a struct array with
+## @code{index}, as the @qcode{"Devices"} option of every operation counts
+## them, @code{name}, @code{compute_capability}, @code{sms},
+## @code{memory_total}, @code{memory_free}, @code{pci}, @code{peers}: the
+## devices whose memory it reaches directly, and @code{used}: whether calls
+## take it by default); @code{devices_default} is the environment variable
+## GD_DEVICES (@qcode{"all"} when unset), which sets that default.
+##
 ## Without an output argument it prints a summary. It never raises an error
 ## for want of a GPU.
 ## @seealso{gd_minplus, gdArray}
@@ -47,6 +55,16 @@ function varargout = gd_info (varargin)
     printf ("    memory %.1f GiB, %.1f GiB free; driver %s, runtime %s\n",
             s.memory_total / 2^30, s.memory_free / 2^30, s.driver_version,
             s.runtime_version);
+    if (numel (s.devices) > 1)
+      used = [s.devices.used];
+      printf ("    %d devices; calls divide work across %s (GD_DEVICES=%s):\n",
+              numel (s.devices), mat2str (find (used)), s.devices_default);
+      for d = s.devices
+        printf ("    %2d  %s, %.1f GiB, PCI %s%s\n", d.index, d.name,
+                d.memory_total / 2^30, d.pci,
+                ifelse_peers (d.peers));
+      endfor
+    endif
     if (! isempty (s.memory_limit))
       printf ("    GD_GPU_MEM_LIMIT caps each call at %.1f MiB\n",
               s.memory_limit / 2^20);
@@ -66,8 +84,24 @@ function varargout = gd_info (varargin)
   printf ("    Octave's BLAS: %s\n", s.blas);
 endfunction
 
+function t = ifelse_peers (p)
+  if (isempty (p))
+    t = "";
+  else
+    t = sprintf (", reaches %s directly", mat2str (p));
+  endif
+endfunction
+
 %!test
 %! s = gd_info ();
+%! assert (isstruct (s.devices) && ischar (s.devices_default));
+%! if (s.available)
+%!   assert (numel (s.devices) >= 1);
+%!   assert ([s.devices.index], 1:numel (s.devices));
+%!   assert (strcmp (s.devices(1).name, s.name) || ! isempty (getenv ("GD_SIM_DEVICES")));
+%! else
+%!   assert (numel (s.devices), 0);
+%! endif
 %! assert (islogical (s.available) && isscalar (s.available));
 %! assert (ischar (s.reason) && ischar (s.name));
 %! if (s.available)

@@ -78,6 +78,7 @@ function [Idx, D, info, varargout] = gd_knnsearch (X, Y, varargin)
   variant = "auto";
   iclass = "double";
   P = []; Scale = []; Cov = [];
+  devices = {};
   for a = 1:2:numel (varargin)
     name = varargin{a};
     value = varargin{a+1};
@@ -103,10 +104,12 @@ function [Idx, D, info, varargout] = gd_knnsearch (X, Y, varargin)
         iclass = value;
       case "variant"
         variant = value;
+      case "devices"
+        devices = {"Devices", value};
       case {"nsmethod", "bucketsize"}
         ## the search structure of knnsearch: gd always compares every pair
       otherwise
-        error ("gd:input", "gd_knnsearch: unknown option '%s' (options: K, Distance, P, Scale, Cov, SortIndices, IndexClass, Variant)", name);
+        error ("gd:input", "gd_knnsearch: unknown option '%s' (options: K, Distance, P, Scale, Cov, SortIndices, IndexClass, Variant, Devices)", name);
     endswitch
   endfor
   if (! ischar (metric) || rows (metric) > 1)
@@ -125,7 +128,7 @@ function [Idx, D, info, varargout] = gd_knnsearch (X, Y, varargin)
     endif
   endfor
   [args, X, Y] = __gd_prepare__ ("gd_knnsearch", X, Y, [margs, {"Smallest", K, "Variant", ...
-                                 variant, "IndexClass", iclass}]);
+                                 variant, "IndexClass", iclass}, devices]);
   if (nargout < 3)
     [D, Idx] = __gd__ ("pdist2", X, Y, args{:});
   else

@@ -64,6 +64,7 @@ struct cudaDeviceProp {
     char name[256];
     size_t totalGlobalMem;
     int major, minor, multiProcessorCount, memoryBusWidth;
+    int pciDomainID, pciBusID, pciDeviceID;
 };
 
 struct dim3 {
@@ -91,6 +92,9 @@ static inline cudaError_t cudaDriverGetVersion(int *v) { *v = 0; GD_NOCUDA_FAIL;
 static inline cudaError_t cudaRuntimeGetVersion(int *v) { *v = 0; GD_NOCUDA_FAIL; }
 static inline cudaError_t cudaGetDeviceCount(int *n) { *n = 0; GD_NOCUDA_FAIL; }
 static inline cudaError_t cudaSetDevice(int) { GD_NOCUDA_FAIL; }
+static inline cudaError_t cudaDeviceCanAccessPeer(int *c, int, int) { *c = 0; GD_NOCUDA_FAIL; }
+static inline cudaError_t cudaDeviceEnablePeerAccess(int, unsigned) { GD_NOCUDA_FAIL; }
+static inline cudaError_t cudaMemcpyPeerAsync(void *, int, const void *, int, size_t, cudaStream_t) { GD_NOCUDA_FAIL; }
 static inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp *, int) { GD_NOCUDA_FAIL; }
 static inline cudaError_t cudaDeviceGetAttribute(int *v, cudaDeviceAttr, int) { *v = 0; GD_NOCUDA_FAIL; }
 static inline cudaError_t cudaDeviceGetStreamPriorityRange(int *a, int *b) { *a = *b = 0; GD_NOCUDA_FAIL; }

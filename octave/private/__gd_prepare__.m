@@ -23,7 +23,7 @@
 ## @end deftypefn
 
 function [args, X, Y] = __gd_prepare__ (fn, X, Y, args)
-  options = {"variant", "smallest", "largest", "indexclass", "p"};
+  options = {"variant", "smallest", "largest", "indexclass", "p", "devices"};
   if (isempty (args) || ! ischar (args{1}) || rows (args{1}) > 1
       || any (strcmpi (args{1}, options)))
     return;                     # no metric (euclidean), or the gateway's error

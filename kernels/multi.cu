@@ -1,0 +1,219 @@
+/* multi.cu - calls divided across devices: the thread's selection of
+ * devices (gd_use_devices, GD_DEVICES), how many a call takes, and the
+ * runner that gives each part a host thread of its own on its device.
+ *
+ * A part is a whole one-device call on a piece of the work (a panel of
+ * the result, a range of queries), so it computes what one device would
+ * compute for those elements, by the same kernels in the same order: the
+ * parts' results put together are the one-device result, bit for bit. */
+#include "gd_internal.h"
+
+#include <ctype.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static __thread gd_devices t_sel; /* n == 0 and !t_sel_set: the default */
+static __thread int t_sel_set;
+
+static gd_status check_list(const gd_devices *d, const char *origin)
+{
+    const int count = gd_device_count();
+    if (d->n < 1 || d->n > GD_MAX_DEVICES)
+        return gd_fail(GD_ERR_INPUT, "%s must name 1 to %d devices, not %d", origin,
+                       GD_MAX_DEVICES, d->n);
+    for (int i = 0; i < d->n; ++i) {
+        /* with no GPU, the CPU runs whatever the list: a script written
+         * for a machine with GPUs runs on one without */
+        if (d->idx[i] < 0 || (count > 0 && d->idx[i] >= count))
+            return gd_fail(GD_ERR_INPUT, "%s names device %d, but gd sees %d device%s "
+                           "(gd_info lists them)", origin, d->idx[i] + 1, count,
+                           count == 1 ? "" : "s");
+        for (int j = 0; j < i; ++j)
+            if (d->idx[j] == d->idx[i])
+                return gd_fail(GD_ERR_INPUT, "%s names device %d twice", origin, d->idx[i] + 1);
+    }
+    return GD_OK;
+}
+
+extern "C" gd_status gd_default_devices(gd_devices *out)
+{
+    memset(out, 0, sizeof *out);
+    const char *v = getenv("GD_DEVICES");
+    if (!v) return GD_OK;
+    const char *q = v;
+    while (isspace((unsigned char)*q) || *q == '[') ++q;
+    if (!*q || !strncasecmp(q, "all", 3)) {
+        const char *r = *q ? q + 3 : q;
+        while (isspace((unsigned char)*r) || *r == ']') ++r;
+        if (!*r) return GD_OK;
+    }
+    /* indices, 1-based, apart by commas or blanks, in brackets or not */
+    while (*q) {
+        char *end;
+        long x = strtol(q, &end, 10);
+        if (end == q || x < 1 || x > 1000000)
+            return gd_fail(GD_ERR_INPUT, "GD_DEVICES='%.100s' must be 'all' or device indices "
+                           "from 1 (\"1,2\")", v);
+        if (out->n == GD_MAX_DEVICES)
+            return gd_fail(GD_ERR_INPUT, "GD_DEVICES names more than %d devices", GD_MAX_DEVICES);
+        out->idx[out->n++] = (int)x - 1;
+        q = end;
+        while (isspace((unsigned char)*q) || *q == ',' || *q == ']') ++q;
+    }
+    if (!out->n) return GD_OK;
+    return check_list(out, "GD_DEVICES");
+}
+
+extern "C" gd_status gd_use_devices(const gd_devices *d, const char *origin)
+{
+    memset(&t_sel, 0, sizeof t_sel);
+    t_sel_set = 0;
+    if (!d) return GD_OK;
+    if (d->n == 0) {
+        t_sel_set = 1; /* 'all' */
+        return GD_OK;
+    }
+    gd_status s = check_list(d, origin ? origin : "the device list");
+    if (s) return s;
+    t_sel = *d;
+    t_sel_set = 1;
+    return GD_OK;
+}
+
+extern "C" int gd_split_devices(double work, double min_work, int64_t most,
+                                int idx[GD_MAX_DEVICES])
+{
+    gd_devices d = t_sel;
+    if (!t_sel_set && gd_default_devices(&d)) d.n = 0; /* a bad GD_DEVICES: the caller checked */
+    int n;
+    if (d.n == 0) {
+        n = gd_device_count();
+        for (int i = 0; i < n; ++i) idx[i] = i;
+        if (min_work > 0 && work < min_work * n) {
+            const double fit = work / min_work;
+            n = fit < 1 ? 1 : (int)fit;
+        }
+        if (n < 1) {
+            idx[0] = gd_device_index();
+            n = 1;
+        }
+        /* the call's own device first: one device means today's one */
+        if (n == 1) idx[0] = gd_device_index();
+    } else {
+        n = d.n;
+        memcpy(idx, d.idx, sizeof d.idx);
+    }
+    if (most < 1) most = 1;
+    if (n > most) n = (int)most;
+    return n;
+}
+
+extern "C" int gd_split_needed(int n, const int idx[GD_MAX_DEVICES])
+{
+    return n > 1 || idx[0] != gd_device_index();
+}
+
+extern "C" void gd_part_range(int64_t count, int64_t mult, int i, int n, int64_t *lo,
+                              int64_t *hi)
+{
+    if (mult < 1) mult = 1;
+    const int64_t units = (count + mult - 1) / mult;
+    const int64_t a = units * i / n, b = units * (i + 1) / n;
+    *lo = a * mult < count ? a * mult : count;
+    *hi = b * mult < count ? b * mult : count;
+}
+
+struct part_job {
+    int part, nparts, index;
+    gd_part_fn fn;
+    void *ctx;
+    gd_timing t;
+    gd_status s;
+    char msg[1024];
+    char name[256];
+};
+
+static void run_job(part_job *j)
+{
+    memset(&j->t, 0, sizeof j->t);
+    j->s = j->fn(j->ctx, j->part, j->nparts, &j->t);
+    if (j->s) snprintf(j->msg, sizeof j->msg, "%s", gd_last_error());
+    snprintf(j->name, sizeof j->name, "%s", gd_device_name());
+}
+
+static void *part_thread(void *arg)
+{
+    part_job *j = (part_job *)arg;
+    gd_use_device_index(j->index);
+    run_job(j);
+    return NULL;
+}
+
+static double most(double a, double b) { return a > b ? a : b; }
+
+extern "C" gd_status gd_run_parts(int n, const int idx[GD_MAX_DEVICES], gd_part_fn fn,
+                                  void *ctx, gd_timing *t)
+{
+    part_job jobs[GD_MAX_DEVICES];
+    pthread_t th[GD_MAX_DEVICES];
+    bool started[GD_MAX_DEVICES] = {};
+    const int mine = gd_device_index();
+    const bool threads = !gd_devices_simulated();
+    for (int i = 0; i < n; ++i) {
+        memset(&jobs[i], 0, sizeof jobs[i]);
+        jobs[i].part = i;
+        jobs[i].nparts = n;
+        jobs[i].index = idx[i];
+        jobs[i].fn = fn;
+        jobs[i].ctx = ctx;
+        if (threads && pthread_create(&th[i], NULL, part_thread, &jobs[i]) == 0)
+            started[i] = true;
+    }
+    /* parts without a thread of their own (simulated devices, or a thread
+     * the system refused) run here, one after another */
+    for (int i = 0; i < n; ++i) {
+        if (started[i]) continue;
+        gd_use_device_index(idx[i]);
+        run_job(&jobs[i]);
+    }
+    for (int i = 0; i < n; ++i)
+        if (started[i]) pthread_join(th[i], NULL);
+    gd_use_device_index(mine);
+    if (gd_is_ready()) cudaSetDevice(gd_ordinal());
+
+    const double total = t->total_ms, ops = t->ops;
+    const unsigned resident = t->resident;
+    memset(t, 0, sizeof *t);
+    t->total_ms = total;
+    t->ops = ops;
+    t->resident = resident;
+    t->devices = n;
+    bool same = true;
+    for (int i = 0; i < n; ++i) {
+        const gd_timing &p = jobs[i].t;
+        t->device_idx[i] = idx[i];
+        t->upload_ms = most(t->upload_ms, p.upload_ms);
+        t->prep_ms = most(t->prep_ms, p.prep_ms);
+        t->kernel_ms = most(t->kernel_ms, p.kernel_ms);
+        t->download_ms = most(t->download_ms, p.download_ms);
+        t->gpu_bytes += p.gpu_bytes;
+        same = same && !strcmp(jobs[i].name, jobs[0].name);
+    }
+    snprintf(t->variant, sizeof t->variant, "%s", jobs[0].t.variant);
+    snprintf(t->kernel, sizeof t->kernel, "%s", jobs[0].t.kernel);
+    if (n == 1 || same) {
+        snprintf(t->device, sizeof t->device, n == 1 ? "%.200s" : "%.200s x %d", jobs[0].name, n);
+    } else {
+        size_t len = 0;
+        for (int i = 0; i < n && len + 1 < sizeof t->device; ++i)
+            len += snprintf(t->device + len, sizeof t->device - len, "%s%s", i ? " + " : "",
+                            jobs[i].name);
+    }
+    for (int i = 0; i < n; ++i)
+        if (jobs[i].s)
+            return gd_fail(jobs[i].s, "device %d (%s): %s", idx[i] + 1,
+                           jobs[i].name[0] ? jobs[i].name : "not started", jobs[i].msg);
+    return GD_OK;
+}

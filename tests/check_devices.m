@@ -1,0 +1,133 @@
+function check_devices ()
+  ## check_devices: calls divided across every device gd sees (real ones,
+  ## or GD_SIM_DEVICES's simulated ones, run one after another on the
+  ## first) against the same calls on device 1: equal bit for bit (the
+  ## sign of a zero and NaN's place included), with the devices info
+  ## names. Fresh random data each run, results poisoned first, sizes
+  ## that leave a short last part.
+  setenv ("GD_POISON", "1");
+  N = numel (gd_info ().devices);
+  if (N < 2)
+    error ("check_devices: gd sees %d device; run with GD_SIM_DEVICES set", N);
+  endif
+  all_ = 1:N;
+  ncase = 0;
+  for c = {"single", "double"}
+    ## min-plus, R alone and with the witness: NaN, Inf, signed zeros, ties
+    A = cast (randi ([-4 9], 300, 257), c{1});
+    B = cast (randi ([-4 9], 257, 700 + N), c{1});
+    A(randperm (numel (A), 40)) = NaN;  B(randperm (numel (B), 40)) = Inf;
+    A(randperm (numel (A), 40)) = -0;   B(:, 5) = NaN;
+    [R1, ~, i1] = __gd__ ("minplus_info", A, B, "Devices", 1);
+    [Rn, ~, in] = __gd__ ("minplus_info", A, B, "Devices", all_);
+    same (Rn, R1, in, all_, ["minplus " c{1}]);
+    [R1, K1] = gd_minplus (A, B, "Devices", 1);
+    [Rn, Kn, in] = gd_minplus (A, B, "Devices", all_);
+    same (Rn, R1, in, all_, ["minplus witness R " c{1}]);
+    same (Kn, K1, in, all_, ["minplus witness K " c{1}]);
+    [~, Kn, in] = gd_minplus (A, B, "Devices", all_, "IndexClass", "int32");
+    same (Kn, int32 (K1), in, all_, ["minplus int32 witness " c{1}]);
+    ncase += 4;
+
+    ## pdist2 (queries' panels) and pdist (the triangle in equal shares)
+    X = cast (randn (500, 33), c{1});  Y = cast (randn (300 * N + 7, 33), c{1});
+    X(3,:) = Y(2,:);  X(7,2) = NaN;
+    for m = {"euclidean", "squaredeuclidean", "cityblock", "cosine", "hamming"}
+      [D1, i1] = gd_pdist2 (X, Y, m{1}, "Variant", "tuned", "Devices", 1);
+      [Dn, in] = gd_pdist2 (X, Y, m{1}, "Variant", "tuned", "Devices", all_);
+      same (Dn, D1, in, all_, ["pdist2 " m{1} " " c{1}]);
+      Z = [X; Y(1:200,:)];
+      [P1, i1] = gd_pdist (Z, m{1}, "Variant", "tuned", "Devices", 1);
+      [Pn, in] = gd_pdist (Z, m{1}, "Variant", "tuned", "Devices", all_);
+      same (Pn, P1, in, all_, ["pdist " m{1} " " c{1}]);
+      ncase += 2;
+    endfor
+
+    ## nearest neighbours: the queries split (Y the larger), then X's rows
+    ## split with the lists merged (X the larger); repeated rows make ties
+    for shape = {[400 2500], [5000 333]}
+      mx = shape{1}(1);  my = shape{1}(2);
+      X = cast (randi ([-3 3], mx, 6), c{1});  Y = cast (randi ([-3 3], my, 6), c{1});
+      for lg = {"Smallest", "Largest"}
+        [D1, I1] = gd_pdist2 (X, Y, "euclidean", lg{1}, 9, "Devices", 1);
+        [Dn, In, in] = gd_pdist2 (X, Y, "euclidean", lg{1}, 9, "Devices", all_);
+        what = sprintf ("knn %s %dx%d %s", lg{1}, mx, my, c{1});
+        same (Dn, D1, in, all_, [what " D"]);
+        same (In, I1, in, all_, [what " I"]);
+        [Dk, Ik] = gd_knnsearch (X, Y, "K", 5, "Devices", all_);
+        if (! isequal (Ik, gd_knnsearch (X, Y, "K", 5, "Devices", 1)))
+          error ("check_devices: %s: gd_knnsearch's indices differ", what);
+        endif
+        ncase += 3;
+      endfor
+    endfor
+  endfor
+
+  ## sgemm: the tuned kernel's panels are the whole product's
+  A = randn (333, 129, "single");  B = randn (129, 600 + N, "single");
+  [C1, i1] = gd_sgemm (A, B, "Variant", "tuned", "Devices", 1);
+  [Cn, in] = gd_sgemm (A, B, "Variant", "tuned", "Devices", all_);
+  same (Cn, C1, in, all_, "sgemm tuned");
+  ncase++;
+
+  ## one device but the first; the devices in another order
+  [R2, ~, i2] = __gd__ ("minplus_info", A, B, "Devices", N);
+  if (! isequal (i2.devices, N))
+    error ("check_devices: 'Devices', %d ran on %s", N, mat2str (i2.devices));
+  endif
+  same_bits (R2, __gd__ ("minplus_info", A, B, "Devices", 1), "minplus on the last device");
+  [Rr, ~, ir] = __gd__ ("minplus_info", A, B, "Devices", fliplr (all_));
+  same (Rr, R2, ir, fliplr (all_), "minplus, devices reversed");
+  ncase += 2;
+
+  ## GD_DEVICES sets the default; 'all' takes every device for work that
+  ## pays (2^36 steps a device for min-plus)
+  setenv ("GD_DEVICES", sprintf ("[%d 1]", N));
+  [~, ~, ie] = __gd__ ("minplus_info", A, B);
+  setenv ("GD_DEVICES", "1");
+  [~, ~, i1] = __gd__ ("minplus_info", A, B);
+  unsetenv ("GD_DEVICES");
+  if (! isequal (ie.devices, [N 1]) || ! isequal (i1.devices, 1))
+    error ("check_devices: GD_DEVICES gave %s and %s", mat2str (ie.devices), mat2str (i1.devices));
+  endif
+  [~, ~, ia] = __gd__ ("minplus_info", A, B);
+  if (! isequal (ia.devices, 1))
+    error ("check_devices: a small product took %s by default", mat2str (ia.devices));
+  endif
+  n = ceil ((N * 2^36) ^ (1/3)) + 1;
+  G = rand (n, "single");
+  [Ra, ~, ia] = __gd__ ("minplus_info", G, G);
+  same (Ra, __gd__ ("minplus_info", G, G, "Devices", 1), ia, all_, "minplus 'all' by default");
+  ncase += 2;
+
+  ## gdArrays live on the first device: a call on one runs there alone
+  [Rg, ~, ig] = __gd__ ("minplus_info", gdArray (A), B, "Devices", all_);
+  if (! isequal (ig.devices, 1) || ! isequal (gather (Rg), R2))
+    error ("check_devices: a gdArray's product ran on %s", mat2str (ig.devices));
+  endif
+  ncase++;
+  printf ("%d device cases agree on %d devices\n", ncase, N);
+endfunction
+
+function same (got, want, info, devices, what)
+  same_bits (got, want, what);
+  if (! isequal (info.devices, devices))
+    error ("check_devices: %s ran on devices %s, not %s", what, mat2str (info.devices),
+           mat2str (devices));
+  endif
+endfunction
+
+function same_bits (got, want, what)
+  if (! strcmp (class (got), class (want)) || ! isequal (size (got), size (want)))
+    error ("check_devices: %s: %s %s against %s %s", what, class (got), mat2str (size (got)),
+           class (want), mat2str (size (want)));
+  endif
+  if (isfloat (got))
+    bad = find (typecast (got(:), "uint8") != typecast (want(:), "uint8"), 1);
+  else
+    bad = find (got(:) != want(:), 1);
+  endif
+  if (! isempty (bad))
+    error ("check_devices: %s differs from the one-device result (byte %d)", what, bad);
+  endif
+endfunction

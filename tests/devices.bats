@@ -1,0 +1,64 @@
+#!/usr/bin/env bats
+# Several devices: the 'Devices' option and GD_DEVICES, calls divided
+# across devices (check_devices.m: bit for bit the one-device result), a
+# device that fails mid-call. Where gd sees one GPU, GD_SIM_DEVICES=3
+# makes it three devices that are all the first (the parts run one after
+# another on it); where it sees two or more, the real ones run.
+
+load helpers
+
+# simulated devices unless the machine has several
+with_devices() {
+    local n
+    n=$(octave_run "printf('%d', numel(gd_info().devices))" 2>/dev/null)
+    if [ "${n:-0}" -lt 2 ]; then export GD_SIM_DEVICES=3; fi
+}
+
+@test "'Devices' and GD_DEVICES: bad values get gd:input naming them, with or without a GPU" {
+    octave_error "A = rand(5);" "'gd:input', 'names device 2 twice', @gd_minplus, A, 'Devices', [2 2]"
+    octave_error "A = rand(5);" "'gd:input', '.Devices. must be .all. or a vector', @gd_minplus, A, 'Devices', 'some'"
+    octave_error "A = rand(5);" "'gd:input', 'whole device indices from 1, not 0', @gd_sgemm, A, A, 'Devices', 0"
+    octave_error "A = rand(5);" "'gd:input', 'whole device indices from 1, not 1.5', @gd_pdist, A, 'Devices', 1.5"
+    octave_error "A = rand(5);" "'gd:input', '.Devices. must be .all. or a vector', @gd_pdist2, A, A, 'Devices', ones(2)"
+    octave_error "A = rand(5);" "'gd:input', 'unknown option .Devics.', @gd_apsp, A, 'Devics', 1"
+    GD_DEVICES=x octave_error "A = rand(5);" "'gd:input', 'GD_DEVICES=.x. must be .all. or device indices', @gd_minplus, A"
+    # 'all' and valid lists run (on the CPU where there is no GPU)
+    octave_ok "A = rand(50); R = gd_minplus(A, 'Devices', 'all'); R1 = gd_minplus(A, 'Devices', 1);
+        assert(isequal(R, R1)); K = gd_knnsearch(A, A, 'K', 3, 'Devices', 1); assert(K(:,1), (1:50)');
+        D = gd_apsp(A, 'Devices', 'all'); disp('devices ok')" "devices ok"
+}
+
+@test "split calls give the one-device result bit for bit" {
+    require_gpu
+    with_devices
+    octave_ok "check_devices()" "device cases agree"
+}
+
+@test "gd_info lists the devices; an index past them gets gd:input" {
+    require_gpu
+    with_devices
+    octave_ok "s = gd_info(); N = numel(s.devices); assert(N >= 2); assert(all([s.devices.used]));
+        assert([s.devices.index], 1:N); gd_info();
+        expect_error('gd:input', sprintf('names device %d, but gd sees %d devices', N + 1, N), @gd_minplus, rand(5), 'Devices', 1:N+1);
+        setenv('GD_DEVICES', '2'); s = gd_info(); assert([s.devices.used], (1:N) == 2); disp('listed')" "listed"
+}
+
+@test "a device that fails mid-call: gd:memory naming it, nothing left on any device" {
+    require_gpu
+    with_devices
+    octave_ok "N = numel(gd_info().devices); A = rand(400, 'single'); B = rand(400, 300 * N, 'single');
+        X = rand(2000, 40, 'single');
+        setenv('GD_GPU_MEM_LIMIT', sprintf('%d:100000', N));
+        f0 = [gd_info().devices.memory_free];
+        for k = 1:3
+          expect_error('gd:memory', sprintf('device %d .*GD_GPU_MEM_LIMIT', N), @gd_minplus, A, B, 'Devices', 1:N);
+          expect_error('gd:memory', sprintf('device %d .*GD_GPU_MEM_LIMIT', N), @gd_pdist, X, 'Devices', 1:N);
+          expect_error('gd:memory', sprintf('device %d .*GD_GPU_MEM_LIMIT', N), @gd_pdist2, X, A(:, 1:40), 'Smallest', 3, 'Devices', 1:N);
+        end
+        f1 = [gd_info().devices.memory_free];
+        assert(f1 >= f0 - 2^20, 'free memory went from %s to %s', mat2str(f0), mat2str(f1));
+        R = gd_minplus(A, B, 'Devices', 1:N-1);   # the others still work
+        unsetenv('GD_GPU_MEM_LIMIT');
+        assert(isequal(R, gd_minplus(A, B, 'Devices', 1)));
+        disp('failed cleanly')" "failed cleanly"
+}
