@@ -29,7 +29,7 @@ DIST    := gd-$(VERSION)
 
 OCTAVE_RUN := $(OCTAVE) -q --no-gui --no-init-file --no-history
 
-.PHONY: all test demo bench readme charts deps dist clean fp64mix
+.PHONY: all test demo bench bench-devices readme charts deps dist clean fp64mix
 all: $(GATEWAYS) build/gdbench
 
 # the C benchmark: one operation/variant/size, no Octave
@@ -72,6 +72,10 @@ bench: all
 	GLIBC_TUNABLES=glibc.malloc.hugetlb=1 $(OCTAVE_RUN) --eval "addpath('$(CURDIR)/octave'); source('examples/bench_fresh.m')"
 	GLIBC_TUNABLES=glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=17179869184 $(OCTAVE_RUN) --eval "addpath('$(CURDIR)/octave'); source('examples/bench_fresh.m')"
 	$(MAKE) readme charts
+
+# every device of the host against one (a host with two GPUs or more)
+bench-devices: all
+	$(OCTAVE_RUN) --eval "addpath('$(CURDIR)/octave'); source('examples/bench_devices.m')"
 
 # the charts of bench/results (bench/results/<device>-<operation>.png)
 charts:

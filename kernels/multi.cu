@@ -23,17 +23,17 @@ static gd_status check_list(const gd_devices *d, const char *origin)
     if (d->n < 1 || d->n > GD_MAX_DEVICES)
         return gd_fail(GD_ERR_INPUT, "%s must name 1 to %d devices, not %d", origin,
                        GD_MAX_DEVICES, d->n);
-    for (int i = 0; i < d->n; ++i) {
+    for (int i = 0; i < d->n; ++i)
+        for (int j = 0; j < i; ++j)
+            if (d->idx[j] == d->idx[i])
+                return gd_fail(GD_ERR_INPUT, "%s names device %d twice", origin, d->idx[i] + 1);
+    for (int i = 0; i < d->n; ++i)
         /* with no GPU, the CPU runs whatever the list: a script written
          * for a machine with GPUs runs on one without */
         if (d->idx[i] < 0 || (count > 0 && d->idx[i] >= count))
             return gd_fail(GD_ERR_INPUT, "%s names device %d, but gd sees %d device%s "
                            "(gd_info lists them)", origin, d->idx[i] + 1, count,
                            count == 1 ? "" : "s");
-        for (int j = 0; j < i; ++j)
-            if (d->idx[j] == d->idx[i])
-                return gd_fail(GD_ERR_INPUT, "%s names device %d twice", origin, d->idx[i] + 1);
-    }
     return GD_OK;
 }
 

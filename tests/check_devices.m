@@ -18,8 +18,8 @@ function check_devices ()
     B = cast (randi ([-4 9], 257, 700 + N), c{1});
     A(randperm (numel (A), 40)) = NaN;  B(randperm (numel (B), 40)) = Inf;
     A(randperm (numel (A), 40)) = -0;   B(:, 5) = NaN;
-    [R1, ~, i1] = __gd__ ("minplus_info", A, B, "Devices", 1);
-    [Rn, ~, in] = __gd__ ("minplus_info", A, B, "Devices", all_);
+    [R1, ~, i1] = gd_minplus (A, B, "Devices", 1);
+    [Rn, ~, in] = gd_minplus (A, B, "Devices", all_);
     same (Rn, R1, in, all_, ["minplus " c{1}]);
     [R1, K1] = gd_minplus (A, B, "Devices", 1);
     [Rn, Kn, in] = gd_minplus (A, B, "Devices", all_);
@@ -71,37 +71,37 @@ function check_devices ()
   ncase++;
 
   ## one device but the first; the devices in another order
-  [R2, ~, i2] = __gd__ ("minplus_info", A, B, "Devices", N);
+  [R2, ~, i2] = gd_minplus (A, B, "Devices", N);
   if (! isequal (i2.devices, N))
     error ("check_devices: 'Devices', %d ran on %s", N, mat2str (i2.devices));
   endif
-  same_bits (R2, __gd__ ("minplus_info", A, B, "Devices", 1), "minplus on the last device");
-  [Rr, ~, ir] = __gd__ ("minplus_info", A, B, "Devices", fliplr (all_));
+  same_bits (R2, gd_minplus (A, B, "Devices", 1), "minplus on the last device");
+  [Rr, ~, ir] = gd_minplus (A, B, "Devices", fliplr (all_));
   same (Rr, R2, ir, fliplr (all_), "minplus, devices reversed");
   ncase += 2;
 
   ## GD_DEVICES sets the default; 'all' takes every device for work that
   ## pays (2^36 steps a device for min-plus)
   setenv ("GD_DEVICES", sprintf ("[%d 1]", N));
-  [~, ~, ie] = __gd__ ("minplus_info", A, B);
+  [~, ~, ie] = gd_minplus (A, B);
   setenv ("GD_DEVICES", "1");
-  [~, ~, i1] = __gd__ ("minplus_info", A, B);
+  [~, ~, i1] = gd_minplus (A, B);
   unsetenv ("GD_DEVICES");
   if (! isequal (ie.devices, [N 1]) || ! isequal (i1.devices, 1))
     error ("check_devices: GD_DEVICES gave %s and %s", mat2str (ie.devices), mat2str (i1.devices));
   endif
-  [~, ~, ia] = __gd__ ("minplus_info", A, B);
+  [~, ~, ia] = gd_minplus (A, B);
   if (! isequal (ia.devices, 1))
     error ("check_devices: a small product took %s by default", mat2str (ia.devices));
   endif
   n = ceil ((N * 2^36) ^ (1/3)) + 1;
   G = rand (n, "single");
-  [Ra, ~, ia] = __gd__ ("minplus_info", G, G);
-  same (Ra, __gd__ ("minplus_info", G, G, "Devices", 1), ia, all_, "minplus 'all' by default");
+  [Ra, ~, ia] = gd_minplus (G, G);
+  same (Ra, gd_minplus (G, G, "Devices", 1), ia, all_, "minplus 'all' by default");
   ncase += 2;
 
   ## gdArrays live on the first device: a call on one runs there alone
-  [Rg, ~, ig] = __gd__ ("minplus_info", gdArray (A), B, "Devices", all_);
+  [Rg, ~, ig] = gd_minplus (gdArray (A), B, "Devices", all_);
   if (! isequal (ig.devices, 1) || ! isequal (gather (Rg), R2))
     error ("check_devices: a gdArray's product ran on %s", mat2str (ig.devices));
   endif
