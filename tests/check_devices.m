@@ -54,7 +54,7 @@ function check_devices ()
         what = sprintf ("knn %s %dx%d %s", lg{1}, mx, my, c{1});
         same (Dn, D1, in, all_, [what " D"]);
         same (In, I1, in, all_, [what " I"]);
-        [Dk, Ik] = gd_knnsearch (X, Y, "K", 5, "Devices", all_);
+        Ik = gd_knnsearch (X, Y, "K", 5, "Devices", all_);
         if (! isequal (Ik, gd_knnsearch (X, Y, "K", 5, "Devices", 1)))
           error ("check_devices: %s: gd_knnsearch's indices differ", what);
         endif

@@ -48,6 +48,10 @@ with_devices() {
     with_devices
     octave_ok "N = numel(gd_info().devices); A = rand(400, 'single'); B = rand(400, 300 * N, 'single');
         X = rand(2000, 40, 'single');
+        # each kernel once on every device first: a module's first use
+        # takes device memory (lazy loading) that stays
+        gd_minplus(A, B, 'Devices', 1:N); gd_pdist(X, 'Devices', 1:N); gd_pdist2(X, A(:, 1:40), 'Smallest', 3, 'Devices', 1:N);
+        for d = 1:N, gd_minplus(A, B, 'Devices', d); gd_pdist(X, 'Devices', d); gd_pdist2(X, A(:, 1:40), 'Smallest', 3, 'Devices', d); end
         setenv('GD_GPU_MEM_LIMIT', sprintf('%d:100000', N));
         f0 = [gd_info().devices.memory_free];
         for k = 1:3
