@@ -940,6 +940,22 @@ gd_status run_gpu(bool fw, const gd_matrix &W, gd_out Dout, const gd_out *P0, gd
 
 } // namespace
 
+/* gd_apsp on another device than this thread's: one part */
+struct apsp_one {
+    bool fw;
+    const gd_matrix *W;
+    gd_out D;
+    const gd_out *P;
+    gd_class pcls;
+    int64_t *cycle_vertex;
+};
+
+static gd_status apsp_part(void *c, int, int, gd_timing *t)
+{
+    apsp_one &x = *(apsp_one *)c;
+    return run_gpu(x.fw, *x.W, x.D, x.P, x.pcls, x.cycle_vertex, t);
+}
+
 extern "C" int gd_apsp_variants(const gd_variant_info **list)
 {
     *list = VARIANTS;
@@ -985,7 +1001,18 @@ extern "C" gd_status gd_apsp(const char *name, const gd_matrix *W, gd_out D, con
     } else if (v == 2) {
         s = run_cpu(*W, D, P, pcls, cycle_vertex, t);
     } else {
-        s = run_gpu(v == 0, *W, D, P, pcls, cycle_vertex, t);
+        /* one device so far: the first of the selection (rows of blocks
+         * across devices are the next step: README); resident data on
+         * this thread's device */
+        int idx[GD_MAX_DEVICES];
+        const bool here = W->where == GD_DEVICE || D.device || (P && P->device);
+        const int nd = here ? 1 : gd_split_devices(0, 0, 1, idx);
+        if (!here && gd_split_needed(nd, idx)) {
+            apsp_one x = {v == 0, W, D, P, pcls, cycle_vertex};
+            s = gd_run_parts(1, idx, apsp_part, &x, t);
+        } else {
+            s = run_gpu(v == 0, *W, D, P, pcls, cycle_vertex, t);
+        }
     }
     t->total_ms = gd_now_ms() - t0;
     return s;

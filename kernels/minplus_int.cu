@@ -385,13 +385,17 @@ gd_status ranges(gd_class cls, const call &c, unsigned long long *dr, unsigned l
     return gd_cuda(cudaStreamSynchronize(c.st), "the operands' range");
 }
 
+// 'all' devices divide a product from 2^36 steps a device, as min-plus
+// on single and double (minplus.cu)
+const double SPLIT_MIN = 68719476736.0;
+
 } // namespace
 
 /* R (m x n, into host memory: out, class cls) = A (m x k) (x) B (k x n),
  * host operands of one integer class, k > 0: see the top of this file.
  * t->kernel names the form. */
-extern "C" gd_status gd_minplus_int_gpu(gd_class cls, const void *A, const void *B, gd_out out,
-                                        int64_t m, int64_t k, int64_t n, gd_timing *t)
+static gd_status int_one(gd_class cls, const void *A, const void *B, gd_out out, int64_t m,
+                         int64_t k, int64_t n, gd_timing *t)
 {
     gd_status s = gd_device_ready();
     if (s) return s;
@@ -450,4 +454,44 @@ extern "C" gd_status gd_minplus_int_gpu(gd_class cls, const void *A, const void 
     t->kernel_ms = gd_elapsed(EV_KERNEL, EV_KERNEL_END);
 done:
     return gd_end_call(s, &al, t);
+}
+
+/* Across devices: each a panel of R's columns (B's), whole A; integer
+ * sums are exact, so whatever lanes a device's ranges choose, its panel
+ * is the one-device panel. */
+namespace {
+struct int_split {
+    gd_class cls;
+    const void *A, *B;
+    gd_out out;
+    int64_t m, k, n;
+};
+
+gd_status int_part(void *c, int i, int nparts, gd_timing *t)
+{
+    const int_split &x = *(const int_split *)c;
+    int64_t j0, j1;
+    gd_part_range(x.n, 256, i, nparts, &j0, &j1);
+    if (j1 == j0) return GD_OK;
+    const size_t es = gd_class_bytes(x.cls);
+    gd_out o = {};
+    o.ptr = (char *)x.out.ptr + (size_t)(j0 * x.m) * es;
+    return int_one(x.cls, x.A, (const char *)x.B + (size_t)(j0 * x.k) * es, o, x.m, x.k, j1 - j0, t);
+}
+} // namespace
+
+extern "C" gd_status gd_minplus_int_gpu(gd_class cls, const void *A, const void *B, gd_out out,
+                                        int64_t m, int64_t k, int64_t n, gd_timing *t)
+{
+    int idx[GD_MAX_DEVICES];
+    const double ops = (double)m * (double)k * (double)n;
+    const int nd = gd_split_devices(ops, SPLIT_MIN, (n + 255) / 256, idx);
+    if (!gd_split_needed(nd, idx)) return int_one(cls, A, B, out, m, k, n, t);
+    int_split x = {cls, A, B, out, m, k, n};
+    char what[96];
+    gd_describe(what, sizeof what, "R", m, n, cls);
+    gd_status s = gd_out_buffer(&x.out, (size_t)(m * n) * gd_class_bytes(cls), what);
+    if (s) return s;
+    t->ops = ops;
+    return gd_run_parts(nd, idx, int_part, &x, t);
 }

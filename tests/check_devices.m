@@ -63,6 +63,24 @@ function check_devices ()
     endfor
   endfor
 
+  ## integer min-plus (v5): each device's lanes from its own panel's range
+  for c = {"int8", "int32", "uint64"}
+    A = cast (randi ([0 90], 200, 150), c{1});  B = cast (randi ([0 90], 150, 600 + N), c{1});
+    B(:, end) = intmax (c{1});
+    [R1, ~, i1] = gd_minplus (A, B, "Variant", "v5", "Devices", 1);
+    [Rn, ~, in] = gd_minplus (A, B, "Variant", "v5", "Devices", all_);
+    same (Rn, R1, in, all_, ["integer min-plus " c{1}]);
+    ncase++;
+  endfor
+
+  ## shortest paths run on one device so far: the first one named
+  W = rand (300);  W(rand (300) < 0.9) = Inf;
+  [D1, P1] = gd_apsp (W, "Devices", 1);
+  [DN, PN, iN] = gd_apsp (W, "Devices", [N 1]);
+  same (DN, D1, iN, N, "apsp on the last device");
+  same_bits (PN, P1, "apsp's predecessors on the last device");
+  ncase++;
+
   ## sgemm: the tuned kernel's panels are the whole product's
   A = randn (333, 129, "single");  B = randn (129, 600 + N, "single");
   [C1, i1] = gd_sgemm (A, B, "Variant", "tuned", "Devices", 1);
