@@ -50,7 +50,8 @@ for f = files'
            "## shortest paths (gd_apsp)", "^\\| (single|double) \\| (4096|8192) \\| (fw|squaring) ";
            "## min-plus, integer classes", "^\\| [^-]";
            "## pdist metrics", "^\\| [^-]";
-           "## fresh arrays", "^\\| [^-]"};
+           "## fresh arrays", "^\\| [^-]";
+           "## devices", "^\\| [^-]"};
   for p = 1:rows (parts)
     r = pick_rows (lines, parts{p,1}, parts{p,2});
     if (numel (r) > 2)

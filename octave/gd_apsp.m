@@ -47,6 +47,10 @@
 ## GPU, the CPU below n = 128 or without a GPU.
 ## @item "IndexClass"
 ## The class of @var{P}: @qcode{"double"} (default) or @qcode{"int32"}.
+## @item "Devices"
+## Which GPUs compute: @qcode{"all"} (the default, or the environment
+## variable GD_DEVICES's list) or a vector of indices as @code{gd_info}'s
+## @code{devices} numbers them. Shortest paths run on one device: the first named (the rounds across devices are not written yet).
 ## @end table
 ##
 ## @code{[D, ~, info] = gd_apsp (@dots{})} computes no @var{P}.

@@ -30,6 +30,10 @@
 ## @qcode{"double"} (default, as knnsearch) or @qcode{"int32"}.
 ## @item @qcode{"Variant"}
 ## @qcode{"fused"}, @qcode{"cpu"} or @qcode{"auto"} (default).
+## @item @qcode{"Devices"}
+## @qcode{"all"} (default, or GD_DEVICES's list) or a vector of device
+## indices: several devices divide the queries, or the points where
+## @var{X} is the larger (their lists merged), as @code{gd_pdist2} does.
 ## @end table
 ##
 ## The distances and the order are @code{gd_pdist2}'s with

@@ -68,6 +68,12 @@
 ## @var{info} then says which operands were resident (@code{resident}) and
 ## whether the result stayed on the GPU (@code{kept}).
 ##
+## "Devices": @qcode{"all"} (default, or GD_DEVICES's list) or a vector
+## of device indices (@code{gd_info}'s @code{devices}): several devices
+## each compute the columns of the triangle that hold an equal share of
+## the pairs, bit for bit what one device computes; @qcode{"all"} divides
+## from 2^33 (pair, feature) steps a device.
+##
 ## @seealso{gd_pdist2, gd_squareform, gdArray}
 ## @end deftypefn
 

@@ -52,6 +52,14 @@
 ## @end group
 ## @end example
 ##
+## "Devices": @qcode{"all"} (default, or GD_DEVICES's list) or a vector
+## of device indices (@code{gd_info}'s @code{devices}): several devices
+## each compute a panel of @var{D}'s columns (@var{Y}'s rows); with
+## @qcode{"Smallest"} or @qcode{"Largest"}, each takes a range of the
+## queries, or where @var{X} is the larger a range of @var{X}'s rows, the
+## devices' lists then merged in the kernels' own order. Either way the
+## result is the one-device result bit for bit.
+##
 ## @seealso{gd_knnsearch, gd_pdist, gd_squareform, gdArray}
 ## @end deftypefn
 

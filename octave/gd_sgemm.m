@@ -38,6 +38,10 @@
 ## @qcode{"pad"} (default: operands padded with zeros on the GPU) or
 ## @qcode{"guard"} (bounds-checked loads on the unpadded operands).
 ## @qcode{"tuned"} always pads.
+## @item "Devices"
+## Which GPUs compute: @qcode{"all"} (the default, or the environment
+## variable GD_DEVICES's list) or a vector of indices as @code{gd_info}'s
+## @code{devices} numbers them. Several devices each compute a panel of @var{C}'s columns; the tuned kernels' panels are the one-device result bit for bit (cuBLAS picks its kernel by the panel's shape, so its sums may round differently). @qcode{"all"} divides a product of 2^39 flops a device or more.
 ## @end table
 ##
 ## @var{info} is a struct as for @code{gd_minplus}; its rate is in flop/s
