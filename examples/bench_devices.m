@@ -1,6 +1,6 @@
 ## bench_devices.m - every device of the host against one, in the same run:
 ## each operation that divides its work (min-plus, sgemm, pdist, pdist2,
-## nearest neighbours) with 'Devices', 1 and with 'Devices', 1:N, the
+## nearest neighbours, shortest paths' lengths) with 'Devices', 1 and with 'Devices', 1:N, the
 ## results compared bit for bit before anything is timed. Writes the table
 ## to stdout and to bench/results/<device>_x<N>-devices.md.
 ##
@@ -39,6 +39,10 @@ function [R, info] = mp (varargin)
   [R, ~, info] = gd_minplus (varargin{:});
 endfunction
 
+function [D, info] = ap (varargin)
+  [D, ~, info] = gd_apsp (varargin{:});
+endfunction
+
 function [R, info] = knn (varargin)
   [R, ~, info] = gd_pdist2 (varargin{:});
 endfunction
@@ -71,6 +75,12 @@ cases = {
   "kNN single, K = 100", sprintf("%d queries, %d points, d = 128", sc(10000), sc(1000000)), ...
     @() {randn(sc(1000000), 128, "single"), randn(sc(10000), 128, "single")}, ...
     @(XY, d) knn(XY{1}, XY{2}, "Smallest", 100, "Devices", d);
+  "apsp single (D)", sprintf("n = %d", sc(16384)), ...
+    @() rand(sc(16384), "single"), @(W, d) ap(W, "Devices", d);
+  "apsp single (D)", sprintf("n = %d", sc(8192)), ...
+    @() rand(sc(8192), "single"), @(W, d) ap(W, "Devices", d);
+  "apsp double (D)", sprintf("n = %d", sc(8192)), ...
+    @() rand(sc(8192)), @(W, d) ap(W, "Devices", d);
 };
 printf ("%d devices: %s\n", N, strjoin (arrayfun (@(d) sprintf ("%d %s", d.index, d.name), ...
         dev.devices, "UniformOutput", false), ", "));

@@ -724,6 +724,9 @@ const int NVARIANTS = sizeof VARIANTS / sizeof VARIANTS[0];
 // 'auto' below this n runs on the host (a GPU call costs more than the
 // whole job there)
 enum { AUTO_CPU_BELOW = 128 };
+// 'all' devices divide Floyd-Warshall from 2^36 steps (n^3) a device: n =
+// 4096 on one, 5160 on two
+const double SPLIT_MIN = 68719476736.0;
 
 /* P(i,j) = the first q + 1 of min_q D(i,q) + W(q,j) with W's diagonal
  * Inf (the cpu min-plus with its witness); D n x n, W (ldw) on the host.
@@ -938,6 +941,282 @@ gd_status run_gpu(bool fw, const gd_matrix &W, gd_out Dout, const gd_out *P0, gd
     return s;
 }
 
+/* ---------------------------------------------------------------------
+ * Floyd-Warshall across devices (D alone): device e owns the rows of a
+ * slab of blocks [row0, row1) of D (all columns; each device holds an np x
+ * np D, of which it updates its slab). Round K:
+ *   the owner of K's rows closes D(K,K) (fw_diag), relaxes its rows of
+ *   the column panel against it (step 2) and publishes the closed block
+ *   transposed and the row panel transposed, as the one-device rounds
+ *   copy them;
+ *   every other device pulls both (peer copies, on its own stream after
+ *   the owner's event) and relaxes its rows of the column panel;
+ *   every device relaxes its slab against the column panel's rows it owns
+ *   and the row panel (step 3).
+ * Each element goes through the kernels and operands of the one-device
+ * rounds in their order (the lookahead there only reorders disjoint
+ * elements), so D is the one-device D bit for bit. One host thread drives
+ * every device (all of it is queued work), which also serves devices
+ * simulated on one GPU. */
+struct fw_device {
+    apsp_run r;
+    int index, ord;
+    int64_t row0, row1; /* the slab, multiples of FB */
+    void *Acol, *Ac, *Dkt[2], *Bt[2];
+    cudaEvent_t published, pulled;
+    bool has_events;
+    gd_timing t;
+};
+
+static void on_device(const fw_device &f)
+{
+    gd_use_device_index(f.index);
+    cudaSetDevice(f.ord);
+}
+
+template <class T>
+static gd_status fw_round(fw_device *dv, int nd, int64_t r, bool nonneg)
+{
+    const int64_t k0 = r * FB, np = dv[0].r.np;
+    const size_t es = sizeof(T);
+    const int b = (int)(r & 1);
+    int o = 0;
+    while (!(dv[o].row0 <= k0 && k0 < dv[o].row1)) ++o;
+    gd_status s;
+    /* the owner: steps 1 and 2 for its rows, then the published copies */
+    {
+        fw_device &f = dv[o];
+        on_device(f);
+        cudaStream_t st = f.r.st;
+        const int64_t rows = f.row1 - f.row0;
+        T *d = (T *)f.r.D;
+        for (int e = 0; e < nd; ++e) /* the others took the last round's copies */
+            if (e != o && dv[e].has_events) cudaStreamWaitEvent(st, dv[e].pulled, 0);
+        if ((s = launch_fw_diag<T>(d, NULL, NULL, np, k0, st))) return s;
+        cudaMemcpy2DAsync(f.Acol, rows * es, d + f.row0 + np * k0, np * es, rows * es, FB,
+                          cudaMemcpyDeviceToDevice, st);
+        gd_launch_transpose(f.r.cls, d + k0 + np * k0, np, f.Dkt[b], FB, FB, st);
+        const gd_tile::relax<T> col = {d + f.row0 + np * k0, d + f.row0 + np * k0, np,
+                                       NULL, NULL, NULL, FB, NULL, NULL, NULL, NULL, NULL, np};
+        relax_product<T>((const T *)f.Acol, rows, (const T *)f.Dkt[b], FB, rows, FB, FB, col,
+                         nonneg, st);
+        cudaMemcpy2DAsync(f.Ac, rows * es, d + f.row0 + np * k0, np * es, rows * es, FB,
+                          cudaMemcpyDeviceToDevice, st);
+        gd_launch_transpose(f.r.cls, d + k0, np, f.Bt[b], FB, np, st);
+        if ((s = gd_cuda(cudaEventRecord(f.published, st), "a Floyd-Warshall round"))) return s;
+    }
+    /* the others: the copies, then step 2 for their rows */
+    for (int e = 0; e < nd; ++e) {
+        if (e == o) continue;
+        fw_device &f = dv[e];
+        on_device(f);
+        cudaStream_t st = f.r.st;
+        const int64_t rows = f.row1 - f.row0;
+        T *d = (T *)f.r.D;
+        if ((s = gd_cuda(cudaStreamWaitEvent(st, dv[o].published, 0), "a Floyd-Warshall round")) ||
+            (s = gd_peer_copy(f.Dkt[b], f.ord, dv[o].Dkt[b], dv[o].ord, FB * FB * es, st,
+                              "the diagonal block's copy between devices")) ||
+            (s = gd_peer_copy(f.Bt[b], f.ord, dv[o].Bt[b], dv[o].ord, (size_t)(np * FB) * es, st,
+                              "the row panel's copy between devices")) ||
+            (s = gd_cuda(cudaEventRecord(f.pulled, st), "a Floyd-Warshall round")))
+            return s;
+        f.has_events = true;
+        cudaMemcpy2DAsync(f.Acol, rows * es, d + f.row0 + np * k0, np * es, rows * es, FB,
+                          cudaMemcpyDeviceToDevice, st);
+        const gd_tile::relax<T> col = {d + f.row0 + np * k0, d + f.row0 + np * k0, np,
+                                       NULL, NULL, NULL, FB, NULL, NULL, NULL, NULL, NULL, np};
+        relax_product<T>((const T *)f.Acol, rows, (const T *)f.Dkt[b], FB, rows, FB, FB, col,
+                         nonneg, st);
+        cudaMemcpy2DAsync(f.Ac, rows * es, d + f.row0 + np * k0, np * es, rows * es, FB,
+                          cudaMemcpyDeviceToDevice, st);
+    }
+    /* step 3 everywhere: the slab against the round's panels */
+    for (int e = 0; e < nd; ++e) {
+        fw_device &f = dv[e];
+        on_device(f);
+        const int64_t rows = f.row1 - f.row0;
+        T *d = (T *)f.r.D;
+        const gd_tile::relax<T> all = {d + f.row0, d + f.row0, np, NULL, NULL, NULL, FB, NULL,
+                                       NULL, NULL, NULL, NULL, np};
+        relax_product<T>((const T *)f.Ac, rows, (const T *)f.Bt[b], np, rows, np, FB, all, nonneg,
+                         f.r.st);
+        if ((s = gd_cuda(cudaGetLastError(), "a Floyd-Warshall round"))) return s;
+    }
+    return GD_OK;
+}
+
+static gd_status fw_devices(const gd_matrix &W, gd_out Dout, int64_t *cycle_vertex, int nd,
+                            const int *idx, gd_timing *t)
+{
+    fw_device dv[GD_MAX_DEVICES];
+    memset(dv, 0, sizeof dv);
+    const int mine = gd_device_index();
+    const int64_t n = W.rows, np = gd_round_up(n, FB), blocks = np / FB;
+    const gd_class cls = W.cls;
+    const size_t es = gd_class_bytes(cls);
+    gd_status s = GD_OK;
+    char what[96];
+    for (int e = 0; e < nd; ++e) {
+        fw_device &f = dv[e];
+        f.index = idx[e];
+        f.ord = gd_device_ordinal(idx[e]);
+        f.row0 = blocks * e / nd * FB;
+        f.row1 = blocks * (e + 1) / nd * FB;
+        f.r.cls = cls;
+        f.r.es = es;
+        f.r.n = n;
+        f.r.np = np;
+    }
+    /* D, W and the panels on each device: W uploaded to the first, copied
+     * from there to the others */
+    int at = -1; /* the device where the call failed */
+    for (int e = 0; e < nd && !s; ++e) {
+        fw_device &f = dv[e];
+        at = e;
+        gd_use_device_index(f.index);
+        if ((s = gd_device_ready())) break;
+        gd_copies_begin(&f.t);
+        f.r.st = gd_stream();
+        const int64_t rows = f.row1 - f.row0 > 0 ? f.row1 - f.row0 : FB;
+        if ((s = f.r.alloc(&f.r.D, np, np, cls, "D")) ||
+            (s = gd_alloc(&f.r.al, (void **)&f.r.flags, 2 * sizeof(int), "the flags")))
+            break;
+        if (e == 0) {
+            if ((s = gd_operand_device(&W, &f.r.al, &f.r.w, gd_panel_event(GD_EV_UPLOAD_A), f.r.st,
+                                       "W")))
+                break;
+        } else {
+            void *w = NULL;
+            gd_describe(what, sizeof what, "W", n, n, cls);
+            if ((s = gd_alloc(&f.r.al, &w, (size_t)(n * n) * es, what))) break;
+            f.r.w = w;
+            if (W.where == GD_HOST || W.ld == n) {
+                cudaEvent_t up = dv[0].published; /* dv[0]'s W is there */
+                if ((s = gd_cuda(cudaStreamWaitEvent(f.r.st, up, 0), "W's copy between devices")) ||
+                    (s = gd_peer_copy(w, f.ord, dv[0].r.w, dv[0].ord, (size_t)(n * n) * es, f.r.st,
+                                      "W's copy between devices")))
+                    break;
+            }
+        }
+        if ((s = f.r.alloc(&f.Acol, rows, FB, cls, "the column panel")) ||
+            (s = f.r.alloc(&f.Ac, rows, FB, cls, "the column panel")) ||
+            (s = f.r.alloc(&f.Dkt[0], FB, FB, cls, "the diagonal block")) ||
+            (s = f.r.alloc(&f.Dkt[1], FB, FB, cls, "the diagonal block")) ||
+            (s = f.r.alloc(&f.Bt[0], np, FB, cls, "the row panel")) ||
+            (s = f.r.alloc(&f.Bt[1], np, FB, cls, "the row panel")))
+            break;
+        if ((s = gd_cuda(cudaEventCreateWithFlags(&f.published, cudaEventDisableTiming),
+                         "cudaEventCreate")) ||
+            (s = gd_cuda(cudaEventCreateWithFlags(&f.pulled, cudaEventDisableTiming),
+                         "cudaEventCreate")))
+            break;
+        if (e == 0) cudaEventRecord(f.published, f.r.st); /* W is up */
+    }
+    /* each device fills its D (and checks W: the same flags everywhere) */
+    for (int e = 0; e < nd && !s; ++e) {
+        on_device(dv[e]);
+        at = e;
+        cudaEventRecord(gd_event(0), dv[e].r.st);
+        s = dv[e].r.fill(cycle_vertex);
+        cudaEventRecord(gd_event(1), dv[e].r.st);
+    }
+    if (!s) {
+        const bool nonneg = dv[0].r.nonneg;
+        for (int e = 0; e < nd; ++e) {
+            on_device(dv[e]);
+            cudaEventRecord(gd_event(2), dv[e].r.st);
+        }
+        for (int64_t r = 0; r < blocks && !s; ++r)
+            s = cls == GD_SINGLE ? fw_round<float>(dv, nd, r, nonneg)
+                                 : fw_round<double>(dv, nd, r, nonneg);
+        for (int e = 0; e < nd; ++e) {
+            on_device(dv[e]);
+            cudaEventRecord(gd_event(3), dv[e].r.st);
+        }
+    }
+    /* a negative cycle: the first vertex of any slab with a negative
+     * diagonal entry */
+    int64_t neg = 0;
+    for (int e = 0; e < nd && !s; ++e) {
+        fw_device &f = dv[e];
+        on_device(f);
+        const int64_t last = f.row1 < n ? f.row1 : n;
+        if (last <= f.row0) continue;
+        const int start[2] = {0, 0x7fffffff};
+        int fl[2];
+        cudaStream_t st = f.r.st;
+        if ((s = gd_cuda(cudaMemcpyAsync(f.r.flags, start, sizeof start, cudaMemcpyHostToDevice, st),
+                         "clearing the flags")))
+            break;
+        const unsigned bl = gd_blocks_for(last - f.row0, 256);
+        if (cls == GD_SINGLE)
+            apsp_diag<float><<<bl, 256, 0, st>>>((const float *)f.r.D + f.row0 * (np + 1),
+                                                 last - f.row0, np, f.r.flags);
+        else
+            apsp_diag<double><<<bl, 256, 0, st>>>((const double *)f.r.D + f.row0 * (np + 1),
+                                                  last - f.row0, np, f.r.flags);
+        if ((s = gd_cuda(cudaGetLastError(), "the diagonal check")) ||
+            (s = gd_cuda(cudaMemcpyAsync(fl, f.r.flags, sizeof fl, cudaMemcpyDeviceToHost, st),
+                         "reading the flags")) ||
+            (s = gd_cuda(cudaStreamSynchronize(st), "the shortest paths")))
+            break;
+        if ((fl[0] & F_NEGCYCLE) && !neg) neg = f.row0 + fl[1];
+        f.t.prep_ms = gd_elapsed(0, 1);
+        f.t.kernel_ms = gd_elapsed(2, 3);
+    }
+    if (!s && neg) {
+        *cycle_vertex = neg;
+        s = gd_fail(GD_ERR_NEGCYCLE, "the graph has a negative cycle: a closed path through "
+                    "vertex %lld has negative length", (long long)neg);
+    }
+    /* each slab's rows of D into the host result */
+    if (!s) {
+        gd_describe(what, sizeof what, "D", n, n, cls);
+        s = gd_out_buffer(&Dout, (size_t)(n * n) * es, what);
+    }
+    for (int e = 0; e < nd && !s; ++e) {
+        fw_device &f = dv[e];
+        on_device(f);
+        const int64_t last = f.row1 < n ? f.row1 : n;
+        if (last <= f.row0) continue;
+        gd_copies_begin(&f.t);
+        s = gd_download((char *)Dout.ptr + (size_t)f.row0 * es, (size_t)n * es,
+                        (const char *)f.r.D + (size_t)f.row0 * es, (size_t)np * es,
+                        (size_t)(last - f.row0) * es, (size_t)n, NULL, "copy of D from the GPU");
+        if (!s) s = gd_copies_finish();
+    }
+    if ((s == GD_ERR_MEMORY || s == GD_ERR_CUDA) && at >= 0) {
+        char msg[1024];
+        snprintf(msg, sizeof msg, "%s", gd_last_error());
+        on_device(dv[at]);
+        s = gd_fail(s, "device %d (%s): %s", dv[at].index + 1, gd_device_name(), msg);
+    }
+    /* every device's end, on every path */
+    t->devices = nd;
+    for (int e = 0; e < nd; ++e) {
+        fw_device &f = dv[e];
+        if (!f.r.st) continue; /* never started */
+        on_device(f);
+        gd_status se = gd_end_call(s, &f.r.al, &f.t);
+        if (f.published) cudaEventDestroy(f.published);
+        if (f.pulled) cudaEventDestroy(f.pulled);
+        if (!s && se) s = se;
+        t->device_idx[e] = f.index;
+        t->upload_ms = f.t.upload_ms > t->upload_ms ? f.t.upload_ms : t->upload_ms;
+        t->download_ms = f.t.download_ms > t->download_ms ? f.t.download_ms : t->download_ms;
+        t->prep_ms = f.t.prep_ms > t->prep_ms ? f.t.prep_ms : t->prep_ms;
+        t->kernel_ms = f.t.kernel_ms > t->kernel_ms ? f.t.kernel_ms : t->kernel_ms;
+        t->gpu_bytes += f.t.gpu_bytes;
+    }
+    gd_use_device_index(mine);
+    cudaSetDevice(gd_ordinal());
+    snprintf(t->variant, sizeof t->variant, "fw");
+    snprintf(t->kernel, sizeof t->kernel, "%s, rows of blocks",
+             cls == GD_DOUBLE ? "double" : dv[0].r.nonneg ? "integer min" : "fminf");
+    snprintf(t->device, sizeof t->device, "%.200s x %d", nd ? gd_device_name() : "", nd);
+    return s;
+}
+
 } // namespace
 
 /* gd_apsp on another device than this thread's: one part */
@@ -1006,8 +1285,13 @@ extern "C" gd_status gd_apsp(const char *name, const gd_matrix *W, gd_out D, con
          * this thread's device */
         int idx[GD_MAX_DEVICES];
         const bool here = W->where == GD_DEVICE || D.device || (P && P->device);
-        const int nd = here ? 1 : gd_split_devices(0, 0, 1, idx);
-        if (!here && gd_split_needed(nd, idx)) {
+        /* D alone divides (rows of blocks); P, squaring and resident data
+         * on one device, the first of the selection */
+        const bool rows = v == 0 && !P;
+        const int nd = here ? 1 : gd_split_devices(t->ops, SPLIT_MIN, rows ? (n + FB - 1) / FB : 1, idx);
+        if (!here && rows && nd > 1) {
+            s = fw_devices(*W, D, cycle_vertex, nd, idx, t);
+        } else if (!here && gd_split_needed(nd, idx)) {
             apsp_one x = {v == 0, W, D, P, pcls, cycle_vertex};
             s = gd_run_parts(1, idx, apsp_part, &x, t);
         } else {

@@ -51,6 +51,11 @@ int gd_split_needed(int n, const int idx[GD_MAX_DEVICES]);
 typedef gd_status (*gd_part_fn)(void *ctx, int part, int nparts, gd_timing *t);
 gd_status gd_run_parts(int n, const int idx[GD_MAX_DEVICES], gd_part_fn fn, void *ctx,
                        gd_timing *t);
+/* bytes from device src_ord's memory to device dst_ord's, on stream st
+ * of dst (the current device); peer access enabled first where the pair
+ * has it */
+gd_status gd_peer_copy(void *dst, int dst_ord, const void *src, int src_ord, size_t bytes,
+                       cudaStream_t st, const char *what);
 /* Bounds of part i of n of count things, each part but the last a
  * multiple of mult: [*lo, *hi). */
 void gd_part_range(int64_t count, int64_t mult, int i, int n, int64_t *lo, int64_t *hi);

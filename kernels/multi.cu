@@ -211,9 +211,35 @@ extern "C" gd_status gd_run_parts(int n, const int idx[GD_MAX_DEVICES], gd_part_
             len += snprintf(t->device + len, sizeof t->device - len, "%s%s", i ? " + " : "",
                             jobs[i].name);
     }
+    /* a device's failure names it; a failure of the input is the input's */
     for (int i = 0; i < n; ++i)
-        if (jobs[i].s)
+        if (jobs[i].s == GD_ERR_MEMORY || jobs[i].s == GD_ERR_CUDA || jobs[i].s == GD_ERR_NOGPU)
             return gd_fail(jobs[i].s, "device %d (%s): %s", idx[i] + 1,
                            jobs[i].name[0] ? jobs[i].name : "not started", jobs[i].msg);
+    for (int i = 0; i < n; ++i)
+        if (jobs[i].s) return gd_fail(jobs[i].s, "%s", jobs[i].msg);
     return GD_OK;
+}
+
+/* copies between devices: peer access is enabled once for each pair that
+ * has it (then the copy engines move the bytes over NVLink or PCIe
+ * directly); without it the driver stages through host memory */
+static unsigned char g_peer_tried[GD_MAX_DEVICES][GD_MAX_DEVICES];
+static pthread_mutex_t g_peer_lock = PTHREAD_MUTEX_INITIALIZER;
+
+extern "C" gd_status gd_peer_copy(void *dst, int dst_ord, const void *src, int src_ord,
+                                  size_t bytes, cudaStream_t st, const char *what)
+{
+    if (dst_ord == src_ord)
+        return gd_cuda(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, st), what);
+    pthread_mutex_lock(&g_peer_lock);
+    if (!g_peer_tried[dst_ord][src_ord]) {
+        int can = 0;
+        if (cudaDeviceCanAccessPeer(&can, dst_ord, src_ord) == cudaSuccess && can)
+            cudaDeviceEnablePeerAccess(src_ord, 0); /* the current device: dst's */
+        cudaGetLastError(); /* enabled already, or not to be had: the copy goes anyway */
+        g_peer_tried[dst_ord][src_ord] = 1;
+    }
+    pthread_mutex_unlock(&g_peer_lock);
+    return gd_cuda(cudaMemcpyPeerAsync(dst, dst_ord, src, src_ord, bytes, st), what);
 }

@@ -73,13 +73,39 @@ function check_devices ()
     ncase++;
   endfor
 
-  ## shortest paths run on one device so far: the first one named
+  ## shortest paths: D alone divides by rows of blocks (fw); with P on
+  ## one device, the first one named
+  for c = {"single", "double"}
+    for nv = [300, 128 * N + 77]
+      W = cast (randi ([1 50], nv), c{1});  W(rand (nv) < 0.9) = Inf;
+      W(rand (nv) < 0.01) = 0;
+      ## negative weights without a cycle: edges upward alone
+      V = cast (randi ([-9 50], nv), c{1});  V(rand (nv) < 0.9) = Inf;
+      V = triu (V, 1) + tril (Inf (nv, c{1}), -1);
+      for G = {W, V}
+        [D1, ~, i1] = gd_apsp (G{1}, "Variant", "fw", "Devices", 1);
+        [Dn, ~, in] = gd_apsp (G{1}, "Variant", "fw", "Devices", all_);
+        want = all_(1:min (N, ceil (nv / 128)));
+        same (Dn, D1, in, want, sprintf ("apsp D %s n = %d", c{1}, nv));
+        ncase++;
+      endfor
+    endfor
+  endfor
   W = rand (300);  W(rand (300) < 0.9) = Inf;
   [D1, P1] = gd_apsp (W, "Devices", 1);
   [DN, PN, iN] = gd_apsp (W, "Devices", [N 1]);
-  same (DN, D1, iN, N, "apsp on the last device");
+  same (DN, D1, iN, N, "apsp with P on the last device");
   same_bits (PN, P1, "apsp's predecessors on the last device");
-  ncase++;
+  W(5, 9) = -1;  W(9, 5) = -1;       # a negative cycle through 5 and 9
+  try
+    gd_apsp (W, "Devices", all_);
+    error ("check_devices: a negative cycle across devices raised nothing");
+  catch err
+    if (! strcmp (err.identifier, "gd:negcycle"))
+      rethrow (err);
+    endif
+  end_try_catch
+  ncase += 2;
 
   ## sgemm: the tuned kernel's panels are the whole product's
   A = randn (333, 129, "single");  B = randn (129, 600 + N, "single");

@@ -51,6 +51,7 @@ with_devices() {
         # each kernel once on every device first: a module's first use
         # takes device memory (lazy loading) that stays
         gd_minplus(A, B, 'Devices', 1:N); gd_pdist(X, 'Devices', 1:N); gd_pdist2(X, A(:, 1:40), 'Smallest', 3, 'Devices', 1:N);
+        gd_apsp(A, 'Devices', 1:N);
         for d = 1:N, gd_minplus(A, B, 'Devices', d); gd_pdist(X, 'Devices', d); gd_pdist2(X, A(:, 1:40), 'Smallest', 3, 'Devices', d); end
         setenv('GD_GPU_MEM_LIMIT', sprintf('%d:100000', N));
         f0 = [gd_info().devices.memory_free];
@@ -58,6 +59,7 @@ with_devices() {
           expect_error('gd:memory', sprintf('device %d .*GD_GPU_MEM_LIMIT', N), @gd_minplus, A, B, 'Devices', 1:N);
           expect_error('gd:memory', sprintf('device %d .*GD_GPU_MEM_LIMIT', N), @gd_pdist, X, 'Devices', 1:N);
           expect_error('gd:memory', sprintf('device %d .*GD_GPU_MEM_LIMIT', N), @gd_pdist2, X, A(:, 1:40), 'Smallest', 3, 'Devices', 1:N);
+          expect_error('gd:memory', sprintf('device %d .*GD_GPU_MEM_LIMIT', N), @gd_apsp, A, 'Devices', 1:N);
         end
         f1 = [gd_info().devices.memory_free];
         assert(f1 >= f0 - 2^20, 'free memory went from %s to %s', mat2str(f0), mat2str(f1));
