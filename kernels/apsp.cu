@@ -962,9 +962,10 @@ struct fw_device {
     apsp_run r;
     int index, ord;
     int64_t row0, row1; /* the slab, multiples of FB */
-    void *Acol, *Ac, *Dkt[2], *Bt[2];
-    cudaEvent_t published, pulled;
-    bool has_events;
+    cudaStream_t L;     /* steps 1 and 2 of the next round (lookahead) */
+    void *Acol, *Ac[2], *Dkt[2], *Bt[2];
+    cudaEvent_t published, pulled, cross, ready;
+    bool pulled_once;
     gd_timing t;
 };
 
@@ -974,72 +975,111 @@ static void on_device(const fw_device &f)
     cudaSetDevice(f.ord);
 }
 
+/* Round R's steps 1 and 2 on each device's lookahead stream L, after its
+ * event cross (the part of round R - 1's step 3 they read): the owner of
+ * R's rows closes the diagonal block, relaxes its rows of the column
+ * panel and publishes the copies of buffers R & 1; the others pull them
+ * and relax their rows of the column panel. Each records ready. */
 template <class T>
-static gd_status fw_round(fw_device *dv, int nd, int64_t r, bool nonneg)
+static gd_status fw_close(fw_device *dv, int nd, int64_t R, bool nonneg)
 {
-    const int64_t k0 = r * FB, np = dv[0].r.np;
+    const int64_t k0 = R * FB, np = dv[0].r.np;
     const size_t es = sizeof(T);
-    const int b = (int)(r & 1);
+    const int b = (int)(R & 1);
     int o = 0;
     while (!(dv[o].row0 <= k0 && k0 < dv[o].row1)) ++o;
     gd_status s;
-    /* the owner: steps 1 and 2 for its rows, then the published copies */
-    {
-        fw_device &f = dv[o];
-        on_device(f);
-        cudaStream_t st = f.r.st;
-        const int64_t rows = f.row1 - f.row0;
-        T *d = (T *)f.r.D;
-        for (int e = 0; e < nd; ++e) /* the others took the last round's copies */
-            if (e != o && dv[e].has_events) cudaStreamWaitEvent(st, dv[e].pulled, 0);
-        if ((s = launch_fw_diag<T>(d, NULL, NULL, np, k0, st))) return s;
-        cudaMemcpy2DAsync(f.Acol, rows * es, d + f.row0 + np * k0, np * es, rows * es, FB,
-                          cudaMemcpyDeviceToDevice, st);
-        gd_launch_transpose(f.r.cls, d + k0 + np * k0, np, f.Dkt[b], FB, FB, st);
-        const gd_tile::relax<T> col = {d + f.row0 + np * k0, d + f.row0 + np * k0, np,
-                                       NULL, NULL, NULL, FB, NULL, NULL, NULL, NULL, NULL, np};
-        relax_product<T>((const T *)f.Acol, rows, (const T *)f.Dkt[b], FB, rows, FB, FB, col,
-                         nonneg, st);
-        cudaMemcpy2DAsync(f.Ac, rows * es, d + f.row0 + np * k0, np * es, rows * es, FB,
-                          cudaMemcpyDeviceToDevice, st);
-        gd_launch_transpose(f.r.cls, d + k0, np, f.Bt[b], FB, np, st);
-        if ((s = gd_cuda(cudaEventRecord(f.published, st), "a Floyd-Warshall round"))) return s;
-    }
-    /* the others: the copies, then step 2 for their rows */
+    for (int pass = 0; pass < 2; ++pass) /* the owner first: its event is waited for */
+        for (int e = 0; e < nd; ++e) {
+            if ((e == o) != (pass == 0)) continue;
+            fw_device &f = dv[e];
+            on_device(f);
+            cudaStream_t L = f.L;
+            const int64_t rows = f.row1 - f.row0;
+            T *d = (T *)f.r.D;
+            if ((s = gd_cuda(cudaStreamWaitEvent(L, f.cross, 0), "a Floyd-Warshall round")))
+                return s;
+            if (e == o) {
+                /* the others took the copies of two rounds ago */
+                for (int x = 0; x < nd; ++x)
+                    if (x != o && dv[x].pulled_once) cudaStreamWaitEvent(L, dv[x].pulled, 0);
+                if ((s = launch_fw_diag<T>(d, NULL, NULL, np, k0, L))) return s;
+                gd_launch_transpose(f.r.cls, d + k0 + np * k0, np, f.Dkt[b], FB, FB, L);
+            } else {
+                if ((s = gd_cuda(cudaStreamWaitEvent(L, dv[o].published, 0), "a Floyd-Warshall round")) ||
+                    (s = gd_peer_copy(f.Dkt[b], f.ord, dv[o].Dkt[b], dv[o].ord, FB * FB * es, L,
+                                      "the diagonal block's copy between devices")))
+                    return s;
+            }
+            cudaMemcpy2DAsync(f.Acol, rows * es, d + f.row0 + np * k0, np * es, rows * es, FB,
+                              cudaMemcpyDeviceToDevice, L);
+            const gd_tile::relax<T> col = {d + f.row0 + np * k0, d + f.row0 + np * k0, np,
+                                           NULL, NULL, NULL, FB, NULL, NULL, NULL, NULL, NULL, np};
+            relax_product<T>((const T *)f.Acol, rows, (const T *)f.Dkt[b], FB, rows, FB, FB, col,
+                             nonneg, L);
+            cudaMemcpy2DAsync(f.Ac[b], rows * es, d + f.row0 + np * k0, np * es, rows * es, FB,
+                              cudaMemcpyDeviceToDevice, L);
+            if (e == o) {
+                gd_launch_transpose(f.r.cls, d + k0, np, f.Bt[b], FB, np, L);
+                s = gd_cuda(cudaEventRecord(f.published, L), "a Floyd-Warshall round");
+            } else {
+                s = gd_peer_copy(f.Bt[b], f.ord, dv[o].Bt[b], dv[o].ord, (size_t)(np * FB) * es, L,
+                                 "the row panel's copy between devices");
+                if (!s) s = gd_cuda(cudaEventRecord(f.pulled, L), "a Floyd-Warshall round");
+                f.pulled_once = true;
+            }
+            if (!s) s = gd_cuda(cudaEventRecord(f.ready, L), "a Floyd-Warshall round");
+            if (!s) s = gd_cuda(cudaGetLastError(), "a Floyd-Warshall round");
+            if (s) return s;
+        }
+    return GD_OK;
+}
+
+/* Round r's step 3 on each device's stream, after its ready: first the
+ * next round's column panel (its rows) and, on the next round's owner,
+ * its row panel (the cross), recording cross; then fw_close of the next
+ * round; then the rest of the slab, without the cross. */
+template <class T>
+static gd_status fw_round(fw_device *dv, int nd, int64_t r, int64_t rounds, bool nonneg)
+{
+    const int64_t np = dv[0].r.np, kn = (r + 1) * FB;
+    const bool next = r + 1 < rounds;
+    const int b = (int)(r & 1);
+    gd_status s;
     for (int e = 0; e < nd; ++e) {
-        if (e == o) continue;
         fw_device &f = dv[e];
         on_device(f);
         cudaStream_t st = f.r.st;
         const int64_t rows = f.row1 - f.row0;
         T *d = (T *)f.r.D;
-        if ((s = gd_cuda(cudaStreamWaitEvent(st, dv[o].published, 0), "a Floyd-Warshall round")) ||
-            (s = gd_peer_copy(f.Dkt[b], f.ord, dv[o].Dkt[b], dv[o].ord, FB * FB * es, st,
-                              "the diagonal block's copy between devices")) ||
-            (s = gd_peer_copy(f.Bt[b], f.ord, dv[o].Bt[b], dv[o].ord, (size_t)(np * FB) * es, st,
-                              "the row panel's copy between devices")) ||
-            (s = gd_cuda(cudaEventRecord(f.pulled, st), "a Floyd-Warshall round")))
-            return s;
-        f.has_events = true;
-        cudaMemcpy2DAsync(f.Acol, rows * es, d + f.row0 + np * k0, np * es, rows * es, FB,
-                          cudaMemcpyDeviceToDevice, st);
-        const gd_tile::relax<T> col = {d + f.row0 + np * k0, d + f.row0 + np * k0, np,
-                                       NULL, NULL, NULL, FB, NULL, NULL, NULL, NULL, NULL, np};
-        relax_product<T>((const T *)f.Acol, rows, (const T *)f.Dkt[b], FB, rows, FB, FB, col,
-                         nonneg, st);
-        cudaMemcpy2DAsync(f.Ac, rows * es, d + f.row0 + np * k0, np * es, rows * es, FB,
-                          cudaMemcpyDeviceToDevice, st);
+        const T *A = (const T *)f.Ac[b], *B = (const T *)f.Bt[b];
+        if ((s = gd_cuda(cudaStreamWaitEvent(st, f.ready, 0), "a Floyd-Warshall round"))) return s;
+        if (next) {
+            const gd_tile::relax<T> col = {d + f.row0 + np * kn, d + f.row0 + np * kn, np, NULL,
+                                           NULL, NULL, FB, NULL, NULL, NULL, NULL, NULL, np};
+            relax_product<T>(A, rows, B + kn, np, rows, FB, FB, col, nonneg, st);
+            if (f.row0 <= kn && kn < f.row1) {
+                const gd_tile::relax<T> row = {d + kn, d + kn, np, NULL, NULL, NULL, FB, NULL,
+                                               NULL, NULL, NULL, NULL, np};
+                relax_product<T>(A + (kn - f.row0), rows, B, np, FB, np, FB, row, nonneg, st,
+                                 gd_tile::hole{0, 0, kn, FB});
+            }
+        }
+        if ((s = gd_cuda(cudaEventRecord(f.cross, st), "a Floyd-Warshall round"))) return s;
     }
-    /* step 3 everywhere: the slab against the round's panels */
+    if (next && (s = fw_close<T>(dv, nd, r + 1, nonneg))) return s;
     for (int e = 0; e < nd; ++e) {
         fw_device &f = dv[e];
         on_device(f);
         const int64_t rows = f.row1 - f.row0;
         T *d = (T *)f.r.D;
+        const bool mine = f.row0 <= kn && kn < f.row1;
+        const gd_tile::hole h = !next ? gd_tile::hole{0, 0, 0, 0}
+                                      : gd_tile::hole{mine ? kn - f.row0 : 0, mine ? FB : 0, kn, FB};
         const gd_tile::relax<T> all = {d + f.row0, d + f.row0, np, NULL, NULL, NULL, FB, NULL,
                                        NULL, NULL, NULL, NULL, np};
-        relax_product<T>((const T *)f.Ac, rows, (const T *)f.Bt[b], np, rows, np, FB, all, nonneg,
-                         f.r.st);
+        relax_product<T>((const T *)f.Ac[b], rows, (const T *)f.Bt[b], np, rows, np, FB, all,
+                         nonneg, f.r.st, h);
         if ((s = gd_cuda(cudaGetLastError(), "a Floyd-Warshall round"))) return s;
     }
     return GD_OK;
@@ -1098,8 +1138,10 @@ static gd_status fw_devices(const gd_matrix &W, gd_out Dout, int64_t *cycle_vert
                     break;
             }
         }
+        f.L = gd_stream_hi();
         if ((s = f.r.alloc(&f.Acol, rows, FB, cls, "the column panel")) ||
-            (s = f.r.alloc(&f.Ac, rows, FB, cls, "the column panel")) ||
+            (s = f.r.alloc(&f.Ac[0], rows, FB, cls, "the column panel")) ||
+            (s = f.r.alloc(&f.Ac[1], rows, FB, cls, "the column panel")) ||
             (s = f.r.alloc(&f.Dkt[0], FB, FB, cls, "the diagonal block")) ||
             (s = f.r.alloc(&f.Dkt[1], FB, FB, cls, "the diagonal block")) ||
             (s = f.r.alloc(&f.Bt[0], np, FB, cls, "the row panel")) ||
@@ -1108,6 +1150,10 @@ static gd_status fw_devices(const gd_matrix &W, gd_out Dout, int64_t *cycle_vert
         if ((s = gd_cuda(cudaEventCreateWithFlags(&f.published, cudaEventDisableTiming),
                          "cudaEventCreate")) ||
             (s = gd_cuda(cudaEventCreateWithFlags(&f.pulled, cudaEventDisableTiming),
+                         "cudaEventCreate")) ||
+            (s = gd_cuda(cudaEventCreateWithFlags(&f.cross, cudaEventDisableTiming),
+                         "cudaEventCreate")) ||
+            (s = gd_cuda(cudaEventCreateWithFlags(&f.ready, cudaEventDisableTiming),
                          "cudaEventCreate")))
             break;
         if (e == 0) cudaEventRecord(f.published, f.r.st); /* W is up */
@@ -1125,12 +1171,17 @@ static gd_status fw_devices(const gd_matrix &W, gd_out Dout, int64_t *cycle_vert
         for (int e = 0; e < nd; ++e) {
             on_device(dv[e]);
             cudaEventRecord(gd_event(2), dv[e].r.st);
+            cudaEventRecord(dv[e].cross, dv[e].r.st); /* round 0's panels follow the fill */
         }
+        s = cls == GD_SINGLE ? fw_close<float>(dv, nd, 0, nonneg) : fw_close<double>(dv, nd, 0, nonneg);
         for (int64_t r = 0; r < blocks && !s; ++r)
-            s = cls == GD_SINGLE ? fw_round<float>(dv, nd, r, nonneg)
-                                 : fw_round<double>(dv, nd, r, nonneg);
+            s = cls == GD_SINGLE ? fw_round<float>(dv, nd, r, blocks, nonneg)
+                                 : fw_round<double>(dv, nd, r, blocks, nonneg);
         for (int e = 0; e < nd; ++e) {
+            /* the stream goes on after everything on L */
             on_device(dv[e]);
+            cudaEventRecord(dv[e].ready, dv[e].L);
+            cudaStreamWaitEvent(dv[e].r.st, dv[e].ready, 0);
             cudaEventRecord(gd_event(3), dv[e].r.st);
         }
     }
@@ -1198,8 +1249,8 @@ static gd_status fw_devices(const gd_matrix &W, gd_out Dout, int64_t *cycle_vert
         if (!f.r.st) continue; /* never started */
         on_device(f);
         gd_status se = gd_end_call(s, &f.r.al, &f.t);
-        if (f.published) cudaEventDestroy(f.published);
-        if (f.pulled) cudaEventDestroy(f.pulled);
+        for (cudaEvent_t ev : {f.published, f.pulled, f.cross, f.ready})
+            if (ev) cudaEventDestroy(ev);
         if (!s && se) s = se;
         t->device_idx[e] = f.index;
         t->upload_ms = f.t.upload_ms > t->upload_ms ? f.t.upload_ms : t->upload_ms;
