@@ -818,7 +818,12 @@ extern "C" gd_status gd_knn(const char *name, const gd_matrix *X, const gd_matri
             x.mult = x.points ? gd_tile::BIG : 64;
             const int64_t units = ((x.points ? mx : my) + x.mult - 1) / x.mult;
             nd = gd_split_devices(t->ops, SPLIT_MIN, units, idx);
-            while (x.points && nd > 1 && mx / nd < K) --nd;
+            /* X's rows split: every part must hold K rows (the last one
+             * is the shortest) */
+            for (int64_t lo, hi; x.points && nd > 1; --nd) {
+                gd_part_range(mx, x.mult, nd - 1, nd, &lo, &hi);
+                if (hi - lo >= K) break;
+            }
         }
         if (!here && gd_split_needed(nd, idx))
             s = split_knn(x, nd, idx, t);

@@ -61,6 +61,14 @@ function check_devices ()
         ncase += 3;
       endfor
     endfor
+    ## X's rows in 128-row steps: 300 rows on three devices would leave
+    ## the last 44, fewer than K = 60: fewer devices take them
+    X = cast (randn (300, 5), c{1});  Y = cast (randn (40, 5), c{1});
+    [D1, I1] = gd_pdist2 (X, Y, "euclidean", "Smallest", 60, "Devices", 1);
+    [Dn, In, in] = gd_pdist2 (X, Y, "euclidean", "Smallest", 60, "Devices", all_);
+    same_bits (Dn, D1, ["knn K = 60 of 300 rows " c{1}]);
+    same_bits (In, I1, ["knn K = 60 of 300 rows, I " c{1}]);
+    ncase++;
   endfor
 
   ## integer min-plus (v5): each device's lanes from its own panel's range
