@@ -1249,7 +1249,8 @@ static gd_status fw_devices(const gd_matrix &W, gd_out Dout, int64_t *cycle_vert
         if (!f.r.st) continue; /* never started */
         on_device(f);
         gd_status se = gd_end_call(s, &f.r.al, &f.t);
-        for (cudaEvent_t ev : {f.published, f.pulled, f.cross, f.ready})
+        const cudaEvent_t evs[4] = {f.published, f.pulled, f.cross, f.ready};
+        for (cudaEvent_t ev : evs)
             if (ev) cudaEventDestroy(ev);
         if (!s && se) s = se;
         t->device_idx[e] = f.index;
