@@ -725,7 +725,8 @@ const int NVARIANTS = sizeof VARIANTS / sizeof VARIANTS[0];
 // whole job there)
 enum { AUTO_CPU_BELOW = 128 };
 // 'all' devices divide Floyd-Warshall from 2^36 steps (n^3) a device: n =
-// 4096 on one, 5160 on two
+// 4096 on one, 5160 on two (two H200s gain 1.19x at n = 8192 single;
+// below 5160 not measured)
 const double SPLIT_MIN = 68719476736.0;
 
 /* P(i,j) = the first q + 1 of min_q D(i,q) + W(q,j) with W's diagonal

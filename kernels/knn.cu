@@ -410,8 +410,9 @@ const int NVARIANTS = sizeof VARIANTS / sizeof VARIANTS[0];
 // before a GPU round trip would
 const double AUTO_CPU_BELOW = 1 << 16;
 // 'all' devices divide a search from 2^34 (pair, feature) triples a
-// device (16384 queries among 8192 points of 128 features: 2 ms of
-// kernel on an H100); below, a second device's start costs more
+// device (16384 queries among 8192 points of 128 features: some 2 ms of
+// kernel on an H100). Not measured for kNN itself: min-plus's measured
+// break-even (a few ms of kernel a device, minplus.cu) carried over
 const double SPLIT_MIN = 17179869184.0;
 
 gd_status run_cpu(const gd_matrix &X0, const gd_matrix &Y0, gd_class cls, gd_distance metric,

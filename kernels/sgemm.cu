@@ -411,7 +411,9 @@ gd_status cpu_sgemm(gd_class, const void *A, const void *B, void *C, int *, int6
 // and wins at 1000, bench/results and NOTES.md); below 2^20
 // flops the host's BLAS finishes before a GPU round trip would.
 // 'all' devices divide a product of 2^39 flops a device or more (n =
-// 6500 a device: about 11 ms of cuBLAS on an H100)
+// 6500 a device: about 11 ms of cuBLAS on an H100): min-plus's measured
+// break-even, with room for sgemm's larger share of copies (at n =
+// 16384 two H200s gain 1.3x host to host), not measured at the threshold
 const double SPLIT_MIN = 549755813888.0;
 const gd_product_op OP = {"sgemm", 0.0, 0.0, 2.0, false, "cpu (BLAS)",
                           "cublas", "cublas", 1 << 20, cpu_sgemm, false, true, NULL,
