@@ -24,7 +24,7 @@ MEXFLAGS  := --mex -R2018a -Ikernels -Imex
 HOST_BLAS := $(shell $(MKOCTFILE) -p BLAS_LIBS 2>/dev/null)
 
 KERNEL_CU  := device memory copies multi product resident minplus minplus_int apsp sgemm pdist knn
-KERNEL_HDR := kernels/gd.h kernels/gd_internal.h kernels/product.h kernels/tile.cuh kernels/norm2.h \
+KERNEL_HDR := kernels/gd.h kernels/gd_internal.h kernels/product.h kernels/tile.cuh kernels/norm2.h kernels/metric.cuh \
               kernels/knnkey.h
 KERNEL_OBJ := $(patsubst %,build/%.o,$(KERNEL_CU)) build/cpu.o
 GATEWAYS   := $(GATEWAY_DIR)/__gd__.mex $(GATEWAY_DIR)/__gd_uninit__.oct

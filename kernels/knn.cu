@@ -30,6 +30,7 @@
  * unexpanded distances.
  */
 #include "knnkey.h"
+#include "metric.cuh"
 #include "norm2.h"
 #include "product.h"
 #include "tile.cuh"
@@ -130,42 +131,22 @@ __device__ void warp_merge(const item<T> *a, int64_t na, const item<T> *b, int64
     }
 }
 
-// The distance stored for a sum of squares s is pdist2 'tuned''s: its
-// square root (gd_root) or s; a sum that left the normal range
-// (gd_rescue) is recomputed by the scaled accumulation (norm2.h), in a
-// loop of its own (rare; inlined once).
-
-// A bound that rejects, with one compare, the sums whose distance cannot
-// beat the threshold tau: smallest, a sum above it (sqrt(sum) > tau's
-// distance however the root rounds: a margin of 2^-20 (single) or 2^-40
-// (double) on the square); largest, a sum below it. NaN (no sum is
-// rejected) while tau is the sentinel or NaN, and wherever a sum that
-// left the normal range (recomputed, not rooted) could still beat tau.
-template <class T, bool ROOT, bool LARGEST> __device__ __forceinline__ T bound(const item<T> &tau)
-{
-    if (tau.row == 0xffffffffu) return (T)NAN;
-    const T r = keys<T>::unkey(tau.key, LARGEST);
-    if (r != r || !ROOT) return r;
-    // (in T: three roundings of 2^-24 (2^-53) each stay far inside the
-    // margin)
-    const T m = sizeof(T) == 4 ? (T)0x1p-20 : (T)0x1p-40;
-    const T lo = sizeof(T) == 4 ? (T)GD_RESCUE_LO_F : (T)GD_RESCUE_LO_D;
-    if (!LARGEST) {
-        if (r >= (sizeof(T) == 4 ? (T)1e18 : (T)1e150)) return (T)NAN; // overflowed sums
-        const T tr = r * (1 + m), b = tr * tr * (1 + m);
-        return b > lo ? b : lo; // underflowed sums pass
-    }
-    const T tr = r * (1 - m), b = tr * tr * (1 - m);
-    return b < 4 * lo ? (T)NAN : b;
-}
+// The distance of a sum is pdist2 'tuned''s, through the metric's policy
+// (metric.cuh): its value, or where the sum left the range the value
+// needs (the Euclidean rescue, minkowski's scaled form) the rows'
+// recomputation, in a loop of its own (rare; inlined once). A metric
+// with a bound rejects, with one compare, the sums whose distance cannot
+// beat the threshold; the others compute every distance and compare it.
 
 // The lists of one block: for each of its NQ queries two buffers of K
 // items (the list and the next one) at L + q 2K; len, which (the buffer
 // holding the list), tau (the list's K-th item, or the sentinel while it
-// holds fewer), bound (tau) and the bucket's count in shared memory.
+// holds fewer), the bound of tau's distance (negated for largest, so that
+// a sum s is rejected where sg s > bound, sg = -1 for largest, else 1)
+// and the bucket's count in shared memory.
 template <class T, int NQ> struct lists {
     item<T> tau[NQ];
-    T bound[NQ]; // bound (tau)
+    T bound[NQ]; // sg m.bound (tau)
     int cnt[NQ];
     int len[NQ];
     int which[NQ];
@@ -221,8 +202,9 @@ __device__ __forceinline__ void merge_bucket(const item<T> &x, int c, const item
 
 // The block's warps merge every non-empty bucket (with its overflow) into
 // its query's list, 32 candidates at a time.
-template <class T, int NQ, int NT, bool ROOT, bool LARGEST>
-__device__ void merge_buckets(lists<T, NQ> &s, const item<T> *bucket, item<T> *L, int64_t K)
+template <class T, int NQ, int NT, class M>
+__device__ void merge_buckets(lists<T, NQ> &s, const item<T> *bucket, item<T> *L, int64_t K,
+                              const M &m, int largest)
 {
     const int lane = threadIdx.x % 32;
     for (int q = threadIdx.x / 32; q < NQ; q += NT / 32) {
@@ -251,15 +233,30 @@ __device__ void merge_buckets(lists<T, NQ> &s, const item<T> *bucket, item<T> *L
         const unsigned has = __ballot_sync(0xffffffffu, kth.row != 0xffffffffu);
         if (n == K ? lane == 31 - __clz(has) : lane == 0) {
             s.tau[q] = kth;
-            s.bound[q] = bound<T, ROOT, LARGEST>(kth);
+            if (M::BOUND) {
+                const T b = kth.row == 0xffffffffu ? (T)NAN
+                                                   : m.bound(keys<T>::unkey(kth.key, largest), largest);
+                s.bound[q] = largest ? -b : b;
+            }
         }
         __syncwarp();
     }
 }
 
-/* The fused kernel: block (x, y) takes query tile qt0 + x (NQ queries from
- * j0) and split y (X's row tiles [y tps, (y + 1) tps)); its lists at
- * lists + (y nqt + x) NQ 2K, and each list's (len, which) into meta. */
+/* What a fused launch reads: block (x, y) takes query tile qt0 + x (NQ
+ * queries from j0) and split y (X's row tiles [y tps, (y + 1) tps)); its
+ * lists at all + (y nqt + x) NQ (2K + OV), and each list's (len, which)
+ * into meta. */
+template <class T> struct fused_args {
+    const T *Xp, *Yp, *X, *Y;   /* padded (mp x kp, np x kp) and tight (mx x d, my x d) */
+    int64_t mp, np, kp, mx, my, d, K, qt0, nqt, tps;
+    int largest;
+    item<T> *all;
+    int2 *meta;
+    metric_data<T> md;
+};
+
+/* The fused kernel, on metric M's policy (metric.cuh). */
 // Blocks an SM: pdist2's tile runs four in single (128 registers a
 // thread); with the selection's state beside the accumulators across the
 // loop over X's tiles ptxas spills there, so three (170 registers).
@@ -268,24 +265,25 @@ template <class T> struct fused_blocks { enum { N = gd_tile::shape<T>::MINB }; }
 #define GD_KNN_BLOCKS_SINGLE 3
 #endif
 template <> struct fused_blocks<float> { enum { N = GD_KNN_BLOCKS_SINGLE }; };
-template <class T, bool ROOT, bool LARGEST>
+template <class T, class M>
 __global__ void __launch_bounds__(16 * gd_tile::shape<T>::TY, fused_blocks<T>::N)
-knn_fused(const T *__restrict__ Xp, int64_t mp, const T *__restrict__ Yp, int64_t np,
-          int64_t kp, const T *__restrict__ X, int64_t mx, const T *__restrict__ Y, int64_t my,
-          int64_t d, int64_t K, int64_t qt0, int64_t nqt, int64_t tps,
-          item<T> *__restrict__ all, int2 *__restrict__ meta)
+knn_fused(const fused_args<T> a)
 {
     typedef gd_tile::shape<T> S;
     enum { TY = S::TY, NT = 16 * TY, NQ = 8 * TY };
     __shared__ lists<T, NQ> s;
     extern __shared__ __align__(16) unsigned char dyn[];
     item<T> *bucket = reinterpret_cast<item<T> *>(dyn);
+    const M m(a.md);
+    const int64_t K = a.K, mx = a.mx, my = a.my;
+    const int largest = a.largest;
+    const T sg = largest ? (T)-1 : (T)1;
     const int tid = threadIdx.x, tx = tid % 16, ty = tid / 16;
-    const int64_t j0 = (qt0 + blockIdx.x) * NQ;
-    const int64_t xt0 = blockIdx.y * tps, xtiles = mp / gd_tile::BIG;
-    const int64_t xt1 = xt0 + tps < xtiles ? xt0 + tps : xtiles;
-    const int64_t slot = (int64_t)blockIdx.y * nqt + blockIdx.x;
-    item<T> *L = all + slot * NQ * (2 * K + OV);
+    const int64_t j0 = (a.qt0 + blockIdx.x) * NQ;
+    const int64_t xt0 = blockIdx.y * a.tps, xtiles = a.mp / gd_tile::BIG;
+    const int64_t xt1 = xt0 + a.tps < xtiles ? xt0 + a.tps : xtiles;
+    const int64_t slot = (int64_t)blockIdx.y * a.nqt + blockIdx.x;
+    item<T> *L = a.all + slot * NQ * (2 * K + OV);
     for (int q = tid; q < NQ; q += NT) {
         s.tau[q] = sentinel<T>();
         s.bound[q] = (T)NAN;
@@ -301,20 +299,18 @@ knn_fused(const T *__restrict__ Xp, int64_t mp, const T *__restrict__ Yp, int64_
     for (int64_t xt = xt0; xt < xt1; ++xt) {
         const int64_t i0 = xt * gd_tile::BIG;
         T acc[8][8];
-        gd_tile::accumulate_big<gd_tile::sqdist, T, BK, 16, TY>(Xp, mp, Yp, np, 0, kp, i0, j0,
-                                                                acc);
+        gd_tile::accumulate_big<typename M::Step, T, BK, 16, TY>(a.Xp, a.mp, a.Yp, a.np, 0, a.kp,
+                                                                 i0, j0, acc);
         // the rows that exist (the last tile's may not)
         const int64_t rows = mx - i0;
-        uint64_t rescue = 0;
-        if (ROOT) {
+        uint64_t slow = 0;
 #pragma unroll
-            for (int r = 0; r < 8; ++r)
+        for (int r = 0; r < 8; ++r)
 #pragma unroll
-                for (int c = 0; c < 8; ++c)
-                    if (gd_rescue(acc[r][c]) && gd_tile::big_offset<T, 16>(tx, r) < rows &&
-                        ((colmask >> c) & 1))
-                        rescue |= (uint64_t)1 << (8 * r + c);
-        }
+            for (int c = 0; c < 8; ++c)
+                if (m.slow(acc[r][c]) && gd_tile::big_offset<T, 16>(tx, r) < rows &&
+                    ((colmask >> c) & 1))
+                    slow |= (uint64_t)1 << (8 * r + c);
         // e into query q's bucket, or past its end into the list area's
         // overflow (at most 128 a tile: a bucket holds at most CAP when a
         // pass begins)
@@ -334,34 +330,52 @@ knn_fused(const T *__restrict__ Xp, int64_t mp, const T *__restrict__ Yp, int64_
             for (int c = 0; c < 8; ++c) {
                 const T sum = acc[r][c];
                 const int q = gd_tile::big_offset<T, TY>(ty, c);
-                // (read where used: eight bounds held in registers through
-                // the pass spill the accumulators)
-                const T bc = ((volatile T *)s.bound)[q];
-                if (LARGEST ? sum < bc : sum > bc) continue;
+                if (M::BOUND) {
+                    // (read where used: eight bounds held in registers
+                    // through the pass spill the accumulators)
+                    const T bc = ((volatile T *)s.bound)[q];
+                    if (sg * sum > bc) continue;
+                }
                 if (gd_tile::big_offset<T, 16>(tx, r) >= rows || !((colmask >> c) & 1)) continue;
-                if (ROOT && ((rescue >> (8 * r + c)) & 1)) continue;
+                if ((slow >> (8 * r + c)) & 1) continue;
                 const int64_t i = i0 + gd_tile::big_offset<T, 16>(tx, r);
-                offer(q, item<T>{keys<T>::key(ROOT ? gd_root(sum) : sum, LARGEST), (uint32_t)i});
+                offer(q, item<T>{keys<T>::key(m.value(sum, i, j0 + q), largest), (uint32_t)i});
             }
-        for (uint64_t m = rescue; m; m &= m - 1) {
-            const int b = __ffsll((long long)m) - 1;
+        for (uint64_t w = slow; w; w &= w - 1) {
+            const int b = __ffsll((long long)w) - 1;
             const int q = gd_tile::big_offset<T, TY>(ty, b % 8);
             const int64_t i = i0 + gd_tile::big_offset<T, 16>(tx, b / 8);
-            const T v = gd_scaled_norm(X + i, mx, Y + j0 + q, my, d);
-            offer(q, item<T>{keys<T>::key(v, LARGEST), (uint32_t)i});
+            const T v = m.slow_value(a.X + i, mx, a.Y + j0 + q, my);
+            offer(q, item<T>{keys<T>::key(v, largest), (uint32_t)i});
         }
         __syncthreads();
         if (s.overflow) {
-            merge_buckets<T, NQ, NT, ROOT, LARGEST>(s, bucket, L, K);
+            merge_buckets<T, NQ, NT>(s, bucket, L, K, m, largest);
             __syncthreads();
             if (tid == 0) s.overflow = 0;
             __syncthreads();
         }
     }
-    merge_buckets<T, NQ, NT, ROOT, LARGEST>(s, bucket, L, K);
+    merge_buckets<T, NQ, NT>(s, bucket, L, K, m, largest);
     __syncthreads();
-    for (int q = tid; q < NQ; q += NT) meta[slot * NQ + q] = make_int2(s.len[q], s.which[q]);
+    for (int q = tid; q < NQ; q += NT) a.meta[slot * NQ + q] = make_int2(s.len[q], s.which[q]);
 }
+
+/* The fused kernel of a metric, for the host: its shared memory and
+ * occupancy, and its launch (with_metric picks M). */
+template <class T> struct fused_kernel {
+    const void *fn;
+    void (*launch)(dim3 grid, int nt, size_t dyn, cudaStream_t st, const fused_args<T> &a);
+    template <class M> static void launch_m(dim3 grid, int nt, size_t dyn, cudaStream_t st,
+                                            const fused_args<T> &a)
+    {
+        knn_fused<T, M><<<grid, nt, dyn, st>>>(a);
+    }
+    template <class M> fused_kernel run() const
+    {
+        return fused_kernel{(const void *)knn_fused<T, M>, launch_m<M>};
+    }
+};
 
 /* The splits' lists of each query merged (a warp a query, through the
  * free buffer of each split in turn) and written out: D(k, j) and I(k, j)
@@ -462,7 +476,7 @@ gd_status run_cpu(const gd_matrix &X0, const gd_matrix &Y0, gd_class cls, gd_dis
 }
 
 template <class T>
-gd_status run_gpu(const gd_matrix &X0, const gd_matrix &Y0, gd_metric metric, int64_t K,
+gd_status run_gpu(const gd_matrix &X0, const gd_matrix &Y0, gd_distance metric, int64_t K,
                   int largest, gd_out Dout, gd_out Iout, gd_class icls, gd_timing *t)
 {
     typedef gd_tile::shape<T> S;
@@ -480,7 +494,7 @@ gd_status run_gpu(const gd_matrix &X0, const gd_matrix &Y0, gd_metric metric, in
     const int64_t xtiles = mp / gd_tile::BIG, qtiles = np / NQ;
     gd_allocs al = {};
     gd_matrix Xc, Yc;
-    void *cx = NULL, *cy = NULL, *dXp = NULL, *dYp = NULL, *dL = NULL, *dM = NULL;
+    void *cx = NULL, *cy = NULL, *dXp = NULL, *dYp = NULL, *dL = NULL, *dM = NULL, *dInfo = NULL;
     void *dD = NULL, *dI = NULL, *keptI = NULL;
     const void *dX = NULL, *dY = NULL;
     char what[128];
@@ -509,13 +523,13 @@ gd_status run_gpu(const gd_matrix &X0, const gd_matrix &Y0, gd_metric metric, in
             goto done;
     }
     {
-        typedef void (*fused_fn)(const T *, int64_t, const T *, int64_t, int64_t, const T *,
-                                 int64_t, const T *, int64_t, int64_t, int64_t, int64_t, int64_t,
-                                 int64_t, item<T> *, int2 *);
-        const bool root = metric == GD_EUCLIDEAN;
-        const fused_fn fused = root ? (largest ? knn_fused<T, true, true> : knn_fused<T, true, false>)
-                                    : (largest ? knn_fused<T, false, true> : knn_fused<T, false, false>);
+        const fused_kernel<T> fk = with_metric<T>(metric.metric, fused_kernel<T>{});
+        const void *fused = fk.fn;
         const size_t dyn = (size_t)NQ * CAP * isz;
+        if (metric_rows(metric.metric)) {
+            gd_describe(what, sizeof what, "the rows' norms and NaN flags", mx + my, 1, cls);
+            if ((s = gd_alloc(&al, &dInfo, (size_t)(mx + my) * (es + 1), what))) goto done;
+        }
         if ((s = gd_cuda(cudaFuncSetAttribute(fused, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                               (int)dyn),
                          "the neighbour kernel's shared memory")))
@@ -567,17 +581,48 @@ gd_status run_gpu(const gd_matrix &X0, const gd_matrix &Y0, gd_metric metric, in
             gd_tile::pad_rows<T><<<gx, 256, 0, st>>>((const T *)dX, (T *)dXp, mx, d, mp, kp);
             gd_tile::pad_rows<T><<<gy, 256, 0, st>>>((const T *)dY, (T *)dYp, my, d, np, kp);
         }
+        fused_args<T> fa;
+        fa.md.metric = metric.metric;
+        fa.md.d = d;
+        fa.md.nx = fa.md.ny = NULL;
+        fa.md.fx = fa.md.fy = NULL;
+        if (dInfo) {
+            T *nx = (T *)dInfo, *ny = nx + mx;
+            unsigned char *fx = (unsigned char *)(ny + my), *fy = fx + mx;
+            row_info<T><<<gd_blocks_for(mx, 256), 256, 0, st>>>((const T *)dX, mx, mx, d, nx, fx);
+            row_info<T><<<gd_blocks_for(my, 256), 256, 0, st>>>((const T *)dY, my, my, d, ny, fy);
+            fa.md.nx = nx;
+            fa.md.ny = ny;
+            fa.md.fx = fx;
+            fa.md.fy = fy;
+        }
+        if (metric.metric == GD_MINKOWSKI && (s = set_minkowski_p(metric.p, st))) goto done;
         cudaEventRecord(gd_event(2), st);
-        if ((s = gd_cuda(cudaGetLastError(), "padding the operands"))) goto done;
+        if ((s = gd_cuda(cudaGetLastError(), "preparing the operands"))) goto done;
         if (getenv("GD_POISON") &&
             ((s = gd_cuda(cudaMemsetAsync(dD, 0xCD, (size_t)(K * my) * es, st), "poisoning D")) ||
              (s = gd_cuda(cudaMemsetAsync(dI, 0xCD, (size_t)(K * my) * 4, st), "poisoning I"))))
             goto done;
         for (int64_t qt0 = 0; qt0 < qtiles; qt0 += batch) {
             const int64_t nb = qtiles - qt0 < batch ? qtiles - qt0 : batch;
-            fused<<<dim3((unsigned)nb, (unsigned)splits), NT, dyn, st>>>(
-                (const T *)dXp, mp, (const T *)dYp, np, kp, (const T *)dX, mx, (const T *)dY,
-                my, d, K, qt0, nb, tps, (item<T> *)dL, (int2 *)dM);
+            fa.Xp = (const T *)dXp;
+            fa.Yp = (const T *)dYp;
+            fa.X = (const T *)dX;
+            fa.Y = (const T *)dY;
+            fa.mp = mp;
+            fa.np = np;
+            fa.kp = kp;
+            fa.mx = mx;
+            fa.my = my;
+            fa.d = d;
+            fa.K = K;
+            fa.qt0 = qt0;
+            fa.nqt = nb;
+            fa.tps = tps;
+            fa.largest = largest;
+            fa.all = (item<T> *)dL;
+            fa.meta = (int2 *)dM;
+            fk.launch(dim3((unsigned)nb, (unsigned)splits), NT, dyn, st, fa);
             const int64_t warps = nb * NQ;
             knn_final<T><<<(unsigned)((warps + 7) / 8), 256, 0, st>>>(
                 (item<T> *)dL, (const int2 *)dM, nb, splits, NQ, K, K, qt0, my, largest, (T *)dD,
@@ -639,7 +684,7 @@ done:
 struct knn_split {
     const gd_matrix *X, *Y;
     gd_class cls, icls;
-    gd_metric metric;
+    gd_distance metric;
     int64_t K;
     int largest;
     bool points;    /* X's rows split; else the queries */
@@ -780,7 +825,15 @@ extern "C" gd_status gd_knn(const char *name, const gd_matrix *X, const gd_matri
     t->ops = (double)mx * (double)my * (double)d;
     t->resident = (X->where == GD_DEVICE ? 1u : 0u) | (Y->where == GD_DEVICE ? 2u : 0u);
     int v = -1;
-    if ((s = gd_metric_variant(metric, &name, strcmp(name, "fused") == 0))) return s;
+    /* every metric runs fused, but jaccard in single past 65535 features,
+     * whose counts would not fit the tile's 16 bits (as pdist2's tuned) */
+    if (metric == GD_JACCARD && cls == GD_SINGLE && d > 65535) {
+        if (strcmp(name, "fused") == 0)
+            return gd_fail(GD_ERR_VARIANT, "jaccard in single on the GPU counts at most 65535 "
+                           "features (X has %lld); the 'cpu' variant takes any ('auto' chooses "
+                           "it)", (long long)d);
+        if (strcmp(name, "auto") == 0) name = "cpu";
+    }
     if (strcmp(name, "auto") == 0) {
         bool gpu;
         if ((s = gd_auto_device(t, &gpu))) return s;
@@ -808,7 +861,7 @@ extern "C" gd_status gd_knn(const char *name, const gd_matrix *X, const gd_matri
         x.Y = Y;
         x.cls = cls;
         x.icls = icls;
-        x.metric = metric;
+        x.metric = dist;
         x.K = K;
         x.largest = largest;
         x.D = D;
@@ -829,9 +882,9 @@ extern "C" gd_status gd_knn(const char *name, const gd_matrix *X, const gd_matri
         if (!here && gd_split_needed(nd, idx))
             s = split_knn(x, nd, idx, t);
         else if (cls == GD_SINGLE)
-            s = run_gpu<float>(*X, *Y, metric, K, largest, D, I, icls, t);
+            s = run_gpu<float>(*X, *Y, dist, K, largest, D, I, icls, t);
         else
-            s = run_gpu<double>(*X, *Y, metric, K, largest, D, I, icls, t);
+            s = run_gpu<double>(*X, *Y, dist, K, largest, D, I, icls, t);
     }
     t->total_ms = gd_now_ms() - t0;
     return s;

@@ -36,6 +36,7 @@
  * straight into the Octave result. n = 65536 has 2.1e9 pairs: every index
  * is 64-bit.
  */
+#include "metric.cuh"
 #include "norm2.h"
 #include "product.h"
 #include "tile.cuh"
@@ -101,104 +102,6 @@ template <class T, bool SQRT> struct finish {
     }
 };
 
-// cosine, hamming, jaccard: per row its norm (sqrt of the sum of squares, each
-// product and sum rounded on its own, in feature order: the host's) and
-// whether it holds NaN; after the tile, each distance from its sum and
-// the two rows' (the host's expressions, so its values to the bit).
-template <class T> __device__ __forceinline__ T mul_rn(T a, T b);
-template <> __device__ __forceinline__ float mul_rn(float a, float b) { return __fmul_rn(a, b); }
-template <> __device__ __forceinline__ double mul_rn(double a, double b) { return __dmul_rn(a, b); }
-template <class T> __device__ __forceinline__ T add_rn(T a, T b);
-template <> __device__ __forceinline__ float add_rn(float a, float b) { return __fadd_rn(a, b); }
-template <> __device__ __forceinline__ double add_rn(double a, double b) { return __dadd_rn(a, b); }
-
-// rows 0 .. rows-1 of X (leading dimension ld, d features); threads along
-// the rows, so each feature's loads are contiguous
-template <class T>
-__global__ void row_info(const T *__restrict__ X, int64_t ld, int64_t rows, int64_t d,
-                         T *__restrict__ norm, unsigned char *__restrict__ nan)
-{
-    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < rows;
-         i += (int64_t)gridDim.x * blockDim.x) {
-        T sum = 0;
-        bool f = false;
-        for (int64_t k = 0; k < d; ++k) {
-            const T x = X[i + ld * k];
-            sum = add_rn(sum, mul_rn(x, x));
-            f |= x != x;
-        }
-        norm[i] = sqrt(sum);
-        nan[i] = f;
-    }
-}
-
-// jaccard's two counts, from the bits gd_tile::jaccard_counts left
-__device__ __forceinline__ void counts(float v, float *num, float *den)
-{
-    const unsigned u = __float_as_uint(v);
-    *num = (float)(u & 0xffffu);
-    *den = (float)(u >> 16);
-}
-__device__ __forceinline__ void counts(double v, double *num, double *den)
-{
-    const unsigned long long u = (unsigned long long)__double_as_longlong(v);
-    *num = (double)(u & 0xffffffffull);
-    *den = (double)(u >> 32);
-}
-
-template <class T>
-__device__ __forceinline__ T epilogue(gd_metric m, T v, T ni, T nj, bool fi, bool fj, int64_t d)
-{
-    if (m == GD_COSINE) {
-        v = 1 - v / (ni * nj);
-        return v < 0 ? 0 : v;
-    }
-    if (m == GD_JACCARD) {
-        T num, den;
-        counts(v, &num, &den);
-        return fi || fj ? (T)NAN : num / den;
-    }
-    return fi || fj ? (T)NAN : v / (T)d; // hamming
-}
-
-// minkowski: sum |x - y|^p, then its 1/p-th power; where the sum
-// overflowed or lost digits to underflow (Inf, or below TINY), the host's
-// scaled form, norm (x - y, p) as Octave computes it: the largest |x - y|
-// times (sum (|x - y| / it)^p)^(1/p). p lives in constant memory (one
-// call at a time uses it), set before the launches.
-__constant__ float c_minkowski_pf;
-__constant__ double c_minkowski_pd;
-__device__ __forceinline__ float minkowski_p(float) { return c_minkowski_pf; }
-__device__ __forceinline__ double minkowski_p(double) { return c_minkowski_pd; }
-__device__ __forceinline__ float tiny(float) { return 0x1p-100f; }
-__device__ __forceinline__ double tiny(double) { return 0x1p-960; }
-
-struct minkowski_step {
-    enum { K = 1, WITNESS = 0 };
-    template <class T> __device__ static T init() { return (T)0; }
-    template <class T> __device__ static void step(T &acc, T a, T b)
-    {
-        acc += pow(fabs(a - b), minkowski_p(a));
-    }
-};
-
-// the distance of rows x (stride ldx) and y (stride ldy) from the sum v
-template <class T>
-__device__ T minkowski_finish(T v, const T *__restrict__ x, int64_t ldx, const T *__restrict__ y,
-                              int64_t ldy, int64_t d)
-{
-    const T p = minkowski_p(v);
-    if (!(v == (T)INFINITY || v < tiny(v))) return pow(v, 1 / p);
-    T scl = 0, sum = 0;
-    for (int64_t k = 0; k < d; ++k) {
-        const T t = fabs(x[ldx * k] - y[ldy * k]);
-        scl = t > scl ? t : scl;
-    }
-    if (scl > 0 && scl != (T)INFINITY)
-        for (int64_t k = 0; k < d; ++k) sum += pow(fabs(x[ldx * k] - y[ldy * k]) / scl, p);
-    return scl > 0 && scl != (T)INFINITY ? scl * pow(sum, 1 / p) : scl;
-}
-
 template <class T>
 __global__ void minkowski_rect(T *__restrict__ D, int64_t ldd, int64_t m, int64_t n,
                                const T *__restrict__ X, int64_t ldx, const T *__restrict__ Y,
@@ -221,16 +124,6 @@ __global__ void minkowski_triangle(T *__restrict__ D, int64_t n, int64_t d, int6
         const int64_t j = tri_column(t, n), i = t - tri_start(j, n) + j + 1;
         D[t - t0] = minkowski_finish(D[t - t0], X + i, n, X + j, n, d);
     }
-}
-
-// sets the exponent for the kernels above, on st (a copy from pageable
-// memory: the source is read before the call returns)
-gd_status set_minkowski_p(double p, cudaStream_t st)
-{
-    const float pf = (float)p;
-    gd_status s = gd_cuda(cudaMemcpyToSymbolAsync(c_minkowski_pf, &pf, sizeof pf, 0, cudaMemcpyHostToDevice, st), "minkowski's exponent");
-    if (s) return s;
-    return gd_cuda(cudaMemcpyToSymbolAsync(c_minkowski_pd, &p, sizeof p, 0, cudaMemcpyHostToDevice, st), "minkowski's exponent");
 }
 
 // pdist2's D (m x n, leading dimension ldd): X's rows' information at

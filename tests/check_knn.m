@@ -1,6 +1,8 @@
-function check_knn (variant, cls)
+function check_knn (variant, cls, metrics)
   ## check_knn (VARIANT, CLS): gd_pdist2's 'Smallest'/'Largest' forms with
   ## VARIANT on CLS inputs against the full matrix and a stable sort.
+  ## check_knn (VARIANT, CLS, "all"): every other metric too, against the
+  ## full matrix of the variant that computes the same distances.
   ## Integer-valued data (ties everywhere, distances exact in either
   ## class) against the Octave formula, bit for bit, D and I; real-valued
   ## data (with NaN rows and a row 1e30 away, whose sum of squares
@@ -10,6 +12,13 @@ function check_knn (variant, cls)
   ## 10, rows (X), rows (X) + 5; both metrics; single and double.
   warning ("off", "all"); warning ("on", "all"); warning ("off", "gd:nogpu");
   setenv ("GD_POISON", "1");
+  if (nargin < 3)
+    metrics = {"squaredeuclidean", "euclidean"};
+  else
+    metrics = {"squaredeuclidean", "euclidean", "cityblock", "chebychev", {"minkowski", 3}, ...
+               "cosine", "correlation", "spearman", "hamming", "jaccard", ...
+               {"seuclidean", [1 2 3 1 2 3]}, {"mahalanobis", []}};
+  endif
   ncase = 0;
   for mx = [1 31 33 300 1000 2049]
     for my = [1 7 130]
@@ -21,17 +30,37 @@ function check_knn (variant, cls)
       for j = 1:my
         E(:,j) = sum ((X - Y(j,:)).^2, 2);
       endfor
-      for K = unique ([1 10 mx mx+5])
-        k = min (K, mx);
-        for metric = {"squaredeuclidean", "euclidean"}
+      for metric = metrics
+        m = metric{1};
+        if (iscell (m))
+          args = m(2:end); m = m{1};
+        else
+          args = {};
+        endif
+        if (strcmp (m, "seuclidean"))
+          args = {args{1}(1:d)};
+        elseif (strcmp (m, "mahalanobis"))
+          args = {eye(d) + ones(d) / 4};
+        endif
+        if (any (strcmp (m, {"correlation", "spearman"})) && d < 2)
+          continue;
+        endif
+        if (strcmp (m, "squaredeuclidean"))
           F = E;
-          if (strcmp (metric{1}, "euclidean"))
-            F = sqrt (E);
+        elseif (strcmp (m, "euclidean"))
+          F = sqrt (E);
+        else
+          ## the matrices of the variants that compute the same distances
+          F = struct ("cpu", gd_pdist2 (X, Y, m, args{:}, "Variant", "cpu"));
+          if (! strcmp (variant, "cpu") && gd_info ().available)
+            F.fused = gd_pdist2 (X, Y, m, args{:}, "Variant", "tuned");
           endif
+        endif
+        for K = unique ([1 10 mx mx+5])
           for largest = [false true]
-            name = sprintf ("%s %s %s %dx%d K=%d%s", variant, cls, metric{1}, mx, my, K, ...
+            name = sprintf ("%s %s %s %dx%d K=%d%s", variant, cls, m, mx, my, K, ...
                             {"", " largest"}{largest + 1});
-            one (X, Y, F, K, k, metric{1}, largest, variant, cls, name);
+            one (X, Y, F, K, min (K, mx), {m, args{:}}, largest, variant, cls, name);
             ncase++;
           endfor
         endfor
@@ -52,7 +81,7 @@ function check_knn (variant, cls)
     for K = [1 10 50]
       for largest = [false true]
         name = sprintf ("%s %s real %dx67 K=%d%s", variant, cls, mx, K, {"", " largest"}{largest + 1});
-        one (X, Y, F, K, min (K, mx), "euclidean", largest, variant, cls, name);
+        one (X, Y, F, K, min (K, mx), {"euclidean"}, largest, variant, cls, name);
         ncase++;
       endfor
     endfor
@@ -62,7 +91,10 @@ endfunction
 
 function one (X, Y, F, K, k, metric, largest, variant, cls, name)
   opt = {"Smallest", "Largest"}{largest + 1};
-  [D, I, info] = gd_pdist2 (X, Y, metric, opt, K, "Variant", variant);
+  if (! iscell (metric))
+    metric = {metric};
+  endif
+  [D, I, info] = gd_pdist2 (X, Y, metric{:}, opt, K, "Variant", variant);
   if (isstruct (F))
     ## the full matrix of the variant that computed the same distances
     F = F.(info.variant);

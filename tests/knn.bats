@@ -13,6 +13,9 @@ check() { octave_ok "check_knn('$1', '$2')" "cases within bounds"; }
 @test "knn auto, double" { check auto double; }
 @test "knn fused on the GPU, single" { require_gpu; check fused single; }
 @test "knn fused on the GPU, double" { require_gpu; check fused double; }
+@test "knn cpu, every metric" { octave_ok "check_knn('cpu', 'double', 'all')" "cases within bounds"; }
+@test "knn fused on the GPU, every metric, single" { require_gpu; octave_ok "check_knn('fused', 'single', 'all')" "cases within bounds"; }
+@test "knn fused on the GPU, every metric, double" { require_gpu; octave_ok "check_knn('fused', 'double', 'all')" "cases within bounds"; }
 
 @test "large K on the GPU: every query's buckets overflow and merge many times" {
     require_gpu

@@ -11,6 +11,7 @@ check() { octave_ok "check_metrics('$1', '$2')" "cases within bounds"; }
 @test "metrics cpu, double" { check cpu double; }
 @test "metrics auto, double" { check auto double; }
 @test "metrics auto on the GPU, single" { require_gpu; check auto single; }
+@test "metrics tuned and fused on the GPU, double" { require_gpu; check tuned double; }
 
 @test "every metric on the GPU (tuned): the cpu variant's distances, bit for bit but minkowski's (to rounding: the GPU's pow)" {
     require_gpu
@@ -43,7 +44,7 @@ check() { octave_ok "check_metrics('$1', '$2')" "cases within bounds"; }
     octave_error "X = rand(5, 3);" "'gd:variant', 'the others run on .tuned. and .cpu.', @gd_pdist2, X, X, 'hamming', 'Variant', 'naive'"
     octave_error "X = rand(5, 3);" "'gd:variant', 'the others run on .tuned. and .cpu.', @gd_pdist2, X, X, 'cityblock', 'Variant', 'naive'"
     octave_error "X = rand(5, 3);" "'gd:variant', 'the others run on .tuned. and .cpu.', @gd_pdist, X, 'chebychev', 'Variant', 'tiled'"
-    octave_error "X = rand(5, 3);" "'gd:variant', 'run on the .cpu. variant', @gd_pdist2, X, X, 'cosine', 'Smallest', 2, 'Variant', 'fused'"
+    octave_error "X = rand(5, 70000, 'single');" "'gd:variant', 'jaccard in single on the GPU counts at most 65535 features', @gd_pdist2, X, X, 'jaccard', 'Smallest', 2, 'Variant', 'fused'"
     octave_error "X = rand(5, 3);" "'gd:input', 'function-handle metric', @gd_pdist, X, @(a, b) 1"
     octave_error "X = rand(5, 3);" "'gd:input', 'unknown metric .taxi.', @gd_pdist2, X, X, 'taxi'"
 }
