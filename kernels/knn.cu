@@ -243,6 +243,61 @@ __device__ void merge_buckets(lists<T, NQ> &s, const item<T> *bucket, item<T> *L
     }
 }
 
+/* acc[b / 8][b % 8], by selects (71, no branch, no local memory): bits
+ * 0-2 of b pick the column of each row by a tree, bits 3-5 the row, one
+ * row at a time (few values live beside the accumulators). */
+template <class T> __device__ __forceinline__ T pick(const T (&acc)[8][8], int b)
+{
+    T v = acc[0][0];
+#pragma unroll
+    for (int r = 0; r < 8; ++r) {
+        const T a0 = b & 1 ? acc[r][1] : acc[r][0], a1 = b & 1 ? acc[r][3] : acc[r][2];
+        const T a2 = b & 1 ? acc[r][5] : acc[r][4], a3 = b & 1 ? acc[r][7] : acc[r][6];
+        const T b0 = b & 2 ? a1 : a0, b1 = b & 2 ? a3 : a2;
+        v = b >> 3 == r ? (b & 4 ? b1 : b0) : v;
+    }
+    return v;
+}
+
+/* The first tile of a split: for each of the thread's queries, the K-th
+ * least of the 16 minimums (of sg sum) its column's threads hold bounds the K-th least of the column's 128 (K distinct sums
+ * are at most it), so the split's bound starts at its distance instead
+ * of admitting the whole first tile to the buckets (128 candidates a
+ * query, four merges and an overflow to global memory; with it about K,
+ * and no merge until the second tile). Sums that need the rows (slow)
+ * and NaN take no part; a column with fewer than K sums keeps no bound.
+ * The column's 16 threads are 16 lanes of one warp (a bitonic sort
+ * across them); lane 0 of each writes the bound. */
+template <class T, int TY, class M, int NQ>
+__device__ __forceinline__ void seed_bounds(lists<T, NQ> &s, const T (&acc)[8][8], const M &m,
+                                            int64_t K, T sg, int largest, uint64_t valid,
+                                            uint64_t slow)
+{
+    const int tx = threadIdx.x % 16, ty = threadIdx.x / 16, lane = threadIdx.x % 32;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        T v = (T)INFINITY;
+#pragma unroll
+        for (int r = 0; r < 8; ++r) {
+            const T u = sg * acc[r][c];
+            if (((valid & ~slow) >> (8 * r + c)) & 1 && u < v) v = u;
+        }
+#pragma unroll
+        for (int k = 2; k <= 16; k <<= 1)
+#pragma unroll
+            for (int j = k >> 1; j > 0; j >>= 1) {
+                const T o = __shfl_xor_sync(0xffffffffu, v, j);
+                v = (((tx & k) == 0) == ((tx & j) == 0)) ? (o < v ? o : v) : (o > v ? o : v);
+            }
+        const T u = __shfl_sync(0xffffffffu, v, (lane & 16) + (int)K - 1);
+        if (tx == 0 && u != (T)INFINITY) {
+            const T b = m.bound(m.value(sg * u, 0, 0), largest);
+            s.bound[gd_tile::big_offset<T, TY>(ty, c)] = sg * b;
+        }
+    }
+    __syncwarp();
+}
+
 /* What a fused launch reads: block (x, y) takes query tile qt0 + x (NQ
  * queries from j0) and split y (X's row tiles [y tps, (y + 1) tps)); its
  * lists at all + (y nqt + x) NQ (2K + OV), and each list's (len, which)
@@ -303,14 +358,46 @@ knn_fused(const fused_args<T> a)
                                                                  i0, j0, acc);
         // the rows that exist (the last tile's may not)
         const int64_t rows = mx - i0;
-        uint64_t slow = 0;
+        // the thread's pairs that exist (bit 8r + c: rows past mx and
+        // queries past my do not), and those whose distance needs the rows
+        uint64_t valid = 0, slow = 0;
+#pragma unroll
+        for (int r = 0; r < 8; ++r)
+            if (gd_tile::big_offset<T, 16>(tx, r) < rows) valid |= (uint64_t)colmask << (8 * r);
 #pragma unroll
         for (int r = 0; r < 8; ++r)
 #pragma unroll
             for (int c = 0; c < 8; ++c)
-                if (m.slow(acc[r][c]) && gd_tile::big_offset<T, 16>(tx, r) < rows &&
-                    ((colmask >> c) & 1))
-                    slow |= (uint64_t)1 << (8 * r + c);
+                if (m.slow(acc[r][c])) slow |= (uint64_t)1 << (8 * r + c);
+        slow &= valid;
+        // (single alone: in double, with 64 accumulators of two registers,
+        // ptxas spills around the seed's sort however it is written)
+        if (M::BOUND && sizeof(T) == 4 && K <= 16 && xt == xt0)
+            seed_bounds<T, TY>(s, acc, m, K, sg, largest, valid, slow);
+        // the pairs that go on to their query's bucket: with a bound, the
+        // sums it does not reject (a compare each, no branch); without,
+        // each distance computed in place and compared with the list's K-th
+        uint64_t go = 0;
+#pragma unroll
+        for (int c = 0; c < 8; ++c) {
+            const int q = gd_tile::big_offset<T, TY>(ty, c);
+            if (M::BOUND) {
+                const T bc = ((volatile T *)s.bound)[q];
+#pragma unroll
+                for (int r = 0; r < 8; ++r)
+                    if (!(sg * acc[r][c] > bc)) go |= (uint64_t)1 << (8 * r + c);
+            } else {
+                const item<T> tau = s.tau[q];
+#pragma unroll
+                for (int r = 0; r < 8; ++r) {
+                    const int64_t i = i0 + gd_tile::big_offset<T, 16>(tx, r);
+                    acc[r][c] = m.value(acc[r][c], i, j0 + q);
+                    if (less(item<T>{keys<T>::key(acc[r][c], largest), (uint32_t)i}, tau))
+                        go |= (uint64_t)1 << (8 * r + c);
+                }
+            }
+        }
+        go &= valid & ~slow;
         // e into query q's bucket, or past its end into the list area's
         // overflow (at most 128 a tile: a bucket holds at most CAP when a
         // pass begins)
@@ -324,23 +411,18 @@ knn_fused(const fused_args<T> a)
                 s.overflow = 1;
             }
         };
-#pragma unroll
-        for (int r = 0; r < 8; ++r)
-#pragma unroll
-            for (int c = 0; c < 8; ++c) {
-                const T sum = acc[r][c];
-                const int q = gd_tile::big_offset<T, TY>(ty, c);
-                if (M::BOUND) {
-                    // (read where used: eight bounds held in registers
-                    // through the pass spill the accumulators)
-                    const T bc = ((volatile T *)s.bound)[q];
-                    if (sg * sum > bc) continue;
-                }
-                if (gd_tile::big_offset<T, 16>(tx, r) >= rows || !((colmask >> c) & 1)) continue;
-                if ((slow >> (8 * r + c)) & 1) continue;
-                const int64_t i = i0 + gd_tile::big_offset<T, 16>(tx, r);
-                offer(q, item<T>{keys<T>::key(m.value(sum, i, j0 + q), largest), (uint32_t)i});
-            }
+        // one offer a pair that goes on, its value out of the registers by
+        // a tree of selects: the offer's code once, not 64 times unrolled
+        // (which overflowed the instruction cache: a fetch stall of 40% of
+        // the cycles, measured)
+        for (uint64_t w = go; w; w &= w - 1) {
+            const int b = __ffsll((long long)w) - 1;
+            const int q = gd_tile::big_offset<T, TY>(ty, b % 8);
+            const int64_t i = i0 + gd_tile::big_offset<T, 16>(tx, b / 8);
+            const T x = pick(acc, b);
+            const T v = M::BOUND ? m.value(x, i, j0 + q) : x;
+            offer(q, item<T>{keys<T>::key(v, largest), (uint32_t)i});
+        }
         for (uint64_t w = slow; w; w &= w - 1) {
             const int b = __ffsll((long long)w) - 1;
             const int q = gd_tile::big_offset<T, TY>(ty, b % 8);
@@ -527,8 +609,10 @@ gd_status run_gpu(const gd_matrix &X0, const gd_matrix &Y0, gd_distance metric, 
         const void *fused = fk.fn;
         const size_t dyn = (size_t)NQ * CAP * isz;
         if (metric_rows(metric.metric)) {
-            gd_describe(what, sizeof what, "the rows' norms and NaN flags", mx + my, 1, cls);
-            if ((s = gd_alloc(&al, &dInfo, (size_t)(mx + my) * (es + 1), what))) goto done;
+            /* (as long as the padded operands: the kernel reads the pad's
+             * too, zeros, and drops what it makes of them) */
+            gd_describe(what, sizeof what, "the rows' norms and NaN flags", mp + np, 1, cls);
+            if ((s = gd_alloc(&al, &dInfo, (size_t)(mp + np) * (es + 1), what))) goto done;
         }
         if ((s = gd_cuda(cudaFuncSetAttribute(fused, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                               (int)dyn),
@@ -587,8 +671,11 @@ gd_status run_gpu(const gd_matrix &X0, const gd_matrix &Y0, gd_distance metric, 
         fa.md.nx = fa.md.ny = NULL;
         fa.md.fx = fa.md.fy = NULL;
         if (dInfo) {
-            T *nx = (T *)dInfo, *ny = nx + mx;
-            unsigned char *fx = (unsigned char *)(ny + my), *fy = fx + mx;
+            T *nx = (T *)dInfo, *ny = nx + mp;
+            unsigned char *fx = (unsigned char *)(ny + np), *fy = fx + mp;
+            if ((s = gd_cuda(cudaMemsetAsync(dInfo, 0, (size_t)(mp + np) * (es + 1), st),
+                             "clearing the rows' norms")))
+                goto done;
             row_info<T><<<gd_blocks_for(mx, 256), 256, 0, st>>>((const T *)dX, mx, mx, d, nx, fx);
             row_info<T><<<gd_blocks_for(my, 256), 256, 0, st>>>((const T *)dY, my, my, d, ny, fy);
             fa.md.nx = nx;
