@@ -584,16 +584,17 @@ if (any (strcmp (ops, "metrics")))
   ## exp2) at 16 a clock: 8 in both classes (a bound; pow takes more);
   ## double: two FP64 instructions on the 64-lane FP64 pipe, 32
   ## (chebychev: DADD + a 64-bit integer max, bound there too).
-  n = scale (16384); d = 300;
+  n = scale (16384);
   ceil_m = struct ("single", struct ("euclidean", 64, "cityblock", 64, "chebychev", 128 / 3,
                                      "cosine", 64, "hamming", 64, "jaccard", 128 / 5, "minkowski", 8),
                    "double", struct ("euclidean", 32, "cityblock", 32, "chebychev", 32,
                                      "cosine", 32, "hamming", 32, "jaccard", 128 / 5,
                                      "minkowski", 8));
-  printf ("\npdist metrics (tuned)\n%-7s %-10s %10s %12s %7s %10s\n", "class", "metric",
+  printf ("\npdist metrics (tuned)\n%-4s %-7s %-10s %10s %12s %7s %10s\n", "d", "class", "metric",
           "kernel ms", "triples/s", "%ceil", "h2h ms");
-  md{end+1} = sprintf ("\n## pdist metrics\n\n`D = gd_pdist (X, metric)`, `tuned`, X = `rand (%d, %d, class)`: the tile of min-plus v5 with each metric's step. Ceilings per (pair, feature) triple a clock an SM, from the step's instructions and the pipes' rates: single euclidean (FADD + FFMA), cityblock (two FADD), cosine (FMUL + FADD, rounded apart as the host's loop) and hamming (a compare and an FADD) 64, chebychev (FADD + integer max) 42.7, jaccard (two counts packed in one integer: about five ALU instructions) 25.6, minkowski (p = 3: a power a step, two MUFU at 16 a clock) 8; double 32 (two FP64 instructions a step on the FP64 pipe), jaccard 25.6, minkowski 8. kernel: CUDA events, median of 3; each metric's first 1000 rows checked against the cpu variant first (bit for bit; euclidean and minkowski to rounding).\n\n| class | metric | kernel ms | triples/s | %% of ceiling | host-to-host ms |\n|---|---|---:|---:|---:|---:|\n", n, d);
-  progress ("pdist metrics", 14);
+  md{end+1} = sprintf ("\n## pdist metrics\n\n`D = gd_pdist (X, metric)`, `tuned`, X = `rand (%d, d, class)`, d = 64 (the size the metrics are held to) and 300: the tile of min-plus v5 with each metric's step. Ceilings per (pair, feature) triple a clock an SM, from the step's instructions and the pipes' rates: single euclidean (FADD + FFMA), cityblock (two FADD), cosine (FMUL + FADD, rounded apart as the host's loop) and hamming (a compare and an FADD) 64, chebychev (FADD + integer max) 42.7, jaccard (two counts packed in one integer: about five ALU instructions) 25.6, minkowski (p = 3: a power a step, two MUFU at 16 a clock) 8; double 32 (two FP64 instructions a step on the FP64 pipe), jaccard 25.6, minkowski 8. kernel: CUDA events, median of 3; each metric's first 1000 rows checked against the cpu variant first (bit for bit; euclidean and minkowski to rounding).\n\n| d | class | metric | kernel ms | triples/s | %% of ceiling | host-to-host ms |\n|---:|---|---|---:|---:|---:|---:|\n", n);
+  progress ("pdist metrics", 28);
+  for d = [64 300]
   for c = {"single", "double"}
     X = rand (n, d, c{1});
     for m = {"euclidean", "cityblock", "chebychev", "cosine", "hamming", "jaccard", "minkowski"}
@@ -619,14 +620,15 @@ if (any (strcmp (ops, "metrics")))
       endfor
       rate = n * (n - 1) / 2 * d / (median (tk) * 1e-3);
       cl = ceil_m.(c{1}).(m{1}) * dev.sms * clock_hz;
-      printf ("%-7s %-10s %10.2f %12.3g %7.1f %10.2f\n", c{1}, m{1}, median (tk), rate,
+      printf ("%-4d %-7s %-10s %10.2f %12.3g %7.1f %10.2f\n", d, c{1}, m{1}, median (tk), rate,
               100 * rate / cl, median (th));
-      md{end+1} = sprintf ("| %s | %s | %.2f | %.3g | %.1f | %.2f |\n", c{1}, m{1}, median (tk),
-                           rate, 100 * rate / cl, median (th));
+      md{end+1} = sprintf ("| %d | %s | %s | %.2f | %.3g | %.1f | %.2f |\n", d, c{1}, m{1},
+                           median (tk), rate, 100 * rate / cl, median (th));
       fflush (stdout);
       progress ();
     endfor
     clear X;
+  endfor
   endfor
 endif
 
