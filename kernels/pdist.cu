@@ -115,16 +115,6 @@ __global__ void minkowski_rect(T *__restrict__ D, int64_t ldd, int64_t m, int64_
     }
 }
 
-template <class T>
-__global__ void minkowski_triangle(T *__restrict__ D, int64_t n, int64_t d, int64_t t0,
-                                   int64_t t1, const T *__restrict__ X)
-{
-    for (int64_t t = t0 + blockIdx.x * (int64_t)blockDim.x + threadIdx.x; t < t1;
-         t += (int64_t)gridDim.x * blockDim.x) {
-        const int64_t j = tri_column(t, n), i = t - tri_start(j, n) + j + 1;
-        D[t - t0] = minkowski_finish(D[t - t0], X + i, n, X + j, n, d);
-    }
-}
 
 // pdist2's D (m x n, leading dimension ldd): X's rows' information at
 // (nx, fx), Y's at (ny, fy)
@@ -142,18 +132,6 @@ __global__ void epilogue_rect(gd_metric metric, T *__restrict__ D, int64_t ldd, 
     }
 }
 
-// a panel of pdist's triangle: pairs t0 <= t < t1, D at t0
-template <class T>
-__global__ void epilogue_triangle(gd_metric metric, T *__restrict__ D, int64_t n, int64_t d,
-                                  int64_t t0, int64_t t1, const T *__restrict__ norm,
-                                  const unsigned char *__restrict__ nan)
-{
-    for (int64_t t = t0 + blockIdx.x * (int64_t)blockDim.x + threadIdx.x; t < t1;
-         t += (int64_t)gridDim.x * blockDim.x) {
-        const int64_t j = tri_column(t, n), i = t - tri_start(j, n) + j + 1;
-        D[t - t0] = epilogue(metric, D[t - t0], norm[i], norm[j], nan[i], nan[j], d);
-    }
-}
 
 // The rescue of a panel of the condensed triangle (pairs t0 <= t < t1, D
 // at t0) and of a block of pdist2's D (m x n, leading dimension ldd):
@@ -258,10 +236,12 @@ pdist_tiled(const T *__restrict__ X, T *__restrict__ D, int64_t n, int64_t d,
 
 // Stores the thread's pairs of the tile at rows ic*128..., columns j0...
 // (a 128 x 8TY part of tile (ic, jc)) into the condensed D (base: the index
-// of D's first element); TEST: skip pairs above the diagonal and past n.
-template <class T, bool SQRT, bool TEST, int TY>
+// of D's first element), each as st (sum, i, j); TEST: skip pairs above
+// the diagonal and past n.
+template <class T, bool TEST, int TY, class St>
 __device__ __forceinline__ void store_triangle(T *__restrict__ D, int64_t n, int64_t base,
-                                               int64_t ic, int64_t j0, const T (&v)[8][8])
+                                               int64_t ic, int64_t j0, const T (&v)[8][8],
+                                               const St &st)
 {
     const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
 #pragma unroll
@@ -271,10 +251,31 @@ __device__ __forceinline__ void store_triangle(T *__restrict__ D, int64_t n, int
 #pragma unroll
         for (int ib = 0; ib < 8; ++ib) {
             const int64_t i = ic * BIG + gd_tile::big_offset<T, 16>(tx, ib);
-            if (!TEST || (i < n && i > j)) col[i] = finish<T, SQRT>()(v[ib][jb]);
+            if (!TEST || (i < n && i > j)) col[i] = st(v[ib][jb], i, j);
         }
     }
 }
+
+// The stores: the Euclidean root (with the rescue flag) or the sum itself;
+// or a metric's distance from its sum and the rows (metric.cuh: cosine,
+// hamming and jaccard from the rows' norms and NaN flags, minkowski's
+// root, or its scaled form from the rows where the sum left the range),
+// in the store itself rather than in a pass over D after it.
+template <class T, bool SQRT> struct store_sum {
+    __device__ store_sum(const metric_data<T> &, const T *, int64_t) {}
+    __device__ T operator()(T v, int64_t, int64_t) const { return finish<T, SQRT>()(v); }
+};
+template <class T, class M> struct store_metric {
+    M m;
+    const T *X; // tight, n x d
+    int64_t n;
+    __device__ store_metric(const metric_data<T> &md, const T *X_, int64_t n_)
+        : m(md), X(X_), n(n_) {}
+    __device__ T operator()(T v, int64_t i, int64_t j) const
+    {
+        return m.slow(v) ? m.slow_value(X + i, n, X + j, n) : m.value(v, i, j);
+    }
+};
 
 // The tile of block q0 + blockIdx.x: part q % PARTS of the p = q / PARTS-th
 // tile (ic, jc) of the panel's triangle (tile columns c0 ... of NT), its
@@ -303,22 +304,24 @@ template <int TY> struct tri_tile {
 // 128 x 64 in single); one block a tile and no loop around it, which at
 // 128 registers a thread would spill (launch_panel covers the panel); pairs
 // above the diagonal and past n are not written.
-template <class T, bool SQRT, class Op>
+template <class T, class Op, class St>
 __global__ void __launch_bounds__(16 * gd_tile::shape<T>::TY, gd_tile::shape<T>::MINB)
 pdist_tuned(const T *__restrict__ Xp, T *__restrict__ D, int64_t n, int64_t np,
-            int64_t dp, int64_t c0, int64_t NT, int64_t base, int64_t q0)
+            int64_t dp, int64_t c0, int64_t NT, int64_t base, int64_t q0, const T *__restrict__ X,
+            const metric_data<T> md)
 {
     enum { TY = gd_tile::shape<T>::TY };
     const tri_tile<TY> t(q0, c0, NT);
     T v[8][8];
     gd_tile::accumulate_big<Op, T, BIG_BK, 16, TY, sizeof(T) == 4, true>(Xp, np, Xp, np, 0, dp,
                                                                        t.ic * BIG, t.j0, v);
+    const St st(md, X, n);
     // Tiles below the diagonal one and wholly inside the n rows (all but
     // about 2n/128 of them) store every pair without a test.
     if (t.ic > t.jc && (t.ic + 1) * BIG <= n)
-        store_triangle<T, SQRT, false, TY>(D, n, base, t.ic, t.j0, v);
+        store_triangle<T, false, TY>(D, n, base, t.ic, t.j0, v, st);
     else
-        store_triangle<T, SQRT, true, TY>(D, n, base, t.ic, t.j0, v);
+        store_triangle<T, true, TY>(D, n, base, t.ic, t.j0, v, st);
 }
 
 // pdist2, naive: one thread per D(i,j), threads along i.
@@ -362,11 +365,12 @@ const pdist_variant VARIANTS[] = {
 };
 const int NVARIANTS = sizeof VARIANTS / sizeof VARIANTS[0];
 
-// a panel of the triangle; Op: the tuned kernel's step (naive and tiled
-// compute the Euclidean two alone)
-template <class T, bool SQRT, class Op = gd_tile::sqdist>
+// a panel of the triangle; Op: the tuned kernel's step, St its store
+// (naive and tiled compute the Euclidean two alone)
+template <class T, bool SQRT, class Op = gd_tile::sqdist, class St = store_sum<T, SQRT>>
 void launch_panel(kind k, const T *X, const T *Xp, T *Dd, int64_t n, int64_t d,
-                  int64_t np, int64_t dp, int64_t j0, int64_t j1, cudaStream_t st)
+                  int64_t np, int64_t dp, int64_t j0, int64_t j1, cudaStream_t st,
+                  const metric_data<T> &md)
 {
     const int64_t base = tri_start(j0, n);
     if (k == NAIVE) {
@@ -386,7 +390,7 @@ void launch_panel(kind k, const T *X, const T *Xp, T *Dd, int64_t n, int64_t d,
                       count = nc * (2 * L - nc + 1) / 2 * parts;
         for (int64_t q0 = 0; q0 < count; q0 += INT32_MAX) {
             const int64_t blocks = count - q0 < INT32_MAX ? count - q0 : INT32_MAX;
-            pdist_tuned<T, SQRT, Op><<<(unsigned)blocks, 16 * S::TY, 0, st>>>(Xp, Dd, n, np, dp, c0, NT, base, q0);
+            pdist_tuned<T, Op, St><<<(unsigned)blocks, 16 * S::TY, 0, st>>>(Xp, Dd, n, np, dp, c0, NT, base, q0, X, md);
         }
     }
     if (SQRT) {
@@ -469,6 +473,11 @@ gd_status run_gpu(const pdist_variant &v, const gd_matrix &Xm, gd_metric metric,
             if ((s = gd_cuda(cudaGetLastError(), "layout preparation kernel"))) goto done;
         }
         if (metric == GD_MINKOWSKI && (s = set_minkowski_p(mp, st))) goto done;
+        metric_data<T> md;
+        md.metric = metric;
+        md.d = d;
+        md.nx = md.ny = (const T *)dInfo;
+        md.fx = md.fy = (const unsigned char *)((const T *)dInfo + n);
         if (info) {
             row_info<T><<<gd_blocks_for(n, 256), 256, 0, st>>>((const T *)dX, n, n, d, (T *)dInfo, (unsigned char *)((T *)dInfo + n));
             if ((s = gd_cuda(cudaGetLastError(), "the rows' norms"))) goto done;
@@ -503,30 +512,23 @@ gd_status run_gpu(const pdist_variant &v, const gd_matrix &Xm, gd_metric metric,
                 if (j1 == j0) break; // the buffer is full: download, then reuse it
                 T *Dd = (T *)dD + used;
                 cudaStream_t ps = qn % 2 ? st2 : st;
+                const T *X = (const T *)dX, *Xp = (const T *)dXp;
                 if (metric == GD_EUCLIDEAN)
-                    launch_panel<T, true>(v.k, (const T *)dX, (const T *)dXp, Dd, n, d, np, dp, j0, j1, ps);
+                    launch_panel<T, true>(v.k, X, Xp, Dd, n, d, np, dp, j0, j1, ps, md);
                 else if (metric == GD_CITYBLOCK)
-                    launch_panel<T, false, gd_tile::absdist>(v.k, (const T *)dX, (const T *)dXp, Dd, n, d, np, dp, j0, j1, ps);
+                    launch_panel<T, false, gd_tile::absdist>(v.k, X, Xp, Dd, n, d, np, dp, j0, j1, ps, md);
                 else if (metric == GD_CHEBYCHEV)
-                    launch_panel<T, false, gd_tile::maxabs>(v.k, (const T *)dX, (const T *)dXp, Dd, n, d, np, dp, j0, j1, ps);
+                    launch_panel<T, false, gd_tile::maxabs>(v.k, X, Xp, Dd, n, d, np, dp, j0, j1, ps, md);
                 else if (metric == GD_COSINE)
-                    launch_panel<T, false, gd_tile::dot_rn>(v.k, (const T *)dX, (const T *)dXp, Dd, n, d, np, dp, j0, j1, ps);
+                    launch_panel<T, false, gd_tile::dot_rn, store_metric<T, m_rows<T, gd_tile::dot_rn>>>(v.k, X, Xp, Dd, n, d, np, dp, j0, j1, ps, md);
                 else if (metric == GD_HAMMING)
-                    launch_panel<T, false, gd_tile::neq>(v.k, (const T *)dX, (const T *)dXp, Dd, n, d, np, dp, j0, j1, ps);
+                    launch_panel<T, false, gd_tile::neq, store_metric<T, m_rows<T, gd_tile::neq>>>(v.k, X, Xp, Dd, n, d, np, dp, j0, j1, ps, md);
                 else if (metric == GD_JACCARD)
-                    launch_panel<T, false, gd_tile::jaccard_counts>(v.k, (const T *)dX, (const T *)dXp, Dd, n, d, np, dp, j0, j1, ps);
+                    launch_panel<T, false, gd_tile::jaccard_counts, store_metric<T, m_rows<T, gd_tile::jaccard_counts>>>(v.k, X, Xp, Dd, n, d, np, dp, j0, j1, ps, md);
                 else if (metric == GD_MINKOWSKI)
-                    launch_panel<T, false, minkowski_step>(v.k, (const T *)dX, (const T *)dXp, Dd, n, d, np, dp, j0, j1, ps);
+                    launch_panel<T, false, minkowski_step, store_metric<T, m_minkowski<T>>>(v.k, X, Xp, Dd, n, d, np, dp, j0, j1, ps, md);
                 else
-                    launch_panel<T, false>(v.k, (const T *)dX, (const T *)dXp, Dd, n, d, np, dp, j0, j1, ps);
-                if (metric == GD_MINKOWSKI) {
-                    const int64_t a = tri_start(j0, n), b = tri_start(j1, n);
-                    minkowski_triangle<T><<<rescue_blocks(b - a), 256, 0, ps>>>(Dd, n, d, a, b, (const T *)dX);
-                }
-                if (info) {
-                    const int64_t a = tri_start(j0, n), b = tri_start(j1, n);
-                    epilogue_triangle<T><<<rescue_blocks(b - a), 256, 0, ps>>>(metric, Dd, n, d, a, b, (const T *)dInfo, (const unsigned char *)((const T *)dInfo + n));
-                }
+                    launch_panel<T, false>(v.k, X, Xp, Dd, n, d, np, dp, j0, j1, ps, md);
                 if ((s = gd_cuda(cudaGetLastError(), "pdist kernel launch"))) goto done;
                 cudaEventRecord(gd_panel_event(qn), ps);
                 used += tri_start(j1, n) - tri_start(j0, n);
