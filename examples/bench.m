@@ -487,7 +487,9 @@ if (any (strcmp (ops, "knn")))
     for r = 1:3
       for p = 1:panels
         if (panels == 1)
-          [G, info] = gd_pdist2 (X, Y, "Variant", "tuned");
+          ## (on gdArrays, kept there: a host matrix of gigabytes made and
+          ## freed here would slow the host-to-host times timed after it)
+          [G, info] = gd_pdist2 (gdArray (X), gdArray (Y), "Variant", "tuned");
         else
           [G, info] = gd_pdist2 (X, gdArray (Yh(edges(p)+1:edges(p+1),:)), "Variant", "tuned");
         endif

@@ -127,12 +127,10 @@ struct jaccard_counts {
     {
         acc = __int_as_float(__float_as_int(acc) + (a != b ? 1 : 0) + (a != 0 || b != 0 ? 0x10000 : 0));
     }
-    // (in double the two counts are the accumulator's two 32-bit words,
-    // each added to on its own: no 64-bit add and its carry)
     __device__ static void step(double &acc, double a, double b)
     {
-        acc = __hiloint2double(__double2hiint(acc) + (a != 0 || b != 0 ? 1 : 0),
-                               __double2loint(acc) + (a != b ? 1 : 0));
+        acc = __longlong_as_double(__double_as_longlong(acc) + (a != b ? 1 : 0) +
+                                   (a != 0 || b != 0 ? 0x100000000ll : 0));
     }
 };
 // chebychev: max |x - y|, NaN kept. |x - y| is +0 ... +Inf or a NaN with
