@@ -574,27 +574,28 @@ if (any (strcmp (ops, "knnmetrics")))
 endif
 
 if (any (strcmp (ops, "metrics")))
-  ## pdist 'tuned' with each metric its tile computes, n x d = 16384 x 300.
-  ## Ceilings per (pair, feature) triple, from each step's instructions and
-  ## the pipes' rates (kernels/NOTES.md; make fp64mix measures them):
+  ## pdist 'tuned' with each metric its tile computes, n = 16384, d = 64
+  ## and 300. Ceilings per (pair, feature) triple, from each step's
+  ## instructions in the kernels' inner loop (cuobjdump, sm_90) and the
+  ## pipes' rates (kernels/NOTES.md; make fp64mix measures the FP64 ones):
   ## single euclidean FADD + FFMA, cityblock two FADD, cosine FMUL + FADD
-  ## (rounded apart, as the host's loop), hamming a compare and an FADD:
-  ## 64 a clock an SM; chebychev FADD + an integer max (64 a clock): 1 /
-  ## (1/128 + 1/64) = 42.7; jaccard three compares, a predicate op and an
-  ## integer add of two counts (about five ALU instructions at 128: 25.6,
-  ## both classes); minkowski (p = 3) a power a step, two MUFU (log2 and
-  ## exp2) at 16 a clock: 8 in both classes (a bound; pow takes more);
-  ## double: two FP64 instructions on the 64-lane FP64 pipe, 32
-  ## (chebychev: DADD + a 64-bit integer max, bound there too).
+  ## (rounded apart, as the host's loop), hamming FSET + FADD: 64 a clock
+  ## an SM; chebychev two FADD and an integer max, three issues: 42.7;
+  ## jaccard three ALU instructions (a compare, two integer adds) on the
+  ## 64-lane ALU pipe: 21.3; minkowski (p = 3) a power a step, two MUFU at
+  ## 16 a clock: 8 (a bound; pow takes far more). double: two FP64
+  ## instructions on the 64-lane FP64 pipe, 32; chebychev's 64-bit integer
+  ## max is four ALU instructions: 16; jaccard three DSETP and seven ALU
+  ## instructions (selects and the 64-bit add): 9.1.
   n = scale (16384);
   ceil_m = struct ("single", struct ("euclidean", 64, "cityblock", 64, "chebychev", 128 / 3,
-                                     "cosine", 64, "hamming", 64, "jaccard", 128 / 5, "minkowski", 8),
-                   "double", struct ("euclidean", 32, "cityblock", 32, "chebychev", 32,
-                                     "cosine", 32, "hamming", 32, "jaccard", 128 / 5,
+                                     "cosine", 64, "hamming", 64, "jaccard", 64 / 3, "minkowski", 8),
+                   "double", struct ("euclidean", 32, "cityblock", 32, "chebychev", 16,
+                                     "cosine", 32, "hamming", 32, "jaccard", 64 / 7,
                                      "minkowski", 8));
   printf ("\npdist metrics (tuned)\n%-4s %-7s %-10s %10s %12s %7s %10s\n", "d", "class", "metric",
           "kernel ms", "triples/s", "%ceil", "h2h ms");
-  md{end+1} = sprintf ("\n## pdist metrics\n\n`D = gd_pdist (X, metric)`, `tuned`, X = `rand (%d, d, class)`, d = 64 (the size the metrics are held to) and 300: the tile of min-plus v5 with each metric's step. Ceilings per (pair, feature) triple a clock an SM, from the step's instructions and the pipes' rates: single euclidean (FADD + FFMA), cityblock (two FADD), cosine (FMUL + FADD, rounded apart as the host's loop) and hamming (a compare and an FADD) 64, chebychev (FADD + integer max) 42.7, jaccard (two counts packed in one integer: about five ALU instructions) 25.6, minkowski (p = 3: a power a step, two MUFU at 16 a clock) 8; double 32 (two FP64 instructions a step on the FP64 pipe), jaccard 25.6, minkowski 8. kernel: CUDA events, median of 3; each metric's first 1000 rows checked against the cpu variant first (bit for bit; euclidean and minkowski to rounding).\n\n| d | class | metric | kernel ms | triples/s | %% of ceiling | host-to-host ms |\n|---:|---|---|---:|---:|---:|---:|\n", n);
+  md{end+1} = sprintf ("\n## pdist metrics\n\n`D = gd_pdist (X, metric)`, `tuned`, X = `rand (%d, d, class)`, d = 64 (the size the metrics are held to) and 300: the tile of min-plus v5 with each metric's step. Ceilings per (pair, feature) triple a clock an SM, from each step's instructions in the inner loop (cuobjdump, sm_90) and the pipes' rates: single euclidean (FADD + FFMA), cityblock (two FADD), cosine (FMUL + FADD, rounded apart as the host's loop) and hamming (FSET + FADD) 64, chebychev (two FADD + an integer max: three issues) 42.7, jaccard (a compare and two integer adds on the 64-lane ALU pipe) 21.3, minkowski (p = 3: a power a step, two MUFU at 16 a clock) 8 (a bound: pow takes far more); double 32 (two FP64 instructions a step on the FP64 pipe), chebychev 16 (its 64-bit integer max: four ALU instructions), jaccard 9.1 (three DSETP, seven ALU instructions), minkowski 8. Cosine, hamming, jaccard and minkowski finish in the tile's store (no pass after it). kernel: CUDA events, median of 3; each metric's first 1000 rows checked against the cpu variant first (bit for bit; euclidean and minkowski to rounding).\n\n| d | class | metric | kernel ms | triples/s | %% of ceiling | host-to-host ms |\n|---:|---|---|---:|---:|---:|---:|\n", n);
   progress ("pdist metrics", 28);
   for d = [64 300]
   for c = {"single", "double"}
