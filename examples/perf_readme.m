@@ -49,6 +49,8 @@ for f = files'
            "## min-plus witness", "^\\| [^-]";
            "## shortest paths (gd_apsp)", "^\\| (single|double) \\| (4096|8192) \\| (fw|squaring) ";
            "## min-plus, integer classes", "^\\| [^-]";
+           "## nearest neighbours", "^\\| [^-]";
+           "## nearest neighbours, every metric", "^\\| [^-]";
            "## pdist metrics", "^\\| [^-]";
            "## fresh arrays", "^\\| [^-]";
            "## devices", "^\\| [^-]"};
