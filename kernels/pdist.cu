@@ -3,9 +3,10 @@
  * the expanded |x|^2 + |y|^2 - 2x.y, which cancels in single): never
  * negative, exactly 0 for identical rows, NaN for a row with NaN. The
  * other metrics of the statistics package run on tuned alone, each as the
- * tile's step and, where it needs the rows' norms or NaN flags, a pass
- * after it (cosine, hamming, jaccard, minkowski: below), with the host's
- * expressions (cpu.c), so that its distances are the cpu variant's.
+ * tile's step and, where the sum is not yet the distance, a finish as it
+ * is stored (cosine, hamming, jaccard from the rows' norms and NaN flags;
+ * minkowski's root: metric.cuh), with the host's expressions (cpu.c), so
+ * that its distances are the cpu variant's.
  *
  * After "the t-SNE preparation step" kernels of the article on pairwise
  * distances for t-SNE (a linear index over the triangle mapped to (i,j);
@@ -102,35 +103,8 @@ template <class T, bool SQRT> struct finish {
     }
 };
 
-template <class T>
-__global__ void minkowski_rect(T *__restrict__ D, int64_t ldd, int64_t m, int64_t n,
-                               const T *__restrict__ X, int64_t ldx, const T *__restrict__ Y,
-                               int64_t ldy, int64_t d)
-{
-    for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < m * n;
-         e += (int64_t)gridDim.x * blockDim.x) {
-        const int64_t i = e % m, j = e / m;
-        T *p = D + i + ldd * j;
-        *p = minkowski_finish(*p, X + i, ldx, Y + j, ldy, d);
-    }
-}
 
 
-// pdist2's D (m x n, leading dimension ldd): X's rows' information at
-// (nx, fx), Y's at (ny, fy)
-template <class T>
-__global__ void epilogue_rect(gd_metric metric, T *__restrict__ D, int64_t ldd, int64_t m,
-                              int64_t n, int64_t d, const T *__restrict__ nx,
-                              const unsigned char *__restrict__ fx, const T *__restrict__ ny,
-                              const unsigned char *__restrict__ fy)
-{
-    for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < m * n;
-         e += (int64_t)gridDim.x * blockDim.x) {
-        const int64_t i = e % m, j = e / m;
-        T *p = D + i + ldd * j;
-        *p = epilogue(metric, *p, nx[i], ny[j], fx[i], fy[j], d);
-    }
-}
 
 
 // The rescue of a panel of the condensed triangle (pairs t0 <= t < t1, D
@@ -476,8 +450,8 @@ gd_status run_gpu(const pdist_variant &v, const gd_matrix &Xm, gd_metric metric,
         metric_data<T> md;
         md.metric = metric;
         md.d = d;
-        md.nx = md.ny = (const T *)dInfo;
-        md.fx = md.fy = (const unsigned char *)((const T *)dInfo + n);
+        md.nx = md.ny = info ? (const T *)dInfo : NULL;
+        md.fx = md.fy = info ? (const unsigned char *)((const T *)dInfo + n) : NULL;
         if (info) {
             row_info<T><<<gd_blocks_for(n, 256), 256, 0, st>>>((const T *)dX, n, n, d, (T *)dInfo, (unsigned char *)((T *)dInfo + n));
             if ((s = gd_cuda(cudaGetLastError(), "the rows' norms"))) goto done;
@@ -632,10 +606,49 @@ template <class T> gd_status launch2_naive(const gd_plan &p)
 // pdist2, tuned: the kernel of min-plus v5 and sgemm tuned (tile.cuh) with
 // the metric's step: (x - y)^2 (the square root applied as each value is
 // stored), |x - y| summed (cityblock) or maximised (chebychev).
+// pdist2 tuned's store for the metrics with a finish (metric.cuh's policy
+// M): D(i, j) from the sum and the rows (padded X and Y, ld mp and np),
+// as it is stored; the padding's rows and columns get the sum.
+template <class T, class M> struct store2_metric {
+    enum { TILE = 0 };
+    metric_data<T> md;
+    T *C;
+    int64_t ldc, m, n;
+    const T *X, *Y;
+    int64_t ldx, ldy;
+    __device__ void operator()(int64_t i, int64_t j, T v, const T *, int64_t, const T *, int64_t,
+                               int64_t) const
+    {
+        if (i < m && j < n) {
+            const M mm(md);
+            v = mm.slow(v) ? mm.slow_value(X + i, ldx, Y + j, ldy) : mm.value(v, i, j);
+        }
+        C[i + ldc * j] = v;
+    }
+};
+template <class T, class Op, class M> void launch_metric(const gd_plan &p, const metric_data<T> &md)
+{
+    const T *X = (const T *)p.A, *Y = (const T *)p.B;
+    const store2_metric<T, M> out = {md, (T *)p.C, p.ldc, p.m, p.n, X, Y, p.mp, p.np};
+    gd_tile::launch_each<Op, T, BIG_BK, gd_tile::shape<T>>(X, p.mp, Y, p.np, p.mp, p.np, p.kp, out,
+                                                           p.st);
+}
+
 template <class T> gd_status launch2_tuned(const gd_plan &p)
 {
     typedef gd_tile::shape<T> S;
     const T *X = (const T *)p.A, *Y = (const T *)p.B;
+    // the rows' norms and NaN flags in the workspace (work2: cosine,
+    // hamming, jaccard)
+    T *nx = (T *)p.work, *ny = nx + p.mp;
+    unsigned char *fx = (unsigned char *)(ny + p.np), *fy = fx + p.mp;
+    metric_data<T> md;
+    md.metric = p.args.metric;
+    md.d = p.k;
+    md.nx = nx;
+    md.ny = ny;
+    md.fx = fx;
+    md.fy = fy;
     switch (p.args.metric) {
     case GD_EUCLIDEAN:
         gd_tile::launch_big<gd_tile::sqdist, T, BIG_BK, S, finish<T, true>>(
@@ -651,26 +664,22 @@ template <class T> gd_status launch2_tuned(const gd_plan &p)
     case GD_MINKOWSKI: {
         const gd_status s = set_minkowski_p(p.args.p, p.st);
         if (s) return s;
-        gd_tile::launch_big<minkowski_step, T, BIG_BK, S>(X, Y, (T *)p.C, p.mp, p.np, p.kp, p.kp, 0, 1, p.st);
-        minkowski_rect<T><<<rescue_blocks(p.m * p.n), 256, 0, p.st>>>((T *)p.C, p.ldc, p.m, p.n, X, p.mp, Y, p.np, p.k);
+        launch_metric<T, minkowski_step, m_minkowski<T>>(p, md);
         break;
     }
     case GD_COSINE:
     case GD_HAMMING:
     case GD_JACCARD: {
         // the rows' norms and NaN flags in the workspace (work2), then the
-        // tile, then each distance from its sum and its rows'
-        T *nx = (T *)p.work, *ny = nx + p.mp;
-        unsigned char *fx = (unsigned char *)(ny + p.np), *fy = fx + p.mp;
+        // tile, each distance finished as it is stored
         row_info<T><<<gd_blocks_for(p.m, 256), 256, 0, p.st>>>(X, p.mp, p.m, p.k, nx, fx);
         row_info<T><<<gd_blocks_for(p.n, 256), 256, 0, p.st>>>(Y, p.np, p.n, p.k, ny, fy);
         if (p.args.metric == GD_COSINE)
-            gd_tile::launch_big<gd_tile::dot_rn, T, BIG_BK, S>(X, Y, (T *)p.C, p.mp, p.np, p.kp, p.kp, 0, 1, p.st);
+            launch_metric<T, gd_tile::dot_rn, m_rows<T, gd_tile::dot_rn>>(p, md);
         else if (p.args.metric == GD_HAMMING)
-            gd_tile::launch_big<gd_tile::neq, T, BIG_BK, S>(X, Y, (T *)p.C, p.mp, p.np, p.kp, p.kp, 0, 1, p.st);
+            launch_metric<T, gd_tile::neq, m_rows<T, gd_tile::neq>>(p, md);
         else
-            gd_tile::launch_big<gd_tile::jaccard_counts, T, BIG_BK, S>(X, Y, (T *)p.C, p.mp, p.np, p.kp, p.kp, 0, 1, p.st);
-        epilogue_rect<T><<<rescue_blocks(p.m * p.n), 256, 0, p.st>>>(p.args.metric, (T *)p.C, p.ldc, p.m, p.n, p.k, nx, fx, ny, fy);
+            launch_metric<T, gd_tile::jaccard_counts, m_rows<T, gd_tile::jaccard_counts>>(p, md);
         break;
     }
     default:
