@@ -209,23 +209,72 @@ pdist_tiled(const T *__restrict__ X, T *__restrict__ D, int64_t n, int64_t d,
 }
 
 // Stores the thread's pairs of the tile at rows ic*128..., columns j0...
-// (a 128 x 8TY part of tile (ic, jc)) into the condensed D (base: the index
-// of D's first element), each as st (sum, i, j); TEST: skip pairs above
-// the diagonal and past n.
-template <class T, bool TEST, int TY, class St>
-__device__ __forceinline__ void store_triangle(T *__restrict__ D, int64_t n, int64_t base,
-                                               int64_t ic, int64_t j0, const T (&v)[8][8],
-                                               const St &st)
+// (a 128 x 8TY part of tile (ic, jc); v in the layout of big_offset) into
+// the condensed D (base: the index of D's first element), each as st
+// (sum, i, j); TEST: skip pairs above the diagonal and past n.
+//
+// Double stores them from the registers. Single goes through shared
+// memory (sh: the block's 8TY columns of 128): its registers hold every
+// fourth row of a column, so each store instruction would write a quarter
+// of every sector it touches, while from shared memory a warp writes 32
+// consecutive pairs of one column (whole 128-byte runs of the condensed
+// order). At d = 64 that took the tile from 55% to 61% of its ceiling
+// (NOTES.md). Double keeps its direct stores: staged, it measured slower.
+// single: the thread's pairs into the block's columns in shared memory,
+// before store_triangle (after it, with a barrier between)
+template <class T, int TY>
+__device__ __forceinline__ void stage_tile(const T (&v)[8][8], T (*sh)[BIG])
 {
     const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
 #pragma unroll
-    for (int jb = 0; jb < 8; ++jb) {
-        const int64_t j = j0 + gd_tile::big_offset<T, TY>(ty, jb);
-        T *col = D + (tri_start(j, n) - j - 1 - base);
+    for (int jb = 0; jb < 8; ++jb)
 #pragma unroll
-        for (int ib = 0; ib < 8; ++ib) {
-            const int64_t i = ic * BIG + gd_tile::big_offset<T, 16>(tx, ib);
-            if (!TEST || (i < n && i > j)) col[i] = st(v[ib][jb], i, j);
+        for (int ib = 0; ib < 8; ++ib)
+            // volatile: one element a store (ptxas would merge them into
+            // 16-byte stores, whose aligned register quads cost the tile
+            // spills)
+            reinterpret_cast<volatile T *>(sh[gd_tile::big_offset<T, TY>(ty, jb)])
+                [gd_tile::big_offset<T, 16>(tx, ib)] = v[ib][jb];
+}
+
+template <class T, bool TEST, int TY, class St>
+__device__ __forceinline__ void store_triangle(T *__restrict__ D, int64_t n, int64_t base,
+                                               int64_t ic, int64_t j0, const T (&v)[8][8],
+                                               const St &st, T (*sh)[BIG])
+{
+    const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
+    if constexpr (sizeof(T) == 8) {
+#pragma unroll
+        for (int jb = 0; jb < 8; ++jb) {
+            const int64_t j = j0 + gd_tile::big_offset<T, TY>(ty, jb);
+            T *col = D + (tri_start(j, n) - j - 1 - base);
+            const typename St::side cj = st.col(j);
+#pragma unroll
+            for (int ib = 0; ib < 8; ++ib) {
+                const int64_t i = ic * BIG + gd_tile::big_offset<T, 16>(tx, ib);
+                if (!TEST || (i < n && i > j)) col[i] = st(v[ib][jb], i, j, st.row(i), cj);
+            }
+        }
+    } else {
+        enum { NW = 16 * TY / 32, R = BIG / 32 };
+        const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+        // the warp's rows lane + 32r, the same in every column
+        int64_t i[R];
+        typename St::side ci[R];
+#pragma unroll
+        for (int r = 0; r < R; ++r) {
+            i[r] = ic * BIG + lane + 32 * r;
+            ci[r] = st.row(!TEST || i[r] < n ? i[r] : n - 1);
+        }
+#pragma unroll 1
+        for (int c = warp; c < 8 * TY; c += NW) {
+            const int64_t j = j0 + c;
+            if (TEST && j >= n - 1) break; // no pair below the diagonal
+            T *col = D + (tri_start(j, n) - j - 1 - base);
+            const typename St::side cj = st.col(j);
+#pragma unroll
+            for (int r = 0; r < R; ++r)
+                if (!TEST || (i[r] < n && i[r] > j)) col[i[r]] = st(sh[c][lane + 32 * r], i[r], j, ci[r], cj);
         }
     }
 }
@@ -236,20 +285,54 @@ __device__ __forceinline__ void store_triangle(T *__restrict__ D, int64_t n, int
 // root, or its scaled form from the rows where the sum left the range),
 // in the store itself rather than in a pass over D after it.
 template <class T, bool SQRT> struct store_sum {
+    struct side {};
     __device__ store_sum(const metric_data<T> &, const T *, int64_t) {}
-    __device__ T operator()(T v, int64_t, int64_t) const { return finish<T, SQRT>()(v); }
+    __device__ side row(int64_t) const { return {}; }
+    __device__ side col(int64_t) const { return {}; }
+    __device__ T operator()(T v, int64_t, int64_t, side, side) const { return finish<T, SQRT>()(v); }
 };
-template <class T, class M> struct store_metric {
-    M m;
-    const T *X; // tight, n x d
-    int64_t n;
-    __device__ store_metric(const metric_data<T> &md, const T *X_, int64_t n_)
-        : m(md), X(X_), n(n_) {}
-    __device__ T operator()(T v, int64_t i, int64_t j) const
+// what a store reads of a row, read once for all the pairs it is in:
+// nothing, or (cosine, hamming, jaccard) its norm and NaN flag
+template <class T, class M> struct row_side {
+    struct side {};
+    static __device__ side x(const metric_data<T> &, int64_t) { return {}; }
+    static __device__ T value(const M &m, T v, int64_t i, int64_t j, side, side) { return m.value(v, i, j); }
+};
+template <class T, class S> struct row_side<T, m_rows<T, S>> {
+    struct side {
+        T norm;
+        bool nan;
+    };
+    static __device__ side x(const metric_data<T> &md, int64_t i) { return {md.nx[i], (bool)md.fx[i]}; }
+    static __device__ T value(const m_rows<T, S> &m, T v, int64_t, int64_t, side a, side b)
     {
-        return m.slow(v) ? m.slow_value(X + i, n, X + j, n) : m.value(v, i, j);
+        return epilogue(m.md.metric, v, a.norm, b.norm, a.nan, b.nan, m.md.d);
     }
 };
+template <class T, class M> struct store_metric {
+    typedef row_side<T, M> R;
+    typedef typename R::side side;
+    M m;
+    metric_data<T> md;
+    const T *X; // tight, n x d
+    int64_t n;
+    __device__ store_metric(const metric_data<T> &md_, const T *X_, int64_t n_)
+        : m(md_), md(md_), X(X_), n(n_) {}
+    // pdist's rows are X's on both sides (nx = ny)
+    __device__ side row(int64_t i) const { return R::x(md, i); }
+    __device__ side col(int64_t j) const { return R::x(md, j); }
+    __device__ T operator()(T v, int64_t i, int64_t j, side a, side b) const
+    {
+        return m.slow(v) ? m.slow_value(X + i, n, X + j, n) : R::value(m, v, i, j, a, b);
+    }
+};
+
+// The store's shared memory: in single the block's 64 columns of 128 (32
+// KiB, four blocks an SM with their 18 KiB of stages); none in double
+template <class T> constexpr int tri_store_bytes()
+{
+    return sizeof(T) == 4 ? 8 * gd_tile::shape<T>::TY * BIG * (int)sizeof(T) : 0;
+}
 
 // The tile of block q0 + blockIdx.x: part q % PARTS of the p = q / PARTS-th
 // tile (ic, jc) of the panel's triangle (tile columns c0 ... of NT), its
@@ -257,9 +340,9 @@ template <class T, class M> struct store_metric {
 template <int TY> struct tri_tile {
     enum { PARTS = BIG / (8 * TY) };
     int64_t ic, jc, j0;
-    __device__ __forceinline__ tri_tile(int64_t q0, int64_t c0, int64_t NT)
+    __device__ __forceinline__ tri_tile(int64_t q0, int64_t c0, int64_t NT, unsigned b = blockIdx.x)
     {
-        const int64_t q = q0 + blockIdx.x, p = q / PARTS, L = NT - c0, c = diag_column(p, L);
+        const int64_t q = q0 + b, p = q / PARTS, L = NT - c0, c = diag_column(p, L);
         jc = c0 + c;
         ic = jc + (p - diag_start(c, L));
         j0 = jc * BIG + (q % PARTS) * 8 * TY;
@@ -285,17 +368,30 @@ pdist_tuned(const T *__restrict__ Xp, T *__restrict__ D, int64_t n, int64_t np,
             const metric_data<T> md)
 {
     enum { TY = gd_tile::shape<T>::TY };
-    const tri_tile<TY> t(q0, c0, NT);
     T v[8][8];
-    gd_tile::accumulate_big<Op, T, BIG_BK, 16, TY, sizeof(T) == 4, true>(Xp, np, Xp, np, 0, dp,
-                                                                       t.ic * BIG, t.j0, v);
+    {
+        const tri_tile<TY> t(q0, c0, NT);
+        gd_tile::accumulate_big<Op, T, BIG_BK, 16, TY, sizeof(T) == 4, true>(Xp, np, Xp, np, 0, dp,
+                                                                           t.ic * BIG, t.j0, v);
+    }
+    extern __shared__ __align__(16) unsigned char dyn[]; // tri_store_bytes<T>
+    T(*sh)[BIG] = reinterpret_cast<T(*)[BIG]>(dyn);
+    if constexpr (sizeof(T) == 4) {
+        stage_tile<T, TY>(v, sh);
+        __syncthreads();
+    }
+    // the tile's place again, from the block index read anew: kept from
+    // before the loop, its six registers cost single's tile spills
+    unsigned b;
+    asm volatile("mov.u32 %0, %%ctaid.x;" : "=r"(b));
+    const tri_tile<TY> t(q0, c0, NT, b);
     const St st(md, X, n);
     // Tiles below the diagonal one and wholly inside the n rows (all but
     // about 2n/128 of them) store every pair without a test.
     if (t.ic > t.jc && (t.ic + 1) * BIG <= n)
-        store_triangle<T, false, TY>(D, n, base, t.ic, t.j0, v, st);
+        store_triangle<T, false, TY>(D, n, base, t.ic, t.j0, v, st, sh);
     else
-        store_triangle<T, true, TY>(D, n, base, t.ic, t.j0, v, st);
+        store_triangle<T, true, TY>(D, n, base, t.ic, t.j0, v, st, sh);
 }
 
 // pdist2, naive: one thread per D(i,j), threads along i.
@@ -364,7 +460,13 @@ void launch_panel(kind k, const T *X, const T *Xp, T *Dd, int64_t n, int64_t d,
                       count = nc * (2 * L - nc + 1) / 2 * parts;
         for (int64_t q0 = 0; q0 < count; q0 += INT32_MAX) {
             const int64_t blocks = count - q0 < INT32_MAX ? count - q0 : INT32_MAX;
-            pdist_tuned<T, Op, St><<<(unsigned)blocks, 16 * S::TY, 0, st>>>(Xp, Dd, n, np, dp, c0, NT, base, q0, X, md);
+            // the store's shared memory (above the default 48 KB with the
+            // stages': a failure here fails the launch, which the caller
+            // checks)
+            cudaFuncSetAttribute(pdist_tuned<T, Op, St>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 tri_store_bytes<T>());
+            pdist_tuned<T, Op, St><<<(unsigned)blocks, 16 * S::TY, tri_store_bytes<T>(), st>>>(
+                Xp, Dd, n, np, dp, c0, NT, base, q0, X, md);
         }
     }
     if (SQRT) {
