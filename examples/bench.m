@@ -583,7 +583,8 @@ if (any (strcmp (ops, "metrics")))
   ## an SM; chebychev two FADD and an integer max, three issues: 42.7;
   ## jaccard three ALU instructions (a compare, two integer adds) on the
   ## 64-lane ALU pipe: 21.3; minkowski (p = 3) a power a step, two MUFU at
-  ## 16 a clock: 8 (a bound; pow takes far more). double: two FP64
+  ## 16 a clock: 8 (a bound; single's power from lg2 and ex2 takes about
+  ## 25 more instructions, double's pow far more). double: two FP64
   ## instructions on the 64-lane FP64 pipe, 32; chebychev's 64-bit integer
   ## max is four ALU instructions: 16; jaccard three DSETP and seven ALU
   ## instructions (selects and the 64-bit add): 9.1.
@@ -595,7 +596,7 @@ if (any (strcmp (ops, "metrics")))
                                      "minkowski", 8));
   printf ("\npdist metrics (tuned)\n%-4s %-7s %-10s %10s %12s %7s %10s\n", "d", "class", "metric",
           "kernel ms", "triples/s", "%ceil", "h2h ms");
-  md{end+1} = sprintf ("\n## pdist metrics\n\n`D = gd_pdist (X, metric)`, `tuned`, X = `rand (%d, d, class)`, d = 64 (the size the metrics are held to) and 300: the tile of min-plus v5 with each metric's step. Ceilings per (pair, feature) triple a clock an SM, from each step's instructions in the inner loop (cuobjdump, sm_90) and the pipes' rates: single euclidean (FADD + FFMA), cityblock (two FADD), cosine (FMUL + FADD, rounded apart as the host's loop) and hamming (FSET + FADD) 64, chebychev (two FADD + an integer max: three issues) 42.7, jaccard (a compare and two integer adds on the 64-lane ALU pipe) 21.3, minkowski (p = 3: a power a step, two MUFU at 16 a clock) 8 (a bound: pow takes far more); double 32 (two FP64 instructions a step on the FP64 pipe), chebychev 16 (its 64-bit integer max: four ALU instructions), jaccard 9.1 (three DSETP, seven ALU instructions), minkowski 8. Cosine, hamming, jaccard and minkowski finish in the tile's store (no pass after it). kernel: CUDA events, median of 3; each metric's first 1000 rows checked against the cpu variant first (bit for bit; euclidean and minkowski to rounding).\n\n| d | class | metric | kernel ms | triples/s | %% of ceiling | host-to-host ms |\n|---:|---|---|---:|---:|---:|---:|\n", n);
+  md{end+1} = sprintf ("\n## pdist metrics\n\n`D = gd_pdist (X, metric)`, `tuned`, X = `rand (%d, d, class)`, d = 64 (the size the metrics are held to) and 300: the tile of min-plus v5 with each metric's step. Ceilings per (pair, feature) triple a clock an SM, from each step's instructions in the inner loop (cuobjdump, sm_90) and the pipes' rates: single euclidean (FADD + FFMA), cityblock (two FADD), cosine (FMUL + FADD, rounded apart as the host's loop) and hamming (FSET + FADD) 64, chebychev (two FADD + an integer max: three issues) 42.7, jaccard (a compare and two integer adds on the 64-lane ALU pipe) 21.3, minkowski (p = 3: a power a step, two MUFU at 16 a clock) 8 (a bound: single takes its power from the two MUFU approximations with about 25 more instructions, double calls pow); double 32 (two FP64 instructions a step on the FP64 pipe), chebychev 16 (its 64-bit integer max: four ALU instructions), jaccard 9.1 (three DSETP, seven ALU instructions), minkowski 8. Cosine, hamming, jaccard and minkowski finish in the tile's store (no pass after it). kernel: CUDA events, median of 3; each metric's first 1000 rows checked against the cpu variant first (bit for bit; euclidean and minkowski to rounding).\n\n| d | class | metric | kernel ms | triples/s | %% of ceiling | host-to-host ms |\n|---:|---|---|---:|---:|---:|---:|\n", n);
   progress ("pdist metrics", 28);
   for d = [64 300]
   for c = {"single", "double"}
