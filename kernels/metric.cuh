@@ -119,10 +119,18 @@ __device__ __forceinline__ float minkowski_pow(float t, float p)
     const int e = (bits - 0x3f3504f3) >> 23;        // 0x3f3504f3: sqrt(1/2)
     const float m = __int_as_float(bits - (e << 23)), fe = (float)(sub ? e - 24 : e);
     float l, r;
+#ifdef __CUDA_ARCH__
     asm("lg2.approx.ftz.f32 %0, %1;" : "=f"(l) : "f"(m)); // |l| <= 1/2
+#else
+    l = log2f(m); // the build without CUDA compiles, never runs, this
+#endif
     const float z = p * fe, zl = fmaf(p, fe, -z), zi = rintf(z);
     const float w = (z - zi) + fmaf(p, l, zl), wi = rintf(w), f = w - wi;
+#ifdef __CUDA_ARCH__
     asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(f));
+#else
+    r = exp2f(f);
+#endif
     // 2^k as two powers of two in the float range (k within [-252, 254]:
     // past it the term is 0 or Inf all the same)
     const int k = (int)fminf(fmaxf(zi + wi, -252.f), 254.f), k1 = k >> 1;

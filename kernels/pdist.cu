@@ -382,8 +382,10 @@ pdist_tuned(const T *__restrict__ Xp, T *__restrict__ D, int64_t n, int64_t np,
     }
     // the tile's place again, from the block index read anew: kept from
     // before the loop, its six registers cost single's tile spills
-    unsigned b;
+    unsigned b = blockIdx.x;
+#ifdef __CUDA_ARCH__
     asm volatile("mov.u32 %0, %%ctaid.x;" : "=r"(b));
+#endif
     const tri_tile<TY> t(q0, c0, NT, b);
     const St st(md, X, n);
     // Tiles below the diagonal one and wholly inside the n rows (all but

@@ -21,7 +21,9 @@
 ## @qcode{"correlation"}, @qcode{"spearman"}, @qcode{"hamming"},
 ## @qcode{"jaccard"}. A function handle raises @qcode{"gd:input"}.
 ## A row with NaN gives NaN with every metric (MATLAB's rule; the
-## statistics package's hamming and jaccard refuse NaN). Zero rows give
+## statistics package's hamming and jaccard refuse NaN); so does a
+## feature where both rows hold the same infinity (Inf - Inf is NaN), in
+## chebychev's maximum as in the sums. Zero rows give
 ## NaN for cosine, constant rows for correlation and spearman (0/0);
 ## cosine distances are never below 0. seuclidean and mahalanobis are
 ## euclidean distances of the rows scaled by 1 ./ S or transformed by

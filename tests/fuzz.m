@@ -235,7 +235,10 @@ function why = check_result (fname, args, out)
         switch (lower (o.distance))
           case {"euclidean", "squaredeuclidean", "sqeuclidean"}, F(:,j) = sum ((X - Y(j,:)).^2, 2);
           case "cityblock", F(:,j) = sum (abs (X - Y(j,:)), 2);
-          case "chebychev", F(:,j) = max (abs (X - Y(j,:)), [], 2);
+          case "chebychev"
+            ## gd's rule: a NaN difference (the same infinity in both rows)
+            ## gives NaN, as it does in the sums; Octave's max would skip it
+            A = abs (X - Y(j,:)); F(:,j) = max (A, [], 2); F(any (isnan (A), 2), j) = NaN;
         endswitch
         if (any (isnan (X(:))) || any (isnan (Y(j,:)))) F(any (isnan (X), 2) | any (isnan (Y(j,:))), j) = NaN; endif
       endfor
