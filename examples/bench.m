@@ -52,13 +52,17 @@ scale = @(x) pick (quick, max (1, round (x / 32)), x);
 clock_hz = dev.clock_mhz * 1e6;
 ## min-plus: one FADD and one FMNMX per step; FMNMX issues at 64 per clock
 ## per SM, so 64 steps/clock/SM in single. In double DADD and DMNMX both go
-## to the FP64 pipe (64 lanes per SM on an H100 SXM): 32 steps/clock/SM.
+## to the FP64 pipe, where DMNMX issues at a fifth of DADD's rate: `make
+## fp64mix` measures the DADD + DMNMX pair at 13.1 steps/clock/SM on the
+## H100 (kernels/NOTES.md), the double ceiling.
 ceiling.minplus.single = 64 * dev.sms * clock_hz;
-ceiling.minplus.double = 32 * dev.sms * clock_hz;
+ceiling.minplus.double = 13.1 * dev.sms * clock_hz;
 ## FP32 FMA: 128 lanes per SM, 2 flops each
 ceiling.sgemm = 256 * dev.sms * clock_hz;
-## pdist: FSUB + FFMA per (i,j,k) triple, like min-plus's pair
+## pdist: FSUB + FFMA per (i,j,k) triple, like min-plus's pair; double
+## DSUB + DFMA on the 64-lane FP64 pipe
 ceiling.pdist = 64 * dev.sms * clock_hz;
+ceiling.pdist_double = 32 * dev.sms * clock_hz;
 md = {};
 
 if (any (strcmp (ops, "minplus")))
@@ -71,7 +75,7 @@ if (any (strcmp (ops, "minplus")))
   printf ("\nmin-plus\n%-16s %-6s %5s %10s %10s %6s %9s %8s %8s %8s %7s %7s\n", "var",
           "class", "n", "kernel ms", "steps/s", "%ceil", "h2h ms", "copy ms",
           "GB/s", "zeros ms", "h2h/k+c", "h2h/max");
-  md{end+1} = sprintf ("## min-plus\n\nCeilings: single %.3g steps/s (64/clock/SM: FMNMX), double %.3g steps/s (32/clock/SM: DADD + DMNMX on the FP64 pipe).\n\nInputs: `rand (n, class) * 100`, no negative element, so v5 in single runs its integer-min kernel (`v5 (integer min)`: two FADD and one three-input integer min per two steps); `v5 (fminf)` is v5 on the same inputs minus 50, with FADD and FMNMX per step. The ceiling is the FMNMX one for both.\n\nkernel: the product's kernels alone (CUDA events; a large product runs in blocks of 2048 or more a side, so that copies overlap kernels: the `GD_BLOCKS=1` row is the same call in one piece); h2h: host to host, what `tic; R = gd_minplus (A, B); toc` measures; copy: the engine time of the call's copies, host to device and back (CUDA events around each 32 MiB piece through the page-locked staging slots; `GD_STAGE=0`: the driver's pageable copies); GB/s: the three n x n matrices over that time; zeros: what `zeros (n, class)` costs in this Octave, for comparison (gd's result array is Octave's, unfilled; its pages are first touched by the parallel copy out of the staging slots); h2h / max: h2h over max(kernel, copy), the overlap bar (1.2).\n\n| variant | class | n | kernel ms | steps/s | %% of ceiling | h2h ms | copy ms | copy GB/s | zeros ms | h2h / (k+c) | h2h / max(k, c) |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+  md{end+1} = sprintf ("## min-plus\n\nCeilings: single %.3g steps/s (64/clock/SM: FMNMX), double %.3g steps/s (13.1/clock/SM: the DADD + DMNMX pair as `make fp64mix` measures it on the H100; DMNMX issues at a fifth of DADD's rate).\n\nInputs: `rand (n, class) * 100`, no negative element, so v5 in single runs its integer-min kernel (`v5 (integer min)`: two FADD and one three-input integer min per two steps); `v5 (fminf)` is v5 on the same inputs minus 50, with FADD and FMNMX per step. The ceiling is the FMNMX one for both.\n\nkernel: the product's kernels alone (CUDA events; a large product runs in blocks of 2048 or more a side, so that copies overlap kernels: the `GD_BLOCKS=1` row is the same call in one piece); h2h: host to host, what `tic; R = gd_minplus (A, B); toc` measures; copy: the engine time of the call's copies, host to device and back (CUDA events around each 32 MiB piece through the page-locked staging slots; `GD_STAGE=0`: the driver's pageable copies); GB/s: the three n x n matrices over that time; zeros: what `zeros (n, class)` costs in this Octave, for comparison (gd's result array is Octave's, unfilled; its pages are first touched by the parallel copy out of the staging slots); h2h / max: h2h over max(kernel, copy), the overlap bar (1.2).\n\n| variant | class | n | kernel ms | steps/s | %% of ceiling | h2h ms | copy ms | copy GB/s | zeros ms | h2h / (k+c) | h2h / max(k, c) |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
                        ceiling.minplus.single, ceiling.minplus.double);
   nrows = 0;
   for n = sizes
@@ -239,15 +243,18 @@ if (any (strcmp (ops, "pdist")))
   printf ("\npdist\n%-6s %-6s %14s %10s %11s %6s %9s %9s %9s %9s %9s %9s\n", "var", "class",
           "n x d", "kernel ms", "triples/s", "%ceil", "h2h ms", "copy ms", "copy GB/s",
           "newD ms", "h2h/max", "GPU MiB");
-  md{end+1} = sprintf ("\n## pdist\n\nCeiling: %.3g (i,j,k) triples/s (an FSUB and an FFMA each, 64/clock/SM as for min-plus). kernel: the pdist kernels alone, summed over the panels; h2h: `tic; gd_pdist (X); toc`; copy: the engine time of the copies of X to the GPU and of D (n(n-1)/2 distances) panel by panel, through the page-locked staging slots (CUDA events); new D: what `zeros (1, n(n-1)/2, 'single')` alone costs in this Octave, for comparison (gd's D is Octave's, unfilled: its fresh pages are first touched by the host threads that copy each panel out of the staging slots, while later panels compute); h2h / max: h2h over max(kernel, copy), the overlap bar (1.2); GPU MiB: the device memory the call held (X, its padded copy for tuned, and D's panels).\n\n| variant | class | n x d | kernel ms | triples/s | %% of ceiling | h2h ms | copy ms | copy GB/s | new D ms | h2h / max(k, c) | GPU MiB |\n|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
-                       ceiling.pdist);
+  md{end+1} = sprintf ("\n## pdist\n\nCeilings: single %.3g (i,j,k) triples/s (an FSUB and an FFMA each, 64/clock/SM as for min-plus), double %.3g (a DSUB and a DFMA on the FP64 pipe: 32/clock/SM, which `make fp64mix` measures at 31.6 on the H100). kernel: the pdist kernels alone, summed over the panels; h2h: `tic; gd_pdist (X); toc`; copy: the engine time of the copies of X to the GPU and of D (n(n-1)/2 distances) panel by panel, through the page-locked staging slots (CUDA events); new D: what `zeros (1, n(n-1)/2, 'single')` alone costs in this Octave, for comparison (gd's D is Octave's, unfilled: its fresh pages are first touched by the host threads that copy each panel out of the staging slots, while later panels compute); h2h / max: h2h over max(kernel, copy), the overlap bar (1.2); GPU MiB: the device memory the call held (X, its padded copy for tuned, and D's panels).\n\n| variant | class | n x d | kernel ms | triples/s | %% of ceiling | h2h ms | copy ms | copy GB/s | new D ms | h2h / max(k, c) | GPU MiB |\n|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+                       ceiling.pdist, ceiling.pdist_double);
   vs = gd_pdist ("variants");
-  for sz = [scale(16384) scale(300); scale(65536) scale(64)]'
-    n = sz(1); d = sz(2);
-    X = rand (n, d, "single");
-    t_new = new_array_ms (1, n * (n - 1) / 2, "single", 1 + 2 * (n <= scale (16384)));
+  ## every variant in single at 16384 x 300; tuned in double there and in
+  ## single at 65536 x 64
+  for sz = {scale(16384), scale(300), "single"; scale(16384), scale(300), "double";
+            scale(65536), scale(64), "single"}'
+    n = sz{1}; d = sz{2}; cls = sz{3};
+    X = rand (n, d, cls);
+    t_new = new_array_ms (1, n * (n - 1) / 2, cls, 1 + 2 * (n <= scale (16384)));
     if (n <= scale (16384))
-      vars = {vs([vs.gpu]).name};
+      vars = pick (strcmp (cls, "single"), {vs([vs.gpu]).name}, {"tuned"});
       ## check before timing: every variant against the host's on a sample
       ## of pairs (the whole vector for the small run)
       E = gd_pdist (X, "Variant", "cpu");
@@ -277,13 +284,14 @@ if (any (strcmp (ops, "pdist")))
       info = r.info;
       rate = r.ops / (r.kernel_ms * 1e-3);
       P = n * (n - 1) / 2;
-      gbs = (P + n * d) * 4 / (r.copy_ms * 1e-3) / 1e9;
+      gbs = (P + n * d) * pick (strcmp (cls, "single"), 4, 8) / (r.copy_ms * 1e-3) / 1e9;
       hmax = r.h2h_ms / max (r.kernel_ms, r.copy_ms);
-      printf ("%-6s %-6s %14s %10.2f %11.3g %6.1f %9.1f %9.1f %9.1f %9.1f %9.2f %9.0f\n", v{1}, "single",
-              sprintf ("%dx%d", n, d), r.kernel_ms, rate, 100 * rate / ceiling.pdist,
+      ceil_c = pick (strcmp (cls, "single"), ceiling.pdist, ceiling.pdist_double);
+      printf ("%-6s %-6s %14s %10.2f %11.3g %6.1f %9.1f %9.1f %9.1f %9.1f %9.2f %9.0f\n", v{1}, cls,
+              sprintf ("%dx%d", n, d), r.kernel_ms, rate, 100 * rate / ceil_c,
               r.h2h_ms, r.copy_ms, gbs, t_new, hmax, info.gpu_bytes / 2^20);
-      md{end+1} = sprintf ("| %s | single | %dx%d | %.2f | %.3g | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f | %.0f |\n",
-                           v{1}, n, d, r.kernel_ms, rate, 100 * rate / ceiling.pdist,
+      md{end+1} = sprintf ("| %s | %s | %dx%d | %.2f | %.3g | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f | %.0f |\n",
+                           v{1}, cls, n, d, r.kernel_ms, rate, 100 * rate / ceil_c,
                            r.h2h_ms, r.copy_ms, gbs, t_new, hmax, info.gpu_bytes / 2^20);
       fflush (stdout);
     endfor

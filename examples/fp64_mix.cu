@@ -16,9 +16,15 @@
  *   dadd          add.f64                       (a double min-plus step's sum)
  *   dmin          min.f64                       (its minimum)
  *   dadd+dmin     add.f64, min.f64              (a double min-plus step)
+ *   dadd+imin64   add.f64, min.s64 on the bits  (the step where no operand
+ *                                                is negative: the sums'
+ *                                                order is their bits')
  *   dfma          fma.rn.f64                    (a double product step)
  *   dsub+dfma     sub.f64, fma.rn.f64           (a double squared-distance step)
+ *   dham          setp.neu.f64, selp.f64, add.f64 (hamming's step in double)
  *   fadd+fmin     add.f32, min.f32              (single min-plus, for scale)
+ *   fsub+ffma     sub.f32, fma.rn.f32           (single's squared-distance step)
+ *   fham          set.neu.f32.f32, add.f32      (hamming's step in single)
  *   viaddmin      DPX min(a + b, c), s32        (integer min-plus)
  */
 #include <cuda_runtime.h>
@@ -37,10 +43,10 @@
 
 enum { CHAINS = 8, ITERS = 4096 };
 
-enum mix { DADD, DMIN, DADD_DMIN, DFMA, DSUB_DFMA, FADD_FMIN, VIADDMIN, NMIX };
-const char *const NAMES[NMIX] = {"dadd", "dmin", "dadd+dmin", "dfma", "dsub+dfma",
-                                 "fadd+fmin", "viaddmin"};
-const int INSTRUCTIONS[NMIX] = {1, 1, 2, 1, 2, 2, 1}; // per step
+enum mix { DADD, DMIN, DADD_DMIN, DADD_IMIN64, DFMA, DSUB_DFMA, DHAM, FADD_FMIN, FSUB_FFMA, FHAM, VIADDMIN, NMIX };
+const char *const NAMES[NMIX] = {"dadd", "dmin", "dadd+dmin", "dadd+imin64", "dfma", "dsub+dfma",
+                                 "dham", "fadd+fmin", "fsub+ffma", "fham", "viaddmin"};
+const int INSTRUCTIONS[NMIX] = {1, 1, 2, 2, 1, 2, 3, 2, 2, 2, 1}; // per step (PTX)
 
 // One step of mix M on chain c. A pair's first instruction takes another
 // chain's accumulator as it was at the start of the iteration (o), so that
@@ -49,20 +55,34 @@ const int INSTRUCTIONS[NMIX] = {1, 1, 2, 1, 2, 2, 1}; // per step
 // the pair would time its second instruction alone.
 template <int M> __device__ __forceinline__ void first(double &t, double o, double x)
 {
-    if (M == DADD_DMIN) asm volatile("add.f64 %0, %1, %2;" : "=d"(t) : "d"(o), "d"(x));
+    if (M == DADD_DMIN || M == DADD_IMIN64)
+        asm volatile("add.f64 %0, %1, %2;" : "=d"(t) : "d"(o), "d"(x));
     if (M == DSUB_DFMA) asm volatile("sub.f64 %0, %1, %2;" : "=d"(t) : "d"(o), "d"(x));
+    if (M == DHAM)
+        asm volatile("{.reg .pred p; setp.neu.f64 p, %1, %2; selp.f64 %0, 0d3FF0000000000000, "
+                     "0d0000000000000000, p;}"
+                     : "=d"(t)
+                     : "d"(o), "d"(x));
 }
 template <int M> __device__ __forceinline__ void second(double &acc, double t, double x)
 {
     if (M == DADD) asm volatile("add.f64 %0, %0, %1;" : "+d"(acc) : "d"(x));
     if (M == DMIN) asm volatile("min.f64 %0, %0, %1;" : "+d"(acc) : "d"(x));
     if (M == DADD_DMIN) asm volatile("min.f64 %0, %0, %1;" : "+d"(acc) : "d"(t));
+    if (M == DADD_IMIN64) {
+        long long a = __double_as_longlong(acc);
+        asm volatile("min.s64 %0, %0, %1;" : "+l"(a) : "l"(__double_as_longlong(t)));
+        acc = __longlong_as_double(a);
+    }
     if (M == DFMA) asm volatile("fma.rn.f64 %0, %1, %1, %0;" : "+d"(acc) : "d"(x));
     if (M == DSUB_DFMA) asm volatile("fma.rn.f64 %0, %1, %1, %0;" : "+d"(acc) : "d"(t));
+    if (M == DHAM) asm volatile("add.f64 %0, %0, %1;" : "+d"(acc) : "d"(t));
 }
 template <int M> __device__ __forceinline__ void first(float &t, float o, float x)
 {
     if (M == FADD_FMIN) asm volatile("add.f32 %0, %1, %2;" : "=f"(t) : "f"(o), "f"(x));
+    if (M == FSUB_FFMA) asm volatile("sub.f32 %0, %1, %2;" : "=f"(t) : "f"(o), "f"(x));
+    if (M == FHAM) asm volatile("set.neu.f32.f32 %0, %1, %2;" : "=f"(t) : "f"(o), "f"(x));
 }
 // the single pair; the DPX form in one piece (min(o + x, acc): the sum
 // feeds the min alone, so ptxas may fuse them into VIADDMNMX)
@@ -70,6 +90,10 @@ template <int M> __device__ __forceinline__ void second(float &acc, float t, flo
 {
     if (M == FADD_FMIN) {
         asm volatile("min.f32 %0, %0, %1;" : "+f"(acc) : "f"(t));
+    } else if (M == FSUB_FFMA) {
+        asm volatile("fma.rn.f32 %0, %1, %1, %0;" : "+f"(acc) : "f"(t));
+    } else if (M == FHAM) {
+        asm volatile("add.f32 %0, %0, %1;" : "+f"(acc) : "f"(t));
     } else {
         int a = __float_as_int(acc);
         asm volatile("{.reg .s32 s; add.s32 s, %1, %2; min.s32 %0, s, %0;}"
@@ -157,9 +181,13 @@ int main()
     ms[DADD] = time_mix<DADD>(in, out, blocks, threads);
     ms[DMIN] = time_mix<DMIN>(in, out, blocks, threads);
     ms[DADD_DMIN] = time_mix<DADD_DMIN>(in, out, blocks, threads);
+    ms[DADD_IMIN64] = time_mix<DADD_IMIN64>(in, out, blocks, threads);
     ms[DFMA] = time_mix<DFMA>(in, out, blocks, threads);
     ms[DSUB_DFMA] = time_mix<DSUB_DFMA>(in, out, blocks, threads);
+    ms[DHAM] = time_mix<DHAM>(in, out, blocks, threads);
     ms[FADD_FMIN] = time_mix<FADD_FMIN>(in, out, blocks, threads);
+    ms[FSUB_FFMA] = time_mix<FSUB_FFMA>(in, out, blocks, threads);
+    ms[FHAM] = time_mix<FHAM>(in, out, blocks, threads);
     ms[VIADDMIN] = time_mix<VIADDMIN>(in, out, blocks, threads);
     const double clock = khz * 1e3;
     printf("%s: %d SMs at %.0f MHz; %d blocks of %d threads, %d chains a thread, %d steps a "

@@ -19,8 +19,8 @@
  *          32 features at a time staged in shared memory feature-major
  *          (consecutive observations in consecutive banks)
  *   tuned  128x128 tiles of the triangle, each two blocks of 128x64 and
- *          128 threads in single, one of 256 in double (the tiles of
- *          min-plus v5 and sgemm tuned), 8x8 pairs per thread in
+ *          128 threads (the tiles of min-plus v5 and sgemm tuned; four
+ *          blocks an SM in single, two in double), 8x8 pairs per thread in
  *          registers, 16-byte loads (single: stages copied by cp.async),
  *          tiles above the diagonal never launched, results written
  *          straight into the condensed order;
@@ -331,7 +331,7 @@ template <class T, class M> struct store_metric {
 // KiB, four blocks an SM with their 18 KiB of stages); none in double
 template <class T> constexpr int tri_store_bytes()
 {
-    return sizeof(T) == 4 ? 8 * gd_tile::shape<T>::TY * BIG * (int)sizeof(T) : 0;
+    return sizeof(T) == 4 ? 8 * gd_tile::dist_shape<T>::TY * BIG * (int)sizeof(T) : 0;
 }
 
 // The tile of block q0 + blockIdx.x: part q % PARTS of the p = q / PARTS-th
@@ -358,16 +358,16 @@ template <int TY> struct tri_tile {
 // (dp a multiple of 4, so the last stage may be a half one): padded
 // features add (0 - 0)^2 = 0. Tiles (ic, jc), ic >= jc, of 128 x 128 of
 // the panel's tile columns, each computed by 128/(8TY) blocks (two of
-// 128 x 64 in single); one block a tile and no loop around it, which at
+// 128 x 64: gd_tile::dist_shape); one block a tile and no loop around it, which at
 // 128 registers a thread would spill (launch_panel covers the panel); pairs
 // above the diagonal and past n are not written.
 template <class T, class Op, class St>
-__global__ void __launch_bounds__(16 * gd_tile::shape<T>::TY, gd_tile::shape<T>::MINB)
+__global__ void __launch_bounds__(16 * gd_tile::dist_shape<T>::TY, gd_tile::dist_shape<T>::MINB)
 pdist_tuned(const T *__restrict__ Xp, T *__restrict__ D, int64_t n, int64_t np,
             int64_t dp, int64_t c0, int64_t NT, int64_t base, int64_t q0, const T *__restrict__ X,
             const metric_data<T> md)
 {
-    enum { TY = gd_tile::shape<T>::TY };
+    enum { TY = gd_tile::dist_shape<T>::TY };
     T v[8][8];
     {
         const tri_tile<TY> t(q0, c0, NT);
@@ -430,7 +430,7 @@ const double AUTO_CPU_BELOW = 1 << 16;
 const pdist_variant VARIANTS[] = {
     {{"naive", "one thread per pair through the triangular index map (64-bit, exact)", 1}, NAIVE},
     {{"tiled", "32x32 threads per pair of 32-observation subsets, features staged in shared memory", 1}, TILED},
-    {{"tuned", "128x128 tiles of the triangle (single: two blocks of 128x64 each), 8x8 pairs per "
+    {{"tuned", "128x128 tiles of the triangle, two blocks of 128x64 each, 8x8 pairs per "
                "thread in registers, 16-byte loads, three shared stages filled by cp.async (double: two, "
                "through registers)", 1}, TUNED},
     {{"cpu", "OpenMP on the host, a column of the triangle at a time", 0}, NAIVE},
@@ -457,7 +457,7 @@ void launch_panel(kind k, const T *X, const T *Xp, T *Dd, int64_t n, int64_t d,
             X, Dd, n, d, b0, nb, S, base);
     } else {
         const int64_t NT = np / BIG, c0 = j0 / BIG, nc = (j1 + BIG - 1) / BIG - c0;
-        typedef gd_tile::shape<T> S;
+        typedef gd_tile::dist_shape<T> S;
         const int64_t L = NT - c0, parts = BIG / (8 * S::TY),
                       count = nc * (2 * L - nc + 1) / 2 * parts;
         for (int64_t q0 = 0; q0 < count; q0 += INT32_MAX) {
@@ -734,13 +734,13 @@ template <class T, class Op, class M> void launch_metric(const gd_plan &p, const
 {
     const T *X = (const T *)p.A, *Y = (const T *)p.B;
     const store2_metric<T, M> out = {md, (T *)p.C, p.ldc, p.m, p.n, X, Y, p.mp, p.np};
-    gd_tile::launch_each<Op, T, BIG_BK, gd_tile::shape<T>>(X, p.mp, Y, p.np, p.mp, p.np, p.kp, out,
+    gd_tile::launch_each<Op, T, BIG_BK, gd_tile::dist_shape<T>>(X, p.mp, Y, p.np, p.mp, p.np, p.kp, out,
                                                            p.st);
 }
 
 template <class T> gd_status launch2_tuned(const gd_plan &p)
 {
-    typedef gd_tile::shape<T> S;
+    typedef gd_tile::dist_shape<T> S;
     const T *X = (const T *)p.A, *Y = (const T *)p.B;
     // the rows' norms and NaN flags in the workspace (work2: cosine,
     // hamming, jaccard)
@@ -807,7 +807,7 @@ void lower_after(const gd_plan &p, gd_class, gd_timing *)
 const gd_product_variant VARIANTS2[] = {
     {{"naive", "one thread per D(i,j), threads along i", 1},
      GD_RAW, false, 1, 1, 1, launch2_naive<float>, launch2_naive<double>, NULL, lower_after},
-    {{"tuned", "128x64 tiles of 128 threads (double: 128x128 of 256), 8x8 pairs each, two shared "
+    {{"tuned", "128x64 tiles of 128 threads, 8x8 pairs each, two shared "
       "stages of 8 features, 16-byte loads and stores", 1},
      GD_PADDED_BT, true, BIG, BIG, BIG_BK, launch2_tuned<float>, launch2_tuned<double>, work2,
      lower_after},

@@ -143,7 +143,7 @@ load helpers
     run make -s -C "$GD_ROOT" fp64mix GPU_ARCHS="${GPU_ARCHS:-90}"
     echo "$output"
     [ "$status" -eq 0 ]
-    for mix in dadd dmin dadd+dmin dfma dsub+dfma fadd+fmin viaddmin; do
+    for mix in dadd dmin dadd+dmin dadd+imin64 dfma dsub+dfma dham fadd+fmin fsub+ffma fham viaddmin; do
         echo "$output" | grep -Eq "^${mix//+/\\+} +[0-9.]+ +[0-9.]+ +[0-9.]+ "
     done
 }
