@@ -40,8 +40,8 @@ build/gdbench: examples/gdbench.c kernels/gd.h build/libgd.a
 # the pipes' rates for the kernels' instruction mixes (kernels/NOTES.md):
 # make fp64mix (CUDA and a GPU)
 ifeq ($(GD_CUDA),yes)
-build/fp64_mix: examples/fp64_mix.cu | build
-	$(NVCC) -O3 -std=c++17 $(GENCODE) -o $@ $<
+build/fp64_mix: examples/fp64_mix.cu kernels/metric.cuh kernels/tile.cuh kernels/norm2.h | build
+	$(NVCC) -O3 -std=c++17 -Ikernels $(GENCODE) -o $@ $<
 endif
 fp64mix: build/fp64_mix
 	build/fp64_mix
@@ -66,7 +66,7 @@ test: deps
 demo: deps all
 	$(OCTAVE_RUN) --eval "addpath('$(CURDIR)/octave'); source('examples/demo.m')"
 
-bench: all
+bench: all $(if $(filter yes,$(GD_CUDA)),build/fp64_mix)
 	$(OCTAVE_RUN) --eval "addpath('$(CURDIR)/octave'); source('examples/bench.m')"
 	GLIBC_TUNABLES= $(OCTAVE_RUN) --eval "addpath('$(CURDIR)/octave'); source('examples/bench_fresh.m')"
 	GLIBC_TUNABLES=glibc.malloc.hugetlb=1 $(OCTAVE_RUN) --eval "addpath('$(CURDIR)/octave'); source('examples/bench_fresh.m')"

@@ -55,8 +55,26 @@ clock_hz = dev.clock_mhz * 1e6;
 ## to the FP64 pipe, where DMNMX issues at a fifth of DADD's rate: `make
 ## fp64mix` measures the DADD + DMNMX pair at 13.1 steps/clock/SM on the
 ## H100 (kernels/NOTES.md), the double ceiling.
+## build/fp64_mix (make fp64mix), when built: the pipes' rates for the
+## mixes and each distance step's rate in isolation, measured now
+mix = struct ("pair", struct (), "single", struct (), "double", struct ());
+[st, txt] = system ("build/fp64_mix 2>/dev/null");
+if (st == 0)
+  for L = strsplit (txt, "\n")
+    tok = regexp (L{1}, '^(\S+)\s+(single|double)\s+[\d.]+\s+([\d.]+)\s', "tokens", "once");
+    if (! isempty (tok))
+      mix.(tok{2}).(tok{1}) = str2double (tok{3});
+      continue;
+    endif
+    tok = regexp (L{1}, '^(\S+)\s+[\d.]+\s+[\d.]+\s+([\d.]+)\s', "tokens", "once");
+    if (! isempty (tok))
+      mix.pair.(strrep (tok{1}, "+", "_")) = str2double (tok{2});
+    endif
+  endfor
+endif
 ceiling.minplus.single = 64 * dev.sms * clock_hz;
-ceiling.minplus.double = 13.1 * dev.sms * clock_hz;
+ceiling.minplus.double = pick (isfield (mix.pair, "dadd_dmin"), mix.pair.dadd_dmin, 13.1) ...
+                         * dev.sms * clock_hz;
 ## FP32 FMA: 128 lanes per SM, 2 flops each
 ceiling.sgemm = 256 * dev.sms * clock_hz;
 ## pdist: FSUB + FFMA per (i,j,k) triple, like min-plus's pair; double
@@ -75,8 +93,9 @@ if (any (strcmp (ops, "minplus")))
   printf ("\nmin-plus\n%-16s %-6s %5s %10s %10s %6s %9s %8s %8s %8s %7s %7s\n", "var",
           "class", "n", "kernel ms", "steps/s", "%ceil", "h2h ms", "copy ms",
           "GB/s", "zeros ms", "h2h/k+c", "h2h/max");
-  md{end+1} = sprintf ("## min-plus\n\nCeilings: single %.3g steps/s (64/clock/SM: FMNMX), double %.3g steps/s (13.1/clock/SM: the DADD + DMNMX pair as `make fp64mix` measures it on the H100; DMNMX issues at a fifth of DADD's rate).\n\nInputs: `rand (n, class) * 100`, no negative element, so v5 in single runs its integer-min kernel (`v5 (integer min)`: two FADD and one three-input integer min per two steps); `v5 (fminf)` is v5 on the same inputs minus 50, with FADD and FMNMX per step. The ceiling is the FMNMX one for both.\n\nkernel: the product's kernels alone (CUDA events; a large product runs in blocks of 2048 or more a side, so that copies overlap kernels: the `GD_BLOCKS=1` row is the same call in one piece); h2h: host to host, what `tic; R = gd_minplus (A, B); toc` measures; copy: the engine time of the call's copies, host to device and back (CUDA events around each 32 MiB piece through the page-locked staging slots; `GD_STAGE=0`: the driver's pageable copies); GB/s: the three n x n matrices over that time; zeros: what `zeros (n, class)` costs in this Octave, for comparison (gd's result array is Octave's, unfilled; its pages are first touched by the parallel copy out of the staging slots); h2h / max: h2h over max(kernel, copy), the overlap bar (1.2).\n\n| variant | class | n | kernel ms | steps/s | %% of ceiling | h2h ms | copy ms | copy GB/s | zeros ms | h2h / (k+c) | h2h / max(k, c) |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
-                       ceiling.minplus.single, ceiling.minplus.double);
+  md{end+1} = sprintf ("## min-plus\n\nCeilings: single %.3g steps/s (64/clock/SM: FMNMX), double %.3g steps/s (the DADD + DMNMX pair as build/fp64_mix measures it in this run, %.1f a clock an SM: DMNMX issues at a fifth of DADD's rate).\n\nInputs: `rand (n, class) * 100`, no negative element, so v5 in single runs its integer-min kernel (`v5 (integer min)`: two FADD and one three-input integer min per two steps); `v5 (fminf)` is v5 on the same inputs minus 50, with FADD and FMNMX per step. The ceiling is the FMNMX one for both.\n\nkernel: the product's kernels alone (CUDA events; a large product runs in blocks of 2048 or more a side, so that copies overlap kernels: the `GD_BLOCKS=1` row is the same call in one piece); h2h: host to host, what `tic; R = gd_minplus (A, B); toc` measures; copy: the engine time of the call's copies, host to device and back (CUDA events around each 32 MiB piece through the page-locked staging slots; `GD_STAGE=0`: the driver's pageable copies); GB/s: the three n x n matrices over that time; zeros: what `zeros (n, class)` costs in this Octave, for comparison (gd's result array is Octave's, unfilled; its pages are first touched by the parallel copy out of the staging slots); h2h / max: h2h over max(kernel, copy), the overlap bar (1.2).\n\n| variant | class | n | kernel ms | steps/s | %% of ceiling | h2h ms | copy ms | copy GB/s | zeros ms | h2h / (k+c) | h2h / max(k, c) |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+                       ceiling.minplus.single, ceiling.minplus.double,
+                       ceiling.minplus.double / (dev.sms * clock_hz));
   nrows = 0;
   for n = sizes
     nrows += 2 * numel (gpu_variants) + 4 * (n == max (sizes)) + 1;
@@ -602,9 +621,9 @@ if (any (strcmp (ops, "metrics")))
                    "double", struct ("euclidean", 32, "cityblock", 32, "chebychev", 16,
                                      "cosine", 32, "hamming", 32, "jaccard", 64 / 7,
                                      "minkowski", 8));
-  printf ("\npdist metrics (tuned)\n%-4s %-7s %-10s %10s %12s %7s %10s\n", "d", "class", "metric",
-          "kernel ms", "triples/s", "%ceil", "h2h ms");
-  md{end+1} = sprintf ("\n## pdist metrics\n\n`D = gd_pdist (X, metric)`, `tuned`, X = `rand (%d, d, class)`, d = 64 (the size the metrics are held to) and 300: the tile of min-plus v5 with each metric's step. Ceilings per (pair, feature) triple a clock an SM, from each step's instructions in the inner loop (cuobjdump, sm_90) and the pipes' rates: single euclidean (FADD + FFMA), cityblock (two FADD), cosine (FMUL + FADD, rounded apart as the host's loop) and hamming (FSET + FADD) 64, chebychev (two FADD + an integer max: three issues) 42.7, jaccard (a compare and two integer adds on the 64-lane ALU pipe) 21.3, minkowski (p = 3: a power a step, two MUFU at 16 a clock) 8 (a bound: single takes its power from the two MUFU approximations with about 25 more instructions, double calls pow); double 32 (two FP64 instructions a step on the FP64 pipe), chebychev 16 (its 64-bit integer max: four ALU instructions), jaccard 9.1 (three DSETP, seven ALU instructions), minkowski 8. Cosine, hamming, jaccard and minkowski finish in the tile's store (no pass after it). kernel: CUDA events, median of 3; each metric's first 1000 rows checked against the cpu variant first (bit for bit; euclidean and minkowski to rounding).\n\n| d | class | metric | kernel ms | triples/s | %% of ceiling | host-to-host ms |\n|---:|---|---|---:|---:|---:|---:|\n", n);
+  printf ("\npdist metrics (tuned)\n%-4s %-7s %-10s %10s %12s %7s %8s %7s %10s\n", "d", "class",
+          "metric", "kernel ms", "triples/s", "%ceil", "step/clk", "%step", "h2h ms");
+  md{end+1} = sprintf ("\n## pdist metrics\n\n`D = gd_pdist (X, metric)`, `tuned`, X = `rand (%d, d, class)`, d = 64 (the size the metrics are held to) and 300: the tile of min-plus v5 with each metric's step. Ceilings per (pair, feature) triple a clock an SM, from each step's instructions in the inner loop (cuobjdump, sm_90) and the pipes' rates: single euclidean (FADD + FFMA), cityblock (two FADD), cosine (FMUL + FADD, rounded apart as the host's loop) and hamming (FSET + FADD) 64, chebychev (two FADD + an integer max: three issues) 42.7, jaccard (a compare and two integer adds on the 64-lane ALU pipe) 21.3, minkowski (p = 3: a power a step, two MUFU at 16 a clock) 8 (a bound: single takes its power from the two MUFU approximations with about 25 more instructions, double calls pow); double 32 (two FP64 instructions a step on the FP64 pipe), chebychev 16 (its 64-bit integer max: four ALU instructions), jaccard 9.1 (three DSETP, seven ALU instructions), minkowski 8. Cosine, hamming, jaccard and minkowski finish in the tile's store (no pass after it). %% of step: of the rate the metric's step itself runs at, its own code in a loop of eight independent chains with no loads, stores or barriers (build/fp64_mix, this run; steps a clock an SM in the column beside it): what the instruction mix allows, where the pipes' bound assumes more than the step's instructions can issue at. kernel: CUDA events, median of 3; each metric's first 1000 rows checked against the cpu variant first (bit for bit; euclidean and minkowski to rounding).\n\n| d | class | metric | kernel ms | triples/s | %% of ceiling | step /clock/SM | %% of step | host-to-host ms |\n|---:|---|---|---:|---:|---:|---:|---:|---:|\n", n);
   progress ("pdist metrics", 28);
   for d = [64 300]
   for c = {"single", "double"}
@@ -632,10 +651,17 @@ if (any (strcmp (ops, "metrics")))
       endfor
       rate = n * (n - 1) / 2 * d / (median (tk) * 1e-3);
       cl = ceil_m.(c{1}).(m{1}) * dev.sms * clock_hz;
-      printf ("%-4d %-7s %-10s %10.2f %12.3g %7.1f %10.2f\n", d, c{1}, m{1}, median (tk), rate,
-              100 * rate / cl, median (th));
-      md{end+1} = sprintf ("| %d | %s | %s | %.2f | %.3g | %.1f | %.2f |\n", d, c{1}, m{1},
-                           median (tk), rate, 100 * rate / cl, median (th));
+      if (isfield (mix.(c{1}), m{1}))
+        sr = mix.(c{1}).(m{1});
+        step_s = sprintf ("%.2f", sr);
+        pstep = sprintf ("%.1f", 100 * rate / (sr * dev.sms * clock_hz));
+      else
+        step_s = pstep = "";
+      endif
+      printf ("%-4d %-7s %-10s %10.2f %12.3g %7.1f %8s %7s %10.2f\n", d, c{1}, m{1}, median (tk),
+              rate, 100 * rate / cl, step_s, pstep, median (th));
+      md{end+1} = sprintf ("| %d | %s | %s | %.2f | %.3g | %.1f | %s | %s | %.2f |\n", d, c{1}, m{1},
+                           median (tk), rate, 100 * rate / cl, step_s, pstep, median (th));
       fflush (stdout);
       progress ();
     endfor

@@ -7,7 +7,8 @@
  * latency with a few warps), in inline PTX, over enough blocks to fill
  * every SM. A pair's first instruction reads another chain's accumulator,
  * so that no operand of the loop is invariant (ptxas would compute such a
- * sum once, outside the loop). It prints, per mix, the instructions and the steps (a
+ * sum once, outside the loop). The loop is unrolled eight times, so that
+ * its counter and branch are a few percent of the issue slots. It prints, per mix, the instructions and the steps (a
  * min-plus or distance step: one pass of the mix) per clock per SM, from
  * CUDA events and the SM clock the device reports, and the steps per
  * second of the whole device: the ceilings the bench's percentages should
@@ -26,7 +27,17 @@
  *   fsub+ffma     sub.f32, fma.rn.f32           (single's squared-distance step)
  *   fham          set.neu.f32.f32, add.f32      (hamming's step in single)
  *   viaddmin      DPX min(a + b, c), s32        (integer min-plus)
+ *
+ * Then each step the distance kernels run (tile.cuh's and metric.cuh's
+ * own code, compiled as the kernels compile it), single and double, on
+ * operands the loop cannot hoist (an empty asm marks them changed every
+ * iteration): its steps a clock an SM are what the metric's instruction
+ * mix allows with no loads, stores or barriers, the ceiling the bench's
+ * metric table measures its kernels against beside the pipes' bound.
  */
+#define GD_STEPS_ONLY
+#include "metric.cuh" // the kernels' own steps (gd_tile::sqdist ..., minkowski_step)
+
 #include <cuda_runtime.h>
 
 #include <stdio.h>
@@ -110,6 +121,7 @@ template <int M> __global__ void run(const double *in, double *out)
         double acc[CHAINS], t[CHAINS], x[CHAINS];
 #pragma unroll
         for (int c = 0; c < CHAINS; ++c) acc[c] = in[c] + tid, x[c] = in[c] * 0.5, t[c] = 0;
+#pragma unroll 8
         for (int i = 0; i < ITERS; ++i) {
 #pragma unroll
             for (int c = 0; c < CHAINS; ++c) first<M>(t[c], acc[(c + 1) % CHAINS], x[c]);
@@ -124,6 +136,7 @@ template <int M> __global__ void run(const double *in, double *out)
         float acc[CHAINS], t[CHAINS], x[CHAINS];
 #pragma unroll
         for (int c = 0; c < CHAINS; ++c) acc[c] = (float)in[c] + tid, x[c] = (float)in[c], t[c] = 0;
+#pragma unroll 8
         for (int i = 0; i < ITERS; ++i) {
             float o[CHAINS];
 #pragma unroll
@@ -139,6 +152,81 @@ template <int M> __global__ void run(const double *in, double *out)
         if (s == 12345.678f) out[tid] = s;
     }
 }
+
+// A metric's step (Op::step, K = 1) on eight chains a thread; the
+// operands are refreshed through an empty asm, so that their difference
+// is recomputed every iteration, as the tile computes it for every pair.
+template <class Op, class T> __device__ __forceinline__ void touch(T &v);
+template <> __device__ __forceinline__ void touch<void, float>(float &v) { asm volatile("" : "+f"(v)); }
+template <> __device__ __forceinline__ void touch<void, double>(double &v) { asm volatile("" : "+d"(v)); }
+template <class Op, class T> __global__ void run_step(const double *in, double *out)
+{
+    const int tid = blockIdx.x * blockDim.x + threadIdx.x;
+    T acc[CHAINS], a[CHAINS], b[CHAINS];
+#pragma unroll
+    for (int c = 0; c < CHAINS; ++c) {
+        acc[c] = Op::template init<T>();
+        a[c] = (T)in[c] + (T)(tid & 7);
+        b[c] = (T)in[(c + 3) % CHAINS] * (T)0.75;
+    }
+#pragma unroll 8
+    for (int i = 0; i < ITERS; ++i) {
+#pragma unroll
+        for (int c = 0; c < CHAINS; ++c) {
+            touch<void, T>(a[c]);
+            touch<void, T>(b[c]);
+            Op::step(acc[c], a[c], b[c]);
+        }
+    }
+    T s = 0;
+#pragma unroll
+    for (int c = 0; c < CHAINS; ++c) s += acc[c];
+    if (s == (T)12345.678) out[tid] = (double)s; // never true: keeps the work
+}
+
+template <class K> float time_kernel(K kernel, const double *in, double *out, int blocks,
+                                     int threads)
+{
+    cudaEvent_t a, b;
+    CHECK(cudaEventCreate(&a));
+    CHECK(cudaEventCreate(&b));
+    kernel<<<blocks, threads>>>(in, out); // warm-up
+    CHECK(cudaGetLastError());
+    float best = 1e30f;
+    for (int r = 0; r < 5; ++r) {
+        CHECK(cudaEventRecord(a));
+        kernel<<<blocks, threads>>>(in, out);
+        CHECK(cudaEventRecord(b));
+        CHECK(cudaEventSynchronize(b));
+        float ms;
+        CHECK(cudaEventElapsedTime(&ms, a, b));
+        if (ms < best) best = ms;
+    }
+    CHECK(cudaEventDestroy(a));
+    CHECK(cudaEventDestroy(b));
+    return best;
+}
+
+struct step_row {
+    const char *metric;
+    float (*time)(const double *, double *, int, int);
+};
+template <class Op> float time_step_f(const double *in, double *out, int blocks, int threads)
+{
+    return time_kernel(run_step<Op, float>, in, out, blocks, threads);
+}
+template <class Op> float time_step_d(const double *in, double *out, int blocks, int threads)
+{
+    return time_kernel(run_step<Op, double>, in, out, blocks, threads);
+}
+#define STEP(name, Op) {name, time_step_f<Op>}, {name, time_step_d<Op>}
+const step_row STEPS[] = {
+    STEP("euclidean", gd_tile::sqdist),   STEP("cityblock", gd_tile::absdist),
+    STEP("chebychev", gd_tile::maxabs),   STEP("cosine", gd_tile::dot_rn),
+    STEP("hamming", gd_tile::neq),        STEP("jaccard", gd_tile::jaccard_counts),
+    STEP("minkowski", minkowski_step),
+};
+#undef STEP
 
 template <int M> float time_mix(const double *in, double *out, int blocks, int threads)
 {
@@ -200,6 +288,19 @@ int main()
         const double per = steps / (ms[m] * 1e-3) / clock / sms;
         printf("%-10s %10.3f %14.1f %14.1f %14.3g\n", NAMES[m], ms[m], per * INSTRUCTIONS[m], per,
                steps / (ms[m] * 1e-3));
+    }
+    // the metrics' steps; minkowski with p = 3 (the bench's)
+    const float pf = 3.0f;
+    const double pd = 3.0;
+    CHECK(cudaMemcpyToSymbol(c_minkowski_pf, &pf, sizeof pf));
+    CHECK(cudaMemcpyToSymbol(c_minkowski_pd, &pd, sizeof pd));
+    printf("\n%-10s %-6s %10s %14s %14s\n", "step", "class", "ms", "steps/clk/SM", "steps/s");
+    for (const step_row &r : STEPS) {
+        const bool single = (&r - STEPS) % 2 == 0;
+        const float t = r.time(in, out, blocks, threads);
+        const double steps = (double)blocks * threads * CHAINS * ITERS;
+        printf("%-10s %-6s %10.3f %14.2f %14.3g\n", r.metric, single ? "single" : "double", t,
+               steps / (t * 1e-3) / clock / sms, steps / (t * 1e-3));
     }
     CHECK(cudaFree(in));
     CHECK(cudaFree(out));

@@ -138,12 +138,18 @@ load helpers
     [[ "$output" == *"staged and direct agree"* ]]
 }
 
-@test "the instruction-mix microbenchmark runs and reports every mix" {
+@test "the instruction-mix microbenchmark runs and reports every mix and every distance step" {
     require_gpu
     run make -s -C "$GD_ROOT" fp64mix GPU_ARCHS="${GPU_ARCHS:-90}"
     echo "$output"
     [ "$status" -eq 0 ]
     for mix in dadd dmin dadd+dmin dadd+imin64 dfma dsub+dfma dham fadd+fmin fsub+ffma fham viaddmin; do
         echo "$output" | grep -Eq "^${mix//+/\\+} +[0-9.]+ +[0-9.]+ +[0-9.]+ "
+    done
+    # and every distance step, in both classes
+    for m in euclidean cityblock chebychev cosine hamming jaccard minkowski; do
+        for c in single double; do
+            echo "$output" | grep -Eq "^$m +$c +[0-9.]+ +[0-9.]+ +[0-9.e+]+$"
+        done
     done
 }
