@@ -29,11 +29,11 @@
  *   viaddmin      DPX min(a + b, c), s32        (integer min-plus)
  *
  * Then each step the distance kernels run (tile.cuh's and metric.cuh's
- * own code, compiled as the kernels compile it), single and double, on
- * operands the loop cannot hoist (an empty asm marks them changed every
- * iteration): its steps a clock an SM are what the metric's instruction
- * mix allows with no loads, stores or barriers, the ceiling the bench's
- * metric table measures its kernels against beside the pipes' bound.
+ * own code), single and double, in the tile's inner loop: 8 x 8
+ * accumulators a thread, operands from shared memory (run_step). Its
+ * steps a clock an SM are what the metric's instruction mix allows with
+ * no global loads, barriers or stores: the ceiling the bench's metric
+ * table measures its kernels against, beside the pipes' bound.
  */
 #define GD_STEPS_ONLY
 #include "metric.cuh" // the kernels' own steps (gd_tile::sqdist ..., minkowski_step)
@@ -153,35 +153,56 @@ template <int M> __global__ void run(const double *in, double *out)
     }
 }
 
-// A metric's step (Op::step, K = 1) on eight chains a thread; the
-// operands are refreshed through an empty asm, so that their difference
-// is recomputed every iteration, as the tile computes it for every pair.
-template <class Op, class T> __device__ __forceinline__ void touch(T &v);
-template <> __device__ __forceinline__ void touch<void, float>(float &v) { asm volatile("" : "+f"(v)); }
-template <> __device__ __forceinline__ void touch<void, double>(double &v) { asm volatile("" : "+d"(v)); }
-template <class Op, class T> __global__ void run_step(const double *in, double *out)
+// A metric's step (Op::step, K = 1) as the distance kernels run it: an
+// 8 x 8 tile of accumulators a thread, each k-step's 8 + 8 operands read
+// from shared memory by 16-byte loads (tile.cuh's inner loop without its
+// global loads, barriers and stores). The loads' addresses change from
+// one pass to the next, so nothing can be computed once outside the loop
+// (an empty asm cannot stop that: ptxas sees through it). 128 threads a
+// block.
+enum { STEP_THREADS = 128, STEP_K = 8, STEP_ITERS = ITERS * CHAINS / 16 };
+template <class Op, class T>
+__global__ void __launch_bounds__(STEP_THREADS) run_step(const double *in, double *out)
 {
-    const int tid = blockIdx.x * blockDim.x + threadIdx.x;
-    T acc[CHAINS], a[CHAINS], b[CHAINS];
+    typedef typename gd_tile::vec16<T>::type V;
+    enum { W = gd_tile::vec16<T>::N };
+    __shared__ __align__(16) T sa[2 * STEP_K][16 * 8], sb[2 * STEP_K][8 * 8];
+    const int tid = threadIdx.x, tx = tid % 16, ty = tid / 16;
+    for (int e = tid; e < 2 * STEP_K * 16 * 8; e += STEP_THREADS)
+        (&sa[0][0])[e] = (T)in[e % CHAINS] + (T)(e % 7);
+    for (int e = tid; e < 2 * STEP_K * 8 * 8; e += STEP_THREADS)
+        (&sb[0][0])[e] = (T)in[(e + 3) % CHAINS] * (T)0.75 + (T)(e % 5);
+    __syncthreads();
+    T acc[8][8];
 #pragma unroll
-    for (int c = 0; c < CHAINS; ++c) {
-        acc[c] = Op::template init<T>();
-        a[c] = (T)in[c] + (T)(tid & 7);
-        b[c] = (T)in[(c + 3) % CHAINS] * (T)0.75;
-    }
-#pragma unroll 8
-    for (int i = 0; i < ITERS; ++i) {
+    for (int r = 0; r < 8; ++r)
 #pragma unroll
-        for (int c = 0; c < CHAINS; ++c) {
-            touch<void, T>(a[c]);
-            touch<void, T>(b[c]);
-            Op::step(acc[c], a[c], b[c]);
+        for (int c = 0; c < 8; ++c) acc[r][c] = Op::template init<T>();
+#pragma unroll 1
+    for (int i = 0; i < STEP_ITERS / STEP_K; ++i) {
+        // stages alternate between two halves, so that the loads' addresses
+        // change with i and no load or difference is computed once
+        const int h = (i & 1) * STEP_K;
+#pragma unroll
+        for (int k = 0; k < STEP_K; ++k) {
+            T a[8], b[8];
+#pragma unroll
+            for (int g = 0; g < 8 / W; ++g) {
+                gd_tile::unpack(a + g * W, *reinterpret_cast<const V *>(&sa[h + k][g * 16 * W + W * tx]));
+                gd_tile::unpack(b + g * W, *reinterpret_cast<const V *>(&sb[h + k][g * 8 * W + W * ty]));
+            }
+#pragma unroll
+            for (int r = 0; r < 8; ++r)
+#pragma unroll
+                for (int c = 0; c < 8; ++c) Op::step(acc[r][c], a[r], b[c]);
         }
     }
     T s = 0;
 #pragma unroll
-    for (int c = 0; c < CHAINS; ++c) s += acc[c];
-    if (s == (T)12345.678) out[tid] = (double)s; // never true: keeps the work
+    for (int r = 0; r < 8; ++r)
+#pragma unroll
+        for (int c = 0; c < 8; ++c) s += acc[r][c];
+    if (s == (T)12345.678) out[blockIdx.x * blockDim.x + tid] = (double)s; // never true
 }
 
 template <class K> float time_kernel(K kernel, const double *in, double *out, int blocks,
@@ -213,11 +234,11 @@ struct step_row {
 };
 template <class Op> float time_step_f(const double *in, double *out, int blocks, int threads)
 {
-    return time_kernel(run_step<Op, float>, in, out, blocks, threads);
+    return time_kernel(run_step<Op, float>, in, out, blocks * threads / STEP_THREADS, STEP_THREADS);
 }
 template <class Op> float time_step_d(const double *in, double *out, int blocks, int threads)
 {
-    return time_kernel(run_step<Op, double>, in, out, blocks, threads);
+    return time_kernel(run_step<Op, double>, in, out, blocks * threads / STEP_THREADS, STEP_THREADS);
 }
 #define STEP(name, Op) {name, time_step_f<Op>}, {name, time_step_d<Op>}
 const step_row STEPS[] = {
@@ -298,7 +319,7 @@ int main()
     for (const step_row &r : STEPS) {
         const bool single = (&r - STEPS) % 2 == 0;
         const float t = r.time(in, out, blocks, threads);
-        const double steps = (double)blocks * threads * CHAINS * ITERS;
+        const double steps = (double)blocks * threads * 64 * STEP_ITERS;
         printf("%-10s %-6s %10.3f %14.2f %14.3g\n", r.metric, single ? "single" : "double", t,
                steps / (t * 1e-3) / clock / sms, steps / (t * 1e-3));
     }
