@@ -259,14 +259,10 @@ template <class T, int TRACK>
 gd_status launch_fw_diag_(T *D, int *P, int *H, int64_t ld, int64_t k0, cudaStream_t st)
 {
     const int bytes = TRACK * FB * FB * (int)sizeof(int);
-    static bool attr_set[GD_MAX_DEVICES]; /* by CUDA ordinal */
-    if (TRACK && !attr_set[gd_ordinal()]) {
-        gd_status s = gd_cuda(cudaFuncSetAttribute(fw_diag<T, TRACK>,
-                                                   cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                   bytes),
+    if (TRACK) {
+        gd_status s = gd_cuda(gd_dynamic_smem<fw_diag<T, TRACK>>(bytes),
                               "the diagonal block's shared memory");
         if (s) return s;
-        attr_set[gd_ordinal()] = true;
     }
     fw_diag<T, TRACK><<<1, DIAG_THREADS, bytes, st>>>(D, P, H, ld, k0);
     return GD_OK;

@@ -463,10 +463,9 @@ void launch_panel(kind k, const T *X, const T *Xp, T *Dd, int64_t n, int64_t d,
         for (int64_t q0 = 0; q0 < count; q0 += INT32_MAX) {
             const int64_t blocks = count - q0 < INT32_MAX ? count - q0 : INT32_MAX;
             // the store's shared memory (above the default 48 KB with the
-            // stages': a failure here fails the launch, which the caller
-            // checks)
-            cudaFuncSetAttribute(pdist_tuned<T, Op, St>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 tri_store_bytes<T>());
+            // stages'), once a device: a failure here fails the launch,
+            // which the caller checks
+            if (tri_store_bytes<T>() > 0) (void)gd_dynamic_smem<pdist_tuned<T, Op, St>>(tri_store_bytes<T>());
             pdist_tuned<T, Op, St><<<(unsigned)blocks, 16 * S::TY, tri_store_bytes<T>(), st>>>(
                 Xp, Dd, n, np, dp, c0, NT, base, q0, X, md);
         }
