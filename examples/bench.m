@@ -73,8 +73,13 @@ if (st == 0)
   endfor
 endif
 ceiling.minplus.single = 64 * dev.sms * clock_hz;
-ceiling.minplus.double = pick (isfield (mix.pair, "dadd_dmin"), mix.pair.dadd_dmin, 13.1) ...
-                         * dev.sms * clock_hz;
+if (isfield (mix.pair, "dadd_dmin"))
+  ceiling.minplus.double = mix.pair.dadd_dmin * dev.sms * clock_hz;
+  dmin_src = "as build/fp64_mix measures it in this run";
+else
+  ceiling.minplus.double = 13.1 * dev.sms * clock_hz;
+  dmin_src = "as build/fp64_mix measured it on the H100 (not built here)";
+endif
 ## FP32 FMA: 128 lanes per SM, 2 flops each
 ceiling.sgemm = 256 * dev.sms * clock_hz;
 ## pdist: FSUB + FFMA per (i,j,k) triple, like min-plus's pair; double
@@ -93,8 +98,8 @@ if (any (strcmp (ops, "minplus")))
   printf ("\nmin-plus\n%-16s %-6s %5s %10s %10s %6s %9s %8s %8s %8s %7s %7s\n", "var",
           "class", "n", "kernel ms", "steps/s", "%ceil", "h2h ms", "copy ms",
           "GB/s", "zeros ms", "h2h/k+c", "h2h/max");
-  md{end+1} = sprintf ("## min-plus\n\nCeilings: single %.3g steps/s (64/clock/SM: FMNMX), double %.3g steps/s (the DADD + DMNMX pair as build/fp64_mix measures it in this run, %.1f a clock an SM: DMNMX issues at a fifth of DADD's rate).\n\nInputs: `rand (n, class) * 100`, no negative element, so v5 in single runs its integer-min kernel (`v5 (integer min)`: two FADD and one three-input integer min per two steps); `v5 (fminf)` is v5 on the same inputs minus 50, with FADD and FMNMX per step. The ceiling is the FMNMX one for both.\n\nkernel: the product's kernels alone (CUDA events; a large product runs in blocks of 2048 or more a side, so that copies overlap kernels: the `GD_BLOCKS=1` row is the same call in one piece); h2h: host to host, what `tic; R = gd_minplus (A, B); toc` measures; copy: the engine time of the call's copies, host to device and back (CUDA events around each 32 MiB piece through the page-locked staging slots; `GD_STAGE=0`: the driver's pageable copies); GB/s: the three n x n matrices over that time; zeros: what `zeros (n, class)` costs in this Octave, for comparison (gd's result array is Octave's, unfilled; its pages are first touched by the parallel copy out of the staging slots); h2h / max: h2h over max(kernel, copy), the overlap bar (1.2).\n\n| variant | class | n | kernel ms | steps/s | %% of ceiling | h2h ms | copy ms | copy GB/s | zeros ms | h2h / (k+c) | h2h / max(k, c) |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
-                       ceiling.minplus.single, ceiling.minplus.double,
+  md{end+1} = sprintf ("## min-plus\n\nCeilings: single %.3g steps/s (64/clock/SM: FMNMX), double %.3g steps/s (the DADD + DMNMX pair %s, %.1f a clock an SM: DMNMX issues at a fifth of DADD's rate).\n\nInputs: `rand (n, class) * 100`, no negative element, so v5 in single runs its integer-min kernel (`v5 (integer min)`: two FADD and one three-input integer min per two steps); `v5 (fminf)` is v5 on the same inputs minus 50, with FADD and FMNMX per step. The ceiling is the FMNMX one for both.\n\nkernel: the product's kernels alone (CUDA events; a large product runs in blocks of 2048 or more a side, so that copies overlap kernels: the `GD_BLOCKS=1` row is the same call in one piece); h2h: host to host, what `tic; R = gd_minplus (A, B); toc` measures; copy: the engine time of the call's copies, host to device and back (CUDA events around each 32 MiB piece through the page-locked staging slots; `GD_STAGE=0`: the driver's pageable copies); GB/s: the three n x n matrices over that time; zeros: what `zeros (n, class)` costs in this Octave, for comparison (gd's result array is Octave's, unfilled; its pages are first touched by the parallel copy out of the staging slots); h2h / max: h2h over max(kernel, copy), the overlap bar (1.2).\n\n| variant | class | n | kernel ms | steps/s | %% of ceiling | h2h ms | copy ms | copy GB/s | zeros ms | h2h / (k+c) | h2h / max(k, c) |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+                       ceiling.minplus.single, ceiling.minplus.double, dmin_src,
                        ceiling.minplus.double / (dev.sms * clock_hz));
   nrows = 0;
   for n = sizes
