@@ -3,7 +3,7 @@
  * are computed, so that the mx x my matrix is never stored.
  *
  * fused: the tile of pdist2 'tuned' (tile.cuh: 128 rows of X by 64
- * queries, 8x8 pairs a thread: gd_tile::dist_shape), the same
+ * queries in single, 128 by 128 in double, 8x8 pairs a thread), the same
  * arithmetic in the same order, so each distance is gd_pdist2's to the
  * bit. A block keeps its queries and walks a range of X's row tiles (a
  * split); for each query it holds a sorted list of its K best (key, row)
@@ -315,16 +315,16 @@ template <class T> struct fused_args {
 // Blocks an SM: pdist2's tile runs four in single (128 registers a
 // thread); with the selection's state beside the accumulators across the
 // loop over X's tiles ptxas spills there, so three (170 registers).
-template <class T> struct fused_blocks { enum { N = gd_tile::dist_shape<T>::MINB }; };
+template <class T> struct fused_blocks { enum { N = gd_tile::shape<T>::MINB }; };
 #ifndef GD_KNN_BLOCKS_SINGLE
 #define GD_KNN_BLOCKS_SINGLE 3
 #endif
 template <> struct fused_blocks<float> { enum { N = GD_KNN_BLOCKS_SINGLE }; };
 template <class T, class M>
-__global__ void __launch_bounds__(16 * gd_tile::dist_shape<T>::TY, fused_blocks<T>::N)
+__global__ void __launch_bounds__(16 * gd_tile::shape<T>::TY, fused_blocks<T>::N)
 knn_fused(const fused_args<T> a)
 {
-    typedef gd_tile::dist_shape<T> S;
+    typedef gd_tile::shape<T> S;
     enum { TY = S::TY, NT = 16 * TY, NQ = 8 * TY };
     __shared__ lists<T, NQ> s;
     extern __shared__ __align__(16) unsigned char dyn[];
@@ -561,7 +561,7 @@ template <class T>
 gd_status run_gpu(const gd_matrix &X0, const gd_matrix &Y0, gd_distance metric, int64_t K,
                   int largest, gd_out Dout, gd_out Iout, gd_class icls, gd_timing *t)
 {
-    typedef gd_tile::dist_shape<T> S;
+    typedef gd_tile::shape<T> S;
     enum { NQ = 8 * S::TY, NT = 16 * S::TY };
     const gd_class cls = sizeof(T) == 4 ? GD_SINGLE : GD_DOUBLE;
     const int64_t mx = X0.rows, my = Y0.rows, d = X0.cols;

@@ -538,13 +538,14 @@ template <> struct shape<double> : layout<16, 16, 1> {};
 template <> struct shape<int> : layout<16, 8, 4, true> {};
 template <> struct shape<long long> : layout<16, 16, 1> {};
 
-/* The distances' layouts (pdist, pdist2, the kNN forms): single as
- * min-plus; double on 128x64 of 128 threads, two blocks an SM (up to 255
- * registers a thread either way). Two independent blocks an SM instead of
- * one of 128x128: one block's barriers and store no longer idle the SM's
- * FP64 pipe, which the other keeps busy (16384 x 300: 82.6% of the FP64
- * ceiling against 68.7%; NOTES.md). Min-plus double stays on 128x128,
- * where this layout is 9% slower (DMNMX, not the barriers, bounds it). */
+/* The distances' layouts (pdist, pdist2): single as min-plus; double on
+ * 128x64 of 128 threads, two blocks an SM (up to 255 registers a thread
+ * either way). Two independent blocks an SM instead of one of 128x128:
+ * one block's barriers and store no longer idle the SM's FP64 pipe, which
+ * the other keeps busy (16384 x 300: 82.6% of the FP64 ceiling against
+ * 68.7%; NOTES.md). Min-plus double stays on 128x128, where this layout
+ * is 9% slower (DMNMX, not the barriers, bounds it), and so do the fused
+ * neighbours (chebychev 1.43x slower on it, the others within 12%). */
 template <class T> struct dist_shape : shape<T> {};
 template <> struct dist_shape<double> : layout<16, 8, 2> {};
 
