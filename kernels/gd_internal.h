@@ -231,7 +231,6 @@ gd_status gd_out_buffer(gd_out *o, size_t bytes, const char *what);
 #ifdef __cplusplus
 }
 
-#ifdef __CUDACC__
 /* A kernel's dynamic shared memory beyond the default 48 KB: set once per
  * kernel and device (cudaFuncSetAttribute is a driver call; a launch needs
  * it only the first time on each device). K: the kernel itself. */
@@ -244,6 +243,5 @@ template <auto K> cudaError_t gd_dynamic_smem(int bytes)
     if (e == cudaSuccess) set[o] = true;
     return e;
 }
-#endif
 #endif
 #endif
