@@ -358,8 +358,9 @@ template <int TY> struct tri_tile {
 // (dp a multiple of 4, so the last stage may be a half one): padded
 // features add (0 - 0)^2 = 0. Tiles (ic, jc), ic >= jc, of 128 x 128 of
 // the panel's tile columns, each computed by 128/(8TY) blocks (two of
-// 128 x 64: gd_tile::dist_shape); one block a tile and no loop around it, which at
-// 128 registers a thread would spill (launch_panel covers the panel); pairs
+// 128 x 64: gd_tile::dist_shape); one block a tile and no loop around
+// it, which at 128 registers a thread would spill (launch_panel covers
+// the panel); pairs
 // above the diagonal and past n are not written.
 template <class T, class Op, class St>
 __global__ void __launch_bounds__(16 * gd_tile::dist_shape<T>::TY, gd_tile::dist_shape<T>::MINB)
@@ -733,8 +734,8 @@ template <class T, class Op, class M> void launch_metric(const gd_plan &p, const
 {
     const T *X = (const T *)p.A, *Y = (const T *)p.B;
     const store2_metric<T, M> out = {md, (T *)p.C, p.ldc, p.m, p.n, X, Y, p.mp, p.np};
-    gd_tile::launch_each<Op, T, BIG_BK, gd_tile::dist_shape<T>>(X, p.mp, Y, p.np, p.mp, p.np, p.kp, out,
-                                                           p.st);
+    gd_tile::launch_each<Op, T, BIG_BK, gd_tile::dist_shape<T>>(X, p.mp, Y, p.np, p.mp, p.np, p.kp,
+                                                                out, p.st);
 }
 
 template <class T> gd_status launch2_tuned(const gd_plan &p)
