@@ -251,24 +251,7 @@ const step_row STEPS[] = {
 
 template <int M> float time_mix(const double *in, double *out, int blocks, int threads)
 {
-    cudaEvent_t a, b;
-    CHECK(cudaEventCreate(&a));
-    CHECK(cudaEventCreate(&b));
-    run<M><<<blocks, threads>>>(in, out); // warm-up
-    CHECK(cudaGetLastError());
-    float best = 1e30f;
-    for (int r = 0; r < 5; ++r) {
-        CHECK(cudaEventRecord(a));
-        run<M><<<blocks, threads>>>(in, out);
-        CHECK(cudaEventRecord(b));
-        CHECK(cudaEventSynchronize(b));
-        float ms;
-        CHECK(cudaEventElapsedTime(&ms, a, b));
-        if (ms < best) best = ms;
-    }
-    CHECK(cudaEventDestroy(a));
-    CHECK(cudaEventDestroy(b));
-    return best;
+    return time_kernel(run<M>, in, out, blocks, threads);
 }
 
 int main()
