@@ -676,20 +676,24 @@ if (any (strcmp (ops, "metrics")))
 endif
 
 if (any (strcmp (ops, "int")))
-  ## min-plus on the integer classes (v5: DPX tiles). Each class with
-  ## small values (the ranges prove that no sum leaves the narrowest
-  ## lanes) and int16 / int32 also with intmin and intmax (the wider
-  ## lanes). The ceiling: one DPX min(a + b, c) per step, 64 a clock an SM
-  ## (the ALU pipe's rate for a 32-bit min); the 16x2 forms take two steps
-  ## an instruction.
-  n = scale (8192);
+  ## min-plus on the integer classes (v5: DPX tiles), n = 4096 and 8192.
+  ## Each class with small values (the ranges prove that no sum leaves the
+  ## narrowest lanes) and int16 / int32 also with intmin and intmax (the
+  ## wider lanes); then the witness ([R, K]) on int16 and int32. The
+  ## ceiling: one DPX min(a + b, c) per step, 64 a clock an SM (the ALU
+  ## pipe's rate for a 32-bit min); the 16x2 forms take two steps an
+  ## instruction. The 64-bit forms and the witness have no DPX step: no
+  ## ceiling is given for them.
   dpx = 64 * dev.sms * clock_hz;
-  printf ("\nmin-plus, integer classes (v5)\n%-8s %-11s %-24s %10s %12s %7s %10s\n", "class",
-          "data", "form", "kernel ms", "steps/s", "%ceil", "h2h ms");
-  md{end+1} = sprintf ("\n## min-plus, integer classes\n\n`R = gd_minplus (A)`, n = %d, v5 on integer lanes (kernels/minplus_int.cu): Hopper's DPX min(a + b, c) a step on 32-bit lanes, two steps an instruction on 16-bit halves (int8 and uint8 widened to them), in the narrowest lanes the operands' ranges allow; else wider lanes or 64-bit sums (saturating where even those could leave the class). Small data: `randi ([-40 40])` (unsigned: 0 ... 40); saturating data: `randi ([-1000 1000])` with a seventh of the elements intmin or intmax. Ceiling: one DPX instruction a step, 64 a clock an SM (%.3g steps/s), twice that for the 16x2 forms. kernel: CUDA events, median of 3; h2h: the whole call. Each result's first 64 rows checked against the cpu variant first.\n\n| class | data | form | kernel ms | steps/s | %% of ceiling | host-to-host ms |\n|---|---|---|---:|---:|---:|---:|\n", n, dpx);
-  classes = {"int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "int16", "int32"};
-  saturating = [false(1, 8) true true];
-  progress ("integer min-plus", numel (classes));
+  printf ("\nmin-plus, integer classes (v5)\n%-6s %-8s %-11s %-24s %10s %12s %7s %10s\n", "n",
+          "class", "data", "form", "kernel ms", "steps/s", "%ceil", "h2h ms");
+  md{end+1} = sprintf ("\n## min-plus, integer classes\n\n`R = gd_minplus (A)` (and `[R, K]`), v5 on integer lanes (kernels/minplus_int.cu): Hopper's DPX min(a + b, c) a step on 32-bit lanes, two steps an instruction on 16-bit halves (int8 and uint8 widened to them), in the narrowest lanes the operands' ranges allow; else wider lanes or 64-bit sums (saturating where even those could leave the class). The witness: 64-bit lanes, each sum saturated to the class before it is compared. Small data: `randi ([-40 40])` (unsigned: 0 ... 40); saturating data: `randi ([-1000 1000])` with a seventh of the elements intmin or intmax. Ceiling: one DPX instruction a step, 64 a clock an SM (%.3g steps/s), twice that for the 16x2 forms; none for the 64-bit lanes. kernel: CUDA events around everything on the GPU between the upload and the download (the range pass, the lanes, the tile, the saturation), median of 3; h2h: the whole call. Each result's first 64 rows (and K's) checked against the cpu variant first.\n\n| n | class | data | form | kernel ms | steps/s | %% of ceiling | host-to-host ms |\n|---:|---|---|---|---:|---:|---:|---:|\n", dpx);
+  classes = {"int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "int16", "int32", "int16", "int32"};
+  saturating = [false(1, 8) true true false false];
+  witness = [false(1, 10) true true];
+  sizes = unique (scale ([4096 8192]));
+  progress ("integer min-plus", numel (classes) * numel (sizes));
+  for n = sizes
   for r = 1:numel (classes)
     cls = classes{r};
     if (saturating(r))
@@ -699,27 +703,46 @@ if (any (strcmp (ops, "int")))
     else
       A = cast (randi ([-40 40], n), cls);
     endif
-    [R, ~, info] = gd_minplus (A, "Variant", "v5");
     q = min (n, 64);
-    if (! isequal (R(1:q,:), gd_minplus (A(1:q,:), A, "Variant", "cpu")))
+    if (witness(r))
+      [R, K, info] = gd_minplus (A, "Variant", "v5");
+      [RC, KC] = gd_minplus (A(1:q,:), A, "Variant", "cpu");
+      ok = isequal (R(1:q,:), RC) && isequal (K(1:q,:), KC);
+      clear K KC RC;
+    else
+      [R, ~, info] = gd_minplus (A, "Variant", "v5");
+      ok = isequal (R(1:q,:), gd_minplus (A(1:q,:), A, "Variant", "cpu"));
+    endif
+    if (! ok)
       error ("bench: integer min-plus (%s) differs from the cpu variant", cls);
     endif
     clear R;
     tk = th = zeros (1, 3);
     for t = 1:3
-      t0 = tic (); [R, ~, info] = gd_minplus (A, "Variant", "v5"); th(t) = toc (t0) * 1e3;
+      if (witness(r))
+        t0 = tic (); [R, K, info] = gd_minplus (A, "Variant", "v5"); th(t) = toc (t0) * 1e3;
+        clear K;
+      else
+        t0 = tic (); [R, ~, info] = gd_minplus (A, "Variant", "v5"); th(t) = toc (t0) * 1e3;
+      endif
       tk(t) = info.kernel_ms; clear R;
     endfor
     rate = n^3 / (median (tk) * 1e-3);
+    dpx_form = ! isempty (strfind (info.kernel, "dpx"));
     ceil_r = dpx * pick (isempty (strfind (info.kernel, "16x2")), 1, 2);
+    pct = pick (dpx_form, sprintf ("%.1f", 100 * rate / ceil_r), "-");
     data = pick (saturating(r), "saturating", "small");
-    printf ("%-8s %-11s %-24s %10.2f %12.3g %7.1f %10.2f\n", cls, data, info.kernel, median (tk),
-            rate, 100 * rate / ceil_r, median (th));
-    md{end+1} = sprintf ("| %s | %s | %s | %.2f | %.3g | %.1f | %.2f |\n", cls, data, info.kernel,
-                         median (tk), rate, 100 * rate / ceil_r, median (th));
+    if (witness(r))
+      data = [data ", [R, K]"];
+    endif
+    printf ("%-6d %-8s %-11s %-24s %10.2f %12.3g %7s %10.2f\n", n, cls, data, info.kernel,
+            median (tk), rate, pct, median (th));
+    md{end+1} = sprintf ("| %d | %s | %s | %s | %.2f | %.3g | %s | %.2f |\n", n, cls, data,
+                         info.kernel, median (tk), rate, pct, median (th));
     fflush (stdout);
     progress ();
     clear A;
+  endfor
   endfor
 endif
 

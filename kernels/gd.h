@@ -244,7 +244,12 @@ gd_status gd_squareform(const gd_matrix *X, int tomatrix, gd_out R, int *flags,
  * with Octave's min: NaN is skipped unless every term is NaN. k == 0
  * gives +Inf everywhere. R is written whole (column-major, m x n).
  * variant: "auto", "v0" ... "v5", "cpu"; 'auto' runs on the GPU whenever
- * an operand or the result is resident. */
+ * an operand or the result is resident. The integer classes (GD_INT8 ...
+ * GD_UINT64, both operands of one class, else GD_ERR_INPUT) take Octave's
+ * saturating sums, R in their class, k == 0 giving the class's largest
+ * value; they run on "v5" (minplus_int.cu: DPX tiles in the narrowest
+ * lanes the operands' ranges allow; t->kernel names the form) and "cpu"
+ * (others fail with GD_ERR_VARIANT). */
 gd_status gd_minplus(const char *variant, const gd_matrix *A, const gd_matrix *B,
                      gd_out R, gd_timing *t);
 
@@ -255,7 +260,7 @@ gd_status gd_minplus(const char *variant, const gd_matrix *A, const gd_matrix *B
  * Octave's. K goes where its gd_out says, in class kcls (GD_DOUBLE or
  * GD_INT32), beside R (both kept on the device, or both on the host).
  * Variants with a witness: v0, v1, v5, cpu and auto (others fail with
- * GD_ERR_VARIANT). */
+ * GD_ERR_VARIANT); for the integer classes v5, cpu and auto. */
 gd_status gd_minplus_witness(const char *variant, const gd_matrix *A, const gd_matrix *B,
                              gd_out R, gd_out K, gd_class kcls, gd_timing *t);
 
@@ -379,13 +384,6 @@ void gd_cpu_minplus_d(const double *A, const double *B, double *R, int32_t *K, i
  * Returns -1 for a class that is not an integer one. */
 int gd_cpu_minplus_int(gd_class cls, const void *A, const void *B, void *R, int32_t *K,
                        int64_t m, int64_t k, int64_t n);
-/* The same on the GPU (minplus_int.cu), host operands, the result into
- * host memory (R: see gd_out; not kept on the device), k > 0:
- * DPX tiles on 16- and 32-bit lanes where the operands' ranges prove that
- * no sum leaves the lane, else a wider lane or saturating 64-bit sums;
- * t->kernel names the form. No witness. */
-gd_status gd_minplus_int_gpu(gd_class cls, const void *A, const void *B, gd_out R, int64_t m,
-                             int64_t k, int64_t n, gd_timing *t);
 /* The threads gd's CPU loops (and the staging copies) use: OpenMP's, or
  * 1 when OMP_STACKSIZE is too small for a thread; gd_cpu_note then says
  * so (else ""). */

@@ -43,6 +43,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+// v5 on the integer classes (minplus_int.cu): its launcher, workspace and
+// the form it reports
+gd_status gd_minplus_int_launch(const gd_plan &p);
+size_t gd_minplus_int_work(const gd_plan &p);
+void gd_minplus_int_after(const gd_plan &p, gd_timing *t);
+
 namespace {
 
 // ---------------------------------------------------------------------------
@@ -246,7 +252,11 @@ __global__ void find_negative(const float4 *__restrict__ x, int64_t count4, int 
 }
 
 // the sign flag: [0] live, [1] as the first launch found it
-size_t work_v5(const gd_plan &) { return 2 * sizeof(int); }
+// (the integer classes: their lanes, ranges and choice)
+size_t work_v5(const gd_plan &p)
+{
+    return gd_class_is_int(p.cls) ? gd_minplus_int_work(p) : 2 * sizeof(int);
+}
 
 // single: each block of A and of B is scanned once, before the first
 // launch that uses it; the flag is cleared first
@@ -268,6 +278,10 @@ gd_status inspect_v5(const gd_plan &p, gd_class cls, const void *A, int64_t a, c
 // the integer min first.
 void after_v5(const gd_plan &p, gd_class cls, gd_timing *t)
 {
+    if (gd_class_is_int(cls)) {
+        gd_minplus_int_after(p, t);
+        return;
+    }
     int neg[2] = {0, 0};
     if (cls != GD_SINGLE ||
         cudaMemcpy(neg, p.work, sizeof neg, cudaMemcpyDeviceToHost) != cudaSuccess) {
@@ -393,9 +407,10 @@ const gd_product_variant VARIANTS[] = {
      GD_PADDED_BT, true, TILE, TILE, KPAD, launch_v4<float>, launch_v4<double>},
     {{"v5", "128x64 tiles of 128 threads, 8x8 per thread, three shared stages of 8 k-steps "
             "filled by cp.async; with no negative operand, an integer min of three a step "
-            "(double: 128x128 of 256, two stages through registers)", 1},
+            "(double: 128x128 of 256, two stages through registers; the integer classes: "
+            "Hopper's DPX min(a + b, c) on 16- or 32-bit lanes, else 64-bit sums)", 1},
      GD_PADDED_BT, true, gd_tile::BIG, gd_tile::BIG, V5_BK_NONNEG, launch_v5<float>,
-     launch_v5<double>, work_v5, after_v5, inspect_v5, true},
+     launch_v5<double>, work_v5, after_v5, inspect_v5, true, gd_minplus_int_launch},
     {{"cpu", "OpenMP on the host, blocked for cache, Octave's min rule", 0},
      GD_RAW, false, 1, 1, 1, NULL, NULL, NULL, NULL, NULL, true},
 };
@@ -406,8 +421,10 @@ gd_status cpu_minplus(gd_class cls, const void *A, const void *B, void *R, int *
 {
     if (cls == GD_SINGLE)
         gd_cpu_minplus_f((const float *)A, (const float *)B, (float *)R, K, m, k, n);
-    else
+    else if (cls == GD_DOUBLE)
         gd_cpu_minplus_d((const double *)A, (const double *)B, (double *)R, K, m, k, n);
+    else if (gd_cpu_minplus_int(cls, A, B, R, K, m, k, n))
+        return gd_fail(GD_ERR_INPUT, "min-plus: not a class it takes");
     return GD_OK;
 }
 
@@ -424,7 +441,7 @@ gd_status cpu_minplus(gd_class cls, const void *A, const void *B, void *R, int *
 const double SPLIT_MIN = 68719476736.0;
 const gd_product_op OP = {"min-plus", NAN, INFINITY, 1.0, false, "cpu (OpenMP)",
                           "v5", "v5", 1 << 17, cpu_minplus, true, false, "v1",
-                          SPLIT_MIN};
+                          SPLIT_MIN, "v5"};
 
 } // namespace
 

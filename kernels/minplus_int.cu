@@ -117,33 +117,109 @@ template <form F> struct dpx_op {
     __device__ static void step(L &acc, L a, L b) { acc = lanes<F>::step(acc, a, b); }
 };
 
+// The witness ([R, K]): 64-bit lanes holding the class's values, and each
+// sum saturated to the class, as Octave's is, before it is compared. So
+// the first k attaining the minimum is the first in Octave's min of the
+// saturated sums: sums past intmax (or intmin) all tie there, and the
+// first of them wins. (The minimum alone may compare exact sums, since
+// saturation is monotone; the witness may not.) One k-step a group: w
+// is the k at which the running minimum last fell, which is the first k
+// attaining it, since a tie never moves it; where no sum falls below
+// intmax, w stays 0, and K = 1 is Octave's answer too. Padding k-steps
+// sum to intmax: never below the minimum.
+template <class S> struct wlanes {
+    typedef long long L;
+    enum { PACK = 1, SIGNED = std::is_signed<S>::value };
+    static constexpr L PA = (L)limits<S>::hi, PB = (L)limits<S>::hi;
+    // a + b saturated to S (a, b hold S's values)
+    __device__ static L sum(L a, L b)
+    {
+        const unsigned long long ua = (unsigned long long)a, ub = (unsigned long long)b;
+        unsigned long long s = ua + ub;
+        if constexpr (SIGNED && sizeof(S) == 8) {
+            if ((long long)((ua ^ s) & (ub ^ s)) < 0)
+                s = a < 0 ? 0x8000000000000000ull : 0x7fffffffffffffffull;
+            return (L)s;
+        } else if constexpr (SIGNED) {
+            const long long x = (long long)s; // exact: S has 32 bits or fewer
+            return x < (L)limits<S>::lo ? (L)limits<S>::lo : x > (L)limits<S>::hi ? (L)limits<S>::hi : x;
+        } else if constexpr (sizeof(S) == 8) {
+            return (L)(s < ua ? ~0ull : s);
+        } else {
+            return (L)(s > (unsigned long long)limits<S>::hi ? (unsigned long long)limits<S>::hi : s);
+        }
+    }
+    __device__ static bool less(L x, L y)
+    {
+        if constexpr (SIGNED) return x < y;
+        else return (unsigned long long)x < (unsigned long long)y;
+    }
+};
+
+template <class S> struct int_first {
+    enum { K = 1, WITNESS = 1 };
+    template <class T> __device__ static T init() { return (T)limits<S>::hi; }
+    template <class T, class W>
+    __device__ static void stepw(T &acc, W &&w, int g, const T (&a)[1][8], const T (&b)[1][8],
+                                 int r, int c)
+    {
+        const T x = wlanes<S>::sum(a[0][r], b[0][c]);
+        if (wlanes<S>::less(x, acc)) {
+            acc = x;
+            w = g;
+        }
+    }
+};
+
+// the witness's epilogue: R (class S) and K (its k + 1), both m x n with
+// leading dimension ldc, where the tile covers them
+template <class S> struct store_first_int {
+    enum { TILE = 0 };
+    S *R;
+    int *K;
+    int64_t ldc, m, n;
+    template <int G>
+    __device__ void witness(int64_t i, int64_t j, long long v, int w, const long long *, int64_t,
+                            const long long *, int64_t) const
+    {
+        if (i < m && j < n) {
+            R[i + ldc * j] = (S)v;
+            K[i + ldc * j] = w + 1;
+        }
+    }
+};
+
 // a source element as a lane: 16-bit halves keep the value's low 16 bits
 // (it fits: int8 and uint8 always, int16 and uint16 in their forms)
-template <form F, class S> __device__ __forceinline__ typename lanes<F>::L lane(S lo, S hi)
+template <class LF, class S> __device__ __forceinline__ typename LF::L lane(S lo, S hi)
 {
-    typedef typename lanes<F>::L L;
-    if constexpr (lanes<F>::PACK == 2)
+    typedef typename LF::L L;
+    if constexpr (LF::PACK == 2)
         return (L)((unsigned)(unsigned short)(int)lo | ((unsigned)(unsigned short)(int)hi << 16));
     else
         return (L)lo;
 }
 
-// Ap (mpl x kp lanes): A (m x k) in lanes, PACK rows a lane, PA past k
-// (and past m, where nothing is read)
-template <form F, class S>
-__global__ void prepare_a(const S *__restrict__ A, int64_t m, int64_t k,
-                          typename lanes<F>::L *__restrict__ Ap, int64_t mpl, int64_t kp)
+// Ap (mpl x kp lanes): A (m x k, leading dimension lda) in lanes, PACK
+// rows a lane, PA past k (and past m, where nothing is read). This and
+// the passes below run only where *gate == want (gate NULL: always): the
+// forms a call may take are all queued, and the range pass's choice
+// (choose_form) lets one of them through, so the host never waits for it.
+template <class LF, class S>
+__global__ void prepare_a(const S *__restrict__ A, int64_t lda, int64_t m, int64_t k,
+                          typename LF::L *__restrict__ Ap, int64_t mpl, int64_t kp,
+                          const int *__restrict__ gate, int want)
 {
-    typedef lanes<F> LF;
     typedef typename LF::L L;
+    if (gate && *gate != want) return;
     const int64_t total = mpl * kp;
     for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < total;
          e += (int64_t)gridDim.x * blockDim.x) {
         const int64_t r = e % mpl, c = e / mpl, i = r * LF::PACK;
         L v = (L)LF::PA;
         if (c < k && i < m) {
-            const S lo = A[i + m * c];
-            v = lane<F, S>(lo, LF::PACK == 2 && i + 1 < m ? A[i + 1 + m * c] : lo);
+            const S lo = A[i + lda * c];
+            v = lane<LF, S>(lo, LF::PACK == 2 && i + 1 < m ? A[i + 1 + lda * c] : lo);
         }
         Ap[e] = v;
     }
@@ -153,20 +229,20 @@ __global__ void prepare_a(const S *__restrict__ A, int64_t m, int64_t k,
 // both halves), PB past k: through a 32 x 32 tile in shared memory, so
 // that both the reads and the writes are contiguous. Block 32 x 8; block
 // (x, y) takes k-steps 32x and columns 32 (y0 + y).
-template <form F, class S>
-__global__ void prepare_b(const S *__restrict__ B, int64_t k, int64_t n,
-                          typename lanes<F>::L *__restrict__ Bt, int64_t np, int64_t kp,
-                          int64_t y0)
+template <class LF, class S>
+__global__ void prepare_b(const S *__restrict__ B, int64_t ldb, int64_t k, int64_t n,
+                          typename LF::L *__restrict__ Bt, int64_t np, int64_t kp,
+                          int64_t y0, const int *__restrict__ gate, int want)
 {
-    typedef lanes<F> LF;
     typedef typename LF::L L;
     __shared__ L tile[32][33];
+    if (gate && *gate != want) return;
     const int64_t c0 = blockIdx.x * (int64_t)32, j0 = (y0 + blockIdx.y) * 32;
     const int tx = threadIdx.x, ty = threadIdx.y;
 #pragma unroll
     for (int q = 0; q < 32; q += 8) {
         const int64_t c = c0 + tx, j = j0 + ty + q;
-        tile[ty + q][tx] = c < k && j < n ? lane<F, S>(B[c + k * j], B[c + k * j]) : (L)LF::PB;
+        tile[ty + q][tx] = c < k && j < n ? lane<LF, S>(B[c + ldb * j], B[c + ldb * j]) : (L)LF::PB;
     }
     __syncthreads();
 #pragma unroll
@@ -176,13 +252,15 @@ __global__ void prepare_b(const S *__restrict__ B, int64_t k, int64_t n,
     }
 }
 
-// R (m x n, class S) = the lanes' minima (C, ldc lanes a column),
-// saturated to S's range
+// R (m x n, class S, leading dimension ldr) = the lanes' minima (C, ldc
+// lanes a column), saturated to S's range
 template <form F, class S>
 __global__ void finish(const typename lanes<F>::L *__restrict__ C, int64_t ldc,
-                       S *__restrict__ R, int64_t m, int64_t n)
+                       S *__restrict__ R, int64_t ldr, int64_t m, int64_t n,
+                       const int *__restrict__ gate, int want)
 {
     typedef lanes<F> LF;
+    if (gate && *gate != want) return;
     const int64_t total = m * n;
     for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < total;
          e += (int64_t)gridDim.x * blockDim.x) {
@@ -199,22 +277,24 @@ __global__ void finish(const typename lanes<F>::L *__restrict__ C, int64_t ldc,
             v = LF::SIGNED ? (__int128)x : (__int128)(unsigned long long)x;
         }
         const __int128 lo = (__int128)limits<S>::lo, hi = (__int128)limits<S>::hi;
-        R[e] = (S)(v < lo ? lo : v > hi ? hi : v);
+        R[i + ldr * j] = (S)(v < lo ? lo : v > hi ? hi : v);
     }
 }
 
-// r[0] = the smallest, r[1] = the largest of x (count elements), as long
-// long (signed S) or unsigned long long (unsigned S); r starts at
-// (largest, smallest) of that type
+// r[0] = the smallest, r[1] = the largest of x (rows x cols, leading
+// dimension ld), as long long (signed S) or unsigned long long (unsigned
+// S); r starts at (largest, smallest) of that type (range_init)
 template <class S>
-__global__ void range(const S *__restrict__ x, int64_t count, unsigned long long *r)
+__global__ void range(const S *__restrict__ x, int64_t ld, int64_t rows, int64_t cols,
+                      unsigned long long *r)
 {
     typedef typename std::conditional<std::is_signed<S>::value, long long,
                                       unsigned long long>::type W;
     W lo = limits<W>::hi, hi = limits<W>::lo;
+    const int64_t count = rows * cols;
     for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < count;
          e += (int64_t)gridDim.x * blockDim.x) {
-        const W v = (W)x[e];
+        const W v = (W)x[e % rows + ld * (e / rows)];
         lo = v < lo ? v : lo;
         hi = v > hi ? v : hi;
     }
@@ -233,8 +313,8 @@ __global__ void range(const S *__restrict__ x, int64_t count, unsigned long long
 // Which form takes the class, given the operands' ranges (lo, hi of A and
 // of B, as the range kernel leaves them): the narrowest in which no sum
 // can wrap.
-form choose(gd_class cls, const unsigned long long ra[2], const unsigned long long rb[2],
-            bool *widened)
+__host__ __device__ form choose(gd_class cls, const unsigned long long ra[2],
+                                const unsigned long long rb[2], bool *widened)
 {
     *widened = false;
     const bool sgn = cls == GD_INT8 || cls == GD_INT16 || cls == GD_INT32 || cls == GD_INT64;
@@ -271,227 +351,275 @@ form choose(gd_class cls, const unsigned long long ra[2], const unsigned long lo
     }
 }
 
-/* The device memory and stream of one call, for the form's launch. */
-struct call {
-    const void *A, *B; // the operands, tight, in their class
-    int64_t m, k, n;
-    gd_allocs *al;
-    cudaStream_t st;
+// The two forms a class may take (choose): the narrow one its operands'
+// ranges may allow, and the wide one that is exact for any operands. The
+// 8-bit classes have one (s16x2 holds every sum): no range pass.
+struct pair_of_forms {
+    form narrow, wide;
+    bool one;
 };
+template <class S> struct class_forms;
+template <> struct class_forms<int8_t> { static constexpr pair_of_forms f = {S16X2, S16X2, true}; };
+template <> struct class_forms<uint8_t> { static constexpr pair_of_forms f = {S16X2, S16X2, true}; };
+template <> struct class_forms<int16_t> { static constexpr pair_of_forms f = {S16X2, S32, false}; };
+template <> struct class_forms<uint16_t> { static constexpr pair_of_forms f = {U16X2, S32, false}; };
+template <> struct class_forms<int32_t> { static constexpr pair_of_forms f = {S32, S64, false}; };
+template <> struct class_forms<uint32_t> { static constexpr pair_of_forms f = {U32, S64, false}; };
+template <> struct class_forms<int64_t> { static constexpr pair_of_forms f = {S64, S64_SAT, false}; };
+template <> struct class_forms<uint64_t> { static constexpr pair_of_forms f = {U64, U64_SAT, false}; };
 
-/* the call's timing events (gd_event) */
-enum { EV_PREP = 1, EV_KERNEL = 2, EV_KERNEL_END = 3, EV_DONE = 4 };
+// fn.template operator()<S>() for the element type S of an integer class
+template <class Fn> auto with_class(gd_class cls, Fn &&fn)
+{
+    switch (cls) {
+    case GD_INT8: return fn.template operator()<int8_t>();
+    case GD_UINT8: return fn.template operator()<uint8_t>();
+    case GD_INT16: return fn.template operator()<int16_t>();
+    case GD_UINT16: return fn.template operator()<uint16_t>();
+    case GD_INT32: return fn.template operator()<int32_t>();
+    case GD_UINT32: return fn.template operator()<uint32_t>();
+    case GD_INT64: return fn.template operator()<int64_t>();
+    default: return fn.template operator()<uint64_t>();
+    }
+}
 
-// prepares the lanes, runs the tile and saturates into dR: form F, class S
-template <form F, class S> gd_status run(const call &c, void *dR)
+struct forms_fn {
+    template <class S> pair_of_forms operator()() const { return class_forms<S>::f; }
+};
+pair_of_forms forms_of(gd_class cls) { return with_class(cls, forms_fn()); }
+
+// The workspace: the ranges (A's lo, hi, B's lo, hi) and the choice (0:
+// narrow, 1: wide), then A's lanes, B's lanes and the minima's lanes, each
+// as large as the larger form needs.
+struct work_layout {
+    enum { HEAD = 64, CHOICE = 32 };
+    size_t a, b, c, total;
+};
+template <form F> void lane_sizes(const gd_plan &p, size_t *a, size_t *b, size_t *c)
+{
+    typedef lanes<F> LF;
+    typedef gd_tile::shape<typename LF::L> Sh;
+    enum { BK = sizeof(typename LF::L) == 4 ? 16 : 8 };
+    const size_t L = sizeof(typename LF::L);
+    const int64_t mpl = gd_round_up((p.m + LF::PACK - 1) / LF::PACK, 8 * Sh::TX),
+                  np = gd_round_up(p.n, 8 * Sh::TY), kp = gd_round_up(p.k, BK);
+    const size_t sa = (size_t)(mpl * kp) * L, sb = (size_t)(np * kp) * L,
+                 sc = (size_t)(mpl * np) * L;
+    *a = sa > *a ? sa : *a;
+    *b = sb > *b ? sb : *b;
+    *c = sc > *c ? sc : *c;
+}
+void lane_sizes_of(form f, const gd_plan &p, size_t *a, size_t *b, size_t *c)
+{
+    switch (f) {
+    case S16X2: lane_sizes<S16X2>(p, a, b, c); break;
+    case U16X2: lane_sizes<U16X2>(p, a, b, c); break;
+    case S32: lane_sizes<S32>(p, a, b, c); break;
+    case U32: lane_sizes<U32>(p, a, b, c); break;
+    case S64: lane_sizes<S64>(p, a, b, c); break;
+    case S64_SAT: lane_sizes<S64_SAT>(p, a, b, c); break;
+    case U64: lane_sizes<U64>(p, a, b, c); break;
+    default: lane_sizes<U64_SAT>(p, a, b, c); break;
+    }
+}
+// the witness's tile: 128 x 64 outputs of 128 threads, 4 k-steps a stage,
+// the witnesses in shared memory (double's witness layout: 64 accumulators
+// of 64 bits fill the registers)
+typedef gd_tile::layout<16, 8, 1> wit_layout;
+enum { WIT_BK = 4 };
+void wit_sizes(const gd_plan &p, int64_t *mp, int64_t *np, int64_t *kp)
+{
+    *mp = gd_round_up(p.m, 8 * wit_layout::TX);
+    *np = gd_round_up(p.n, 8 * wit_layout::TY);
+    *kp = gd_round_up(p.k, WIT_BK);
+}
+
+work_layout layout_of(const gd_plan &p)
+{
+    work_layout w = {0, 0, 0, 0};
+    if (p.args.witness) {
+        int64_t mp, np, kp;
+        wit_sizes(p, &mp, &np, &kp);
+        w.a = gd_round_up(mp * kp * 8, 256);
+        w.b = (size_t)(np * kp * 8);
+        w.total = work_layout::HEAD + w.a + w.b;
+        return w;
+    }
+    const pair_of_forms f = forms_of(p.cls);
+    lane_sizes_of(f.narrow, p, &w.a, &w.b, &w.c);
+    lane_sizes_of(f.wide, p, &w.a, &w.b, &w.c);
+    w.a = gd_round_up((int64_t)w.a, 256);
+    w.b = gd_round_up((int64_t)w.b, 256);
+    w.total = work_layout::HEAD + w.a + w.b + w.c;
+    return w;
+}
+
+// (lo, hi) of A and of B start at (largest, smallest) of the signedness
+__global__ void range_init(unsigned long long *r, bool sgn)
+{
+    r[0] = r[2] = sgn ? (unsigned long long)LLONG_MAX : ~0ull;
+    r[1] = r[3] = sgn ? (unsigned long long)LLONG_MIN : 0ull;
+}
+
+// the choice from the ranges: 0 the narrow form, 1 the wide one
+__global__ void choose_form(gd_class cls, const unsigned long long *r, int *choice, form narrow)
+{
+    bool widened;
+    *choice = choose(cls, r, r + 2, &widened) == narrow ? 0 : 1;
+}
+
+// A's lanes (mpl x kp) at Ap and B's (np x kp) at Bt, lanes LF, where
+// *gate == want (gate NULL: always)
+template <class LF, class S>
+void prepare_lanes(const gd_plan &p, typename LF::L *Ap, int64_t mpl, typename LF::L *Bt,
+                   int64_t np, int64_t kp, const int *gate, int want)
+{
+    prepare_a<LF, S><<<gd_blocks_for(mpl * kp, 256), 256, 0, p.st>>>(
+        (const S *)p.A, p.lda, p.m, p.k, Ap, mpl, kp, gate, want);
+    for (int64_t y0 = 0; y0 < np / 32; y0 += 65535) {
+        const dim3 grid((unsigned)(kp / 32 + 1), gd_grid_y(np / 32 - y0));
+        prepare_b<LF, S><<<grid, dim3(32, 8), 0, p.st>>>((const S *)p.B, p.ldb, p.k, p.n, Bt, np,
+                                                          kp, y0, gate, want);
+    }
+}
+
+// form F's part of the call, class S, run where the choice is `want`
+// (gate NULL: the only form): the lanes, the tile, the saturation into C
+template <form F, class S> void run_form(const gd_plan &p, const work_layout &w,
+                                         const int *gate, int want)
 {
     typedef lanes<F> LF;
     typedef typename LF::L L;
     typedef gd_tile::shape<L> Sh;
     enum { BK = sizeof(L) == 4 ? 16 : 8 };
-    const int64_t ml = (c.m + LF::PACK - 1) / LF::PACK;
-    const int64_t mpl = gd_round_up(ml, 8 * Sh::TX), np = gd_round_up(c.n, 8 * Sh::TY),
-                  kp = gd_round_up(c.k, BK);
-    char what[96];
-    void *Ap, *Bt, *C;
-    gd_status s;
-    snprintf(what, sizeof what, "A's lanes (%lld x %lld, %d bytes each)", (long long)mpl,
-             (long long)kp, (int)sizeof(L));
-    if ((s = gd_alloc(c.al, &Ap, (size_t)(mpl * kp) * sizeof(L), what))) return s;
-    snprintf(what, sizeof what, "B's lanes (%lld x %lld, %d bytes each)", (long long)np,
-             (long long)kp, (int)sizeof(L));
-    if ((s = gd_alloc(c.al, &Bt, (size_t)(np * kp) * sizeof(L), what))) return s;
-    snprintf(what, sizeof what, "the minima's lanes (%lld x %lld, %d bytes each)",
-             (long long)mpl, (long long)np, (int)sizeof(L));
-    if ((s = gd_alloc(c.al, &C, (size_t)(mpl * np) * sizeof(L), what))) return s;
-    if (getenv("GD_POISON") &&
-        (s = gd_cuda(cudaMemsetAsync(C, 0x5a, (size_t)(mpl * np) * sizeof(L), c.st),
-                     "poisoning the minima")))
-        return s;
-    cudaEventRecord(gd_event(EV_PREP), c.st);
-    prepare_a<F, S><<<gd_blocks_for(mpl * kp, 256), 256, 0, c.st>>>((const S *)c.A, c.m, c.k, (L *)Ap, mpl, kp);
-    for (int64_t y0 = 0; y0 < np / 32; y0 += 65535) {
-        const dim3 grid((unsigned)(kp / 32 + 1), gd_grid_y(np / 32 - y0));
-        prepare_b<F, S><<<grid, dim3(32, 8), 0, c.st>>>((const S *)c.B, c.k, c.n, (L *)Bt, np, kp, y0);
-    }
-    if ((s = gd_cuda(cudaGetLastError(), "integer min-plus preparation"))) return s;
-    cudaEventRecord(gd_event(EV_KERNEL), c.st);
+    const int64_t ml = (p.m + LF::PACK - 1) / LF::PACK;
+    const int64_t mpl = gd_round_up(ml, 8 * Sh::TX), np = gd_round_up(p.n, 8 * Sh::TY),
+                  kp = gd_round_up(p.k, BK);
+    char *base = (char *)p.work + work_layout::HEAD;
+    L *Ap = (L *)base, *Bt = (L *)(base + w.a), *C = (L *)(base + w.a + w.b);
+    prepare_lanes<LF, S>(p, Ap, mpl, Bt, np, kp, gate, want);
+    if (getenv("GD_POISON")) /* a lane the tile fails to write shows */
+        cudaMemsetAsync(C, 0x5a, (size_t)(mpl * np) * sizeof(L), p.st);
     typedef gd_tile::layout<Sh::TX, Sh::TY, Sh::MINB, Sh::ASYNC> Lay;
-    gd_tile::launch_big<dpx_op<F>, L, BK, Lay>((const L *)Ap, (const L *)Bt, (L *)C, mpl, np,
-                                                kp, kp, 0, 1, c.st);
-    if ((s = gd_cuda(cudaGetLastError(), "integer min-plus kernel"))) return s;
-    cudaEventRecord(gd_event(EV_KERNEL_END), c.st);
-    finish<F, S><<<gd_blocks_for(c.m * c.n, 256), 256, 0, c.st>>>((const L *)C, mpl, (S *)dR, c.m, c.n);
-    return gd_cuda(cudaGetLastError(), "integer min-plus saturation");
+    if (!gate)
+        gd_tile::launch_big<dpx_op<F>, L, BK, Lay>(Ap, Bt, C, mpl, np, kp, kp, 0, 1, p.st);
+    else if (want == 0)
+        gd_tile::launch_big<dpx_op<F>, L, BK, Lay, gd_tile::identity, false, 0>(
+            Ap, Bt, C, mpl, np, kp, kp, 0, 1, p.st, gate);
+    else
+        gd_tile::launch_big<dpx_op<F>, L, BK, Lay, gd_tile::identity, false, 1>(
+            Ap, Bt, C, mpl, np, kp, kp, 0, 1, p.st, gate);
+    finish<F, S><<<gd_blocks_for(p.m * p.n, 256), 256, 0, p.st>>>(C, mpl, (S *)p.C, p.ldc, p.m,
+                                                                   p.n, gate, want);
 }
 
-// the forms a class can take (choose): the others are never instantiated
-template <class S> gd_status run_class(form f, const call &c, void *dR)
+// every form class S may take, queued (the others are never instantiated)
+template <class S> void run_class(const gd_plan &p, const work_layout &w, const int *gate)
 {
-    if constexpr (sizeof(S) == 1) return run<S16X2, S>(c, dR);
-    if constexpr (std::is_same<S, int16_t>::value)
-        return f == S16X2 ? run<S16X2, S>(c, dR) : run<S32, S>(c, dR);
-    if constexpr (std::is_same<S, uint16_t>::value)
-        return f == U16X2 ? run<U16X2, S>(c, dR) : run<S32, S>(c, dR);
-    if constexpr (std::is_same<S, int32_t>::value)
-        return f == S32 ? run<S32, S>(c, dR) : run<S64, S>(c, dR);
-    if constexpr (std::is_same<S, uint32_t>::value)
-        return f == U32 ? run<U32, S>(c, dR) : run<S64, S>(c, dR);
-    if constexpr (std::is_same<S, int64_t>::value)
-        return f == S64 ? run<S64, S>(c, dR) : run<S64_SAT, S>(c, dR);
-    if constexpr (std::is_same<S, uint64_t>::value)
-        return f == U64 ? run<U64, S>(c, dR) : run<U64_SAT, S>(c, dR);
-    return gd_fail(GD_ERR_INPUT, "integer min-plus: not an integer class");
-}
-
-template <class S>
-gd_status range_of(const void *x, int64_t count, unsigned long long *r, cudaStream_t st)
-{
-    const unsigned blocks = gd_blocks_for(count, 256) < 2048 ? gd_blocks_for(count, 256) : 2048;
-    range<S><<<blocks, 256, 0, st>>>((const S *)x, count, r);
-    return gd_cuda(cudaGetLastError(), "the operands' range");
-}
-
-gd_status ranges(gd_class cls, const call &c, unsigned long long *dr, unsigned long long hr[4])
-{
-    const bool sgn = cls == GD_INT8 || cls == GD_INT16 || cls == GD_INT32 || cls == GD_INT64;
-    // (lo, hi) start at (largest, smallest)
-    const unsigned long long init[4] = {sgn ? (unsigned long long)LLONG_MAX : ~0ull,
-                                        sgn ? (unsigned long long)LLONG_MIN : 0ull,
-                                        sgn ? (unsigned long long)LLONG_MAX : ~0ull,
-                                        sgn ? (unsigned long long)LLONG_MIN : 0ull};
-    gd_status s;
-    if ((s = gd_cuda(cudaMemcpyAsync(dr, init, sizeof init, cudaMemcpyHostToDevice, c.st),
-                     "the operands' range")))
-        return s;
-    const int64_t ca = c.m * c.k, cb = c.k * c.n;
-#define GD_RANGE(T)                                                                        \
-    if ((s = range_of<T>(c.A, ca, dr, c.st)) || (s = range_of<T>(c.B, cb, dr + 2, c.st)))  \
-        return s;                                                                          \
-    break;
-    switch (cls) {
-    case GD_INT16: GD_RANGE(int16_t)
-    case GD_UINT16: GD_RANGE(uint16_t)
-    case GD_INT32: GD_RANGE(int32_t)
-    case GD_UINT32: GD_RANGE(uint32_t)
-    case GD_INT64: GD_RANGE(int64_t)
-    case GD_UINT64: GD_RANGE(uint64_t)
-    default: break; // 8-bit classes need no range
+    constexpr pair_of_forms f = class_forms<S>::f;
+    if constexpr (f.one) {
+        run_form<f.narrow, S>(p, w, NULL, 0);
+    } else {
+        run_form<f.narrow, S>(p, w, gate, 0);
+        run_form<f.wide, S>(p, w, gate, 1);
     }
-#undef GD_RANGE
-    if ((s = gd_cuda(cudaMemcpyAsync(hr, dr, 4 * sizeof *hr, cudaMemcpyDeviceToHost, c.st),
-                     "the operands' range")))
-        return s;
-    return gd_cuda(cudaStreamSynchronize(c.st), "the operands' range");
 }
 
-// 'all' devices divide a product from 2^36 steps a device, as min-plus
-// on single and double (minplus.cu)
-const double SPLIT_MIN = 68719476736.0;
-
-} // namespace
-
-/* R (m x n, into host memory: out, class cls) = A (m x k) (x) B (k x n),
- * host operands of one integer class, k > 0: see the top of this file.
- * t->kernel names the form. */
-static gd_status int_one(gd_class cls, const void *A, const void *B, gd_out out, int64_t m,
-                         int64_t k, int64_t n, gd_timing *t)
+// [R, K]: the witness's lanes, then its tile, which writes R and K
+template <class S> void run_witness(const gd_plan &p, const work_layout &w)
 {
-    gd_status s = gd_device_ready();
-    if (s) return s;
-    snprintf(t->variant, sizeof t->variant, "v5");
-    snprintf(t->device, sizeof t->device, "%s", gd_device_name());
-    t->ops = (double)m * (double)k * (double)n;
-    const size_t es = gd_class_bytes(cls);
-    cudaStream_t st = gd_stream();
-    gd_allocs al = {};
-    const void *dA = NULL, *dB = NULL;
-    void *dR = NULL, *dr = NULL;
-    unsigned long long hr[4] = {0, 0, 0, 0};
-    bool widened = false;
-    form f = S32;
-    char what[96];
-    const gd_matrix Am = gd_host_matrix(A, cls, m, k), Bm = gd_host_matrix(B, cls, k, n);
-    gd_copies_begin(t);
-    if ((s = gd_operand_device(&Am, &al, &dA, gd_panel_event(GD_EV_UPLOAD_A), st, "A")))
-        goto done;
-    if (B == A && m == k && k == n) {
-        dB = dA;
-    } else if ((s = gd_operand_device(&Bm, &al, &dB, gd_panel_event(GD_EV_UPLOAD_B), st, "B"))) {
-        goto done;
-    }
-    gd_describe(what, sizeof what, "R", m, n, cls);
-    if ((s = gd_alloc(&al, &dR, (size_t)(m * n) * es, what))) goto done;
-    if ((s = gd_alloc(&al, &dr, 4 * sizeof(unsigned long long), "the operands' range")))
-        goto done;
-    {
-        const call c = {dA, dB, m, k, n, &al, st};
-        if ((s = ranges(cls, c, (unsigned long long *)dr, hr))) goto done;
-        f = choose(cls, hr, hr + 2, &widened);
-        snprintf(t->kernel, sizeof t->kernel, "%s%s", FORM_NAMES[f], widened ? ", widened" : "");
-        switch (cls) {
-        case GD_INT8: s = run_class<int8_t>(f, c, dR); break;
-        case GD_UINT8: s = run_class<uint8_t>(f, c, dR); break;
-        case GD_INT16: s = run_class<int16_t>(f, c, dR); break;
-        case GD_UINT16: s = run_class<uint16_t>(f, c, dR); break;
-        case GD_INT32: s = run_class<int32_t>(f, c, dR); break;
-        case GD_UINT32: s = run_class<uint32_t>(f, c, dR); break;
-        case GD_INT64: s = run_class<int64_t>(f, c, dR); break;
-        case GD_UINT64: s = run_class<uint64_t>(f, c, dR); break;
-        default: s = gd_fail(GD_ERR_INPUT, "integer min-plus: not an integer class");
-        }
-        if (s) goto done;
-    }
-    cudaEventRecord(gd_event(EV_DONE), st);
-    /* the host result is made (and its pages advised) while the GPU computes */
-    if ((s = gd_out_buffer(&out, (size_t)(m * n) * es, what))) goto done;
-    if ((s = gd_download(out.ptr, (size_t)(m * n) * es, dR, (size_t)(m * n) * es, (size_t)(m * n) * es,
-                         1, gd_event(EV_DONE), "copy of R from the GPU")) ||
-        (s = gd_copies_finish()) ||
-        (s = gd_cuda(cudaStreamSynchronize(st), "integer min-plus kernel")))
-        goto done;
-    t->prep_ms = gd_elapsed(EV_PREP, EV_KERNEL);
-    t->kernel_ms = gd_elapsed(EV_KERNEL, EV_KERNEL_END);
-done:
-    return gd_end_call(s, &al, t);
+    typedef wlanes<S> LF;
+    typedef long long L;
+    int64_t mp, np, kp;
+    wit_sizes(p, &mp, &np, &kp);
+    char *base = (char *)p.work + work_layout::HEAD;
+    L *Ap = (L *)base, *Bt = (L *)(base + w.a);
+    prepare_lanes<LF, S>(p, Ap, mp, Bt, np, kp, NULL, 0);
+    const store_first_int<S> out = {(S *)p.C, p.K, p.ldc, p.m, p.n};
+    gd_tile::launch_each<int_first<S>, L, WIT_BK, wit_layout, store_first_int<S>, -1, true>(
+        Ap, mp, Bt, np, mp, np, kp, out, p.st);
 }
 
-/* Across devices: each a panel of R's columns (B's), whole A; integer
- * sums are exact, so whatever lanes a device's ranges choose, its panel
- * is the one-device panel. */
-namespace {
-struct int_split {
-    gd_class cls;
-    const void *A, *B;
-    gd_out out;
-    int64_t m, k, n;
+template <class S> void range_of(const void *x, int64_t ld, int64_t rows, int64_t cols,
+                                 unsigned long long *r, cudaStream_t st)
+{
+    const unsigned b = gd_blocks_for(rows * cols, 256), blocks = b < 2048 ? b : 2048;
+    range<S><<<blocks, 256, 0, st>>>((const S *)x, ld, rows, cols, r);
+}
+
+template <class S> void ranges(const gd_plan &p, unsigned long long *r)
+{
+    range_init<<<1, 1, 0, p.st>>>(r, std::is_signed<S>::value);
+    range_of<S>(p.A, p.lda, p.m, p.k, r, p.st);
+    range_of<S>(p.B, p.ldb, p.k, p.n, r + 2, p.st);
+}
+
+// the launcher's three steps for the element type of p.cls (with_class)
+struct witness_fn {
+    const gd_plan &p;
+    const work_layout &w;
+    template <class S> void operator()() const { run_witness<S>(p, w); }
+};
+struct ranges_fn {
+    const gd_plan &p;
+    unsigned long long *r;
+    template <class S> void operator()() const { ranges<S>(p, r); }
+};
+struct class_fn {
+    const gd_plan &p;
+    const work_layout &w;
+    const int *gate;
+    template <class S> void operator()() const { run_class<S>(p, w, gate); }
 };
 
-gd_status int_part(void *c, int i, int nparts, gd_timing *t)
-{
-    const int_split &x = *(const int_split *)c;
-    int64_t j0, j1;
-    gd_part_range(x.n, 256, i, nparts, &j0, &j1);
-    if (j1 == j0) return GD_OK;
-    const size_t es = gd_class_bytes(x.cls);
-    gd_out o = {};
-    o.ptr = (char *)x.out.ptr + (size_t)(j0 * x.m) * es;
-    return int_one(x.cls, x.A, (const char *)x.B + (size_t)(j0 * x.k) * es, o, x.m, x.k, j1 - j0, t);
-}
 } // namespace
 
-extern "C" gd_status gd_minplus_int_gpu(gd_class cls, const void *A, const void *B, gd_out out,
-                                        int64_t m, int64_t k, int64_t n, gd_timing *t)
+/* The launcher of min-plus v5 on the integer classes (minplus.cu's
+ * table): A (m x k) and B (k x n) as Octave holds them, C (m x n) in their
+ * class; the ranges, the choice and every form the class may take are
+ * queued on p.st, and the choice lets one form through. With the witness
+ * (p.K), the witness's tile alone. */
+size_t gd_minplus_int_work(const gd_plan &p) { return layout_of(p).total; }
+
+gd_status gd_minplus_int_launch(const gd_plan &p)
 {
-    int idx[GD_MAX_DEVICES];
-    const double ops = (double)m * (double)k * (double)n;
-    const int nd = gd_split_devices(ops, SPLIT_MIN, (n + 255) / 256, idx);
-    if (!gd_split_needed(nd, idx)) return int_one(cls, A, B, out, m, k, n, t);
-    int_split x = {cls, A, B, out, m, k, n};
-    char what[96];
-    gd_describe(what, sizeof what, "R", m, n, cls);
-    gd_status s = gd_out_buffer(&x.out, (size_t)(m * n) * gd_class_bytes(cls), what);
-    if (s) return s;
-    t->ops = ops;
-    return gd_run_parts(nd, idx, int_part, &x, t);
+    const work_layout w = layout_of(p);
+    if (!gd_class_is_int(p.cls))
+        return gd_fail(GD_ERR_INPUT, "integer min-plus: not an integer class");
+    unsigned long long *r = (unsigned long long *)p.work;
+    int *choice = (int *)((char *)p.work + work_layout::CHOICE);
+    if (p.K) {
+        with_class(p.cls, witness_fn{p, w});
+        return gd_cuda(cudaGetLastError(), "integer min-plus witness kernels");
+    }
+    const pair_of_forms f = forms_of(p.cls);
+    if (!f.one) {
+        with_class(p.cls, ranges_fn{p, r});
+        choose_form<<<1, 1, 0, p.st>>>(p.cls, r, choice, f.narrow);
+        gd_status s = gd_cuda(cudaGetLastError(), "the operands' range");
+        if (s) return s;
+    }
+    with_class(p.cls, class_fn{p, w, choice});
+    return gd_cuda(cudaGetLastError(), "integer min-plus kernels");
+}
+
+/* which form ran (info.kernel): the choice, read once the call is done */
+void gd_minplus_int_after(const gd_plan &p, gd_timing *t)
+{
+    if (p.K) {
+        snprintf(t->kernel, sizeof t->kernel, "witness, int64 lanes");
+        return;
+    }
+    const pair_of_forms f = forms_of(p.cls);
+    int c = 0;
+    if (!f.one && cudaMemcpy(&c, (char *)p.work + work_layout::CHOICE, sizeof c,
+                             cudaMemcpyDeviceToHost) != cudaSuccess) {
+        cudaGetLastError();
+        return;
+    }
+    const form ran = c ? f.wide : f.narrow;
+    /* wider lanes than the class's: the 8-bit classes always, the 16- and
+     * 32-bit ones in their wide form */
+    const bool widened = gd_class_bytes(p.cls) == 1 || (c && gd_class_bytes(p.cls) <= 4);
+    snprintf(t->kernel, sizeof t->kernel, "%s%s", FORM_NAMES[ran], widened ? ", widened" : "");
 }

@@ -50,6 +50,27 @@ __global__ void fill(T *C, int64_t count, T v)
         C[e] = v;
 }
 
+// C (count elements of class cls) = what an empty inner dimension gives:
+// op.empty_k (Inf for min-plus, 0 for sums), or for the integer classes
+// the class's largest value (min-plus: Inf has no integer value)
+void fill_empty(const gd_product_op &op, gd_class cls, void *C, int64_t count, cudaStream_t st)
+{
+    const int threads = 256;
+    const unsigned blocks = gd_blocks_for(count, threads);
+    switch (cls) {
+    case GD_SINGLE: fill<float><<<blocks, threads, 0, st>>>((float *)C, count, (float)op.empty_k); break;
+    case GD_DOUBLE: fill<double><<<blocks, threads, 0, st>>>((double *)C, count, op.empty_k); break;
+    case GD_INT8: fill<int8_t><<<blocks, threads, 0, st>>>((int8_t *)C, count, INT8_MAX); break;
+    case GD_UINT8: fill<uint8_t><<<blocks, threads, 0, st>>>((uint8_t *)C, count, UINT8_MAX); break;
+    case GD_INT16: fill<int16_t><<<blocks, threads, 0, st>>>((int16_t *)C, count, INT16_MAX); break;
+    case GD_UINT16: fill<uint16_t><<<blocks, threads, 0, st>>>((uint16_t *)C, count, UINT16_MAX); break;
+    case GD_INT32: fill<int32_t><<<blocks, threads, 0, st>>>((int32_t *)C, count, INT32_MAX); break;
+    case GD_UINT32: fill<uint32_t><<<blocks, threads, 0, st>>>((uint32_t *)C, count, UINT32_MAX); break;
+    case GD_INT64: fill<int64_t><<<blocks, threads, 0, st>>>((int64_t *)C, count, INT64_MAX); break;
+    default: fill<uint64_t><<<blocks, threads, 0, st>>>((uint64_t *)C, count, UINT64_MAX); break;
+    }
+}
+
 // out(i,j) = K(i,j) (K int32 with leading dimension ldk, out tight m x n):
 // the witness in the class asked for
 template <class T>
@@ -103,12 +124,13 @@ struct gd_blocks {
     int64_t wi, wj;
 };
 
-gd_blocks block_grid(const gd_product_op &op, const gd_product_variant &v, int64_t m,
-                     int64_t k, int64_t n, bool nothing_moves, bool witness)
+gd_blocks block_grid(const gd_product_op &op, const gd_product_variant &v, gd_class cls,
+                     int64_t m, int64_t k, int64_t n, bool nothing_moves, bool witness)
 {
     gd_blocks g = {1, 1, m, n};
+    /* the integer launchers keep their lanes in one workspace: one block */
     if (!op.panels || op.b_rows || k == 0 || (v.in != GD_PADDED_BT && v.in != GD_RAW) ||
-        nothing_moves || witness)
+        nothing_moves || witness || gd_class_is_int(cls))
         return g;
     int64_t qi = m / 2048, qj = n / 2048;
     const char *env = getenv("GD_BLOCKS");
@@ -138,6 +160,8 @@ struct product_run {
     gd_timing *t;
     size_t es;
     int64_t m, k, n, cm, cn, b_tight;
+    gd_layout lay; /* the variant's layout for the class (integers: raw) */
+    bool pout;     /* C padded (the variant's padded_out, not for integers) */
     bool raw, devA, devB, keep, same, copyA, copyB, a_direct, b_direct;
     gd_blocks g;
     gd_allocs al;
@@ -164,7 +188,9 @@ struct product_run {
     /* where everything is read from and written to */
     void plan(const gd_op_args &args)
     {
-        es = cls == GD_SINGLE ? 4 : 8;
+        es = gd_class_bytes(cls);
+        lay = gd_class_is_int(cls) ? GD_RAW : v.in;
+        pout = !gd_class_is_int(cls) && v.padded_out;
         st = gd_stream();
         st2 = gd_stream2();
         m = A.rows;
@@ -173,23 +199,24 @@ struct product_run {
         devA = A.where == GD_DEVICE;
         devB = B.where == GD_DEVICE;
         keep = out.device != NULL;
-        raw = v.in == GD_RAW;
+        raw = lay == GD_RAW;
         memset(&p, 0, sizeof p);
         p.args = args;
+        p.cls = cls;
         p.st = st;
         p.m = m; p.k = k; p.n = n;
         p.mp = raw ? m : gd_round_up(m, v.row_mult);
         p.np = raw ? n : gd_round_up(n, v.col_mult);
         p.kp = raw ? k : gd_round_up(k, v.k_mult);
-        cm = v.padded_out ? gd_round_up(m, v.row_mult) : m;
-        cn = v.padded_out ? gd_round_up(n, v.col_mult) : n;
+        cm = pout ? gd_round_up(m, v.row_mult) : m;
+        cn = pout ? gd_round_up(n, v.col_mult) : n;
         wit = args.witness != NULL;
         if (wit) {
             kout = *args.witness;
             kcls = args.witness_cls;
             if (kout.device) *kout.device = NULL;
         }
-        g = block_grid(op, v, m, k, n, devA && devB && keep, wit);
+        g = block_grid(op, v, cls, m, k, n, devA && devB && keep, wit);
         /* A (x) A, the same array twice, in one block of rows: one upload
          * serves both operands */
         same = B.ptr == A.ptr && B.where == A.where && B.ld == A.ld && n == m && g.bi == 1;
@@ -206,7 +233,7 @@ struct product_run {
          * the layout does not transpose it) */
         a_direct = !raw && g.bi == 1 && m == p.mp && k == p.kp && (!devA || A.ld == m);
         b_direct = !raw && g.bj == 1 && k == p.kp && n == p.np &&
-                   (v.in == GD_PADDED || op.b_rows) && (!devB || B.ld == b_tight);
+                   (lay == GD_PADDED || op.b_rows) && (!devB || B.ld == b_tight);
         memset(&al, 0, sizeof al);
         dA = dB = dAp = dBq = dC = dR = dK = dKR = NULL;
         nb = 0;
@@ -228,7 +255,7 @@ struct product_run {
             return s;
         if (!raw && k > 0) {
             if (!a_direct && (s = alloc(&dAp, p.mp, p.kp, "padded A"))) return s;
-            if (!b_direct && (s = v.in == GD_PADDED ? alloc(&dBq, p.kp, p.np, "padded B")
+            if (!b_direct && (s = lay == GD_PADDED ? alloc(&dBq, p.kp, p.np, "padded B")
                                                     : alloc(&dBq, p.np, p.kp, "transposed B")))
                 return s;
         }
@@ -256,7 +283,7 @@ struct product_run {
         p.B = raw || b_direct ? (dB ? dB : B.ptr) : dBq;
         p.C = dC;
         p.lda = raw && !dA ? A.ld : p.mp;
-        p.ldb = v.in == GD_PADDED_BT ? p.np : raw && !dB ? B.ld : op.b_rows ? p.n : p.kp;
+        p.ldb = lay == GD_PADDED_BT ? p.np : raw && !dB ? B.ld : op.b_rows ? p.n : p.kp;
         p.ldc = cm;
         if (v.work_f && k > 0) {
             const size_t bytes = v.work_f(p);
@@ -348,9 +375,9 @@ struct product_run {
                 c.np = gd_round_up(nj, v.col_mult);
                 /* only GD_PADDED_BT comes in blocks: the others start at 0 */
                 if (cls == GD_SINGLE)
-                    launch_prep_b<float>(op, v.in, (const float *)b_blk, b_ld, (float *)dBq + j0 * p.kp, c, st);
+                    launch_prep_b<float>(op, lay, (const float *)b_blk, b_ld, (float *)dBq + j0 * p.kp, c, st);
                 else
-                    launch_prep_b<double>(op, v.in, (const double *)b_blk, b_ld, (double *)dBq + j0 * p.kp, c, st);
+                    launch_prep_b<double>(op, lay, (const double *)b_blk, b_ld, (double *)dBq + j0 * p.kp, c, st);
             }
             if ((s = gd_cuda(cudaGetLastError(), "layout preparation kernel"))) return s;
             /* the same array twice: its values are looked at once */
@@ -386,8 +413,7 @@ struct product_run {
                 if (g.bi * g.bj > 1) {
                     c.mp = raw ? c.m : gd_round_up(c.m, v.row_mult);
                     c.np = raw ? c.n : gd_round_up(c.n, v.col_mult);
-                    const int64_t cmi = v.padded_out ? c.mp : c.m,
-                                  cnj = v.padded_out ? c.np : c.n;
+                    const int64_t cmi = pout ? c.mp : c.m, cnj = pout ? c.np : c.n;
                     /* raw blocks: A's copied or uploaded block (ld c.m);
                      * B's columns in place or uploaded (ld k) */
                     c.A = (const char *)p.A + (size_t)(bi0 * (raw ? k : p.kp)) * es;
@@ -403,10 +429,7 @@ struct product_run {
                 blk_j0[nb] = bj0;
                 if (k == 0) {
                     const int threads = 256;
-                    if (cls == GD_SINGLE)
-                        fill<float><<<gd_blocks_for(cm * cn, threads), threads, 0, c.st>>>((float *)dC, cm * cn, (float)op.empty_k);
-                    else
-                        fill<double><<<gd_blocks_for(cm * cn, threads), threads, 0, c.st>>>((double *)dC, cm * cn, op.empty_k);
+                    fill_empty(op, cls, dC, cm * cn, c.st);
                     if (wit)
                         fill<int><<<gd_blocks_for(cm * cn, threads), threads, 0, c.st>>>((int *)dK, cm * cn, 0);
                 } else if ((s = run(c))) {
@@ -491,10 +514,10 @@ gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
                          gd_class cls, const gd_matrix &A, const gd_matrix &B, gd_out out,
                          const gd_op_args &args, gd_timing *t)
 {
-    gd_launcher run = cls == GD_SINGLE ? v.run_f : v.run_d;
+    gd_launcher run = cls == GD_SINGLE ? v.run_f : cls == GD_DOUBLE ? v.run_d : v.run_i;
     if (!run)
-        return gd_fail(GD_ERR_INPUT, "variant '%s' has no %s kernel", v.info.name,
-                       cls == GD_SINGLE ? "single" : "double");
+        return gd_fail(GD_ERR_VARIANT, "variant '%s' has no %s kernel", v.info.name,
+                       gd_class_name(cls));
     gd_status s = gd_device_ready();
     if (s) return s;
     snprintf(t->variant, sizeof t->variant, "%s", v.info.name);
@@ -540,12 +563,24 @@ void gd_launch_transpose(gd_class cls, const void *A, int64_t lda, void *R, int6
                          int64_t cols, cudaStream_t st)
 {
     dim3 grid((unsigned)((rows + 31) / 32), gd_grid_y((cols + 31) / 32));
-    if (gd_class_bytes(cls) == 4) /* single or int32: the bits move */
-        prep_transpose<float><<<grid, dim3(32, 8), 0, st>>>((const float *)A, lda, (float *)R, rows,
-                                                           cols, rows, cols, 0.0f);
-    else
-        prep_transpose<double><<<grid, dim3(32, 8), 0, st>>>((const double *)A, lda, (double *)R,
-                                                            rows, cols, rows, cols, 0.0);
+    /* the bits move: an unsigned type of the element's size */
+    switch (gd_class_bytes(cls)) {
+    case 1:
+        prep_transpose<uint8_t><<<grid, dim3(32, 8), 0, st>>>((const uint8_t *)A, lda, (uint8_t *)R,
+                                                             rows, cols, rows, cols, 0);
+        break;
+    case 2:
+        prep_transpose<uint16_t><<<grid, dim3(32, 8), 0, st>>>((const uint16_t *)A, lda, (uint16_t *)R,
+                                                              rows, cols, rows, cols, 0);
+        break;
+    case 4:
+        prep_transpose<uint32_t><<<grid, dim3(32, 8), 0, st>>>((const uint32_t *)A, lda, (uint32_t *)R,
+                                                              rows, cols, rows, cols, 0u);
+        break;
+    default:
+        prep_transpose<uint64_t><<<grid, dim3(32, 8), 0, st>>>((const uint64_t *)A, lda, (uint64_t *)R,
+                                                              rows, cols, rows, cols, 0ull);
+    }
 }
 
 void gd_launch_widen(gd_class to, const int *K, int64_t ldk, void *out, int64_t m, int64_t n,
@@ -559,13 +594,18 @@ void gd_launch_widen(gd_class to, const int *K, int64_t ldk, void *out, int64_t 
         widen_index<double><<<blocks, threads, 0, st>>>(K, ldk, (double *)out, m, n);
 }
 
-void gd_describe(char *buf, size_t len, const char *label, int64_t rows,
-                 int64_t cols, gd_class cls)
+const char *gd_class_name(gd_class cls)
 {
     static const char *const names[] = {"single", "double", "int32",  "int8",  "uint8",
                                         "int16",  "uint16", "uint32", "int64", "uint64"};
+    return (unsigned)cls < sizeof names / sizeof names[0] ? names[cls] : "?";
+}
+
+void gd_describe(char *buf, size_t len, const char *label, int64_t rows,
+                 int64_t cols, gd_class cls)
+{
     snprintf(buf, len, "%s (%lld x %lld %s)", label, (long long)rows, (long long)cols,
-             (unsigned)cls < sizeof names / sizeof names[0] ? names[cls] : "?");
+             gd_class_name(cls));
 }
 
 const gd_product_variant *gd_find_variant(const gd_product_variant *table,
@@ -609,7 +649,7 @@ static gd_status run_cpu(const gd_product_op &op, gd_class cls, const gd_matrix 
     const int64_t m = A.rows, k = A.cols, n = op.b_rows ? B.rows : B.cols;
     char what[96];
     gd_describe(what, sizeof what, "R", m, n, cls);
-    const size_t bytes = (size_t)(m * n) * (cls == GD_SINGLE ? 4 : 8);
+    const size_t bytes = (size_t)(m * n) * gd_class_bytes(cls);
     gd_matrix Ah, Bh;
     void *ha = NULL, *hb = NULL, *buf = NULL;
     int *K = NULL;
@@ -723,7 +763,17 @@ gd_status gd_product(const gd_product_op &op, const gd_product_variant *table,
     double t0 = gd_now_ms();
     memset(t, 0, sizeof *t);
     if (out.device) *out.device = NULL;
-    const gd_class cls = op.single_only || A0->cls == GD_SINGLE || B0->cls == GD_SINGLE
+    const bool ints = gd_class_is_int(A0->cls) || gd_class_is_int(B0->cls);
+    if (ints && (!op.auto_int || A0->cls != B0->cls)) {
+        if (!op.auto_int)
+            return gd_fail(GD_ERR_INPUT, "%s takes single or double, not %s",
+                           op.name, gd_class_name(gd_class_is_int(A0->cls) ? A0->cls : B0->cls));
+        return gd_fail(GD_ERR_INPUT, "A is %s and B is %s: integer %s takes two operands of "
+                       "the same integer class (cast one; Octave computes a mixed sum in double "
+                       "and rounds it)", gd_class_name(A0->cls), gd_class_name(B0->cls), op.name);
+    }
+    const gd_class cls = ints ? A0->cls
+                         : op.single_only || A0->cls == GD_SINGLE || B0->cls == GD_SINGLE
                              ? GD_SINGLE : GD_DOUBLE;
     const int64_t m = A0->rows, k = A0->cols, n = op.b_rows ? B0->rows : B0->cols;
     if ((op.b_rows ? B0->cols : B0->rows) != k)
@@ -731,7 +781,7 @@ gd_status gd_product(const gd_product_op &op, const gd_product_variant *table,
                        (long long)m, (long long)k, (long long)B0->rows, (long long)B0->cols);
     t->ops = op.ops_per_step * (double)m * (double)n * (double)k;
     t->resident = (A0->where == GD_DEVICE ? 1u : 0u) | (B0->where == GD_DEVICE ? 2u : 0u);
-    const size_t es = cls == GD_SINGLE ? 4 : 8;
+    const size_t es = gd_class_bytes(cls);
     gd_status s;
     if ((s = gd_check_size("A", m, k, es)) || (s = gd_check_size("B", k, n, es)) ||
         (s = gd_check_size("the result", m, n, es)))
@@ -740,16 +790,20 @@ gd_status gd_product(const gd_product_op &op, const gd_product_variant *table,
     if (strcmp(name, "auto") == 0) {
         bool gpu;
         if ((s = gd_auto_device(t, &gpu))) return s;
-        const char *best = cls == GD_SINGLE ? op.auto_single : op.auto_double;
+        const char *best = ints ? op.auto_int : cls == GD_SINGLE ? op.auto_single : op.auto_double;
         const bool small = t->ops < op.auto_cpu_below;
         if (gpu && small && gd_any_resident(A0, B0, out))
-            best = op.auto_small ? op.auto_small : best;
+            best = op.auto_small && !ints ? op.auto_small : best;
         else if (!gpu || small)
             best = "cpu";
         v = gd_find_variant(table, count, best);
     } else if (!(v = gd_find_variant(table, count, name))) {
         return gd_fail(GD_ERR_VARIANT, "unknown variant '%s'", name);
     }
+    if (ints && v->info.gpu && !v->run_i)
+        return gd_fail(GD_ERR_VARIANT, "variant '%s' computes single and double; the integer "
+                       "classes run on '%s' (the GPU) and 'cpu' ('auto' chooses)", v->info.name,
+                       op.auto_int);
     if (args.witness && !v->witness) {
         char can[160] = "";
         for (int i = 0; i < count; ++i)

@@ -50,6 +50,7 @@ struct gd_plan {
      * call (0 first). */
     int panel;
     cudaStream_t st;        /* the stream to launch on */
+    gd_class cls;           /* the operands' class */
 };
 
 typedef gd_status (*gd_launcher)(const gd_plan &);
@@ -77,6 +78,11 @@ struct gd_product_variant {
     gd_after_fn after;      /* NULL: nothing */
     gd_inspect_fn inspect;  /* NULL: nothing */
     bool witness;           /* its launchers write p.K when it is set */
+    /* the integer classes (int8 ... uint64; p.cls says which), NULL where
+     * the variant computes single and double alone. Integer operands come
+     * in the raw layout (A m x k, B k x n, as Octave holds them, with their
+     * leading dimensions) in one block, and C is m x n in their class. */
+    gd_launcher run_i;
 };
 
 /* What the operation is: its padding value (it must not change a result),
@@ -112,6 +118,9 @@ struct gd_product_op {
     /* operations a device must get before 'all' devices divide a product
      * (fewer: fewer devices); 0: every device */
     double split_min;
+    /* 'auto' on a GPU for the integer classes (NULL: the operation takes
+     * single and double alone) */
+    const char *auto_int;
 };
 
 /* An operation's whole call: sizes, the class, 'auto' or a name looked
@@ -122,6 +131,13 @@ gd_status gd_product(const gd_product_op &op, const gd_product_variant *table,
                      int count, const char *name, const gd_matrix *A,
                      const gd_matrix *B, gd_out out, const gd_op_args &args,
                      gd_timing *t);
+
+/* Whether cls is one of the integer classes (GD_INT8 ... GD_UINT64, not
+ * the int32 of index results: that is GD_INT32 too, so the caller says). */
+static inline bool gd_class_is_int(gd_class c) { return c != GD_SINGLE && c != GD_DOUBLE; }
+
+/* The class's name as Octave spells it ("single", "uint16"). */
+const char *gd_class_name(gd_class cls);
 
 /* Runs variant v on the GPU; A and B are of class cls (host or device). */
 gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,

@@ -19,7 +19,6 @@ static const struct {
     {"describe", gd_op_describe},   {"apsp", gd_op_apsp},
     {"apsp_info", gd_op_apsp_info},
     {"row", gd_op_row},             {"knn", gd_op_knn},
-    {"minplus_int", gd_op_minplus_int}, {"minplus_int_info", gd_op_minplus_int_info},
     {"apsp_int", gd_op_apsp_int},
     {"apsp_int_info", gd_op_apsp_int_info},
 };

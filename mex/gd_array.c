@@ -180,8 +180,9 @@ const gd_matrix *gd_mex_find_array(const mxArray *a)
     return gd_reg_find(id_of(a));
 }
 
-void gd_mex_operand(const char *fn, const char *argname, const mxArray *a, gd_matrix *out,
-                    int *gdarray)
+/* an operand; ints: integer Octave matrices are taken too */
+static void operand(const char *fn, const char *argname, const mxArray *a, gd_matrix *out,
+                    int *gdarray, int ints)
 {
     if (gd_mex_is_gdarray(a)) {
         const gd_matrix *m = gd_mex_find_array(a);
@@ -192,11 +193,30 @@ void gd_mex_operand(const char *fn, const char *argname, const mxArray *a, gd_ma
         *gdarray = 1;
         return;
     }
-    gd_mex_check_matrix(fn, argname, a);
-    const gd_class cls = mxIsSingle(a) ? GD_SINGLE : GD_DOUBLE;
-    const void *p = cls == GD_SINGLE ? (const void *)mxGetSingles(a) : (const void *)mxGetDoubles(a);
-    *out = gd_host_matrix(p, cls, (int64_t)mxGetM(a), (int64_t)mxGetN(a));
+    const int ic = ints ? gd_mex_int_class(a) : -1;
+    if (ic >= 0) {
+        gd_mex_check_shape(fn, argname, a);
+        *out = gd_host_matrix(mxGetData(a), (gd_class)ic, (int64_t)mxGetM(a), (int64_t)mxGetN(a));
+    } else {
+        gd_mex_check_matrix(fn, argname, a);
+        const gd_class cls = mxIsSingle(a) ? GD_SINGLE : GD_DOUBLE;
+        const void *p = cls == GD_SINGLE ? (const void *)mxGetSingles(a)
+                                         : (const void *)mxGetDoubles(a);
+        *out = gd_host_matrix(p, cls, (int64_t)mxGetM(a), (int64_t)mxGetN(a));
+    }
     *gdarray = 0;
+}
+
+void gd_mex_operand(const char *fn, const char *argname, const mxArray *a, gd_matrix *out,
+                    int *gdarray)
+{
+    operand(fn, argname, a, out, gdarray, 0);
+}
+
+void gd_mex_operand_int(const char *fn, const char *argname, const mxArray *a, gd_matrix *out,
+                        int *gdarray)
+{
+    operand(fn, argname, a, out, gdarray, 1);
 }
 
 int gd_mex_on_device(int n, const gd_matrix *const ops[])

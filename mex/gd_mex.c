@@ -53,7 +53,7 @@ static int text_of(const mxArray *a, char *buf, size_t len)
     return 1;
 }
 
-static const char *class_label(const mxArray *a)
+const char *gd_mex_class_label(const mxArray *a)
 {
     if (mxIsCell(a)) return "a cell array";
     if (mxIsStruct(a)) return "a struct";
@@ -68,7 +68,12 @@ void gd_mex_check_matrix(const char *fn, const char *argname, const mxArray *a)
     if (!(mxIsSingle(a) || mxIsDouble(a)))
         gd_mex_error(fn, "gd:input",
                      "%s must be a single or double matrix, not %s", argname,
-                     class_label(a));
+                     gd_mex_class_label(a));
+    gd_mex_check_shape(fn, argname, a);
+}
+
+void gd_mex_check_shape(const char *fn, const char *argname, const mxArray *a)
+{
     if (mxIsSparse(a))
         gd_mex_error(fn, "gd:input", "%s must be a full matrix, not sparse "
                      "(use full(%s))", argname, argname);
@@ -79,21 +84,29 @@ void gd_mex_check_matrix(const char *fn, const char *argname, const mxArray *a)
                      argname, (size_t)mxGetNumberOfDimensions(a));
 }
 
-void gd_mex_get_operands(const char *fn, int nrhs, const mxArray *prhs[],
-                         int square_alone, gd_mex_operands *o)
+static void get_operands(const char *fn, int nrhs, const mxArray *prhs[], int square_alone,
+                         gd_mex_operands *o, int ints)
 {
     if (nrhs == 0)
         gd_mex_error(fn, "gd:input", "expected %s (see help %s)",
                      square_alone ? "a matrix A, or A and B" : "matrices A and B", fn);
     int ga = 0, gb = 0;
-    gd_mex_operand(fn, "A", prhs[0], &o->A, &ga);
-    gd_mex_check_float(fn, "A", &o->A);
+    if (ints) {
+        gd_mex_operand_int(fn, "A", prhs[0], &o->A, &ga);
+    } else {
+        gd_mex_operand(fn, "A", prhs[0], &o->A, &ga);
+        gd_mex_check_float(fn, "A", &o->A);
+    }
     o->B = o->A;
     gb = ga;
     o->first = 1;
     if (nrhs >= 2 && !mxIsChar(prhs[1])) {
-        gd_mex_operand(fn, "B", prhs[1], &o->B, &gb);
-        gd_mex_check_float(fn, "B", &o->B);
+        if (ints) {
+            gd_mex_operand_int(fn, "B", prhs[1], &o->B, &gb);
+        } else {
+            gd_mex_operand(fn, "B", prhs[1], &o->B, &gb);
+            gd_mex_check_float(fn, "B", &o->B);
+        }
         o->first = 2;
         if (nrhs >= 3 && !mxIsChar(prhs[2]))
             gd_mex_error(fn, "gd:input", "too many input arguments: expected "
@@ -112,9 +125,23 @@ void gd_mex_get_operands(const char *fn, int nrhs, const mxArray *prhs[],
         gd_mex_error(fn, "gd:size", "inner dimensions must agree: A is "
                      "%lldx%lld, B is %lldx%lld", (long long)o->m, (long long)o->k,
                      (long long)o->B.rows, (long long)o->n);
-    /* single wins, as in Octave: each double operand is converted first */
-    o->cls = (o->A.cls == GD_SINGLE || o->B.cls == GD_SINGLE) ? GD_SINGLE : GD_DOUBLE;
+    /* single wins, as in Octave: each double operand is converted first;
+     * an integer class is the class (the kernel layer refuses a mix) */
+    o->cls = o->A.cls != GD_SINGLE && o->A.cls != GD_DOUBLE ? o->A.cls
+             : (o->A.cls == GD_SINGLE || o->B.cls == GD_SINGLE) ? GD_SINGLE : GD_DOUBLE;
     o->resident = ga || gb;
+}
+
+void gd_mex_get_operands(const char *fn, int nrhs, const mxArray *prhs[],
+                         int square_alone, gd_mex_operands *o)
+{
+    get_operands(fn, nrhs, prhs, square_alone, o, 0);
+}
+
+void gd_mex_get_operands_int(const char *fn, int nrhs, const mxArray *prhs[],
+                             int square_alone, gd_mex_operands *o)
+{
+    get_operands(fn, nrhs, prhs, square_alone, o, 1);
 }
 
 void gd_mex_check_float(const char *fn, const char *argname, const gd_matrix *m)
@@ -155,7 +182,7 @@ void gd_mex_options(const char *fn, int nrhs, const mxArray *prhs[],
             gd_mex_error(fn, "gd:input",
                          "argument %d: expected an option name (a character row "
                          "without NUL characters), got %s", i + 1,
-                         mxIsChar(prhs[i]) ? "other text" : class_label(prhs[i]));
+                         mxIsChar(prhs[i]) ? "other text" : gd_mex_class_label(prhs[i]));
         if (!strcmp(name, "devices")) {
             gd_mex_devices_option(fn, prhs[i + 1]);
             devices_given = 1;

@@ -17,6 +17,8 @@
 /* A class's name as Octave's class() gives it, and its elements in an
  * mxArray of that class. */
 const char *gd_mex_class_name(gd_class c);
+/* What an argument is, for messages: "a cell array", "char", "int8" ... */
+const char *gd_mex_class_label(const mxArray *a);
 void *gd_mex_data(const mxArray *a);
 
 /* Raises id with "fn: message"; never returns. */
@@ -36,6 +38,8 @@ void gd_mex_fail(const char *fn, gd_status s)
 /* Checks that a is a real, full, 2-D single or double matrix; raises
  * gd:input naming the argument otherwise. */
 void gd_mex_check_matrix(const char *fn, const char *argname, const mxArray *a);
+/* The same without the class: full, real, 2-D. */
+void gd_mex_check_shape(const char *fn, const char *argname, const mxArray *a);
 
 /* 1 when a is a character row vector equal (case-insensitively) to s,
  * whole (no NUL inside). */
@@ -130,6 +134,10 @@ const gd_matrix *gd_mex_find_array(const mxArray *a);
  * gd:stale when its id is not a live one). *gdarray: 1 for a gdArray. */
 void gd_mex_operand(const char *fn, const char *argname, const mxArray *a, gd_matrix *out,
                     int *gdarray);
+/* The same taking integer Octave matrices too (the caller checks which
+ * classes its operation takes). */
+void gd_mex_operand_int(const char *fn, const char *argname, const mxArray *a, gd_matrix *out,
+                        int *gdarray);
 
 /* Raises gd:input when m is of a class the operation fn does not take
  * (an int32 gdArray: an index result). */
@@ -149,6 +157,12 @@ typedef struct {
 } gd_mex_operands;
 void gd_mex_get_operands(const char *fn, int nrhs, const mxArray *prhs[],
                          int square_alone, gd_mex_operands *o);
+/* The same where the integer classes are operands too (gd_minplus): two
+ * operands of one integer class, Octave matrices or gdArrays; an integer
+ * beside a floating operand, or two integer classes, are the kernel
+ * layer's to refuse (it says to cast). */
+void gd_mex_get_operands_int(const char *fn, int nrhs, const mxArray *prhs[],
+                             int square_alone, gd_mex_operands *o);
 
 /* A result: an Octave matrix, or (resident) a new gdArray, on the device
  * when on_device, else held in host memory (no GPU). gd_mex_result_out
@@ -217,7 +231,7 @@ void gd_mex_init(void);
 typedef void gd_mex_op(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]);
 gd_mex_op gd_op_minplus, gd_op_minplus_info, gd_op_sgemm, gd_op_pdist, gd_op_pdist2, gd_op_info,
     gd_op_upload, gd_op_gather, gd_op_free, gd_op_transpose, gd_op_squareform,
-    gd_op_describe, gd_op_apsp, gd_op_apsp_info, gd_op_row, gd_op_knn, gd_op_minplus_int, gd_op_minplus_int_info,
+    gd_op_describe, gd_op_apsp, gd_op_apsp_info, gd_op_row, gd_op_knn,
     gd_op_apsp_int, gd_op_apsp_int_info;
 
 #endif

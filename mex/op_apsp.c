@@ -25,6 +25,10 @@ static void apsp(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[], int
     gd_matrix W;
     int resident = 0;
     gd_mex_operand(FN, "W", prhs[0], &W, &resident);
+    if (resident && W.cls != GD_SINGLE && W.cls != GD_DOUBLE)
+        gd_mex_error(FN, "gd:input", "W is a %s gdArray: shortest paths on the integer classes "
+                     "run on the host, from an Octave matrix (gather (W) first)",
+                     gd_mex_class_name(W.cls));
     gd_mex_check_float(FN, "W", &W); /* square: gd_apsp says so (gd:size) */
     static const char *const names[] = {"Variant", "IndexClass"};
     const mxArray *values[2] = {NULL, NULL};

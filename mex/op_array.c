@@ -30,10 +30,14 @@ void gd_op_upload(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     static const char FN[] = "gdArray";
     (void)nlhs;
     if (nrhs != 1) gd_mex_error(FN, "gd:input", "expected one matrix");
-    gd_mex_check_matrix(FN, "A", prhs[0]);
-    const gd_class cls = mxIsSingle(prhs[0]) ? GD_SINGLE : GD_DOUBLE;
-    const void *p = cls == GD_SINGLE ? (const void *)mxGetSingles(prhs[0])
-                                     : (const void *)mxGetDoubles(prhs[0]);
+    /* single, double and the integer classes (int8 ... uint64) */
+    const int ic = gd_mex_int_class(prhs[0]);
+    if (ic < 0 && !mxIsSingle(prhs[0]) && !mxIsDouble(prhs[0]))
+        gd_mex_error(FN, "gd:input", "A must be a single, double or integer matrix, not %s",
+                     gd_mex_class_label(prhs[0]));
+    gd_mex_check_shape(FN, "A", prhs[0]);
+    const gd_class cls = ic >= 0 ? (gd_class)ic : mxIsSingle(prhs[0]) ? GD_SINGLE : GD_DOUBLE;
+    const void *p = mxGetData(prhs[0]);
     const gd_matrix h = gd_host_matrix(p, cls, (int64_t)mxGetM(prhs[0]), (int64_t)mxGetN(prhs[0]));
     gd_timing t;
     memset(&t, 0, sizeof t);
@@ -49,7 +53,7 @@ void gd_op_upload(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
         if (!buf)
             gd_mex_error(FN, "gd:memory", "cannot allocate the array (%lldx%lld %s, %.1f MiB) "
                          "in host memory", (long long)h.rows, (long long)h.cols,
-                         cls == GD_SINGLE ? "single" : "double", bytes / 1048576.0);
+                         gd_mex_class_name(cls), bytes / 1048576.0);
         if (bytes) memcpy(buf, p, bytes);
         id = gd_reg_add(buf, 0, cls, h.rows, h.cols);
         gd_mex_warn_fallback(FN, &t);

@@ -2,13 +2,16 @@
 ## @deftypefn  {} {@var{G} =} gdArray (@var{A})
 ## A matrix kept in GPU memory across calls.
 ##
-## @code{@var{G} = gdArray (@var{A})} copies the real, full, 2-D single or
-## double matrix @var{A} to the GPU once. Every gd function
+## @code{@var{G} = gdArray (@var{A})} copies the real, full, 2-D single,
+## double or integer (int8 @dots{} uint64) matrix @var{A} to the GPU once.
+## Every gd function
 ## (@code{gd_minplus}, @code{gd_sgemm}, @code{gd_pdist}, @code{gd_pdist2},
 ## @code{gd_squareform}) takes a gdArray wherever it takes a matrix, and
 ## returns a gdArray when any of its matrix arguments is one (the rule of
 ## MATLAB's gpuArray), so a chain of calls moves nothing between host and
-## GPU until @code{gather} brings the result back:
+## GPU until @code{gather} brings the result back. Integer gdArrays are
+## operands of @code{gd_minplus} (the others compute in single or double
+## and say so); @code{gather} and the methods below take every class.
 ##
 ## @example
 ## @group
@@ -195,6 +198,18 @@ endclassdef
 %! assert (1 ./ gather (gdArray (-0)), -Inf);
 
 %!test
+%! ## every integer class, bit for bit, at its limits; the transpose
+%! for c = {"int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"}
+%!   X = [intmin(c{1}) intmax(c{1}) 0; 1 2 3];
+%!   X(:, end+1) = cast (randi (100, 2, 1), c{1});
+%!   G = gdArray (X);
+%!   assert (classUnderlying (G), c{1});
+%!   assert (isequal (gather (G), X) && strcmp (class (gather (G)), c{1}));
+%!   assert (isequal (gather (G.'), X.'));
+%!   assert (! isempty (strfind (evalc ("disp (G)"), ["2x4 " c{1} " gdArray"])));
+%! endfor
+
+%!test
 %! assert (gather (A), A);                   # an ordinary matrix: unchanged
 %! assert (gather ("text"), "text");
 
@@ -226,10 +241,9 @@ endclassdef
 
 %!error <expected one matrix> gdArray ()
 %!error <expected one matrix> gdArray (1, 2)
-%!error <single or double matrix, not int32> gdArray (int32 (1))
-%!error <single or double matrix, not a cell array> gdArray ({1})
-%!error <single or double matrix, not char> gdArray ("abc")
+%!error <single, double or integer matrix, not a cell array> gdArray ({1})
+%!error <single, double or integer matrix, not char> gdArray ("abc")
 %!error <complex> gdArray (1 + 2i)
 %!error <sparse> gdArray (sparse (1))
 %!error <2-D> gdArray (ones (2, 2, 2))
-%!error <single or double matrix, not logical> gdArray (true)
+%!error <single, double or integer matrix, not logical> gdArray (true)

@@ -50,9 +50,13 @@
 ## entries at once for int8 @dots{} uint16), in the narrowest lanes in
 ## which the operands' ranges prove that no sum can wrap (else wider lanes
 ## or saturating 64-bit sums: @var{info}.kernel names the form), and on
-## the host as @qcode{"cpu"}, which alone gives @var{K}; @qcode{"auto"}
-## takes the GPU unless @var{K} is asked for. Another variant raises
-## @qcode{"gd:variant"}. They take Octave matrices, not gdArrays. Logical, char, complex, sparse and N-D arrays
+## the host as @qcode{"cpu"}. With @var{K}, v5 runs a tile on 64-bit lanes
+## whose sums saturate to the class before they are compared, so that
+## @var{K} is Octave's first index of the saturated sums (@code{[~, K] =
+## min (int8 ([100; 100]) + int8 ([100; 50]))} is 1: both sums are 127).
+## @qcode{"auto"} takes the GPU. Another variant raises
+## @qcode{"gd:variant"}. Integer gdArrays are operands as the others are
+## (and give a gdArray). Logical, char, complex, sparse and N-D arrays
 ## are rejected.
 ##
 ## Options:
@@ -120,19 +124,6 @@
 function [R, K, info, varargout] = gd_minplus (varargin)
   ## named outputs: the lean path of a call (a fourth output reaches the
   ## gateway, which says too many)
-  if (nargin >= 1 && (isinteger (varargin{1}) || (nargin >= 2 && isinteger (varargin{2}))))
-    ## the integer classes ([R, ~, info]: without the witness)
-    if (nargout < 2)
-      R = __gd__ ("minplus_int", varargin{:});
-    elseif (nargout == 2)
-      [R, K] = __gd__ ("minplus_int", varargin{:});
-    elseif (! isargout (2))
-      [R, K, info, varargout{1:nargout-3}] = __gd__ ("minplus_int_info", varargin{:});
-    else
-      [R, K, info, varargout{1:nargout-3}] = __gd__ ("minplus_int", varargin{:});
-    endif
-    return;
-  endif
   if (nargout < 2)
     if (nargout == 0 && nargin == 1 && ischar (varargin{1}))
       __gd__ ("minplus", varargin{:});               # prints the variant list
@@ -231,7 +222,6 @@ endfunction
 %!error <A is double and B is uint8> gd_minplus (A, uint8 (B))
 %!error <A is int8 and B is int16> gd_minplus (int8 (A), int16 (B))
 %!error <the integer classes run on 'v5' \(the GPU\) and 'cpu'> gd_minplus (int8 (A), int8 (B), "Variant", "v4")
-%!error <the witness K of the integer classes comes from the 'cpu'> [R, K] = gd_minplus (int8 (A), int8 (B), "Variant", "v5")
 %!test
 %! ## Octave's saturating sums: int8(100) + int8(100) is 127
 %! [R, K] = gd_minplus (int8 ([100 -100; 50 60]), int8 ([100 1; 100 2]));

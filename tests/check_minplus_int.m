@@ -52,6 +52,17 @@ function check_minplus_int (variant)
           error ("check_minplus_int: %s A (x) A", cls);
         endif
       endif
+      ## gdArrays (on the GPU, or held on the host where there is none):
+      ## both operands, and one beside an Octave matrix; R, K as gdArrays
+      GA = gdArray (A);
+      [GR, GK] = gd_minplus (GA, gdArray (B));
+      if (! isa (GR, "gdArray") || ! strcmp (classUnderlying (GR), cls) || ! isequal (gather (GR), E)
+          || ! isequal (gather (GK), EK))
+        error ("check_minplus_int: %s %s: gdArray operands", cls, mat2str (s{1}));
+      endif
+      if (! isequal (gather (gd_minplus (GA, B)), E) || ! isequal (gather (GA), A0))
+        error ("check_minplus_int: %s %s: a gdArray beside a matrix", cls, mat2str (s{1}));
+      endif
       ncase++;
     endfor
   endfor
@@ -99,11 +110,20 @@ function check_gpu (variant)
           E = gd_minplus (A, B, "Variant", "cpu");
         endif
         [R, ~, info] = gd_minplus (A, B, "Variant", variant);
+        ## the witness on the GPU: Octave's first k of the saturated sums
+        ## (against the cpu variant, itself checked against Octave above)
+        [RW, KW, winfo] = gd_minplus (A, B, "Variant", variant);
+        [RC, KC] = gd_minplus (A, B, "Variant", "cpu");
         what = sprintf ("%s %s%s", cls, mat2str (s{1}), merge (extreme, ", saturating data", ""));
         if (! strcmp (class (R), cls) || ! isequal (R, E))
           bad = find (R != E, 1);
           error ("check_minplus_int: %s: R differs from Octave's (%d of %d elements; first at %d: %s, not %s)",
                  what, nnz (R != E), numel (E), bad, num2str (R(bad)), num2str (E(bad)));
+        endif
+        if (! isequal (RW, RC) || ! isequal (KW, KC) || ! strcmp (winfo.kernel, "witness, int64 lanes"))
+          bad = find (KW != KC, 1);
+          error ("check_minplus_int: %s: the GPU's witness differs from the cpu variant's (%d of %d; first at %d: %d, not %d)",
+                 what, nnz (KW != KC), numel (KC), bad, KW(bad), KC(bad));
         endif
         want = merge (extreme, wide.(cls), narrow.(cls));
         if (! strcmp (info.kernel, want) || ! strcmp (info.variant, variant))
@@ -116,16 +136,46 @@ function check_gpu (variant)
         if (m == k && ! isequal (gd_minplus (A, "Variant", variant), gd_minplus (A, "Variant", "cpu")))
           error ("check_minplus_int: %s: A (x) A", what);
         endif
+        ## resident: gdArray operands, the result kept on the GPU; twice
+        ## in a chain where the product is square
+        GA = gdArray (A); GB = gdArray (B);
+        [GR, ~, ginfo] = gd_minplus (GA, GB, "Variant", variant);
+        if (! isa (GR, "gdArray") || ! strcmp (classUnderlying (GR), cls)
+            || ! isequal (gather (GR), E) || ! ginfo.kept || ! strcmp (ginfo.kernel, want))
+          error ("check_minplus_int: %s: gdArray operands (kept %d, form '%s')", what,
+                 ginfo.kept, ginfo.kernel);
+        endif
+        if (! isequal (gather (gd_minplus (A, GB, "Variant", variant)), E))
+          error ("check_minplus_int: %s: a matrix beside a gdArray", what);
+        endif
+        if (m == n && k == n)
+          C = gd_minplus (gd_minplus (GA, "Variant", variant), GA, "Variant", variant);
+          if (! isequal (gather (C), gd_minplus (gd_minplus (A, "Variant", "cpu"), A, "Variant", "cpu")))
+            error ("check_minplus_int: %s: a chain of gdArrays", what);
+          endif
+        endif
         ncase++;
       endfor
     endfor
-    ## 'auto' takes the GPU for R alone, the host for the witness
+    ## an empty inner dimension on the GPU: intmax of the class
+    [R0, ~, i0] = gd_minplus (zeros (70, 0, cls), zeros (0, 90, cls), "Variant", variant);
+    if (! isequal (R0, repmat (intmax (cls), 70, 90)) || ! strcmp (i0.variant, variant))
+      error ("check_minplus_int: %s: k = 0 on the GPU", cls);
+    endif
+    ## 'auto' takes the GPU for R and for the witness (int32 too), and
+    ## gdArrays keep both there
     A = cast (randi ([0 9], 80, 90), cls); B = cast (randi ([0 9], 90, 70), cls);
+    [~, KC] = gd_minplus (A, B, "Variant", "cpu");
     [~, ~, ia] = gd_minplus (A, B);
-    [~, ~, ib] = gd_minplus (A, B, "IndexClass", "int32");
+    [~, K32, ib] = gd_minplus (A, B, "IndexClass", "int32");
     [~, K, ic] = gd_minplus (A, B);
-    if (! strcmp (ia.variant, variant) || ! strcmp (ic.variant, "cpu") || isempty (K))
+    if (! strcmp (ia.variant, variant) || ! strcmp (ic.variant, variant) || ! isequal (K, KC)
+        || ! strcmp (class (K32), "int32") || ! isequal (double (K32), KC))
       error ("check_minplus_int: %s: auto ran %s for R alone and %s with K", cls, ia.variant, ic.variant);
+    endif
+    [GR, GK] = gd_minplus (gdArray (A), gdArray (B));
+    if (! isa (GK, "gdArray") || ! isequal (gather (GK), KC) || ! strcmp (classUnderlying (GR), cls))
+      error ("check_minplus_int: %s: the witness of gdArrays", cls);
     endif
   endfor
   unsetenv ("GD_POISON");
