@@ -730,3 +730,73 @@ gd_status gd_cpu_sgemm(const float *A, const float *B, float *C, int64_t m,
     sgemm_("N", "N", &M, &N, &K, &one, A, &M, B, &K, &zero, C, &M);
     return GD_OK;
 }
+
+/* The integer classes' shortest paths through double (gd_apsp on a GPU):
+ * the conversions either side, OpenMP over the elements. */
+#define DEFINE_INT_DOUBLE(T, HI, LO)                                                   \
+    static void to_double_##T(const T *s, double *d, int64_t count, double *lo,       \
+                              double *hi)                                              \
+    {                                                                                  \
+        double a = INFINITY, b = -INFINITY;                                            \
+        _Pragma("omp parallel for reduction(min: a) reduction(max: b) num_threads(gd_cpu_threads())") \
+        for (int64_t e = 0; e < count; ++e) {                                          \
+            const double v = s[e] == HI ? INFINITY : (double)s[e];                     \
+            d[e] = v;                                                                  \
+            if (s[e] != HI) {                                                          \
+                a = v < a ? v : a;                                                     \
+                b = v > b ? v : b;                                                     \
+            }                                                                          \
+        }                                                                              \
+        *lo = a;                                                                       \
+        *hi = b;                                                                       \
+    }                                                                                  \
+    static void from_double_##T(const double *s, T *d, int64_t count, void *P, int p32) \
+    {                                                                                  \
+        _Pragma("omp parallel for num_threads(gd_cpu_threads())")                      \
+        for (int64_t e = 0; e < count; ++e) {                                          \
+            const double v = s[e];                                                     \
+            const T x = v >= (double)HI ? HI : v <= (double)LO ? LO : (T)v;            \
+            d[e] = x;                                                                  \
+            if (x == HI && P) {                                                        \
+                if (p32)                                                               \
+                    ((int32_t *)P)[e] = 0;                                             \
+                else                                                                   \
+                    ((double *)P)[e] = 0;                                              \
+            }                                                                          \
+        }                                                                              \
+    }
+DEFINE_INT_DOUBLE(int8_t, INT8_MAX, INT8_MIN)
+DEFINE_INT_DOUBLE(uint8_t, UINT8_MAX, 0)
+DEFINE_INT_DOUBLE(int16_t, INT16_MAX, INT16_MIN)
+DEFINE_INT_DOUBLE(uint16_t, UINT16_MAX, 0)
+DEFINE_INT_DOUBLE(int32_t, INT32_MAX, INT32_MIN)
+DEFINE_INT_DOUBLE(uint32_t, UINT32_MAX, 0)
+
+int gd_cpu_int_to_double(gd_class cls, const void *src, double *dst, int64_t count, double *lo,
+                         double *hi)
+{
+    switch (cls) {
+    case GD_INT8: to_double_int8_t(src, dst, count, lo, hi); return 0;
+    case GD_UINT8: to_double_uint8_t(src, dst, count, lo, hi); return 0;
+    case GD_INT16: to_double_int16_t(src, dst, count, lo, hi); return 0;
+    case GD_UINT16: to_double_uint16_t(src, dst, count, lo, hi); return 0;
+    case GD_INT32: to_double_int32_t(src, dst, count, lo, hi); return 0;
+    case GD_UINT32: to_double_uint32_t(src, dst, count, lo, hi); return 0;
+    default: return -1;
+    }
+}
+
+int gd_cpu_double_to_int(gd_class cls, const double *src, void *dst, int64_t count, void *P,
+                         gd_class pcls)
+{
+    const int p32 = pcls == GD_INT32;
+    switch (cls) {
+    case GD_INT8: from_double_int8_t(src, dst, count, P, p32); return 0;
+    case GD_UINT8: from_double_uint8_t(src, dst, count, P, p32); return 0;
+    case GD_INT16: from_double_int16_t(src, dst, count, P, p32); return 0;
+    case GD_UINT16: from_double_uint16_t(src, dst, count, P, p32); return 0;
+    case GD_INT32: from_double_int32_t(src, dst, count, P, p32); return 0;
+    case GD_UINT32: from_double_uint32_t(src, dst, count, P, p32); return 0;
+    default: return -1;
+    }
+}

@@ -69,11 +69,81 @@ void gd_op_apsp_info(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     apsp(nlhs, plhs, nrhs, prhs, 0);
 }
 
-/* Shortest paths on the integer classes (gd_apsp.m sends integer W here):
- * on the host so far, the 'cpu' variant ('auto' chooses it). The class's
- * largest value is no edge, as Inf is for single and double, and the
- * length of a path to a vertex that cannot be reached; sums saturate as
- * Octave's do. */
+/* Shortest paths on the integer classes (gd_apsp.m sends integer W here).
+ * The class's largest value is no edge, as Inf is for single and double,
+ * and the length of a path to a vertex that cannot be reached; sums
+ * saturate as Octave's do. 'cpu': blocked Floyd-Warshall on the host in
+ * the class. 'fw': the GPU's Floyd-Warshall in double, for the classes of
+ * 32 bits or fewer where the weights prove every sum exact (below);
+ * 'auto' takes it from n = 128 where it may and a GPU is there. */
+
+/* Whether Floyd-Warshall in double gives the class's result bit for bit:
+ * every weight other than intmax (no edge) in [lo, hi]. Double holds
+ * every sum of such weights exactly (they are below 2^32, a path has
+ * fewer than 2^21 edges). Non-negative weights: a path's saturated length
+ * is min(exact, intmax) in any order of its sums, and a sum past intmax
+ * can only grow, so the saturated minimum is the exact one saturated.
+ * Negative weights: Floyd-Warshall's lengths are those of simple paths
+ * (no negative cycle, else it says so), of at most n - 1 edges, so where
+ * (n - 1) max |w| stays inside the class no sum of the host's ever
+ * saturates, and both are exact. */
+static int exact_in_double(gd_class cls, int64_t n, double lo, double hi)
+{
+    if (gd_class_bytes(cls) > 4) return 0;
+    if (lo >= 0 || lo > hi) return 1; /* non-negative, or no edge at all */
+    double cmin = 0, cmax = 0;
+    switch (cls) {
+    case GD_INT8: cmin = INT8_MIN; cmax = INT8_MAX; break;
+    case GD_INT16: cmin = INT16_MIN; cmax = INT16_MAX; break;
+    default: cmin = INT32_MIN; cmax = INT32_MAX; break;
+    }
+    const double most = (double)(n > 1 ? n - 1 : 1) * (hi > -lo ? hi : -lo);
+    return most <= cmax && -most >= cmin;
+}
+
+/* gd_apsp's GPU Floyd-Warshall on W converted to double; D and P (of
+ * class pcls, or not asked: NULL) into new arrays. Returns 0, or 1 where
+ * the weights do not prove it exact (nothing made). */
+static int apsp_int_gpu(const char *fn, const mxArray *W, gd_class cls, int64_t n, int wp,
+                        int p32, int must, mxArray **Dout, mxArray **Pout, gd_timing *t)
+{
+    mxArray *Wd = gd_class_bytes(cls) <= 4 ? mxCreateDoubleMatrix((mwSize)n, (mwSize)n, mxREAL)
+                                           : NULL;
+    double lo = 0, hi = 0;
+    if (Wd) gd_cpu_int_to_double(cls, mxGetData(W), mxGetDoubles(Wd), n * n, &lo, &hi);
+    if (!Wd || !exact_in_double(cls, n, lo, hi)) {
+        if (Wd) mxDestroyArray(Wd);
+        if (must)
+            gd_mex_error(fn, "gd:variant", "'fw' computes the integer classes in double where the "
+                         "weights prove every sum exact: int64 and uint64 never, negative weights "
+                         "while (n - 1) max |w| stays inside the class; this graph runs on 'cpu'");
+        return 1;
+    }
+    const gd_matrix Wm = gd_host_matrix(mxGetDoubles(Wd), GD_DOUBLE, n, n);
+    const gd_class pcls = p32 ? GD_INT32 : GD_DOUBLE;
+    gd_mex_out Do, Po;
+    memset(&Po, 0, sizeof Po);
+    gd_out dout = gd_mex_output(&Do, (size_t)n, (size_t)n, GD_DOUBLE), pout;
+    if (wp) pout = gd_mex_output(&Po, (size_t)n, (size_t)n, pcls);
+    int64_t vertex = 0;
+    const gd_status s = gd_apsp("fw", &Wm, dout, wp ? &pout : NULL, pcls, &vertex, t);
+    mxDestroyArray(Wd);
+    if (s) {
+        if (Do.array) mxDestroyArray(Do.array);
+        if (Po.array) mxDestroyArray(Po.array);
+        gd_mex_fail(fn, s);
+    }
+    const double t1 = gd_mex_now_ms();
+    mxArray *D = mxCreateNumericMatrix((mwSize)n, (mwSize)n, mxGetClassID(W), mxREAL);
+    gd_cpu_double_to_int(cls, mxGetDoubles(Do.array), mxGetData(D), n * n,
+                         wp ? mxGetData(Po.array) : NULL, pcls);
+    mxDestroyArray(Do.array);
+    t->prep_ms += gd_mex_now_ms() - t1;
+    snprintf(t->kernel, sizeof t->kernel, "double, exact");
+    *Dout = D;
+    *Pout = wp ? Po.array : NULL;
+    return 0;
+}
 static void apsp_int(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[], int want_p)
 {
     static const char FN[] = "gd_apsp";
@@ -91,7 +161,7 @@ static void apsp_int(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[],
     const gd_variant_info *list;
     const int count = gd_apsp_variants(&list);
     char variant[32];
-    const int p32 = gd_mex_int_options(FN, nrhs, prhs, 1, count, list, NULL, variant);
+    const int p32 = gd_mex_int_options(FN, nrhs, prhs, 1, count, list, "fw", variant);
     if ((double)n * (double)n > 1e12)
         gd_mex_error(FN, "gd:size", "D would have %lldx%lld elements: more than host memory holds",
                      (long long)n, (long long)n);
@@ -101,8 +171,31 @@ static void apsp_int(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[],
     gd_timing t;
     memset(&t, 0, sizeof t);
     const double t0 = gd_mex_now_ms();
-    mxArray *D = mxCreateNumericMatrix((mwSize)n, (mwSize)n, mxGetClassID(W), mxREAL);
     const int wp = want_p && nlhs > 1;
+    /* the GPU: 'fw', or 'auto' from n = 128 with a GPU there */
+    int gpu = !strcmp(variant, "fw") && n > 0;
+    if (!strcmp(variant, "auto") && n >= 128 && gd_class_bytes((gd_class)c) <= 4) {
+        gd_device_info d;
+        gd_device_query(&d);
+        gpu = d.available;
+        if (!gpu) snprintf(t.fallback, sizeof t.fallback, "%s", d.reason);
+    }
+    if (gpu) {
+        mxArray *Dg = NULL, *Pg = NULL;
+        if (!apsp_int_gpu(FN, W, (gd_class)c, n, wp, p32, !strcmp(variant, "fw"), &Dg, &Pg, &t)) {
+            t.total_ms = gd_mex_now_ms() - t0;
+            gd_mex_warn_fallback(FN, &t);
+            plhs[0] = Dg;
+            if (nlhs > 1) plhs[1] = Pg ? Pg : mxCreateDoubleMatrix(0, 0, mxREAL);
+            if (nlhs > 2) {
+                const int64_t size[1] = {n};
+                plhs[2] = gd_mex_info(&t, (gd_class)c, "steps/s", 1, size, 1);
+            }
+            return;
+        }
+        memset(&t, 0, sizeof t);
+    }
+    mxArray *D = mxCreateNumericMatrix((mwSize)n, (mwSize)n, mxGetClassID(W), mxREAL);
     mxArray *Pout = NULL;
     int32_t *P = NULL;
     if (wp) Pout = gd_mex_index_out(n, n, p32, &P);

@@ -26,9 +26,16 @@
 ## partial sum leaves the class's range of exact integers (2^24 in single,
 ## 2^53 in double). A 0-by-0 @var{W} gives 0-by-0 results.
 ##
-## The integer classes (int8 @dots{} uint64) give @var{D} of their class,
-## computed on the host so far (the @qcode{"cpu"} variant; the GPU
-## variants raise @qcode{"gd:variant"}). Inf has no integer value: the
+## The integer classes (int8 @dots{} uint64) give @var{D} of their class.
+## @qcode{"cpu"} computes them on the host in the class. @qcode{"fw"}
+## computes int8 @dots{} uint32 on the GPU in double, where the weights
+## prove that every sum is exact there and that the saturating sums give
+## the same lengths: weights all non-negative, or (n - 1) max |w| inside
+## the class; otherwise (and for int64 and uint64) it raises
+## @qcode{"gd:variant"}. @qcode{"auto"} takes it from n = 128 where it
+## may, else the host. @var{D} is the same bit for bit either way; where
+## several shortest paths tie, @var{P} may name another of them.
+## @qcode{"squaring"} raises @qcode{"gd:variant"}. Inf has no integer value: the
 ## class's largest value, @code{intmax}, is "no edge" in @var{W} and the
 ## length of a path to a vertex that cannot be reached in @var{D}. Sums
 ## saturate as Octave's do, so a path whose length would reach
@@ -157,7 +164,8 @@ endfunction
 %! assert (gd_apsp (int8 ([0 100 127; 127 0 100; 127 127 0])), int8 ([0 100 127; 127 0 100; 127 127 0]));
 %!error <gd_apsp: the graph has a negative cycle: W\(2,2\) < 0> gd_apsp (int16 ([0 1; 1 -1]))
 %!error <negative cycle: a closed path through vertex> gd_apsp (int32 ([0 1; -2 0]))
-%!error <the integer classes run on the 'cpu' variant> gd_apsp (int32 ([0 1; 1 0]), "Variant", "fw")
+%!error <the integer classes run on 'fw' \(the GPU\) and 'cpu'> gd_apsp (int32 ([0 1; 1 0]), "Variant", "squaring")
+%!error <int64 and uint64 never> gd_apsp (int64 ([0 1; 1 0]), "Variant", "fw")
 %!error <must be square> gd_apsp (uint8 (ones (2, 3)))
 %!error <gd_apsp: the graph has a negative cycle> gd_apsp ([0 1; -2 0])
 %!error <negative cycle> gd_apsp ([-1 1; 1 0])

@@ -7,7 +7,12 @@ function check_apsp_int ()
   ## weights near intmax / 2 where sums saturate (non-negative: the
   ## saturated result is then the same in any order of the sums); negative
   ## cycles; the operand never modified; P as int32 and [D, ~, info].
+  ## On a GPU: 'auto' from n = 128, and 'fw' at every size, compute the
+  ## classes of 32 bits or fewer in double where the weights prove every
+  ## sum exact; D is then the same bit for bit, and P's routes are checked
+  ## as the host's are.
   warning ("off", "gd:nogpu");
+  gpu = gd_info ().available;
   classes = {"int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"};
   ncase = 0;
   for c = classes
@@ -48,33 +53,34 @@ function check_apsp_int ()
           error ("check_apsp_int: %s: D(%d,%d) is %s, Floyd-Warshall gives %s", name, i, j,
                  num2str (D(i,j)), num2str (E(i,j)));
         endif
-        if (! strcmp (class (P), "double") || ! strcmp (info.variant, "cpu"))
-          error ("check_apsp_int: %s: P is %s, the variant %s", name, class (P), info.variant);
+        ## where the weights prove double exact (the rule gd_apsp states)
+        w = double (W(W != mx));
+        exact = ! any (strcmp (cls, {"int64", "uint64"})) && (isempty (w) || min (w) >= 0
+                 || max (n - 1, 1) * max (abs (w)) <= min (double (mx), -double (intmin (cls))));
+        want = merge (gpu && n >= 128 && exact, "fw", "cpu");
+        if (! strcmp (class (P), "double") || ! strcmp (info.variant, want))
+          error ("check_apsp_int: %s: P is %s, the variant %s, not %s", name, class (P),
+                 info.variant, want);
         endif
-        ## every route up to n = 33, then 300 reachable pairs: its edges
-        ## exist and add up (in the class: exact below intmax) to D
-        [ii, jj] = find (D != mx);
-        if (numel (ii) > 300 && n > 33)
-          q = randperm (numel (ii), 300); ii = ii(q); jj = jj(q);
-        endif
-        for e = 1:numel (ii)
-          i = ii(e); j = jj(e);
-          r = gd_path (P, i, j);
-          w = W(sub2ind ([n n], r(1:end-1), r(2:end)));
-          len = cast (0, cls);
-          for t = 1:numel (w)
-            len = len + w(t);
-          endfor
-          if (r(1) != i || r(end) != j || len != D(i,j) || any (w == mx))
-            error ("check_apsp_int: %s: the route %d -> %d is no shortest path", name, i, j);
-          endif
-        endfor
-        if (any (P(D == mx) != 0))
-          error ("check_apsp_int: %s: a predecessor where a vertex is not reached", name);
+        check_routes (name, W, D, P, cls);
+        if (gpu)
+          try
+            [Df, Pf, infof] = gd_apsp (W, "Variant", "fw", "IndexClass", "int32");
+            if (! exact || ! isequal (Df, E) || ! strcmp (class (Pf), "int32")
+                || ! strcmp (infof.variant, "fw"))
+              error ("check_apsp_int: %s: 'fw' gives another D (or ran where it may not)", name);
+            endif
+            check_routes ([name " fw"], W, Df, double (Pf), cls);
+          catch err
+            if (exact || ! strcmp (err.identifier, "gd:variant"))
+              rethrow (err);
+            endif
+          end_try_catch
         endif
         [D2, P2] = gd_apsp (W, "IndexClass", "int32", "Variant", "cpu");
+        [~, P1] = gd_apsp (W, "Variant", "cpu");
         [D3, ~, info3] = gd_apsp (W, "Variant", "auto");
-        if (! isequal (D2, E) || ! strcmp (class (P2), "int32") || ! isequal (double (P2), P)
+        if (! isequal (D2, E) || ! strcmp (class (P2), "int32") || ! isequal (double (P2), P1)
             || ! isequal (D3, E) || ! isstruct (info3))
           error ("check_apsp_int: %s: the int32 P or [D, ~, info] differ", name);
         endif
@@ -102,4 +108,31 @@ function check_apsp_int ()
     endif
   endfor
   printf ("%d integer graphs exact\n", ncase);
+endfunction
+
+## every route up to n = 33, then 300 reachable pairs: its edges exist and
+## add up (in the class: exact below intmax) to D; no predecessor where a
+## vertex is not reached
+function check_routes (name, W, D, P, cls)
+  n = rows (W);
+  mx = intmax (cls);
+  [ii, jj] = find (D != mx);
+  if (numel (ii) > 300 && n > 33)
+    q = randperm (numel (ii), 300); ii = ii(q); jj = jj(q);
+  endif
+  for e = 1:numel (ii)
+    i = ii(e); j = jj(e);
+    r = gd_path (P, i, j);
+    w = W(sub2ind ([n n], r(1:end-1), r(2:end)));
+    len = cast (0, cls);
+    for t = 1:numel (w)
+      len = len + w(t);
+    endfor
+    if (r(1) != i || r(end) != j || len != D(i,j) || any (w == mx))
+      error ("check_apsp_int: %s: the route %d -> %d is no shortest path", name, i, j);
+    endif
+  endfor
+  if (any (P(D == mx) != 0))
+    error ("check_apsp_int: %s: a predecessor where a vertex is not reached", name);
+  endif
 endfunction

@@ -39,7 +39,7 @@ err() { octave_error "A = rand(4); B = rand(4, 3);" "$1"; }
 @test "gd_apsp and gd_path: bad input" {
     err "'gd:input', 'W must be a single or double matrix, not logical', @gd_apsp, true(3)"
     err "'gd:size', 'W must be square', @gd_apsp, int32(B)"
-    err "'gd:variant', 'the integer classes run on the .cpu. variant', @gd_apsp, int8(A), 'Variant', 'fw'"
+    err "'gd:variant', 'the integer classes run on .fw. [(]the GPU[)] and .cpu.', @gd_apsp, int8(A), 'Variant', 'squaring'"
     err "'gd:size', 'W must be square', @gd_apsp, B"
     err "'gd:input', 'W has a NaN', @gd_apsp, [0 NaN; 1 0]"
     err "'gd:input', 'unknown option .Speed.', @gd_apsp, A, 'Speed', 'max'"
