@@ -12,6 +12,7 @@
 #include "gd_mex.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -107,19 +108,23 @@ static int exact_in_double(gd_class cls, int64_t n, double lo, double hi)
 static int apsp_int_gpu(const char *fn, const mxArray *W, gd_class cls, int64_t n, int wp,
                         int p32, int must, mxArray **Dout, mxArray **Pout, gd_timing *t)
 {
-    mxArray *Wd = gd_class_bytes(cls) <= 4 ? mxCreateDoubleMatrix((mwSize)n, (mwSize)n, mxREAL)
-                                           : NULL;
+    /* W in double: host memory of gd's own (no zeroed array: the
+     * conversion writes every element) */
+    double *Wd = NULL;
+    if (gd_class_bytes(cls) <= 4 && !(Wd = (double *)malloc((size_t)(n * n) * 8 + 8)))
+        gd_mex_error(fn, "gd:memory", "cannot allocate W in double (%lld x %lld, %.1f MiB) in host "
+                     "memory", (long long)n, (long long)n, (double)(n * n) * 8 / 1048576.0);
     double lo = 0, hi = 0;
-    if (Wd) gd_cpu_int_to_double(cls, mxGetData(W), mxGetDoubles(Wd), n * n, &lo, &hi);
+    if (Wd) gd_cpu_int_to_double(cls, mxGetData(W), Wd, n * n, &lo, &hi);
     if (!Wd || !exact_in_double(cls, n, lo, hi)) {
-        if (Wd) mxDestroyArray(Wd);
+        free(Wd);
         if (must)
             gd_mex_error(fn, "gd:variant", "'fw' computes the integer classes in double where the "
                          "weights prove every sum exact: int64 and uint64 never, negative weights "
                          "while (n - 1) max |w| stays inside the class; this graph runs on 'cpu'");
         return 1;
     }
-    const gd_matrix Wm = gd_host_matrix(mxGetDoubles(Wd), GD_DOUBLE, n, n);
+    const gd_matrix Wm = gd_host_matrix(Wd, GD_DOUBLE, n, n);
     const gd_class pcls = p32 ? GD_INT32 : GD_DOUBLE;
     gd_mex_out Do, Po;
     memset(&Po, 0, sizeof Po);
@@ -127,16 +132,27 @@ static int apsp_int_gpu(const char *fn, const mxArray *W, gd_class cls, int64_t 
     if (wp) pout = gd_mex_output(&Po, (size_t)n, (size_t)n, pcls);
     int64_t vertex = 0;
     const gd_status s = gd_apsp("fw", &Wm, dout, wp ? &pout : NULL, pcls, &vertex, t);
-    mxDestroyArray(Wd);
+    free(Wd);
     if (s) {
         if (Do.array) mxDestroyArray(Do.array);
         if (Po.array) mxDestroyArray(Po.array);
         gd_mex_fail(fn, s);
     }
     const double t1 = gd_mex_now_ms();
-    mxArray *D = mxCreateNumericMatrix((mwSize)n, (mwSize)n, mxGetClassID(W), mxREAL);
-    gd_cpu_double_to_int(cls, mxGetDoubles(Do.array), mxGetData(D), n * n,
-                         wp ? mxGetData(Po.array) : NULL, pcls);
+    /* D in the class: an unfilled array (the conversion writes it all) */
+    gd_mex_out Di;
+    const gd_out dio = gd_mex_output(&Di, (size_t)n, (size_t)n, cls);
+    void *dbuf = n ? dio.fn(dio.ctx, (size_t)(n * n) * gd_class_bytes(cls)) : NULL;
+    if (n && !dbuf) {
+        mxDestroyArray(Do.array);
+        if (Po.array) mxDestroyArray(Po.array);
+        gd_mex_error(fn, "gd:memory", "cannot allocate D (%lld x %lld %s) in host memory",
+                     (long long)n, (long long)n, gd_mex_class_name(cls));
+    }
+    mxArray *D = n ? Di.array : mxCreateNumericMatrix(0, 0, mxGetClassID(W), mxREAL);
+    if (n)
+        gd_cpu_double_to_int(cls, mxGetDoubles(Do.array), dbuf, n * n,
+                             wp ? mxGetData(Po.array) : NULL, pcls);
     mxDestroyArray(Do.array);
     t->prep_ms += gd_mex_now_ms() - t1;
     snprintf(t->kernel, sizeof t->kernel, "double, exact");
