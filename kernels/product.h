@@ -132,8 +132,8 @@ gd_status gd_product(const gd_product_op &op, const gd_product_variant *table,
                      const gd_matrix *B, gd_out out, const gd_op_args &args,
                      gd_timing *t);
 
-/* Whether cls is one of the integer classes (GD_INT8 ... GD_UINT64, not
- * the int32 of index results: that is GD_INT32 too, so the caller says). */
+/* Whether cls is an integer class (GD_INT8 ... GD_UINT64, GD_INT32
+ * included): an operand of those runs a variant's run_i. */
 static inline bool gd_class_is_int(gd_class c) { return c != GD_SINGLE && c != GD_DOUBLE; }
 
 /* The class's name as Octave spells it ("single", "uint16"). */
