@@ -98,12 +98,12 @@ if (any (strcmp (ops, "minplus")))
   printf ("\nmin-plus\n%-16s %-6s %5s %10s %10s %6s %9s %8s %8s %8s %7s %7s\n", "var",
           "class", "n", "kernel ms", "steps/s", "%ceil", "h2h ms", "copy ms",
           "GB/s", "zeros ms", "h2h/k+c", "h2h/max");
-  md{end+1} = sprintf ("## min-plus\n\nCeilings: single %.3g steps/s (64/clock/SM: FMNMX), double %.3g steps/s (the DADD + DMNMX pair %s, %.1f a clock an SM: DMNMX issues at a fifth of DADD's rate).\n\nInputs: `rand (n, class) * 100`, no negative element, so v5 in single runs its integer-min kernel (`v5 (integer min)`: two FADD and one three-input integer min per two steps); `v5 (fminf)` is v5 on the same inputs minus 50, with FADD and FMNMX per step. The ceiling is the FMNMX one for both.\n\nkernel: the product's kernels alone (CUDA events; a large product runs in blocks of 2048 or more a side, so that copies overlap kernels: the `GD_BLOCKS=1` row is the same call in one piece); h2h: host to host, what `tic; R = gd_minplus (A, B); toc` measures; copy: the engine time of the call's copies, host to device and back (CUDA events around each 32 MiB piece through the page-locked staging slots; `GD_STAGE=0`: the driver's pageable copies); GB/s: the three n x n matrices over that time; zeros: what `zeros (n, class)` costs in this Octave, for comparison (gd's result array is Octave's, unfilled; its pages are first touched by the parallel copy out of the staging slots); h2h / max: h2h over max(kernel, copy), the overlap bar (1.2).\n\n| variant | class | n | kernel ms | steps/s | %% of ceiling | h2h ms | copy ms | copy GB/s | zeros ms | h2h / (k+c) | h2h / max(k, c) |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+  md{end+1} = sprintf ("## min-plus\n\nCeilings: single %.3g steps/s (64/clock/SM: FMNMX), double %.3g steps/s (the DADD + DMNMX pair %s, %.1f a clock an SM: DMNMX issues at a fifth of DADD's rate).\n\nInputs: `rand (n, class) * 100`, no negative element, so v5 in single runs its integer-min kernel (`v5 (integer min)`: two FADD and one three-input integer min per two steps). In single v5 runs twice more on signed inputs, where it takes the sign split (`integer max on t of T tiles, fminf on f`: the three-input integer max of the sums' bits, exact wherever a sum is negative, then fminf, FADD and FMNMX a step, on the tiles with an output that has no negative sum): `randn (n, class)`, whose every result is negative, and the `rand` inputs with one element made -1 (`one negative`), whose results are almost all non-negative, the sign split's worst case. The ceiling is the FMNMX one for all.\n\nkernel: the product's kernels alone (CUDA events; a large product runs in blocks of 2048 or more a side, so that copies overlap kernels: the `GD_BLOCKS=1` row is the same call in one piece); h2h: host to host, what `tic; R = gd_minplus (A, B); toc` measures; copy: the engine time of the call's copies, host to device and back (CUDA events around each 32 MiB piece through the page-locked staging slots; `GD_STAGE=0`: the driver's pageable copies); GB/s: the three n x n matrices over that time; zeros: what `zeros (n, class)` costs in this Octave, for comparison (gd's result array is Octave's, unfilled; its pages are first touched by the parallel copy out of the staging slots); h2h / max: h2h over max(kernel, copy), the overlap bar (1.2).\n\n| variant | class | n | kernel ms | steps/s | %% of ceiling | h2h ms | copy ms | copy GB/s | zeros ms | h2h / (k+c) | h2h / max(k, c) |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
                        ceiling.minplus.single, ceiling.minplus.double, dmin_src,
                        ceiling.minplus.double / (dev.sms * clock_hz));
   nrows = 0;
   for n = sizes
-    nrows += 2 * numel (gpu_variants) + 4 * (n == max (sizes)) + 1;
+    nrows += 2 * numel (gpu_variants) + 4 * (n == max (sizes)) + 2;
   endfor
   progress ("min-plus", nrows);
   for c = {"single", "double"}
@@ -127,25 +127,29 @@ if (any (strcmp (ops, "minplus")))
       ## one the blocks are measured against) and v4 with GD_STAGE=0
       ## (pageable copies), for comparison in one run. A and B have no
       ## negative element, so v5 in single takes its integer-min kernel; in
-      ## single v5 runs once more on A - 50 and B - 50, which takes the
-      ## fminf kernel. runs: variant; environment setting; signed inputs
-      runs = [gpu_variants; repmat({""}, size (gpu_variants)); num2cell(false (size (gpu_variants)))];
+      ## single v5 runs on randn inputs and on A with one element -1, which
+      ## take the sign split. runs: variant; environment setting; inputs
+      ## (1: A, B; 2: randn; 3: one negative)
+      runs = [gpu_variants; repmat({""}, size (gpu_variants)); num2cell(ones (size (gpu_variants)))];
       if (n == max (sizes))
-        runs(:,end+1) = {"v5"; "GD_BLOCKS=1"; false};
-        runs(:,end+1) = {"v4"; "GD_STAGE=0"; false};
+        runs(:,end+1) = {"v5"; "GD_BLOCKS=1"; 1};
+        runs(:,end+1) = {"v4"; "GD_STAGE=0"; 1};
       endif
+      inputs = {{A, B}};
+      refs = {R1};
       if (strcmp (cls, "single"))
-        runs(:,end+1) = {"v5"; ""; true};
-        As = A - 50; Bs = B - 50;
-        R1s = gd_minplus (As, Bs, "Variant", "v1");
+        runs(:,end+1) = {"v5"; ""; 2};
+        runs(:,end+1) = {"v5"; ""; 3};
+        inputs{2} = {randn(n, cls), randn(n, cls)};
+        inputs{3} = {A, B};
+        inputs{3}{1}(randi (n), randi (n)) = -1;
+        for q = 2:3
+          refs{q} = gd_minplus (inputs{q}{:}, "Variant", "v1");
+        endfor
       endif
       for q = runs
         v = q(1);
-        if (q{3})
-          args = {As, Bs}; ref = R1s;
-        else
-          args = {A, B}; ref = R1;
-        endif
+        args = inputs{q{3}}; ref = refs{q{3}};
         env = strsplit (q{2}, "=");
         if (! isempty (q{2}))
           setenv (env{1}, env{2});
@@ -164,6 +168,9 @@ if (any (strcmp (ops, "minplus")))
         endif
         if (! isempty (q{2}))
           label = sprintf ("%s, %s", label, q{2});
+        endif
+        if (q{3} > 1)
+          label = sprintf ("%s, %s", label, {"", "randn", "one negative"}{q{3}});
         endif
         v = {label};
         rate = r.ops / (r.kernel_ms * 1e-3);

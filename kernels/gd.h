@@ -169,9 +169,10 @@ void gd_release(void);
 
 typedef struct {
     char variant[32];   /* the variant that ran ('auto' resolved) */
-    char kernel[32];    /* which of its kernels, where a variant has two
-                           (min-plus v5 single: "integer min" or "fminf");
-                           else empty */
+    char kernel[96];    /* which of its kernels, where a variant has two
+                           (min-plus v5 single: "integer min", or the sign
+                           split "integer max on t of T tiles, fminf on
+                           f"); else empty */
     char device[256];   /* device name, or "cpu (N threads)" */
     double upload_ms;   /* host -> device copies (cudaEvent timed) */
     double prep_ms;     /* device-side layout preparation */

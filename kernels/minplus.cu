@@ -226,14 +226,15 @@ minplus_v4_vector(const T *__restrict__ Ap, const T *__restrict__ Bt,
 // Its kernel is sgemm 'tuned''s (launch_big) with another step and shape.
 
 //
-// Single has two kernels. Where no element of A or B has its sign bit set
+// Single has two forms. Where no element of A or B has its sign bit set
 // (NaN aside), the sums are never negative and their min is the integer
 // min of their bit patterns (gd_tile::minplus_nonneg), which sm_90 takes
 // three at a time: 1.5 instructions a step instead of 2. Shortest paths
-// (non-negative weights, Inf for no edge) are that case. A scan of the
-// prepared operands sets a flag on the device; both kernels are queued and
-// the one the flag does not select returns at once, so the host never
-// waits for the scan.
+// (non-negative weights, Inf for no edge) are that case. Otherwise the
+// sign split below: the integer max where a sum is negative, fminf on
+// the tiles where none is. A scan of the prepared operands sets a flag on
+// the device; every kernel is queued and those the flag does not select
+// return at once, so the host never waits for the scan.
 
 // *flag = 1 if one of the count4 float4s of x holds an element with its
 // sign bit set that is not NaN (-0, a negative number, -Inf).
@@ -251,11 +252,107 @@ __global__ void find_negative(const float4 *__restrict__ x, int64_t count4, int 
     if (__syncthreads_or(neg) && threadIdx.x == 0) *flag = 1;
 }
 
-// the sign flag: [0] live, [1] as the first launch found it
+// Where an operand has a negative element, single runs the sign split:
+// minplus_negmax's integer max, exact wherever an output has a negative
+// sum, then fminf again on the tiles with an output that has none (its
+// bits at most 0x80000000: -0, +0 ... +Inf, NaN). Both kernels are queued
+// at once; the second reads each tile of R before it computes and returns
+// at once where the first was exact everywhere. Random signed data
+// (randn) needs no tile again past a few k-steps. Where many tiles need
+// it (mostly non-negative results), the first kernel stops computing
+// once a 32nd of its tiles has needed fminf: each later block marks its
+// tile (a +0 in its first element) and leaves it to fminf, so that such
+// data costs fminf's time and about a wave of tiles more. Before it, a
+// scout takes SCOUT outputs spread over the product and looks whether
+// each has a negative sum (a warp an output, 0.03 ms at 4096); where more
+// than a 32nd have none, the integer max leaves every tile to fminf from
+// the start, and such data costs fminf's time alone.
+enum { SCOUT = 256 };
+
+// count[3] += the outputs of SCOUT with no negative sum, count[4] +=
+// SCOUT: output s at a row and column drawn by a hash of s
+__global__ void sign_scout(const float *__restrict__ Ap, int64_t lda,
+                           const float *__restrict__ Bt, int64_t ldb, int64_t m, int64_t k,
+                           int64_t n, const int *__restrict__ gate, int *count)
+{
+    if (*gate != 1) return;
+    const int s = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32, lane = threadIdx.x % 32;
+    const uint64_t h = (uint64_t)(s + 1) * 0x9e3779b97f4a7c15ull;
+    const int64_t i = (int64_t)((h >> 32) % (uint64_t)m), j = (int64_t)((h & 0xffffffffu) % (uint64_t)n);
+    bool neg = false;
+    for (int64_t q = lane; q < k && !neg; q += 32) neg = Ap[i + lda * q] + Bt[j + ldb * q] < 0.0f;
+    if (!__any_sync(0xffffffffu, neg) && lane == 0) atomicAdd(count + 3, 1);
+    if (threadIdx.x == 0) atomicAdd(count + 4, blockDim.x / 32);
+}
+
+struct sign_first {
+    // tiles: [0] for fminf, [1] all, [2] in the integer max; the scout's
+    // outputs: [3] with no negative sum, [4] all
+    int *count;
+    int64_t m, n; // the block's real rows and columns
+    template <class T, int TX, int TY>
+    __device__ bool skip(T *C, int64_t ldc, int64_t i0, int64_t j0) const
+    {
+        const int limit = (int)(gridDim.x * gridDim.y / 32);
+        const volatile int *c = count;
+        const bool leave = __syncthreads_or(threadIdx.x == 0 && (c[0] > limit || 32 * c[3] > c[4]));
+        if (leave && threadIdx.x == 0) {
+            C[(size_t)ldc * (size_t)j0 + i0] = __uint_as_float(0u);
+            atomicAdd(count, 1);
+            atomicAdd(count + 1, 1);
+        }
+        return leave;
+    }
+    template <class T, int TX, int TY>
+    __device__ void done(const T (&acc)[8][8], int64_t i0, int64_t j0) const
+    {
+        const int tx = threadIdx.x % TX, ty = threadIdx.x / TX;
+        bool again = false;
+#pragma unroll
+        for (int c = 0; c < 8; ++c)
+#pragma unroll
+            for (int r = 0; r < 8; ++r)
+                again |= i0 + gd_tile::big_offset<T, TX>(tx, r) < m &&
+                         j0 + gd_tile::big_offset<T, TY>(ty, c) < n &&
+                         __float_as_uint(acc[r][c]) <= 0x80000000u;
+        again = __syncthreads_or(again);
+        if (threadIdx.x == 0) {
+            if (again) atomicAdd(count, 1);
+            atomicAdd(count + 1, 1);
+            atomicAdd(count + 2, 1);
+        }
+    }
+};
+// fminf on the tiles sign_first left: those with an output's bits at most
+// 0x80000000 in R
+struct sign_again {
+    int64_t m, n;
+    template <class T, int TX, int TY>
+    __device__ bool skip(T *C, int64_t ldc, int64_t i0, int64_t j0) const
+    {
+        const int tx = threadIdx.x % TX, ty = threadIdx.x / TX;
+        bool again = false;
+#pragma unroll
+        for (int c = 0; c < 8; ++c) {
+            const int64_t j = j0 + gd_tile::big_offset<T, TY>(ty, c);
+#pragma unroll
+            for (int r = 0; r < 8; ++r) {
+                const int64_t i = i0 + gd_tile::big_offset<T, TX>(tx, r);
+                if (i < m && j < n) again |= __float_as_uint(C[(size_t)ldc * j + i]) <= 0x80000000u;
+            }
+        }
+        return !__syncthreads_or(again);
+    }
+    template <class T, int TX, int TY>
+    __device__ void done(const T (&)[8][8], int64_t, int64_t) const {}
+};
+
+// single's workspace: the sign flag, [0] live, [1] as the first launch
+// found it; [2 ... 6] the sign split's counts (sign_first::count)
 // (the integer classes: their lanes, ranges and choice)
 size_t work_v5(const gd_plan &p)
 {
-    return gd_class_is_int(p.cls) ? gd_minplus_int_work(p) : 2 * sizeof(int);
+    return gd_class_is_int(p.cls) ? gd_minplus_int_work(p) : 7 * sizeof(int);
 }
 
 // single: each block of A and of B is scanned once, before the first
@@ -266,7 +363,7 @@ gd_status inspect_v5(const gd_plan &p, gd_class cls, const void *A, int64_t a, c
     if (cls != GD_SINGLE) return GD_OK;
     int *neg = (int *)p.work;
     gd_status s;
-    if (first && (s = gd_cuda(cudaMemsetAsync(neg, 0, sizeof(int), p.st), "clearing the sign flag")))
+    if (first && (s = gd_cuda(cudaMemsetAsync(neg, 0, 7 * sizeof(int), p.st), "clearing the sign flag")))
         return s;
     if (A) find_negative<<<1024, 256, 0, p.st>>>((const float4 *)A, a * p.kp / 4, neg);
     if (B) find_negative<<<1024, 256, 0, p.st>>>((const float4 *)B, b * p.kp / 4, neg);
@@ -282,14 +379,19 @@ void after_v5(const gd_plan &p, gd_class cls, gd_timing *t)
         gd_minplus_int_after(p, t);
         return;
     }
-    int neg[2] = {0, 0};
+    int w[7] = {0, 0, 0, 0, 0, 0, 0};
     if (cls != GD_SINGLE ||
-        cudaMemcpy(neg, p.work, sizeof neg, cudaMemcpyDeviceToHost) != cudaSuccess) {
+        cudaMemcpy(w, p.work, sizeof w, cudaMemcpyDeviceToHost) != cudaSuccess) {
         cudaGetLastError();
         return;
     }
-    snprintf(t->kernel, sizeof t->kernel, "%s",
-             !neg[0] ? "integer min" : neg[1] ? "fminf" : "integer min, then fminf");
+    if (!w[0])
+        snprintf(t->kernel, sizeof t->kernel, "integer min");
+    else if (p.K) // the witness: fminf where an operand is negative
+        snprintf(t->kernel, sizeof t->kernel, "%s", w[1] ? "fminf" : "integer min, then fminf");
+    else
+        snprintf(t->kernel, sizeof t->kernel, "%sinteger max on %d of %d tiles, fminf on %d",
+                 w[1] ? "" : "integer min, then ", w[4], w[3], w[2]);
 }
 
 // v5 with the witness: the tile with an epilogue per element
@@ -342,8 +444,12 @@ template <class T> gd_status launch_v5(const gd_plan &p)
         cudaStream_t st = p.st;
         gd_tile::launch_big<gd_tile::minplus_nonneg, float, V5_BK_NONNEG, L, gd_tile::identity,
                             false, 0>(Af, Bf, C, p.mp, p.np, p.kp, p.kp, 0, 1, st, neg);
+        sign_scout<<<SCOUT / 8, 256, 0, st>>>(Af, p.mp, Bf, p.np, p.m, p.k, p.n, neg, neg + 2);
+        gd_tile::launch_big<gd_tile::minplus_negmax, float, V5_BK_NONNEG, L, gd_tile::identity,
+                            false, 1>(Af, Bf, C, p.mp, p.np, p.kp, p.kp, 0, 1, st, neg,
+                                      sign_first{neg + 2, p.m, p.n});
         gd_tile::launch_big<gd_tile::minplus, float, V5_BK, L, gd_tile::identity, false, 1>(
-            Af, Bf, C, p.mp, p.np, p.kp, p.kp, 0, 1, st, neg);
+            Af, Bf, C, p.mp, p.np, p.kp, p.kp, 0, 1, st, neg, sign_again{p.m, p.n});
         if (p.panel == 0)
             return gd_cuda(cudaMemcpyAsync(neg + 1, neg, sizeof(int), cudaMemcpyDeviceToDevice, st),
                            "keeping the sign flag");

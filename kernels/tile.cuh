@@ -85,6 +85,23 @@ struct minplus_nonneg {
                                           __float_as_int(a1 + b1)));
     }
 };
+// min-plus in single for any operands, where a sum is negative: read as
+// unsigned integers, the bit patterns of the negative floats (-0 excluded)
+// lie above every other sum's (NaN 0x7fffffff included) and grow with the
+// magnitude, so the integer max of the sums is the most negative one, the
+// float min, whenever one sum is below zero. The three-input VIMNMX3 again:
+// 1.5 instructions a step. Where no sum is negative the result is not the
+// min; the caller finds those outputs (bits at most 0x80000000) and computes
+// them again with fminf (minplus.cu, the sign split).
+struct minplus_negmax {
+    enum { K = 2, WITNESS = 0 };
+    template <class T> __device__ static T init() { return __uint_as_float(0u); }
+    __device__ static void step2(float &acc, float a0, float b0, float a1, float b1)
+    {
+        acc = __uint_as_float(__vimax3_u32(__float_as_uint(acc), __float_as_uint(a0 + b0),
+                                           __float_as_uint(a1 + b1)));
+    }
+};
 struct sqdist {
     enum { K = 1, WITNESS = 0 };
     template <class T> __device__ static T init() { return (T)0; }
@@ -558,15 +575,26 @@ template <> struct dist_shape<double> : layout<16, 8, 2> {};
  * schedule, so launch_big covers wide products with several launches (jt:
  * the first tile column of this one). GATE >= 0: the kernel runs only if
  * *gate == GATE (a flag set on the device; each block returns at once
- * otherwise), so that one of two kernels queued together does the work. */
-template <class Op, class T, int BK, class L, class Fn, bool SPLIT, int GATE>
+ * otherwise), so that one of two kernels queued together does the work.
+ * Tiles: which tiles a block computes and what it does after its store
+ * (every_tile: all of them, nothing); skip and done run in every thread of
+ * the block, skip's answer the same in all. */
+struct every_tile {
+    template <class T, int TX, int TY>
+    __device__ bool skip(T *, int64_t, int64_t, int64_t) const { return false; }
+    template <class T, int TX, int TY>
+    __device__ void done(const T (&)[8][8], int64_t, int64_t) const {}
+};
+
+template <class Op, class T, int BK, class L, class Fn, bool SPLIT, int GATE, class Tiles>
 __global__ void __launch_bounds__(L::TX * L::TY, L::MINB)
 big_tile_kernel(const T *__restrict__ Ap, const T *__restrict__ Bt, T *__restrict__ C,
                 int64_t mp, int64_t np, int64_t kp, int64_t kchunk, int64_t split_stride,
-                int64_t jt, const int *__restrict__ gate)
+                int64_t jt, const int *__restrict__ gate, Tiles tiles)
 {
     if (GATE >= 0 && *gate != GATE) return;
     const int64_t i0 = blockIdx.x * (int64_t)(8 * L::TX), j0 = (jt + blockIdx.y) * (8 * L::TY);
+    if (tiles.template skip<T, L::TX, L::TY>(C, mp, i0, j0)) return;
     T acc[8][8];
     if (SPLIT) {
         // (a kernel of its own: the split-k arguments alone cost min-plus
@@ -578,23 +606,25 @@ big_tile_kernel(const T *__restrict__ Ap, const T *__restrict__ Bt, T *__restric
         accumulate_big<Op, T, BK, L::TX, L::TY, L::ASYNC>(Ap, mp, Bt, np, 0, kp, i0, j0, acc);
     }
     store_big<T, L::TX, L::TY>(C, mp, i0, j0, acc, Fn());
+    tiles.template done<T, L::TX, L::TY>(acc, i0, j0);
 }
 
 // Launches big_tile_kernel over the mp x np product, on stream st (in
 // `slices` slices of k when SPLIT), with several launches where the tile
-// columns pass the grid's y limit; gated by *gate when GATE >= 0.
+// columns pass the grid's y limit; gated by *gate when GATE >= 0; the
+// tiles the Tiles policy takes.
 template <class Op, class T, int BK, class L, class Fn = identity, bool SPLIT = false,
-          int GATE = -1>
+          int GATE = -1, class Tiles = every_tile>
 void launch_big(const T *Ap, const T *Bt, T *C, int64_t mp, int64_t np, int64_t kp,
                 int64_t kchunk, int64_t split_stride, int slices, cudaStream_t st,
-                const int *gate = nullptr)
+                const int *gate = nullptr, Tiles tiles = Tiles())
 {
     const int64_t tiles_j = np / (8 * L::TY);
     for (int64_t jt = 0; jt < tiles_j; jt += 65535) {
         const int64_t ny = tiles_j - jt < 65535 ? tiles_j - jt : 65535;
         dim3 grid((unsigned)(mp / (8 * L::TX)), (unsigned)ny, (unsigned)(SPLIT ? slices : 1));
-        big_tile_kernel<Op, T, BK, L, Fn, SPLIT, GATE>
-            <<<grid, L::TX * L::TY, 0, st>>>(Ap, Bt, C, mp, np, kp, kchunk, split_stride, jt, gate);
+        big_tile_kernel<Op, T, BK, L, Fn, SPLIT, GATE, Tiles><<<grid, L::TX * L::TY, 0, st>>>(
+            Ap, Bt, C, mp, np, kp, kchunk, split_stride, jt, gate, tiles);
     }
 }
 

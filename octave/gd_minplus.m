@@ -83,8 +83,12 @@
 ##
 ## @var{info} (the output after those of Octave's @code{min}) is a struct:
 ## the variant that ran, the kernel it chose where
-## it has two (v5 in single: @qcode{"integer min"} or @qcode{"fminf"};
-## empty otherwise), the device, the class and
+## it has two (v5 in single: @qcode{"integer min"} where no operand is
+## negative; else the sign split, @qcode{"integer max on t of T tiles,
+## fminf on f"}: the integer max of the sums' bits, exact wherever a sum is
+## negative, then fminf on the f tiles with a result that has none; with
+## @var{K}, @qcode{"fminf"}; the integer classes: the form; empty
+## otherwise), the device, the class and
 ## size [m k n], the milliseconds of upload, layout preparation, kernel and
 ## download (CUDA events), the whole call's wall time, the operation count
 ## m*k*n and the rate in min-plus steps per second of kernel time.

@@ -125,7 +125,7 @@ load helpers
         assert(isequal(R1, E) && isequal(R2, E) && isequal(R3, E) && isequal(R4, E));
         G = rand(2300, 'single') - 0.5; H = rand(2300, 'single'); F = gd_minplus(G, H, 'Variant', 'cpu');
         setenv('GD_BLOCKS', '2'); [R5, ~, i5] = gd_minplus(G, H, 'Variant', 'v5'); [R6, ~, i6] = gd_minplus(G, 'Variant', 'v5'); unsetenv('GD_BLOCKS');
-        assert(isequal(R5, F)); assert(isequal(R6, gd_minplus(G, 'Variant', 'cpu'))); assert(i5.kernel, 'fminf');
+        assert(isequal(R5, F)); assert(isequal(R6, gd_minplus(G, 'Variant', 'cpu'))); assert(strncmp(i5.kernel, 'integer max on', 14));
         X = rand(3000, 10, 'single'); P = gd_pdist(X, 'Variant', 'cpu');
         D1 = gd_pdist(X, 'Variant', 'tuned'); setenv('GD_STAGE', '0'); D2 = gd_pdist(X, 'Variant', 'tuned'); unsetenv('GD_STAGE');
         assert(isequal(D1, D2)); assert(norm(D1 - P) <= 1e-5 * norm(P));
