@@ -42,7 +42,7 @@ for f = files'
       section{end+1} = "";
     endif
   endfor
-  parts = {"## min-plus", "^\\| v[345]( \\([a-z ,]+\\))?(, GD_BLOCKS=1)? \\| (single|double) \\| 8192 ";
+  parts = {"## min-plus", "^\\| v[345]( \\([a-z0-9 ,]+\\))?(, GD_BLOCKS=1|, randn|, one negative)? \\| (single|double) \\| 8192 ";
            "## sgemm", "^\\| (ladder \\| (k4-128-j4-k4|k5) \\| pad|sweep \\| (tuned|cublas) \\| pad \\| (4096x4096x4096|8192x8192x8192|4097x4097x4097|1000x3000x500))";
            "## pdist", "^\\| (naive|tiled|tuned) ";
            "## resident chains (gdArray)", "^\\| [^-]";
