@@ -152,11 +152,13 @@ static inline void __threadfence_block(void) {}
 template <class T> static inline T __shfl_sync(unsigned, T v, int, int = 32) { return v; }
 template <class T> static inline T __shfl_xor_sync(unsigned, T v, int, int = 32) { return v; }
 static inline unsigned __ballot_sync(unsigned, int p) { return p ? 1u : 0u; }
+static inline int __any_sync(unsigned, int p) { return p; }
 static inline int __clz(int x) { return x ? __builtin_clz((unsigned)x) : 32; }
 static inline int __ffsll(long long x) { return __builtin_ffsll(x); }
 static inline int __float_as_int(float f) { int i; memcpy(&i, &f, 4); return i; }
 static inline unsigned __float_as_uint(float f) { unsigned i; memcpy(&i, &f, 4); return i; }
 static inline float __int_as_float(int i) { float f; memcpy(&f, &i, 4); return f; }
+static inline float __uint_as_float(unsigned i) { float f; memcpy(&f, &i, 4); return f; }
 static inline double __longlong_as_double(long long i) { double d; memcpy(&d, &i, 8); return d; }
 static inline long long __double_as_longlong(double d) { long long i; memcpy(&i, &d, 8); return i; }
 template <class T> static inline T __ldg(const T *p) { return *p; }
@@ -175,6 +177,7 @@ GD_NOCUDA_MINMAX(unsigned long long)
 GD_NOCUDA_MINMAX(long)
 GD_NOCUDA_MINMAX(unsigned long)
 static inline int __vimin3_s32(int a, int b, int c) { return a < b ? (a < c ? a : c) : (b < c ? b : c); }
+static inline unsigned __vimax3_u32(unsigned a, unsigned b, unsigned c) { return a > b ? (a > c ? a : c) : (b > c ? b : c); }
 /* rounded arithmetic without contraction */
 static inline float __fadd_rn(float a, float b) { return a + b; }
 static inline float __fmul_rn(float a, float b) { return a * b; }
