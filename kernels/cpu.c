@@ -765,38 +765,38 @@ gd_status gd_cpu_sgemm(const float *A, const float *B, float *C, int64_t m,
             }                                                                          \
         }                                                                              \
     }
-DEFINE_INT_DOUBLE(int8_t, INT8_MAX, INT8_MIN)
-DEFINE_INT_DOUBLE(uint8_t, UINT8_MAX, 0)
-DEFINE_INT_DOUBLE(int16_t, INT16_MAX, INT16_MIN)
-DEFINE_INT_DOUBLE(uint16_t, UINT16_MAX, 0)
-DEFINE_INT_DOUBLE(int32_t, INT32_MAX, INT32_MIN)
-DEFINE_INT_DOUBLE(uint32_t, UINT32_MAX, 0)
+/* the classes that go through double: X(class, C type, intmax, intmin) */
+#define INT_DOUBLE_CLASSES(X)                                                          \
+    X(GD_INT8, int8_t, INT8_MAX, INT8_MIN)                                             \
+    X(GD_UINT8, uint8_t, UINT8_MAX, 0)                                                 \
+    X(GD_INT16, int16_t, INT16_MAX, INT16_MIN)                                         \
+    X(GD_UINT16, uint16_t, UINT16_MAX, 0)                                              \
+    X(GD_INT32, int32_t, INT32_MAX, INT32_MIN)                                         \
+    X(GD_UINT32, uint32_t, UINT32_MAX, 0)
+#define DEFINE_INT_DOUBLE_X(CLS, T, HI, LO) DEFINE_INT_DOUBLE(T, HI, LO)
+INT_DOUBLE_CLASSES(DEFINE_INT_DOUBLE_X)
 
 int gd_cpu_int_to_double(gd_class cls, const void *src, double *dst, int64_t count, double *lo,
                          double *hi)
 {
+#define TO_DOUBLE_CASE(CLS, T, HI, LO)                                                 \
+    case CLS: to_double_##T(src, dst, count, lo, hi); return 0;
     switch (cls) {
-    case GD_INT8: to_double_int8_t(src, dst, count, lo, hi); return 0;
-    case GD_UINT8: to_double_uint8_t(src, dst, count, lo, hi); return 0;
-    case GD_INT16: to_double_int16_t(src, dst, count, lo, hi); return 0;
-    case GD_UINT16: to_double_uint16_t(src, dst, count, lo, hi); return 0;
-    case GD_INT32: to_double_int32_t(src, dst, count, lo, hi); return 0;
-    case GD_UINT32: to_double_uint32_t(src, dst, count, lo, hi); return 0;
+    INT_DOUBLE_CLASSES(TO_DOUBLE_CASE)
     default: return -1;
     }
+#undef TO_DOUBLE_CASE
 }
 
 int gd_cpu_double_to_int(gd_class cls, const double *src, void *dst, int64_t count, void *P,
                          gd_class pcls)
 {
     const int p32 = pcls == GD_INT32;
+#define FROM_DOUBLE_CASE(CLS, T, HI, LO)                                               \
+    case CLS: from_double_##T(src, dst, count, P, p32); return 0;
     switch (cls) {
-    case GD_INT8: from_double_int8_t(src, dst, count, P, p32); return 0;
-    case GD_UINT8: from_double_uint8_t(src, dst, count, P, p32); return 0;
-    case GD_INT16: from_double_int16_t(src, dst, count, P, p32); return 0;
-    case GD_UINT16: from_double_uint16_t(src, dst, count, P, p32); return 0;
-    case GD_INT32: from_double_int32_t(src, dst, count, P, p32); return 0;
-    case GD_UINT32: from_double_uint32_t(src, dst, count, P, p32); return 0;
+    INT_DOUBLE_CLASSES(FROM_DOUBLE_CASE)
     default: return -1;
     }
+#undef FROM_DOUBLE_CASE
 }
