@@ -1307,6 +1307,11 @@ extern "C" gd_status gd_apsp(const char *name, const gd_matrix *W, gd_out D, con
     if ((s = gd_check_size("W", n, n, es))) return s;
     t->ops = (double)n * (double)n * (double)n;
     t->resident = W->where == GD_DEVICE ? 1u : 0u;
+    /* a resident W on another device: copied to this thread's */
+    gd_local here;
+    gd_matrix Wh;
+    if ((s = here.take(W, &Wh, "W"))) return s;
+    W = &Wh;
     int v = -1;
     if (strcmp(name, "auto") == 0) {
         bool gpu;
@@ -1333,14 +1338,14 @@ extern "C" gd_status gd_apsp(const char *name, const gd_matrix *W, gd_out D, con
          * across devices are the next step: README); resident data on
          * this thread's device */
         int idx[GD_MAX_DEVICES];
-        const bool here = W->where == GD_DEVICE || D.device || (P && P->device);
+        const bool stay = W->where == GD_DEVICE || D.device || (P && P->device);
         /* D alone divides (rows of blocks); P, squaring and resident data
          * on one device, the first of the selection */
         const bool rows = v == 0 && !P;
-        const int nd = here ? 1 : gd_split_devices(t->ops, SPLIT_MIN, rows ? (n + FB - 1) / FB : 1, idx);
-        if (!here && rows && nd > 1) {
+        const int nd = stay ? 1 : gd_split_devices(t->ops, SPLIT_MIN, rows ? (n + FB - 1) / FB : 1, idx);
+        if (!stay && rows && nd > 1) {
             s = fw_devices(*W, D, cycle_vertex, nd, idx, t);
-        } else if (!here && gd_split_needed(nd, idx)) {
+        } else if (!stay && gd_split_needed(nd, idx)) {
             apsp_one x = {v == 0, W, D, P, pcls, cycle_vertex};
             s = gd_run_parts(1, idx, apsp_part, &x, t);
         } else {

@@ -210,6 +210,7 @@ extern "C" void gd_on_release(void (*fn)(void))
 /* every device's objects (the hooks release every device's handles) */
 extern "C" void gd_release(void)
 {
+    gd_workers_stop(); /* no part runs now: calls wait for theirs */
     for (int i = 0; i < g_nhooks; ++i) g_hooks[i]();
     g_nhooks = 0;
     const int mine = t_ordinal;

@@ -76,6 +76,8 @@ typedef struct {
     gd_where where;
     gd_class cls;
     int64_t rows, cols, ld;
+    int dev; /* a device matrix's device (0-based index, as gd_info numbers
+                them); 0 for a host one */
 } gd_matrix;
 
 /* A tight host matrix (what a C caller or a gateway mostly has). */
@@ -89,6 +91,7 @@ static inline gd_matrix gd_host_matrix(const void *ptr, gd_class cls, int64_t ro
     a.rows = rows;
     a.cols = cols;
     a.ld = rows;
+    a.dev = 0;
     return a;
 }
 
@@ -130,8 +133,17 @@ gd_status gd_device_query(gd_device_info *out);
  * columns; gd_pdist: the condensed vector in pieces of equal pairs;
  * gd_knn: the queries; gd_apsp: rows of blocks): each device computes its
  * part with the one-device kernels, so the result is the same, bit for
- * bit, as on one device. Resident operands and results (gdArrays) live
- * on the first device; a call with any runs there alone. */
+ * bit, as on one device.
+ *
+ * Each host thread has a current device (gd_set_device; device 0 at
+ * first): a call runs there unless its device selection divides it, and
+ * a resident result (gd_out's device) is left there. A resident operand
+ * on another device is first copied to the device that reads it, peer to
+ * peer. Products (gd_minplus, gd_sgemm, gd_pdist2) with resident operands
+ * or results divide when the thread's selection was set explicitly
+ * (gd_use_devices with a list or 'all'), each device computing its panel
+ * and copying it into the result on the current device; the other
+ * operations with resident data run on the current device alone. */
 enum { GD_MAX_DEVICES = 16 };
 
 /* Devices by index, 0-based, in CUDA's order (CUDA_VISIBLE_DEVICES applies
@@ -157,6 +169,12 @@ gd_status gd_use_devices(const gd_devices *d, const char *origin);
 /* The default: GD_DEVICES ("all", or indices 1-based as Octave counts
  * them: "1", "1,2", "[1 2]"); GD_ERR_INPUT when it does not parse. */
 gd_status gd_default_devices(gd_devices *out);
+
+/* The thread's current device (0-based index), and setting it:
+ * GD_ERR_INPUT for an index past the devices gd sees (any index is taken
+ * where there is no GPU: the CPU runs every call). */
+int gd_get_device(void);
+gd_status gd_set_device(int index);
 
 /* The name of the device in use (once any call has used it), else "". */
 const char *gd_device_name(void);
@@ -217,6 +235,8 @@ typedef struct {
 /* A resident result's device memory (gd_out's device) comes from the
  * memory pool; gd_dev_free returns it. */
 void gd_dev_free(void *p);
+/* The same for memory on device index dev (a resident matrix's dev). */
+void gd_dev_free_at(int dev, void *p);
 
 /* A new device copy of a host matrix (tight, class kept): *dst receives
  * it. t: upload_ms and total_ms. */

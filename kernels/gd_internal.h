@@ -56,6 +56,18 @@ gd_status gd_run_parts(int n, const int idx[GD_MAX_DEVICES], gd_part_fn fn, void
  * has it */
 gd_status gd_peer_copy(void *dst, int dst_ord, const void *src, int src_ord, size_t bytes,
                        cudaStream_t st, const char *what);
+/* height rows of width bytes (pitches dpitch, spitch) from device
+ * src_ord's memory to device dst_ord's, on stream st (dst's) */
+gd_status gd_peer_copy_2d(void *dst, size_t dpitch, int dst_ord, const void *src,
+                          size_t spitch, int src_ord, size_t width, size_t height,
+                          cudaStream_t st, const char *what);
+/* Whether the thread's device selection was set explicitly (gd_use_devices
+ * with a list or 'all', not the default) */
+int gd_devices_explicit(void);
+/* The pool of per-device host threads that run the parts: ended by
+ * gd_release (made again by the next split call); how many are running */
+void gd_workers_stop(void);
+int gd_workers_running(void);
 /* Bounds of part i of n of count things, each part but the last a
  * multiple of mult: [*lo, *hi). */
 void gd_part_range(int64_t count, int64_t mult, int i, int n, int64_t *lo, int64_t *hi);
@@ -132,6 +144,11 @@ gd_status gd_operand_class(const gd_matrix *a, gd_class cls, gd_matrix *out,
  * resident one, a copy on st. *ptr receives it. */
 gd_status gd_operand_device(const gd_matrix *a, gd_allocs *al, const void **ptr, cudaEvent_t up,
                             cudaStream_t st, const char *label);
+/* A resident operand on another device than this thread's: *out is a
+ * tight copy of it here (one of al's allocations, copied peer to peer on
+ * gd_stream(), complete when this returns); else *out is *a. */
+gd_status gd_operand_here(const gd_matrix *a, gd_allocs *al, gd_matrix *out,
+                          const char *label);
 /* a in host memory: itself when it is there, else a tight copy
  * (*host_copy, to free()) downloaded from the device. */
 gd_status gd_operand_host(const gd_matrix *a, gd_matrix *out, void **host_copy,
@@ -231,6 +248,48 @@ gd_status gd_out_buffer(gd_out *o, size_t bytes, const char *what);
 #ifdef __cplusplus
 }
 
+/* This thread works on device index i while the object lives (a
+ * resident matrix's device), then on the one before. */
+struct gd_on_device {
+    int saved;
+    explicit gd_on_device(int i) : saved(gd_device_index()) { gd_use_device_index(i); }
+    ~gd_on_device()
+    {
+        gd_use_device_index(saved);
+        if (gd_is_ready()) cudaSetDevice(gd_ordinal());
+    }
+    gd_on_device(const gd_on_device &) = delete;
+    gd_on_device &operator=(const gd_on_device &) = delete;
+};
+/* A call's resident operands on this thread's device: take() gives a
+ * itself, or for one on another device a copy here (gd_operand_here);
+ * the copies go when the object does (after the streams' work). take2
+ * keeps one array given twice one array. */
+struct gd_local {
+    gd_allocs al = {};
+    gd_status take(const gd_matrix *a, gd_matrix *out, const char *label)
+    {
+        return gd_operand_here(a, &al, out, label);
+    }
+    gd_status take2(const gd_matrix *a, const gd_matrix *b, gd_matrix *ah, gd_matrix *bh)
+    {
+        gd_status s = take(a, ah, "A");
+        if (s) return s;
+        if (b == a || (b->ptr == a->ptr && b->where == a->where && b->dev == a->dev &&
+                       b->cls == a->cls && b->rows == a->rows && b->cols == a->cols &&
+                       b->ld == a->ld)) {
+            *bh = *ah;
+            return GD_OK;
+        }
+        return take(b, bh, "B");
+    }
+    ~gd_local()
+    {
+        if (!al.n) return;
+        gd_timing t = {};
+        gd_end_call(GD_OK, &al, &t);
+    }
+};
 /* A kernel's dynamic shared memory beyond the default 48 KB: set once per
  * kernel and device (cudaFuncSetAttribute is a driver call; a launch needs
  * it only the first time on each device). K: the kernel itself. */

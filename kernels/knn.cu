@@ -916,6 +916,12 @@ extern "C" gd_status gd_knn(const char *name, const gd_matrix *X, const gd_matri
     if ((s = gd_check_size("D", K, my, gd_class_bytes(cls)))) return s;
     t->ops = (double)mx * (double)my * (double)d;
     t->resident = (X->where == GD_DEVICE ? 1u : 0u) | (Y->where == GD_DEVICE ? 2u : 0u);
+    /* resident operands on another device: copied to this thread's */
+    gd_local here;
+    gd_matrix Xh, Yh;
+    if ((s = here.take2(X, Y, &Xh, &Yh))) return s;
+    X = &Xh;
+    Y = &Yh;
     int v = -1;
     /* every metric runs fused, but jaccard in single past 65535 features,
      * whose counts would not fit the tile's 16 bits (as pdist2's tuned) */
@@ -958,8 +964,8 @@ extern "C" gd_status gd_knn(const char *name, const gd_matrix *X, const gd_matri
         x.largest = largest;
         x.D = D;
         x.I = I;
-        const bool here = t->resident || D.device || I.device;
-        if (!here) {
+        const bool stay = t->resident || D.device || I.device;
+        if (!stay) {
             x.points = mx > my;
             x.mult = x.points ? gd_tile::BIG : 64;
             const int64_t units = ((x.points ? mx : my) + x.mult - 1) / x.mult;
@@ -971,7 +977,7 @@ extern "C" gd_status gd_knn(const char *name, const gd_matrix *X, const gd_matri
                 if (hi - lo >= K) break;
             }
         }
-        if (!here && gd_split_needed(nd, idx))
+        if (!stay && gd_split_needed(nd, idx))
             s = split_knn(x, nd, idx, t);
         else if (cls == GD_SINGLE)
             s = run_gpu<float>(*X, *Y, dist, K, largest, D, I, icls, t);

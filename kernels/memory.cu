@@ -267,6 +267,13 @@ extern "C" gd_status gd_end_call(gd_status s, gd_allocs *a, gd_timing *t)
     return s;
 }
 
+extern "C" void gd_dev_free_at(int dev, void *p)
+{
+    if (!p) return;
+    gd_on_device there(dev);
+    gd_dev_free(p);
+}
+
 extern "C" void gd_dev_free(void *p)
 {
     if (!p) return;

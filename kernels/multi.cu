@@ -138,17 +138,106 @@ struct part_job {
 static void run_job(part_job *j)
 {
     memset(&j->t, 0, sizeof j->t);
+    gd_use_device_index(j->index);
     j->s = j->fn(j->ctx, j->part, j->nparts, &j->t);
     if (j->s) snprintf(j->msg, sizeof j->msg, "%s", gd_last_error());
     snprintf(j->name, sizeof j->name, "%s", gd_device_name());
 }
 
-static void *part_thread(void *arg)
+/* ---------------------------------------------------------------------
+ * The pool: a host thread per device index, made at its first part and
+ * kept until gd_release, so that a call does not pay a thread's start
+ * (and the OpenMP team its staging copies start on a new thread). A
+ * worker waits for a job, runs it on its device, and says it is done. */
+struct worker {
+    pthread_t th;
+    bool started, quit;
+    part_job *job; /* given, not yet done */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+};
+static worker g_work[GD_MAX_DEVICES];
+static pthread_mutex_t g_work_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void *worker_main(void *arg)
 {
-    part_job *j = (part_job *)arg;
-    gd_use_device_index(j->index);
-    run_job(j);
+    worker &w = *(worker *)arg;
+    pthread_mutex_lock(&w.mu);
+    for (;;) {
+        while (!w.job && !w.quit) pthread_cond_wait(&w.cv, &w.mu);
+        if (!w.job) break; /* quit, nothing left to run */
+        part_job *j = w.job;
+        pthread_mutex_unlock(&w.mu);
+        run_job(j);
+        pthread_mutex_lock(&w.mu);
+        w.job = NULL;
+        pthread_cond_broadcast(&w.cv);
+    }
+    pthread_mutex_unlock(&w.mu);
     return NULL;
+}
+
+/* hands j to device index's worker (made the first time); false when the
+ * system refuses a thread: the caller runs j itself */
+static bool give(int index, part_job *j)
+{
+    worker &w = g_work[index];
+    pthread_mutex_lock(&g_work_lock);
+    if (!w.started) {
+        pthread_mutex_init(&w.mu, NULL);
+        pthread_cond_init(&w.cv, NULL);
+        w.quit = false;
+        w.job = NULL;
+        w.started = pthread_create(&w.th, NULL, worker_main, &w) == 0;
+        if (!w.started) {
+            pthread_cond_destroy(&w.cv);
+            pthread_mutex_destroy(&w.mu);
+        }
+    }
+    pthread_mutex_unlock(&g_work_lock);
+    if (!w.started) return false;
+    pthread_mutex_lock(&w.mu);
+    w.job = j;
+    pthread_cond_broadcast(&w.cv);
+    pthread_mutex_unlock(&w.mu);
+    return true;
+}
+
+static void wait_done(int index)
+{
+    worker &w = g_work[index];
+    pthread_mutex_lock(&w.mu);
+    while (w.job) pthread_cond_wait(&w.cv, &w.mu);
+    pthread_mutex_unlock(&w.mu);
+}
+
+/* gd_release's: every worker ends (none has a job: gd_run_parts waits
+ * for its parts) */
+static void stop_workers(void)
+{
+    pthread_mutex_lock(&g_work_lock);
+    for (int i = 0; i < GD_MAX_DEVICES; ++i) {
+        worker &w = g_work[i];
+        if (!w.started) continue;
+        pthread_mutex_lock(&w.mu);
+        w.quit = true;
+        pthread_cond_broadcast(&w.cv);
+        pthread_mutex_unlock(&w.mu);
+        pthread_join(w.th, NULL);
+        pthread_cond_destroy(&w.cv);
+        pthread_mutex_destroy(&w.mu);
+        w.started = false;
+    }
+    pthread_mutex_unlock(&g_work_lock);
+}
+
+extern "C" void gd_workers_stop(void) { stop_workers(); }
+
+extern "C" int gd_workers_running(void)
+{
+    int n = 0;
+    for (int i = 0; i < GD_MAX_DEVICES; ++i) n += g_work[i].started;
+    return n;
 }
 
 static double most(double a, double b) { return a > b ? a : b; }
@@ -157,10 +246,11 @@ extern "C" gd_status gd_run_parts(int n, const int idx[GD_MAX_DEVICES], gd_part_
                                   void *ctx, gd_timing *t)
 {
     part_job jobs[GD_MAX_DEVICES];
-    pthread_t th[GD_MAX_DEVICES];
-    bool started[GD_MAX_DEVICES] = {};
+    bool given[GD_MAX_DEVICES] = {};
     const int mine = gd_device_index();
-    const bool threads = !gd_devices_simulated();
+    /* simulated devices share one CUDA device, its streams and staging:
+     * their parts run on their workers one after another */
+    const bool serial = gd_devices_simulated() != 0;
     for (int i = 0; i < n; ++i) {
         memset(&jobs[i], 0, sizeof jobs[i]);
         jobs[i].part = i;
@@ -168,18 +258,14 @@ extern "C" gd_status gd_run_parts(int n, const int idx[GD_MAX_DEVICES], gd_part_
         jobs[i].index = idx[i];
         jobs[i].fn = fn;
         jobs[i].ctx = ctx;
-        if (threads && pthread_create(&th[i], NULL, part_thread, &jobs[i]) == 0)
-            started[i] = true;
     }
-    /* parts without a thread of their own (simulated devices, or a thread
-     * the system refused) run here, one after another */
     for (int i = 0; i < n; ++i) {
-        if (started[i]) continue;
-        gd_use_device_index(idx[i]);
-        run_job(&jobs[i]);
+        given[i] = give(idx[i], &jobs[i]);
+        if (!given[i]) run_job(&jobs[i]); /* no thread to be had: here */
+        else if (serial) wait_done(idx[i]);
     }
     for (int i = 0; i < n; ++i)
-        if (started[i]) pthread_join(th[i], NULL);
+        if (given[i]) wait_done(idx[i]);
     gd_use_device_index(mine);
     if (gd_is_ready()) cudaSetDevice(gd_ordinal());
 
@@ -227,19 +313,65 @@ extern "C" gd_status gd_run_parts(int n, const int idx[GD_MAX_DEVICES], gd_part_
 static unsigned char g_peer_tried[GD_MAX_DEVICES][GD_MAX_DEVICES];
 static pthread_mutex_t g_peer_lock = PTHREAD_MUTEX_INITIALIZER;
 
+static void enable_peer(int dst_ord, int src_ord)
+{
+    pthread_mutex_lock(&g_peer_lock);
+    if (!g_peer_tried[dst_ord][src_ord]) {
+        int can = 0;
+        int here = 0;
+        cudaGetDevice(&here);
+        if (cudaDeviceCanAccessPeer(&can, dst_ord, src_ord) == cudaSuccess && can &&
+            cudaSetDevice(dst_ord) == cudaSuccess) {
+            cudaDeviceEnablePeerAccess(src_ord, 0);
+            cudaSetDevice(here);
+        }
+        cudaGetLastError(); /* enabled already, or not to be had: the copy goes anyway */
+        g_peer_tried[dst_ord][src_ord] = 1;
+    }
+    pthread_mutex_unlock(&g_peer_lock);
+}
+
 extern "C" gd_status gd_peer_copy(void *dst, int dst_ord, const void *src, int src_ord,
                                   size_t bytes, cudaStream_t st, const char *what)
 {
     if (dst_ord == src_ord)
         return gd_cuda(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, st), what);
-    pthread_mutex_lock(&g_peer_lock);
-    if (!g_peer_tried[dst_ord][src_ord]) {
-        int can = 0;
-        if (cudaDeviceCanAccessPeer(&can, dst_ord, src_ord) == cudaSuccess && can)
-            cudaDeviceEnablePeerAccess(src_ord, 0); /* the current device: dst's */
-        cudaGetLastError(); /* enabled already, or not to be had: the copy goes anyway */
-        g_peer_tried[dst_ord][src_ord] = 1;
-    }
-    pthread_mutex_unlock(&g_peer_lock);
+    enable_peer(dst_ord, src_ord);
     return gd_cuda(cudaMemcpyPeerAsync(dst, dst_ord, src, src_ord, bytes, st), what);
 }
+
+extern "C" gd_status gd_peer_copy_2d(void *dst, size_t dpitch, int dst_ord, const void *src,
+                                     size_t spitch, int src_ord, size_t width, size_t height,
+                                     cudaStream_t st, const char *what)
+{
+    if (!width || !height) return GD_OK;
+    if (dst_ord == src_ord)
+        return gd_copy_d2d(dst, dpitch, src, spitch, width, height, st);
+    enable_peer(dst_ord, src_ord);
+    cudaMemcpy3DPeerParms q;
+    memset(&q, 0, sizeof q);
+    q.srcPtr = make_cudaPitchedPtr((void *)src, spitch, width, height);
+    q.srcDevice = src_ord;
+    q.dstPtr = make_cudaPitchedPtr(dst, dpitch, width, height);
+    q.dstDevice = dst_ord;
+    q.extent = make_cudaExtent(width, height, 1);
+    return gd_cuda(cudaMemcpy3DPeerAsync(&q, st), what);
+}
+
+/* ---------------------------------------------------------------------
+ * The thread's current device: where its calls run unless divided, and
+ * where their resident results stay. */
+extern "C" int gd_get_device(void) { return gd_device_index(); }
+
+extern "C" gd_status gd_set_device(int index)
+{
+    const int count = index == 0 ? 1 : gd_device_count(); /* device 0: always */
+    if (index < 0 || index >= GD_MAX_DEVICES || (count > 0 && index >= count))
+        return gd_fail(GD_ERR_INPUT, "there is no device %d: gd sees %d device%s (gd_info "
+                       "lists them)", index + 1, count, count == 1 ? "" : "s");
+    gd_use_device_index(index);
+    if (gd_is_ready()) cudaSetDevice(gd_ordinal());
+    return GD_OK;
+}
+
+extern "C" int gd_devices_explicit(void) { return t_sel_set; }

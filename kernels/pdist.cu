@@ -983,6 +983,11 @@ extern "C" gd_status gd_pdist(const char *name, const gd_matrix *Xm, gd_distance
                        (double)n * (double)(n - 1) / 2, (long long)n);
     const int64_t P = n > 1 ? n * (n - 1) / 2 : 0;
     t->ops = (double)P * (double)d;
+    /* a resident X on another device: copied to this thread's */
+    gd_local here;
+    gd_matrix Xh;
+    if ((s = here.take(Xm, &Xh, "X"))) return s;
+    Xm = &Xh;
     const pdist_variant *v = NULL;
     {
         const gd_variant_info *list;
@@ -1009,9 +1014,9 @@ extern "C" gd_status gd_pdist(const char *name, const gd_matrix *Xm, gd_distance
         s = cpu_pdist(*Xm, dist, D, t);
     } else {
         int idx[GD_MAX_DEVICES];
-        const bool here = Xm->where == GD_DEVICE || D.device;
-        const int nd = here ? 1 : gd_split_devices(t->ops, SPLIT_MIN1, (n - 1 + BIG - 1) / BIG, idx);
-        if (!here && gd_split_needed(nd, idx))
+        const bool stay = Xm->where == GD_DEVICE || D.device;
+        const int nd = stay ? 1 : gd_split_devices(t->ops, SPLIT_MIN1, (n - 1 + BIG - 1) / BIG, idx);
+        if (!stay && gd_split_needed(nd, idx))
             s = split_pdist(*v, *Xm, dist, D, nd, idx, t);
         else if (cls == GD_SINGLE)
             s = run_gpu<float>(*v, *Xm, metric, dist.p, D, t);

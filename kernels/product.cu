@@ -511,7 +511,7 @@ struct product_run {
 } // namespace
 
 gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
-                         gd_class cls, const gd_matrix &A, const gd_matrix &B, gd_out out,
+                         gd_class cls, const gd_matrix &A0, const gd_matrix &B0, gd_out out,
                          const gd_op_args &args, gd_timing *t)
 {
     gd_launcher run = cls == GD_SINGLE ? v.run_f : cls == GD_DOUBLE ? v.run_d : v.run_i;
@@ -520,6 +520,11 @@ gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
                        gd_class_name(cls));
     gd_status s = gd_device_ready();
     if (s) return s;
+    /* a part on another device than its resident operands': its pieces
+     * of them copied here, peer to peer */
+    gd_local here;
+    gd_matrix A, B;
+    if ((s = here.take2(&A0, &B0, &A, &B))) return s;
     snprintf(t->variant, sizeof t->variant, "%s", v.info.name);
     snprintf(t->device, sizeof t->device, "%s", gd_device_name());
     gd_copies_begin(t);
@@ -688,7 +693,11 @@ static gd_status run_cpu(const gd_product_op &op, gd_class cls, const gd_matrix 
  * A product across devices: each takes a panel of the result's columns
  * (B's columns, or pdist2's Y's rows), whole A, and computes its panel as
  * a product of its own, into its place in the host result (a panel of
- * columns is contiguous in column-major order). */
+ * columns is contiguous in column-major order). A resident result is
+ * made on this thread's device first; each part computes its panel into
+ * a resident panel of its own and copies it into its place, peer to
+ * peer. Resident operands are read where they are: a part on another
+ * device copies its pieces of them (gd_run_product). */
 namespace {
 struct split_ctx {
     const gd_product_op *op;
@@ -698,7 +707,24 @@ struct split_ctx {
     gd_out out, kout;
     const gd_op_args *args;
     int64_t m, n, mult;
+    /* a resident result: R and K on device home (CUDA ordinal home_ord) */
+    void *dR, *dK;
+    int home, home_ord;
 };
+
+/* a part's resident panel (bytes at src, on this thread's device) into
+ * its place at dst on the result's device; src freed after */
+gd_status panel_home(const split_ctx &x, void *dst, void *src, size_t bytes, const char *label)
+{
+    char what[96];
+    snprintf(what, sizeof what, "copy of %s's panel from device %d to device %d", label,
+             gd_device_index() + 1, x.home + 1);
+    cudaStream_t st = gd_stream();
+    gd_status s = gd_peer_copy(dst, x.home_ord, src, gd_ordinal(), bytes, st, what);
+    if (!s) s = gd_cuda(cudaStreamSynchronize(st), what);
+    gd_dev_free(src);
+    return s;
+}
 
 gd_status product_part(void *c, int i, int nparts, gd_timing *t)
 {
@@ -714,16 +740,28 @@ gd_status product_part(void *c, int i, int nparts, gd_timing *t)
         B.ptr = (const char *)B.ptr + (size_t)(j0 * B.ld) * es;
         B.cols = j1 - j0;
     }
-    gd_out out = {};
-    out.ptr = (char *)x.out.ptr + (size_t)(j0 * x.m) * es;
     gd_op_args args = *x.args;
-    gd_out kout = {};
-    if (args.witness) {
-        kout.ptr = (char *)x.kout.ptr + (size_t)(j0 * x.m) * gd_class_bytes(args.witness_cls);
-        args.witness = &kout;
-    }
+    const size_t kes = args.witness ? gd_class_bytes(args.witness_cls) : 0;
     if (j1 == j0) return GD_OK;
-    return gd_run_product(*x.op, *x.v, x.cls, *x.A, B, out, args, t);
+    gd_out out = {}, kout = {};
+    void *pR = NULL, *pK = NULL;
+    if (x.dR) {
+        out.device = &pR;
+        kout.device = &pK;
+    } else {
+        out.ptr = (char *)x.out.ptr + (size_t)(j0 * x.m) * es;
+        kout.ptr = args.witness ? (char *)x.kout.ptr + (size_t)(j0 * x.m) * kes : NULL;
+    }
+    if (args.witness) args.witness = &kout;
+    gd_status s = gd_run_product(*x.op, *x.v, x.cls, *x.A, B, out, args, t);
+    if (s || !x.dR) return s;
+    const size_t cells = (size_t)((j1 - j0) * x.m);
+    s = panel_home(x, (char *)x.dR + (size_t)(j0 * x.m) * es, pR, cells * es, "R");
+    if (pK) {
+        gd_status sk = panel_home(x, (char *)x.dK + (size_t)(j0 * x.m) * kes, pK, cells * kes, "K");
+        if (!s) s = sk;
+    }
+    return s;
 }
 } // namespace
 
@@ -732,6 +770,7 @@ static gd_status split_product(const gd_product_op &op, const gd_product_variant
                                const gd_op_args &args, int nd, const int *idx, gd_timing *t)
 {
     split_ctx x;
+    memset(&x, 0, sizeof x);
     x.op = &op;
     x.v = &v;
     x.cls = cls;
@@ -742,10 +781,36 @@ static gd_status split_product(const gd_product_op &op, const gd_product_variant
     x.n = op.b_rows ? B.rows : B.cols;
     x.mult = 256; /* whole tiles of every kernel a panel */
     x.out = out;
+    x.home = gd_device_index();
+    x.home_ord = gd_ordinal();
     const size_t cells = (size_t)(x.m * x.n);
     char what[96];
+    gd_status s;
+    if (out.device) {
+        /* resident: R (and K) made here, on the result's device */
+        gd_allocs al = {};
+        if ((s = gd_device_ready())) return s;
+        gd_describe(what, sizeof what, "R", x.m, x.n, cls);
+        s = gd_alloc_kept(&al, &x.dR, cells * gd_class_bytes(cls), what);
+        if (!s && args.witness) {
+            gd_describe(what, sizeof what, "K", x.m, x.n, args.witness_cls);
+            s = gd_alloc_kept(&al, &x.dK, cells * gd_class_bytes(args.witness_cls), what);
+        }
+        /* the allocations are done before another device's copy engine
+         * writes them */
+        if (!s) s = gd_cuda(cudaStreamSynchronize(gd_alloc_stream()), "device allocation");
+        if (!s) s = gd_run_parts(nd, idx, product_part, &x, t);
+        gd_timing et = {};
+        s = gd_end_call(s, &al, &et); /* kept on success, freed on failure */
+        if (s) return s;
+        t->gpu_bytes += et.gpu_bytes;
+        t->kept = 1;
+        *out.device = x.dR;
+        if (args.witness) *args.witness->device = x.dK;
+        return GD_OK;
+    }
     gd_describe(what, sizeof what, "R", x.m, x.n, cls);
-    gd_status s = gd_out_buffer(&x.out, cells * gd_class_bytes(cls), what);
+    s = gd_out_buffer(&x.out, cells * gd_class_bytes(cls), what);
     if (!s && args.witness) {
         x.kout = *args.witness;
         gd_describe(what, sizeof what, "K", x.m, x.n, args.witness_cls);
@@ -786,6 +851,13 @@ gd_status gd_product(const gd_product_op &op, const gd_product_variant *table,
     if ((s = gd_check_size("A", m, k, es)) || (s = gd_check_size("B", k, n, es)) ||
         (s = gd_check_size("the result", m, n, es)))
         return s;
+    /* resident operands on another device than this thread's: copied
+     * here first (the result stays here) */
+    gd_local here;
+    gd_matrix Ah, Bh;
+    if ((s = here.take2(A0, B0, &Ah, &Bh))) return s;
+    A0 = &Ah;
+    B0 = &Bh;
     const gd_product_variant *v;
     if (strcmp(name, "auto") == 0) {
         bool gpu;
@@ -837,12 +909,14 @@ gd_status gd_product(const gd_product_op &op, const gd_product_variant *table,
                 s = gd_host_result_end(&kout, buf, 0, s, t);
         }
     } else if (v->info.gpu) {
-        /* across devices when the work pays and nothing is resident
-         * (a resident operand or result lives on this thread's device) */
+        /* across devices when the work pays; with resident operands or
+         * results only when the call names its devices (else it runs
+         * where they are, this thread's device) */
         int idx[GD_MAX_DEVICES];
-        const bool here = gd_any_resident(&A, &B, out) || (args.witness && args.witness->device);
-        const int nd = here ? 1 : gd_split_devices(t->ops, op.split_min, (n + 255) / 256, idx);
-        if (!here && gd_split_needed(nd, idx))
+        const bool stay = (gd_any_resident(&A, &B, out) || (args.witness && args.witness->device)) &&
+                          !gd_devices_explicit();
+        const int nd = stay ? 1 : gd_split_devices(t->ops, op.split_min, (n + 255) / 256, idx);
+        if (!stay && gd_split_needed(nd, idx))
             s = split_product(op, *v, cls, A, B, out, args, nd, idx, t);
         else
             s = gd_run_product(op, *v, cls, A, B, out, args, t);

@@ -174,6 +174,33 @@ extern "C" gd_status gd_operand_device(const gd_matrix *a, gd_allocs *al, const 
     return s;
 }
 
+extern "C" gd_status gd_operand_here(const gd_matrix *a, gd_allocs *al, gd_matrix *out,
+                                     const char *label)
+{
+    *out = *a;
+    if (a->where != GD_DEVICE || a->dev == gd_device_index()) return GD_OK;
+    gd_status s = gd_device_ready();
+    if (s) return s;
+    const size_t es = gd_class_bytes(a->cls), width = (size_t)a->rows * es;
+    char what[96], copy[128];
+    gd_describe(what, sizeof what, label, a->rows, a->cols, a->cls);
+    snprintf(copy, sizeof copy, "copy of %s from device %d to device %d", label, a->dev + 1,
+             gd_device_index() + 1);
+    void *p;
+    if ((s = gd_alloc(al, &p, width * (size_t)a->cols, what))) return s;
+    /* the allocation's stream first: the copy engine writes p */
+    cudaStream_t st = gd_stream();
+    if ((s = gd_cuda(cudaStreamSynchronize(gd_alloc_stream()), copy)) ||
+        (s = gd_peer_copy_2d(p, width, gd_ordinal(), a->ptr, (size_t)a->ld * es,
+                             gd_device_ordinal(a->dev), width, (size_t)a->cols, st, copy)) ||
+        (s = gd_cuda(cudaStreamSynchronize(st), copy)))
+        return s;
+    out->ptr = p;
+    out->ld = a->rows;
+    out->dev = gd_device_index();
+    return GD_OK;
+}
+
 extern "C" gd_status gd_operand_host(const gd_matrix *a, gd_matrix *out, void **host_copy,
                                      const char *label)
 {
@@ -302,6 +329,7 @@ extern "C" gd_status gd_dev_download(const gd_matrix *A, gd_out out, gd_timing *
         t->total_ms = gd_now_ms() - t0;
         return GD_OK;
     }
+    gd_on_device there(A->dev); /* the copy engine of A's device */
     if ((s = gd_device_ready())) return s;
     gd_allocs al = {};
     gd_copies_begin(t);
@@ -389,10 +417,11 @@ extern "C" gd_status gd_transpose(const gd_matrix *A, gd_out R, gd_timing *t)
     gd_allocs al = {};
     void *dR = NULL;
     cudaStream_t st = gd_stream();
-    if (!(s = layout_result(&al, &R, &dR, bytes, what))) {
+    gd_matrix Ah; /* A on this device */
+    if (!(s = gd_operand_here(A, &al, &Ah, "A")) && !(s = layout_result(&al, &R, &dR, bytes, what))) {
         cudaEventRecord(gd_event(0), st);
         if (m * n > 0) {
-            gd_launch_transpose(A->cls, A->ptr, A->ld, dR, m, n, st);
+            gd_launch_transpose(A->cls, Ah.ptr, Ah.ld, dR, m, n, st);
             s = gd_cuda(cudaGetLastError(), "transpose kernel");
         }
         if (!s) s = layout_finish(&al, &R, dR, n, m, es, "transpose kernel", t);
@@ -448,6 +477,9 @@ extern "C" gd_status gd_squareform(const gd_matrix *X, int tomatrix, gd_out R, i
     void *dR = NULL, *dF = NULL;
     cudaStream_t st = gd_stream();
     const int threads = 256;
+    gd_matrix Xh; /* X on this device */
+    if ((s = gd_operand_here(X, &al, &Xh, "X"))) goto done;
+    X = &Xh;
     if ((s = layout_result(&al, &R, &dR, bytes, what))) goto done;
     cudaEventRecord(gd_event(0), st);
     if (tomatrix) {

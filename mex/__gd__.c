@@ -21,6 +21,7 @@ static const struct {
     {"row", gd_op_row},             {"knn", gd_op_knn},
     {"apsp_int", gd_op_apsp_int},
     {"apsp_int_info", gd_op_apsp_int_info},
+    {"device", gd_op_device},
 };
 
 void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
@@ -30,6 +31,7 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     if (nrhs < 1 || !mxIsChar(prhs[0]) || mxGetString(prhs[0], op, sizeof op))
         gd_mex_error("__gd__", "gd:input", "expected an operation name first");
     gd_use_devices(NULL, NULL); /* the default, unless the call says 'Devices' */
+    gd_mex_home_reset();        /* device 1, unless a gdArray or 'Devices' says */
     for (size_t i = 0; i < sizeof OPS / sizeof OPS[0]; ++i)
         if (!strcmp(op, OPS[i].name)) {
             OPS[i].fn(nlhs, plhs, nrhs - 1, prhs + 1);

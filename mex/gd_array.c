@@ -47,7 +47,7 @@ static uint32_t next_gen(void)
 static void release(entry *e)
 {
     if (e->m.where == GD_DEVICE)
-        gd_dev_free((void *)e->m.ptr);
+        gd_dev_free_at(e->m.dev, (void *)e->m.ptr);
     else
         free((void *)e->m.ptr);
     g_bytes -= (double)e->bytes;
@@ -92,6 +92,7 @@ double gd_reg_add(void *ptr, int on_device, gd_class cls, int64_t rows, int64_t 
         e->m.rows = rows;
         e->m.cols = cols;
         e->m.ld = rows;
+        e->m.dev = on_device ? gd_get_device() : 0; /* where the call left it */
         e->gen = next_gen();
         e->bytes = (size_t)(rows * cols) * gd_class_bytes(cls);
         g_bytes += (double)e->bytes;
@@ -161,6 +162,24 @@ void gd_reg_stats(double *count, double *bytes)
 
 /* ---- operands ---------------------------------------------------------- */
 
+/* The call's device (the thread's current device, where it runs and
+ * leaves a resident result): device 1 unless the call's first gdArray
+ * lives elsewhere, or 'Devices' names a list (its first device). */
+static int g_home_fixed; /* 0: not yet; 1: a gdArray's; 2: 'Devices' list's */
+
+void gd_mex_home_reset(void)
+{
+    g_home_fixed = 0;
+    gd_set_device(0);
+}
+
+void gd_mex_home(int dev, int from_list)
+{
+    if (g_home_fixed == 2 || (g_home_fixed == 1 && !from_list)) return;
+    if (gd_set_device(dev)) return; /* the list was checked; a gdArray's device exists */
+    g_home_fixed = from_list ? 2 : 1;
+}
+
 int gd_mex_is_gdarray(const mxArray *a) { return mxIsClass(a, "gdArray"); }
 
 /* the id a gdArray object holds; -1 when it holds none */
@@ -191,6 +210,7 @@ static void operand(const char *fn, const char *argname, const mxArray *a, gd_ma
                          "or made before gd was reloaded, or is not one gd made)", argname);
         *out = *m;
         *gdarray = 1;
+        if (m->where == GD_DEVICE) gd_mex_home(m->dev, 0);
         return;
     }
     const int ic = ints ? gd_mex_int_class(a) : -1;

@@ -258,6 +258,7 @@ void gd_mex_devices_option(const char *fn, const mxArray *v)
     }
     d.n = (int)n;
     if (gd_use_devices(&d, "'Devices'")) gd_mex_error(fn, "gd:input", "%s", gd_last_error());
+    gd_mex_home(d.idx[0], 1); /* a resident result is left on the list's first device */
 }
 
 void gd_mex_check_variant(const char *fn, const char *name, int count,
@@ -343,7 +344,8 @@ mxArray *gd_mex_info(const gd_timing *t, gd_class cls, const char *rate_unit,
      * host, the first where one device ran it */
     const int nd = t->devices > 0 ? t->devices : strncmp(t->device, "cpu", 3) && t->device[0] ? 1 : 0;
     mxArray *dv = mxCreateDoubleMatrix(nd ? 1 : 0, (mwSize)nd, mxREAL);
-    for (int i = 0; i < nd; ++i) mxGetDoubles(dv)[i] = t->devices > 0 ? t->device_idx[i] + 1 : 1;
+    for (int i = 0; i < nd; ++i)
+        mxGetDoubles(dv)[i] = (t->devices > 0 ? t->device_idx[i] : gd_get_device()) + 1;
     mxSetField(s, 0, "devices", dv);
     return s;
 }

@@ -200,6 +200,13 @@ int gd_mex_on_device(int n, const gd_matrix *const ops[]);
  * starts at a random value each time the gateway is loaded: an id from
  * before a reload, of a freed entry or made up matches no live entry. */
 double gd_reg_add(void *ptr, int on_device, gd_class cls, int64_t rows, int64_t cols);
+/* The call's device (gd_set_device): gd_mex_home_reset at each call's
+ * start (device 1); gd_mex_home(dev, 0) for each gdArray operand (the
+ * first one's device wins), gd_mex_home(dev, 1) for a 'Devices' list (its
+ * first device, over any gdArray's). A resident result is registered on
+ * the call's device. */
+void gd_mex_home_reset(void);
+void gd_mex_home(int dev, int from_list);
 /* the entry's matrix, or NULL when id names no live entry */
 const gd_matrix *gd_reg_find(double id);
 /* frees a live entry's memory; 0 when id names none (not an error) */
@@ -231,7 +238,7 @@ void gd_mex_init(void);
 typedef void gd_mex_op(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]);
 gd_mex_op gd_op_minplus, gd_op_minplus_info, gd_op_sgemm, gd_op_pdist, gd_op_pdist2, gd_op_info,
     gd_op_upload, gd_op_gather, gd_op_free, gd_op_transpose, gd_op_squareform,
-    gd_op_describe, gd_op_apsp, gd_op_apsp_info, gd_op_row, gd_op_knn,
+    gd_op_describe, gd_op_device, gd_op_apsp, gd_op_apsp_info, gd_op_row, gd_op_knn,
     gd_op_apsp_int, gd_op_apsp_int_info;
 
 #endif

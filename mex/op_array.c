@@ -2,6 +2,8 @@
  * operations on gdArrays, through __gd__:
  *
  *   id = __gd__('upload', A)          a new table entry holding A
+ *   id = __gd__('upload', A, d)       the same on device d (1-based)
+ *   d = __gd__('device', G)           the device G lives on (1-based)
  *   A = __gd__('gather', G)           G's elements as an Octave matrix
  *   __gd__('free', id)                frees a live entry (else nothing)
  *   R = __gd__('transpose', G)        G.' as a new gdArray
@@ -29,7 +31,17 @@ void gd_op_upload(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
     static const char FN[] = "gdArray";
     (void)nlhs;
-    if (nrhs != 1) gd_mex_error(FN, "gd:input", "expected one matrix");
+    if (nrhs != 1 && nrhs != 2) gd_mex_error(FN, "gd:input", "expected one matrix");
+    if (nrhs == 2) {
+        /* 'Device', d: checked here against the devices gd sees */
+        const mxArray *d = prhs[1];
+        const double x = mxIsNumeric(d) && !mxIsComplex(d) && mxGetNumberOfElements(d) == 1
+                             ? mxGetScalar(d) : NAN;
+        if (!(x >= 1 && x <= 1e6 && x == floor(x)))
+            gd_mex_error(FN, "gd:input", "'Device' must be one whole device index from 1 "
+                         "(as gd_info numbers the devices)");
+        if (gd_set_device((int)x - 1)) gd_mex_error(FN, "gd:input", "'Device': %s", gd_last_error());
+    }
     /* single, double and the integer classes (int8 ... uint64) */
     const int ic = gd_mex_int_class(prhs[0]);
     if (ic < 0 && !mxIsSingle(prhs[0]) && !mxIsDouble(prhs[0]))
@@ -160,6 +172,14 @@ void gd_op_squareform(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]
     }
 }
 
+void gd_op_device(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    (void)nlhs;
+    gd_matrix m;
+    array_arg("gdArray", "G", nrhs, prhs, &m);
+    plhs[0] = mxCreateDoubleScalar(m.where == GD_DEVICE ? m.dev + 1 : 1);
+}
+
 void gd_op_describe(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
     (void)nlhs;
@@ -179,7 +199,14 @@ void gd_op_describe(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
         snprintf(amount, sizeof amount, "%.3g KiB", bytes / 1024.0);
     else
         snprintf(amount, sizeof amount, "%.0f B", bytes);
-    const char *where = m->where == GD_DEVICE ? gd_device_name() : "the host: no GPU";
+    char where[300];
+    gd_device_info di;
+    if (m->where != GD_DEVICE)
+        snprintf(where, sizeof where, "the host: no GPU");
+    else if (gd_device_count() > 1 && !gd_device_query_at(m->dev, &di))
+        snprintf(where, sizeof where, "device %d, %s", m->dev + 1, di.name);
+    else
+        snprintf(where, sizeof where, "%s", gd_device_name());
     snprintf(buf, sizeof buf, "%lldx%lld %s gdArray (%s on %s)", (long long)m->rows,
              (long long)m->cols, gd_mex_class_name(m->cls), amount, where);
     plhs[0] = mxCreateString(buf);

@@ -1,5 +1,6 @@
 ## -*- texinfo -*-
 ## @deftypefn  {} {@var{G} =} gdArray (@var{A})
+## @deftypefnx {} {@var{G} =} gdArray (@var{A}, "Device", @var{d})
 ## A matrix kept in GPU memory across calls.
 ##
 ## @code{@var{G} = gdArray (@var{A})} copies the real, full, 2-D single,
@@ -23,6 +24,15 @@
 ## @end group
 ## @end example
 ##
+## A gdArray lives on one device: device 1, or @var{d} as @code{gd_info}
+## numbers them (@code{device (@var{G})} says which). An operation on
+## gdArrays runs on the device of its first gdArray argument and leaves
+## its result there; a gdArray on another device is copied there first,
+## peer to peer. With @qcode{"Devices"} naming several devices, products
+## (@code{gd_minplus}, @code{gd_sgemm}, @code{gd_pdist2}) divide across
+## them and put the result together on the first device named; the other
+## operations run on that first device alone.
+##
 ## An operation never writes into its operands; an Octave matrix passed
 ## beside a gdArray is copied to the GPU for that call only. Mixed classes
 ## compute in single, as with Octave matrices.
@@ -32,7 +42,7 @@
 ## the end of a function). @code{gd_info} reports how many gdArrays are
 ## alive and the bytes they hold.
 ##
-## Methods: @code{gather}, @code{size}, @code{rows}, @code{columns},
+## Methods: @code{gather}, @code{device}, @code{size}, @code{rows}, @code{columns},
 ## @code{numel}, @code{ndims}, @code{isempty}, @code{classUnderlying},
 ## @code{transpose} and @code{ctranspose} (@code{G.'} and @code{G'}, on
 ## the GPU), @code{isa (G, "gdArray")}. Octave's arithmetic and indexing
@@ -76,13 +86,17 @@ classdef gdArray < handle
         G.sz = sz;
         return;
       endif
-      if (nargin != 1)
-        error ("gd:input", "gdArray: expected one matrix: G = gdArray (A)");
+      if (nargin == 3 && ischar (id) && strcmpi (id, "Device"))
+        dev = {sz};
+      elseif (nargin != 1)
+        error ("gd:input", "gdArray: expected one matrix: G = gdArray (A) or gdArray (A, 'Device', d)");
+      else
+        dev = {};
       endif
       if (isa (A, "gdArray"))
         A = gather (A);           # a copy, as for any other matrix
       endif
-      G.id = __gd__ ("upload", A);
+      G.id = __gd__ ("upload", A, dev{:});
       G.cls = class (A);
       G.sz = size (A);
     endfunction
@@ -93,6 +107,11 @@ classdef gdArray < handle
 
     function A = gather (G)
       A = __gd__ ("gather", G);
+    endfunction
+
+    ## the device G lives on, as gd_info numbers them (1 without a GPU)
+    function d = device (G)
+      d = __gd__ ("device", G);
     endfunction
 
     function varargout = size (G, d)
@@ -239,7 +258,15 @@ endclassdef
 %! assert (size (y), [0 3]);
 %! assert (gather (z), 3);
 
+%!test
+%! G = gdArray (A, "Device", 1);
+%! assert (device (G), 1);
+%! assert (gather (G), A);
+
 %!error <expected one matrix> gdArray ()
+%!error <expected one matrix> gdArray (1, "Devices", 1)
+%!error <'Device' must be one whole device index> gdArray (1, "Device", 0)
+%!error <'Device' must be one whole device index> gdArray (1, "Device", [1 2])
 %!error <expected one matrix> gdArray (1, 2)
 %!error <single, double or integer matrix, not a cell array> gdArray ({1})
 %!error <single, double or integer matrix, not char> gdArray ("abc")

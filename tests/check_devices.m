@@ -1,10 +1,11 @@
-function check_devices ()
+function check_devices (which)
   ## check_devices: calls divided across every device gd sees (real ones,
   ## or GD_SIM_DEVICES's simulated ones, run one after another on the
   ## first) against the same calls on device 1: equal bit for bit (the
   ## sign of a zero and NaN's place included), with the devices info
   ## names. Fresh random data each run, results poisoned first, sizes
-  ## that leave a short last part.
+  ## that leave a short last part. check_devices ("resident"): gdArrays
+  ## on every device instead (resident_cases).
   setenv ("GD_POISON", "1");
   N = numel (gd_info ().devices);
   if (N < 2)
@@ -12,6 +13,12 @@ function check_devices ()
   endif
   all_ = 1:N;
   ncase = 0;
+  if (nargin > 0 && strcmp (which, "resident"))
+    A = randn (333, 129, "single");  B = randn (129, 600 + N, "single");
+    ncase = resident_cases (N, A, B, gd_minplus (A, B, "Devices", 1));
+    printf ("%d gdArray device cases agree on %d devices\n", ncase, N);
+    return;
+  endif
   for c = {"single", "double"}
     ## min-plus, R alone and with the witness: NaN, Inf, signed zeros, ties
     A = cast (randi ([-4 9], 300, 257), c{1});
@@ -152,13 +159,101 @@ function check_devices ()
   same (Ra, gd_minplus (G, G, "Devices", 1), ia, all_, "minplus 'all' by default");
   ncase += 2;
 
-  ## gdArrays live on the first device: a call on one runs there alone
-  [Rg, ~, ig] = gd_minplus (gdArray (A), B, "Devices", all_);
-  if (! isequal (ig.devices, 1) || ! isequal (gather (Rg), R2))
-    error ("check_devices: a gdArray's product ran on %s", mat2str (ig.devices));
-  endif
-  ncase++;
   printf ("%d device cases agree on %d devices\n", ncase, N);
+endfunction
+
+## gdArrays on every device: a call runs where its first gdArray lives
+## and leaves its result there; an operand elsewhere is copied there; a
+## 'Devices' list divides the products, the result on the list's first
+## device; the other operations run on that first device alone
+function ncase = resident_cases (N, A, B, R2)
+  ncase = 0;
+  all_ = 1:N;
+  G = gdArray (A, "Device", N);
+  H = gdArray (B, "Device", 1);
+  on (G, N, "gdArray (A, 'Device', N)");
+  on (H, 1, "gdArray (B, 'Device', 1)");
+  if (isempty (strfind (evalc ("disp (G)"), sprintf ("on device %d", N))))
+    error ("check_devices: disp does not name device %d: %s", N, evalc ("disp (G)"));
+  endif
+  same_bits (gather (G), A, "gather from the last device");
+  ## one call, the operands on two devices: the first's device runs it
+  [R, ~, i] = gd_minplus (G, H);
+  on (R, N, "min-plus of gdArrays on N and 1");
+  same (gather (R), R2, i, N, "min-plus, the gdArrays on N and 1");
+  [R, ~, i] = gd_minplus (H.', G.');
+  on (R, 1, "min-plus of gdArrays on 1 and N");
+  same (gather (R), gd_minplus (B.', A.', "Devices", 1), i, 1, "min-plus, the gdArrays on 1 and N");
+  ncase += 3;
+  ## 'Devices' with gdArrays: divided, the result on the first named,
+  ## with the witness
+  [R1, K1] = gd_minplus (A, B, "Devices", 1);
+  [R, K, i] = gd_minplus (G, H, "Devices", all_);
+  on (R, 1, "divided min-plus's R");
+  on (K, 1, "divided min-plus's K");
+  same (gather (R), R1, i, all_, "divided min-plus of gdArrays, R");
+  same_bits (gather (K), K1, "divided min-plus of gdArrays, K");
+  [R, ~, i] = gd_minplus (G, B, "Devices", fliplr (all_));
+  on (R, N, "min-plus with 'Devices' N:-1:1");
+  same (gather (R), R1, i, fliplr (all_), "min-plus of a gdArray, devices reversed");
+  S = gd_sgemm (G, H, "Variant", "tuned", "Devices", 1);
+  [C, i] = gd_sgemm (G, H, "Variant", "tuned", "Devices", all_);
+  on (C, 1, "divided sgemm");
+  same (gather (C), gather (S), i, all_, "divided sgemm of gdArrays");
+  X = randn (700, 20, "single");  Y = randn (300 * N + 5, 20, "single");
+  GX = gdArray (X, "Device", N);
+  [D, i] = gd_pdist2 (GX, Y, "cityblock", "Devices", all_);
+  on (D, 1, "divided pdist2");
+  same (gather (D), gd_pdist2 (X, Y, "cityblock", "Devices", 1), i, all_, "divided pdist2 of a gdArray");
+  ncase += 4;
+  ## the others: on the first gdArray's device, or the list's first, alone
+  [P, i] = gd_pdist (GX);
+  on (P, N, "pdist of a gdArray on N");
+  same (gather (P), gd_pdist (X, "Devices", 1), i, N, "pdist of a gdArray on N");
+  [P, i] = gd_pdist (GX, "Devices", [1 N]);
+  on (P, 1, "pdist of a gdArray with 'Devices' [1 N]");
+  same (gather (P), gd_pdist (X, "Devices", 1), i, 1, "pdist with 'Devices' [1 N]");
+  GY = gdArray (Y, "Device", 1);
+  [Dk, Ik, i] = gd_pdist2 (GX, GY, "euclidean", "Smallest", 4);
+  on (Dk, N, "kNN's D");
+  on (Ik, N, "kNN's I");
+  [Dw, Iw] = gd_pdist2 (X, Y, "euclidean", "Smallest", 4, "Devices", 1);
+  same (gather (Dk), Dw, i, N, "kNN of gdArrays on N and 1, D");
+  same_bits (gather (Ik), Iw, "kNN of gdArrays on N and 1, I");
+  W = rand (200);  W(rand (200) < 0.8) = Inf;
+  GW = gdArray (W, "Device", N);
+  [Dp, Pp, i] = gd_apsp (GW);
+  on (Dp, N, "apsp's D");
+  on (Pp, N, "apsp's P");
+  [Dw, Pw] = gd_apsp (W, "Devices", 1);
+  same (gather (Dp), Dw, i, N, "apsp of a gdArray on N, D");
+  same_bits (gather (Pp), Pw, "apsp of a gdArray on N, P");
+  if (! isequal (gd_path (Pp, 3, 7), gd_path (Pw, 3, 7)))
+    error ("check_devices: gd_path on a P on device %d differs", N);
+  endif
+  T = G.';
+  on (T, N, "the transpose");
+  same_bits (gather (T), A.', "the transpose on device N");
+  Q = gd_squareform (gd_pdist (GX));
+  on (Q, N, "squareform");
+  same_bits (gather (Q), gd_squareform (gd_pdist (X, "Devices", 1)), "squareform on device N");
+  ncase += 7;
+endfunction
+
+## G, a gdArray, lives on device d
+function on (G, d, what)
+  if (! isa (G, "gdArray") || device (G) != d)
+    error ("check_devices: %s: %s, not a gdArray on device %d", what,
+           ifelse_str (isa (G, "gdArray"), sprintf ("on device %d", device (G)), class (G)), d);
+  endif
+endfunction
+
+function s = ifelse_str (c, a, b)
+  if (c)
+    s = a;
+  else
+    s = b;
+  endif
 endfunction
 
 function same (got, want, info, devices, what)

@@ -43,6 +43,26 @@ with_devices() {
         setenv('GD_DEVICES', '2'); s = gd_info(); assert([s.devices.used], (1:N) == 2); disp('listed')" "listed"
 }
 
+@test "gdArrays on every device: calls run where they live, divided products land on the first device named, bit for bit" {
+    require_gpu
+    with_devices
+    octave_ok "check_devices('resident')" "gdArray device cases agree"
+}
+
+@test "the parts' threads: kept between calls, ended when the gateway goes, made again after" {
+    require_gpu
+    with_devices
+    octave_ok "N = numel(gd_info().devices); A = rand(300, 'single'); B = rand(300, 257 * N, 'single');
+        R1 = gd_minplus(A, B, 'Devices', 1);
+        for k = 1:20, assert(isequal(gd_minplus(A, B, 'Devices', 1:N), R1)); end
+        clear mex; clear functions;
+        assert(isequal(gd_minplus(A, B, 'Devices', 1:N), R1));
+        G = gdArray(A, 'Device', N);
+        clear mex;                 # a live gdArray keeps the gateway
+        assert(isequal(gather(gd_minplus(G, B, 'Devices', N:-1:1)), R1));
+        disp('threads ok')" "threads ok"
+}
+
 @test "a device that fails mid-call: gd:memory naming it, nothing left on any device" {
     require_gpu
     with_devices
@@ -52,6 +72,7 @@ with_devices() {
         # takes device memory (lazy loading) that stays
         gd_minplus(A, B, 'Devices', 1:N); gd_pdist(X, 'Devices', 1:N); gd_pdist2(X, A(:, 1:40), 'Smallest', 3, 'Devices', 1:N);
         gd_apsp(A, 'Devices', 1:N);
+        GA = gdArray(A, 'Device', N); GB = gdArray(B, 'Device', 1); gd_minplus(GA, GB, 'Devices', 1:N);
         for d = 1:N, gd_minplus(A, B, 'Devices', d); gd_pdist(X, 'Devices', d); gd_pdist2(X, A(:, 1:40), 'Smallest', 3, 'Devices', d); end
         setenv('GD_GPU_MEM_LIMIT', sprintf('%d:100000', N));
         f0 = [gd_info().devices.memory_free];
@@ -60,11 +81,16 @@ with_devices() {
           expect_error('gd:memory', sprintf('device %d .*GD_GPU_MEM_LIMIT', N), @gd_pdist, X, 'Devices', 1:N);
           expect_error('gd:memory', sprintf('device %d .*GD_GPU_MEM_LIMIT', N), @gd_pdist2, X, A(:, 1:40), 'Smallest', 3, 'Devices', 1:N);
           expect_error('gd:memory', sprintf('device %d .*GD_GPU_MEM_LIMIT', N), @gd_apsp, A, 'Devices', 1:N);
+          # gdArrays on devices N and 1, the result to be made on device 1
+          expect_error('gd:memory', sprintf('device %d .*GD_GPU_MEM_LIMIT', N), @gd_minplus, GA, GB, 'Devices', 1:N);
+          expect_error('gd:memory', 'GD_GPU_MEM_LIMIT', @gd_minplus, GA, GB);
         end
         f1 = [gd_info().devices.memory_free];
         assert(f1 >= f0 - 2^20, 'free memory went from %s to %s', mat2str(f0), mat2str(f1));
         R = gd_minplus(A, B, 'Devices', 1:N-1);   # the others still work
+        RG = gd_minplus(GB.', GB, 'Devices', 1:N-1);
         unsetenv('GD_GPU_MEM_LIMIT');
         assert(isequal(R, gd_minplus(A, B, 'Devices', 1)));
+        assert(device(RG) == 1 && isequal(gather(RG), gd_minplus(B.', B)));
         disp('failed cleanly')" "failed cleanly"
 }

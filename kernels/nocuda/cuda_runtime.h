@@ -95,6 +95,26 @@ static inline cudaError_t cudaSetDevice(int) { GD_NOCUDA_FAIL; }
 static inline cudaError_t cudaDeviceCanAccessPeer(int *c, int, int) { *c = 0; GD_NOCUDA_FAIL; }
 static inline cudaError_t cudaDeviceEnablePeerAccess(int, unsigned) { GD_NOCUDA_FAIL; }
 static inline cudaError_t cudaMemcpyPeerAsync(void *, int, const void *, int, size_t, cudaStream_t) { GD_NOCUDA_FAIL; }
+static inline cudaError_t cudaGetDevice(int *d) { *d = 0; GD_NOCUDA_FAIL; }
+struct cudaPitchedPtr { void *ptr; size_t pitch, xsize, ysize; };
+struct cudaExtent { size_t width, height, depth; };
+struct cudaPos { size_t x, y, z; };
+struct cudaMemcpy3DPeerParms {
+    void *srcArray; cudaPos srcPos; cudaPitchedPtr srcPtr; int srcDevice;
+    void *dstArray; cudaPos dstPos; cudaPitchedPtr dstPtr; int dstDevice;
+    cudaExtent extent;
+};
+static inline cudaPitchedPtr make_cudaPitchedPtr(void *p, size_t pitch, size_t x, size_t y)
+{
+    cudaPitchedPtr r = {p, pitch, x, y};
+    return r;
+}
+static inline cudaExtent make_cudaExtent(size_t w, size_t h, size_t d)
+{
+    cudaExtent r = {w, h, d};
+    return r;
+}
+static inline cudaError_t cudaMemcpy3DPeerAsync(const cudaMemcpy3DPeerParms *, cudaStream_t = 0) { GD_NOCUDA_FAIL; }
 static inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp *, int) { GD_NOCUDA_FAIL; }
 static inline cudaError_t cudaDeviceGetAttribute(int *v, cudaDeviceAttr, int) { *v = 0; GD_NOCUDA_FAIL; }
 static inline cudaError_t cudaDeviceGetStreamPriorityRange(int *a, int *b) { *a = *b = 0; GD_NOCUDA_FAIL; }
