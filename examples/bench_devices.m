@@ -10,7 +10,9 @@
 ## Each row: medians of 3 calls of each, taken in turns (one device, then
 ## all); h2h is the whole call as Octave waits for it (tic/toc), kernel the
 ## longest device's kernel time (CUDA events), up and down the longest
-## device's copies.
+## device's copies. A "gdArrays" row starts from a gdArray on device 1
+## and leaves the result there (the other devices copy the operands and
+## their panels of the result peer to peer).
 
 1;
 
@@ -65,6 +67,8 @@ cases = {
     @() rand(sc(4096), "single"), @(A, d) mp(A, "Devices", d);
   "min-plus double", sprintf("n = %d", sc(8192)), ...
     @() rand(sc(8192)), @(A, d) mp(A, "Devices", d);
+  "min-plus single, gdArrays", sprintf("n = %d", sc(16384)), ...
+    @() gdArray(rand(sc(16384), "single")), @(A, d) mp(A, "Devices", d);
   "sgemm (cublas)", sprintf("n = %d", sc(16384)), ...
     @() randn(sc(16384), "single"), @(A, d) gd_sgemm(A, A, "Variant", "cublas", "Devices", d);
   "sgemm (tuned)", sprintf("n = %d", sc(16384)), ...
@@ -93,6 +97,7 @@ for c = 1:rows (cases)
   f = cases{c,4};
   [R1, i1] = f (data, 1);
   [Rn, in] = f (data, all_);
+  R1 = gather (R1);  Rn = gather (Rn);
   if (! isequal (in.devices, all_))
     error ("bench_devices: %s ran on %s", cases{c,1}, mat2str (in.devices));
   endif

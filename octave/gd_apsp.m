@@ -57,7 +57,12 @@
 ## @item "Devices"
 ## Which GPUs compute: @qcode{"all"} (the default, or the environment
 ## variable GD_DEVICES's list) or a vector of indices as @code{gd_info}'s
-## @code{devices} numbers them. Shortest paths run on one device: the first named (the rounds across devices are not written yet).
+## @code{devices} numbers them. The lengths alone divide by rows of
+## blocks (each round's closed block and row panel copied to the other
+## devices peer to peer), @var{D} bit for bit the one-device @var{D};
+## @qcode{"all"} divides from 2^36 steps a device. With @var{P}, with
+## @qcode{"squaring"} or with a gdArray, one device computes: a gdArray's
+## own (its results left there), else the first named.
 ## @end table
 ##
 ## @code{[D, ~, info] = gd_apsp (@dots{})} computes no @var{P}.

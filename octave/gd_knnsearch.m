@@ -34,6 +34,7 @@
 ## @qcode{"all"} (default, or GD_DEVICES's list) or a vector of device
 ## indices: several devices divide the queries, or the points where
 ## @var{X} is the larger (their lists merged), as @code{gd_pdist2} does.
+## With gdArrays, the first one's device alone (or the first named).
 ## @end table
 ##
 ## The distances and the order are @code{gd_pdist2}'s with

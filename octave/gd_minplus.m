@@ -78,7 +78,7 @@
 ## @item "Devices"
 ## Which GPUs compute: @qcode{"all"} (the default, or the environment
 ## variable GD_DEVICES's list) or a vector of indices as @code{gd_info}'s
-## @code{devices} numbers them. Several devices each compute a panel of @var{R}'s columns (and of @var{K}) with the whole of @var{A}: the result is the one-device result bit for bit. @qcode{"all"} divides a product of 2^36 steps a device or more; below, one device is faster. A call on a gdArray runs on its device alone.
+## @code{devices} numbers them. Several devices each compute a panel of @var{R}'s columns (and of @var{K}) with the whole of @var{A}: the result is the one-device result bit for bit. @qcode{"all"} divides a product of 2^36 steps a device or more; below, one device is faster. A call on gdArrays runs on the first one's device and leaves @var{R} there; with @qcode{"Devices"} given it divides as well, @var{R} put together on the first device named (panels copied peer to peer).
 ## @end table
 ##
 ## @var{info} (the output after those of Octave's @code{min}) is a struct:

@@ -74,7 +74,9 @@
 ## of device indices (@code{gd_info}'s @code{devices}): several devices
 ## each compute the columns of the triangle that hold an equal share of
 ## the pairs, bit for bit what one device computes; @qcode{"all"} divides
-## from 2^33 (pair, feature) steps a device.
+## from 2^33 (pair, feature) steps a device. A gdArray @var{X} runs on
+## its own device alone (or on the first device named), @var{D} left
+## there.
 ##
 ## @seealso{gd_pdist2, gd_squareform, gdArray}
 ## @end deftypefn

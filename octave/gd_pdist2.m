@@ -58,7 +58,10 @@
 ## @qcode{"Smallest"} or @qcode{"Largest"}, each takes a range of the
 ## queries, or where @var{X} is the larger a range of @var{X}'s rows, the
 ## devices' lists then merged in the kernels' own order. Either way the
-## result is the one-device result bit for bit.
+## result is the one-device result bit for bit. With gdArrays the call runs
+## on the first one's device and leaves its results there; @var{D} alone
+## divides as well when @qcode{"Devices"} is given (put together on the
+## first device named), the neighbour forms run on that device alone.
 ##
 ## @seealso{gd_knnsearch, gd_pdist, gd_squareform, gdArray}
 ## @end deftypefn
