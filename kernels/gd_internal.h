@@ -248,6 +248,20 @@ gd_status gd_out_buffer(gd_out *o, size_t bytes, const char *what);
 #ifdef __cplusplus
 }
 
+/* fn.template operator()<S>() for the element type S of an integer class */
+template <class Fn> auto gd_with_int_class(gd_class cls, Fn &&fn)
+{
+    switch (cls) {
+    case GD_INT8: return fn.template operator()<int8_t>();
+    case GD_UINT8: return fn.template operator()<uint8_t>();
+    case GD_INT16: return fn.template operator()<int16_t>();
+    case GD_UINT16: return fn.template operator()<uint16_t>();
+    case GD_INT32: return fn.template operator()<int32_t>();
+    case GD_UINT32: return fn.template operator()<uint32_t>();
+    case GD_INT64: return fn.template operator()<int64_t>();
+    default: return fn.template operator()<uint64_t>();
+    }
+}
 /* This thread works on device index i while the object lives (a
  * resident matrix's device), then on the one before. */
 struct gd_on_device {

@@ -402,6 +402,17 @@ void after_v5(const gd_plan &p, gd_class cls, gd_timing *t)
 // group, 128x64 tiles of 128 threads, the witnesses in shared memory (the
 // 64 double accumulators fill the registers), stages of 4 k-steps.
 typedef gd_tile::layout<16, 8, 2, true> witness_layout;
+
+// single's sign flag as the call's first block left it ([1], for
+// info.kernel), after that block's launches
+gd_status keep_sign_flag(const gd_plan &p)
+{
+    if (p.panel != 0) return GD_OK;
+    int *neg = (int *)p.work;
+    return gd_cuda(cudaMemcpyAsync(neg + 1, neg, sizeof(int), cudaMemcpyDeviceToDevice, p.st),
+                   "keeping the sign flag");
+}
+
 template <class T> gd_status launch_v5_witness(const gd_plan &p)
 {
     const gd_tile::store_first<T> out = {(T *)p.C, p.K, p.ldc};
@@ -418,9 +429,7 @@ template <class T> gd_status launch_v5_witness(const gd_plan &p)
         gd_tile::launch_each<gd_tile::minplus_first<4>, float, V5_BK, witness_layout,
                              gd_tile::store_first<float>, 1>(A, p.mp, B, p.np, p.mp, p.np, p.kp,
                                                              out, p.st, neg);
-        return gd_cuda(cudaMemcpyAsync((int *)p.work + 1, p.work, sizeof(int),
-                                       cudaMemcpyDeviceToDevice, p.st),
-                       "keeping the sign flag");
+        return keep_sign_flag(p);
     }
     return GD_OK;
 }
@@ -450,10 +459,7 @@ template <class T> gd_status launch_v5(const gd_plan &p)
                                       sign_first{neg + 2, p.m, p.n});
         gd_tile::launch_big<gd_tile::minplus, float, V5_BK, L, gd_tile::identity, false, 1>(
             Af, Bf, C, p.mp, p.np, p.kp, p.kp, 0, 1, st, neg, sign_again{p.m, p.n});
-        if (p.panel == 0)
-            return gd_cuda(cudaMemcpyAsync(neg + 1, neg, sizeof(int), cudaMemcpyDeviceToDevice, st),
-                           "keeping the sign flag");
-        return GD_OK;
+        return keep_sign_flag(p);
     }
 }
 
@@ -547,7 +553,7 @@ gd_status cpu_minplus(gd_class cls, const void *A, const void *B, void *R, int *
 const double SPLIT_MIN = 68719476736.0;
 const gd_product_op OP = {"min-plus", NAN, INFINITY, 1.0, false, "cpu (OpenMP)",
                           "v5", "v5", 1 << 17, cpu_minplus, true, false, "v1",
-                          SPLIT_MIN, "v5"};
+                          SPLIT_MIN, "v5", true};
 
 } // namespace
 

@@ -311,49 +311,30 @@ __global__ void range(const S *__restrict__ x, int64_t ld, int64_t rows, int64_t
     }
 }
 
-// Which form takes the class, given the operands' ranges (lo, hi of A and
-// of B, as the range kernel leaves them): the narrowest in which no sum
-// can wrap.
-__host__ __device__ form choose(gd_class cls, const unsigned long long ra[2],
-                                const unsigned long long rb[2], bool *widened)
+// Whether every sum of the operands' ranges (lo, hi of A and of B, as the
+// range kernel leaves them; signed or not as the class) fits form f, a
+// class's narrow form (class_forms); a wide form holds every sum.
+__device__ bool sums_fit(form f, bool sgn, const unsigned long long ra[2],
+                         const unsigned long long rb[2])
 {
-    *widened = false;
-    const bool sgn = cls == GD_INT8 || cls == GD_INT16 || cls == GD_INT32 || cls == GD_INT64;
     // the smallest and largest sums, exactly
     const __int128 smin = sgn ? (__int128)(long long)ra[0] + (long long)rb[0]
                               : (__int128)ra[0] + rb[0];
     const __int128 smax = sgn ? (__int128)(long long)ra[1] + (long long)rb[1]
                               : (__int128)ra[1] + rb[1];
-    switch (cls) {
-    case GD_INT8:
-    case GD_UINT8:
-        *widened = true;
-        return S16X2;
-    case GD_INT16:
-        if (smin >= INT16_MIN && smax <= INT16_MAX) return S16X2;
-        *widened = true;
-        return S32;
-    case GD_UINT16:
-        if (smax <= UINT16_MAX) return U16X2;
-        *widened = true;
-        return S32;
-    case GD_INT32:
-        if (smin >= INT32_MIN && smax <= INT32_MAX) return S32;
-        *widened = true;
-        return S64;
-    case GD_UINT32:
-        if (smax <= UINT32_MAX) return U32;
-        *widened = true;
-        return S64;
-    case GD_INT64:
-        return smin >= INT64_MIN && smax <= INT64_MAX ? S64 : S64_SAT;
-    default:
-        return smax <= (__int128)UINT64_MAX ? U64 : U64_SAT;
+    switch (f) {
+    case S16X2: return smin >= INT16_MIN && smax <= INT16_MAX;
+    case U16X2: return smax <= UINT16_MAX;
+    case S32: return smin >= INT32_MIN && smax <= INT32_MAX;
+    case U32: return smax <= UINT32_MAX;
+    case S64: return smin >= INT64_MIN && smax <= INT64_MAX;
+    case U64: return smax <= (__int128)UINT64_MAX;
+    default: return true;
     }
 }
 
-// The two forms a class may take (choose): the narrow one its operands'
-// ranges may allow, and the wide one that is exact for any operands. The
+// The two forms a class may take: the narrow one its operands' ranges may
+// allow (sums_fit), and the wide one that is exact for any operands. The
 // 8-bit classes have one (s16x2 holds every sum): no range pass.
 struct pair_of_forms {
     form narrow, wide;
@@ -369,25 +350,14 @@ template <> struct class_forms<uint32_t> { static constexpr pair_of_forms f = {U
 template <> struct class_forms<int64_t> { static constexpr pair_of_forms f = {S64, S64_SAT, false}; };
 template <> struct class_forms<uint64_t> { static constexpr pair_of_forms f = {U64, U64_SAT, false}; };
 
-// fn.template operator()<S>() for the element type S of an integer class
-template <class Fn> auto with_class(gd_class cls, Fn &&fn)
-{
-    switch (cls) {
-    case GD_INT8: return fn.template operator()<int8_t>();
-    case GD_UINT8: return fn.template operator()<uint8_t>();
-    case GD_INT16: return fn.template operator()<int16_t>();
-    case GD_UINT16: return fn.template operator()<uint16_t>();
-    case GD_INT32: return fn.template operator()<int32_t>();
-    case GD_UINT32: return fn.template operator()<uint32_t>();
-    case GD_INT64: return fn.template operator()<int64_t>();
-    default: return fn.template operator()<uint64_t>();
-    }
-}
+struct signed_fn {
+    template <class S> bool operator()() const { return std::is_signed<S>::value; }
+};
 
 struct forms_fn {
     template <class S> pair_of_forms operator()() const { return class_forms<S>::f; }
 };
-pair_of_forms forms_of(gd_class cls) { return with_class(cls, forms_fn()); }
+pair_of_forms forms_of(gd_class cls) { return gd_with_int_class(cls, forms_fn()); }
 
 // The workspace: the ranges (A's lo, hi, B's lo, hi) and the choice (0:
 // narrow, 1: wide), then A's lanes, B's lanes and the minima's lanes, each
@@ -463,10 +433,9 @@ __global__ void range_init(unsigned long long *r, bool sgn)
 }
 
 // the choice from the ranges: 0 the narrow form, 1 the wide one
-__global__ void choose_form(gd_class cls, const unsigned long long *r, int *choice, form narrow)
+__global__ void choose_form(bool sgn, const unsigned long long *r, int *choice, form narrow)
 {
-    bool widened;
-    *choice = choose(cls, r, r + 2, &widened) == narrow ? 0 : 1;
+    *choice = sums_fit(narrow, sgn, r, r + 2) ? 0 : 1;
 }
 
 // A's lanes (mpl x kp) at Ap and B's (np x kp) at Bt, lanes LF, where
@@ -555,7 +524,7 @@ template <class S> void ranges(const gd_plan &p, unsigned long long *r)
     range_of<S>(p.B, p.ldb, p.k, p.n, r + 2, p.st);
 }
 
-// the launcher's three steps for the element type of p.cls (with_class)
+// the launcher's three steps for the element type of p.cls (gd_with_int_class)
 struct witness_fn {
     const gd_plan &p;
     const work_layout &w;
@@ -590,17 +559,17 @@ gd_status gd_minplus_int_launch(const gd_plan &p)
     unsigned long long *r = (unsigned long long *)p.work;
     int *choice = (int *)((char *)p.work + work_layout::CHOICE);
     if (p.K) {
-        with_class(p.cls, witness_fn{p, w});
+        gd_with_int_class(p.cls, witness_fn{p, w});
         return gd_cuda(cudaGetLastError(), "integer min-plus witness kernels");
     }
     const pair_of_forms f = forms_of(p.cls);
     if (!f.one) {
-        with_class(p.cls, ranges_fn{p, r});
-        choose_form<<<1, 1, 0, p.st>>>(p.cls, r, choice, f.narrow);
+        gd_with_int_class(p.cls, ranges_fn{p, r});
+        choose_form<<<1, 1, 0, p.st>>>(gd_with_int_class(p.cls, signed_fn()), r, choice, f.narrow);
         gd_status s = gd_cuda(cudaGetLastError(), "the operands' range");
         if (s) return s;
     }
-    with_class(p.cls, class_fn{p, w, choice});
+    gd_with_int_class(p.cls, class_fn{p, w, choice});
     return gd_cuda(cudaGetLastError(), "integer min-plus kernels");
 }
 

@@ -242,6 +242,66 @@ extern "C" int gd_workers_running(void)
 
 static double most(double a, double b) { return a > b ? a : b; }
 
+/* The parts' kernel strings (info.kernel) as one: tile counts (the sign
+ * split's "integer max on 12 of 16 tiles, fminf on 4") summed where every
+ * part has the same text around them; other texts that differ joined
+ * with "; " (each once). */
+static void join_kernels(const part_job *jobs, int n, char *out, size_t len)
+{
+    snprintf(out, len, "%s", jobs[0].t.kernel);
+    if (n == 1) return;
+    /* the text with every number taken out, and the numbers */
+    enum { MAXNUM = 16 };
+    char skel[GD_MAX_DEVICES][96] = {};
+    long long num[GD_MAX_DEVICES][MAXNUM];
+    int nn[GD_MAX_DEVICES];
+    for (int i = 0; i < n; ++i) {
+        const char *k = jobs[i].t.kernel;
+        size_t o = 0;
+        nn[i] = 0;
+        while (*k && o + 1 < sizeof skel[i]) {
+            if (isdigit((unsigned char)*k)) {
+                char *end;
+                const long long v = strtoll(k, &end, 10);
+                if (nn[i] < MAXNUM) num[i][nn[i]] = v;
+                ++nn[i];
+                skel[i][o++] = '#';
+                k = end;
+            } else {
+                skel[i][o++] = *k++;
+            }
+        }
+        skel[i][o] = 0;
+    }
+    bool same_skel = nn[0] <= MAXNUM && strstr(jobs[0].t.kernel, " tiles");
+    for (int i = 1; i < n && same_skel; ++i) same_skel = !strcmp(skel[i], skel[0]) && nn[i] == nn[0];
+    if (same_skel && nn[0] > 0) {
+        size_t o = 0;
+        int q = 0;
+        for (const char *c = skel[0]; *c && o + 1 < len; ++c) {
+            if (*c != '#') {
+                out[o++] = *c;
+                continue;
+            }
+            long long sum = 0;
+            for (int i = 0; i < n; ++i) sum += num[i][q];
+            ++q;
+            o += snprintf(out + o, len - o, "%lld", sum);
+            if (o >= len) o = len - 1;
+        }
+        out[o] = 0;
+        return;
+    }
+    size_t o = strlen(out);
+    for (int i = 1; i < n; ++i) {
+        bool seen = false;
+        for (int j = 0; j < i && !seen; ++j) seen = !strcmp(jobs[j].t.kernel, jobs[i].t.kernel);
+        if (seen || !jobs[i].t.kernel[0]) continue;
+        o += snprintf(out + o, o < len ? len - o : 0, "; %s", jobs[i].t.kernel);
+        if (o >= len) break;
+    }
+}
+
 extern "C" gd_status gd_run_parts(int n, const int idx[GD_MAX_DEVICES], gd_part_fn fn,
                                   void *ctx, gd_timing *t)
 {
@@ -288,7 +348,7 @@ extern "C" gd_status gd_run_parts(int n, const int idx[GD_MAX_DEVICES], gd_part_
         same = same && !strcmp(jobs[i].name, jobs[0].name);
     }
     snprintf(t->variant, sizeof t->variant, "%s", jobs[0].t.variant);
-    snprintf(t->kernel, sizeof t->kernel, "%s", jobs[0].t.kernel);
+    join_kernels(jobs, n, t->kernel, sizeof t->kernel);
     if (n == 1 || same) {
         snprintf(t->device, sizeof t->device, n == 1 ? "%.200s" : "%.200s x %d", jobs[0].name, n);
     } else {

@@ -1,6 +1,7 @@
 /* product.cu - the shared driver of two-operand products (see product.h). */
 #include "product.h"
 
+#include <limits>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,24 +52,30 @@ __global__ void fill(T *C, int64_t count, T v)
 }
 
 // C (count elements of class cls) = what an empty inner dimension gives:
-// op.empty_k (Inf for min-plus, 0 for sums), or for the integer classes
-// the class's largest value (min-plus: Inf has no integer value)
+// op.empty_k (Inf for min-plus, 0 for sums), for the integer classes the
+// class's largest value or 0 (op.empty_int_max)
+struct fill_int_fn {
+    void *C;
+    int64_t count;
+    bool max;
+    unsigned blocks;
+    cudaStream_t st;
+    template <class S> void operator()() const
+    {
+        fill<S><<<blocks, 256, 0, st>>>((S *)C, count, max ? std::numeric_limits<S>::max() : (S)0);
+    }
+};
+
 void fill_empty(const gd_product_op &op, gd_class cls, void *C, int64_t count, cudaStream_t st)
 {
     const int threads = 256;
     const unsigned blocks = gd_blocks_for(count, threads);
-    switch (cls) {
-    case GD_SINGLE: fill<float><<<blocks, threads, 0, st>>>((float *)C, count, (float)op.empty_k); break;
-    case GD_DOUBLE: fill<double><<<blocks, threads, 0, st>>>((double *)C, count, op.empty_k); break;
-    case GD_INT8: fill<int8_t><<<blocks, threads, 0, st>>>((int8_t *)C, count, INT8_MAX); break;
-    case GD_UINT8: fill<uint8_t><<<blocks, threads, 0, st>>>((uint8_t *)C, count, UINT8_MAX); break;
-    case GD_INT16: fill<int16_t><<<blocks, threads, 0, st>>>((int16_t *)C, count, INT16_MAX); break;
-    case GD_UINT16: fill<uint16_t><<<blocks, threads, 0, st>>>((uint16_t *)C, count, UINT16_MAX); break;
-    case GD_INT32: fill<int32_t><<<blocks, threads, 0, st>>>((int32_t *)C, count, INT32_MAX); break;
-    case GD_UINT32: fill<uint32_t><<<blocks, threads, 0, st>>>((uint32_t *)C, count, UINT32_MAX); break;
-    case GD_INT64: fill<int64_t><<<blocks, threads, 0, st>>>((int64_t *)C, count, INT64_MAX); break;
-    default: fill<uint64_t><<<blocks, threads, 0, st>>>((uint64_t *)C, count, UINT64_MAX); break;
-    }
+    if (cls == GD_SINGLE)
+        fill<float><<<blocks, threads, 0, st>>>((float *)C, count, (float)op.empty_k);
+    else if (cls == GD_DOUBLE)
+        fill<double><<<blocks, threads, 0, st>>>((double *)C, count, op.empty_k);
+    else
+        gd_with_int_class(cls, fill_int_fn{C, count, op.empty_int_max, blocks, st});
 }
 
 // out(i,j) = K(i,j) (K int32 with leading dimension ldk, out tight m x n):

@@ -121,6 +121,9 @@ struct gd_product_op {
     /* 'auto' on a GPU for the integer classes (NULL: the operation takes
      * single and double alone) */
     const char *auto_int;
+    /* what an empty inner dimension gives in the integer classes: the
+     * class's largest value (min-plus: Inf has no integer value), else 0 */
+    bool empty_int_max;
 };
 
 /* An operation's whole call: sizes, the class, 'auto' or a name looked

@@ -78,6 +78,28 @@ function check_devices (which)
     ncase++;
   endfor
 
+  ## v5 single on signed data: info.kernel's tile counts (the sign split)
+  ## are the parts' counts summed, each part's as it gives alone
+  A = randn (600, 300, "single");  B = randn (300, 1500, "single");
+  B(:, 1:40) = abs (B(:, 1:40)) + 1;  A(1:5, :) = abs (A(1:5, :)) + 1;  # fminf tiles
+  [~, ~, in] = gd_minplus (A, B, "Variant", "v5", "Devices", all_);
+  counts = @(k) sscanf (regexp (k, '\d+ of \d+ tiles, fminf on \d+', "match", "once"), ...
+                        "%d of %d tiles, fminf on %d");
+  got = counts (in.kernel);
+  units = ceil (1500 / 256);  want = zeros (3, 1);
+  for p = 0:N-1
+    lo = floor (units * p / N) * 256;  hi = min (floor (units * (p + 1) / N) * 256, 1500);
+    if (hi > lo)
+      [~, ~, ip] = gd_minplus (A, B(:, lo+1:hi), "Variant", "v5", "Devices", 1);
+      want += counts (ip.kernel);
+    endif
+  endfor
+  if (numel (got) != 3 || ! isequal (got, want))
+    error ("check_devices: the divided sign split says '%s', the parts alone %s", in.kernel,
+           mat2str (want'));
+  endif
+  ncase++;
+
   ## integer min-plus (v5): each device's lanes from its own panel's range
   for c = {"int8", "int32", "uint64"}
     A = cast (randi ([0 90], 200, 150), c{1});  B = cast (randi ([0 90], 150, 600 + N), c{1});
