@@ -144,22 +144,25 @@ __global__ void last_edges(const T *__restrict__ W, T *__restrict__ Wt, int64_t 
 // last edge of a shortest path), 0 on the diagonal and where j is
 // unreachable. Where no cycle has weight 0, following these goes from j
 // back to i (a circle of them would be a cycle of weight 0).
+// The product's rows start at row i0 of D and P (a slab of rows, across
+// devices; 0 on one).
 template <class T> struct last_edge_out {
     enum { TILE = 0 };
     const T *D;
     int *P;
-    int64_t ld, n;
+    int64_t ld, n, i0;
     template <int G>
     __device__ void witness(int64_t i, int64_t j, T v, int w, const T *__restrict__ Ap,
                             int64_t lda, const T *__restrict__ Bt, int64_t ldb) const
     {
-        if (i >= n || j >= n) return;
+        const int64_t gi = i + i0;
+        if (gi >= n || j >= n) return;
         int p = 0;
-        if (i != j && D[i + ld * j] < (T)INFINITY) {
+        if (gi != j && D[gi + ld * j] < (T)INFINITY) {
             T s;
             p = (int)gd_tile::first_k<G>(Ap, lda, Bt, ldb, i, j, v, w, &s) + 1;
         }
-        P[i + ld * j] = p;
+        P[gi + ld * j] = p;
     }
 };
 
@@ -585,24 +588,27 @@ struct apsp_run {
     }
 
     /* P from the final D: the witness of D (x) W with W's diagonal Inf
-     * (one min-plus product) */
-    template <class T> gd_status last_edge_pass()
+     * (one min-plus product); its rows [row0, row0 + rows) alone where
+     * rows >= 0 (fw across devices: each device its slab; each element
+     * is the same product's, bit for bit) */
+    template <class T> gd_status last_edge_pass(int64_t row0 = 0, int64_t rows = -1)
     {
         gd_status s;
+        if (rows < 0) rows = np;
         if ((s = alloc(&Dt, np, np, cls, "W transposed"))) return s;
         last_edges<T><<<gd_blocks_for(np * np, 256), 256, 0, st>>>((const T *)w, (T *)Dt, n, np);
-        const last_edge_out<T> out = {(const T *)D, (int *)P, np, n};
+        const last_edge_out<T> out = {(const T *)D, (int *)P, np, n, row0};
         using namespace gd_tile;
-        const T *A = (const T *)D, *B = (const T *)Dt;
+        const T *A = (const T *)D + row0, *B = (const T *)Dt;
         if constexpr (sizeof(T) == 8)
             launch_each<minplus_first<1>, T, 4, layout<16, 8, 1>, last_edge_out<T>, -1, true>(
-                A, np, B, np, np, np, np, out, st);
+                A, np, B, np, rows, np, np, out, st);
         else if (nonneg)
             launch_each<minplus_first_nonneg, T, 16, layout<16, 8, 2, true>, last_edge_out<T>>(
-                A, np, B, np, np, np, np, out, st);
+                A, np, B, np, rows, np, np, out, st);
         else
             launch_each<minplus_first<4>, T, 8, layout<16, 8, 2, true>, last_edge_out<T>>(
-                A, np, B, np, np, np, np, out, st);
+                A, np, B, np, rows, np, np, out, st);
         return gd_cuda(cudaGetLastError(), "the predecessors' product");
     }
 
@@ -1082,9 +1088,11 @@ static gd_status fw_round(fw_device *dv, int nd, int64_t r, int64_t rounds, bool
     return GD_OK;
 }
 
-static gd_status fw_devices(const gd_matrix &W, gd_out Dout, int64_t *cycle_vertex, int nd,
-                            const int *idx, gd_timing *t)
+static gd_status fw_devices(const gd_matrix &W, gd_out Dout, const gd_out *P0, gd_class pcls,
+                            int64_t *cycle_vertex, int nd, const int *idx, gd_timing *t,
+                            bool *redo)
 {
+    *redo = false;
     fw_device dv[GD_MAX_DEVICES];
     memset(dv, 0, sizeof dv);
     const int mine = gd_device_index();
@@ -1217,14 +1225,69 @@ static gd_status fw_devices(const gd_matrix &W, gd_out Dout, int64_t *cycle_vert
         s = gd_fail(GD_ERR_NEGCYCLE, "the graph has a negative cycle: a closed path through "
                     "vertex %lld has negative length", (long long)neg);
     }
+    /* P (single): a cycle of weight 0 is looked for in the whole D,
+     * gathered on the first device. Without one, each device computes its
+     * slab's rows of P from its rows of D and W (the last edges), the
+     * rows one device's product computes, bit for bit. With one (P may go
+     * round it), nothing is kept: the call runs again on one device, with
+     * the edge counts (*redo). */
+    if (!s && P0) {
+        fw_device &f0 = dv[0];
+        on_device(f0);
+        at = 0;
+        for (int e = 1; e < nd && !s; ++e) {
+            const fw_device &f = dv[e];
+            if (f.row1 > f.row0)
+                s = gd_peer_copy_2d((char *)f0.r.D + (size_t)f.row0 * es, (size_t)np * es, f0.ord,
+                                    (const char *)f.r.D + (size_t)f.row0 * es, (size_t)np * es,
+                                    f.ord, (size_t)(f.row1 - f.row0) * es, (size_t)np, f0.r.st,
+                                    "D's rows between devices");
+        }
+        bool zero = false;
+        if (!s) s = f0.r.zero_cycle(&zero);
+        if (!s && zero) *redo = true;
+    }
+    const size_t pes = gd_class_bytes(pcls);
+    gd_out Pout = {};
+    if (P0) Pout = *P0;
+    if (!s && P0 && !*redo) {
+        gd_describe(what, sizeof what, "P", n, n, pcls);
+        s = gd_out_buffer(&Pout, (size_t)(n * n) * pes, what);
+    }
+    for (int e = 0; e < nd && !s && P0 && !*redo; ++e) {
+        fw_device &f = dv[e];
+        on_device(f);
+        at = e;
+        const int64_t last = f.row1 < n ? f.row1 : n;
+        if (last <= f.row0) continue;
+        void *tight = NULL;
+        cudaEventRecord(gd_event(4), f.r.st);
+        if ((s = f.r.alloc(&f.r.P, np, np, GD_INT32, "P")) ||
+            (s = f.r.last_edge_pass<float>(f.row0, f.row1 - f.row0)))
+            break;
+        cudaEventRecord(gd_event(5), f.r.st);
+        if ((s = f.r.alloc(&tight, last - f.row0, n, pcls, "P's rows"))) break;
+        gd_launch_widen(pcls, (const int *)f.r.P + f.row0, np, tight, last - f.row0, n, f.r.st);
+        cudaEventRecord(gd_event(GD_EV_UNPACK), f.r.st);
+        gd_copies_begin(&f.t);
+        if ((s = gd_cuda(cudaGetLastError(), "the predecessors' product")) ||
+            (s = gd_download((char *)Pout.ptr + (size_t)f.row0 * pes, (size_t)n * pes, tight,
+                             (size_t)(last - f.row0) * pes, (size_t)(last - f.row0) * pes,
+                             (size_t)n, gd_event(GD_EV_UNPACK), "copy of P from the GPU")) ||
+            (s = gd_copies_finish()) ||
+            (s = gd_cuda(cudaStreamSynchronize(f.r.st), "the predecessors' product")))
+            break;
+        f.t.kernel_ms += gd_elapsed(4, 5);
+    }
     /* each slab's rows of D into the host result */
-    if (!s) {
+    if (!s && !*redo) {
         gd_describe(what, sizeof what, "D", n, n, cls);
         s = gd_out_buffer(&Dout, (size_t)(n * n) * es, what);
     }
-    for (int e = 0; e < nd && !s; ++e) {
+    for (int e = 0; e < nd && !s && !*redo; ++e) {
         fw_device &f = dv[e];
         on_device(f);
+        at = e;
         const int64_t last = f.row1 < n ? f.row1 : n;
         if (last <= f.row0) continue;
         gd_copies_begin(&f.t);
@@ -1260,8 +1323,9 @@ static gd_status fw_devices(const gd_matrix &W, gd_out Dout, int64_t *cycle_vert
     gd_use_device_index(mine);
     cudaSetDevice(gd_ordinal());
     snprintf(t->variant, sizeof t->variant, "fw");
-    snprintf(t->kernel, sizeof t->kernel, "%s, rows of blocks",
-             cls == GD_DOUBLE ? "double" : dv[0].r.nonneg ? "integer min" : "fminf");
+    snprintf(t->kernel, sizeof t->kernel, "%s, rows of blocks%s",
+             cls == GD_DOUBLE ? "double" : dv[0].r.nonneg ? "integer min" : "fminf",
+             P0 ? ", P by rows" : "");
     snprintf(t->device, sizeof t->device, "%.200s x %d", nd ? gd_device_name() : "", nd);
     return s;
 }
@@ -1339,13 +1403,19 @@ extern "C" gd_status gd_apsp(const char *name, const gd_matrix *W, gd_out D, con
          * this thread's device */
         int idx[GD_MAX_DEVICES];
         const bool stay = W->where == GD_DEVICE || D.device || (P && P->device);
-        /* D alone divides (rows of blocks); P, squaring and resident data
-         * on one device, the first of the selection */
-        const bool rows = v == 0 && !P;
+        /* D divides (rows of blocks), and in single P with it (its rows
+         * from D's); double's P (tracked through the rounds), squaring
+         * and resident data on one device, the first of the selection */
+        const bool rows = v == 0 && (!P || W->cls == GD_SINGLE);
         const int nd = stay ? 1 : gd_split_devices(t->ops, SPLIT_MIN, rows ? (n + FB - 1) / FB : 1, idx);
-        if (!stay && rows && nd > 1) {
-            s = fw_devices(*W, D, cycle_vertex, nd, idx, t);
-        } else if (!stay && gd_split_needed(nd, idx)) {
+        const bool across = !stay && rows && nd > 1;
+        bool redo = false;
+        if (across) s = fw_devices(*W, D, P, pcls, cycle_vertex, nd, idx, t, &redo);
+        if (across && !redo) {
+            /* done: D (and P) by rows of blocks */
+        } else if (!stay && (redo || gd_split_needed(nd, idx))) {
+            /* (redo: a cycle of weight 0, found across devices: P with the
+             * edge counts, on the first device alone) */
             apsp_one x = {v == 0, W, D, P, pcls, cycle_vertex};
             s = gd_run_parts(1, idx, apsp_part, &x, t);
         } else {

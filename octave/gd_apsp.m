@@ -60,9 +60,13 @@
 ## @code{devices} numbers them. The lengths alone divide by rows of
 ## blocks (each round's closed block and row panel copied to the other
 ## devices peer to peer), @var{D} bit for bit the one-device @var{D};
-## @qcode{"all"} divides from 2^36 steps a device. With @var{P}, with
-## @qcode{"squaring"} or with a gdArray, one device computes: a gdArray's
-## own (its results left there), else the first named.
+## @qcode{"all"} divides from 2^36 steps a device. In single @var{P}
+## divides with @var{D}: each device its rows of @var{P} from its rows of
+## @var{D} (the last edges), bit for bit; a cycle of weight 0 sends the
+## call to the first device alone (the edge counts). Double's @var{P}
+## (tracked through the rounds), @qcode{"squaring"} and gdArrays run on
+## one device: a gdArray's own (its results left there), else the first
+## named.
 ## @end table
 ##
 ## @code{[D, ~, info] = gd_apsp (@dots{})} computes no @var{P}.

@@ -71,7 +71,7 @@ with_devices() {
         # each kernel once on every device first: a module's first use
         # takes device memory (lazy loading) that stays
         gd_minplus(A, B, 'Devices', 1:N); gd_pdist(X, 'Devices', 1:N); gd_pdist2(X, A(:, 1:40), 'Smallest', 3, 'Devices', 1:N);
-        gd_apsp(A, 'Devices', 1:N);
+        gd_apsp(A, 'Devices', 1:N); [~, ~] = gd_apsp(A, 'Devices', 1:N);
         GA = gdArray(A, 'Device', N); GB = gdArray(B, 'Device', 1); gd_minplus(GA, GB, 'Devices', 1:N);
         for d = 1:N, gd_minplus(A, B, 'Devices', d); gd_pdist(X, 'Devices', d); gd_pdist2(X, A(:, 1:40), 'Smallest', 3, 'Devices', d); end
         setenv('GD_GPU_MEM_LIMIT', sprintf('%d:100000', N));
@@ -81,6 +81,7 @@ with_devices() {
           expect_error('gd:memory', sprintf('device %d .*GD_GPU_MEM_LIMIT', N), @gd_pdist, X, 'Devices', 1:N);
           expect_error('gd:memory', sprintf('device %d .*GD_GPU_MEM_LIMIT', N), @gd_pdist2, X, A(:, 1:40), 'Smallest', 3, 'Devices', 1:N);
           expect_error('gd:memory', sprintf('device %d .*GD_GPU_MEM_LIMIT', N), @gd_apsp, A, 'Devices', 1:N);
+          expect_error('gd:memory', sprintf('device %d .*GD_GPU_MEM_LIMIT', N), @(W) nthargout(2, @gd_apsp, W, 'Devices', 1:N), A);
           # gdArrays on devices N and 1, the result to be made on device 1
           expect_error('gd:memory', sprintf('device %d .*GD_GPU_MEM_LIMIT', N), @gd_minplus, GA, GB, 'Devices', 1:N);
           expect_error('gd:memory', 'GD_GPU_MEM_LIMIT', @gd_minplus, GA, GB);
