@@ -81,7 +81,7 @@ with_devices() {
           expect_error('gd:memory', sprintf('device %d .*GD_GPU_MEM_LIMIT', N), @gd_pdist, X, 'Devices', 1:N);
           expect_error('gd:memory', sprintf('device %d .*GD_GPU_MEM_LIMIT', N), @gd_pdist2, X, A(:, 1:40), 'Smallest', 3, 'Devices', 1:N);
           expect_error('gd:memory', sprintf('device %d .*GD_GPU_MEM_LIMIT', N), @gd_apsp, A, 'Devices', 1:N);
-          expect_error('gd:memory', sprintf('device %d .*GD_GPU_MEM_LIMIT', N), @(W) nthargout(2, @gd_apsp, W, 'Devices', 1:N), A);
+          expect_error('gd:memory', sprintf('device %d .*GD_GPU_MEM_LIMIT', N), @two_outputs, @gd_apsp, A, 'Devices', 1:N);
           # gdArrays on devices N and 1, the result to be made on device 1
           expect_error('gd:memory', sprintf('device %d .*GD_GPU_MEM_LIMIT', N), @gd_minplus, GA, GB, 'Devices', 1:N);
           expect_error('gd:memory', 'GD_GPU_MEM_LIMIT', @gd_minplus, GA, GB);
