@@ -64,10 +64,9 @@ gd_status gd_peer_copy_2d(void *dst, size_t dpitch, int dst_ord, const void *src
 /* Whether the thread's device selection was set explicitly (gd_use_devices
  * with a list or 'all', not the default) */
 int gd_devices_explicit(void);
-/* The pool of per-device host threads that run the parts: ended by
- * gd_release (made again by the next split call); how many are running */
+/* Ends the pool of per-device host threads that run the parts (made
+ * again by the next divided call): gd_release's */
 void gd_workers_stop(void);
-int gd_workers_running(void);
 /* Bounds of part i of n of count things, each part but the last a
  * multiple of mult: [*lo, *hi). */
 void gd_part_range(int64_t count, int64_t mult, int i, int n, int64_t *lo, int64_t *hi);

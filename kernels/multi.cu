@@ -233,13 +233,6 @@ static void stop_workers(void)
 
 extern "C" void gd_workers_stop(void) { stop_workers(); }
 
-extern "C" int gd_workers_running(void)
-{
-    int n = 0;
-    for (int i = 0; i < GD_MAX_DEVICES; ++i) n += g_work[i].started;
-    return n;
-}
-
 static double most(double a, double b) { return a > b ? a : b; }
 
 /* The parts' kernel strings (info.kernel) as one: tile counts (the sign

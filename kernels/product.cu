@@ -920,8 +920,10 @@ gd_status gd_product(const gd_product_op &op, const gd_product_variant *table,
          * results only when the call names its devices (else it runs
          * where they are, this thread's device) */
         int idx[GD_MAX_DEVICES];
-        const bool stay = (gd_any_resident(&A, &B, out) || (args.witness && args.witness->device)) &&
-                          !gd_devices_explicit();
+        const bool mixed = args.witness && !out.device != !args.witness->device;
+        const bool stay = ((gd_any_resident(&A, &B, out) || (args.witness && args.witness->device)) &&
+                           !gd_devices_explicit()) ||
+                          mixed; /* R and K in different places: one device */
         const int nd = stay ? 1 : gd_split_devices(t->ops, op.split_min, (n + 255) / 256, idx);
         if (!stay && gd_split_needed(nd, idx))
             s = split_product(op, *v, cls, A, B, out, args, nd, idx, t);
