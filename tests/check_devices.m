@@ -140,7 +140,7 @@ function check_devices (which)
     [D1, P1] = gd_apsp (G{1}, "Devices", 1);
     [Dn, Pn, in] = gd_apsp (G{1}, "Devices", all_);
     zero = any (any (G{1} == 0 & G{1}.' == 0 & ! eye (nv)));
-    same (Dn, D1, in, pick (zero, 1, all_), sprintf ("apsp single D with P, zero cycle %d", zero));
+    same (Dn, D1, in, merge (zero, 1, all_), sprintf ("apsp single D with P, zero cycle %d", zero));
     same_bits (Pn, P1, sprintf ("apsp single P across devices, zero cycle %d", zero));
     if (! zero && isempty (strfind (in.kernel, "P by rows")))
       error ("check_devices: apsp single with P across devices says '%s'", in.kernel);
@@ -281,19 +281,12 @@ function ncase = resident_cases (N, A, B, R2)
   ncase += 7;
 endfunction
 
-function x = pick (c, a, b)
-  if (c)
-    x = a;
-  else
-    x = b;
-  endif
-endfunction
-
 ## G, a gdArray, lives on device d
 function on (G, d, what)
-  if (! isa (G, "gdArray") || device (G) != d)
-    error ("check_devices: %s: %s, not a gdArray on device %d", what,
-           pick (isa (G, "gdArray"), sprintf ("on device %d", device (G)), class (G)), d);
+  if (! isa (G, "gdArray"))
+    error ("check_devices: %s: %s, not a gdArray on device %d", what, class (G), d);
+  elseif (device (G) != d)
+    error ("check_devices: %s: on device %d, not %d", what, device (G), d);
   endif
 endfunction
 
