@@ -49,6 +49,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <type_traits>
+
 namespace {
 
 // The Floyd-Warshall block: a round's depth, the diagonal block's side.
@@ -66,11 +68,68 @@ template <> __device__ __forceinline__ double pad_nan<double>()
     return __longlong_as_double(0x7fffffffffffffffLL);
 }
 
+// A weight of W's element type I as T: itself in single and double; an
+// integer class's value exactly (T holds it: exact_class), its largest
+// value (no edge) as Inf.
+template <class T, class I> __device__ __forceinline__ T weight_as(I w)
+{
+    if constexpr (std::is_floating_point<I>::value)
+        return (T)w;
+    else
+        return w == gd_limits<I>::hi ? (T)INFINITY : (T)w;
+}
+
+// An integer W's range for exact_class: r[0] = the largest |w| of its
+// edges (every element but intmax), r[1] = 1 where one is negative.
+template <class I>
+__global__ void weight_range(const I *__restrict__ W, int64_t count, unsigned long long *r)
+{
+    unsigned long long m = 0, neg = 0;
+    for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < count;
+         e += (int64_t)gridDim.x * blockDim.x) {
+        const I w = W[e];
+        if (w == gd_limits<I>::hi) continue;
+        const long long v = (long long)w;
+        const unsigned long long a = v < 0 ? (unsigned long long)-v : (unsigned long long)v;
+        m = a > m ? a : m;
+        neg |= v < 0;
+    }
+    for (int o = 16; o > 0; o /= 2) {
+        const unsigned long long x = __shfl_xor_sync(0xffffffffu, m, o);
+        m = x > m ? x : m;
+        neg |= __shfl_xor_sync(0xffffffffu, neg, o);
+    }
+    if ((threadIdx.x & 31) == 0) {
+        if (m) atomicMax(r, m);
+        if (neg) atomicMax(r + 1, 1ull);
+    }
+}
+
+// D (rows x cols of ld ldd) into an integer class at out (ld ldo), as
+// Octave's saturating sums give it: Inf and lengths past intmax are
+// intmax, lengths below intmin intmin; where a length is intmax (no path
+// the class can say), P's element (ld ldp, NULL: none) becomes 0.
+template <class T, class I>
+__global__ void to_class(const T *__restrict__ D, int64_t ldd, I *__restrict__ out, int64_t ldo,
+                         int64_t rows, int64_t cols, int *__restrict__ P, int64_t ldp)
+{
+    for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < rows * cols;
+         e += (int64_t)gridDim.x * blockDim.x) {
+        const int64_t i = e % rows, j = e / rows;
+        const T v = D[i + ldd * j];
+        const I x = v >= (T)gd_limits<I>::hi   ? gd_limits<I>::hi
+                    : v <= (T)gd_limits<I>::lo ? gd_limits<I>::lo
+                                               : (I)v;
+        out[i + ldo * j] = x;
+        if (P && x == gd_limits<I>::hi) P[i + ldp * j] = 0;
+    }
+}
+
 // D (np x np) from W (n x n, ldw): the weights, 0 on the diagonal, NaN
 // padding; P(i,j) = i + 1 where there is an edge i -> j (W(i,j) < Inf,
 // i != j), else 0; H(i,j), the edges of the path, 1 there, else 0.
-template <class T>
-__global__ void apsp_init(const T *__restrict__ W, int64_t ldw, T *__restrict__ D,
+template <class T, class I>
+__global__ void apsp_init(const I *__restrict__ W, int64_t ldw, T *__restrict__ D,
                           int *__restrict__ P, int *__restrict__ H, int64_t n, int64_t np,
                           int *flags)
 {
@@ -81,7 +140,7 @@ __global__ void apsp_init(const T *__restrict__ W, int64_t ldw, T *__restrict__ 
         T d = pad_nan<T>();
         int p = 0;
         if (i < n && j < n) {
-            const T w = W[i + ldw * j];
+            const T w = weight_as<T>(W[i + ldw * j]);
             if (w != w) f |= F_NAN;
             else if (signbit(w)) f |= F_SIGN;
             if (i == j) {
@@ -130,13 +189,13 @@ template <class T> __global__ void apsp_zero_cycle(const T *__restrict__ D, int6
 // Wt[j + np q] = W(q, j) with +Inf on the diagonal (a self-loop is never
 // the last edge of a shortest path), NaN padding: W's transpose in the
 // layout of min-plus's B
-template <class T>
-__global__ void last_edges(const T *__restrict__ W, T *__restrict__ Wt, int64_t n, int64_t np)
+template <class T, class I>
+__global__ void last_edges(const I *__restrict__ W, T *__restrict__ Wt, int64_t n, int64_t np)
 {
     for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < np * np;
          e += (int64_t)gridDim.x * blockDim.x) {
         const int64_t j = e % np, q = e / np;
-        Wt[e] = q < n && j < n ? (q == j ? (T)INFINITY : W[q + n * j]) : pad_nan<T>();
+        Wt[e] = q < n && j < n ? (q == j ? (T)INFINITY : weight_as<T>(W[q + n * j])) : pad_nan<T>();
     }
 }
 
@@ -319,10 +378,23 @@ void relax_product(const T *A, int64_t lda, const T *Bt, int64_t ldb, int64_t mp
     }
 }
 
+/* fn.template operator()<I>() for W's element type: T itself, or an
+ * integer class's (whose graph runs in T) */
+template <class T, class Fn> void with_weights(gd_class wcls, Fn &&fn)
+{
+    if (gd_class_is_int(wcls))
+        gd_with_int_class(wcls, fn);
+    else
+        fn.template operator()<T>();
+}
+
 /* The GPU variants' common run: D (and P) on the device from W, the
  * variant's rounds, the negative-cycle check, the results. */
 struct apsp_run {
-    gd_class cls;
+    /* cls: the class of D and of the rounds; wcls: W's (and the results'):
+     * cls itself, or an integer class whose graph runs in single or double
+     * (exact_class) */
+    gd_class cls, wcls;
     size_t es;
     int64_t n, np;
     bool wp, nonneg;
@@ -351,15 +423,90 @@ struct apsp_run {
         return gd_alloc(&al, ptr, (size_t)rows * (size_t)cols * gd_class_bytes(c), what);
     }
 
-    /* D, P and the flags, and W on the device */
+    /* W on the device (an integer W: the class of the rounds from its
+     * range), D, P and the flags */
     gd_status prepare(const gd_matrix &W)
     {
         gd_status s;
-        if ((s = alloc(&D, np, np, cls, "D")) || (wp && (s = alloc(&P, np, np, GD_INT32, "P"))) ||
-            (s = gd_alloc(&al, (void **)&flags, 2 * sizeof(int), "the flags")))
+        if ((s = gd_alloc(&al, (void **)&flags, 2 * sizeof(unsigned long long), "the flags")) ||
+            (s = gd_operand_device(&W, &al, &w, gd_panel_event(GD_EV_UPLOAD_A), st, "W")) ||
+            (s = exact_class()))
             return s;
-        return gd_operand_device(&W, &al, &w, gd_panel_event(GD_EV_UPLOAD_A), st, "W");
+        if ((s = alloc(&D, np, np, cls, "D"))) return s;
+        return wp ? alloc(&P, np, np, GD_INT32, "P") : GD_OK;
     }
+
+    /* An integer W (on the device, tight): the class whose sums are all
+     * exact. Floyd-Warshall's every operand is the length of a shortest
+     * path through some set of vertices (a simple path where no cycle is
+     * negative), so with m = max |w| over the edges every sum it takes
+     * lies within 2 (n - 1) m of 0: single where that is at most 2^24,
+     * else double. Negative weights must also keep (n - 1) m inside the
+     * class, where Octave's saturating sums never saturate (non-negative
+     * ones saturate alike in any order: min(exact, intmax)). Else
+     * GD_ERR_VARIANT, inexact set: the graph is the host's. */
+    struct range_fn {
+        const void *w;
+        int64_t count;
+        unsigned long long *r;
+        cudaStream_t st;
+        template <class I> void operator()() const
+        {
+            weight_range<I><<<gd_blocks_for(count, 256), 256, 0, st>>>((const I *)w, count, r);
+        }
+    };
+    struct class_range_fn {
+        template <class I> double operator()() const { return (double)gd_limits<I>::hi; }
+    };
+    bool inexact;
+    gd_status exact_class()
+    {
+        if (!gd_class_is_int(wcls)) return GD_OK;
+        gd_status s;
+        unsigned long long r[2] = {0, 0};
+        if ((s = gd_cuda(cudaMemsetAsync(flags, 0, sizeof r, st), "clearing the flags")))
+            return s;
+        if (n > 0) gd_with_int_class(wcls, range_fn{w, n * n, (unsigned long long *)flags, st});
+        if ((s = gd_cuda(cudaGetLastError(), "the weights' range")) ||
+            (s = gd_cuda(cudaMemcpyAsync(r, flags, sizeof r, cudaMemcpyDeviceToHost, st),
+                         "reading the weights' range")) ||
+            (s = gd_cuda(cudaStreamSynchronize(st), "the weights' range")))
+            return s;
+        const double most = (double)(n > 1 ? n - 1 : 1) * (double)r[0];
+        /* intmin = -intmax - 1 in the signed classes: most <= intmax is
+         * the bound both ways */
+        const double hi = gd_with_int_class(wcls, class_range_fn());
+        if ((r[1] && most > hi) || 2 * most > 9007199254740992.0) {
+            inexact = true;
+            return gd_fail(GD_ERR_VARIANT,
+                           "'fw' computes the integer classes in single or double where the "
+                           "weights prove every sum exact: int64 and uint64 never, negative "
+                           "weights while (n - 1) max |w| stays inside the class; this graph "
+                           "runs on 'cpu'");
+        }
+        cls = 2 * most <= 16777216.0 ? GD_SINGLE : GD_DOUBLE;
+        es = gd_class_bytes(cls);
+        return GD_OK;
+    }
+
+    /* apsp_init and last_edges for W's element type I */
+    template <class T> struct init_fn {
+        const apsp_run &r;
+        template <class I> void operator()() const
+        {
+            apsp_init<T, I><<<gd_blocks_for(r.np * r.np, 256), 256, 0, r.st>>>(
+                (const I *)r.w, r.n, (T *)r.D, r.track ? (int *)r.P : NULL,
+                r.hops ? (int *)r.H : NULL, r.n, r.np, r.flags);
+        }
+    };
+    template <class T> struct last_edges_fn {
+        const apsp_run &r;
+        template <class I> void operator()() const
+        {
+            last_edges<T, I><<<gd_blocks_for(r.np * r.np, 256), 256, 0, r.st>>>(
+                (const I *)r.w, (T *)r.Dt, r.n, r.np);
+        }
+    };
 
     /* D, P (and H) from W; fails for NaN or a negative diagonal */
     gd_status fill(int64_t *cycle_vertex)
@@ -370,14 +517,10 @@ struct apsp_run {
         if ((s = gd_cuda(cudaMemcpyAsync(flags, start, sizeof start, cudaMemcpyHostToDevice, st),
                          "clearing the flags")))
             return s;
-        const unsigned blocks = gd_blocks_for(np * np, 256);
-        int *hh = hops ? (int *)H : NULL, *pp = track ? (int *)P : NULL;
         if (cls == GD_SINGLE)
-            apsp_init<float><<<blocks, 256, 0, st>>>((const float *)w, n, (float *)D, pp, hh, n,
-                                                     np, flags);
+            with_weights<float>(wcls, init_fn<float>{*this});
         else
-            apsp_init<double><<<blocks, 256, 0, st>>>((const double *)w, n, (double *)D, pp, hh,
-                                                      n, np, flags);
+            with_weights<double>(wcls, init_fn<double>{*this});
         int f[2];
         if ((s = gd_cuda(cudaGetLastError(), "the initialisation kernel")) ||
             (s = gd_cuda(cudaMemcpyAsync(f, flags, sizeof f, cudaMemcpyDeviceToHost, st),
@@ -596,7 +739,7 @@ struct apsp_run {
         gd_status s;
         if (rows < 0) rows = np;
         if ((s = alloc(&Dt, np, np, cls, "W transposed"))) return s;
-        last_edges<T><<<gd_blocks_for(np * np, 256), 256, 0, st>>>((const T *)w, (T *)Dt, n, np);
+        with_weights<T>(wcls, last_edges_fn<T>{*this});
         const last_edge_out<T> out = {(const T *)D, (int *)P, np, n, row0};
         using namespace gd_tile;
         const T *A = (const T *)D + row0, *B = (const T *)Dt;
@@ -663,13 +806,63 @@ struct apsp_run {
         return GD_OK;
     }
 
+    /* info.kernel: the rounds' kind ("integer min" or "fminf" in
+     * single), for an integer W the class they ran in, then more (edge
+     * counts, ...; "": none) */
+    void kernel_name(char *buf, size_t len, const char *more) const
+    {
+        const char *kind = cls == GD_DOUBLE ? "" : nonneg ? "integer min" : "fminf";
+        char head[64];
+        if (wcls != cls)
+            snprintf(head, sizeof head, "%s, exact%s%s", cls == GD_DOUBLE ? "double" : "single",
+                     *kind ? ", " : "", kind);
+        else
+            snprintf(head, sizeof head, "%s", kind);
+        snprintf(buf, len, "%s%s%s", head, *head && *more ? ", " : "", more);
+    }
+
+    /* D in W's class, tight, at dst (ld ldo): its rows [row0, row0 +
+     * rows); an integer class's P (else NULL) loses its predecessors
+     * where the length is intmax */
+    struct to_class_fn {
+        const apsp_run &r;
+        void *dst;
+        int64_t ldo, row0, rows;
+        int *P;
+        template <class I> void operator()() const
+        {
+            const unsigned blocks = gd_blocks_for(rows * r.n, 256);
+            if (r.cls == GD_SINGLE)
+                to_class<float, I><<<blocks, 256, 0, r.st>>>((const float *)r.D + row0, r.np,
+                                                             (I *)dst, ldo, rows, r.n, P, r.np);
+            else
+                to_class<double, I><<<blocks, 256, 0, r.st>>>((const double *)r.D + row0, r.np,
+                                                              (I *)dst, ldo, rows, r.n, P, r.np);
+        }
+    };
+
     /* D (ld np) and P into their outputs: kept (tight copies on the
-     * device) or downloaded */
+     * device) or downloaded; an integer W's D in its class */
     gd_status results(gd_out &Dout, gd_out *Pout, gd_class pcls)
     {
         gd_status s;
-        void *tightP = NULL;
+        void *tightP = NULL, *keptD = NULL, *down = NULL;
+        const size_t wes = gd_class_bytes(wcls);
+        size_t pitch = (size_t)np * es;
         cudaEventRecord(gd_event(GD_EV_UNPACK), st);
+        gd_describe(what, sizeof what, "D", n, n, wcls);
+        if (Dout.device && (s = gd_alloc_kept(&al, &keptD, (size_t)(n * n) * wes, what))) return s;
+        if (wcls != cls) {
+            /* the class's D: kept, or a tight copy to download */
+            if (!keptD && (s = alloc(&down, n, n, wcls, "D"))) return s;
+            gd_with_int_class(wcls, to_class_fn{*this, keptD ? keptD : down, n, 0, n,
+                                                wp ? (int *)P : NULL});
+            pitch = (size_t)n * wes;
+        } else if (keptD) {
+            if ((s = gd_copy_d2d(keptD, n * es, D, np * es, n * es, n, st))) return s;
+        } else {
+            down = D;
+        }
         if (wp) {
             if (Pout->device) {
                 gd_describe(what, sizeof what, "P", n, n, pcls);
@@ -680,20 +873,13 @@ struct apsp_run {
             }
             gd_launch_widen(pcls, (const int *)P, np, tightP, n, n, st);
         }
-        void *keptD = NULL;
-        if (Dout.device) {
-            gd_describe(what, sizeof what, "D", n, n, cls);
-            if ((s = gd_alloc_kept(&al, &keptD, (size_t)(n * n) * es, what)) ||
-                (s = gd_copy_d2d(keptD, n * es, D, np * es, n * es, n, st)))
-                return s;
-        }
         cudaEventRecord(gd_event(GD_EV_UNPACK + 1), st);
         if ((s = gd_cuda(cudaGetLastError(), "the results' layout"))) return s;
         if (!Dout.device) {
-            gd_describe(what, sizeof what, "D", n, n, cls);
-            if ((s = gd_out_buffer(&Dout, (size_t)(n * n) * es, what)) ||
-                (s = gd_download(Dout.ptr, n * es, D, np * es, n * es, n, gd_event(GD_EV_UNPACK + 1),
-                                 "copy of D from the GPU")))
+            gd_describe(what, sizeof what, "D", n, n, wcls);
+            if ((s = gd_out_buffer(&Dout, (size_t)(n * n) * wes, what)) ||
+                (s = gd_download(Dout.ptr, n * wes, down, pitch, n * wes, n,
+                                 gd_event(GD_EV_UNPACK + 1), "copy of D from the GPU")))
                 return s;
         }
         if (wp && !Pout->device) {
@@ -760,12 +946,15 @@ static int last_edges_host(gd_class cls, const void *W, int64_t ldw, const void 
     return 0;
 }
 
-/* the cpu variant: W to the host, D and P there, the results where they go */
-gd_status run_cpu(const gd_matrix &W, gd_out Dout, const gd_out *P0, gd_class pcls,
-                  int64_t *cycle_vertex, gd_timing *t)
+/* The cpu variants' frame: W on the host (Wh), P's int32 scratch (with
+ * P0), D's buffer; compute(Wh, buf, P) fills them (timed as the kernel);
+ * then the results where they go, on every path. */
+template <class Fn>
+gd_status host_run(const gd_matrix &W, gd_out Dout, const gd_out *P0, gd_class pcls,
+                   gd_timing *t, Fn &&compute)
 {
     const int64_t n = W.rows;
-    const size_t es = gd_class_bytes(W.cls);
+    const size_t bytes = (size_t)(n * n) * gd_class_bytes(W.cls);
     gd_matrix Wh;
     void *hw = NULL, *buf = NULL;
     int32_t *P = NULL;
@@ -779,9 +968,30 @@ gd_status run_cpu(const gd_matrix &W, gd_out Dout, const gd_out *P0, gd_class pc
             s = gd_fail(GD_ERR_MEMORY, "cannot allocate P (%lld x %lld int32) in host memory",
                         (long long)n, (long long)n);
     }
-    if (!s) s = gd_host_result_begin(&Dout, (size_t)(n * n) * es, what, &buf);
+    if (!s) s = gd_host_result_begin(&Dout, bytes, what, &buf);
     if (!s) {
         const double t0 = gd_now_ms();
+        s = compute(Wh, buf, P);
+        t->kernel_ms = gd_now_ms() - t0;
+    }
+    if (buf || Dout.device) s = gd_host_result_end(&Dout, buf, bytes, s, t);
+    if (P && !s) s = gd_host_index_result(&Pout, P, n, n, pcls, &Dout, "P", t);
+    free(P);
+    free(hw);
+    if (!s) {
+        snprintf(t->variant, sizeof t->variant, "cpu");
+        snprintf(t->device, sizeof t->device, "cpu (OpenMP)");
+    }
+    return s;
+}
+
+/* the cpu variant in single and double */
+gd_status run_cpu(const gd_matrix &W, gd_out Dout, const gd_out *P0, gd_class pcls,
+                  int64_t *cycle_vertex, gd_timing *t)
+{
+    const int64_t n = W.rows;
+    return host_run(W, Dout, P0, pcls, t, [&](const gd_matrix &Wh, void *buf, int32_t *P) {
+        gd_status s = GD_OK;
         const bool single = W.cls == GD_SINGLE;
         auto wat = [&](int64_t i, int64_t j) -> double {
             return single ? ((const float *)Wh.ptr)[i + Wh.ld * j]
@@ -855,17 +1065,30 @@ gd_status run_cpu(const gd_matrix &W, gd_out Dout, const gd_out *P0, gd_class pc
                 s = gd_fail(GD_ERR_MEMORY, "cannot allocate the predecessors' work space (%lld "
                             "x %lld, twice) in host memory", (long long)n, (long long)n);
         }
-        t->kernel_ms = gd_now_ms() - t0;
-    }
-    if (buf || Dout.device) s = gd_host_result_end(&Dout, buf, (size_t)(n * n) * es, s, t);
-    if (P && !s) s = gd_host_index_result(&Pout, P, n, n, pcls, &Dout, "P", t);
-    free(P);
-    free(hw);
-    if (!s) {
-        snprintf(t->variant, sizeof t->variant, "cpu");
-        snprintf(t->device, sizeof t->device, "cpu (OpenMP)");
-    }
-    return s;
+        return s;
+    });
+}
+
+/* the cpu variant on an integer class: Floyd-Warshall in the class,
+ * saturating (cpu.c) */
+gd_status run_cpu_int(const gd_matrix &W, gd_out Dout, const gd_out *P0, gd_class pcls,
+                      int64_t *cycle_vertex, gd_timing *t)
+{
+    return host_run(W, Dout, P0, pcls, t, [&](const gd_matrix &Wh, void *buf, int32_t *P) {
+        int64_t cycle = 0;
+        const int rc = gd_cpu_apsp_int(W.cls, Wh.ptr, Wh.ld, buf, P, W.rows, &cycle);
+        if (rc == 2 || rc == 1) *cycle_vertex = cycle;
+        if (rc == 2)
+            return gd_fail(GD_ERR_NEGCYCLE, "the graph has a negative cycle: W(%lld,%lld) < 0 (a "
+                           "negative self-loop)", (long long)cycle, (long long)cycle);
+        if (rc == 1)
+            return gd_fail(GD_ERR_NEGCYCLE, "the graph has a negative cycle: a closed path "
+                           "through vertex %lld has negative length", (long long)cycle);
+        if (rc)
+            return gd_fail(GD_ERR_MEMORY, "cannot allocate the edge counts (%lld x %lld int32) "
+                           "in host memory", (long long)W.rows, (long long)W.rows);
+        return GD_OK;
+    });
 }
 
 gd_status run_gpu(bool fw, const gd_matrix &W, gd_out Dout, const gd_out *P0, gd_class pcls,
@@ -878,7 +1101,7 @@ gd_status run_gpu(bool fw, const gd_matrix &W, gd_out Dout, const gd_out *P0, gd
     gd_copies_begin(t);
     apsp_run r;
     memset(&r, 0, sizeof r);
-    r.cls = W.cls;
+    r.cls = r.wcls = W.cls; /* an integer W: its rounds' class from prepare */
     r.es = gd_class_bytes(W.cls);
     r.n = W.rows;
     r.np = gd_round_up(W.rows, FB);
@@ -890,11 +1113,12 @@ gd_status run_gpu(bool fw, const gd_matrix &W, gd_out Dout, const gd_out *P0, gd
      * weight 0, then P from them (one witness product) where the rounds
      * did not track it; with one (P may go round it), a second run that
      * tracks P and breaks ties by the paths' edge counts */
-    r.track = r.wp && fw && r.cls == GD_DOUBLE;
     for (int run = 0; run < 2 && !s; ++run) {
         cudaEventRecord(gd_event(0), r.st);
-        if (run == 0)
+        if (run == 0) {
             s = r.prepare(W);
+            r.track = r.wp && fw && r.cls == GD_DOUBLE;
+        }
         if (!s) s = r.fill(cycle_vertex);
         cudaEventRecord(gd_event(1), r.st);
         if (!s) {
@@ -929,9 +1153,7 @@ gd_status run_gpu(bool fw, const gd_matrix &W, gd_out Dout, const gd_out *P0, gd
         if (!s) s = gd_cuda(cudaStreamSynchronize(r.st), "the shortest paths");
         if (!s) {
             t->prep_ms += gd_elapsed(GD_EV_UNPACK, GD_EV_UNPACK + 1);
-            snprintf(t->kernel, sizeof t->kernel, "%s%s",
-                     r.cls == GD_DOUBLE ? "" : r.nonneg ? "integer min" : "fminf",
-                     r.hops ? (r.cls == GD_DOUBLE ? "edge counts" : ", edge counts") : "");
+            r.kernel_name(t->kernel, sizeof t->kernel, r.hops ? "edge counts" : "");
         }
     }
     if (s) {
@@ -1097,8 +1319,11 @@ static gd_status fw_devices(const gd_matrix &W, gd_out Dout, const gd_out *P0, g
     memset(dv, 0, sizeof dv);
     const int mine = gd_device_index();
     const int64_t n = W.rows, np = gd_round_up(n, FB), blocks = np / FB;
-    const gd_class cls = W.cls;
-    const size_t es = gd_class_bytes(cls);
+    /* an integer W: the rounds' class from its range on the first device */
+    const gd_class wcls = W.cls;
+    gd_class cls = wcls;
+    size_t es = gd_class_bytes(cls);
+    const size_t wes = es;
     gd_status s = GD_OK;
     char what[96];
     for (int e = 0; e < nd; ++e) {
@@ -1107,7 +1332,7 @@ static gd_status fw_devices(const gd_matrix &W, gd_out Dout, const gd_out *P0, g
         f.ord = gd_device_ordinal(idx[e]);
         f.row0 = blocks * e / nd * FB;
         f.row1 = blocks * (e + 1) / nd * FB;
-        f.r.cls = cls;
+        f.r.cls = f.r.wcls = wcls;
         f.r.es = es;
         f.r.n = n;
         f.r.np = np;
@@ -1123,26 +1348,34 @@ static gd_status fw_devices(const gd_matrix &W, gd_out Dout, const gd_out *P0, g
         gd_copies_begin(&f.t);
         f.r.st = gd_stream();
         const int64_t rows = f.row1 - f.row0 > 0 ? f.row1 - f.row0 : FB;
-        if ((s = f.r.alloc(&f.r.D, np, np, cls, "D")) ||
-            (s = gd_alloc(&f.r.al, (void **)&f.r.flags, 2 * sizeof(int), "the flags")))
+        if ((s = gd_alloc(&f.r.al, (void **)&f.r.flags, 2 * sizeof(unsigned long long),
+                          "the flags")))
             break;
         if (e == 0) {
             if ((s = gd_operand_device(&W, &f.r.al, &f.r.w, gd_panel_event(GD_EV_UPLOAD_A), f.r.st,
-                                       "W")))
+                                       "W")) ||
+                (s = f.r.exact_class()))
                 break;
+            cls = f.r.cls;
+            es = gd_class_bytes(cls);
+            for (int q = 0; q < nd; ++q) {
+                dv[q].r.cls = cls;
+                dv[q].r.es = es;
+            }
         } else {
             void *w = NULL;
-            gd_describe(what, sizeof what, "W", n, n, cls);
-            if ((s = gd_alloc(&f.r.al, &w, (size_t)(n * n) * es, what))) break;
+            gd_describe(what, sizeof what, "W", n, n, wcls);
+            if ((s = gd_alloc(&f.r.al, &w, (size_t)(n * n) * wes, what))) break;
             f.r.w = w;
             if (W.where == GD_HOST || W.ld == n) {
                 cudaEvent_t up = dv[0].published; /* dv[0]'s W is there */
                 if ((s = gd_cuda(cudaStreamWaitEvent(f.r.st, up, 0), "W's copy between devices")) ||
-                    (s = gd_peer_copy(w, f.ord, dv[0].r.w, dv[0].ord, (size_t)(n * n) * es, f.r.st,
+                    (s = gd_peer_copy(w, f.ord, dv[0].r.w, dv[0].ord, (size_t)(n * n) * wes, f.r.st,
                                       "W's copy between devices")))
                     break;
             }
         }
+        if ((s = f.r.alloc(&f.r.D, np, np, cls, "D"))) break;
         f.L = gd_stream_hi();
         if ((s = f.r.alloc(&f.Acol, rows, FB, cls, "the column panel")) ||
             (s = f.r.alloc(&f.Ac[0], rows, FB, cls, "the column panel")) ||
@@ -1280,9 +1513,10 @@ static gd_status fw_devices(const gd_matrix &W, gd_out Dout, const gd_out *P0, g
         f.t.kernel_ms += gd_elapsed(4, 5);
     }
     /* each slab's rows of D into the host result */
+    /* (an integer W's: each slab's rows in the class first) */
     if (!s && !*redo) {
-        gd_describe(what, sizeof what, "D", n, n, cls);
-        s = gd_out_buffer(&Dout, (size_t)(n * n) * es, what);
+        gd_describe(what, sizeof what, "D", n, n, wcls);
+        s = gd_out_buffer(&Dout, (size_t)(n * n) * wes, what);
     }
     for (int e = 0; e < nd && !s && !*redo; ++e) {
         fw_device &f = dv[e];
@@ -1290,10 +1524,22 @@ static gd_status fw_devices(const gd_matrix &W, gd_out Dout, const gd_out *P0, g
         at = e;
         const int64_t last = f.row1 < n ? f.row1 : n;
         if (last <= f.row0) continue;
+        const int64_t rows = last - f.row0;
+        const void *src = (const char *)f.r.D + (size_t)f.row0 * es;
+        size_t pitch = (size_t)np * es;
+        if (wcls != cls) {
+            void *tight = NULL;
+            if ((s = f.r.alloc(&tight, rows, n, wcls, "D's rows"))) break;
+            gd_with_int_class(wcls, apsp_run::to_class_fn{f.r, tight, rows, f.row0, rows, NULL});
+            if ((s = gd_cuda(cudaGetLastError(), "the results' layout"))) break;
+            cudaEventRecord(gd_event(GD_EV_UNPACK), f.r.st);
+            src = tight;
+            pitch = (size_t)rows * wes;
+        }
         gd_copies_begin(&f.t);
-        s = gd_download((char *)Dout.ptr + (size_t)f.row0 * es, (size_t)n * es,
-                        (const char *)f.r.D + (size_t)f.row0 * es, (size_t)np * es,
-                        (size_t)(last - f.row0) * es, (size_t)n, NULL, "copy of D from the GPU");
+        s = gd_download((char *)Dout.ptr + (size_t)f.row0 * wes, (size_t)n * wes, src, pitch,
+                        (size_t)rows * wes, (size_t)n, wcls != cls ? gd_event(GD_EV_UNPACK) : NULL,
+                        "copy of D from the GPU");
         if (!s) s = gd_copies_finish();
     }
     if ((s == GD_ERR_MEMORY || s == GD_ERR_CUDA) && at >= 0) {
@@ -1323,9 +1569,11 @@ static gd_status fw_devices(const gd_matrix &W, gd_out Dout, const gd_out *P0, g
     gd_use_device_index(mine);
     cudaSetDevice(gd_ordinal());
     snprintf(t->variant, sizeof t->variant, "fw");
-    snprintf(t->kernel, sizeof t->kernel, "%s, rows of blocks%s",
-             cls == GD_DOUBLE ? "double" : dv[0].r.nonneg ? "integer min" : "fminf",
-             P0 ? ", P by rows" : "");
+    if (wcls == GD_DOUBLE)
+        snprintf(t->kernel, sizeof t->kernel, "double, rows of blocks");
+    else
+        dv[0].r.kernel_name(t->kernel, sizeof t->kernel,
+                            P0 ? "rows of blocks, P by rows" : "rows of blocks");
     snprintf(t->device, sizeof t->device, "%.200s x %d", nd ? gd_device_name() : "", nd);
     return s;
 }
@@ -1376,8 +1624,15 @@ extern "C" gd_status gd_apsp(const char *name, const gd_matrix *W, gd_out D, con
     gd_matrix Wh;
     if ((s = here.take(W, &Wh, "W"))) return s;
     W = &Wh;
+    /* the integer classes: 'fw' in single or double where the weights
+     * prove it exact (apsp_run::exact_class; int64 and uint64 never),
+     * else the host in the class; 'auto' tries the GPU where it may */
+    const bool ints = gd_class_is_int(W->cls), wide = ints && es > 4;
+    const bool automatic = strcmp(name, "auto") == 0;
     int v = -1;
-    if (strcmp(name, "auto") == 0) {
+    if (automatic && wide) {
+        v = 2;
+    } else if (automatic) {
         bool gpu;
         if ((s = gd_auto_device(t, &gpu))) return s;
         v = gpu && (n >= AUTO_CPU_BELOW || W->where == GD_DEVICE || D.device) ? 0 : 2;
@@ -1385,6 +1640,12 @@ extern "C" gd_status gd_apsp(const char *name, const gd_matrix *W, gd_out D, con
         for (int i = 0; i < NVARIANTS; ++i)
             if (strcmp(VARIANTS[i].name, name) == 0) v = i;
         if (v < 0) return gd_fail(GD_ERR_VARIANT, "unknown variant '%s'", name);
+        if (ints && v == 1)
+            return gd_fail(GD_ERR_VARIANT, "variant 'squaring' computes single and double; the "
+                           "integer classes run on 'fw' (the GPU) and 'cpu' ('auto' chooses)");
+        if (wide && v == 0)
+            return gd_fail(GD_ERR_VARIANT, "'fw' computes the integer classes in single or double "
+                           "where the weights prove every sum exact: int64 and uint64 never");
     }
     if (n == 0) {
         snprintf(t->variant, sizeof t->variant, "%s", VARIANTS[v].name);
@@ -1396,7 +1657,8 @@ extern "C" gd_status gd_apsp(const char *name, const gd_matrix *W, gd_out D, con
                 s = gd_host_result_end(&po, buf, 0, s, t);
         }
     } else if (v == 2) {
-        s = run_cpu(*W, D, P, pcls, cycle_vertex, t);
+        s = ints ? run_cpu_int(*W, D, P, pcls, cycle_vertex, t)
+                 : run_cpu(*W, D, P, pcls, cycle_vertex, t);
     } else {
         /* one device so far: the first of the selection (rows of blocks
          * across devices are the next step: README); resident data on
@@ -1420,6 +1682,14 @@ extern "C" gd_status gd_apsp(const char *name, const gd_matrix *W, gd_out D, con
             s = gd_run_parts(1, idx, apsp_part, &x, t);
         } else {
             s = run_gpu(v == 0, *W, D, P, pcls, cycle_vertex, t);
+        }
+        /* an integer graph the GPU cannot compute exactly: the host's */
+        if (s == GD_ERR_VARIANT && ints && automatic) {
+            const gd_timing kept = *t;
+            memset(t, 0, sizeof *t);
+            t->ops = kept.ops;
+            t->resident = kept.resident;
+            s = run_cpu_int(*W, D, P, pcls, cycle_vertex, t);
         }
     }
     t->total_ms = gd_now_ms() - t0;

@@ -446,16 +446,6 @@ int gd_cpu_fw_d(double *D, int32_t *P, int64_t n);
  * on it, 1-based); -1 when host memory cannot be had. */
 int gd_cpu_apsp_int(gd_class cls, const void *W, int64_t ldw, void *D, int32_t *P, int64_t n,
                     int64_t *cycle);
-/* The integer classes of 32 bits or fewer through double, for gd_apsp on
- * a GPU: dst = src with intmax as +Inf (count elements), *lo and *hi the
- * smallest and largest other elements (+Inf and -Inf when none); and
- * back, dst = src saturated to the class (+Inf, and anything at or past
- * intmax, as intmax), with P (class pcls, or NULL) set to 0 wherever dst
- * is intmax. Both return -1 for another class. */
-int gd_cpu_int_to_double(gd_class cls, const void *src, double *dst, int64_t count, double *lo,
-                         double *hi);
-int gd_cpu_double_to_int(gd_class cls, const double *src, void *dst, int64_t count, void *P,
-                         gd_class pcls);
 /* C = A*B through the host's BLAS (sgemm), as Octave computes single(A)*single(B). */
 gd_status gd_cpu_sgemm(const float *A, const float *B, float *C, int64_t m,
                        int64_t k, int64_t n);

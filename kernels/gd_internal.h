@@ -5,6 +5,9 @@
 #include "gd.h"
 
 #include <cuda_runtime.h>
+#ifdef __cplusplus
+#include <limits>
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -246,6 +249,11 @@ gd_status gd_out_buffer(gd_out *o, size_t bytes, const char *what);
 
 #ifdef __cplusplus
 }
+
+/* a type's range as constants device code can read */
+template <class T> struct gd_limits {
+    static constexpr T lo = std::numeric_limits<T>::min(), hi = std::numeric_limits<T>::max();
+};
 
 /* fn.template operator()<S>() for the element type S of an integer class */
 template <class Fn> auto gd_with_int_class(gd_class cls, Fn &&fn)

@@ -50,11 +50,6 @@
 
 namespace {
 
-// a type's range as constants device code can read
-template <class T> struct limits {
-    static constexpr T lo = std::numeric_limits<T>::min(), hi = std::numeric_limits<T>::max();
-};
-
 enum form { S16X2, U16X2, S32, U32, S64, S64_SAT, U64, U64_SAT };
 const char *const FORM_NAMES[] = {"dpx s16x2", "dpx u16x2", "dpx s32", "dpx u32",
                                   "int64",     "int64, saturating", "uint64",
@@ -130,7 +125,7 @@ template <form F> struct dpx_op {
 template <class S> struct wlanes {
     typedef long long L;
     enum { PACK = 1, SIGNED = std::is_signed<S>::value };
-    static constexpr L PA = (L)limits<S>::hi, PB = (L)limits<S>::hi;
+    static constexpr L PA = (L)gd_limits<S>::hi, PB = (L)gd_limits<S>::hi;
     // a + b saturated to S (a, b hold S's values)
     __device__ static L sum(L a, L b)
     {
@@ -142,11 +137,11 @@ template <class S> struct wlanes {
             return (L)s;
         } else if constexpr (SIGNED) {
             const long long x = (long long)s; // exact: S has 32 bits or fewer
-            return x < (L)limits<S>::lo ? (L)limits<S>::lo : x > (L)limits<S>::hi ? (L)limits<S>::hi : x;
+            return x < (L)gd_limits<S>::lo ? (L)gd_limits<S>::lo : x > (L)gd_limits<S>::hi ? (L)gd_limits<S>::hi : x;
         } else if constexpr (sizeof(S) == 8) {
             return (L)(s < ua ? ~0ull : s);
         } else {
-            return (L)(s > (unsigned long long)limits<S>::hi ? (unsigned long long)limits<S>::hi : s);
+            return (L)(s > (unsigned long long)gd_limits<S>::hi ? (unsigned long long)gd_limits<S>::hi : s);
         }
     }
     __device__ static bool less(L x, L y)
@@ -158,7 +153,7 @@ template <class S> struct wlanes {
 
 template <class S> struct int_first {
     enum { K = 1, WITNESS = 1 };
-    template <class T> __device__ static T init() { return (T)limits<S>::hi; }
+    template <class T> __device__ static T init() { return (T)gd_limits<S>::hi; }
     template <class T, class W>
     __device__ static void stepw(T &acc, W &&w, int g, const T (&a)[1][8], const T (&b)[1][8],
                                  int r, int c)
@@ -276,7 +271,7 @@ __global__ void finish(const typename lanes<F>::L *__restrict__ C, int64_t ldc,
             const long long x = C[i + ldc * j];
             v = LF::SIGNED ? (__int128)x : (__int128)(unsigned long long)x;
         }
-        const __int128 lo = (__int128)limits<S>::lo, hi = (__int128)limits<S>::hi;
+        const __int128 lo = (__int128)gd_limits<S>::lo, hi = (__int128)gd_limits<S>::hi;
         R[i + ldr * j] = (S)(v < lo ? lo : v > hi ? hi : v);
     }
 }
@@ -290,7 +285,7 @@ __global__ void range(const S *__restrict__ x, int64_t ld, int64_t rows, int64_t
 {
     typedef typename std::conditional<std::is_signed<S>::value, long long,
                                       unsigned long long>::type W;
-    W lo = limits<W>::hi, hi = limits<W>::lo;
+    W lo = gd_limits<W>::hi, hi = gd_limits<W>::lo;
     const int64_t count = rows * cols;
     for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < count;
          e += (int64_t)gridDim.x * blockDim.x) {

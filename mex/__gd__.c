@@ -19,8 +19,6 @@ static const struct {
     {"describe", gd_op_describe},   {"apsp", gd_op_apsp},
     {"apsp_info", gd_op_apsp_info},
     {"row", gd_op_row},             {"knn", gd_op_knn},
-    {"apsp_int", gd_op_apsp_int},
-    {"apsp_int_info", gd_op_apsp_int_info},
     {"device", gd_op_device},
 };
 

@@ -514,14 +514,6 @@ int gd_mex_int_class(const mxArray *a)
     }
 }
 
-/* Milliseconds on the monotonic clock (the host paths' timings). */
-double gd_mex_now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
-}
-
 /* The options of an integer-class call (gd_minplus, gd_apsp), from
  * prhs[first]: 'Variant' into variant ('auto', 'cpu' or the operation's
  * GPU variant for the integer classes, gpu, NULL where it has none;
@@ -548,34 +540,4 @@ int gd_mex_int_options(const char *fn, int nrhs, const mxArray *prhs[], int firs
     if (strcmp(iname, "double") && strcmp(iname, "int32"))
         gd_mex_error(fn, "gd:input", "'IndexClass' must be 'double' or 'int32', not '%s'", iname);
     return !strcmp(iname, "int32");
-}
-
-/* An m x n index output of the host paths: int32 (written in place) or
- * double (written through *buf, an int32 scratch, then widened by
- * gd_mex_index_done). */
-mxArray *gd_mex_index_out(int64_t m, int64_t n, int int32, int32_t **buf)
-{
-    mxArray *a = mxCreateNumericMatrix((mwSize)m, (mwSize)n, int32 ? mxINT32_CLASS : mxDOUBLE_CLASS,
-                                       mxREAL);
-    *buf = int32 ? (int32_t *)mxGetData(a) : (int32_t *)mxMalloc((size_t)(m * n) * 4 + 4);
-    return a;
-}
-
-void gd_mex_index_done(mxArray *a, int32_t *buf)
-{
-    if (mxGetClassID(a) != mxDOUBLE_CLASS) return;
-    double *d = mxGetDoubles(a);
-    const size_t count = mxGetNumberOfElements(a);
-    for (size_t e = 0; e < count; ++e) d[e] = buf[e];
-    mxFree(buf);
-}
-
-/* The timing of a host path (the integer classes): variant 'cpu', its
- * steps, and the total since t0 (gd_mex_now_ms). */
-void gd_mex_host_timing(gd_timing *t, double ops, double t0)
-{
-    snprintf(t->variant, sizeof t->variant, "cpu");
-    snprintf(t->device, sizeof t->device, "cpu (OpenMP)");
-    t->ops = ops;
-    t->total_ms = gd_mex_now_ms() - t0;
 }

@@ -112,20 +112,12 @@ gd_out gd_mex_output(gd_mex_out *o, size_t m, size_t n, gd_class cls);
 int gd_mex_is_gdarray(const mxArray *a);
 /* The gd class of an integer mxArray (GD_INT8 ... GD_UINT64), or -1. */
 int gd_mex_int_class(const mxArray *a);
-/* Milliseconds on the monotonic clock (the host paths' timings). */
-double gd_mex_now_ms(void);
 /* The 'Variant' (into variant) and 'IndexClass' options of an
  * integer-class call: 'auto', 'cpu' and the GPU variant gpu (NULL: none)
  * run the integer classes, another variant raises gd:variant; 1 when the
  * index is int32. */
 int gd_mex_int_options(const char *fn, int nrhs, const mxArray *prhs[], int first, int count,
                        const gd_variant_info *list, const char *gpu, char variant[32]);
-/* An m x n index output (int32, or double through the int32 scratch *buf
- * that gd_mex_index_done widens and frees). */
-mxArray *gd_mex_index_out(int64_t m, int64_t n, int int32, int32_t **buf);
-void gd_mex_index_done(mxArray *a, int32_t *buf);
-/* A host path's timing: variant 'cpu', ops, and the total since t0. */
-void gd_mex_host_timing(gd_timing *t, double ops, double t0);
 /* a's table entry: NULL when a is no gdArray or its id names no live one */
 const gd_matrix *gd_mex_find_array(const mxArray *a);
 
@@ -238,7 +230,6 @@ void gd_mex_init(void);
 typedef void gd_mex_op(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]);
 gd_mex_op gd_op_minplus, gd_op_minplus_info, gd_op_sgemm, gd_op_pdist, gd_op_pdist2, gd_op_info,
     gd_op_upload, gd_op_gather, gd_op_free, gd_op_transpose, gd_op_squareform,
-    gd_op_describe, gd_op_device, gd_op_apsp, gd_op_apsp_info, gd_op_row, gd_op_knn,
-    gd_op_apsp_int, gd_op_apsp_int_info;
+    gd_op_describe, gd_op_device, gd_op_apsp, gd_op_apsp_info, gd_op_row, gd_op_knn;
 
 #endif

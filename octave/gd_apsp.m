@@ -28,12 +28,16 @@
 ##
 ## The integer classes (int8 @dots{} uint64) give @var{D} of their class.
 ## @qcode{"cpu"} computes them on the host in the class. @qcode{"fw"}
-## computes int8 @dots{} uint32 on the GPU in double, where the weights
-## prove that every sum is exact there and that the saturating sums give
-## the same lengths: weights all non-negative, or (n - 1) max |w| inside
-## the class; otherwise (and for int64 and uint64) it raises
-## @qcode{"gd:variant"}. @qcode{"auto"} takes it from n = 128 where it
-## may, else the host. @var{D} is the same bit for bit either way; where
+## computes int8 @dots{} uint32 on the GPU: @var{W} goes there in its
+## class, and the rounds run in single where every sum stays an integer
+## single holds (2 (n - 1) max |w| <= 2^24, with max |w| over the edges),
+## else in double (@code{info.kernel} says which: @qcode{"single, exact"}
+## or @qcode{"double, exact"}); D comes back in the class. That needs the
+## saturating sums to give the exact lengths: weights all non-negative,
+## or (n - 1) max |w| inside the class; otherwise (and for int64 and
+## uint64) @qcode{"fw"} raises @qcode{"gd:variant"}. @qcode{"auto"} takes
+## the GPU from n = 128 (and for a gdArray) where it may, else the host.
+## @var{D} is the same bit for bit either way; where
 ## several shortest paths tie, @var{P} may name another of them.
 ## @qcode{"squaring"} raises @qcode{"gd:variant"}. Inf has no integer value: the
 ## class's largest value, @code{intmax}, is "no edge" in @var{W} and the
@@ -64,8 +68,9 @@
 ## divides with @var{D}: each device its rows of @var{P} from its rows of
 ## @var{D} (the last edges), bit for bit; a cycle of weight 0 sends the
 ## call to the first device alone (the edge counts). Double's @var{P}
-## (tracked through the rounds), @qcode{"squaring"} and gdArrays run on
-## one device: a gdArray's own (its results left there), else the first
+## (tracked through the rounds), an integer class's @var{P},
+## @qcode{"squaring"} and gdArrays run on one device: a gdArray's own
+## (its results left there), else the first
 ## named.
 ## @end table
 ##
@@ -91,19 +96,6 @@
 ## @end deftypefn
 
 function [D, P, info, varargout] = gd_apsp (varargin)
-  if (nargin >= 1 && isinteger (varargin{1}))
-    ## the integer classes (the host, so far)
-    if (nargout < 2)
-      D = __gd__ ("apsp_int", varargin{:});
-    elseif (nargout == 2)
-      [D, P] = __gd__ ("apsp_int", varargin{:});
-    elseif (! isargout (2))
-      [D, P, info, varargout{1:nargout-3}] = __gd__ ("apsp_int_info", varargin{:});
-    else
-      [D, P, info, varargout{1:nargout-3}] = __gd__ ("apsp_int", varargin{:});
-    endif
-    return;
-  endif
   if (nargout < 2)
     if (nargout == 0 && nargin == 1 && ischar (varargin{1}))
       __gd__ ("apsp", varargin{:});

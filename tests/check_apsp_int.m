@@ -8,9 +8,10 @@ function check_apsp_int ()
   ## saturated result is then the same in any order of the sums); negative
   ## cycles; the operand never modified; P as int32 and [D, ~, info].
   ## On a GPU: 'auto' from n = 128, and 'fw' at every size, compute the
-  ## classes of 32 bits or fewer in double where the weights prove every
-  ## sum exact; D is then the same bit for bit, and P's routes are checked
-  ## as the host's are.
+  ## classes of 32 bits or fewer in single or double where the weights
+  ## prove every sum exact; D is then the same bit for bit, and P's routes
+  ## are checked as the host's are. Then (gpu_cases) the class the rounds
+  ## run in on either side of 2^24, and gdArrays of the integer classes.
   warning ("off", "gd:nogpu");
   gpu = gd_info ().available;
   classes = {"int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"};
@@ -37,12 +38,7 @@ function check_apsp_int ()
         W(rand (n) < 0.6) = mx;                       # no edge
         W(1:n+1:end) = cast (randi ([0 3], n, 1), cls);   # self-loops never shorten
         Win = W;
-        E = W; E(1:n+1:end) = 0;
-        for k = 1:n
-          t = E(:,k) + E(k,:);                       # Octave saturates
-          t(E(:,k) == mx | E(k,:) == mx) = mx;       # through no edge: none
-          E = min (E, t);
-        endfor
+        E = fw_class (W);                            # Octave saturates
         name = sprintf ("%s n=%d %s", cls, n, kind{1});
         [D, P, info] = gd_apsp (W);
         if (! isequal (W, Win))
@@ -107,7 +103,84 @@ function check_apsp_int ()
       end_try_catch
     endif
   endfor
+  if (gpu)
+    ncase += gpu_cases ();
+  endif
   printf ("%d integer graphs exact\n", ncase);
+endfunction
+
+## The rounds run in single exactly where 2 (n - 1) max |w| <= 2^24 (every
+## sum Floyd-Warshall takes is then an integer single holds), else in
+## double: the largest weight at the limit and one past it, and weights
+## near 2^24 whose sums single would round (D checked against Octave's
+## own Floyd-Warshall in the class). gdArrays: D and P stay on the GPU in
+## their classes; int64 runs on the host ('auto'), 'fw' refuses it.
+function ncase = gpu_cases ()
+  ncase = 0;
+  n = 130;
+  lim = floor (2^23 / (n - 1));
+  for c = {{"int32", lim, "single"}, {"int32", lim + 1, "double"},
+           {"uint32", 2^24 - 3, "double"}, {"int16", 1000, "single"}}
+    [cls, m, kind] = c{1}{:};
+    W = cast (randi ([max(0, m - 50) m], n), cls);
+    W(rand (n) < 0.7) = intmax (cls);
+    W(1, 2) = m;
+    W(1:n+1:end) = 0;
+    E = fw_class (W);
+    for wp = [false true]
+      if (wp)
+        [D, P, info] = gd_apsp (W, "Variant", "fw");
+        check_routes (sprintf ("%s max %d", cls, m), W, D, P, cls);
+      else
+        [D, ~, info] = gd_apsp (W, "Variant", "fw");
+      endif
+      if (! isequal (D, E) || ! strcmp (class (D), cls))
+        error ("check_apsp_int: %s with max |w| %d: D differs from Floyd-Warshall", cls, m);
+      endif
+      if (! strncmp (info.kernel, [kind ", exact"], numel (kind) + 7))
+        error ("check_apsp_int: %s with max |w| %d ran '%s', not in %s", cls, m, info.kernel, kind);
+      endif
+      ncase++;
+    endfor
+  endfor
+  ## gdArrays
+  W = cast (randi ([-3 9], n), "int8");
+  W(rand (n) < 0.6) = intmax ("int8");
+  W = max (W, 0);
+  W(1:n+1:end) = 0;
+  [D, P, info] = gd_apsp (gdArray (W), "IndexClass", "int32");
+  if (! isa (D, "gdArray") || ! strcmp (classUnderlying (D), "int8")
+      || ! strcmp (classUnderlying (P), "int32") || ! isequal (gather (D), fw_class (W))
+      || ! strcmp (info.variant, "fw"))
+    error ("check_apsp_int: an int8 gdArray's D (%s, %s) differs", class (D), info.variant);
+  endif
+  check_routes ("int8 gdArray", W, gather (D), double (gather (P)), "int8");
+  V = int64 (W);
+  [D, ~, info] = gd_apsp (gdArray (V));
+  if (! isa (D, "gdArray") || ! isequal (gather (D), fw_class (V)) || ! strcmp (info.variant, "cpu"))
+    error ("check_apsp_int: an int64 gdArray's D differs (%s)", info.variant);
+  endif
+  try
+    gd_apsp (gdArray (V), "Variant", "fw");
+    error ("check_apsp_int: 'fw' took an int64 gdArray");
+  catch err
+    if (! strcmp (err.identifier, "gd:variant"))
+      rethrow (err);
+    endif
+  end_try_catch
+  ncase += 2;
+endfunction
+
+## Floyd-Warshall in Octave's saturating arithmetic of the class
+function E = fw_class (W)
+  n = rows (W);
+  mx = intmax (class (W));
+  E = W; E(1:n+1:end) = 0;
+  for k = 1:n
+    t = E(:,k) + E(k,:);
+    t(E(:,k) == mx | E(k,:) == mx) = mx;
+    E = min (E, t);
+  endfor
 endfunction
 
 ## every route up to n = 33, then 300 reachable pairs: its edges exist and

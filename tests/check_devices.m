@@ -128,6 +128,27 @@ function check_devices (which)
       endfor
     endfor
   endfor
+  ## the integer classes: D alone divides too, the rounds in single where
+  ## every sum stays within 2^24 (small weights), else in double (int32
+  ## weights near 2^25), each device's rows of D converted to the class
+  nv = 128 * N + 77;
+  for c = {"uint8", "int16", "int32"}
+    W = cast (randi ([0 9], nv), c{1});
+    big = strcmp (c{1}, "int32");
+    if (big)
+      W += 2^25;
+    endif
+    W(rand (nv) < 0.9) = intmax (c{1});
+    [D1, ~, i1] = gd_apsp (W, "Variant", "fw", "Devices", 1);
+    [Dn, ~, in] = gd_apsp (W, "Variant", "fw", "Devices", all_);
+    same (Dn, D1, in, all_, ["apsp D " c{1}]);
+    kind = merge (big, "double, exact", "single, exact");
+    if (! strncmp (in.kernel, kind, numel (kind)) || ! strncmp (i1.kernel, kind, numel (kind)))
+      error ("check_devices: apsp %s ran '%s' and '%s', not in %s", c{1}, in.kernel,
+             i1.kernel, kind);
+    endif
+    ncase++;
+  endfor
   ## single's P divides with D (its rows from D's rows): integer weights
   ## (ties), negative edges, a graph with a cycle of weight 0 (found
   ## across devices, then P with the edge counts on the first device)
