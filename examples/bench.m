@@ -518,7 +518,7 @@ if (any (strcmp (ops, "apsp")))
           if (wp)
             [E, P] = gd_apsp (Wd, "Variant", "fw");
           else
-            [E, ~] = gd_apsp (Wd, "Variant", "fw");
+            E = gd_apsp (Wd, "Variant", "fw");
           endif
           td(t) = toc (t0) * 1e3;
           clear P;
