@@ -48,6 +48,7 @@ for f = files'
            "## resident chains (gdArray)", "^\\| [^-]";
            "## min-plus witness", "^\\| [^-]";
            "## shortest paths (gd_apsp)", "^\\| (single|double) \\| (4096|8192) \\| (fw|squaring) ";
+           "## shortest paths, integer classes", "^\\| [a-z0-9]+ \\| 8192 ";
            "## min-plus, integer classes", "^\\| [^-]";
            "## nearest neighbours", "^\\| [^-]";
            "## nearest neighbours, every metric", "^\\| [^-]";
