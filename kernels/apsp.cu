@@ -444,7 +444,7 @@ struct apsp_run {
      * else double. Negative weights must also keep (n - 1) m inside the
      * class, where Octave's saturating sums never saturate (non-negative
      * ones saturate alike in any order: min(exact, intmax)). Else
-     * GD_ERR_VARIANT, inexact set: the graph is the host's. */
+     * GD_ERR_VARIANT: the graph is the host's ('auto' runs it there). */
     struct range_fn {
         const void *w;
         int64_t count;
@@ -458,7 +458,6 @@ struct apsp_run {
     struct class_range_fn {
         template <class I> double operator()() const { return (double)gd_limits<I>::hi; }
     };
-    bool inexact;
     gd_status exact_class()
     {
         if (!gd_class_is_int(wcls)) return GD_OK;
@@ -476,14 +475,12 @@ struct apsp_run {
         /* intmin = -intmax - 1 in the signed classes: most <= intmax is
          * the bound both ways */
         const double hi = gd_with_int_class(wcls, class_range_fn());
-        if ((r[1] && most > hi) || 2 * most > 9007199254740992.0) {
-            inexact = true;
+        if ((r[1] && most > hi) || 2 * most > 9007199254740992.0)
             return gd_fail(GD_ERR_VARIANT,
                            "'fw' computes the integer classes in single or double where the "
                            "weights prove every sum exact: int64 and uint64 never, negative "
                            "weights while (n - 1) max |w| stays inside the class; this graph "
                            "runs on 'cpu'");
-        }
         cls = 2 * most <= 16777216.0 ? GD_SINGLE : GD_DOUBLE;
         es = gd_class_bytes(cls);
         return GD_OK;
