@@ -87,7 +87,12 @@ negcycle() {
           assert(isequal(gd_path(P2, i, j), gd_path(gather(P), i, j)));
         end
         assert(isequal(gather(gd_apsp(G)), E));
-        clear G D P D2 P2; s = gd_info(); assert(s.gdarrays, 0); disp('resident ok')" "resident ok"
+        V = uint8(randi(9, n)); V(rand(n) < 0.9) = intmax('uint8');
+        [Dv, Pv, iv] = gd_apsp(gdArray(V));
+        assert(isa(Dv, 'gdArray') && strcmp(classUnderlying(Dv), 'uint8') && isa(Pv, 'gdArray'));
+        assert(isequal(gather(Dv), gd_apsp(V, 'Variant', 'cpu')));
+        assert(strcmp(iv.variant, merge(gd_info().available, 'fw', 'cpu')));
+        clear G D P D2 P2 Dv Pv; s = gd_info(); assert(s.gdarrays, 0); disp('resident ok')" "resident ok"
 }
 
 @test "examples/shortest_paths.m runs and its route's roads add up to D" {

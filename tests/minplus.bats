@@ -137,7 +137,7 @@ blocks() { octave_ok "setenv('GD_BLOCKS', '3'); check_minplus('$1', '$2')" "case
     octave_error "A = gdArray(int8(magic(3)));" "'gd:input', 'A is int8 and B is single', @gd_minplus, A, gdArray(single(magic(3)))"
     octave_error "A = gdArray(int16(magic(3)));" "'gd:input', 'not a int16 gdArray', @gd_sgemm, A, A"
     octave_error "A = gdArray(int16(magic(3)));" "'gd:input', 'X must be single or double, not a int16 gdArray', @gd_pdist, A"
-    octave_error "A = gdArray(uint8(magic(3)));" "'gd:input', 'W is a uint8 gdArray: shortest paths on the integer classes run on the host', @gd_apsp, A"
+    octave_error "A = gdArray(uint8(magic(3)));" "'gd:variant', 'the integer classes run on .fw. [(]the GPU[)] and .cpu.', @gd_apsp, A, 'Variant', 'squaring'"
     octave_error "A = int16(magic(3));" "'gd:variant', 'run on .v5. [(]the GPU[)] and .cpu.', @gd_minplus, A, A, 'Variant', 'v4'"
     octave_error "A = int16(magic(3));" "'gd:size', 'inner dimensions must agree', @gd_minplus, A, A(1:2,:)"
     octave_error "A = int16(magic(3));" "'gd:size', 'must be square', @gd_minplus, A(1:2,:)"
