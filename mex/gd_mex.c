@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 void gd_mex_error(const char *fn, const char *id, const char *fmt, ...)
 {

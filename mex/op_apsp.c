@@ -11,9 +11,7 @@
  */
 #include "gd_mex.h"
 
-#include <math.h>
-#include <stdlib.h>
-#include <stdio.h>
+#include <stdint.h>
 #include <string.h>
 
 static void apsp(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[], int want_p)
