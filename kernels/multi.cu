@@ -400,6 +400,11 @@ extern "C" gd_status gd_peer_copy_2d(void *dst, size_t dpitch, int dst_ord, cons
     if (!width || !height) return GD_OK;
     if (dst_ord == src_ord)
         return gd_copy_d2d(dst, dpitch, src, spitch, width, height, st);
+    /* both sides tight (a whole gdArray, a panel of its columns): one
+     * linear peer copy rather than the driver's pitched path between
+     * devices */
+    if (height == 1 || (spitch == width && dpitch == width))
+        return gd_peer_copy(dst, dst_ord, src, src_ord, width * height, st, what);
     enable_peer(dst_ord, src_ord);
     cudaMemcpy3DPeerParms q;
     memset(&q, 0, sizeof q);
