@@ -215,32 +215,40 @@ static gd_status transfer(gd_slot *sl, const gd_pieces &q, char *dst, size_t dp,
     return s;
 }
 
-extern "C" gd_status gd_upload(void *dst, const void *src, size_t spitch, size_t width,
-                               size_t height, cudaEvent_t done, const char *what)
+extern "C" gd_status gd_upload_to(void *dst, size_t dpitch, const void *src, size_t spitch,
+                                  size_t width, size_t height, cudaEvent_t done, const char *what)
 {
-    const gd_pieces q = pieces(spitch == width, width, height);
+    const gd_pieces q = pieces(spitch == width && dpitch == width, width, height);
     for (size_t off = 0; off < q.total; off += q.step) {
         const size_t len = q.total - off < q.step ? q.total - off : q.step;
         gd_slot *sl;
         gd_status s = slot_take(&sl);
         if (s) return s;
         const char *from = (const char *)src + (q.flat ? off : off / width * spitch);
+        char *to = (char *)dst + (q.flat ? off : off / width * dpitch);
         if (q.staged) {
-            /* gathered into the slot: from there one contiguous piece */
+            /* gathered into the slot (rows packed): from there one piece,
+             * contiguous where dst is */
             parallel_copy(sl->buf, width, from, spitch, q.flat ? len : width,
                           q.flat ? 1 : len / width);
             gd_pieces one = q;
-            one.flat = true;
-            s = transfer(sl, one, (char *)dst + off, 0, sl->buf, 0, len, len,
+            one.flat = dpitch == width;
+            s = transfer(sl, one, to, dpitch, sl->buf, width, width, len,
                          cudaMemcpyHostToDevice, what);
         } else {
-            s = transfer(sl, q, (char *)dst + off, width, from, spitch, width, len,
+            s = transfer(sl, q, to, dpitch, from, spitch, width, len,
                          cudaMemcpyHostToDevice, what);
         }
         if (s) return s;
     }
     if (done) return gd_cuda(cudaEventRecord(done, gd_copy_stream()), what);
     return GD_OK;
+}
+
+extern "C" gd_status gd_upload(void *dst, const void *src, size_t spitch, size_t width,
+                               size_t height, cudaEvent_t done, const char *what)
+{
+    return gd_upload_to(dst, width, src, spitch, width, height, done, what);
 }
 
 extern "C" gd_status gd_download(void *dst, size_t dpitch, const void *src, size_t spitch,

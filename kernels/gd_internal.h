@@ -197,6 +197,10 @@ void gd_copies_begin(gd_timing *t);
  * transfer may still be running. */
 gd_status gd_upload(void *dst, const void *src, size_t spitch, size_t width,
                     size_t height, cudaEvent_t done, const char *what);
+/* gd_upload into rows of pitch dpitch on the device (a block of rows of a
+ * padded matrix) */
+gd_status gd_upload_to(void *dst, size_t dpitch, const void *src, size_t spitch,
+                       size_t width, size_t height, cudaEvent_t done, const char *what);
 /* height rows of width bytes from the device (pitch spitch) to the host
  * (pitch dpitch), after event after (NULL: none). The last few pieces may
  * still be in flight: gd_copies_finish completes them. */

@@ -299,12 +299,13 @@ __device__ __forceinline__ void seed_bounds(lists<T, NQ> &s, const T (&acc)[8][8
 }
 
 /* What a fused launch reads: block (x, y) takes query tile qt0 + x (NQ
- * queries from j0) and split y (X's row tiles [y tps, (y + 1) tps)); its
- * lists at all + (y nqt + x) NQ (2K + OV), and each list's (len, which)
- * into meta. */
+ * queries from j0) and split y' = split0 + y (X's row tiles [y' tps,
+ * (y' + 1) tps)); its lists at all + (y' nqt + x) NQ (2K + OV), and each
+ * list's (len, which) into meta. A launch may take some of the splits
+ * alone (split0 its first). */
 template <class T> struct fused_args {
-    const T *Xp, *Yp, *X, *Y;   /* padded (mp x kp, np x kp) and tight (mx x d, my x d) */
-    int64_t mp, np, kp, mx, my, d, K, qt0, nqt, tps;
+    const T *Xp, *Yp;           /* padded: mp x kp, np x kp */
+    int64_t mp, np, kp, mx, my, d, K, qt0, nqt, tps, split0;
     int largest;
     item<T> *all;
     int2 *meta;
@@ -335,9 +336,10 @@ knn_fused(const fused_args<T> a)
     const T sg = largest ? (T)-1 : (T)1;
     const int tid = threadIdx.x, tx = tid % 16, ty = tid / 16;
     const int64_t j0 = (a.qt0 + blockIdx.x) * NQ;
-    const int64_t xt0 = blockIdx.y * a.tps, xtiles = a.mp / gd_tile::BIG;
+    const int64_t split = a.split0 + blockIdx.y;
+    const int64_t xt0 = split * a.tps, xtiles = a.mp / gd_tile::BIG;
     const int64_t xt1 = xt0 + a.tps < xtiles ? xt0 + a.tps : xtiles;
-    const int64_t slot = (int64_t)blockIdx.y * a.nqt + blockIdx.x;
+    const int64_t slot = split * a.nqt + blockIdx.x;
     item<T> *L = a.all + slot * NQ * (2 * K + OV);
     for (int q = tid; q < NQ; q += NT) {
         s.tau[q] = sentinel<T>();
@@ -427,7 +429,7 @@ knn_fused(const fused_args<T> a)
             const int b = __ffsll((long long)w) - 1;
             const int q = gd_tile::big_offset<T, TY>(ty, b % 8);
             const int64_t i = i0 + gd_tile::big_offset<T, 16>(tx, b / 8);
-            const T v = m.slow_value(a.X + i, mx, a.Y + j0 + q, my);
+            const T v = m.slow_value(a.Xp + i, a.mp, a.Yp + j0 + q, a.np);
             offer(q, item<T>{keys<T>::key(v, largest), (uint32_t)i});
         }
         __syncthreads();
@@ -580,10 +582,16 @@ gd_status run_gpu(const gd_matrix &X0, const gd_matrix &Y0, gd_distance metric, 
     void *dD = NULL, *dI = NULL, *keptI = NULL;
     const void *dX = NULL, *dY = NULL;
     char what[128];
+    /* X from the host goes straight into its padded layout, in pieces
+     * (below); from the GPU it is padded by a kernel */
+    bool up_x = false;
     gd_copies_begin(t);
     if ((s = gd_operand_class(&X0, cls, &Xc, &al, &cx, "X")) ||
-        (s = gd_operand_class(&Y0, cls, &Yc, &al, &cy, "Y")) ||
-        (s = gd_operand_device(&Xc, &al, &dX, gd_panel_event(GD_EV_UPLOAD_A), st, "X")) ||
+        (s = gd_operand_class(&Y0, cls, &Yc, &al, &cy, "Y")))
+        goto done;
+    up_x = Xc.where != GD_DEVICE;
+    if ((!up_x &&
+         (s = gd_operand_device(&Xc, &al, &dX, gd_panel_event(GD_EV_UPLOAD_A), st, "X"))) ||
         (s = gd_operand_device(&Yc, &al, &dY, gd_panel_event(GD_EV_UPLOAD_B), st, "Y")))
         goto done;
     gd_describe(what, sizeof what, "padded X", mp, kp, cls);
@@ -657,18 +665,47 @@ gd_status run_gpu(const gd_matrix &X0, const gd_matrix &Y0, gd_distance metric, 
         if (batch < 1) batch = 1;
         const int64_t tps = (xtiles + splits - 1) / splits;
         splits = (xtiles + tps - 1) / tps;
+        /* X from the host in pieces of whole splits, each on a stream of
+         * its own: a piece's splits start once its rows have arrived, while
+         * the rest are still on their way (the first piece the smallest).
+         * One piece where X is small or the queries take one split. */
+        const cudaStream_t piece_st[3] = {st, gd_stream2(), gd_stream_hi()};
+        int pieces = 1;
+        const char *one_piece = getenv("GD_KNN_PIECES"); /* "1": one piece (the bench) */
+        if (up_x && (size_t)(mx * d) * es >= ((size_t)16 << 20) &&
+            !(one_piece && strcmp(one_piece, "1") == 0))
+            pieces = splits < 3 ? (int)splits : 3;
         gd_describe(what, sizeof what, "the neighbour lists", splits * batch * NQ, 2 * K, GD_INT32);
         if ((s = gd_alloc(&al, &dL, (size_t)(splits * batch * per_tile), what)) ||
             (s = gd_alloc(&al, &dM, (size_t)(splits * batch * NQ) * sizeof(int2), "list lengths")))
             goto done;
         snprintf(t->kernel, sizeof t->kernel, "%lld split%s", (long long)splits,
                  splits > 1 ? "s" : "");
+        if (pieces > 1) {
+            const size_t at = strlen(t->kernel);
+            snprintf(t->kernel + at, sizeof t->kernel - at, ", X in %d pieces", pieces);
+        }
 
         cudaEventRecord(gd_event(1), st);
         {
             dim3 gx((unsigned)(mp / 256 + 1), gd_grid_y(kp)), gy((unsigned)(np / 256 + 1), gd_grid_y(kp));
-            gd_tile::pad_rows<T><<<gx, 256, 0, st>>>((const T *)dX, (T *)dXp, mx, d, mp, kp);
+            if (!up_x)
+                gd_tile::pad_rows<T><<<gx, 256, 0, st>>>((const T *)dX, (T *)dXp, mx, d, mp, kp);
             gd_tile::pad_rows<T><<<gy, 256, 0, st>>>((const T *)dY, (T *)dYp, my, d, np, kp);
+        }
+        if (up_x) {
+            /* X's padding (rows past mx, features past d), before its rows
+             * land beside it on the same stream */
+            cudaStream_t cs = gd_copy_stream();
+            if (mp > mx &&
+                (s = gd_cuda(cudaMemset2DAsync((char *)dXp + (size_t)mx * es, (size_t)mp * es, 0,
+                                               (size_t)(mp - mx) * es, (size_t)kp, cs),
+                             "clearing X's padding")))
+                goto done;
+            if (kp > d && (s = gd_cuda(cudaMemsetAsync((char *)dXp + (size_t)(d * mp) * es, 0,
+                                                       (size_t)((kp - d) * mp) * es, cs),
+                                       "clearing X's padding")))
+                goto done;
         }
         fused_args<T> fa;
         fa.md.metric = metric.metric;
@@ -681,7 +718,9 @@ gd_status run_gpu(const gd_matrix &X0, const gd_matrix &Y0, gd_distance metric, 
             if ((s = gd_cuda(cudaMemsetAsync(dInfo, 0, (size_t)(mp + np) * (es + 1), st),
                              "clearing the rows' norms")))
                 goto done;
-            row_info<T><<<gd_blocks_for(mx, 256), 256, 0, st>>>((const T *)dX, mx, mx, d, nx, fx);
+            if (!up_x)
+                row_info<T><<<gd_blocks_for(mx, 256), 256, 0, st>>>((const T *)dX, mx, mx, d, nx,
+                                                                    fx);
             row_info<T><<<gd_blocks_for(my, 256), 256, 0, st>>>((const T *)dY, my, my, d, ny, fy);
             fa.md.nx = nx;
             fa.md.ny = ny;
@@ -689,18 +728,18 @@ gd_status run_gpu(const gd_matrix &X0, const gd_matrix &Y0, gd_distance metric, 
             fa.md.fy = fy;
         }
         if (metric.metric == GD_MINKOWSKI && (s = set_minkowski_p(metric.p, st))) goto done;
-        cudaEventRecord(gd_event(2), st);
         if ((s = gd_cuda(cudaGetLastError(), "preparing the operands"))) goto done;
         if (getenv("GD_POISON") &&
             ((s = gd_cuda(cudaMemsetAsync(dD, 0xCD, (size_t)(K * my) * es, st), "poisoning D")) ||
              (s = gd_cuda(cudaMemsetAsync(dI, 0xCD, (size_t)(K * my) * 4, st), "poisoning I"))))
             goto done;
+        cudaEventRecord(gd_event(2), st);
+        if ((s = gd_cuda(cudaEventRecord(gd_panel_event(GD_EV_PREPARED), st), "preparing the operands")))
+            goto done;
         for (int64_t qt0 = 0; qt0 < qtiles; qt0 += batch) {
             const int64_t nb = qtiles - qt0 < batch ? qtiles - qt0 : batch;
             fa.Xp = (const T *)dXp;
             fa.Yp = (const T *)dYp;
-            fa.X = (const T *)dX;
-            fa.Y = (const T *)dY;
             fa.mp = mp;
             fa.np = np;
             fa.kp = kp;
@@ -714,7 +753,43 @@ gd_status run_gpu(const gd_matrix &X0, const gd_matrix &Y0, gd_distance metric, 
             fa.largest = largest;
             fa.all = (item<T> *)dL;
             fa.meta = (int2 *)dM;
-            fk.launch(dim3((unsigned)nb, (unsigned)splits), NT, dyn, st, fa);
+            fa.split0 = 0;
+            if (qt0 > 0 || !up_x) {
+                fk.launch(dim3((unsigned)nb, (unsigned)splits), NT, dyn, st, fa);
+            } else {
+                /* the first batch of queries: each piece of X uploaded,
+                 * then its splits queued on its stream (before the next
+                 * piece is gathered on the host) */
+                for (int c = 0; c < pieces && !s; ++c) {
+                    const int64_t s0 = splits * c / pieces, s1 = splits * (c + 1) / pieces;
+                    const int64_t r0 = s0 * tps * gd_tile::BIG;
+                    int64_t r1 = s1 * tps * gd_tile::BIG;
+                    if (r1 > mx) r1 = mx;
+                    const cudaStream_t cs = piece_st[c];
+                    const cudaEvent_t up = gd_panel_event(GD_EV_UPLOAD_A + c),
+                                      done_ev = gd_panel_event(GD_EV_JOIN + c);
+                    if ((s = gd_upload_to((char *)dXp + (size_t)r0 * es, (size_t)mp * es,
+                                          (const char *)Xc.ptr + (size_t)r0 * es,
+                                          (size_t)Xc.ld * es, (size_t)(r1 - r0) * es, (size_t)d,
+                                          up, "copy of X to the GPU")) ||
+                        (cs != st && (s = gd_cuda(cudaStreamWaitEvent(cs, gd_panel_event(GD_EV_PREPARED), 0),
+                                                  "the neighbour kernels"))) ||
+                        (s = gd_cuda(cudaStreamWaitEvent(cs, up, 0), "the neighbour kernels")))
+                        break;
+                    if (c == 0) cudaEventRecord(gd_event(5), st); /* X's first rows are here */
+                    if (dInfo && r1 > r0)
+                        row_info<T><<<gd_blocks_for(r1 - r0, 256), 256, 0, cs>>>(
+                            (const T *)dXp + r0, mp, r1 - r0, d, (T *)dInfo + r0,
+                            (unsigned char *)((T *)dInfo + mp + np) + r0);
+                    fa.split0 = s0;
+                    fk.launch(dim3((unsigned)nb, (unsigned)(s1 - s0)), NT, dyn, cs, fa);
+                    if (cs != st &&
+                        ((s = gd_cuda(cudaEventRecord(done_ev, cs), "the neighbour kernels")) ||
+                         (s = gd_cuda(cudaStreamWaitEvent(st, done_ev, 0), "the neighbour kernels"))))
+                        break;
+                }
+                if (s) goto done;
+            }
             const int64_t warps = nb * NQ;
             knn_final<T><<<(unsigned)((warps + 7) / 8), 256, 0, st>>>(
                 (item<T> *)dL, (const int2 *)dM, nb, splits, NQ, K, K, qt0, my, largest, (T *)dD,
@@ -735,8 +810,10 @@ gd_status run_gpu(const gd_matrix &X0, const gd_matrix &Y0, gd_distance metric, 
         if ((s = gd_copies_finish()) ||
             (s = gd_cuda(cudaStreamSynchronize(st), "the neighbour kernels")))
             goto done;
+        /* the kernels from the arrival of X's first piece (X from the
+         * host), else from the end of the preparation */
         t->prep_ms = gd_elapsed(1, 2);
-        t->kernel_ms = gd_elapsed(2, 3);
+        t->kernel_ms = gd_elapsed(up_x ? 5 : 2, 3);
         if (!Iout.device) {
             /* the indices through the host's class conversion (int32 or
              * double), as the cpu variant's */
