@@ -299,10 +299,10 @@ __device__ __forceinline__ void seed_bounds(lists<T, NQ> &s, const T (&acc)[8][8
 }
 
 /* What a fused launch reads: block (x, y) takes query tile qt0 + x (NQ
- * queries from j0) and split y' = split0 + y (X's row tiles [y' tps,
- * (y' + 1) tps)); its lists at all + (y' nqt + x) NQ (2K + OV), and each
- * list's (len, which) into meta. A launch may take some of the splits
- * alone (split0 its first). */
+ * queries from j0) and split y (X's row tiles [y tps, (y + 1) tps)); its
+ * lists at all + (y nqt + x) NQ (2K + OV), and each list's (len, which)
+ * into meta. Blocks of the splits before split0 return at once: a launch
+ * of splits split0 ... gridDim.y - 1 alone. */
 template <class T> struct fused_args {
     const T *Xp, *Yp;           /* padded: mp x kp, np x kp */
     int64_t mp, np, kp, mx, my, d, K, qt0, nqt, tps, split0;
@@ -329,6 +329,10 @@ knn_fused(const fused_args<T> a)
     enum { TY = S::TY, NT = 16 * TY, NQ = 8 * TY };
     __shared__ lists<T, NQ> s;
     extern __shared__ __align__(16) unsigned char dyn[];
+    // a launch of the splits from split0 on: the splits before it are
+    // another launch's (an offset added to blockIdx.y instead costs the
+    // minkowski kernel a spilled register)
+    if (blockIdx.y < a.split0) return;
     item<T> *bucket = reinterpret_cast<item<T> *>(dyn);
     const M m(a.md);
     const int64_t K = a.K, mx = a.mx, my = a.my;
@@ -336,10 +340,9 @@ knn_fused(const fused_args<T> a)
     const T sg = largest ? (T)-1 : (T)1;
     const int tid = threadIdx.x, tx = tid % 16, ty = tid / 16;
     const int64_t j0 = (a.qt0 + blockIdx.x) * NQ;
-    const int64_t split = a.split0 + blockIdx.y;
-    const int64_t xt0 = split * a.tps, xtiles = a.mp / gd_tile::BIG;
+    const int64_t xt0 = blockIdx.y * a.tps, xtiles = a.mp / gd_tile::BIG;
     const int64_t xt1 = xt0 + a.tps < xtiles ? xt0 + a.tps : xtiles;
-    const int64_t slot = split * a.nqt + blockIdx.x;
+    const int64_t slot = (int64_t)blockIdx.y * a.nqt + blockIdx.x;
     item<T> *L = a.all + slot * NQ * (2 * K + OV);
     for (int q = tid; q < NQ; q += NT) {
         s.tau[q] = sentinel<T>();
@@ -782,7 +785,7 @@ gd_status run_gpu(const gd_matrix &X0, const gd_matrix &Y0, gd_distance metric, 
                             (const T *)dXp + r0, mp, r1 - r0, d, (T *)dInfo + r0,
                             (unsigned char *)((T *)dInfo + mp + np) + r0);
                     fa.split0 = s0;
-                    fk.launch(dim3((unsigned)nb, (unsigned)(s1 - s0)), NT, dyn, cs, fa);
+                    fk.launch(dim3((unsigned)nb, (unsigned)s1), NT, dyn, cs, fa);
                     if (cs != st &&
                         ((s = gd_cuda(cudaEventRecord(done_ev, cs), "the neighbour kernels")) ||
                          (s = gd_cuda(cudaStreamWaitEvent(st, done_ev, 0), "the neighbour kernels"))))
