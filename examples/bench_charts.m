@@ -184,8 +184,12 @@ for f = dir ("bench/results/*.md")'
   endif
 
   ## nearest neighbours: kernel time against K for each size, the full
-  ## distance matrix's time as its line
+  ## distance matrix's time as its line (the rows from the host compare
+  ## the call's copies at one K: the table's)
   t = read_table (lines, "## nearest neighbours");
+  if (! isempty (t))
+    t = t(cellfun (@isempty, strfind ({t.queriesXPoints}, "(host)")));
+  endif
   if (! isempty (t))
     h = figure ("visible", "off", "position", [0 0 1200 600]);
     hold on;
