@@ -736,9 +736,9 @@ gd_status run_gpu(const gd_matrix &X0, const gd_matrix &Y0, gd_distance metric, 
             ((s = gd_cuda(cudaMemsetAsync(dD, 0xCD, (size_t)(K * my) * es, st), "poisoning D")) ||
              (s = gd_cuda(cudaMemsetAsync(dI, 0xCD, (size_t)(K * my) * 4, st), "poisoning I"))))
             goto done;
+        const cudaEvent_t prepared = gd_panel_event(GD_EV_PREPARED);
         cudaEventRecord(gd_event(2), st);
-        if ((s = gd_cuda(cudaEventRecord(gd_panel_event(GD_EV_PREPARED), st), "preparing the operands")))
-            goto done;
+        if ((s = gd_cuda(cudaEventRecord(prepared, st), "preparing the operands"))) goto done;
         for (int64_t qt0 = 0; qt0 < qtiles; qt0 += batch) {
             const int64_t nb = qtiles - qt0 < batch ? qtiles - qt0 : batch;
             fa.Xp = (const T *)dXp;
@@ -775,15 +775,15 @@ gd_status run_gpu(const gd_matrix &X0, const gd_matrix &Y0, gd_distance metric, 
                                           (const char *)Xc.ptr + (size_t)r0 * es,
                                           (size_t)Xc.ld * es, (size_t)(r1 - r0) * es, (size_t)d,
                                           up, "copy of X to the GPU")) ||
-                        (cs != st && (s = gd_cuda(cudaStreamWaitEvent(cs, gd_panel_event(GD_EV_PREPARED), 0),
+                        (cs != st && (s = gd_cuda(cudaStreamWaitEvent(cs, prepared, 0),
                                                   "the neighbour kernels"))) ||
                         (s = gd_cuda(cudaStreamWaitEvent(cs, up, 0), "the neighbour kernels")))
                         break;
                     if (c == 0) cudaEventRecord(gd_event(5), st); /* X's first rows are here */
-                    if (dInfo && r1 > r0)
+                    if (dInfo && r1 > r0) /* the piece's rows' norms and NaN flags */
                         row_info<T><<<gd_blocks_for(r1 - r0, 256), 256, 0, cs>>>(
-                            (const T *)dXp + r0, mp, r1 - r0, d, (T *)dInfo + r0,
-                            (unsigned char *)((T *)dInfo + mp + np) + r0);
+                            (const T *)dXp + r0, mp, r1 - r0, d, (T *)fa.md.nx + r0,
+                            (unsigned char *)fa.md.fx + r0);
                     fa.split0 = s0;
                     fk.launch(dim3((unsigned)nb, (unsigned)s1), NT, dyn, cs, fa);
                     if (cs != st &&
