@@ -138,6 +138,7 @@ static inline cudaError_t cudaMemcpy2D(void *, size_t, const void *, size_t, siz
 static inline cudaError_t cudaMemcpy2DAsync(void *, size_t, const void *, size_t, size_t, size_t,
                                             cudaMemcpyKind, cudaStream_t = 0) { GD_NOCUDA_FAIL; }
 static inline cudaError_t cudaMemsetAsync(void *, int, size_t, cudaStream_t = 0) { GD_NOCUDA_FAIL; }
+static inline cudaError_t cudaMemset2DAsync(void *, size_t, int, size_t, size_t, cudaStream_t = 0) { GD_NOCUDA_FAIL; }
 static inline cudaError_t cudaStreamCreate(cudaStream_t *s) { *s = 0; GD_NOCUDA_FAIL; }
 static inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned) { *s = 0; GD_NOCUDA_FAIL; }
 static inline cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned, int) { *s = 0; GD_NOCUDA_FAIL; }
