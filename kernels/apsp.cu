@@ -79,15 +79,17 @@ template <class T, class I> __device__ __forceinline__ T weight_as(I w)
         return w == gd_limits<I>::hi ? (T)INFINITY : (T)w;
 }
 
-// An integer W's range for exact_class: r[0] = the largest |w| of its
-// edges (every element but intmax), r[1] = 1 where one is negative.
+// An integer W's range for exact_class, over rows x cols of ld ldw (all
+// of W, or a device's slab of rows): r[0] = the largest |w| of its edges
+// (every element but intmax), r[1] = 1 where one is negative.
 template <class I>
-__global__ void weight_range(const I *__restrict__ W, int64_t count, unsigned long long *r)
+__global__ void weight_range(const I *__restrict__ W, int64_t ldw, int64_t rows, int64_t cols,
+                             unsigned long long *r)
 {
     unsigned long long m = 0, neg = 0;
-    for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < count;
+    for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < rows * cols;
          e += (int64_t)gridDim.x * blockDim.x) {
-        const I w = W[e];
+        const I w = W[e % rows + ldw * (e / rows)];
         if (w == gd_limits<I>::hi) continue;
         const long long v = (long long)w;
         const unsigned long long a = v < 0 ? (unsigned long long)-v : (unsigned long long)v;
@@ -125,18 +127,20 @@ __global__ void to_class(const T *__restrict__ D, int64_t ldd, I *__restrict__ o
     }
 }
 
-// D (np x np) from W (n x n, ldw): the weights, 0 on the diagonal, NaN
-// padding; P(i,j) = i + 1 where there is an edge i -> j (W(i,j) < Inf,
-// i != j), else 0; H(i,j), the edges of the path, 1 there, else 0.
+// Rows [r0, r0 + rows) of D (np x np) from W (n x n, ldw): the weights, 0
+// on the diagonal, NaN padding; P(i,j) = i + 1 where there is an edge
+// i -> j (W(i,j) < Inf, i != j), else 0; H(i,j), the edges of the path,
+// 1 there, else 0. One device fills all np rows; across devices each its
+// slab, reading only W's rows of it.
 template <class T, class I>
 __global__ void apsp_init(const I *__restrict__ W, int64_t ldw, T *__restrict__ D,
                           int *__restrict__ P, int *__restrict__ H, int64_t n, int64_t np,
-                          int *flags)
+                          int64_t r0, int64_t rows, int *flags)
 {
     int f = 0, v = 0x7fffffff;
-    for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < np * np;
-         e += (int64_t)gridDim.x * blockDim.x) {
-        const int64_t i = e % np, j = e / np;
+    for (int64_t q = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; q < rows * np;
+         q += (int64_t)gridDim.x * blockDim.x) {
+        const int64_t i = r0 + q % rows, j = q / rows, e = i + np * j;
         T d = pad_nan<T>();
         int p = 0;
         if (i < n && j < n) {
@@ -447,30 +451,39 @@ struct apsp_run {
      * GD_ERR_VARIANT: the graph is the host's ('auto' runs it there). */
     struct range_fn {
         const void *w;
-        int64_t count;
+        int64_t ld, rows, cols;
         unsigned long long *r;
         cudaStream_t st;
         template <class I> void operator()() const
         {
-            weight_range<I><<<gd_blocks_for(count, 256), 256, 0, st>>>((const I *)w, count, r);
+            weight_range<I><<<gd_blocks_for(rows * cols, 256), 256, 0, st>>>(
+                (const I *)w, ld, rows, cols, r);
         }
     };
     struct class_range_fn {
         template <class I> double operator()() const { return (double)gd_limits<I>::hi; }
     };
-    gd_status exact_class()
+    /* r (r[0], r[1] as weight_range gives them) of W's rows [r0, r0 +
+     * rows) on this device (all of W on one device; its slab across
+     * several, whose ranges exact_class_of then takes together) */
+    gd_status weight_range_of(int64_t r0, int64_t rows, unsigned long long r[2])
     {
-        if (!gd_class_is_int(wcls)) return GD_OK;
         gd_status s;
-        unsigned long long r[2] = {0, 0};
-        if ((s = gd_cuda(cudaMemsetAsync(flags, 0, sizeof r, st), "clearing the flags")))
+        r[0] = r[1] = 0;
+        if ((s = gd_cuda(cudaMemsetAsync(flags, 0, 2 * sizeof r[0], st), "clearing the flags")))
             return s;
-        if (n > 0) gd_with_int_class(wcls, range_fn{w, n * n, (unsigned long long *)flags, st});
+        if (rows > 0 && n > 0)
+            gd_with_int_class(wcls, range_fn{(const char *)w + (size_t)r0 * gd_class_bytes(wcls),
+                                             n, rows, n, (unsigned long long *)flags, st});
         if ((s = gd_cuda(cudaGetLastError(), "the weights' range")) ||
-            (s = gd_cuda(cudaMemcpyAsync(r, flags, sizeof r, cudaMemcpyDeviceToHost, st),
-                         "reading the weights' range")) ||
-            (s = gd_cuda(cudaStreamSynchronize(st), "the weights' range")))
+            (s = gd_cuda(cudaMemcpyAsync(r, flags, 2 * sizeof r[0], cudaMemcpyDeviceToHost, st),
+                         "reading the weights' range")))
             return s;
+        return gd_cuda(cudaStreamSynchronize(st), "the weights' range");
+    }
+    /* the class of the rounds from the whole W's range */
+    gd_status exact_class_of(const unsigned long long r[2])
+    {
         const double most = (double)(n > 1 ? n - 1 : 1) * (double)r[0];
         /* intmin = -intmax - 1 in the signed classes: most <= intmax is
          * the bound both ways */
@@ -485,15 +498,23 @@ struct apsp_run {
         es = gd_class_bytes(cls);
         return GD_OK;
     }
+    gd_status exact_class()
+    {
+        if (!gd_class_is_int(wcls)) return GD_OK;
+        unsigned long long r[2];
+        gd_status s = weight_range_of(0, n, r);
+        return s ? s : exact_class_of(r);
+    }
 
     /* apsp_init and last_edges for W's element type I */
     template <class T> struct init_fn {
         const apsp_run &r;
+        int64_t r0, rows;
         template <class I> void operator()() const
         {
-            apsp_init<T, I><<<gd_blocks_for(r.np * r.np, 256), 256, 0, r.st>>>(
+            apsp_init<T, I><<<gd_blocks_for(rows * r.np, 256), 256, 0, r.st>>>(
                 (const I *)r.w, r.n, (T *)r.D, r.track ? (int *)r.P : NULL,
-                r.hops ? (int *)r.H : NULL, r.n, r.np, r.flags);
+                r.hops ? (int *)r.H : NULL, r.n, r.np, r0, rows, r.flags);
         }
     };
     template <class T> struct last_edges_fn {
@@ -505,8 +526,9 @@ struct apsp_run {
         }
     };
 
-    /* D, P (and H) from W; fails for NaN or a negative diagonal */
-    gd_status fill(int64_t *cycle_vertex)
+    /* rows [r0, r0 + rows) of D, P (and H) from W's, on st; the flags
+     * then into f (fill_read) */
+    gd_status fill_launch(int64_t r0, int64_t rows)
     {
         gd_status s;
         if (hops && (s = alloc(&H, np, np, GD_INT32, "the paths' edge counts"))) return s;
@@ -515,15 +537,21 @@ struct apsp_run {
                          "clearing the flags")))
             return s;
         if (cls == GD_SINGLE)
-            with_weights<float>(wcls, init_fn<float>{*this});
+            with_weights<float>(wcls, init_fn<float>{*this, r0, rows});
         else
-            with_weights<double>(wcls, init_fn<double>{*this});
-        int f[2];
-        if ((s = gd_cuda(cudaGetLastError(), "the initialisation kernel")) ||
-            (s = gd_cuda(cudaMemcpyAsync(f, flags, sizeof f, cudaMemcpyDeviceToHost, st),
-                         "reading the flags")) ||
-            (s = gd_cuda(cudaStreamSynchronize(st), "the initialisation kernel")))
-            return s;
+            with_weights<double>(wcls, init_fn<double>{*this, r0, rows});
+        return gd_cuda(cudaGetLastError(), "the initialisation kernel");
+    }
+    gd_status fill_read(int f[2])
+    {
+        gd_status s = gd_cuda(cudaMemcpyAsync(f, flags, 2 * sizeof(int), cudaMemcpyDeviceToHost, st),
+                              "reading the flags");
+        return s ? s : gd_cuda(cudaStreamSynchronize(st), "the initialisation kernel");
+    }
+    /* the verdict of the flags (every device's together): a NaN or a
+     * negative diagonal fails; else whether every weight is non-negative */
+    gd_status fill_verdict(const int f[2], int64_t *cycle_vertex)
+    {
         if (f[0] & F_NAN) return gd_fail(GD_ERR_INPUT, "W has a NaN: a weight must be a number");
         if (f[0] & F_NEGDIAG) {
             *cycle_vertex = f[1];
@@ -533,6 +561,14 @@ struct apsp_run {
         }
         nonneg = cls == GD_SINGLE && !(f[0] & F_SIGN);
         return GD_OK;
+    }
+    /* D, P (and H) from W; fails for NaN or a negative diagonal */
+    gd_status fill(int64_t *cycle_vertex)
+    {
+        int f[2] = {0, 0x7fffffff};
+        gd_status s;
+        if ((s = fill_launch(0, np)) || (s = fill_read(f))) return s;
+        return fill_verdict(f, cycle_vertex);
     }
 
     /* Floyd-Warshall's panels, carved from one allocation: for the round
@@ -838,6 +874,26 @@ struct apsp_run {
         }
     };
 
+    /* The host's D (and P), ahead of results: made, and every page
+     * touched, while the kernels run (gd_host_prefault) */
+    gd_status host_results(gd_out &Dout, gd_out *Pout, gd_class pcls)
+    {
+        gd_status s;
+        const size_t db = (size_t)(n * n) * gd_class_bytes(wcls),
+                     pb = (size_t)(n * n) * gd_class_bytes(pcls);
+        if (!Dout.device) {
+            gd_describe(what, sizeof what, "D", n, n, wcls);
+            if ((s = gd_out_buffer(&Dout, db, what))) return s;
+            gd_host_prefault(Dout.ptr, db);
+        }
+        if (Pout && !Pout->device) {
+            gd_describe(what, sizeof what, "P", n, n, pcls);
+            if ((s = gd_out_buffer(Pout, pb, what))) return s;
+            gd_host_prefault(Pout->ptr, pb);
+        }
+        return GD_OK;
+    }
+
     /* D (ld np) and P into their outputs: kept (tight copies on the
      * device) or downloaded; an integer W's D in its class */
     gd_status results(gd_out &Dout, gd_out *Pout, gd_class pcls)
@@ -1126,6 +1182,9 @@ gd_status run_gpu(bool fw, const gd_matrix &W, gd_out Dout, const gd_out *P0, gd
                 s = r.cls == GD_SINGLE ? r.squaring<float>() : r.squaring<double>();
             cudaEventRecord(gd_event(3), r.st);
         }
+        /* the host results made, and their pages touched, while the
+         * rounds run (a second run keeps them) */
+        if (!s && run == 0) s = r.host_results(Dout, P0 ? &Pout : NULL, pcls);
         if (!s) s = r.check(cycle_vertex);
         if (!s) {
             t->prep_ms += gd_elapsed(0, 1);
@@ -1177,9 +1236,12 @@ gd_status run_gpu(bool fw, const gd_matrix &W, gd_out Dout, const gd_out *P0, gd
  *   and the row panel (step 3).
  * Each element goes through the kernels and operands of the one-device
  * rounds in their order (the lookahead there only reorders disjoint
- * elements), so D is the one-device D bit for bit. One host thread drives
- * every device (all of it is queued work), which also serves devices
- * simulated on one GPU. */
+ * elements), so D is the one-device D bit for bit. One host thread queues
+ * the rounds on every device (all of it is queued work), which also
+ * serves devices simulated on one GPU; the copies between the host and
+ * the devices run on the devices' own threads (gd_run_parts), each
+ * device uploading its slab's rows of W and downloading its slab's rows
+ * of D, beside the others. */
 struct fw_device {
     apsp_run r;
     int index, ord;
@@ -1188,6 +1250,7 @@ struct fw_device {
     void *Acol, *Ac[2], *Dkt[2], *Bt[2];
     cudaEvent_t published, pulled, cross, ready;
     bool pulled_once;
+    unsigned long long range[2]; /* an integer W: its slab's (weight_range) */
     gd_timing t;
 };
 
@@ -1307,6 +1370,122 @@ static gd_status fw_round(fw_device *dv, int nd, int64_t r, int64_t rounds, bool
     return GD_OK;
 }
 
+/* What the devices' threads share: the call's W, its host results, the
+ * devices. */
+struct fw_call {
+    fw_device *dv;
+    const gd_matrix *W;
+    gd_out *D, *P; /* host results (P: NULL where not asked) */
+    gd_class pcls;
+};
+
+/* Part e (on device e's thread): W's rows of its slab uploaded into their
+ * rows of an n x n W there (the rest comes from the others where P needs
+ * all of W), and an integer W's range over them. */
+static gd_status fw_upload_part(void *c, int e, int, gd_timing *)
+{
+    fw_call &x = *(fw_call *)c;
+    fw_device &f = x.dv[e];
+    const gd_matrix &W = *x.W;
+    gd_status s;
+    if ((s = gd_device_ready())) return s;
+    gd_copies_begin(&f.t);
+    f.r.st = gd_stream();
+    const int64_t n = f.r.n, last = f.row1 < n ? f.row1 : n, rows = last - f.row0;
+    const size_t wes = gd_class_bytes(W.cls);
+    void *w = NULL;
+    char what[96];
+    gd_describe(what, sizeof what, "W", n, n, W.cls);
+    if (!(s = gd_alloc(&f.r.al, (void **)&f.r.flags, 2 * sizeof(unsigned long long),
+                       "the flags")) &&
+        !(s = gd_alloc(&f.r.al, &w, (size_t)(n * n) * wes, what))) {
+        f.r.w = w;
+        s = gd_upload_to((char *)w + (size_t)f.row0 * wes, (size_t)n * wes,
+                         (const char *)W.ptr + (size_t)f.row0 * wes, (size_t)W.ld * wes,
+                         (size_t)rows * wes, (size_t)n, gd_panel_event(GD_EV_UPLOAD_A), "W");
+    }
+    if (!s) s = gd_cuda(cudaStreamWaitEvent(f.r.st, gd_panel_event(GD_EV_UPLOAD_A), 0), "W");
+    if (!s) s = gd_copies_finish();
+    if (!s && gd_class_is_int(W.cls)) s = f.r.weight_range_of(f.row0, rows, f.range);
+    gd_copies_end();
+    return s;
+}
+
+/* Rows [row0, row0 + rows) of an n-column host result (ld n elements of
+ * es bytes) from src (their first column; pitch sp bytes), downloaded
+ * from column c0 round to c0 - 1: devices downloading beside one another
+ * start on different columns, so their threads first touch (and the
+ * kernel clears) different pages of the fresh result. */
+static gd_status download_rows(void *dst, size_t es, int64_t n, int64_t row0, int64_t rows,
+                               const void *src, size_t sp, int64_t c0, cudaEvent_t after,
+                               const char *what)
+{
+    gd_status s = GD_OK;
+    const int64_t from[2] = {c0, 0}, to[2] = {n, c0};
+    for (int q = 0; q < 2 && !s; ++q)
+        if (to[q] > from[q])
+            s = gd_download((char *)dst + (size_t)(row0 + from[q] * n) * es, (size_t)n * es,
+                            (const char *)src + (size_t)from[q] * sp, sp, (size_t)rows * es,
+                            (size_t)(to[q] - from[q]), after, what);
+    return s;
+}
+
+/* Part e (on device e's thread): its slab's rows of P (from its rows of D
+ * and all of W, as the one-device product computes them) and of D (an
+ * integer W's in its class), into the host results. */
+static gd_status fw_results_part(void *c, int e, int nd, gd_timing *)
+{
+    fw_call &x = *(fw_call *)c;
+    fw_device &f = x.dv[e];
+    on_device(f);
+    gd_copies_begin(&f.t);
+    const int64_t n = f.r.n, np = f.r.np, last = f.row1 < n ? f.row1 : n, rows = last - f.row0;
+    const int64_t c0 = n * e / nd;
+    const gd_class wcls = x.W->cls, cls = f.r.cls;
+    const size_t es = f.r.es, wes = gd_class_bytes(wcls), pes = gd_class_bytes(x.pcls);
+    gd_status s = GD_OK;
+    if (rows > 0 && x.P) {
+        void *tight = NULL;
+        cudaEventRecord(gd_event(4), f.r.st);
+        if (!(s = f.r.alloc(&f.r.P, np, np, GD_INT32, "P")) &&
+            !(s = f.r.last_edge_pass<float>(f.row0, f.row1 - f.row0))) {
+            cudaEventRecord(gd_event(5), f.r.st);
+            s = f.r.alloc(&tight, rows, n, x.pcls, "P's rows");
+        }
+        if (!s) {
+            gd_launch_widen(x.pcls, (const int *)f.r.P + f.row0, np, tight, rows, n, f.r.st);
+            cudaEventRecord(gd_event(GD_EV_UNPACK + 1), f.r.st);
+            if (!(s = gd_cuda(cudaGetLastError(), "the predecessors' product")))
+                s = download_rows(x.P->ptr, pes, n, f.row0, rows, tight, (size_t)rows * pes, c0,
+                                  gd_event(GD_EV_UNPACK + 1), "copy of P from the GPU");
+        }
+    }
+    if (rows > 0 && !s) {
+        const void *src = (const char *)f.r.D + (size_t)f.row0 * es;
+        size_t pitch = (size_t)np * es;
+        cudaEvent_t after = NULL;
+        if (wcls != cls) {
+            void *tight = NULL;
+            if (!(s = f.r.alloc(&tight, rows, n, wcls, "D's rows"))) {
+                gd_with_int_class(wcls, apsp_run::to_class_fn{f.r, tight, rows, f.row0, rows, NULL});
+                s = gd_cuda(cudaGetLastError(), "the results' layout");
+                cudaEventRecord(gd_event(GD_EV_UNPACK), f.r.st);
+                after = gd_event(GD_EV_UNPACK);
+                src = tight;
+                pitch = (size_t)rows * wes;
+            }
+        }
+        if (!s)
+            s = download_rows(x.D->ptr, wes, n, f.row0, rows, src, pitch, c0, after,
+                              "copy of D from the GPU");
+    }
+    if (!s) s = gd_copies_finish();
+    if (!s) s = gd_cuda(cudaStreamSynchronize(f.r.st), "the shortest paths");
+    if (!s && rows > 0 && x.P) f.t.kernel_ms += gd_elapsed(4, 5);
+    gd_copies_end();
+    return s;
+}
+
 static gd_status fw_devices(const gd_matrix &W, gd_out Dout, const gd_out *P0, gd_class pcls,
                             int64_t *cycle_vertex, int nd, const int *idx, gd_timing *t,
                             bool *redo)
@@ -1316,13 +1495,16 @@ static gd_status fw_devices(const gd_matrix &W, gd_out Dout, const gd_out *P0, g
     memset(dv, 0, sizeof dv);
     const int mine = gd_device_index();
     const int64_t n = W.rows, np = gd_round_up(n, FB), blocks = np / FB;
-    /* an integer W: the rounds' class from its range on the first device */
+    /* an integer W: the rounds' class from its range (every slab's) */
     const gd_class wcls = W.cls;
     gd_class cls = wcls;
     size_t es = gd_class_bytes(cls);
     const size_t wes = es;
     gd_status s = GD_OK;
-    char what[96];
+    gd_out Pout = {};
+    if (P0) Pout = *P0;
+    fw_call x = {dv, &W, &Dout, P0 ? &Pout : NULL, pcls};
+    gd_timing parts = {}; /* gd_run_parts's; each device's times are in its t */
     for (int e = 0; e < nd; ++e) {
         fw_device &f = dv[e];
         f.index = idx[e];
@@ -1334,44 +1516,43 @@ static gd_status fw_devices(const gd_matrix &W, gd_out Dout, const gd_out *P0, g
         f.r.n = n;
         f.r.np = np;
     }
-    /* D, W and the panels on each device: W uploaded to the first, copied
-     * from there to the others */
-    int at = -1; /* the device where the call failed */
-    for (int e = 0; e < nd && !s; ++e) {
-        fw_device &f = dv[e];
-        at = e;
-        gd_use_device_index(f.index);
-        if ((s = gd_device_ready())) break;
-        gd_copies_begin(&f.t);
-        f.r.st = gd_stream();
-        const int64_t rows = f.row1 - f.row0 > 0 ? f.row1 - f.row0 : FB;
-        if ((s = gd_alloc(&f.r.al, (void **)&f.r.flags, 2 * sizeof(unsigned long long),
-                          "the flags")))
-            break;
-        if (e == 0) {
-            if ((s = gd_operand_device(&W, &f.r.al, &f.r.w, gd_panel_event(GD_EV_UPLOAD_A), f.r.st,
-                                       "W")) ||
-                (s = f.r.exact_class()))
-                break;
-            cls = f.r.cls;
+    /* W (a host matrix: resident data stays on one device): each device
+     * uploads its slab's rows, beside the others; an integer W's range
+     * from theirs. Where P is asked, every device then pulls the others'
+     * rows (the predecessors' product reads all of W). */
+    int at = -1; /* the device where the call failed (the parts name theirs) */
+    s = gd_run_parts(nd, idx, fw_upload_part, &x, &parts);
+    if (!s && gd_class_is_int(wcls)) {
+        unsigned long long r[2] = {0, 0};
+        for (int e = 0; e < nd; ++e) {
+            r[0] = dv[e].range[0] > r[0] ? dv[e].range[0] : r[0];
+            r[1] |= dv[e].range[1];
+        }
+        on_device(dv[0]);
+        if (!(s = dv[0].r.exact_class_of(r))) {
+            cls = dv[0].r.cls;
             es = gd_class_bytes(cls);
             for (int q = 0; q < nd; ++q) {
                 dv[q].r.cls = cls;
                 dv[q].r.es = es;
             }
-        } else {
-            void *w = NULL;
-            gd_describe(what, sizeof what, "W", n, n, wcls);
-            if ((s = gd_alloc(&f.r.al, &w, (size_t)(n * n) * wes, what))) break;
-            f.r.w = w;
-            if (W.where == GD_HOST || W.ld == n) {
-                cudaEvent_t up = dv[0].published; /* dv[0]'s W is there */
-                if ((s = gd_cuda(cudaStreamWaitEvent(f.r.st, up, 0), "W's copy between devices")) ||
-                    (s = gd_peer_copy(w, f.ord, dv[0].r.w, dv[0].ord, (size_t)(n * n) * wes, f.r.st,
-                                      "W's copy between devices")))
-                    break;
-            }
         }
+    }
+    for (int e = 0; e < nd && !s; ++e) {
+        fw_device &f = dv[e];
+        on_device(f);
+        at = e;
+        const int64_t rows = f.row1 - f.row0;
+        for (int q = 0; q < nd && P0 && !s; ++q) {
+            const fw_device &o = dv[q];
+            const int64_t last = o.row1 < n ? o.row1 : n;
+            if (q != e && last > o.row0)
+                s = gd_peer_copy_2d((char *)f.r.w + (size_t)o.row0 * wes, (size_t)n * wes, f.ord,
+                                    (const char *)o.r.w + (size_t)o.row0 * wes, (size_t)n * wes,
+                                    o.ord, (size_t)(last - o.row0) * wes, (size_t)n, f.r.st,
+                                    "W's rows between devices");
+        }
+        if (s) break;
         if ((s = f.r.alloc(&f.r.D, np, np, cls, "D"))) break;
         f.L = gd_stream_hi();
         if ((s = f.r.alloc(&f.Acol, rows, FB, cls, "the column panel")) ||
@@ -1391,15 +1572,26 @@ static gd_status fw_devices(const gd_matrix &W, gd_out Dout, const gd_out *P0, g
             (s = gd_cuda(cudaEventCreateWithFlags(&f.ready, cudaEventDisableTiming),
                          "cudaEventCreate")))
             break;
-        if (e == 0) cudaEventRecord(f.published, f.r.st); /* W is up */
+        /* its slab of D (and the flags of its rows of W) */
+        cudaEventRecord(gd_event(0), f.r.st);
+        if ((s = f.r.fill_launch(f.row0, rows))) break;
+        cudaEventRecord(gd_event(1), f.r.st);
     }
-    /* each device fills its D (and checks W: the same flags everywhere) */
-    for (int e = 0; e < nd && !s; ++e) {
-        on_device(dv[e]);
-        at = e;
-        cudaEventRecord(gd_event(0), dv[e].r.st);
-        s = dv[e].r.fill(cycle_vertex);
-        cudaEventRecord(gd_event(1), dv[e].r.st);
+    /* the flags of every slab together: a NaN anywhere, the first
+     * negative self-loop, whether every weight is non-negative */
+    if (!s) {
+        int fl[2] = {0, 0x7fffffff};
+        for (int e = 0; e < nd && !s; ++e) {
+            on_device(dv[e]);
+            at = e;
+            int f[2] = {0, 0x7fffffff};
+            if ((s = dv[e].r.fill_read(f))) break;
+            fl[0] |= f[0];
+            if ((f[0] & F_NEGDIAG) && f[1] < fl[1]) fl[1] = f[1];
+        }
+        at = 0;
+        if (!s) s = dv[0].r.fill_verdict(fl, cycle_vertex);
+        for (int e = 1; e < nd && !s; ++e) dv[e].r.nonneg = dv[0].r.nonneg;
     }
     if (!s) {
         const bool nonneg = dv[0].r.nonneg;
@@ -1420,12 +1612,20 @@ static gd_status fw_devices(const gd_matrix &W, gd_out Dout, const gd_out *P0, g
             cudaEventRecord(gd_event(3), dv[e].r.st);
         }
     }
+    /* D's host result made, and its pages touched, while the rounds run
+     * (with P it waits: a cycle of weight 0 runs the call again
+     * elsewhere) */
+    if (!s && !P0) {
+        at = -1;
+        s = dv[0].r.host_results(Dout, NULL, pcls);
+    }
     /* a negative cycle: the first vertex of any slab with a negative
      * diagonal entry */
     int64_t neg = 0;
     for (int e = 0; e < nd && !s; ++e) {
         fw_device &f = dv[e];
         on_device(f);
+        at = e;
         const int64_t last = f.row1 < n ? f.row1 : n;
         if (last <= f.row0) continue;
         const int start[2] = {0, 0x7fffffff};
@@ -1477,67 +1677,18 @@ static gd_status fw_devices(const gd_matrix &W, gd_out Dout, const gd_out *P0, g
         if (!s) s = f0.r.zero_cycle(&zero);
         if (!s && zero) *redo = true;
     }
-    const size_t pes = gd_class_bytes(pcls);
-    gd_out Pout = {};
-    if (P0) Pout = *P0;
-    if (!s && P0 && !*redo) {
-        gd_describe(what, sizeof what, "P", n, n, pcls);
-        s = gd_out_buffer(&Pout, (size_t)(n * n) * pes, what);
-    }
-    for (int e = 0; e < nd && !s && P0 && !*redo; ++e) {
-        fw_device &f = dv[e];
-        on_device(f);
-        at = e;
-        const int64_t last = f.row1 < n ? f.row1 : n;
-        if (last <= f.row0) continue;
-        void *tight = NULL;
-        cudaEventRecord(gd_event(4), f.r.st);
-        if ((s = f.r.alloc(&f.r.P, np, np, GD_INT32, "P")) ||
-            (s = f.r.last_edge_pass<float>(f.row0, f.row1 - f.row0)))
-            break;
-        cudaEventRecord(gd_event(5), f.r.st);
-        if ((s = f.r.alloc(&tight, last - f.row0, n, pcls, "P's rows"))) break;
-        gd_launch_widen(pcls, (const int *)f.r.P + f.row0, np, tight, last - f.row0, n, f.r.st);
-        cudaEventRecord(gd_event(GD_EV_UNPACK), f.r.st);
-        gd_copies_begin(&f.t);
-        if ((s = gd_cuda(cudaGetLastError(), "the predecessors' product")) ||
-            (s = gd_download((char *)Pout.ptr + (size_t)f.row0 * pes, (size_t)n * pes, tight,
-                             (size_t)(last - f.row0) * pes, (size_t)(last - f.row0) * pes,
-                             (size_t)n, gd_event(GD_EV_UNPACK), "copy of P from the GPU")) ||
-            (s = gd_copies_finish()) ||
-            (s = gd_cuda(cudaStreamSynchronize(f.r.st), "the predecessors' product")))
-            break;
-        f.t.kernel_ms += gd_elapsed(4, 5);
-    }
-    /* each slab's rows of D into the host result */
-    /* (an integer W's: each slab's rows in the class first) */
+    /* the host results, then each device's rows of P and D into them, the
+     * devices beside one another */
+    char what[96];
     if (!s && !*redo) {
-        gd_describe(what, sizeof what, "D", n, n, wcls);
-        s = gd_out_buffer(&Dout, (size_t)(n * n) * wes, what);
-    }
-    for (int e = 0; e < nd && !s && !*redo; ++e) {
-        fw_device &f = dv[e];
-        on_device(f);
-        at = e;
-        const int64_t last = f.row1 < n ? f.row1 : n;
-        if (last <= f.row0) continue;
-        const int64_t rows = last - f.row0;
-        const void *src = (const char *)f.r.D + (size_t)f.row0 * es;
-        size_t pitch = (size_t)np * es;
-        if (wcls != cls) {
-            void *tight = NULL;
-            if ((s = f.r.alloc(&tight, rows, n, wcls, "D's rows"))) break;
-            gd_with_int_class(wcls, apsp_run::to_class_fn{f.r, tight, rows, f.row0, rows, NULL});
-            if ((s = gd_cuda(cudaGetLastError(), "the results' layout"))) break;
-            cudaEventRecord(gd_event(GD_EV_UNPACK), f.r.st);
-            src = tight;
-            pitch = (size_t)rows * wes;
+        at = -1;
+        if (P0) {
+            gd_describe(what, sizeof what, "P", n, n, pcls);
+            s = gd_out_buffer(&Pout, (size_t)(n * n) * gd_class_bytes(pcls), what);
         }
-        gd_copies_begin(&f.t);
-        s = gd_download((char *)Dout.ptr + (size_t)f.row0 * wes, (size_t)n * wes, src, pitch,
-                        (size_t)rows * wes, (size_t)n, wcls != cls ? gd_event(GD_EV_UNPACK) : NULL,
-                        "copy of D from the GPU");
-        if (!s) s = gd_copies_finish();
+        gd_describe(what, sizeof what, "D", n, n, wcls);
+        if (!s) s = gd_out_buffer(&Dout, (size_t)(n * n) * wes, what);
+        if (!s) s = gd_run_parts(nd, idx, fw_results_part, &x, &parts);
     }
     if ((s == GD_ERR_MEMORY || s == GD_ERR_CUDA) && at >= 0) {
         char msg[1024];

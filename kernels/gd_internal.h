@@ -208,6 +208,12 @@ gd_status gd_download(void *dst, size_t dpitch, const void *src, size_t spitch,
                       size_t width, size_t height, cudaEvent_t after, const char *what);
 /* Waits for every copy in flight and lands the downloads in host memory. */
 gd_status gd_copies_finish(void);
+/* Touches every page of a fresh host result of 32 MiB or more (the
+ * system clears each page at its first touch), by up to 16 threads on
+ * whole huge pages: called while the kernels run, it takes the first
+ * touch off the download's path, whose copies out of the slots then write
+ * touched memory. GD_PREFAULT=0 turns it off. */
+void gd_host_prefault(void *p, size_t bytes);
 
 /* Events without timing, for ordering one stream after another:
  * 0..GD_MAX_PANELS-1. A product in blocks (at most GD_MAX_SIDE a side)

@@ -149,6 +149,32 @@ function check_devices (which)
     endif
     ncase++;
   endfor
+  ## each device uploads and checks its own rows of W; what the rows say
+  ## is taken together: a negative edge, a large integer weight, a NaN or
+  ## a negative self-loop in the last device's rows alone decide for all
+  nv = 128 * N + 77;
+  W = single (randi ([1 9], nv));  W(rand (nv) < 0.9) = Inf;
+  W(nv, 2) = -1;                     # the one negative edge, in the last slab
+  [D1, ~, i1] = gd_apsp (W, "Variant", "fw", "Devices", 1);
+  [Dn, ~, in] = gd_apsp (W, "Variant", "fw", "Devices", all_);
+  same (Dn, D1, in, all_, "apsp single, a negative edge in the last rows alone");
+  if (isempty (strfind (in.kernel, "fminf")) || isempty (strfind (i1.kernel, "fminf")))
+    error ("check_devices: a negative edge in the last rows ran '%s' and '%s'", in.kernel, i1.kernel);
+  endif
+  W = int32 (randi ([0 9], nv));  W(rand (nv) < 0.9) = intmax ("int32");
+  W(nv, 3) = 2^25;                   # double's range, from the last slab alone
+  [D1, ~, i1] = gd_apsp (W, "Variant", "fw", "Devices", 1);
+  [Dn, ~, in] = gd_apsp (W, "Variant", "fw", "Devices", all_);
+  same (Dn, D1, in, all_, "apsp int32, the large weight in the last rows alone");
+  if (! strncmp (in.kernel, "double, exact", 13) || ! strncmp (i1.kernel, "double, exact", 13))
+    error ("check_devices: a large weight in the last rows ran '%s' and '%s'", in.kernel, i1.kernel);
+  endif
+  W = single (randi ([1 9], nv));
+  W(nv - 1, 4) = NaN;
+  expect_error ("gd:input", "NaN", @gd_apsp, W, "Variant", "fw", "Devices", all_);
+  W(nv - 1, 4) = 1;  W(nv - 1, nv - 1) = -1;  W(130, 130) = -3;   # the first is named
+  expect_error ("gd:negcycle", "W\\(130,130\\) < 0", @gd_apsp, W, "Variant", "fw", "Devices", all_);
+  ncase += 4;
   ## single's P divides with D (its rows from D's rows): integer weights
   ## (ties), negative edges, a graph with a cycle of weight 0 (found
   ## across devices, then P with the edge counts on the first device)
