@@ -1380,8 +1380,8 @@ struct fw_call {
 };
 
 /* Part e (on device e's thread): W's rows of its slab uploaded into their
- * rows of an n x n W there (the rest comes from the others where P needs
- * all of W), and an integer W's range over them. */
+ * rows of an n x n W there (all of W where P is asked: the predecessors'
+ * product reads it whole), and an integer W's range over the slab. */
 static gd_status fw_upload_part(void *c, int e, int, gd_timing *)
 {
     fw_call &x = *(fw_call *)c;
@@ -1400,9 +1400,10 @@ static gd_status fw_upload_part(void *c, int e, int, gd_timing *)
                        "the flags")) &&
         !(s = gd_alloc(&f.r.al, &w, (size_t)(n * n) * wes, what))) {
         f.r.w = w;
-        s = gd_upload_to((char *)w + (size_t)f.row0 * wes, (size_t)n * wes,
-                         (const char *)W.ptr + (size_t)f.row0 * wes, (size_t)W.ld * wes,
-                         (size_t)rows * wes, (size_t)n, gd_panel_event(GD_EV_UPLOAD_A), "W");
+        const int64_t u0 = x.P ? 0 : f.row0, un = x.P ? n : rows;
+        s = gd_upload_to((char *)w + (size_t)u0 * wes, (size_t)n * wes,
+                         (const char *)W.ptr + (size_t)u0 * wes, (size_t)W.ld * wes,
+                         (size_t)un * wes, (size_t)n, gd_panel_event(GD_EV_UPLOAD_A), "W");
     }
     if (!s) s = gd_cuda(cudaStreamWaitEvent(f.r.st, gd_panel_event(GD_EV_UPLOAD_A), 0), "W");
     if (!s) s = gd_copies_finish();
@@ -1517,9 +1518,8 @@ static gd_status fw_devices(const gd_matrix &W, gd_out Dout, const gd_out *P0, g
         f.r.np = np;
     }
     /* W (a host matrix: resident data stays on one device): each device
-     * uploads its slab's rows, beside the others; an integer W's range
-     * from theirs. Where P is asked, every device then pulls the others'
-     * rows (the predecessors' product reads all of W). */
+     * uploads its slab's rows (all of W where P is asked), beside the
+     * others; an integer W's range from theirs */
     int at = -1; /* the device where the call failed (the parts name theirs) */
     s = gd_run_parts(nd, idx, fw_upload_part, &x, &parts);
     if (!s && gd_class_is_int(wcls)) {
@@ -1543,16 +1543,6 @@ static gd_status fw_devices(const gd_matrix &W, gd_out Dout, const gd_out *P0, g
         on_device(f);
         at = e;
         const int64_t rows = f.row1 - f.row0;
-        for (int q = 0; q < nd && P0 && !s; ++q) {
-            const fw_device &o = dv[q];
-            const int64_t last = o.row1 < n ? o.row1 : n;
-            if (q != e && last > o.row0)
-                s = gd_peer_copy_2d((char *)f.r.w + (size_t)o.row0 * wes, (size_t)n * wes, f.ord,
-                                    (const char *)o.r.w + (size_t)o.row0 * wes, (size_t)n * wes,
-                                    o.ord, (size_t)(last - o.row0) * wes, (size_t)n, f.r.st,
-                                    "W's rows between devices");
-        }
-        if (s) break;
         if ((s = f.r.alloc(&f.r.D, np, np, cls, "D"))) break;
         f.L = gd_stream_hi();
         if ((s = f.r.alloc(&f.Acol, rows, FB, cls, "the column panel")) ||
