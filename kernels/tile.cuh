@@ -152,17 +152,22 @@ struct jaccard_counts {
 };
 // chebychev: max |x - y|, NaN kept. |x - y| is +0 ... +Inf or a NaN with
 // its sign bit clear, above +Inf as an integer: the integer max of the bit
-// patterns is the float max, and once NaN stays NaN (as the host's loop)
+// patterns is the float max, and once NaN stays NaN (as the host's loop).
+// The sign bit is cleared by an integer and, not fabs: with fabs, the
+// fused nearest neighbours in double lost the NaN of Inf - Inf to the
+// other columns' values (so its bits were negative as an integer), where
+// single and cityblock kept it (the fuzz found it).
 struct maxabs {
     enum { K = 1, WITNESS = 0 };
     template <class T> __device__ static T init() { return (T)0; }
     __device__ static void step(float &acc, float a, float b)
     {
-        acc = __int_as_float(max(__float_as_int(acc), __float_as_int(fabsf(a - b))));
+        acc = __int_as_float(max(__float_as_int(acc), __float_as_int(a - b) & 0x7fffffff));
     }
     __device__ static void step(double &acc, double a, double b)
     {
-        acc = __longlong_as_double(max(__double_as_longlong(acc), __double_as_longlong(fabs(a - b))));
+        acc = __longlong_as_double(
+            max(__double_as_longlong(acc), __double_as_longlong(a - b) & 0x7fffffffffffffffll));
     }
 };
 

@@ -17,6 +17,29 @@ check() { octave_ok "check_knn('$1', '$2')" "cases within bounds"; }
 @test "knn fused on the GPU, every metric, single" { require_gpu; octave_ok "check_knn('fused', 'single', 'all')" "cases within bounds"; }
 @test "knn fused on the GPU, every metric, double" { require_gpu; octave_ok "check_knn('fused', 'double', 'all')" "cases within bounds"; }
 
+@test "the same infinity in a row of X and of Y: a NaN difference, NaN distance in every metric's kernel, both classes" {
+    require_gpu
+    # -Inf - -Inf is NaN, whose sign bit the GPU sets in double: chebychev's
+    # integer max of |x - y|'s bits must still keep it (the fuzz found it lost)
+    octave_ok "for c = {'single', 'double'}
+          X = cast(randn(40, 5), c{1}); Y = cast(randn(9, 5), c{1});
+          X(3, 2) = -Inf; Y(4, 2) = -Inf; X(7, 5) = Inf; Y(6, 5) = Inf; X(8, 1) = Inf; Y(6, 1) = -Inf;
+          for m = {'chebychev', 'cityblock', 'euclidean', 'squaredeuclidean', {'minkowski', 3}}
+            a = m{1}; if (! iscell (a)) a = {a}; end
+            C = gd_pdist2(X, Y, a{:}, 'Variant', 'cpu');
+            assert(isnan(C(3, 4)) && isnan(C(7, 6)) && C(8, 6) == Inf);
+            T = gd_pdist2(X, Y, a{:}, 'Variant', 'tuned');
+            assert(isequaln(isnan(T), isnan(C)) && isequal(T == Inf, C == Inf), [c{1} ' ' a{1} ' tuned']);
+            # the fused kernels' distances are tuned's: its stable sort
+            [D, I] = gd_pdist2(X, Y, a{:}, 'Smallest', 40, 'Variant', 'fused');
+            [S, J] = sort(T);
+            assert(isequaln(D, S) && isequal(I, J), [c{1} ' ' a{1} ' fused']);
+            assert(isnan(D(end, 4)) && I(end, 4) == 3 && isnan(D(end, 6)) && I(end, 6) == 7);
+          end
+        end
+        disp('infinities ok')" "infinities ok"
+}
+
 @test "large K on the GPU: every query's buckets overflow and merge many times" {
     require_gpu
     octave_ok "X = single(randi([0 20], 5000, 4)); Y = single(randi([0 20], 300, 4));
