@@ -89,7 +89,7 @@ __global__ void weight_range(const I *__restrict__ W, int64_t ldw, int64_t rows,
     unsigned long long m = 0, neg = 0;
     for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < rows * cols;
          e += (int64_t)gridDim.x * blockDim.x) {
-        const I w = W[e % rows + ldw * (e / rows)];
+        const I w = ldw == rows ? W[e] : W[e % rows + ldw * (e / rows)];
         if (w == gd_limits<I>::hi) continue;
         const long long v = (long long)w;
         const unsigned long long a = v < 0 ? (unsigned long long)-v : (unsigned long long)v;
