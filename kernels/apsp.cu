@@ -127,24 +127,27 @@ __global__ void to_class(const T *__restrict__ D, int64_t ldd, I *__restrict__ o
     }
 }
 
-// Rows [r0, r0 + rows) of D (np x np) from W (n x n, ldw): the weights, 0
-// on the diagonal, NaN padding; P(i,j) = i + 1 where there is an edge
-// i -> j (W(i,j) < Inf, i != j), else 0; H(i,j), the edges of the path,
-// 1 there, else 0. One device fills all np rows; across devices each its
-// slab, reading only W's rows of it.
+// Rows [r0, r0 + rows) of D (np columns) from W's (n columns): the
+// weights, 0 on the diagonal, NaN padding; P(i,j) = i + 1 where there is
+// an edge i -> j (W(i,j) < Inf, i != j), else 0; H(i,j), the edges of the
+// path, 1 there, else 0. Row i of D (and P, H) is row i - d0 of an array of
+// leading dimension ldd, row i of W row i - w0 of one of ldw: one device
+// fills all np rows of whole arrays (d0 = w0 = 0); across devices each its
+// slab, kept as an array of the slab's rows (d0 its first row, and W's
+// rows of it alone where P is not asked).
 template <class T, class I>
-__global__ void apsp_init(const I *__restrict__ W, int64_t ldw, T *__restrict__ D,
-                          int *__restrict__ P, int *__restrict__ H, int64_t n, int64_t np,
-                          int64_t r0, int64_t rows, int *flags)
+__global__ void apsp_init(const I *__restrict__ W, int64_t ldw, int64_t w0, T *__restrict__ D,
+                          int64_t ldd, int64_t d0, int *__restrict__ P, int *__restrict__ H,
+                          int64_t n, int64_t np, int64_t r0, int64_t rows, int *flags)
 {
     int f = 0, v = 0x7fffffff;
     for (int64_t q = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; q < rows * np;
          q += (int64_t)gridDim.x * blockDim.x) {
-        const int64_t i = r0 + q % rows, j = q / rows, e = i + np * j;
+        const int64_t i = r0 + q % rows, j = q / rows, e = (i - d0) + ldd * j;
         T d = pad_nan<T>();
         int p = 0;
         if (i < n && j < n) {
-            const T w = weight_as<T>(W[i + ldw * j]);
+            const T w = weight_as<T>(W[(i - w0) + ldw * j]);
             if (w != w) f |= F_NAN;
             else if (signbit(w)) f |= F_SIGN;
             if (i == j) {
@@ -207,8 +210,9 @@ __global__ void last_edges(const I *__restrict__ W, T *__restrict__ Wt, int64_t 
 // last edge of a shortest path), 0 on the diagonal and where j is
 // unreachable. Where no cycle has weight 0, following these goes from j
 // back to i (a circle of them would be a cycle of weight 0).
-// The product's rows start at row i0 of D and P (a slab of rows, across
-// devices; 0 on one).
+// The product's row i is the graph's row i0 + i (a slab of rows, across
+// devices; 0 on one), and row i of D and P (leading dimension ld), which
+// start at the slab's first row.
 template <class T> struct last_edge_out {
     enum { TILE = 0 };
     const T *D;
@@ -221,11 +225,11 @@ template <class T> struct last_edge_out {
         const int64_t gi = i + i0;
         if (gi >= n || j >= n) return;
         int p = 0;
-        if (gi != j && D[gi + ld * j] < (T)INFINITY) {
+        if (gi != j && D[i + ld * j] < (T)INFINITY) {
             T s;
             p = (int)gd_tile::first_k<G>(Ap, lda, Bt, ldb, i, j, v, w, &s) + 1;
         }
-        P[gi + ld * j] = p;
+        P[i + ld * j] = p;
     }
 };
 
@@ -414,6 +418,14 @@ struct apsp_run {
     cudaStream_t st;
     void *D, *P, *H;
     const void *w; /* W on the device */
+    /* Which rows of D (P, H) and W this device holds: row i of D is row
+     * i - d0 of an array of leading dimension ldd, W's row i - w0 of one of
+     * ldw. 0 (one device): the whole arrays, np and n. Across devices D
+     * is the slab's rows (d0 its first, ldd their count), and W too
+     * where P is not asked. */
+    int64_t d0, ldd, w0, ldw;
+    int64_t ld_d() const { return ldd ? ldd : np; }
+    int64_t ld_w() const { return ldw ? ldw : n; }
     int *flags;
     /* fw: the rounds' panels, one allocation (panel_set); squaring: the
      * second buffers and D's transpose */
@@ -473,8 +485,8 @@ struct apsp_run {
         if ((s = gd_cuda(cudaMemsetAsync(flags, 0, 2 * sizeof r[0], st), "clearing the flags")))
             return s;
         if (rows > 0 && n > 0)
-            gd_with_int_class(wcls, range_fn{(const char *)w + (size_t)r0 * gd_class_bytes(wcls),
-                                             n, rows, n, (unsigned long long *)flags, st});
+            gd_with_int_class(wcls, range_fn{(const char *)w + (size_t)(r0 - w0) * gd_class_bytes(wcls),
+                                             ld_w(), rows, n, (unsigned long long *)flags, st});
         if ((s = gd_cuda(cudaGetLastError(), "the weights' range")) ||
             (s = gd_cuda(cudaMemcpyAsync(r, flags, 2 * sizeof r[0], cudaMemcpyDeviceToHost, st),
                          "reading the weights' range")))
@@ -513,8 +525,9 @@ struct apsp_run {
         template <class I> void operator()() const
         {
             apsp_init<T, I><<<gd_blocks_for(rows * r.np, 256), 256, 0, r.st>>>(
-                (const I *)r.w, r.n, (T *)r.D, r.track ? (int *)r.P : NULL,
-                r.hops ? (int *)r.H : NULL, r.n, r.np, r0, rows, r.flags);
+                (const I *)r.w, r.ld_w(), r.w0, (T *)r.D, r.ld_d(), r.d0,
+                r.track ? (int *)r.P : NULL, r.hops ? (int *)r.H : NULL, r.n, r.np, r0, rows,
+                r.flags);
         }
     };
     template <class T> struct last_edges_fn {
@@ -773,34 +786,38 @@ struct apsp_run {
         if (rows < 0) rows = np;
         if ((s = alloc(&Dt, np, np, cls, "W transposed"))) return s;
         with_weights<T>(wcls, last_edges_fn<T>{*this});
-        const last_edge_out<T> out = {(const T *)D, (int *)P, np, n, row0};
+        const int64_t ld = ld_d();
+        const T *A = (const T *)D + (row0 - d0), *B = (const T *)Dt;
+        const last_edge_out<T> out = {A, (int *)P + (row0 - d0), ld, n, row0};
         using namespace gd_tile;
-        const T *A = (const T *)D + row0, *B = (const T *)Dt;
         if constexpr (sizeof(T) == 8)
             launch_each<minplus_first<1>, T, 4, layout<16, 8, 1>, last_edge_out<T>, -1, true>(
-                A, np, B, np, rows, np, np, out, st);
+                A, ld, B, np, rows, np, np, out, st);
         else if (nonneg)
             launch_each<minplus_first_nonneg, T, 16, layout<16, 8, 2, true>, last_edge_out<T>>(
-                A, np, B, np, rows, np, np, out, st);
+                A, ld, B, np, rows, np, np, out, st);
         else
             launch_each<minplus_first<4>, T, 8, layout<16, 8, 2, true>, last_edge_out<T>>(
-                A, np, B, np, rows, np, np, out, st);
+                A, ld, B, np, rows, np, np, out, st);
         return gd_cuda(cudaGetLastError(), "the predecessors' product");
     }
 
     /* whether the graph has a cycle of weight 0 (predecessors chosen
-     * without edge counts may then go round it) */
-    gd_status zero_cycle(bool *found)
+     * without edge counts may then go round it); whole: D gathered from
+     * devices' slabs */
+    gd_status zero_cycle(bool *found, const void *whole = NULL)
     {
         gd_status s;
         int f = 0;
         if ((s = gd_cuda(cudaMemsetAsync(flags, 0, sizeof(int), st), "clearing a flag")))
             return s;
+        /* the whole np x np D: this device's, or one gathered (whole) */
+        const void *d = whole ? whole : D;
         const unsigned blocks = gd_blocks_for(n * n, 256);
         if (cls == GD_SINGLE)
-            apsp_zero_cycle<float><<<blocks, 256, 0, st>>>((const float *)D, n, np, flags);
+            apsp_zero_cycle<float><<<blocks, 256, 0, st>>>((const float *)d, n, np, flags);
         else
-            apsp_zero_cycle<double><<<blocks, 256, 0, st>>>((const double *)D, n, np, flags);
+            apsp_zero_cycle<double><<<blocks, 256, 0, st>>>((const double *)d, n, np, flags);
         if ((s = gd_cuda(cudaGetLastError(), "the zero-cycle check")) ||
             (s = gd_cuda(cudaMemcpyAsync(&f, flags, sizeof f, cudaMemcpyDeviceToHost, st),
                          "reading a flag")) ||
@@ -865,12 +882,13 @@ struct apsp_run {
         template <class I> void operator()() const
         {
             const unsigned blocks = gd_blocks_for(rows * r.n, 256);
+            const int64_t ld = r.ld_d(), at = row0 - r.d0;
             if (r.cls == GD_SINGLE)
-                to_class<float, I><<<blocks, 256, 0, r.st>>>((const float *)r.D + row0, r.np,
-                                                             (I *)dst, ldo, rows, r.n, P, r.np);
+                to_class<float, I><<<blocks, 256, 0, r.st>>>((const float *)r.D + at, ld,
+                                                             (I *)dst, ldo, rows, r.n, P, ld);
             else
-                to_class<double, I><<<blocks, 256, 0, r.st>>>((const double *)r.D + row0, r.np,
-                                                              (I *)dst, ldo, rows, r.n, P, r.np);
+                to_class<double, I><<<blocks, 256, 0, r.st>>>((const double *)r.D + at, ld,
+                                                              (I *)dst, ldo, rows, r.n, P, ld);
         }
     };
 
@@ -1223,9 +1241,12 @@ gd_status run_gpu(bool fw, const gd_matrix &W, gd_out Dout, const gd_out *P0, gd
 }
 
 /* ---------------------------------------------------------------------
- * Floyd-Warshall across devices (D alone): device e owns the rows of a
- * slab of blocks [row0, row1) of D (all columns; each device holds an np x
- * np D, of which it updates its slab). Round K:
+ * Floyd-Warshall across devices (D, and single's P after): device e owns
+ * the rows of a slab of blocks [row0, row1) of D (all columns) and holds
+ * them alone, an array of the slab's rows (rows x np, leading dimension
+ * rows = row1 - row0; apsp_run's d0 and ldd), as it holds W's rows of its
+ * slab alone where P is not asked and its rows of P: the memory of the
+ * lengths divides with the devices. Round K:
  *   the owner of K's rows closes D(K,K) (fw_diag), relaxes its rows of
  *   the column panel against it (step 2) and publishes the closed block
  *   transposed and the row panel transposed, as the one-device rounds
@@ -1281,6 +1302,7 @@ static gd_status fw_close(fw_device *dv, int nd, int64_t R, bool nonneg)
             on_device(f);
             cudaStream_t L = f.L;
             const int64_t rows = f.row1 - f.row0;
+            /* the slab's rows of D: row i, column j at d[i - row0 + rows j] */
             T *d = (T *)f.r.D;
             if ((s = gd_cuda(cudaStreamWaitEvent(L, f.cross, 0), "a Floyd-Warshall round")))
                 return s;
@@ -1288,24 +1310,25 @@ static gd_status fw_close(fw_device *dv, int nd, int64_t R, bool nonneg)
                 /* the others took the copies of two rounds ago */
                 for (int x = 0; x < nd; ++x)
                     if (x != o && dv[x].pulled_once) cudaStreamWaitEvent(L, dv[x].pulled, 0);
-                if ((s = launch_fw_diag<T>(d, NULL, NULL, np, k0, L))) return s;
-                gd_launch_transpose(f.r.cls, d + k0 + np * k0, np, f.Dkt[b], FB, FB, L);
+                T *dkk = d + (k0 - f.row0) + rows * k0;
+                if ((s = launch_fw_diag<T>(dkk, NULL, NULL, rows, 0, L))) return s;
+                gd_launch_transpose(f.r.cls, dkk, rows, f.Dkt[b], FB, FB, L);
             } else {
                 if ((s = gd_cuda(cudaStreamWaitEvent(L, dv[o].published, 0), "a Floyd-Warshall round")) ||
                     (s = gd_peer_copy(f.Dkt[b], f.ord, dv[o].Dkt[b], dv[o].ord, FB * FB * es, L,
                                       "the diagonal block's copy between devices")))
                     return s;
             }
-            cudaMemcpy2DAsync(f.Acol, rows * es, d + f.row0 + np * k0, np * es, rows * es, FB,
-                              cudaMemcpyDeviceToDevice, L);
-            const gd_tile::relax<T> col = {d + f.row0 + np * k0, d + f.row0 + np * k0, np,
-                                           NULL, NULL, NULL, FB, NULL, NULL, NULL, NULL, NULL, np};
+            /* its rows of the column panel: one contiguous piece */
+            T *dcol = d + rows * k0;
+            cudaMemcpyAsync(f.Acol, dcol, (size_t)(rows * FB) * es, cudaMemcpyDeviceToDevice, L);
+            const gd_tile::relax<T> col = {dcol, dcol, rows, NULL, NULL, NULL, FB,
+                                           NULL, NULL, NULL, NULL, NULL, np};
             relax_product<T>((const T *)f.Acol, rows, (const T *)f.Dkt[b], FB, rows, FB, FB, col,
                              nonneg, L);
-            cudaMemcpy2DAsync(f.Ac[b], rows * es, d + f.row0 + np * k0, np * es, rows * es, FB,
-                              cudaMemcpyDeviceToDevice, L);
+            cudaMemcpyAsync(f.Ac[b], dcol, (size_t)(rows * FB) * es, cudaMemcpyDeviceToDevice, L);
             if (e == o) {
-                gd_launch_transpose(f.r.cls, d + k0, np, f.Bt[b], FB, np, L);
+                gd_launch_transpose(f.r.cls, d + (k0 - f.row0), rows, f.Bt[b], FB, np, L);
                 s = gd_cuda(cudaEventRecord(f.published, L), "a Floyd-Warshall round");
             } else {
                 s = gd_peer_copy(f.Bt[b], f.ord, dv[o].Bt[b], dv[o].ord, (size_t)(np * FB) * es, L,
@@ -1340,11 +1363,12 @@ static gd_status fw_round(fw_device *dv, int nd, int64_t r, int64_t rounds, bool
         const T *A = (const T *)f.Ac[b], *B = (const T *)f.Bt[b];
         if ((s = gd_cuda(cudaStreamWaitEvent(st, f.ready, 0), "a Floyd-Warshall round"))) return s;
         if (next) {
-            const gd_tile::relax<T> col = {d + f.row0 + np * kn, d + f.row0 + np * kn, np, NULL,
+            const gd_tile::relax<T> col = {d + rows * kn, d + rows * kn, rows, NULL,
                                            NULL, NULL, FB, NULL, NULL, NULL, NULL, NULL, np};
             relax_product<T>(A, rows, B + kn, np, rows, FB, FB, col, nonneg, st);
             if (f.row0 <= kn && kn < f.row1) {
-                const gd_tile::relax<T> row = {d + kn, d + kn, np, NULL, NULL, NULL, FB, NULL,
+                T *dk = d + (kn - f.row0);
+                const gd_tile::relax<T> row = {dk, dk, rows, NULL, NULL, NULL, FB, NULL,
                                                NULL, NULL, NULL, NULL, np};
                 relax_product<T>(A + (kn - f.row0), rows, B, np, FB, np, FB, row, nonneg, st,
                                  gd_tile::hole{0, 0, kn, FB});
@@ -1361,7 +1385,7 @@ static gd_status fw_round(fw_device *dv, int nd, int64_t r, int64_t rounds, bool
         const bool mine = f.row0 <= kn && kn < f.row1;
         const gd_tile::hole h = !next ? gd_tile::hole{0, 0, 0, 0}
                                       : gd_tile::hole{mine ? kn - f.row0 : 0, mine ? FB : 0, kn, FB};
-        const gd_tile::relax<T> all = {d + f.row0, d + f.row0, np, NULL, NULL, NULL, FB, NULL,
+        const gd_tile::relax<T> all = {d, d, rows, NULL, NULL, NULL, FB, NULL,
                                        NULL, NULL, NULL, NULL, np};
         relax_product<T>((const T *)f.Ac[b], rows, (const T *)f.Bt[b], np, rows, np, FB, all,
                          nonneg, f.r.st, h);
@@ -1379,8 +1403,8 @@ struct fw_call {
     gd_class pcls;
 };
 
-/* Part e (on device e's thread): W's rows of its slab uploaded into their
- * rows of an n x n W there (all of W where P is asked: the predecessors'
+/* Part e (on device e's thread): W's rows of its slab uploaded, an array
+ * of those rows alone (all of W where P is asked: the predecessors'
  * product reads it whole), and an integer W's range over the slab. */
 static gd_status fw_upload_part(void *c, int e, int, gd_timing *)
 {
@@ -1395,15 +1419,18 @@ static gd_status fw_upload_part(void *c, int e, int, gd_timing *)
     const size_t wes = gd_class_bytes(W.cls);
     void *w = NULL;
     char what[96];
-    gd_describe(what, sizeof what, "W", n, n, W.cls);
+    /* the rows held: all of W, or the slab's (w0 its first, ldw their count) */
+    const int64_t u0 = x.P ? 0 : f.row0, un = x.P ? n : rows;
+    f.r.w0 = u0;
+    f.r.ldw = un;
+    gd_describe(what, sizeof what, x.P ? "W" : "W's rows", un, n, W.cls);
     if (!(s = gd_alloc(&f.r.al, (void **)&f.r.flags, 2 * sizeof(unsigned long long),
                        "the flags")) &&
-        !(s = gd_alloc(&f.r.al, &w, (size_t)(n * n) * wes, what))) {
+        !(s = gd_alloc(&f.r.al, &w, (size_t)(un * n) * wes, what))) {
         f.r.w = w;
-        const int64_t u0 = x.P ? 0 : f.row0, un = x.P ? n : rows;
-        s = gd_upload_to((char *)w + (size_t)u0 * wes, (size_t)n * wes,
-                         (const char *)W.ptr + (size_t)u0 * wes, (size_t)W.ld * wes,
-                         (size_t)un * wes, (size_t)n, gd_panel_event(GD_EV_UPLOAD_A), "W");
+        s = gd_upload_to(w, (size_t)un * wes, (const char *)W.ptr + (size_t)u0 * wes,
+                         (size_t)W.ld * wes, (size_t)un * wes, (size_t)n,
+                         gd_panel_event(GD_EV_UPLOAD_A), "W");
     }
     if (!s) s = gd_cuda(cudaStreamWaitEvent(f.r.st, gd_panel_event(GD_EV_UPLOAD_A), 0), "W");
     if (!s) s = gd_copies_finish();
@@ -1432,8 +1459,9 @@ static gd_status download_rows(void *dst, size_t es, int64_t n, int64_t row0, in
 }
 
 /* Part e (on device e's thread): its slab's rows of P (from its rows of D
- * and all of W, as the one-device product computes them) and of D (an
- * integer W's in its class), into the host results. */
+ * and all of W, as the one-device product computes them; an array of the
+ * slab's rows, as D is) and of D (an integer W's in its class), into the
+ * host results. */
 static gd_status fw_results_part(void *c, int e, int nd, gd_timing *)
 {
     fw_call &x = *(fw_call *)c;
@@ -1441,20 +1469,20 @@ static gd_status fw_results_part(void *c, int e, int nd, gd_timing *)
     on_device(f);
     gd_copies_begin(&f.t);
     const int64_t n = f.r.n, np = f.r.np, last = f.row1 < n ? f.row1 : n, rows = last - f.row0;
-    const int64_t c0 = n * e / nd;
+    const int64_t c0 = n * e / nd, held = f.row1 - f.row0;
     const gd_class wcls = x.W->cls, cls = f.r.cls;
     const size_t es = f.r.es, wes = gd_class_bytes(wcls), pes = gd_class_bytes(x.pcls);
     gd_status s = GD_OK;
     if (rows > 0 && x.P) {
         void *tight = NULL;
         cudaEventRecord(gd_event(4), f.r.st);
-        if (!(s = f.r.alloc(&f.r.P, np, np, GD_INT32, "P")) &&
-            !(s = f.r.last_edge_pass<float>(f.row0, f.row1 - f.row0))) {
+        if (!(s = f.r.alloc(&f.r.P, held, np, GD_INT32, "P's rows")) &&
+            !(s = f.r.last_edge_pass<float>(f.row0, held))) {
             cudaEventRecord(gd_event(5), f.r.st);
             s = f.r.alloc(&tight, rows, n, x.pcls, "P's rows");
         }
         if (!s) {
-            gd_launch_widen(x.pcls, (const int *)f.r.P + f.row0, np, tight, rows, n, f.r.st);
+            gd_launch_widen(x.pcls, (const int *)f.r.P, held, tight, rows, n, f.r.st);
             cudaEventRecord(gd_event(GD_EV_UNPACK + 1), f.r.st);
             if (!(s = gd_cuda(cudaGetLastError(), "the predecessors' product")))
                 s = download_rows(x.P->ptr, pes, n, f.row0, rows, tight, (size_t)rows * pes, c0,
@@ -1462,8 +1490,8 @@ static gd_status fw_results_part(void *c, int e, int nd, gd_timing *)
         }
     }
     if (rows > 0 && !s) {
-        const void *src = (const char *)f.r.D + (size_t)f.row0 * es;
-        size_t pitch = (size_t)np * es;
+        const void *src = f.r.D;
+        size_t pitch = (size_t)held * es;
         cudaEvent_t after = NULL;
         if (wcls != cls) {
             void *tight = NULL;
@@ -1543,7 +1571,10 @@ static gd_status fw_devices(const gd_matrix &W, gd_out Dout, const gd_out *P0, g
         on_device(f);
         at = e;
         const int64_t rows = f.row1 - f.row0;
-        if ((s = f.r.alloc(&f.r.D, np, np, cls, "D"))) break;
+        /* its slab's rows of D alone */
+        f.r.d0 = f.row0;
+        f.r.ldd = rows;
+        if ((s = f.r.alloc(&f.r.D, rows, np, cls, "D's rows"))) break;
         f.L = gd_stream_hi();
         if ((s = f.r.alloc(&f.Acol, rows, FB, cls, "the column panel")) ||
             (s = f.r.alloc(&f.Ac[0], rows, FB, cls, "the column panel")) ||
@@ -1624,13 +1655,16 @@ static gd_status fw_devices(const gd_matrix &W, gd_out Dout, const gd_out *P0, g
         if ((s = gd_cuda(cudaMemcpyAsync(f.r.flags, start, sizeof start, cudaMemcpyHostToDevice, st),
                          "clearing the flags")))
             break;
+        /* D(row0, row0) is the slab's element (0, row0); D(i, i) then
+         * every rows + 1 */
         const unsigned bl = gd_blocks_for(last - f.row0, 256);
+        const int64_t held = f.row1 - f.row0;
         if (cls == GD_SINGLE)
-            apsp_diag<float><<<bl, 256, 0, st>>>((const float *)f.r.D + f.row0 * (np + 1),
-                                                 last - f.row0, np, f.r.flags);
+            apsp_diag<float><<<bl, 256, 0, st>>>((const float *)f.r.D + f.row0 * held,
+                                                 last - f.row0, held, f.r.flags);
         else
-            apsp_diag<double><<<bl, 256, 0, st>>>((const double *)f.r.D + f.row0 * (np + 1),
-                                                  last - f.row0, np, f.r.flags);
+            apsp_diag<double><<<bl, 256, 0, st>>>((const double *)f.r.D + f.row0 * held,
+                                                  last - f.row0, held, f.r.flags);
         if ((s = gd_cuda(cudaGetLastError(), "the diagonal check")) ||
             (s = gd_cuda(cudaMemcpyAsync(fl, f.r.flags, sizeof fl, cudaMemcpyDeviceToHost, st),
                          "reading the flags")) ||
@@ -1646,25 +1680,26 @@ static gd_status fw_devices(const gd_matrix &W, gd_out Dout, const gd_out *P0, g
                     "vertex %lld has negative length", (long long)neg);
     }
     /* P (single): a cycle of weight 0 is looked for in the whole D,
-     * gathered on the first device. Without one, each device computes its
-     * slab's rows of P from its rows of D and W (the last edges), the
-     * rows one device's product computes, bit for bit. With one (P may go
-     * round it), nothing is kept: the call runs again on one device, with
-     * the edge counts (*redo). */
+     * gathered on the first device (an np x np array made for it). Without
+     * one, each device computes its slab's rows of P from its rows of D
+     * and W (the last edges), the rows one device's product computes, bit
+     * for bit. With one (P may go round it), nothing is kept: the call
+     * runs again on one device, with the edge counts (*redo). */
     if (!s && P0) {
         fw_device &f0 = dv[0];
         on_device(f0);
         at = 0;
-        for (int e = 1; e < nd && !s; ++e) {
+        void *whole = NULL;
+        s = f0.r.alloc(&whole, np, np, cls, "D");
+        for (int e = 0; e < nd && !s; ++e) {
             const fw_device &f = dv[e];
-            if (f.row1 > f.row0)
-                s = gd_peer_copy_2d((char *)f0.r.D + (size_t)f.row0 * es, (size_t)np * es, f0.ord,
-                                    (const char *)f.r.D + (size_t)f.row0 * es, (size_t)np * es,
-                                    f.ord, (size_t)(f.row1 - f.row0) * es, (size_t)np, f0.r.st,
-                                    "D's rows between devices");
+            const size_t held = (size_t)(f.row1 - f.row0) * es;
+            s = gd_peer_copy_2d((char *)whole + (size_t)f.row0 * es, (size_t)np * es, f0.ord,
+                                f.r.D, held, f.ord, held, (size_t)np, f0.r.st,
+                                "D's rows between devices");
         }
         bool zero = false;
-        if (!s) s = f0.r.zero_cycle(&zero);
+        if (!s) s = f0.r.zero_cycle(&zero, whole);
         if (!s && zero) *redo = true;
     }
     /* the host results, then each device's rows of P and D into them, the
@@ -1798,9 +1833,6 @@ extern "C" gd_status gd_apsp(const char *name, const gd_matrix *W, gd_out D, con
         s = ints ? run_cpu_int(*W, D, P, pcls, cycle_vertex, t)
                  : run_cpu(*W, D, P, pcls, cycle_vertex, t);
     } else {
-        /* one device so far: the first of the selection (rows of blocks
-         * across devices are the next step: README); resident data on
-         * this thread's device */
         int idx[GD_MAX_DEVICES];
         const bool stay = W->where == GD_DEVICE || D.device || (P && P->device);
         /* D divides (rows of blocks), and in single P with it (its rows

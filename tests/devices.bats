@@ -95,3 +95,24 @@ with_devices() {
         assert(device(RG) == 1 && isequal(gather(RG), gd_minplus(B.', B)));
         disp('failed cleanly')" "failed cleanly"
 }
+
+@test "shortest paths across devices hold their slabs' rows alone: a graph one device's memory cap refuses runs on several" {
+    require_gpu
+    with_devices
+    # n = 2048 single: one device holds W and D whole (16 MiB each) and
+    # the rounds' panels, about 37 MiB; each of N >= 2 devices its rows of
+    # both and the panels, under 20 MiB
+    octave_ok "N = numel(gd_info().devices); n = 2048;
+        W = single(randi([1 50], n)); W(rand(n) < 0.7) = Inf; W(1:n+1:end) = 0;
+        W(randi(n, 1, 20)) = -1; W(1:n+1:end) = 0;   # a few negative edges: the fminf rounds
+        [D1, ~, i1] = gd_apsp(W, 'Variant', 'fw', 'Devices', 1);
+        setenv('GD_GPU_MEM_LIMIT', sprintf('%d', 30 * 2^20));
+        expect_error('gd:memory', 'GD_GPU_MEM_LIMIT', @gd_apsp, W, 'Variant', 'fw', 'Devices', 1);
+        Wc = W;
+        [Dn, ~, in] = gd_apsp(W, 'Variant', 'fw', 'Devices', 1:N);
+        unsetenv('GD_GPU_MEM_LIMIT');
+        assert(isequal(W, Wc));
+        assert(in.devices, 1:N);
+        assert(isequal(Dn, D1) && isequal(isnan(Dn), isnan(D1)), 'D across %d capped devices differs', N);
+        disp('divided memory ok')" "divided memory ok"
+}
