@@ -233,6 +233,179 @@ template <class T> struct last_edge_out {
     }
 };
 
+// P's rows as shortest-path trees. The first q of min_q D(i,q) + W(q,j)
+// need not lead back to i: at D's magnitude rounding can make the sum
+// through q tie with the direct edge (W = [0 1 Inf; -1+2^-30 0 Inf; Inf
+// 2^30 0]: P(3,2) = 1 and P(3,1) = 2, a circle, though the cycle 1 -> 2 ->
+// 1 weighs 2^-30). tree_check finds the rows whose predecessors do not
+// all lead back to their source; tree_repair chooses those rows' P again
+// (cpu.c's gd_cpu_apsp_trees does the same on the host, bit for bit):
+// M(j) = min_q D(i,q) + W(q,j) over q != j (the sum the witness took),
+// then by levels from i: P(i,j) = the smallest q attached at the level
+// before whose sum is M(j) (a tight edge), every j that has one taking the
+// next level. Rounding can close a set of vertices whose tight edges all
+// come from inside it (the circle above); a level that attaches nothing
+// while reachable vertices are left then attaches one of them, the one
+// whose sum from an attached q exceeds its M(j) least (the first j, then
+// the first q), and the levels go on from it. Each vertex points at one
+// attached before it: a tree, always.
+
+// Row i0 + r of P (rows of ld ld) for each r < rows, one block a row:
+// whether following P from every j with P(i,j) != 0 reaches i. Pointer
+// jumping on the row (anc, n ints: shared memory, or the block's part of
+// scratch): anc(j) = anc(anc(j)) until nothing changes, the reachable
+// bit (31) kept. A row that fails goes into bad[1 + ...], bad[0] counting.
+// (a template: nvcc's stubs lose a plain kernel of an anonymous namespace)
+template <int U>
+__global__ void tree_check(const int *__restrict__ P, int64_t ld, int n, int64_t i0,
+                           int64_t rows, int *scratch, int *bad)
+{
+    extern __shared__ int sh[];
+    int *anc = scratch ? scratch + (int64_t)n * blockIdx.x : sh;
+    const int R = 0x80000000, V = 0x7fffffff;
+    for (int64_t r = blockIdx.x; r < rows; r += gridDim.x) {
+        const int i = (int)(i0 + r);
+        for (int j = threadIdx.x; j < n; j += blockDim.x) {
+            const int p = P[r + ld * j];
+            anc[j] = j == i || p <= 0 || p > n ? j : (p - 1) | R;
+        }
+        __syncthreads();
+        for (;;) {
+            int moved = 0;
+            for (int j = threadIdx.x; j < n; j += blockDim.x) {
+                const int a = anc[j], b = anc[a & V] & V;
+                if (b != (a & V)) {
+                    anc[j] = b | (a & R);
+                    moved = 1;
+                }
+            }
+            if (!__syncthreads_or(moved)) break;
+        }
+        int wrong = 0;
+        for (int j = threadIdx.x; j < n; j += blockDim.x) {
+            const int a = anc[j];
+            wrong |= (a & R) && (a & V) != i;
+        }
+        if (__syncthreads_or(wrong) && threadIdx.x == 0) bad[1 + atomicAdd(bad, 1)] = (int)r;
+        __syncthreads();
+    }
+}
+
+// (x, j, q) with the least (x, j) of the block's threads into thread 0's;
+// red: shared memory for a value, j and q per warp
+template <class T> struct least_red {
+    T x[32];
+    int j[32], q[32];
+};
+template <class T> __device__ void block_least(T &x, int &j, int &q, least_red<T> &red)
+{
+    auto take = [&](T x2, int j2, int q2) {
+        if (x2 < x || (x2 == x && j2 < j)) {
+            x = x2;
+            j = j2;
+            q = q2;
+        }
+    };
+    for (int o = 16; o > 0; o /= 2)
+        take(__shfl_down_sync(0xffffffffu, x, o), __shfl_down_sync(0xffffffffu, j, o),
+             __shfl_down_sync(0xffffffffu, q, o));
+    const int w = threadIdx.x / 32, nw = (blockDim.x + 31) / 32;
+    if (threadIdx.x % 32 == 0) {
+        red.x[w] = x;
+        red.j[w] = j;
+        red.q[w] = q;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0)
+        for (int v = 1; v < nw; ++v) take(red.x[v], red.j[v], red.q[v]);
+    __syncthreads();
+}
+
+// The rows bad names (tree_check's) chosen again as above; D's and P's
+// rows as tree_check's P, Wt[j + ldt q] = W(q,j) with Inf on the
+// diagonal (last_edges). Each block's scratch: M (n of T), then the
+// levels, the level's vertices and the next level's (n ints each).
+template <class T>
+__global__ void tree_repair(const T *__restrict__ D, int *__restrict__ P, int64_t ld,
+                            const T *__restrict__ Wt, int64_t ldt, int n, int64_t i0,
+                            const int *__restrict__ bad, char *scratch)
+{
+    T *M = (T *)(scratch + (size_t)n * (sizeof(T) + 3 * sizeof(int)) * blockIdx.x);
+    int *lev = (int *)(M + n), *front = lev + n, *next = front + n;
+    __shared__ int nf, nn;
+    __shared__ least_red<T> red;
+    for (int b = blockIdx.x; b < bad[0]; b += gridDim.x) {
+        const int64_t r = bad[1 + b];
+        const int i = (int)(i0 + r);
+        const T *d = D + r;
+        for (int j = threadIdx.x; j < n; j += blockDim.x) {
+            T m = (T)INFINITY;
+            for (int q = 0; q < n; ++q) {
+                const T s = d[ld * q] + Wt[j + ldt * q];
+                m = s < m ? s : m;
+            }
+            M[j] = m;
+            lev[j] = j == i ? 0 : -1;
+        }
+        if (threadIdx.x == 0) {
+            front[0] = i;
+            nf = 1;
+            nn = 0;
+        }
+        __syncthreads();
+        for (int L = 0; nf > 0; ++L) {
+            // the tight edges from this level's vertices
+            for (int j = threadIdx.x; j < n; j += blockDim.x) {
+                if (lev[j] >= 0 || !(M[j] < (T)INFINITY)) continue;
+                int best = n;
+                for (int f = 0; f < nf; ++f) {
+                    const int q = front[f];
+                    if (q < best && d[ld * q] + Wt[j + ldt * q] == M[j]) best = q;
+                }
+                if (best < n) {
+                    P[r + ld * j] = best + 1;
+                    lev[j] = L + 1;
+                    next[atomicAdd(&nn, 1)] = j;
+                }
+            }
+            __syncthreads();
+            if (nn == 0) {
+                // none: the one vertex nearest to tight from the attached,
+                // (excess, j) least over the block, q the first of j's
+                T bx = (T)INFINITY;
+                int bj = n, bq = n;
+                for (int j = threadIdx.x; j < n; j += blockDim.x) {
+                    if (lev[j] >= 0 || !(M[j] < (T)INFINITY)) continue;
+                    for (int q = 0; q < n; ++q) {
+                        if (lev[q] < 0 || q == j) continue;
+                        const T x = (T)(d[ld * q] + Wt[j + ldt * q]) - M[j];
+                        if (x < bx) {
+                            bx = x;
+                            bj = j;
+                            bq = q;
+                        }
+                    }
+                }
+                block_least(bx, bj, bq, red);
+                if (threadIdx.x == 0 && bj < n) {
+                    P[r + ld * bj] = bq + 1;
+                    lev[bj] = L + 1;
+                    next[0] = bj;
+                    nn = 1;
+                }
+                __syncthreads();
+            }
+            for (int f = threadIdx.x; f < nn; f += blockDim.x) front[f] = next[f];
+            __syncthreads();
+            if (threadIdx.x == 0) {
+                nf = nn;
+                nn = 0;
+            }
+            __syncthreads();
+        }
+    }
+}
+
 // Step 1: Floyd-Warshall on the diagonal block at (k0, k0): one block of
 // 256 threads, each holding an R x R piece of the block's lengths in
 // registers (rows R tx.., columns R ty..); a step k reads row k and column
@@ -802,6 +975,64 @@ struct apsp_run {
         return gd_cuda(cudaGetLastError(), "the predecessors' product");
     }
 
+    /* P's rows [row0, row0 + rows) (all of them: rows < 0) made
+     * shortest-path trees: the rows tree_check finds circling are chosen
+     * again by tree_repair; *repaired counts them */
+    gd_status trees(int64_t row0, int64_t rows, int *repaired)
+    {
+        gd_status s;
+        if (rows < 0) rows = n;
+        *repaired = 0;
+        if (rows <= 0) return GD_OK;
+        int *bad = NULL, *scratch = NULL;
+        const int threads = 512;
+        const int64_t ld = ld_d(), at = row0 - d0;
+        const size_t sh = (size_t)n * sizeof(int);
+        /* the row in shared memory where it fits, else in the blocks' scratch */
+        const bool in_shared = sh <= 160 * 1024;
+        const int64_t grid = rows < 4 * (int64_t)gd_sm_count() ? rows : 4 * (int64_t)gd_sm_count();
+        if ((s = alloc((void **)&bad, rows + 1, 1, GD_INT32, "the rows P circles in")) ||
+            (!in_shared && (s = alloc((void **)&scratch, n, grid, GD_INT32, "P's rows' check"))))
+            return s;
+        if (in_shared && (s = gd_cuda(cudaFuncSetAttribute(tree_check<0>,
+                                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                          (int)sh),
+                                      "the predecessors' check")))
+            return s;
+        if ((s = gd_cuda(cudaMemsetAsync(bad, 0, sizeof(int), st), "clearing a count"))) return s;
+        tree_check<0><<<(unsigned)grid, threads, in_shared ? sh : 0, st>>>(
+            (const int *)P + at, ld, (int)n, row0, rows, scratch, bad);
+        if ((s = gd_cuda(cudaGetLastError(), "the predecessors' check")) ||
+            (s = gd_cuda(cudaMemcpyAsync(repaired, bad, sizeof(int), cudaMemcpyDeviceToHost, st),
+                         "reading a count")) ||
+            (s = gd_cuda(cudaStreamSynchronize(st), "the predecessors' check")))
+            return s;
+        if (!*repaired) return GD_OK;
+        /* W transposed, Inf on the diagonal, into Dt (which the last edges'
+         * product may have made already: the same values) */
+        if ((s = alloc(&Dt, np, np, cls, "W transposed"))) return s;
+        if (cls == GD_SINGLE)
+            with_weights<float>(wcls, last_edges_fn<float>{*this});
+        else
+            with_weights<double>(wcls, last_edges_fn<double>{*this});
+        const int64_t rg = *repaired < grid ? *repaired : grid;
+        char *work = NULL;
+        snprintf(what, sizeof what, "the work space of P's rows chosen again (%.1f MiB)",
+                 (double)n * (double)(es + 3 * sizeof(int)) * (double)rg / 1048576.0);
+        if ((s = gd_alloc(&al, (void **)&work, (size_t)n * (es + 3 * sizeof(int)) * rg, what)))
+            return s;
+        if (cls == GD_SINGLE)
+            tree_repair<float><<<(unsigned)rg, threads, 0, st>>>(
+                (const float *)D + at, (int *)P + at, ld, (const float *)Dt, np, (int)n, row0, bad,
+                work);
+        else
+            tree_repair<double><<<(unsigned)rg, threads, 0, st>>>(
+                (const double *)D + at, (int *)P + at, ld, (const double *)Dt, np, (int)n, row0,
+                bad, work);
+        if ((s = gd_cuda(cudaGetLastError(), "choosing P's rows again"))) return s;
+        return gd_cuda(cudaStreamSynchronize(st), "choosing P's rows again");
+    }
+
     /* whether the graph has a cycle of weight 0 (predecessors chosen
      * without edge counts may then go round it); whole: D gathered from
      * devices' slabs */
@@ -1132,6 +1363,13 @@ gd_status run_cpu(const gd_matrix &W, gd_out Dout, const gd_out *P0, gd_class pc
                     for (int64_t i = 0; i < n; ++i)
                         if (i == j || !(dat(i, j) < INFINITY)) P[i + n * j] = 0;
             }
+            /* rows whose predecessors circle chosen again (gd_cpu_apsp_trees) */
+            int64_t repaired = 0;
+            if (!rc)
+                rc = single ? gd_cpu_apsp_trees_f((const float *)buf, n, (const float *)Wh.ptr,
+                                                  Wh.ld, P, n, &repaired)
+                            : gd_cpu_apsp_trees_d((const double *)buf, n, (const double *)Wh.ptr,
+                                                  Wh.ld, P, n, &repaired);
             if (rc)
                 s = gd_fail(GD_ERR_MEMORY, "cannot allocate the predecessors' work space (%lld "
                             "x %lld, twice) in host memory", (long long)n, (long long)n);
@@ -1222,12 +1460,21 @@ gd_status run_gpu(bool fw, const gd_matrix &W, gd_out Dout, const gd_out *P0, gd
         }
         r.hops = r.track = true;
     }
+    int repaired = 0;
+    if (!s && r.wp) {
+        cudaEventRecord(gd_event(2), r.st);
+        s = r.trees(0, -1, &repaired);
+        cudaEventRecord(gd_event(3), r.st);
+        if (!s) t->kernel_ms += gd_elapsed(2, 3);
+    }
     {
         if (!s) s = r.results(Dout, P0 ? &Pout : NULL, pcls);
         if (!s) s = gd_cuda(cudaStreamSynchronize(r.st), "the shortest paths");
         if (!s) {
             t->prep_ms += gd_elapsed(GD_EV_UNPACK, GD_EV_UNPACK + 1);
-            r.kernel_name(t->kernel, sizeof t->kernel, r.hops ? "edge counts" : "");
+            r.kernel_name(t->kernel, sizeof t->kernel,
+                          r.hops ? (repaired ? "edge counts, P repaired" : "edge counts")
+                                 : (repaired ? "P repaired" : ""));
         }
     }
     if (s) {
@@ -1272,6 +1519,7 @@ struct fw_device {
     cudaEvent_t published, pulled, cross, ready;
     bool pulled_once;
     unsigned long long range[2]; /* an integer W: its slab's (weight_range) */
+    int repaired;                /* its rows of P chosen again (apsp_run::trees) */
     gd_timing t;
 };
 
@@ -1477,7 +1725,8 @@ static gd_status fw_results_part(void *c, int e, int nd, gd_timing *)
         void *tight = NULL;
         cudaEventRecord(gd_event(4), f.r.st);
         if (!(s = f.r.alloc(&f.r.P, held, np, GD_INT32, "P's rows")) &&
-            !(s = f.r.last_edge_pass<float>(f.row0, held))) {
+            !(s = f.r.last_edge_pass<float>(f.row0, held)) &&
+            !(s = f.r.trees(f.row0, rows, &f.repaired))) {
             cudaEventRecord(gd_event(5), f.r.st);
             s = f.r.alloc(&tight, rows, n, x.pcls, "P's rows");
         }

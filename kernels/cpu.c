@@ -21,6 +21,8 @@
 #include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
+#include <sys/resource.h>
+#include <unistd.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -49,23 +51,70 @@ static double omp_stacksize(void)
  * the calling thread alone. */
 enum { GD_MIN_STACK = 256 * 1024 };
 static int g_threads; /* 0: not decided yet */
-static char g_thread_note[160];
+static char g_thread_note[200];
 
+/* The address space a thread of a team takes: its stack (OMP_STACKSIZE,
+ * else the process's stack limit, libgomp's default) and the 64 MiB heap
+ * arena glibc reserves for a thread's first malloc. */
+static double thread_space(double stack)
+{
+    struct rlimit r;
+    if (stack < 0) stack = getrlimit(RLIMIT_STACK, &r) == 0 && r.rlim_cur != RLIM_INFINITY
+                               ? (double)r.rlim_cur
+                               : 8.0 * 1048576.0;
+    return stack + 64.0 * 1048576.0;
+}
+
+/* The address space left under RLIMIT_AS (ulimit -v), -1 where there is
+ * no limit: the limit less what the process maps now (/proc/self/statm). */
+static double space_left(void)
+{
+    struct rlimit r;
+    if (getrlimit(RLIMIT_AS, &r) != 0 || r.rlim_cur == RLIM_INFINITY) return -1;
+    double used = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f) {
+        unsigned long pages = 0;
+        if (fscanf(f, "%lu", &pages) == 1) used = (double)pages * (double)sysconf(_SC_PAGESIZE);
+        fclose(f);
+    }
+    return (double)r.rlim_cur - used;
+}
+
+/* The team: OpenMP's count (OMP_NUM_THREADS), at most the processors, at
+ * most what the address space leaves room for (a thread libgomp cannot
+ * create ends the process: "libgomp: Thread creation failed"), one where
+ * the stack asked for is too small. A count cut to one says why
+ * (gd_cpu_note: the gateways warn gd:threads). */
 int gd_cpu_threads(void)
 {
     if (!g_threads) {
         const double st = omp_stacksize();
+        int want = 1, procs = 1;
 #ifdef _OPENMP
-        g_threads = omp_get_max_threads();
-#else
-        g_threads = 1;
+        want = omp_get_max_threads();
+        procs = omp_get_num_procs();
 #endif
+        g_threads = want < procs ? want : procs;
+        if (g_threads < 1) g_threads = 1;
+        const double left = space_left();
         if (st >= 0 && st < GD_MIN_STACK && g_threads > 1) {
             g_threads = 1;
             snprintf(g_thread_note, sizeof g_thread_note,
                      "OMP_STACKSIZE=%s is below %d KiB, too small for a thread: "
                      "gd's CPU work runs on one thread", getenv("OMP_STACKSIZE"),
                      GD_MIN_STACK / 1024);
+        } else if (left >= 0 && g_threads > 1) {
+            /* half of what is left: the work's own buffers need the rest */
+            const double room = 0.5 * left / thread_space(st);
+            if (room < g_threads) {
+                g_threads = room >= 2 ? (int)room : 1;
+                if (g_threads == 1)
+                    snprintf(g_thread_note, sizeof g_thread_note,
+                             "the address-space limit (ulimit -v) leaves %.0f MiB, too little "
+                             "for a team of threads: gd's CPU work runs on one thread",
+                             left / 1048576.0);
+            }
         }
     }
     return g_threads;
@@ -644,6 +693,117 @@ DEFINE_CPU_FW_TILE(gd_cpu_fw_d, double, 8, 8, GD_PLUS)
 #define GD_BELOW_INF(s) ((s) < INFINITY)
 DEFINE_CPU_FW(gd_cpu_fw_f, float, GD_PLUS, GD_BELOW_INF)
 DEFINE_CPU_FW(gd_cpu_fw_d, double, GD_PLUS, GD_BELOW_INF)
+
+/* P's rows as shortest-path trees (apsp.cu's tree_check and tree_repair,
+ * which explain why and how, on the host, bit for bit): row i is walked
+ * from every j (each vertex once, marked on the way); a walk that comes
+ * back to a vertex of its own, or stops at a vertex other than i, marks
+ * the row, which is then chosen again by levels. D (ld ldd) and W (ld
+ * ldw) n x n, P (ld n) 1-based. */
+#define DEFINE_CPU_TREES(NAME, T)                                              \
+    static void NAME##_row(const T *D, int64_t ldd, const T *W, int64_t ldw,   \
+                           int32_t *P, int64_t n, int64_t i, T *M, int32_t *lev, \
+                           int32_t *front, int32_t *next)                      \
+    {                                                                          \
+        for (int64_t j = 0; j < n; ++j) {                                      \
+            T m = (T)INFINITY;                                                 \
+            for (int64_t q = 0; q < n; ++q) {                                  \
+                const T s = q == j ? (T)INFINITY : D[i + ldd * q] + W[q + ldw * j]; \
+                m = s < m ? s : m;                                             \
+            }                                                                  \
+            M[j] = m;                                                          \
+            lev[j] = j == i ? 0 : -1;                                          \
+        }                                                                      \
+        int64_t nf = 1;                                                        \
+        front[0] = (int32_t)i;                                                 \
+        for (int32_t L = 0; nf > 0; ++L) {                                     \
+            int64_t nn = 0;                                                    \
+            for (int64_t j = 0; j < n; ++j) {                                  \
+                if (lev[j] >= 0 || !(M[j] < (T)INFINITY)) continue;            \
+                for (int64_t f = 0; f < nf; ++f) {                             \
+                    const int64_t q = front[f];                                \
+                    if (q != j && (T)(D[i + ldd * q] + W[q + ldw * j]) == M[j]) { \
+                        P[i + n * j] = (int32_t)q + 1;                         \
+                        lev[j] = L + 1;                                        \
+                        next[nn++] = (int32_t)j;                               \
+                        break;                                                 \
+                    }                                                          \
+                }                                                              \
+            }                                                                  \
+            if (nn == 0) {                                                     \
+                /* none: the one vertex nearest to tight from the attached */ \
+                int64_t bj = -1, bq = -1;                                      \
+                T bx = (T)INFINITY;                                            \
+                for (int64_t j = 0; j < n; ++j) {                              \
+                    if (lev[j] >= 0 || !(M[j] < (T)INFINITY)) continue;        \
+                    for (int64_t q = 0; q < n; ++q) {                          \
+                        if (lev[q] < 0 || q == j) continue;                    \
+                        const T x = (T)(D[i + ldd * q] + W[q + ldw * j]) - M[j]; \
+                        if (x < bx) {                                          \
+                            bx = x;                                            \
+                            bj = j;                                            \
+                            bq = q;                                            \
+                        }                                                      \
+                    }                                                          \
+                }                                                              \
+                if (bj >= 0) {                                                 \
+                    P[i + n * bj] = (int32_t)bq + 1;                           \
+                    lev[bj] = L + 1;                                           \
+                    next[nn++] = (int32_t)bj;                                  \
+                }                                                              \
+            }                                                                  \
+            for (int64_t f = 0; f < nn; ++f) front[f] = next[f];               \
+            nf = nn;                                                           \
+        }                                                                      \
+    }                                                                          \
+    int NAME(const T *D, int64_t ldd, const T *W, int64_t ldw, int32_t *P,     \
+             int64_t n, int64_t *repaired)                                     \
+    {                                                                          \
+        int64_t count = 0;                                                     \
+        int failed = 0;                                                        \
+        _Pragma("omp parallel num_threads(gd_cpu_threads()) reduction(+ : count) reduction(| : failed)") \
+        {                                                                      \
+            char *work = (char *)malloc((size_t)n * (sizeof(T) + 4 * sizeof(int32_t)) + 1); \
+            if (!work) failed = 1;                                             \
+            T *M = (T *)work;                                                  \
+            int32_t *mark = (int32_t *)(M + n), *lev = mark + n, *front = lev + n, \
+                    *next = front + n;                                         \
+            _Pragma("omp for schedule(dynamic, 16)")                           \
+            for (int64_t i = 0; i < n; ++i) {                                  \
+                if (!work) continue;                                           \
+                /* mark: 0 not seen, -1 - w on walk w, 1 leads to i */         \
+                for (int64_t j = 0; j < n; ++j) mark[j] = j == i ? 1 : 0;      \
+                int bad = 0;                                                   \
+                for (int64_t j = 0; j < n && !bad; ++j) {                      \
+                    if (mark[j] || P[i + n * j] == 0) continue;                \
+                    int64_t v = j;                                             \
+                    while (!mark[v]) {                                         \
+                        const int32_t p = P[i + n * v];                        \
+                        mark[v] = (int32_t)(-1 - j);                           \
+                        if (p < 1 || p > n) {                                  \
+                            bad = 1;                                           \
+                            break;                                             \
+                        }                                                      \
+                        v = p - 1;                                             \
+                    }                                                          \
+                    if (bad || mark[v] != 1) {                                 \
+                        bad = 1;                                               \
+                        break;                                                 \
+                    }                                                          \
+                    for (v = j; mark[v] != 1; v = P[i + n * v] - 1) mark[v] = 1; \
+                }                                                              \
+                if (bad) {                                                     \
+                    NAME##_row(D, ldd, W, ldw, P, n, i, M, lev, front, next);  \
+                    ++count;                                                   \
+                }                                                              \
+            }                                                                  \
+            free(work);                                                        \
+        }                                                                      \
+        *repaired = count;                                                     \
+        return failed ? -1 : 0;                                                \
+    }
+DEFINE_CPU_TREES(gd_cpu_apsp_trees_f, float)
+DEFINE_CPU_TREES(gd_cpu_apsp_trees_d, double)
 
 /* Shortest paths on the integer classes: the class's largest value is "no
  * edge" (Inf has no integer value), a sum with it stays it, and every

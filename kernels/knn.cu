@@ -899,7 +899,7 @@ void merge_lists(const knn_split &x, int nparts, const int64_t *first_row)
 {
     const int64_t K = x.K, my = x.Y->rows;
     const T *pd = (const T *)x.pd;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) num_threads(gd_cpu_threads())
     for (int64_t j = 0; j < my; ++j) {
         int64_t at[GD_MAX_DEVICES] = {};
         for (int64_t k = 0; k < K; ++k) {

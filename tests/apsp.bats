@@ -18,6 +18,24 @@ SMALL="[1 2 7 63 64 65 129 300]"
 @test "squaring on the GPU, double, exact" { require_gpu; check squaring double "$SMALL"; }
 @test "auto on the GPU, single, exact" { require_gpu; check auto single "[129 1000]"; }
 
+# P is a shortest-path tree even where rounding ties a path through a
+# vertex with the direct edge (check_apsp_trees.m): the first q of the
+# last edges' minimum circled in 30 of 500 such single graphs and 218 of
+# 500 double ones
+trees() { octave_ok "check_apsp_trees('$1', '$2')" "trees ok"; }
+@test "P never circles: cpu, single" { trees cpu single; }
+@test "P never circles: cpu, double" { trees cpu double; }
+@test "P never circles: fw on the GPU, single" { require_gpu; trees fw single; }
+@test "P never circles: fw on the GPU, double" { require_gpu; trees fw double; }
+@test "P never circles: squaring on the GPU, single" { require_gpu; trees squaring single; }
+@test "P never circles: squaring on the GPU, double" { require_gpu; trees squaring double; }
+@test "P never circles: fw across (simulated) devices, single" {
+    require_gpu
+    n=$(octave_run "printf('%d', numel(gd_info().devices))" 2>/dev/null)
+    if [ "${n:-0}" -lt 2 ]; then export GD_SIM_DEVICES=3; fi
+    octave_ok "N = numel(gd_info().devices); check_apsp_trees('fw', 'single', 20, false, [128 * N - 60, 128 * N + 77], 'Devices', 1:N)" "trees ok"
+}
+
 @test "real-valued weights: lengths to rounding, routes consistent" {
     require_gpu
     octave_ok "for v = {'fw', 'squaring'}

@@ -56,6 +56,31 @@ load helpers
     [[ "$output" == *alive* ]]
 }
 
+# libgomp ends the process when it cannot create a thread: the team is
+# capped at the processors and at what the address space leaves room for
+limited() { ulimit -v "$1"; shift; octave_run "$@"; }
+@test "an address-space limit (ulimit -v) with no room for threads: one thread and gd:threads, no exit" {
+    base=$(octave_run "warning('off', 'all'); s = gd_info(); x = fileread('/proc/self/status');
+        printf('%s', regexp(x, 'VmSize:\s*(\d+)', 'tokens'){1}{1})")
+    run limited $((base + 200000)) "lastwarn(''); warning('off', 'gd:nogpu'); A = rand(100);
+        R = gd_minplus(A, 'Variant', 'cpu'); [msg, id] = lastwarn(); assert(id, 'gd:threads');
+        assert(! isempty(strfind(msg, 'ulimit -v'))); assert(gd_info().cpu_threads, 1);
+        assert(isequal(R, min(permute(A, [1 3 2]) + permute(A, [3 2 1]), [], 3)));
+        D = gd_pdist(rand(400, 9), 'Variant', 'cpu'); disp('alive')"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *alive* ]]
+}
+
+@test "OMP_NUM_THREADS past the processors: the team is the processors" {
+    OMP_NUM_THREADS=1000 run octave_run "warning('off', 'gd:nogpu'); A = rand(300);
+        R = gd_minplus(A, 'Variant', 'cpu'); assert(gd_info().cpu_threads <= nproc());
+        assert(isequal(R, min(permute(A, [1 3 2]) + permute(A, [3 2 1]), [], 3))); disp('alive')"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *alive* ]]
+}
+
 @test "__gd_uninit__ refuses every caller but gd's gateways" {
     octave_ok "addpath('$GD_ROOT/octave/private');
         try, x = __gd_uninit__(4, 4, 'double'); error('not refused'); catch err, assert(! isempty(strfind(err.message, 'internal to gd'))); end
