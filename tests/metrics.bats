@@ -31,7 +31,37 @@ check() { octave_ok "check_metrics('$1', '$2')" "cases within bounds"; }
         disp('resident metrics ok')" "resident metrics ok"
 }
 
+# Distances do not change when every row moves by the same offset: the
+# prepared metrics centre the columns (seuclidean, mahalanobis) and the
+# rows (correlation) before they scale, so the rows at an offset give the
+# small rows' distances to rounding (scaled first, seuclidean lost 5,000
+# ulp in single at 1e4 and 7e-5 in double at 1e12)
+offsets() {
+    octave_ok "warning('off', 'gd:nogpu');
+        for t = 1:3
+          X0 = randi([-5 5], 40, 3); Y0 = randi([-5 5], 7, 3);
+          for cs = {{'single', 1e4, 2e-6}, {'double', 1e8, 1e-14}, {'double', 1e12, 1e-14}}
+            [c, off, tol] = cs{1}{:};
+            X = cast(X0 + off, c); Y = cast(Y0 + off, c); Xin = X;
+            for m = {'seuclidean', 'mahalanobis', 'correlation'}
+              e = gd_pdist(X0, m{1}, 'Variant', '$1'); a = gd_pdist(X, m{1}, 'Variant', '$1');
+              e2 = gd_pdist2(X0, Y0, m{1}, 'Variant', '$1'); a2 = gd_pdist2(X, Y, m{1}, 'Variant', '$1');
+              err = max([abs(double(a) - e) ./ max(e, 1), abs(double(a2(:)) - e2(:))' ./ max(e2(:), 1)']);
+              assert(strcmp(class(a), c) && isequal(X, Xin));
+              if (!(err <= tol))
+                error('%s %s at %g: %g from the rows without the offset', m{1}, c, off, err);
+              end
+            end
+          end
+        end; disp('offsets ok')" "offsets ok"
+}
+@test "prepared metrics at an offset: the distances without it, cpu" { offsets cpu; }
+@test "prepared metrics at an offset: the distances without it, GPU" { require_gpu; offsets tuned; }
+
 @test "metric errors: parameters, variants, handles" {
+    octave_error "X = rand(5, 3);" "'gd:input', 'unknown option .P.', @gd_pdist, X, 'minkowski', 3, 'P', 1"
+    octave_error "X = rand(5, 3);" "'gd:input', 'unknown option .P.', @gd_pdist2, X, X, 'P', 1"
+    octave_ok "X = rand(5, 3); [~, D] = gd_knnsearch(X, X, 'Distance', 'minkowski', 'P', 3); disp('knn P ok')" "knn P ok"
     octave_error "X = rand(5, 3);" "'gd:input', 'takes no parameter', @gd_pdist, X, 'cosine', 2"
     octave_error "X = rand(5, 3);" "'gd:input', 'positive real scalar', @gd_pdist, X, 'minkowski', -1"
     octave_error "X = rand(5, 3);" "'gd:input', 'positive real scalar', @gd_pdist, X, 'minkowski', [1 2]"

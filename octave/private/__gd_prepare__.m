@@ -9,12 +9,15 @@
 ## become cityblock, euclidean, chebychev); the others become one of them
 ## on prepared rows:
 ## @itemize
-## @item seuclidean: euclidean on @code{X ./ S}, S the scales (default
-## @code{std (X)}, the statistics package's weights @code{1 ./ var (X)});
-## @item mahalanobis: euclidean on @code{X / R}, @code{R = chol (C)} (C
-## default @code{cov (X)}): @code{(x - y) * inv (C) * (x - y)'} is the
+## @item seuclidean: euclidean on @code{(X - c) ./ S}, S the scales
+## (default @code{std (X)}, the statistics package's weights @code{1 ./
+## var (X)}), c the columns' means of X (finite values): rows moved to the
+## origin before they are scaled keep their digits at any offset;
+## @item mahalanobis: euclidean on @code{(X - c) / R}, @code{R = chol (C)}
+## (C default @code{cov (X)}): @code{(x - y) * inv (C) * (x - y)'} is the
 ## squared distance of the transformed rows;
-## @item correlation: cosine on rows minus their means;
+## @item correlation: cosine on rows minus their means (taken twice, in
+## double);
 ## @item spearman: cosine on rows of ranks (ties averaged) minus their
 ## means (a row with NaN stays NaN).
 ## @end itemize
@@ -26,6 +29,7 @@ function [args, X, Y] = __gd_prepare__ (fn, X, Y, args)
   options = {"variant", "smallest", "largest", "indexclass", "p", "devices"};
   if (isempty (args) || ! ischar (args{1}) || rows (args{1}) > 1
       || any (strcmpi (args{1}, options)))
+    no_p (fn, args);
     return;                     # no metric (euclidean), or the gateway's error
   endif
   metric = lower (args{1});
@@ -48,6 +52,7 @@ function [args, X, Y] = __gd_prepare__ (fn, X, Y, args)
     param = args{2};
   endif
   rest = args(2 + has:end);
+  no_p (fn, rest);
   d = columns (X);
   switch (metric)
     case "minkowski"
@@ -68,25 +73,28 @@ function [args, X, Y] = __gd_prepare__ (fn, X, Y, args)
         if (! (isnumeric (S) && isreal (S) && isvector (S) && numel (S) == d && all (S(:) >= 0)))
           error ("gd:input", "%s: seuclidean's scales S must be a real non-negative vector of %d elements (one a column)", fn, d);
         endif
-      else
-        S = std (double (gather (X)), 0, 1);
       endif
-      [X, Y] = prepare (@(Z) Z ./ cast (S(:).', class (Z)), X, Y);
+      c = offset (X);
+      if (! has)
+        S = std (double (gather (X)) - c, 0, 1);  # centred: no digits lost to an offset
+      endif
+      [X, Y] = prepare (@(Z) cast ((double (Z) - c) ./ S(:).', class (Z)), X, Y);
       args = [{"euclidean"}, rest];
     case "mahalanobis"
+      c = offset (X);
       if (has)
         C = param;
         if (! (isnumeric (C) && isreal (C) && ismatrix (C) && isequal (size (C), [d d])))
           error ("gd:input", "%s: mahalanobis's covariance C must be a real %dx%d matrix", fn, d, d);
         endif
       else
-        C = cov (double (gather (X)));
+        C = cov (double (gather (X)) - c);  # centred: no digits lost to an offset
       endif
       [R, bad] = chol (double (C));
       if (bad || d == 0)
         error ("gd:input", "%s: mahalanobis's covariance must be symmetric positive definite (with rows (X) > columns (X) for the default cov (X))", fn);
       endif
-      [X, Y] = prepare (@(Z) cast (double (Z) / R, class (Z)), X, Y);
+      [X, Y] = prepare (@(Z) cast ((double (Z) - c) / R, class (Z)), X, Y);
       args = [{"euclidean"}, rest];
     case {"correlation", "spearman"}
       if (d < 2)
@@ -102,8 +110,38 @@ function [args, X, Y] = __gd_prepare__ (fn, X, Y, args)
   endswitch
 endfunction
 
+function no_p (fn, opts)
+  ## minkowski's exponent follows the metric in pdist and pdist2; 'P' is
+  ## an option of knnsearch alone (the statistics package's forms)
+  if (any (strcmp (fn, {"gd_pdist", "gd_pdist2"})))
+    for k = 1:2:numel (opts)
+      if (ischar (opts{k}) && rows (opts{k}) == 1 && strcmpi (opts{k}, "p"))
+        error ("gd:input", "%s: unknown option 'P': minkowski's exponent follows the metric, %s (..., 'minkowski', P)", fn, fn);
+      endif
+    endfor
+  endif
+endfunction
+
 function Z = center (Z)
+  ## twice: the second pass takes out the first mean's rounding, which at
+  ## an offset of 1e12 is of the order of the rows' own differences; single
+  ## rows in double
+  c = class (Z);
+  Z = double (Z);
   Z = Z - mean (Z, 2);
+  Z = cast (Z - mean (Z, 2), c);
+endfunction
+
+function c = offset (X)
+  ## The columns' means over their finite values (0 where none): X - c
+  ## and Y - c are differenced as X and Y are, but are small, so scaling
+  ## them keeps the digits that scaling X itself at an offset loses (a
+  ## distance does not change when every row moves by c)
+  X = double (gather (X));
+  f = isfinite (X);
+  X(! f) = 0;
+  c = sum (X, 1) ./ max (sum (f, 1), 1);
+  c(! isfinite (c)) = 0;
 endfunction
 
 function R = nan_rows (R, Z)
