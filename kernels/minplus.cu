@@ -570,10 +570,123 @@ extern "C" gd_status gd_minplus(const char *name, const gd_matrix *A, const gd_m
     return gd_product(OP, VARIANTS, NVARIANTS, name, A, B, R, args, t);
 }
 
+/* R and K over a part of the inner dimension (rc, kc: its minima and
+ * their k + 1 within the part) taken into those of the parts before (r,
+ * k): a part's minimum replaces the one before where it is smaller (the
+ * first k wins a tie) or the one before is NaN (every term was) */
+struct take_part_fn {
+    void *r;
+    double *k;
+    const void *rc;
+    const int32_t *kc;
+    size_t cells;
+    int64_t k0;
+    template <class T> void operator()() const
+    {
+        T *x = (T *)r;
+        const T *y = (const T *)rc;
+        for (size_t e = 0; e < cells; ++e)
+            if (y[e] < x[e] || (x[e] != x[e] && y[e] == y[e])) {
+                x[e] = y[e];
+                k[e] = (double)k0 + kc[e];
+            }
+    }
+};
+
+/* The witness where k passes what int32 holds (the kernels' index): the
+ * inner dimension in parts of 2^30, each part's R and K on the host, taken
+ * together in order (take_part_fn). K in double; host results. */
+static gd_status witness_by_parts(const char *name, const gd_matrix *A, const gd_matrix *B,
+                                  gd_out R, gd_out K, gd_class kcls, gd_timing *t)
+{
+    const int64_t m = A->rows, k = A->cols, n = B->cols;
+    if (kcls != GD_DOUBLE)
+        return gd_fail(GD_ERR_SIZE, "K's class int32 cannot hold an index of the inner dimension "
+                       "%lld (past 2^31 - 1): ask 'IndexClass' 'double'", (long long)k);
+    if (R.device || K.device)
+        return gd_fail(GD_ERR_SIZE, "a witness over an inner dimension of %lld (past 2^31 - 1) "
+                       "is taken on the host: gather the operands first", (long long)k);
+    if (B->rows != k)
+        return gd_fail(GD_ERR_SIZE, "inner dimensions must agree: A is %lldx%lld, B is %lldx%lld",
+                       (long long)m, (long long)k, (long long)B->rows, (long long)B->cols);
+    const bool ints = gd_class_is_int(A->cls);
+    const gd_class cls = ints ? A->cls
+                         : A->cls == GD_SINGLE || B->cls == GD_SINGLE ? GD_SINGLE : GD_DOUBLE;
+    const size_t cells = (size_t)m * (size_t)n, es = gd_class_bytes(cls);
+    char what[96];
+    gd_status s;
+    gd_describe(what, sizeof what, "R", m, n, cls);
+    if ((s = gd_out_buffer(&R, cells * es, what))) return s;
+    gd_describe(what, sizeof what, "K", m, n, GD_DOUBLE);
+    if ((s = gd_out_buffer(&K, cells * sizeof(double), what))) return s;
+    void *rc = malloc(cells * es + 1), *bpart = NULL;
+    int32_t *kc = (int32_t *)malloc(cells * sizeof(int32_t) + 1);
+    const int64_t part = (int64_t)1 << 30;
+    gd_timing tp;
+    memset(t, 0, sizeof *t);
+    if (!rc || !kc)
+        s = gd_fail(GD_ERR_MEMORY, "cannot allocate a part's R and K (%s) in host memory", what);
+    for (int64_t k0 = 0; k0 < k && !s; k0 += part) {
+        const int64_t kk = k - k0 < part ? k - k0 : part;
+        gd_matrix Ap = *A, Bp = *B;
+        Ap.ptr = (const char *)A->ptr + (size_t)k0 * (size_t)A->ld * gd_class_bytes(A->cls);
+        Ap.cols = kk;
+        Bp.ptr = (const char *)B->ptr + (size_t)k0 * gd_class_bytes(B->cls);
+        Bp.rows = kk;
+        if (n == 1) {
+            Bp.ld = kk; /* one column: tight whatever its leading dimension */
+        } else if (B->where == GD_HOST) {
+            /* the part's rows of B, tight (the host variants take tight
+             * operands) */
+            const size_t bes = gd_class_bytes(B->cls);
+            free(bpart);
+            if (!(bpart = malloc((size_t)kk * (size_t)n * bes + 1))) {
+                s = gd_fail(GD_ERR_MEMORY, "cannot allocate a part of B (%lld x %lld) in host "
+                            "memory", (long long)kk, (long long)n);
+                break;
+            }
+            for (int64_t j = 0; j < n; ++j)
+                memcpy((char *)bpart + (size_t)j * (size_t)kk * bes,
+                       (const char *)Bp.ptr + (size_t)j * (size_t)B->ld * bes, (size_t)kk * bes);
+            Bp.ptr = bpart;
+            Bp.ld = kk;
+        }
+        gd_out ro = {}, ko = {};
+        ro.ptr = k0 ? rc : R.ptr;
+        ko.ptr = kc;
+        gd_op_args args = {};
+        args.witness = &ko;
+        args.witness_cls = GD_INT32;
+        if ((s = gd_product(OP, VARIANTS, NVARIANTS, name, &Ap, &Bp, ro, args, &tp))) break;
+        if (k0 == 0) {
+            for (size_t e = 0; e < cells; ++e) ((double *)K.ptr)[e] = kc[e];
+            *t = tp;
+        } else {
+            take_part_fn f = {R.ptr, (double *)K.ptr, rc, kc, cells, k0};
+            if (cls == GD_SINGLE)
+                f.operator()<float>();
+            else if (cls == GD_DOUBLE)
+                f.operator()<double>();
+            else
+                gd_with_int_class(cls, f);
+            t->upload_ms += tp.upload_ms;
+            t->kernel_ms += tp.kernel_ms;
+            t->download_ms += tp.download_ms;
+            t->total_ms += tp.total_ms;
+            t->ops += tp.ops;
+        }
+    }
+    free(rc);
+    free(kc);
+    free(bpart);
+    return s;
+}
+
 extern "C" gd_status gd_minplus_witness(const char *name, const gd_matrix *A,
                                         const gd_matrix *B, gd_out R, gd_out K,
                                         gd_class kcls, gd_timing *t)
 {
+    if (A->cols > INT32_MAX) return witness_by_parts(name, A, B, R, K, kcls, t);
     gd_op_args args = {};
     args.witness = &K;
     args.witness_cls = kcls;

@@ -143,3 +143,18 @@ blocks() { octave_ok "setenv('GD_BLOCKS', '3'); check_minplus('$1', '$2')" "case
     octave_error "A = int16(magic(3));" "'gd:size', 'must be square', @gd_minplus, A(1:2,:)"
     octave_error "A = int32(magic(3));" "'gd:input', 'IndexClass', @gd_minplus, A, A, 'IndexClass', 'int8'"
 }
+
+# K past 2^31 - 1 (the kernels' int32 index): the inner dimension in parts,
+# K in double holding the index, the first of a tie across parts (every
+# part's minimum 0: K = 1)
+@test "the witness of an inner dimension past 2^31: K in double holds it, int32 refused" {
+    octave_ok "warning('off', 'gd:nogpu'); N = 2^31 + 2;
+        A = zeros(1, N, 'int8'); A(N) = -1; B = zeros(N, 1, 'int8');
+        [R, K] = gd_minplus(A, B); assert(R, int8(-1)); assert(K, N);
+        A(N) = 0; [R, K] = gd_minplus(A, B); assert(R, int8(0)); assert(K, 1);
+        % (not expect_error: fingerprinting 4 GB of arguments takes a minute; A and B are
+        % checked by the lines after)
+        try, [R, K] = gd_minplus(A, B, 'IndexClass', 'int32'); error('no error'); catch err, assert(err.identifier, 'gd:size'); assert(! isempty(strfind(err.message, 'int32 cannot hold'))); end
+        assert(! any(A) && ! any(B) && numel(A) == N && numel(B) == N);
+        disp('wide witness ok')" "wide witness ok"
+}
