@@ -27,13 +27,18 @@ static gd_status check_list(const gd_devices *d, const char *origin)
         for (int j = 0; j < i; ++j)
             if (d->idx[j] == d->idx[i])
                 return gd_fail(GD_ERR_INPUT, "%s names device %d twice", origin, d->idx[i] + 1);
-    for (int i = 0; i < d->n; ++i)
-        /* with no GPU, the CPU runs whatever the list: a script written
-         * for a machine with GPUs runs on one without */
+    for (int i = 0; i < d->n; ++i) {
+        /* with no GPU the host is device 1 (the CPU runs the call), and
+         * no index past it names anything */
+        if (count == 0 && d->idx[i] != 0)
+            return gd_fail(GD_ERR_INPUT, "%s names device %d, but gd sees no GPU: device 1, "
+                           "the host, is the only one (gd_info says why)", origin,
+                           d->idx[i] + 1);
         if (d->idx[i] < 0 || (count > 0 && d->idx[i] >= count))
             return gd_fail(GD_ERR_INPUT, "%s names device %d, but gd sees %d device%s "
                            "(gd_info lists them)", origin, d->idx[i] + 1, count,
                            count == 1 ? "" : "s");
+    }
     return GD_OK;
 }
 

@@ -28,6 +28,12 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     char op[32];
     if (nrhs < 1 || !mxIsChar(prhs[0]) || mxGetString(prhs[0], op, sizeof op))
         gd_mex_error("__gd__", "gd:input", "expected an operation name first");
+    /* the constructor's claim runs inside a call making a gdArray
+     * result: that call's device selection stays */
+    if (!strcmp(op, "claim")) {
+        gd_op_claim(nlhs, plhs, nrhs - 1, prhs + 1);
+        return;
+    }
     gd_use_devices(NULL, NULL); /* the default, unless the call says 'Devices' */
     gd_mex_home_reset();        /* device 1, unless a gdArray or 'Devices' says */
     for (size_t i = 0; i < sizeof OPS / sizeof OPS[0]; ++i)

@@ -20,6 +20,7 @@ typedef struct {
     gd_matrix m;
     uint32_t gen; /* 0: free */
     size_t bytes;
+    int wrapped;  /* 1: a gdArray object holds it (gd_op_claim) */
 } entry;
 
 static entry *g_tab;
@@ -118,6 +119,12 @@ static entry *lookup(double id)
     const uint64_t gen = v >> SLOT_BITS;
     if (slot >= g_cap || !g_tab[slot].gen || g_tab[slot].gen != gen) return NULL;
     return &g_tab[slot];
+}
+
+void gd_reg_held(double id)
+{
+    entry *e = lookup(id);
+    if (e) e->wrapped = 1;
 }
 
 const gd_matrix *gd_reg_find(double id)
@@ -307,18 +314,38 @@ void gd_mex_take_pair(const char *fn, int nlhs, mxArray *plhs[], gd_mex_result *
         plhs[1] = mxCreateDoubleMatrix(0, 0, mxREAL);
 }
 
+/* __gd__ ("claim", id): [id, sz, cls] of a table entry no object holds
+ * yet, which from then on one does: the gdArray constructor's form for
+ * the gateway's results (gd_mex_wrap). An id an object already holds, or
+ * none, is refused: a second handle on the data would free it when it
+ * goes. Runs inside the call that made the entry: it touches nothing
+ * else (no device selection). */
+void gd_op_claim(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    (void)nlhs;
+    entry *e = NULL;
+    if (nrhs == 1 && mxIsDouble(prhs[0]) && !mxIsComplex(prhs[0]) &&
+        mxGetNumberOfElements(prhs[0]) == 1)
+        e = lookup(mxGetScalar(prhs[0]));
+    if (!e || e->wrapped)
+        gd_mex_error("gdArray", "gd:input", "expected one matrix: G = gdArray (A) or gdArray "
+                     "(A, 'Device', d) (gd alone makes a gdArray of its results)");
+    e->wrapped = 1;
+    plhs[0] = mxCreateDoubleScalar(mxGetScalar(prhs[0]));
+    plhs[1] = mxCreateDoubleMatrix(1, 2, mxREAL);
+    mxGetDoubles(plhs[1])[0] = (double)e->m.rows;
+    mxGetDoubles(plhs[1])[1] = (double)e->m.cols;
+    plhs[2] = mxCreateString(gd_mex_class_name(e->m.cls));
+}
+
 mxArray *gd_mex_wrap(const char *fn, double id)
 {
     const gd_matrix *m = gd_reg_find(id);
     if (!m) gd_mex_error(fn, "gd:stale", "internal: no gdArray %.0f", id);
-    mxArray *args[4] = {mxCreateString("__gd_wrap__"), mxCreateDoubleScalar(id),
-                        mxCreateDoubleMatrix(1, 2, mxREAL),
-                        mxCreateString(gd_mex_class_name(m->cls))};
-    mxGetDoubles(args[2])[0] = (double)m->rows;
-    mxGetDoubles(args[2])[1] = (double)m->cols;
+    mxArray *args[2] = {mxCreateString("__gd_wrap__"), mxCreateDoubleScalar(id)};
     mxArray *obj = NULL;
-    mxArray *err = mexCallMATLABWithTrap(1, &obj, 4, args, "gdArray");
-    for (int i = 0; i < 4; ++i) mxDestroyArray(args[i]);
+    mxArray *err = mexCallMATLABWithTrap(1, &obj, 2, args, "gdArray");
+    for (int i = 0; i < 2; ++i) mxDestroyArray(args[i]);
     if (err || !obj) {
         gd_reg_free(id);
         if (obj) mxDestroyArray(obj);

@@ -201,6 +201,9 @@ void gd_mex_home_reset(void);
 void gd_mex_home(int dev, int from_list);
 /* the entry's matrix, or NULL when id names no live entry */
 const gd_matrix *gd_reg_find(double id);
+/* the entry is held by a gdArray object (the constructor's upload): no
+ * later claim of its id (gd_op_claim, gdArray's wrap form) succeeds */
+void gd_reg_held(double id);
 /* frees a live entry's memory; 0 when id names none (not an error) */
 int gd_reg_free(double id);
 void gd_reg_free_all(void);
@@ -230,6 +233,6 @@ void gd_mex_init(void);
 typedef void gd_mex_op(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]);
 gd_mex_op gd_op_minplus, gd_op_minplus_info, gd_op_sgemm, gd_op_pdist, gd_op_pdist2, gd_op_info,
     gd_op_upload, gd_op_gather, gd_op_free, gd_op_transpose, gd_op_squareform,
-    gd_op_describe, gd_op_device, gd_op_apsp, gd_op_apsp_info, gd_op_row, gd_op_knn;
+    gd_op_describe, gd_op_device, gd_op_claim, gd_op_apsp, gd_op_apsp_info, gd_op_row, gd_op_knn;
 
 #endif

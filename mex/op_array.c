@@ -73,6 +73,7 @@ void gd_op_upload(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
         if (s) gd_mex_fail(FN, s);
         id = gd_reg_add(dev, 1, cls, h.rows, h.cols);
     }
+    gd_reg_held(id); /* the constructor's object holds it: no claim */
     plhs[0] = mxCreateDoubleScalar(id);
 }
 

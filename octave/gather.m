@@ -8,6 +8,11 @@
 ## @end deftypefn
 
 function varargout = gather (varargin)
+  if (nargin == 0)
+    error ("gd:input", "gather: expected at least one argument: [A, B, ...] = gather (A, B, ...)");
+  elseif (nargout > nargin)
+    error ("gd:input", "gather: %d outputs for %d inputs (one each)", nargout, nargin);
+  endif
   varargout = varargin;
   for i = 1:nargin
     if (isa (varargin{i}, "gdArray"))
@@ -17,6 +22,8 @@ function varargout = gather (varargin)
 endfunction
 
 %!assert (gather (5), 5)
+%!error <expected at least one argument> gather ()
+%!error <2 outputs for 1 inputs> [a, b] = gather (1)
 %!assert (gather ({1, "a"}), {1, "a"})
 %!test
 %! [a, b] = gather (1, single (2));

@@ -52,42 +52,48 @@
 ## operation on it runs on the CPU, warning once with id
 ## @qcode{"gd:nogpu"}: code written for the GPU runs unchanged.
 ##
-## Octave 7 cannot save classdef objects: gather a gdArray before
-## @code{save}. A gdArray whose data is gone (the gd gateway was unloaded,
-## or an id was made up) raises @qcode{"gd:stale"} when used.
+## Octave 7 cannot save classdef objects and calls no @code{saveobj} for
+## them: @code{save -v7} stores a struct of the handle's fields (not the
+## matrix) and the other formats fail. Gather a gdArray before
+## @code{save}. Only gd makes a gdArray of an id, once: its properties
+## are set by gd alone. A gdArray whose data is gone (deleted with
+## @code{delete}, or the gd gateway unloaded) raises @qcode{"gd:stale"}
+## when used.
 ## @seealso{gather, gd_info, gd_minplus, gd_pdist}
 ## @end deftypefn
 
 classdef gdArray < handle
 
-  ## Set by the constructor alone. Not SetAccess = private: once Octave 7
-  ## has called this constructor through a function handle (@gdArray),
-  ## later constructor calls set properties as if from outside the class
-  ## (and, with numel overloaded, through numel: hence sz is set last and
-  ## its default has one element). An id set by hand can only name no
-  ## live entry (gd:stale) or another live gdArray: never freed memory.
+  ## Set by the constructor alone, once: each set method below refuses a
+  ## property that holds its value already (a second object on the same
+  ## id would free its memory when it goes). Not SetAccess = private: once
+  ## Octave 7 has called this constructor through a function handle
+  ## (@gdArray), later constructor calls set properties as if from outside
+  ## the class (and, with numel overloaded, through numel: hence sz is set
+  ## last and its default has one element).
   properties
     ## the table entry of the gateway that owns the memory (not a pointer)
     id = -1;
-    cls = "double";
+    cls = "";
     ## size and class, kept here so that asking costs no gateway call
-    sz = [1 1];
+    sz = [1 1 1];
   endproperties
 
   methods
 
-    function G = gdArray (A, id, sz, cls)
-      if (nargin == 4)
-        ## a result of a gd operation (the gateway's table holds it; A is
-        ## "__gd_wrap__"). Not checked: this is the hot path, and an id
-        ## made up here only names no live entry (gd:stale when used).
+    function G = gdArray (A, varargin)
+      if (nargin == 2 && ischar (A) && strcmp (A, "__gd_wrap__"))
+        ## a result of a gd operation: the gateway's table holds the id
+        ## and gives its size and class, to one object alone (an id held
+        ## already, or one made up, is refused)
+        [id, sz, cls] = __gd__ ("claim", varargin{1});
         G.id = id;
         G.cls = cls;
         G.sz = sz;
         return;
       endif
-      if (nargin == 3 && ischar (id) && strcmpi (id, "Device"))
-        dev = {sz};
+      if (nargin == 3 && ischar (varargin{1}) && strcmpi (varargin{1}, "Device"))
+        dev = varargin(2);
       elseif (nargin != 1)
         error ("gd:input", "gdArray: expected one matrix: G = gdArray (A) or gdArray (A, 'Device', d)");
       else
@@ -101,12 +107,41 @@ classdef gdArray < handle
       G.sz = size (A);
     endfunction
 
+    function G = set.id (G, v)
+      if (G.id != -1)
+        error ("gd:input", "gdArray: its id is set by gd alone");
+      endif
+      G.id = v;
+    endfunction
+    function G = set.cls (G, v)
+      if (! isempty (G.cls))
+        error ("gd:input", "gdArray: its class is set by gd alone");
+      endif
+      G.cls = v;
+    endfunction
+    function G = set.sz (G, v)
+      if (numel (G.sz) != 3)
+        error ("gd:input", "gdArray: its size is set by gd alone");
+      endif
+      G.sz = v;
+    endfunction
+
     function delete (G)
       __gd__ ("free", G.id);
     endfunction
 
-    function A = gather (G)
-      A = __gd__ ("gather", G);
+    ## gather (A, B, ...): each argument's host value, one output each
+    ## (Octave calls this method whenever an argument is a gdArray)
+    function varargout = gather (varargin)
+      if (nargout > max (nargin, 1))
+        error ("gd:input", "gather: %d outputs for %d inputs (one each)", nargout, nargin);
+      endif
+      varargout = varargin;
+      for i = 1:nargin
+        if (isa (varargin{i}, "gdArray"))
+          varargout{i} = __gd__ ("gather", varargin{i});
+        endif
+      endfor
     endfunction
 
     ## the device G lives on, as gd_info numbers them (1 without a GPU)

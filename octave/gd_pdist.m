@@ -44,9 +44,13 @@
 ## double). Fewer than 2 rows give @code{zeros (1, 0)}.
 ##
 ## Accuracy: the statistics package's pdist takes @code{norm (x - y)},
-## which scales its sum; gd's plain sum differs from it by a few ulp
-## (1 to 5 in a quarter to most elements of random data, in either
-## class). Where the plain sum would overflow or lose digits to
+## which scales its sum; gd's plain sum differs from it by a few ulp,
+## more as d grows (measured on uniform random rows, either class: at
+## most 2 ulp at d = 2, 3 at d = 10, 6 at d = 100, 14 at d = 500, 26 at d
+## = 2000, in 40% to 90% of the elements). Neither is the more exact: in
+## single against the exact distance gd was at most 2.2, 3.8, 8.8 and
+## 16 ulp at d = 10, 100, 500 and 2000 (mean 0.4 to 2.9), the statistics
+## package 2.5, 3.7, 9.2 and 18. Where the plain sum would overflow or lose digits to
 ## underflow (rows 1e200 and -1e200, or 1e-200 apart) the pair is
 ## recomputed with Octave's scaled sum, so a finite distance is never
 ## Inf or 0.

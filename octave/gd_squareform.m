@@ -40,7 +40,8 @@ function varargout = gd_squareform (varargin)
   endif
   if (nargin == 2)
     direction = varargin{2};
-    if (! ischar (direction) || ! any (strcmpi (direction, {"tomatrix", "tovector"})))
+    if (! ischar (direction) || rows (direction) != 1
+        || ! any (strcmpi (direction, {"tomatrix", "tovector"})))
       error ("gd:input", "gd_squareform: direction must be 'tomatrix' or 'tovector'");
     endif
     tomatrix = strcmpi (direction, "tomatrix");
@@ -91,7 +92,8 @@ endfunction
 function Y = resident_squareform (X, direction)
   sz = size (X);
   if (nargin == 2)
-    if (! ischar (direction) || ! any (strcmpi (direction, {"tomatrix", "tovector"})))
+    if (! ischar (direction) || rows (direction) != 1
+        || ! any (strcmpi (direction, {"tomatrix", "tovector"})))
       error ("gd:input", "gd_squareform: direction must be 'tomatrix' or 'tovector'");
     endif
     tomatrix = strcmpi (direction, "tomatrix");
@@ -133,6 +135,8 @@ endfunction
 %!error <no n\*\(n-1\)/2> gd_squareform ([1 2])
 %!error <square matrix> gd_squareform (ones (2, 3))
 %!error <direction> gd_squareform ([1 2 3], "up")
+%!error <direction must be> gd_squareform ([1 2 3], ["tomatrix"; "tovector"])
+%!error <direction must be> gd_squareform (ones (3), ["tovector"; "tovector"])
 %!error <Invalid call to gd_squareform> gd_squareform ()
 %!error <Invalid call> [S, T] = gd_squareform ([1 2 3])
 %!error <Invalid call> gd_squareform ([1 2 3], "tovector", 1)

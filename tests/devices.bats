@@ -22,6 +22,9 @@ with_devices() {
     octave_error "A = rand(5);" "'gd:input', '.Devices. must be .all. or a vector', @gd_pdist2, A, A, 'Devices', ones(2)"
     octave_error "A = rand(5);" "'gd:input', 'unknown option .Devics.', @gd_apsp, A, 'Devics', 1"
     GD_DEVICES=x octave_error "A = rand(5);" "'gd:input', 'GD_DEVICES=.x. must be .all. or device indices', @gd_minplus, A"
+    # an index past the devices gd sees (the host alone where there is no GPU)
+    octave_error "A = rand(5);" "'gd:input', 'names device 7, but gd sees', @gd_minplus, A, 'Devices', 7"
+    octave_error "A = rand(5);" "'gd:input', 'names device 9, but gd sees', @gd_apsp, A, 'Devices', [1 9]"
     # 'all' and valid lists run (on the CPU where there is no GPU)
     octave_ok "A = rand(50); R = gd_minplus(A, 'Devices', 'all'); R1 = gd_minplus(A, 'Devices', 1);
         assert(isequal(R, R1)); K = gd_knnsearch(A, A, 'K', 3, 'Devices', 1); assert(K(:,1), (1:50)');

@@ -52,18 +52,31 @@ load helpers
         disp('count ok')" "count ok"
 }
 
-@test "a made-up id is gd:stale, never a crash; deleting it frees nothing else" {
-    octave_ok "warning('off', 'gd:nogpu'); A = rand(5); G = gdArray(A);
-        F = gdArray('__gd_wrap__', 123456789, [5 5], 'double');
-        expect_error('gd:stale', 'A is a gdArray whose data is gone', @gd_minplus, F);
-        expect_error('gd:stale', 'data is gone', @gather, F);
-        F2 = gdArray('__gd_wrap__', -1, [5 5], 'double'); expect_error('gd:stale', 'gone', @gather, F2);
-        F3 = gdArray('__gd_wrap__', 0.5, [5 5], 'double'); expect_error('gd:stale', 'gone', @gather, F3);
-        F4 = gdArray('__gd_wrap__', NaN, [5 5], 'double'); expect_error('gd:stale', 'gone', @gather, F4);
-        clear F F2 F3 F4
+@test "no second object on an id: made-up and held ids refused, properties set once" {
+    octave_ok "warning('off', 'gd:nogpu'); A = rand(5); G = gdArray(A); R = gd_minplus(G);
+        g = gdArray(7);
+        for id = {123456789, -1, 0.5, NaN, G.id, R.id, g.id}
+          expect_error('gd:input', 'expected one matrix', @gdArray, '__gd_wrap__', id{1});
+        end
+        expect_error('gd:input', 'expected one matrix', @gdArray, 0, G.id, [1e9 1e9], 'double');
+        expect_error('gd:input', 'expected one matrix', @gdArray, rand(3, 4), 'Variant', 'auto', 1);
+        expect_error('gd:input', 'its id is set by gd alone', @subsasgn, g, struct('type', '.', 'subs', 'id'), G.id);
+        expect_error('gd:input', 'its size is set by gd alone', @subsasgn, g, struct('type', '.', 'subs', 'sz'), 'auto');
+        expect_error('gd:input', 'its class is set by gd alone', @subsasgn, g, struct('type', '.', 'subs', 'cls'), 'single');
+        assert(isequal(size(g), [1 1]) && gather(g) == 7 && strcmp(classUnderlying(g), 'double'));
+        clear R g
         assert(isequal(gather(G), A));
-        s = evalc('disp(gdArray(''__gd_wrap__'', 7, [1 1], ''double''))'); assert(! isempty(strfind(s, 'stale')));
-        disp('stale ok')" "stale ok"
+        disp('ids ok')" "ids ok"
+}
+
+@test "gather takes any number of arguments, gdArrays among them, one output each" {
+    octave_ok "warning('off', 'gd:nogpu'); A = rand(3, 4); G = gdArray(A); S = gdArray(single(3));
+        [a, b, c] = gather(G, 2, S); assert(isequal(a, A) && b == 2 && isequal(c, single(3)));
+        [x, y] = gather(2, G); assert(x == 2 && isequal(y, A));
+        z = gather(G, 5); assert(isequal(z, A));
+        expect_error('gd:input', '2 outputs for 1 inputs', @two_outputs, @gather, G);
+        expect_error('gd:input', 'at least one argument', @gather);
+        disp('gather ok')" "gather ok"
 }
 
 @test "a deleted gdArray is gd:stale; its copies share it" {
