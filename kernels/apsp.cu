@@ -253,8 +253,8 @@ template <class T> struct last_edge_out {
 // Row i0 + r of P (rows of ld ld) for each r < rows, one block a row:
 // whether following P from every j with P(i,j) != 0 reaches i. Pointer
 // jumping on the row (anc, n ints: shared memory, or the block's part of
-// scratch): anc(j) = anc(anc(j)) until nothing changes, the reachable
-// bit (31) kept. A row that fails goes into bad[1 + ...], bad[0] counting.
+// scratch): anc(j) = anc(anc(j)) until nothing changes or a chain of n
+// would have reached its end, the reachable bit (31) kept. A row that fails goes into bad[1 + ...], bad[0] counting.
 // (a template: nvcc's stubs lose a plain kernel of an anonymous namespace)
 template <int U>
 __global__ void tree_check(const int *__restrict__ P, int64_t ld, int n, int64_t i0,
@@ -270,7 +270,9 @@ __global__ void tree_check(const int *__restrict__ P, int64_t ld, int n, int64_t
             anc[j] = j == i || p <= 0 || p > n ? j : (p - 1) | R;
         }
         __syncthreads();
-        for (;;) {
+        // a chain that reaches its end does so within ceil(log2 n) + 1
+        // rounds; a circle's pointers go round for ever
+        for (int round = 0; ((int64_t)1 << round) <= 2 * (int64_t)n && round < 40; ++round) {
             int moved = 0;
             for (int j = threadIdx.x; j < n; j += blockDim.x) {
                 const int a = anc[j], b = anc[a & V] & V;
@@ -289,6 +291,13 @@ __global__ void tree_check(const int *__restrict__ P, int64_t ld, int n, int64_t
         if (__syncthreads_or(wrong) && threadIdx.x == 0) bad[1 + atomicAdd(bad, 1)] = (int)r;
         __syncthreads();
     }
+}
+
+// A block's work space in tree_repair: M (n of T), then three arrays of n
+// ints; 16-byte aligned
+__host__ __device__ inline size_t tree_work(int64_t n, size_t es)
+{
+    return ((size_t)n * (es + 3 * sizeof(int)) + 15) / 16 * 16;
 }
 
 // (x, j, q) with the least (x, j) of the block's threads into thread 0's;
@@ -330,7 +339,7 @@ __global__ void tree_repair(const T *__restrict__ D, int *__restrict__ P, int64_
                             const T *__restrict__ Wt, int64_t ldt, int n, int64_t i0,
                             const int *__restrict__ bad, char *scratch)
 {
-    T *M = (T *)(scratch + (size_t)n * (sizeof(T) + 3 * sizeof(int)) * blockIdx.x);
+    T *M = (T *)(scratch + tree_work(n, sizeof(T)) * blockIdx.x);
     int *lev = (int *)(M + n), *front = lev + n, *next = front + n;
     __shared__ int nf, nn;
     __shared__ least_red<T> red;
@@ -338,6 +347,7 @@ __global__ void tree_repair(const T *__restrict__ D, int *__restrict__ P, int64_
         const int64_t r = bad[1 + b];
         const int i = (int)(i0 + r);
         const T *d = D + r;
+        __syncthreads(); /* every thread past the last row's nf */
         for (int j = threadIdx.x; j < n; j += blockDim.x) {
             T m = (T)INFINITY;
             for (int q = 0; q < n; ++q) {
@@ -1018,8 +1028,8 @@ struct apsp_run {
         const int64_t rg = *repaired < grid ? *repaired : grid;
         char *work = NULL;
         snprintf(what, sizeof what, "the work space of P's rows chosen again (%.1f MiB)",
-                 (double)n * (double)(es + 3 * sizeof(int)) * (double)rg / 1048576.0);
-        if ((s = gd_alloc(&al, (void **)&work, (size_t)n * (es + 3 * sizeof(int)) * rg, what)))
+                 (double)tree_work(n, es) * (double)rg / 1048576.0);
+        if ((s = gd_alloc(&al, (void **)&work, tree_work(n, es) * (size_t)rg, what)))
             return s;
         if (cls == GD_SINGLE)
             tree_repair<float><<<(unsigned)rg, threads, 0, st>>>(
