@@ -16,7 +16,14 @@
 ## (scipy's convention): 0 on the diagonal and where j is unreachable.
 ## @code{gd_path (P, i, j)} follows it back to give the route. @var{P} is
 ## double like an index; @code{"IndexClass", "int32"} gives int32 (half
-## the memory; on the device it is int32 either way).
+## the memory; on the device it is int32 either way). Every row of
+## @var{P} is a shortest-path tree: following it from any j reaches i in
+## at most n - 1 steps, and the route's weights add up to @code{D(i,j)}
+## to the rounding of that sum. The last edge of each path is the first q
+## of @code{min (D(i,q) + W(q,j))}; where rounding at D's magnitude ties a
+## path through q with the direct edge (a cycle lighter than the lengths'
+## rounding) and those choices would go round in a circle, the row is
+## chosen again level by level from i over the edges whose sum ties.
 ##
 ## Negative edges are allowed. A negative cycle (a negative diagonal entry
 ## included) raises @qcode{"gd:negcycle"} naming a vertex whose closed
@@ -146,6 +153,12 @@ endfunction
 %! [D, P] = gd_apsp (single ([0 -1; 4 0]), "IndexClass", "int32");
 %! assert (D, single ([0 -1; 4 0])); assert (class (P), "int32");
 %!test
+%! ## rounding at 2^30 ties 3 -> 1 -> 2 with the edge 3 -> 2 (1 -> 2 -> 1
+%! ## weighs 2^-30): the route is still the edge
+%! W = [0 1 Inf; -1+2^-30 0 Inf; Inf 2^30 0];
+%! [D, P] = gd_apsp (W);
+%! assert (gd_path (P, 3, 2), [3 2]);
+%! assert (gd_path (P, 3, 1), [3 2 1]);
 %! [D, P] = gd_apsp (zeros (0, 0));
 %! assert (size (D), [0 0]); assert (size (P), [0 0]);
 %!assert (gd_apsp (5), 0)
