@@ -172,6 +172,7 @@ static inline void __syncwarp(unsigned = 0xffffffffu) {}
 static inline void __threadfence_block(void) {}
 template <class T> static inline T __shfl_sync(unsigned, T v, int, int = 32) { return v; }
 template <class T> static inline T __shfl_xor_sync(unsigned, T v, int, int = 32) { return v; }
+template <class T> static inline T __shfl_down_sync(unsigned, T v, int, int = 32) { return v; }
 static inline unsigned __ballot_sync(unsigned, int p) { return p ? 1u : 0u; }
 static inline int __any_sync(unsigned, int p) { return p; }
 static inline int __clz(int x) { return x ? __builtin_clz((unsigned)x) : 32; }
