@@ -53,15 +53,20 @@ deps:
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 
 # make test builds machine code for sm_90 alone (or the GPU_ARCHS given on
-# the command line) and PTX for sm_75, which checks that every kernel
-# compiles for the oldest architecture at a fifth of the fat binary's
-# compile time (pdist.cu's metrics take nvcc minutes an architecture);
-# make, make dist and pkg install build the fat binary
-TEST_ARCHS     ?= $(if $(filter command line,$(origin GPU_ARCHS)),$(GPU_ARCHS),90)
-TEST_PTX_ARCHS ?= 75
+# the command line) and checks that every kernel compiles for sm_75, the
+# oldest architecture, as unoptimised PTX (GD_PTX_CHECK_ARCHS: seconds,
+# where optimised PTX took minutes); make, make dist and pkg install build
+# the fat binary. The suites run TEST_JOBS at a time where GNU parallel is
+# there (bats --jobs), one test file's tests one after another; on a GPU
+# the suites that count the device's memory need the device alone: there
+# TEST_JOBS=1.
+TEST_ARCHS      ?= $(if $(filter command line,$(origin GPU_ARCHS)),$(GPU_ARCHS),90)
+TEST_PTX_CHECKS ?= 75
+TEST_JOBS       ?= $(NPROC)
+BATS_JOBS       := $(if $(and $(filter-out 1,$(TEST_JOBS)),$(shell command -v parallel 2>/dev/null)),--jobs $(TEST_JOBS) --no-parallelize-within-files)
 test: deps
-	$(MAKE) -j$(NPROC) all GPU_ARCHS="$(TEST_ARCHS)" GD_PTX_ARCHS="$(TEST_PTX_ARCHS)"
-	$(BATS) tests
+	$(MAKE) -j$(NPROC) all GPU_ARCHS="$(TEST_ARCHS)" GD_PTX_ARCHS= GD_PTX_CHECK_ARCHS="$(TEST_PTX_CHECKS)"
+	$(BATS) $(BATS_JOBS) tests
 
 demo: deps all
 	$(OCTAVE_RUN) --eval "addpath('$(CURDIR)/octave'); source('examples/demo.m')"
