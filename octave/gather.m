@@ -10,15 +10,8 @@
 function varargout = gather (varargin)
   if (nargin == 0)
     error ("gd:input", "gather: expected at least one argument: [A, B, ...] = gather (A, B, ...)");
-  elseif (nargout > nargin)
-    error ("gd:input", "gather: %d outputs for %d inputs (one each)", nargout, nargin);
   endif
-  varargout = varargin;
-  for i = 1:nargin
-    if (isa (varargin{i}, "gdArray"))
-      varargout{i} = __gd__ ("gather", varargin{i});
-    endif
-  endfor
+  varargout = __gd_gather__ (nargout, varargin{:});
 endfunction
 
 %!assert (gather (5), 5)

@@ -133,15 +133,7 @@ classdef gdArray < handle
     ## gather (A, B, ...): each argument's host value, one output each
     ## (Octave calls this method whenever an argument is a gdArray)
     function varargout = gather (varargin)
-      if (nargout > max (nargin, 1))
-        error ("gd:input", "gather: %d outputs for %d inputs (one each)", nargout, nargin);
-      endif
-      varargout = varargin;
-      for i = 1:nargin
-        if (isa (varargin{i}, "gdArray"))
-          varargout{i} = __gd__ ("gather", varargin{i});
-        endif
-      endfor
+      varargout = __gd_gather__ (nargout, varargin{:});
     endfunction
 
     ## the device G lives on, as gd_info numbers them (1 without a GPU)
