@@ -63,10 +63,10 @@ NPROC := $(shell nproc 2>/dev/null || echo 2)
 TEST_ARCHS      ?= $(if $(filter command line,$(origin GPU_ARCHS)),$(GPU_ARCHS),90)
 TEST_PTX_CHECKS ?= 75
 TEST_JOBS       ?= $(NPROC)
-BATS_JOBS       := $(if $(and $(filter-out 1,$(TEST_JOBS)),$(shell command -v parallel 2>/dev/null)),--jobs $(TEST_JOBS) --no-parallelize-within-files)
 test: deps
 	$(MAKE) -j$(NPROC) all GPU_ARCHS="$(TEST_ARCHS)" GD_PTX_ARCHS= GD_PTX_CHECK_ARCHS="$(TEST_PTX_CHECKS)"
-	$(BATS) $(BATS_JOBS) tests
+	$(BATS) $$(if [ "$(TEST_JOBS)" != 1 ] && command -v parallel >/dev/null 2>&1; then \
+	    echo --jobs $(TEST_JOBS) --no-parallelize-within-files; fi) tests
 
 demo: deps all
 	$(OCTAVE_RUN) --eval "addpath('$(CURDIR)/octave'); source('examples/demo.m')"
