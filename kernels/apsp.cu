@@ -254,8 +254,9 @@ template <class T> struct last_edge_out {
 // whether following P from every j with P(i,j) != 0 reaches i. Pointer
 // jumping on the row (anc, n ints: shared memory, or the block's part of
 // scratch): anc(j) = anc(anc(j)) until nothing changes or a chain of n
-// would have reached its end, the reachable bit (31) kept. A row that fails goes into bad[1 + ...], bad[0] counting.
-// (a template: nvcc's stubs lose a plain kernel of an anonymous namespace)
+// would have reached its end, the reachable bit (31) kept. A row that
+// fails goes into bad[1 + ...], bad[0] counting. (A template: nvcc's
+// stubs lose a plain kernel of an anonymous namespace.)
 template <int U>
 __global__ void tree_check(const int *__restrict__ P, int64_t ld, int n, int64_t i0,
                            int64_t rows, int *scratch, int *bad)
