@@ -57,15 +57,16 @@ NPROC := $(shell nproc 2>/dev/null || echo 2)
 # oldest architecture, as unoptimised PTX (GD_PTX_CHECK_ARCHS: seconds,
 # where optimised PTX took minutes); make, make dist and pkg install build
 # the fat binary. The suites run TEST_JOBS at a time where GNU parallel is
-# there (bats --jobs), one test file's tests one after another; on a GPU
-# the suites that count the device's memory need the device alone: there
-# TEST_JOBS=1.
+# there (bats --jobs), one test file's tests one after another, and one
+# suite at a time where a GPU answers nvidia-smi (the suites that count
+# the device's memory need it alone).
 TEST_ARCHS      ?= $(if $(filter command line,$(origin GPU_ARCHS)),$(GPU_ARCHS),90)
 TEST_PTX_CHECKS ?= 75
 TEST_JOBS       ?= $(NPROC)
 test: deps
 	$(MAKE) -j$(NPROC) all GPU_ARCHS="$(TEST_ARCHS)" GD_PTX_ARCHS= GD_PTX_CHECK_ARCHS="$(TEST_PTX_CHECKS)"
-	$(BATS) $$(if [ "$(TEST_JOBS)" != 1 ] && command -v parallel >/dev/null 2>&1; then \
+	$(BATS) $$(if [ "$(TEST_JOBS)" != 1 ] && command -v parallel >/dev/null 2>&1 && \
+	    ! nvidia-smi -L >/dev/null 2>&1; then \
 	    echo --jobs $(TEST_JOBS) --no-parallelize-within-files; fi) tests
 
 demo: deps all
