@@ -43,7 +43,10 @@ if command -v octave-cli >/dev/null 2>&1; then
         ;;
     esac
 fi
-command -v nvcc >/dev/null 2>&1 || echo "deps: nvcc not found: install the CUDA toolkit and put its bin/ on PATH" >&2
+# nvcc as the build finds it: on PATH, or $CUDA_HOME/bin/nvcc (build.mk)
+if ! command -v nvcc >/dev/null 2>&1 && ! { [ -n "${CUDA_HOME:-}" ] && [ -x "$CUDA_HOME/bin/nvcc" ]; }; then
+    echo "deps: nvcc not found: install the CUDA toolkit and put its bin/ on PATH (or set CUDA_HOME)" >&2
+fi
 can_install() { [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; }
 install() {
     echo "deps: installing$1"
