@@ -1104,7 +1104,7 @@ struct apsp_run {
     void kernel_name(char *buf, size_t len, const char *more) const
     {
         const char *kind = cls == GD_DOUBLE ? "" : nonneg ? "integer min" : "fminf";
-        char head[64];
+        char head[40]; /* "single, exact, integer min" at most */
         if (wcls != cls)
             snprintf(head, sizeof head, "%s, exact%s%s", cls == GD_DOUBLE ? "double" : "single",
                      *kind ? ", " : "", kind);
@@ -2004,9 +2004,14 @@ static gd_status fw_devices(const gd_matrix &W, gd_out Dout, const gd_out *P0, g
     snprintf(t->variant, sizeof t->variant, "fw");
     if (wcls == GD_DOUBLE)
         snprintf(t->kernel, sizeof t->kernel, "double, rows of blocks");
-    else
+    else {
+        bool repaired = false;
+        for (int e = 0; e < nd; ++e) repaired |= dv[e].repaired > 0;
         dv[0].r.kernel_name(t->kernel, sizeof t->kernel,
-                            P0 ? "rows of blocks, P by rows" : "rows of blocks");
+                            !P0        ? "rows of blocks"
+                            : repaired ? "rows of blocks, P by rows, P repaired"
+                                       : "rows of blocks, P by rows");
+    }
     snprintf(t->device, sizeof t->device, "%.200s x %d", nd ? gd_device_name() : "", nd);
     return s;
 }
