@@ -1476,6 +1476,8 @@ gd_status run_gpu(bool fw, const gd_matrix &W, gd_out Dout, const gd_out *P0, gd
         cudaEventRecord(gd_event(2), r.st);
         s = r.trees(0, -1, &repaired);
         cudaEventRecord(gd_event(3), r.st);
+        /* (trees returns without waiting where no row was rechosen) */
+        if (!s) s = gd_cuda(cudaEventSynchronize(gd_event(3)), "P's check");
         if (!s) t->kernel_ms += gd_elapsed(2, 3);
     }
     {

@@ -594,7 +594,8 @@ struct take_part_fn {
 };
 
 /* The witness where k passes what int32 holds (the kernels' index): the
- * inner dimension in parts of 2^30, each part's R and K on the host, taken
+ * inner dimension in parts (at most 2^30, fewer where the GPU's padded
+ * operands need it), each part's R and K on the host, taken
  * together in order (take_part_fn). K in double; host results. */
 static gd_status witness_by_parts(const char *name, const gd_matrix *A, const gd_matrix *B,
                                   gd_out R, gd_out K, gd_class kcls, gd_timing *t)
@@ -621,7 +622,18 @@ static gd_status witness_by_parts(const char *name, const gd_matrix *A, const gd
     if ((s = gd_out_buffer(&K, cells * sizeof(double), what))) return s;
     void *rc = malloc(cells * es + 1), *bpart = NULL;
     int32_t *kc = (int32_t *)malloc(cells * sizeof(int32_t) + 1);
-    const int64_t part = (int64_t)1 << 30;
+    /* parts of at most 2^30, and small enough that the GPU kernels' padded
+     * operands fit: the witness tiles pad A's rows to 128 and B's columns to
+     * 64 with 8 bytes a lane (minplus_int.cu), so a part costs about
+     * (m + 128) + (n + 64) lanes of 8 bytes a step of k; 4 GiB of them */
+    const int64_t lanes = (m + 128) + (n + 64);
+    int64_t part = ((int64_t)1 << 32) / (8 * lanes);
+    part = part > ((int64_t)1 << 30) ? (int64_t)1 << 30 : part < 4096 ? 4096 : part & ~(int64_t)15;
+    /* 'auto' takes the parts on the host: operands this wide have a few
+     * rows and columns, where the GPU's witness tiles (128 x 64 outputs)
+     * would do thousands of times the work and the transfer alone costs
+     * more than the host's pass over the data */
+    if (!name || strcmp(name, "auto") == 0) name = "cpu";
     gd_timing tp;
     memset(t, 0, sizeof *t);
     if (!rc || !kc)
