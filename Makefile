@@ -40,7 +40,7 @@ build/gdbench: examples/gdbench.c kernels/gd.h build/libgd.a
 # the pipes' rates for the kernels' instruction mixes (kernels/NOTES.md):
 # make fp64mix (CUDA and a GPU)
 ifeq ($(GD_CUDA),yes)
-build/fp64_mix: examples/fp64_mix.cu kernels/metric.cuh kernels/tile.cuh kernels/norm2.h | build
+build/fp64_mix: examples/fp64_mix.cu kernels/tiles/metric.cuh kernels/tiles/tile.cuh kernels/tiles/norm2.h | build
 	$(NVCC) -O3 -std=c++17 -Ikernels $(GENCODE) -o $@ $<
 endif
 fp64mix: build/fp64_mix

@@ -23,10 +23,16 @@ CFLAGS    ?= -O3 -fPIC -fopenmp -Wall -Wextra -std=c11 -D_POSIX_C_SOURCE=200809L
 MEXFLAGS  := --mex -R2018a -Ikernels -Imex
 HOST_BLAS := $(shell $(MKOCTFILE) -p BLAS_LIBS 2>/dev/null)
 
-KERNEL_CU  := device memory copies multi product resident minplus minplus_int apsp sgemm pdist knn
-KERNEL_HDR := kernels/gd.h kernels/gd_internal.h kernels/product.h kernels/tile.cuh kernels/norm2.h kernels/metric.cuh \
-              kernels/knnkey.h
-KERNEL_OBJ := $(patsubst %,build/%.o,$(KERNEL_CU)) build/cpu.o
+# the kernel layer, in layers (ARCHITECTURE.md): runtime/ (devices, memory,
+# copies, several devices, resident data), ops/ (each operation's kernels and
+# driver), tiles/ (the register tiles and steps the ops share), cpu/ (the host
+# implementations); gd.h is the layer's interface
+# (the longest to compile first: make -j then ends with the short ones)
+KERNEL_CU  := ops/pdist ops/knn ops/pdist2 ops/apsp ops/minplus_int ops/sgemm ops/minplus ops/product \
+              runtime/resident runtime/multi runtime/layout runtime/copies runtime/memory runtime/device
+KERNEL_HDR := kernels/gd.h kernels/runtime/runtime.h kernels/runtime/layout.cuh kernels/ops/product.h kernels/ops/pdist.h kernels/tiles/tile.cuh \
+              kernels/tiles/norm2.h kernels/tiles/metric.cuh kernels/tiles/knnkey.h
+KERNEL_OBJ := $(patsubst %,build/%.o,$(KERNEL_CU)) build/cpu/cpu.o build/runtime/settings.o
 GATEWAYS   := $(GATEWAY_DIR)/__gd__.mex $(GATEWAY_DIR)/__gd_uninit__.oct
 MEX_SRC    := mex/__gd__.c mex/gd_mex.c mex/gd_array.c mex/op_product.c mex/op_pdist.c \
               mex/op_info.c mex/op_array.c mex/op_apsp.c
@@ -56,9 +62,10 @@ BUILD_ID  := cuda $(GPU_ARCHS) ptx $(GD_PTX_ARCHS)
 # ptxas's report (registers, spills) of every kernel is kept in
 # build/<file>.ptxas for tests/spills.bats; the rest of the compiler's
 # output is shown
-build/%.o: kernels/%.cu $(KERNEL_HDR) | build
+build/%.o: kernels/%.cu $(KERNEL_HDR)
+	@mkdir -p $(@D)
 	@echo "$(NVCC) ... -c $< -o $@"
-	@$(NVCC) $(NVCCFLAGS) -Xptxas -v -c $< -o $@ 2> build/$*.ptxas; s=$$?; \
+	@$(NVCC) $(NVCCFLAGS) -Ikernels -Xptxas -v -c $< -o $@ 2> build/$*.ptxas; s=$$?; \
 	  grep -v '^ptxas info\|bytes stack frame' build/$*.ptxas >&2; exit $$s
 
 # GD_PTX_CHECK_ARCHS: architectures the sources are only checked to
@@ -74,29 +81,37 @@ build/check/$(1)/%.o: kernels/%.cu $$(KERNEL_HDR)
 	@mkdir -p $$(@D)
 	@echo "$$(NVCC) ... compute_$(1), -O0 (a compile check) $$<"
 	@$$(NVCC) -std=c++17 -Xcompiler -fPIC -Xcompiler -fopenmp -gencode arch=compute_$(1),code=compute_$(1) \
-	    -Xcicc -O0 -DGD_CUDA_LIB='""' $$(GD_DEFS) -c $$< -o $$@
+	    -Ikernels -Xcicc -O0 -DGD_CUDA_LIB='""' $$(GD_DEFS) -c $$< -o $$@
 endef
 $(foreach a,$(GD_PTX_CHECK_ARCHS),$(eval $(call ptx_check_rule,$(a))))
 else
+# (the kernels are compiled but never run here: the shared arrays made
+# static arrays of one element, their indexing and the registers the stubs
+# leave unset would warn in every kernel, so those warnings are off)
 NOCUDA_CXXFLAGS ?= -O2 -std=c++17 -fPIC -fopenmp -Wall -Wno-unknown-pragmas -Wno-unused-variable \
-                   -Wno-unused-but-set-variable -DGD_CUDA_LIB='""'
+                   -Wno-unused-but-set-variable -Wno-array-bounds -Wno-maybe-uninitialized \
+                   -Wno-unused-function -DGD_CUDA_LIB='""'
 GD_LIBS   := -lrt -ldl -lpthread -lgomp -lstdc++
 BUILD_ID  := nocuda
 
 # the sources as the C++ compiler sees them: launches (<<<...>>>) cut out,
 # dynamic shared memory a static array (the kernels are never called)
-build/nocuda/%: kernels/% | build/nocuda
+build/nocuda/%: kernels/%
+	@mkdir -p $(@D)
 	sed -E -e 's/<<<.*>>>//' -e 's/extern __shared__ (.*)\[\];/static \1[1];/' $< > $@
 .PRECIOUS: build/nocuda/%
 NOCUDA_SRC := $(patsubst kernels/%,build/nocuda/%,$(KERNEL_HDR))
 build/%.o: build/nocuda/%.cu $(NOCUDA_SRC) kernels/nocuda/cuda_runtime.h kernels/nocuda/cublas_v2.h
+	@mkdir -p $(@D)
 	$(CXX) -x c++ $(NOCUDA_CXXFLAGS) -Ikernels/nocuda -Ibuild/nocuda -c $< -o $@
-build/nocuda:
-	mkdir -p $@
 endif
 
-build/cpu.o: kernels/cpu.c kernels/gd.h kernels/norm2.h kernels/knnkey.h | build
-	$(CC) $(CFLAGS) -c $< -o $@
+build/cpu/cpu.o: kernels/cpu/cpu.c kernels/gd.h kernels/tiles/norm2.h kernels/tiles/knnkey.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Ikernels -c $< -o $@
+build/runtime/settings.o: kernels/runtime/settings.c kernels/gd.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Ikernels -c $< -o $@
 
 build/libgd.a: $(KERNEL_OBJ)
 	rm -f $@ && ar rcs $@ $(KERNEL_OBJ)

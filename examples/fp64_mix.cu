@@ -36,7 +36,7 @@
  * table measures its kernels against, beside the pipes' bound.
  */
 #define GD_STEPS_ONLY
-#include "metric.cuh" // the kernels' own steps (gd_tile::sqdist ..., minkowski_step)
+#include "tiles/metric.cuh" // the kernels' own steps (gd_tile::sqdist ..., minkowski_step)
 
 #include <cuda_runtime.h>
 

@@ -458,6 +458,29 @@ int gd_cpu_apsp_int(gd_class cls, const void *W, int64_t ldw, void *D, int32_t *
 gd_status gd_cpu_sgemm(const float *A, const float *B, float *C, int64_t m,
                        int64_t k, int64_t n);
 
+/* Settings: the environment variables gd reads, all read in
+ * runtime/settings.c when asked (never cached). */
+typedef enum {
+    GD_SET_DEVICES,
+    GD_SET_GPU_MEM_LIMIT,
+    GD_SET_STAGE,
+    GD_SET_PREFAULT,
+    GD_SET_MEMPOOL,
+    GD_SET_BLOCKS,
+    GD_SET_KNN_PIECES,
+    GD_SET_POISON,
+    GD_SET_SIM_DEVICES,
+    GD_SET_OMP_STACKSIZE,
+    GD_NSETTINGS
+} gd_setting;
+/* the variable's name ("GD_DEVICES") and what it does */
+const char *gd_setting_name(gd_setting s);
+const char *gd_setting_what(gd_setting s);
+/* its value, NULL where it is not set */
+const char *gd_setting_text(gd_setting s);
+/* whether it is set to exactly value ("0": the setting that turns a thing off) */
+int gd_setting_is(gd_setting s, const char *value);
+
 #ifdef __cplusplus
 }
 #endif

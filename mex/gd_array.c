@@ -354,3 +354,31 @@ mxArray *gd_mex_wrap(const char *fn, double id)
     }
     return obj;
 }
+
+/* A failure of the kernel layer as gd's error; where memory ran out the
+ * message adds what the live gdArrays hold. */
+void gd_mex_fail(const char *fn, gd_status s)
+{
+    double count, bytes;
+    gd_reg_stats(&count, &bytes);
+    if (s == GD_ERR_MEMORY && count > 0)
+        gd_mex_error(fn, gd_status_id(s), "%s; %.0f live gdArray%s hold %.1f MiB", gd_last_error(),
+                     count, count == 1 ? "" : "s", bytes / 1048576.0);
+    gd_mex_error(fn, gd_status_id(s), "%s", gd_last_error());
+}
+
+/* the gateway is unloaded (clear mex, or Octave's exit): every gdArray's
+ * memory goes first, then the streams and the memory pool; a gdArray
+ * object that outlives this finds its id gone (gd:stale) */
+static void at_exit(void)
+{
+    gd_reg_free_all();
+    gd_release();
+}
+
+void gd_mex_init(void)
+{
+    /* every call: Octave may keep a cleared .mex loaded, and registering
+     * again only replaces the same function */
+    mexAtExit(at_exit);
+}

@@ -29,16 +29,6 @@ void gd_mex_error(const char *fn, const char *id, const char *fmt, ...)
     for (;;) {}
 }
 
-void gd_mex_fail(const char *fn, gd_status s)
-{
-    double count, bytes;
-    gd_reg_stats(&count, &bytes);
-    if (s == GD_ERR_MEMORY && count > 0)
-        gd_mex_error(fn, gd_status_id(s), "%s; %.0f live gdArray%s hold %.1f MiB", gd_last_error(),
-                     count, count == 1 ? "" : "s", bytes / 1048576.0);
-    gd_mex_error(fn, gd_status_id(s), "%s", gd_last_error());
-}
-
 /* The text of a character row vector (1 x N, 0 < N < len, no NUL inside:
  * 'cpu' followed by char(0) is not 'cpu'), lower-cased into buf; 0 when a
  * is anything else. */
@@ -479,22 +469,6 @@ void gd_mex_warn_fallback(const char *fn, const gd_timing *t)
         snprintf(msg, sizeof msg, "%s: %s", fn, gd_cpu_note());
         warn("gd:threads", msg);
     }
-}
-
-/* the gateway is unloaded (clear mex, or Octave's exit): every gdArray's
- * memory goes first, then the streams and the memory pool; a gdArray
- * object that outlives this finds its id gone (gd:stale) */
-static void at_exit(void)
-{
-    gd_reg_free_all();
-    gd_release();
-}
-
-void gd_mex_init(void)
-{
-    /* every call: Octave may keep a cleared .mex loaded, and registering
-     * again only replaces the same function */
-    mexAtExit(at_exit);
 }
 
 /* The gd class of an integer mxArray (GD_INT8 ... GD_UINT64), or -1. */

@@ -28,7 +28,8 @@ void gd_mex_error(const char *fn, const char *id, const char *fmt, ...)
 #endif
     ;
 
-/* Raises the error of a failed kernel-layer call (its id and message). */
+/* Raises the error of a failed kernel-layer call (its id and message;
+ * gd_array.c, which adds what live gdArrays hold where memory ran out). */
 void gd_mex_fail(const char *fn, gd_status s)
 #ifdef __GNUC__
     __attribute__((noreturn))
@@ -225,7 +226,8 @@ gd_metric gd_mex_metric(const char *fn, const mxArray *a);
 void gd_mex_warn_fallback(const char *fn, const gd_timing *t);
 
 /* Registers the gateway's exit (every gdArray freed, then gd_release)
- * with mexAtExit. */
+ * with mexAtExit (gd_array.c). gd_mex.c calls nothing in gd_array.c;
+ * gd_array.c builds on gd_mex.c's checks and errors. */
 void gd_mex_init(void);
 
 /* The operations of the gateway (op_*.c): the arguments after the

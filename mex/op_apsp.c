@@ -6,7 +6,7 @@
  *
  * W is an Octave matrix (single, double or an integer class) or a
  * gdArray; with a gdArray the results are gdArrays. The integer classes
- * take 'auto', 'fw' and 'cpu' (gd_apsp in kernels/apsp.cu: the GPU where
+ * take 'auto', 'fw' and 'cpu' (gd_apsp in kernels/ops/apsp.cu: the GPU where
  * the weights prove single or double exact).
  */
 #include "gd_mex.h"

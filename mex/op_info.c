@@ -81,7 +81,7 @@ void gd_op_info(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     }
     mxAddField(o, "devices");
     mxSetField(o, 0, "devices", devs);
-    const char *env = getenv("GD_DEVICES");
+    const char *env = gd_setting_text(GD_SET_DEVICES);
     mxAddField(o, "devices_default");
     mxSetField(o, 0, "devices_default", mxCreateString(env ? env : "all"));
     plhs[0] = o;

@@ -37,3 +37,15 @@ load helpers
     # no other version of the package named anywhere in the README
     ! grep -o 'gd-[0-9][0-9.]*[0-9]\.tar\.gz' "$GD_ROOT/README.md" | grep -v "gd-$version.tar.gz"
 }
+
+@test "every environment variable is read in runtime/settings.c alone and has a row in the README's Settings" {
+    cd "$GD_ROOT"
+    run grep -rln 'getenv' kernels mex --include=*.c --include=*.cu --include=*.h --include=*.cuh --include=*.cc
+    [ "$output" = "kernels/runtime/settings.c" ] || { echo "getenv outside settings.c: $output"; false; }
+    names=$(grep -o '\[GD_SET_[A-Z_]*\] = {"[A-Z_]*"' kernels/runtime/settings.c | sed 's/.*{"//; s/"//')
+    [ "$(echo "$names" | wc -l)" -eq "$(grep -c '^    GD_SET_' kernels/gd.h)" ]
+    section=$(awk '/^## Settings/ { on = 1; next } /^## / { on = 0 } on' README.md)
+    for v in $names; do
+        echo "$section" | grep -q "^| \`$v\`" || { echo "README's Settings lacks $v"; false; }
+    done
+}

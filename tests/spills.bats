@@ -13,14 +13,14 @@ load helpers
 @test "no kernel spills registers on sm_90" {
     cd "$GD_ROOT"
     command -v "${NVCC:-nvcc}" >/dev/null || skip "no nvcc"
-    for f in minplus minplus_int apsp pdist knn sgemm; do
+    for f in minplus minplus_int apsp pdist pdist2 knn sgemm; do
         # the build's own report where it is newer than the source and has
         # sm_90 (make builds with -Xptxas -v), else a compile for sm_90
-        log="build/$f.ptxas"
-        if [ -f "$log" ] && [ "$log" -nt "kernels/$f.cu" ] && grep -q "for 'sm_90'" "$log"; then
+        log="build/ops/$f.ptxas"
+        if [ -f "$log" ] && [ "$log" -nt "kernels/ops/$f.cu" ] && grep -q "for 'sm_90'" "$log"; then
             output="$(cat "$log")"
         else
-            run "${NVCC:-nvcc}" -O3 -std=c++17 -arch=sm_90 -Ikernels -Xptxas -v -c "kernels/$f.cu" \
+            run "${NVCC:-nvcc}" -O3 -std=c++17 -arch=sm_90 -Ikernels -Xptxas -v -c "kernels/ops/$f.cu" \
                 -o "$BATS_TEST_TMPDIR/$f.o"
             [ "$status" -eq 0 ] || { echo "$output"; false; }
         fi

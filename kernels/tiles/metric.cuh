@@ -17,9 +17,9 @@
 #ifndef GD_METRIC_CUH
 #define GD_METRIC_CUH
 
-#include "gd_internal.h"
-#include "norm2.h"
-#include "tile.cuh"
+#include "runtime/runtime.h"
+#include "tiles/norm2.h"
+#include "tiles/tile.cuh"
 
 #include <math.h>
 #include <stdint.h>

@@ -41,8 +41,8 @@
  * weights stay non-negative. A negative cycle shows as a negative diagonal
  * entry at the end (or in W); the call then fails with GD_ERR_NEGCYCLE.
  */
-#include "product.h"
-#include "tile.cuh"
+#include "ops/product.h"
+#include "tiles/tile.cuh"
 
 #include <math.h>
 #include <stdio.h>

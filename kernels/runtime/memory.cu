@@ -3,7 +3,7 @@
  * a call that frees them, resident allocations that outlive calls
  * (kept results, gd_dev_free), size checks, and the host
  * buffers of results. */
-#include "gd_internal.h"
+#include "runtime/runtime.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -43,8 +43,7 @@ extern "C" void gd_pool_setup(size_t total)
 
 static bool pool_on(void)
 {
-    const char *env = getenv("GD_MEMPOOL");
-    return g_pool && !(env && strcmp(env, "0") == 0);
+    return g_pool && !gd_setting_is(GD_SET_MEMPOOL, "0");
 }
 
 /* what the pool holds unused goes back to the driver */
@@ -108,7 +107,7 @@ extern "C" gd_status gd_check_size(const char *what, int64_t rows, int64_t cols,
  * cap of the device this thread works on (gd_device_index). */
 extern "C" int64_t gd_mem_limit(void)
 {
-    const char *v = getenv("GD_GPU_MEM_LIMIT");
+    const char *v = gd_setting_text(GD_SET_GPU_MEM_LIMIT);
     if (!v || !*v) return -1;
     char *end;
     errno = 0;
@@ -195,7 +194,7 @@ static gd_status alloc_one(gd_allocs *a, void **p, size_t bytes, const char *wha
                        "needs at least %.1f MiB, over the %.1f MiB that "
                        "GD_GPU_MEM_LIMIT allows%s",
                        what, gd_mib(bytes), gd_mib(a->total + bytes), gd_mib(cap),
-                       strchr(getenv("GD_GPU_MEM_LIMIT"), ':') ? " this device" : "");
+                       strchr(gd_setting_text(GD_SET_GPU_MEM_LIMIT), ':') ? " this device" : "");
     cudaError_t e = device_malloc(p, bytes ? bytes : 1, pooled);
     if (e != cudaSuccess) {
         if (*p) {

@@ -6,7 +6,7 @@
  * the result, a range of queries), so it computes what one device would
  * compute for those elements, by the same kernels in the same order: the
  * parts' results put together are the one-device result, bit for bit. */
-#include "gd_internal.h"
+#include "runtime/runtime.h"
 
 #include <ctype.h>
 #include <pthread.h>
@@ -45,7 +45,7 @@ static gd_status check_list(const gd_devices *d, const char *origin)
 extern "C" gd_status gd_default_devices(gd_devices *out)
 {
     memset(out, 0, sizeof *out);
-    const char *v = getenv("GD_DEVICES");
+    const char *v = gd_setting_text(GD_SET_DEVICES);
     if (!v) return GD_OK;
     const char *q = v;
     while (isspace((unsigned char)*q) || *q == '[') ++q;

@@ -29,11 +29,11 @@
  * queues from; unlike FAISS, any K (no cap), double, and the exact
  * unexpanded distances.
  */
-#include "knnkey.h"
-#include "metric.cuh"
-#include "norm2.h"
-#include "product.h"
-#include "tile.cuh"
+#include "tiles/knnkey.h"
+#include "tiles/metric.cuh"
+#include "tiles/norm2.h"
+#include "ops/product.h"
+#include "tiles/tile.cuh"
 
 #include <math.h>
 #include <stdio.h>
@@ -674,9 +674,8 @@ gd_status run_gpu(const gd_matrix &X0, const gd_matrix &Y0, gd_distance metric, 
          * One piece where X is small or the queries take one split. */
         const cudaStream_t piece_st[3] = {st, gd_stream2(), gd_stream_hi()};
         int pieces = 1;
-        const char *one_piece = getenv("GD_KNN_PIECES"); /* "1": one piece (the bench) */
         if (up_x && (size_t)(mx * d) * es >= ((size_t)16 << 20) &&
-            !(one_piece && strcmp(one_piece, "1") == 0))
+            !gd_setting_is(GD_SET_KNN_PIECES, "1"))
             pieces = splits < 3 ? (int)splits : 3;
         gd_describe(what, sizeof what, "the neighbour lists", splits * batch * NQ, 2 * K, GD_INT32);
         if ((s = gd_alloc(&al, &dL, (size_t)(splits * batch * per_tile), what)) ||
@@ -732,7 +731,7 @@ gd_status run_gpu(const gd_matrix &X0, const gd_matrix &Y0, gd_distance metric, 
         }
         if (metric.metric == GD_MINKOWSKI && (s = set_minkowski_p(metric.p, st))) goto done;
         if ((s = gd_cuda(cudaGetLastError(), "preparing the operands"))) goto done;
-        if (getenv("GD_POISON") &&
+        if (gd_setting_text(GD_SET_POISON) &&
             ((s = gd_cuda(cudaMemsetAsync(dD, 0xCD, (size_t)(K * my) * es, st), "poisoning D")) ||
              (s = gd_cuda(cudaMemsetAsync(dI, 0xCD, (size_t)(K * my) * 4, st), "poisoning I"))))
             goto done;

@@ -13,8 +13,8 @@
  * included.
  */
 #include "gd.h"
-#include "knnkey.h"
-#include "norm2.h"
+#include "tiles/knnkey.h"
+#include "tiles/norm2.h"
 
 #include <stdio.h>
 
@@ -31,7 +31,7 @@
  * G; K when there is none); -1 when unset or unreadable. */
 static double omp_stacksize(void)
 {
-    const char *e = getenv("OMP_STACKSIZE");
+    const char *e = gd_setting_text(GD_SET_OMP_STACKSIZE);
     if (!e) return -1;
     char *end;
     double v = strtod(e, &end);
@@ -102,7 +102,7 @@ int gd_cpu_threads(void)
             g_threads = 1;
             snprintf(g_thread_note, sizeof g_thread_note,
                      "OMP_STACKSIZE=%s is below %d KiB, too small for a thread: "
-                     "gd's CPU work runs on one thread", getenv("OMP_STACKSIZE"),
+                     "gd's CPU work runs on one thread", gd_setting_text(GD_SET_OMP_STACKSIZE),
                      GD_MIN_STACK / 1024);
         } else if (left >= 0 && g_threads > 1) {
             /* half of what is left: the work's own buffers need the rest */

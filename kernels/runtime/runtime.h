@@ -1,6 +1,7 @@
-/* gd_internal.h - what the kernel files share with device.cu; not API. */
-#ifndef GD_INTERNAL_H
-#define GD_INTERNAL_H
+/* runtime.h - what the kernel files share with the runtime (device.cu,
+ * memory.cu, copies.cu, multi.cu, resident.cu, layout.cu); not API. */
+#ifndef GD_RUNTIME_H
+#define GD_RUNTIME_H
 
 #include "gd.h"
 
@@ -333,5 +334,36 @@ template <auto K> cudaError_t gd_dynamic_smem(int bytes)
     if (e == cudaSuccess) set[o] = true;
     return e;
 }
-#endif
+
+/* Kernel launch helpers. */
+static inline unsigned gd_grid_y(int64_t tiles)
+{
+    return (unsigned)(tiles < 65535 ? tiles : 65535);
+}
+static inline int64_t gd_round_up(int64_t x, int64_t q) { return (x + q - 1) / q * q; }
+/* blocks of threads for a grid-stride loop over work elements */
+static inline unsigned gd_blocks_for(int64_t work, int threads)
+{
+    int64_t b = (work + threads - 1) / threads;
+    return (unsigned)(b < 65536 * 4 ? (b > 0 ? b : 1) : 65536 * 4);
+}
+
+/* R (cols x rows, tight) = A.' (rows x cols, leading dimension lda) on st:
+ * the driver's transposing preparation, without padding. */
+void gd_launch_transpose(gd_class cls, const void *A, int64_t lda, void *R, int64_t rows,
+                         int64_t cols, cudaStream_t st);
+
+/* out (m x n, tight, class to: GD_DOUBLE or GD_INT32) = K (int32, leading
+ * dimension ldk), on st: an index result in the class asked for. */
+void gd_launch_widen(gd_class to, const int *K, int64_t ldk, void *out, int64_t m, int64_t n,
+                     cudaStream_t st);
+
+/* The class's name as Octave spells it ("single", "uint16"). */
+const char *gd_class_name(gd_class cls);
+
+/* A describing label "R (m x n single)" for messages. */
+void gd_describe(char *buf, size_t len, const char *label, int64_t rows,
+                 int64_t cols, gd_class cls);
+#endif /* __cplusplus */
+
 #endif

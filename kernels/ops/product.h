@@ -10,7 +10,7 @@
 #ifndef GD_PRODUCT_H
 #define GD_PRODUCT_H
 
-#include "gd_internal.h"
+#include "runtime/runtime.h"
 
 /* How a variant wants its operands on the device. */
 enum gd_layout {
@@ -139,9 +139,6 @@ gd_status gd_product(const gd_product_op &op, const gd_product_variant *table,
  * included): an operand of those runs a variant's run_i. */
 static inline bool gd_class_is_int(gd_class c) { return c != GD_SINGLE && c != GD_DOUBLE; }
 
-/* The class's name as Octave spells it ("single", "uint16"). */
-const char *gd_class_name(gd_class cls);
-
 /* Runs variant v on the GPU; A and B are of class cls (host or device). */
 gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
                          gd_class cls, const gd_matrix &A, const gd_matrix &B, gd_out out,
@@ -150,11 +147,6 @@ gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
 /* For 'auto': whether a GPU is usable (*gpu); when none is, t->fallback
  * says why. Fails only for a device that is there but broken. */
 gd_status gd_auto_device(gd_timing *t, bool *gpu);
-
-/* For a metric the GPU variants lack (gd_metric_on_gpu): *name 'auto'
- * becomes 'cpu'; a GPU variant (gpu_variant) fails with GD_ERR_VARIANT
- * saying which runs it. */
-gd_status gd_metric_variant(gd_metric m, const char **name, int gpu_variant);
 
 /* Whether anything of a call is resident: an operand on the device or a
  * result to keep there ('auto' then runs on the GPU whatever the size). */
@@ -167,32 +159,5 @@ const gd_product_variant *gd_find_variant(const gd_product_variant *table,
 /* The gd_variant_info entries of a table, copied once into infos. */
 int gd_variant_infos(const gd_product_variant *table, int count,
                      gd_variant_info *infos, const gd_variant_info **list);
-
-/* Kernel launch helpers. */
-static inline unsigned gd_grid_y(int64_t tiles)
-{
-    return (unsigned)(tiles < 65535 ? tiles : 65535);
-}
-static inline int64_t gd_round_up(int64_t x, int64_t q) { return (x + q - 1) / q * q; }
-/* blocks of threads for a grid-stride loop over work elements */
-static inline unsigned gd_blocks_for(int64_t work, int threads)
-{
-    int64_t b = (work + threads - 1) / threads;
-    return (unsigned)(b < 65536 * 4 ? (b > 0 ? b : 1) : 65536 * 4);
-}
-
-/* R (cols x rows, tight) = A.' (rows x cols, leading dimension lda) on st:
- * the driver's transposing preparation, without padding. */
-void gd_launch_transpose(gd_class cls, const void *A, int64_t lda, void *R, int64_t rows,
-                         int64_t cols, cudaStream_t st);
-
-/* out (m x n, tight, class to: GD_DOUBLE or GD_INT32) = K (int32, leading
- * dimension ldk), on st: an index result in the class asked for. */
-void gd_launch_widen(gd_class to, const int *K, int64_t ldk, void *out, int64_t m, int64_t n,
-                     cudaStream_t st);
-
-/* A describing label "R (m x n single)" for messages. */
-void gd_describe(char *buf, size_t len, const char *label, int64_t rows,
-                 int64_t cols, gd_class cls);
 
 #endif

@@ -35,8 +35,8 @@
  * Octave's bit for bit, except that a zero minimum may carry the other
  * sign when +0 and -0 tie (the comparison disagrees on nothing else).
  */
-#include "product.h"
-#include "tile.cuh"
+#include "ops/product.h"
+#include "tiles/tile.cuh"
 
 #include <math.h>
 #include <stdio.h>

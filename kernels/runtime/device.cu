@@ -9,7 +9,7 @@
  * which the gateway registers with mexAtExit: it resets every pointer and
  * empties the pool, so a later call after `clear functions` starts clean.
  */
-#include "gd_internal.h"
+#include "runtime/runtime.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -309,7 +309,7 @@ extern "C" gd_status gd_device_query(gd_device_info *o)
  * it. */
 static int sim_devices(void)
 {
-    const char *v = getenv("GD_SIM_DEVICES");
+    const char *v = gd_setting_text(GD_SET_SIM_DEVICES);
     if (!v || !*v) return 0;
     char *end;
     long n = strtol(v, &end, 10);

@@ -37,8 +37,8 @@
  * lower a minimum, and their sum never wraps. k == 0 is the caller's (the
  * class's largest value, on the host).
  */
-#include "product.h"
-#include "tile.cuh"
+#include "ops/product.h"
+#include "tiles/tile.cuh"
 
 #include <limits.h>
 #include <stdint.h>
@@ -463,7 +463,7 @@ template <form F, class S> void run_form(const gd_plan &p, const work_layout &w,
     char *base = (char *)p.work + work_layout::HEAD;
     L *Ap = (L *)base, *Bt = (L *)(base + w.a), *C = (L *)(base + w.a + w.b);
     prepare_lanes<LF, S>(p, Ap, mpl, Bt, np, kp, gate, want);
-    if (getenv("GD_POISON")) /* a lane the tile fails to write shows */
+    if (gd_setting_text(GD_SET_POISON)) /* a lane the tile fails to write shows */
         cudaMemsetAsync(C, 0x5a, (size_t)(mpl * np) * sizeof(L), p.st);
     typedef gd_tile::layout<Sh::TX, Sh::TY, Sh::MINB, Sh::ASYNC> Lay;
     if (!gate)

@@ -2,7 +2,7 @@
  * upload and download, operands in either place as an operation needs
  * them (class conversion, host copies for host code), and the operations
  * on resident data that are layout alone: transpose and squareform. */
-#include "product.h"
+#include "runtime/runtime.h"
 
 #include <stdio.h>
 #include <stdlib.h>

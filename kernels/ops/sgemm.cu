@@ -30,8 +30,8 @@
  * cudaMemcpy2D; Edges 'guard' runs them on Octave's own layout with every
  * load and store bounds-checked. tuned always pads; cublas needs neither.
  */
-#include "product.h"
-#include "tile.cuh"
+#include "ops/product.h"
+#include "tiles/tile.cuh"
 
 #include <cublas_v2.h>
 #include <dlfcn.h>

@@ -1,5 +1,6 @@
 /* product.cu - the shared driver of two-operand products (see product.h). */
-#include "product.h"
+#include "ops/product.h"
+#include "runtime/layout.cuh"
 
 #include <limits>
 #include <stdio.h>
@@ -18,29 +19,6 @@ __global__ void prep_pad(const T *__restrict__ A, int64_t lda, T *__restrict__ A
     if (i >= mp) return;
     for (int64_t kk = blockIdx.y; kk < kp; kk += gridDim.y)
         Ap[i + mp * kk] = (i < m && kk < k) ? A[i + lda * kk] : pad;
-}
-
-// Bt[j + np*k] = B[k + ldb*j], pad outside: a transpose through a 32x32
-// shared tile (one column of padding so the column reads hit 32 banks).
-template <class T>
-__global__ void prep_transpose(const T *__restrict__ B, int64_t ldb, T *__restrict__ Bt,
-                               int64_t kdim, int64_t n, int64_t kp, int64_t np,
-                               T pad)
-{
-    __shared__ T tile[32][33];
-    int64_t k0 = (int64_t)blockIdx.x * 32;
-    for (int64_t j0 = (int64_t)blockIdx.y * 32; j0 < np; j0 += (int64_t)gridDim.y * 32) {
-        for (int r = threadIdx.y; r < 32; r += blockDim.y) {
-            int64_t kk = k0 + threadIdx.x, j = j0 + r;
-            tile[r][threadIdx.x] = (kk < kdim && j < n) ? B[kk + ldb * j] : pad;
-        }
-        __syncthreads();
-        for (int r = threadIdx.y; r < 32; r += blockDim.y) {
-            int64_t kk = k0 + r, j = j0 + threadIdx.x;
-            if (kk < kp && j < np) Bt[j + np * kk] = tile[threadIdx.x][r];
-        }
-        __syncthreads();
-    }
 }
 
 template <class T>
@@ -76,17 +54,6 @@ void fill_empty(const gd_product_op &op, gd_class cls, void *C, int64_t count, c
         fill<double><<<blocks, threads, 0, st>>>((double *)C, count, op.empty_k);
     else
         gd_with_int_class(cls, fill_int_fn{C, count, op.empty_int_max, blocks, st});
-}
-
-// out(i,j) = K(i,j) (K int32 with leading dimension ldk, out tight m x n):
-// the witness in the class asked for
-template <class T>
-__global__ void widen_index(const int *__restrict__ K, int64_t ldk, T *__restrict__ out,
-                            int64_t m, int64_t n)
-{
-    for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < m * n;
-         e += (int64_t)gridDim.x * blockDim.x)
-        out[e] = (T)K[e % m + ldk * (e / m)];
 }
 
 // Ap: A padded to mp x kp; A (a block of rows: uploaded, contiguous, or
@@ -140,7 +107,7 @@ gd_blocks block_grid(const gd_product_op &op, const gd_product_variant &v, gd_cl
         nothing_moves || witness || gd_class_is_int(cls))
         return g;
     int64_t qi = m / 2048, qj = n / 2048;
-    const char *env = getenv("GD_BLOCKS");
+    const char *env = gd_setting_text(GD_SET_BLOCKS);
     if (env && atoi(env) >= 1) qi = qj = atoi(env);
     qi = qi < 1 ? 1 : qi > GD_MAX_SIDE ? GD_MAX_SIDE : qi;
     qj = qj < 1 ? 1 : qj > GD_MAX_SIDE ? GD_MAX_SIDE : qj;
@@ -301,7 +268,7 @@ struct product_run {
         }
         /* GD_POISON: fill C first so that an element a kernel fails to
          * write shows (0xCD bytes: a large negative finite value) */
-        if (getenv("GD_POISON") &&
+        if (gd_setting_text(GD_SET_POISON) &&
             (s = gd_cuda(cudaMemsetAsync(dC, 0xCD, (size_t)(cm * cn) * es, st), "poisoning R")))
             return s;
         return GD_OK;
@@ -570,55 +537,6 @@ gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
     return s;
 }
 
-
-void gd_launch_transpose(gd_class cls, const void *A, int64_t lda, void *R, int64_t rows,
-                         int64_t cols, cudaStream_t st)
-{
-    dim3 grid((unsigned)((rows + 31) / 32), gd_grid_y((cols + 31) / 32));
-    /* the bits move: an unsigned type of the element's size */
-    switch (gd_class_bytes(cls)) {
-    case 1:
-        prep_transpose<uint8_t><<<grid, dim3(32, 8), 0, st>>>((const uint8_t *)A, lda, (uint8_t *)R,
-                                                             rows, cols, rows, cols, 0);
-        break;
-    case 2:
-        prep_transpose<uint16_t><<<grid, dim3(32, 8), 0, st>>>((const uint16_t *)A, lda, (uint16_t *)R,
-                                                              rows, cols, rows, cols, 0);
-        break;
-    case 4:
-        prep_transpose<uint32_t><<<grid, dim3(32, 8), 0, st>>>((const uint32_t *)A, lda, (uint32_t *)R,
-                                                              rows, cols, rows, cols, 0u);
-        break;
-    default:
-        prep_transpose<uint64_t><<<grid, dim3(32, 8), 0, st>>>((const uint64_t *)A, lda, (uint64_t *)R,
-                                                              rows, cols, rows, cols, 0ull);
-    }
-}
-
-void gd_launch_widen(gd_class to, const int *K, int64_t ldk, void *out, int64_t m, int64_t n,
-                     cudaStream_t st)
-{
-    const int threads = 256;
-    const unsigned blocks = gd_blocks_for(m * n, threads);
-    if (to == GD_INT32)
-        widen_index<int><<<blocks, threads, 0, st>>>(K, ldk, (int *)out, m, n);
-    else
-        widen_index<double><<<blocks, threads, 0, st>>>(K, ldk, (double *)out, m, n);
-}
-
-const char *gd_class_name(gd_class cls)
-{
-    static const char *const names[] = {"single", "double", "int32",  "int8",  "uint8",
-                                        "int16",  "uint16", "uint32", "int64", "uint64"};
-    return (unsigned)cls < sizeof names / sizeof names[0] ? names[cls] : "?";
-}
-
-void gd_describe(char *buf, size_t len, const char *label, int64_t rows,
-                 int64_t cols, gd_class cls)
-{
-    snprintf(buf, len, "%s (%lld x %lld %s)", label, (long long)rows, (long long)cols,
-             gd_class_name(cls));
-}
 
 const gd_product_variant *gd_find_variant(const gd_product_variant *table,
                                           int count, const char *name)

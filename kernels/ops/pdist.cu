@@ -1,6 +1,6 @@
-/* pdist.cu - pairwise distances: pdist's condensed vector and pdist2's
- * matrix. Euclidean or squared Euclidean always as sum((x - y).^2) (never
- * the expanded |x|^2 + |y|^2 - 2x.y, which cancels in single): never
+/* pdist.cu - pairwise distances: pdist's condensed vector (pdist2's
+ * matrix: pdist2.cu, on the same tile). Euclidean or squared Euclidean
+ * always as sum((x - y).^2) (never the expanded |x|^2 + |y|^2 - 2x.y, which cancels in single): never
  * negative, exactly 0 for identical rows, NaN for a row with NaN. The
  * other metrics of the statistics package run on tuned alone, each as the
  * tile's step and, where the sum is not yet the distance, a finish as it
@@ -37,125 +37,9 @@
  * straight into the Octave result. n = 65536 has 2.1e9 pairs: every index
  * is 64-bit.
  */
-#include "metric.cuh"
-#include "norm2.h"
-#include "product.h"
-#include "tile.cuh"
-
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include "ops/pdist.h"
 
 namespace {
-
-enum { BIG = gd_tile::BIG, BIG_BK = 8, SUB = 32 };
-
-__host__ __device__ __forceinline__ int64_t tri_start(int64_t j, int64_t n)
-{
-    return j * (2 * n - j - 1) / 2; // pairs in columns 0 .. j-1
-}
-
-// The column j of condensed index t (start(j) <= t < start(j + 1)).
-__device__ __forceinline__ int64_t tri_column(int64_t t, int64_t n)
-{
-    const double b = 2.0 * (double)n - 1.0;
-    int64_t j = (int64_t)floor((b - sqrt(b * b - 8.0 * (double)t)) / 2.0);
-    if (j < 0) j = 0;
-    if (j > n - 2) j = n - 2;
-    while (j > 0 && tri_start(j, n) > t) --j;
-    while (j < n - 2 && tri_start(j + 1, n) <= t) ++j;
-    return j;
-}
-
-// Tiles (or subsets) with the diagonal: column c of an L-wide triangle
-// holds L - c tiles; tile p of the enumeration is in column c with
-// c(2L - c + 1)/2 <= p.
-__device__ __forceinline__ int64_t diag_start(int64_t c, int64_t L)
-{
-    return c * (2 * L - c + 1) / 2;
-}
-__device__ __forceinline__ int64_t diag_column(int64_t p, int64_t L)
-{
-    const double b = 2.0 * (double)L + 1.0;
-    int64_t c = (int64_t)floor((b - sqrt(b * b - 8.0 * (double)p)) / 2.0);
-    if (c < 0) c = 0;
-    if (c > L - 1) c = L - 1;
-    while (c > 0 && diag_start(c, L) > p) --c;
-    while (c < L - 1 && diag_start(c + 1, L) <= p) ++c;
-    return c;
-}
-
-// Euclidean sums that left the normal range (norm2.h) are recomputed by a
-// rescue kernel after each launch; a store that meets one raises this flag
-// (a compare per stored value), and the rescue kernel scans its part of D
-// only when it is up, so ordinary data pay one launch of empty blocks. The
-// flag goes down at the end of each call; left up by a call that failed,
-// it costs the next one a scan, never a wrong result.
-__device__ int g_rescue;
-
-template <class T, bool SQRT> struct finish {
-    __device__ T operator()(T x) const
-    {
-        if (!SQRT) return x;
-        if (gd_rescue(x)) g_rescue = 1;
-        return gd_root(x);
-    }
-};
-
-
-
-
-
-// The rescue of a panel of the condensed triangle (pairs t0 <= t < t1, D
-// at t0) and of a block of pdist2's D (m x n, leading dimension ldd):
-// each stored value whose square left the normal range is recomputed from
-// the rows (X(i,k) at X[i + ldx k]) by the scaled accumulation.
-template <class T>
-__global__ void rescue_triangle(const T *__restrict__ X, int64_t ldx, T *__restrict__ D,
-                                int64_t n, int64_t d, int64_t t0, int64_t t1)
-{
-    if (!g_rescue) return;
-    for (int64_t t = t0 + blockIdx.x * (int64_t)blockDim.x + threadIdx.x; t < t1;
-         t += (int64_t)gridDim.x * blockDim.x) {
-        const T r = D[t - t0];
-        if (!gd_rescue(r * r)) continue; // r * r: within rounding, the sum
-        const int64_t j = tri_column(t, n), i = t - tri_start(j, n) + j + 1;
-        D[t - t0] = gd_scaled_norm(X + i, ldx, X + j, ldx, d);
-    }
-}
-
-template <class T>
-__global__ void rescue_rect(const T *__restrict__ X, int64_t ldx, const T *__restrict__ Y,
-                            int64_t ldy, T *__restrict__ D, int64_t ldd, int64_t m, int64_t n,
-                            int64_t d)
-{
-    if (!g_rescue) return;
-    const int64_t count = m * n;
-    for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < count;
-         e += (int64_t)gridDim.x * blockDim.x) {
-        const int64_t i = e % m, j = e / m;
-        const T r = D[i + ldd * j];
-        if (!gd_rescue(r * r)) continue; // r * r: within rounding, the sum
-        D[i + ldd * j] = gd_scaled_norm(X + i, ldx, Y + j, ldy, d);
-    }
-}
-
-// one launch of rescue blocks: enough to cover the GPU, each thread
-// striding over the part
-static unsigned rescue_blocks(int64_t count)
-{
-    const int64_t want = (count + 255) / 256, most = 4 * (int64_t)gd_sm_count();
-    return (unsigned)(want < most ? (want > 0 ? want : 1) : most);
-}
-
-gd_status rescue_lower(cudaStream_t st)
-{
-    int *flag;
-    gd_status s = gd_cuda(cudaGetSymbolAddress((void **)&flag, g_rescue), "the rescue flag");
-    if (s) return s;
-    return gd_cuda(cudaMemsetAsync(flag, 0, sizeof(int), st), "lowering the rescue flag");
-}
 
 // One panel: columns [j0, j1) of the triangle; D points at start(j0).
 
@@ -397,23 +281,6 @@ pdist_tuned(const T *__restrict__ Xp, T *__restrict__ D, int64_t n, int64_t np,
         store_triangle<T, true, TY>(D, n, base, t.ic, t.j0, v, st, sh);
 }
 
-// pdist2, naive: one thread per D(i,j), threads along i.
-template <class T, bool SQRT>
-__global__ void pdist2_naive(const T *__restrict__ X, const T *__restrict__ Y,
-                             T *__restrict__ D, int64_t mx, int64_t my, int64_t d)
-{
-    const int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
-    if (i >= mx) return;
-    for (int64_t j = blockIdx.y; j < my; j += gridDim.y) {
-        T acc = 0;
-        for (int64_t k = 0; k < d; ++k) {
-            const T diff = X[i + mx * k] - Y[j + my * k];
-            acc += diff * diff;
-        }
-        D[i + mx * j] = finish<T, SQRT>()(acc);
-    }
-}
-
 // ---------------------------------------------------------------------------
 // pdist: variants and the panel driver
 
@@ -424,9 +291,6 @@ struct pdist_variant {
     kind k;
 };
 
-// 'auto' below this many (pair, feature) triples: the host finishes
-// before a GPU round trip would (pdist and pdist2 alike)
-const double AUTO_CPU_BELOW = 1 << 16;
 
 const pdist_variant VARIANTS[] = {
     {{"naive", "one thread per pair through the triangular index map (64-bit, exact)", 1}, NAIVE},
@@ -566,7 +430,7 @@ gd_status run_gpu(const pdist_variant &v, const gd_matrix &Xm, gd_metric metric,
          * batch's kernels are queued before its downloads */
         int64_t j0 = jlo;
         while (j0 < jhi) {
-            if (getenv("GD_POISON") &&
+            if (gd_setting_text(GD_SET_POISON) &&
                 (s = gd_cuda(cudaMemsetAsync(dD, 0xCD, (size_t)buf * es, st), "poisoning D")))
                 goto done;
             cudaEventRecord(gd_event(EV_BATCH), st);
@@ -692,162 +556,9 @@ gd_status cpu_pdist(const gd_matrix &X0, gd_distance metric, gd_out out, gd_timi
     return s;
 }
 
-// ---------------------------------------------------------------------------
-// pdist2 through the product driver: A = X (mx x d), B = Y given by rows
-
-template <class T> gd_status launch2_naive(const gd_plan &p)
-{
-    dim3 grid((unsigned)((p.m + 127) / 128), gd_grid_y(p.n));
-    if (p.args.metric == GD_EUCLIDEAN) {
-        pdist2_naive<T, true><<<grid, 128, 0, p.st>>>((const T *)p.A, (const T *)p.B, (T *)p.C, p.m, p.n, p.k);
-        rescue_rect<T><<<rescue_blocks(p.m * p.n), 256, 0, p.st>>>(
-            (const T *)p.A, p.m, (const T *)p.B, p.n, (T *)p.C, p.m, p.m, p.n, p.k);
-    } else
-        pdist2_naive<T, false><<<grid, 128, 0, p.st>>>((const T *)p.A, (const T *)p.B, (T *)p.C, p.m, p.n, p.k);
-    return GD_OK;
-}
-
-// pdist2, tuned: the kernel of min-plus v5 and sgemm tuned (tile.cuh) with
-// the metric's step: (x - y)^2 (the square root applied as each value is
-// stored), |x - y| summed (cityblock) or maximised (chebychev).
-// pdist2 tuned's store for the metrics with a finish (metric.cuh's policy
-// M): D(i, j) from the sum and the rows (padded X and Y, ld mp and np),
-// as it is stored; the padding's rows and columns get the sum.
-template <class T, class M> struct store2_metric {
-    enum { TILE = 0 };
-    metric_data<T> md;
-    T *C;
-    int64_t ldc, m, n;
-    const T *X, *Y;
-    int64_t ldx, ldy;
-    __device__ void operator()(int64_t i, int64_t j, T v, const T *, int64_t, const T *, int64_t,
-                               int64_t) const
-    {
-        if (i < m && j < n) {
-            const M mm(md);
-            v = mm.slow(v) ? mm.slow_value(X + i, ldx, Y + j, ldy) : mm.value(v, i, j);
-        }
-        C[i + ldc * j] = v;
-    }
-};
-template <class T, class Op, class M> void launch_metric(const gd_plan &p, const metric_data<T> &md)
-{
-    const T *X = (const T *)p.A, *Y = (const T *)p.B;
-    const store2_metric<T, M> out = {md, (T *)p.C, p.ldc, p.m, p.n, X, Y, p.mp, p.np};
-    gd_tile::launch_each<Op, T, BIG_BK, gd_tile::dist_shape<T>>(X, p.mp, Y, p.np, p.mp, p.np, p.kp,
-                                                                out, p.st);
-}
-
-template <class T> gd_status launch2_tuned(const gd_plan &p)
-{
-    typedef gd_tile::dist_shape<T> S;
-    const T *X = (const T *)p.A, *Y = (const T *)p.B;
-    // the rows' norms and NaN flags in the workspace (work2: cosine,
-    // hamming, jaccard)
-    T *nx = (T *)p.work, *ny = nx + p.mp;
-    unsigned char *fx = (unsigned char *)(ny + p.np), *fy = fx + p.mp;
-    metric_data<T> md;
-    md.metric = p.args.metric;
-    md.d = p.k;
-    md.nx = nx;
-    md.ny = ny;
-    md.fx = fx;
-    md.fy = fy;
-    switch (p.args.metric) {
-    case GD_EUCLIDEAN:
-        gd_tile::launch_big<gd_tile::sqdist, T, BIG_BK, S, finish<T, true>>(
-            X, Y, (T *)p.C, p.mp, p.np, p.kp, p.kp, 0, 1, p.st);
-        rescue_rect<T><<<rescue_blocks(p.m * p.n), 256, 0, p.st>>>(X, p.mp, Y, p.np, (T *)p.C, p.mp, p.m, p.n, p.k);
-        break;
-    case GD_CITYBLOCK:
-        gd_tile::launch_big<gd_tile::absdist, T, BIG_BK, S>(X, Y, (T *)p.C, p.mp, p.np, p.kp, p.kp, 0, 1, p.st);
-        break;
-    case GD_CHEBYCHEV:
-        gd_tile::launch_big<gd_tile::maxabs, T, BIG_BK, S>(X, Y, (T *)p.C, p.mp, p.np, p.kp, p.kp, 0, 1, p.st);
-        break;
-    case GD_MINKOWSKI: {
-        const gd_status s = set_minkowski_p(p.args.p, p.st);
-        if (s) return s;
-        launch_metric<T, minkowski_step, m_minkowski<T>>(p, md);
-        break;
-    }
-    case GD_COSINE:
-    case GD_HAMMING:
-    case GD_JACCARD: {
-        // the rows' norms and NaN flags in the workspace (work2), then the
-        // tile, each distance finished as it is stored
-        row_info<T><<<gd_blocks_for(p.m, 256), 256, 0, p.st>>>(X, p.mp, p.m, p.k, nx, fx);
-        row_info<T><<<gd_blocks_for(p.n, 256), 256, 0, p.st>>>(Y, p.np, p.n, p.k, ny, fy);
-        if (p.args.metric == GD_COSINE)
-            launch_metric<T, gd_tile::dot_rn, m_rows<T, gd_tile::dot_rn>>(p, md);
-        else if (p.args.metric == GD_HAMMING)
-            launch_metric<T, gd_tile::neq, m_rows<T, gd_tile::neq>>(p, md);
-        else
-            launch_metric<T, gd_tile::jaccard_counts, m_rows<T, gd_tile::jaccard_counts>>(p, md);
-        break;
-    }
-    default:
-        gd_tile::launch_big<gd_tile::sqdist, T, BIG_BK, S>(X, Y, (T *)p.C, p.mp, p.np, p.kp, p.kp, 0, 1, p.st);
-    }
-    return GD_OK;
-}
-
-// tuned's workspace: the rows' norms (8 bytes each, whatever the class) and
-// NaN flags, for cosine and hamming
-size_t work2(const gd_plan &p) { return (size_t)(p.mp + p.np) * 9; }
-
-// after a call's work: the rescue flag goes down for the next call (no
-// wait: the next call's kernels queue behind it on the same stream, or on
-// the second one after an event recorded there)
-void lower_after(const gd_plan &p, gd_class, gd_timing *)
-{
-    rescue_lower(p.st);
-}
-
-const gd_product_variant VARIANTS2[] = {
-    {{"naive", "one thread per D(i,j), threads along i", 1},
-     GD_RAW, false, 1, 1, 1, launch2_naive<float>, launch2_naive<double>, NULL, lower_after},
-    {{"tuned", "128x64 tiles of 128 threads, 8x8 pairs each, two shared "
-      "stages of 8 features, 16-byte loads and stores", 1},
-     GD_PADDED_BT, true, BIG, BIG, BIG_BK, launch2_tuned<float>, launch2_tuned<double>, work2,
-     lower_after},
-    {{"cpu", "OpenMP on the host, a column of D at a time", 0},
-     GD_RAW, false, 1, 1, 1, NULL, NULL},
-};
-const int NVARIANTS2 = sizeof VARIANTS2 / sizeof VARIANTS2[0];
-
-gd_status cpu_pdist2(gd_class cls, const void *X, const void *Y, void *D, int *, int64_t mx,
-                     int64_t d, int64_t my, const gd_op_args &args)
-{
-    const int root = args.metric == GD_EUCLIDEAN;
-    if (!gd_metric_on_gpu(args.metric)) {
-        const gd_distance m = {args.metric, args.p};
-        const int r = cls == GD_SINGLE
-                          ? gd_cpu_pdist2_metric_f(m, (const float *)X, (const float *)Y, mx, my,
-                                                   d, (float *)D)
-                          : gd_cpu_pdist2_metric_d(m, (const double *)X, (const double *)Y, mx,
-                                                   my, d, (double *)D);
-        return r ? gd_fail(GD_ERR_MEMORY, "cannot allocate the rows' norms in host memory")
-                 : GD_OK;
-    }
-    if (cls == GD_SINGLE)
-        gd_cpu_pdist2_f((const float *)X, (const float *)Y, mx, my, d, root, (float *)D);
-    else
-        gd_cpu_pdist2_d((const double *)X, (const double *)Y, mx, my, d, root, (double *)D);
-    return GD_OK;
-}
-
-// Zero features add (0 - 0)^2 = 0; no features: distance 0.
-// 'all' devices divide pdist2 from 2^34 steps a device (16384 x 16384
-// pairs of 64 features): its result's copy to the host is most of its
-// time, and each device has a link of its own. The threshold is
-// min-plus's measured break-even carried over, not measured here
-const double SPLIT_MIN2 = 17179869184.0;
-// and pdist from 2^33 (pair, feature) steps a device (8192 rows of 256)
+// 'all' devices divide pdist from 2^33 (pair, feature) steps a device
+// (8192 rows of 256): min-plus's measured break-even carried over
 const double SPLIT_MIN1 = 8589934592.0;
-const gd_product_op OP2 = {"pdist2", 0.0, 0.0, 1.0, true, "cpu (OpenMP)",
-                           "tuned", "tuned", AUTO_CPU_BELOW, cpu_pdist2, false, false, "naive",
-                           SPLIT_MIN2};
 
 } // namespace
 
@@ -860,63 +571,12 @@ extern "C" int gd_pdist_variants(const gd_variant_info **list)
     return NVARIANTS;
 }
 
-extern "C" int gd_pdist2_variants(const gd_variant_info **list)
-{
-    static gd_variant_info infos[NVARIANTS2];
-    return gd_variant_infos(VARIANTS2, NVARIANTS2, infos, list);
-}
-
-/* The variant for a metric the GPU variants lack: 'auto' becomes 'cpu',
- * a GPU variant fails saying which runs it. */
-gd_status gd_metric_variant(gd_metric m, const char **name, int gpu_variant)
-{
-    if (gd_metric_on_gpu(m)) return GD_OK;
-    if (strcmp(*name, "auto") == 0) {
-        *name = "cpu";
-        return GD_OK;
-    }
-    if (gpu_variant)
-        return gd_fail(GD_ERR_VARIANT, "variant '%s' computes the euclidean and squaredeuclidean "
-                       "metrics; the others run on the 'cpu' variant ('auto' chooses it)", *name);
-    return GD_OK;
-}
-
 namespace {
-
-bool gpu_named(const char *name, const gd_variant_info *list, int count)
-{
-    for (int i = 0; i < count; ++i)
-        if (strcmp(list[i].name, name) == 0) return list[i].gpu != 0;
-    return false;
-}
-
-/* The variant for a metric in gd_pdist and gd_pdist2 (computed in class
- * cls, d features): the Euclidean two on every variant, the others on
- * 'tuned' and 'cpu' ('auto' stays: it takes tuned wherever it takes the
- * GPU), except jaccard in single past 65535 features, whose counts would
- * not fit the tile's 16 bits: 'cpu'. */
-gd_status pdist_metric_variant(gd_metric m, const char **name, bool gpu_variant, gd_class cls,
-                               int64_t d)
-{
-    if (gd_metric_on_gpu(m)) return GD_OK;
-    if (!gd_metric_on_tuned(m)) return gd_metric_variant(m, name, gpu_variant);
-    if (m == GD_JACCARD && cls == GD_SINGLE && d > 65535) {
-        if (!gpu_variant) {
-            if (strcmp(*name, "auto") == 0) *name = "cpu";
-            return GD_OK;
-        }
-        return gd_fail(GD_ERR_VARIANT, "jaccard in single on the GPU counts at most 65535 "
-                       "features (X has %lld); the 'cpu' variant takes any ('auto' chooses it)",
-                       (long long)d);
-    }
-    if (!gpu_variant || strcmp(*name, "tuned") == 0) return GD_OK; // auto, cpu, tuned
-    return gd_fail(GD_ERR_VARIANT, "variant '%s' computes the euclidean and squaredeuclidean "
-                   "metrics; the others run on 'tuned' and 'cpu' ('auto' chooses)", *name);
-}
 
 /* Across devices: each takes the columns [j0, j1) of the triangle whose
  * pairs are its share (column j holds n - 1 - j), j0 and j1 on the
  * kernels' 128-column steps, and writes them in their place in D. */
+
 struct pdist_split {
     const pdist_variant *v;
     const gd_matrix *X;
@@ -1027,27 +687,3 @@ extern "C" gd_status gd_pdist(const char *name, const gd_matrix *Xm, gd_distance
     return s;
 }
 
-extern "C" gd_status gd_pdist2(const char *name, const gd_matrix *X, const gd_matrix *Y,
-                               gd_distance metric, gd_out D, gd_timing *t)
-{
-    gd_op_args args = {};
-    args.metric = metric.metric;
-    args.p = metric.p;
-    gd_status s;
-    const gd_variant_info *list;
-    const int count = gd_pdist2_variants(&list);
-    const gd_class cls = X->cls == GD_SINGLE || Y->cls == GD_SINGLE ? GD_SINGLE : GD_DOUBLE;
-    if ((s = pdist_metric_variant(metric.metric, &name, gpu_named(name, list, count), cls,
-                                  X->cols))) {
-        memset(t, 0, sizeof *t);
-        if (D.device) *D.device = NULL;
-        return s;
-    }
-    /* 'auto' on a small resident product takes the naive kernel, which
-     * computes the Euclidean two alone: tuned for the others */
-    if (!gd_metric_on_gpu(metric.metric) && gd_metric_on_tuned(metric.metric) &&
-        strcmp(name, "auto") == 0 && gd_any_resident(X, Y, D) &&
-        (double)X->rows * (double)Y->rows * (double)X->cols < OP2.auto_cpu_below)
-        name = "tuned";
-    return gd_product(OP2, VARIANTS2, NVARIANTS2, name, X, Y, D, args, t);
-}

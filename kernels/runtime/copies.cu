@@ -1,8 +1,8 @@
 /* copies.cu - copies between Octave's pageable host memory and the
  * device through cached page-locked staging slots (gd_upload,
- * gd_download, gd_copies_finish: see gd_internal.h). The slots' buffer is
+ * gd_download, gd_copies_finish: see runtime.h). The slots' buffer is
  * made at the first large copy and freed by gd_release. */
-#include "gd_internal.h"
+#include "runtime/runtime.h"
 
 #include <omp.h>
 #include <stdint.h>
@@ -70,8 +70,7 @@ extern "C" void gd_copies_destroy(void)
 
 static bool stage_ready(void)
 {
-    const char *env = getenv("GD_STAGE");
-    if (env && strcmp(env, "0") == 0) return false;
+    if (gd_setting_is(GD_SET_STAGE, "0")) return false;
     if (g_stage_state == 0) {
         if (cudaMallocHost(&g_stage, GD_SLOTS * SLOT_BYTES) != cudaSuccess) {
             cudaGetLastError(); /* copies go directly */
@@ -138,8 +137,7 @@ extern "C" void gd_host_prefault(void *p, size_t bytes)
 {
     const uintptr_t huge = (uintptr_t)2 << 20, small = 4096, d0 = (uintptr_t)p;
     const int nt = copy_threads();
-    const char *env = getenv("GD_PREFAULT");
-    if ((env && strcmp(env, "0") == 0) || !p || bytes < PREFAULT_MIN || nt < 2) return;
+    if (gd_setting_is(GD_SET_PREFAULT, "0") || !p || bytes < PREFAULT_MIN || nt < 2) return;
     const uintptr_t first = d0 / huge;
     const int64_t pages = (int64_t)((d0 + bytes + huge - 1) / huge - first);
 #pragma omp parallel for num_threads(nt) schedule(static)

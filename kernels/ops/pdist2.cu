@@ -1,0 +1,213 @@
+/* pdist2.cu - pdist2's matrix D (mx x my) through the product driver
+ * (product.h): X as A, Y given by rows as B, the tuned tile of pdist.cu's
+ * header comment over the whole of D, every metric as the tile's step
+ * (metric.cuh), the Euclidean sums that left the normal range rescued as
+ * in pdist (pdist.h). The nearest-neighbour forms are knn.cu's. */
+#include "ops/pdist.h"
+
+namespace {
+
+// pdist2, naive: one thread per D(i,j), threads along i.
+template <class T, bool SQRT>
+__global__ void pdist2_naive(const T *__restrict__ X, const T *__restrict__ Y,
+                             T *__restrict__ D, int64_t mx, int64_t my, int64_t d)
+{
+    const int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+    if (i >= mx) return;
+    for (int64_t j = blockIdx.y; j < my; j += gridDim.y) {
+        T acc = 0;
+        for (int64_t k = 0; k < d; ++k) {
+            const T diff = X[i + mx * k] - Y[j + my * k];
+            acc += diff * diff;
+        }
+        D[i + mx * j] = finish<T, SQRT>()(acc);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// pdist2 through the product driver: A = X (mx x d), B = Y given by rows
+
+template <class T> gd_status launch2_naive(const gd_plan &p)
+{
+    dim3 grid((unsigned)((p.m + 127) / 128), gd_grid_y(p.n));
+    if (p.args.metric == GD_EUCLIDEAN) {
+        pdist2_naive<T, true><<<grid, 128, 0, p.st>>>((const T *)p.A, (const T *)p.B, (T *)p.C, p.m, p.n, p.k);
+        rescue_rect<T><<<rescue_blocks(p.m * p.n), 256, 0, p.st>>>(
+            (const T *)p.A, p.m, (const T *)p.B, p.n, (T *)p.C, p.m, p.m, p.n, p.k);
+    } else
+        pdist2_naive<T, false><<<grid, 128, 0, p.st>>>((const T *)p.A, (const T *)p.B, (T *)p.C, p.m, p.n, p.k);
+    return GD_OK;
+}
+
+// pdist2, tuned: the kernel of min-plus v5 and sgemm tuned (tile.cuh) with
+// the metric's step: (x - y)^2 (the square root applied as each value is
+// stored), |x - y| summed (cityblock) or maximised (chebychev).
+// pdist2 tuned's store for the metrics with a finish (metric.cuh's policy
+// M): D(i, j) from the sum and the rows (padded X and Y, ld mp and np),
+// as it is stored; the padding's rows and columns get the sum.
+template <class T, class M> struct store2_metric {
+    enum { TILE = 0 };
+    metric_data<T> md;
+    T *C;
+    int64_t ldc, m, n;
+    const T *X, *Y;
+    int64_t ldx, ldy;
+    __device__ void operator()(int64_t i, int64_t j, T v, const T *, int64_t, const T *, int64_t,
+                               int64_t) const
+    {
+        if (i < m && j < n) {
+            const M mm(md);
+            v = mm.slow(v) ? mm.slow_value(X + i, ldx, Y + j, ldy) : mm.value(v, i, j);
+        }
+        C[i + ldc * j] = v;
+    }
+};
+template <class T, class Op, class M> void launch_metric(const gd_plan &p, const metric_data<T> &md)
+{
+    const T *X = (const T *)p.A, *Y = (const T *)p.B;
+    const store2_metric<T, M> out = {md, (T *)p.C, p.ldc, p.m, p.n, X, Y, p.mp, p.np};
+    gd_tile::launch_each<Op, T, BIG_BK, gd_tile::dist_shape<T>>(X, p.mp, Y, p.np, p.mp, p.np, p.kp,
+                                                                out, p.st);
+}
+
+template <class T> gd_status launch2_tuned(const gd_plan &p)
+{
+    typedef gd_tile::dist_shape<T> S;
+    const T *X = (const T *)p.A, *Y = (const T *)p.B;
+    // the rows' norms and NaN flags in the workspace (work2: cosine,
+    // hamming, jaccard)
+    T *nx = (T *)p.work, *ny = nx + p.mp;
+    unsigned char *fx = (unsigned char *)(ny + p.np), *fy = fx + p.mp;
+    metric_data<T> md;
+    md.metric = p.args.metric;
+    md.d = p.k;
+    md.nx = nx;
+    md.ny = ny;
+    md.fx = fx;
+    md.fy = fy;
+    switch (p.args.metric) {
+    case GD_EUCLIDEAN:
+        gd_tile::launch_big<gd_tile::sqdist, T, BIG_BK, S, finish<T, true>>(
+            X, Y, (T *)p.C, p.mp, p.np, p.kp, p.kp, 0, 1, p.st);
+        rescue_rect<T><<<rescue_blocks(p.m * p.n), 256, 0, p.st>>>(X, p.mp, Y, p.np, (T *)p.C, p.mp, p.m, p.n, p.k);
+        break;
+    case GD_CITYBLOCK:
+        gd_tile::launch_big<gd_tile::absdist, T, BIG_BK, S>(X, Y, (T *)p.C, p.mp, p.np, p.kp, p.kp, 0, 1, p.st);
+        break;
+    case GD_CHEBYCHEV:
+        gd_tile::launch_big<gd_tile::maxabs, T, BIG_BK, S>(X, Y, (T *)p.C, p.mp, p.np, p.kp, p.kp, 0, 1, p.st);
+        break;
+    case GD_MINKOWSKI: {
+        const gd_status s = set_minkowski_p(p.args.p, p.st);
+        if (s) return s;
+        launch_metric<T, minkowski_step, m_minkowski<T>>(p, md);
+        break;
+    }
+    case GD_COSINE:
+    case GD_HAMMING:
+    case GD_JACCARD: {
+        // the rows' norms and NaN flags in the workspace (work2), then the
+        // tile, each distance finished as it is stored
+        row_info<T><<<gd_blocks_for(p.m, 256), 256, 0, p.st>>>(X, p.mp, p.m, p.k, nx, fx);
+        row_info<T><<<gd_blocks_for(p.n, 256), 256, 0, p.st>>>(Y, p.np, p.n, p.k, ny, fy);
+        if (p.args.metric == GD_COSINE)
+            launch_metric<T, gd_tile::dot_rn, m_rows<T, gd_tile::dot_rn>>(p, md);
+        else if (p.args.metric == GD_HAMMING)
+            launch_metric<T, gd_tile::neq, m_rows<T, gd_tile::neq>>(p, md);
+        else
+            launch_metric<T, gd_tile::jaccard_counts, m_rows<T, gd_tile::jaccard_counts>>(p, md);
+        break;
+    }
+    default:
+        gd_tile::launch_big<gd_tile::sqdist, T, BIG_BK, S>(X, Y, (T *)p.C, p.mp, p.np, p.kp, p.kp, 0, 1, p.st);
+    }
+    return GD_OK;
+}
+
+// tuned's workspace: the rows' norms (8 bytes each, whatever the class) and
+// NaN flags, for cosine and hamming
+size_t work2(const gd_plan &p) { return (size_t)(p.mp + p.np) * 9; }
+
+// after a call's work: the rescue flag goes down for the next call (no
+// wait: the next call's kernels queue behind it on the same stream, or on
+// the second one after an event recorded there)
+void lower_after(const gd_plan &p, gd_class, gd_timing *)
+{
+    rescue_lower(p.st);
+}
+
+const gd_product_variant VARIANTS2[] = {
+    {{"naive", "one thread per D(i,j), threads along i", 1},
+     GD_RAW, false, 1, 1, 1, launch2_naive<float>, launch2_naive<double>, NULL, lower_after},
+    {{"tuned", "128x64 tiles of 128 threads, 8x8 pairs each, two shared "
+      "stages of 8 features, 16-byte loads and stores", 1},
+     GD_PADDED_BT, true, BIG, BIG, BIG_BK, launch2_tuned<float>, launch2_tuned<double>, work2,
+     lower_after},
+    {{"cpu", "OpenMP on the host, a column of D at a time", 0},
+     GD_RAW, false, 1, 1, 1, NULL, NULL},
+};
+const int NVARIANTS2 = sizeof VARIANTS2 / sizeof VARIANTS2[0];
+
+gd_status cpu_pdist2(gd_class cls, const void *X, const void *Y, void *D, int *, int64_t mx,
+                     int64_t d, int64_t my, const gd_op_args &args)
+{
+    const int root = args.metric == GD_EUCLIDEAN;
+    if (!gd_metric_on_gpu(args.metric)) {
+        const gd_distance m = {args.metric, args.p};
+        const int r = cls == GD_SINGLE
+                          ? gd_cpu_pdist2_metric_f(m, (const float *)X, (const float *)Y, mx, my,
+                                                   d, (float *)D)
+                          : gd_cpu_pdist2_metric_d(m, (const double *)X, (const double *)Y, mx,
+                                                   my, d, (double *)D);
+        return r ? gd_fail(GD_ERR_MEMORY, "cannot allocate the rows' norms in host memory")
+                 : GD_OK;
+    }
+    if (cls == GD_SINGLE)
+        gd_cpu_pdist2_f((const float *)X, (const float *)Y, mx, my, d, root, (float *)D);
+    else
+        gd_cpu_pdist2_d((const double *)X, (const double *)Y, mx, my, d, root, (double *)D);
+    return GD_OK;
+}
+
+// Zero features add (0 - 0)^2 = 0; no features: distance 0.
+// 'all' devices divide pdist2 from 2^34 steps a device (16384 x 16384
+// pairs of 64 features): its result's copy to the host is most of its
+// time, and each device has a link of its own. The threshold is
+// min-plus's measured break-even carried over, not measured here
+const double SPLIT_MIN2 = 17179869184.0;
+const gd_product_op OP2 = {"pdist2", 0.0, 0.0, 1.0, true, "cpu (OpenMP)",
+                           "tuned", "tuned", AUTO_CPU_BELOW, cpu_pdist2, false, false, "naive",
+                           SPLIT_MIN2};
+
+} // namespace
+
+extern "C" int gd_pdist2_variants(const gd_variant_info **list)
+{
+    static gd_variant_info infos[NVARIANTS2];
+    return gd_variant_infos(VARIANTS2, NVARIANTS2, infos, list);
+}
+
+extern "C" gd_status gd_pdist2(const char *name, const gd_matrix *X, const gd_matrix *Y,
+                               gd_distance metric, gd_out D, gd_timing *t)
+{
+    gd_op_args args = {};
+    args.metric = metric.metric;
+    args.p = metric.p;
+    gd_status s;
+    const gd_variant_info *list;
+    const int count = gd_pdist2_variants(&list);
+    const gd_class cls = X->cls == GD_SINGLE || Y->cls == GD_SINGLE ? GD_SINGLE : GD_DOUBLE;
+    if ((s = pdist_metric_variant(metric.metric, &name, gpu_named(name, list, count), cls,
+                                  X->cols))) {
+        memset(t, 0, sizeof *t);
+        if (D.device) *D.device = NULL;
+        return s;
+    }
+    /* 'auto' on a small resident product takes the naive kernel, which
+     * computes the Euclidean two alone: tuned for the others */
+    if (!gd_metric_on_gpu(metric.metric) && gd_metric_on_tuned(metric.metric) &&
+        strcmp(name, "auto") == 0 && gd_any_resident(X, Y, D) &&
+        (double)X->rows * (double)Y->rows * (double)X->cols < OP2.auto_cpu_below)
+        name = "tuned";
+    return gd_product(OP2, VARIANTS2, NVARIANTS2, name, X, Y, D, args, t);
+}

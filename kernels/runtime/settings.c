@@ -1,0 +1,58 @@
+/* settings.c - every environment variable gd reads is read here, and only
+ * here. A setting is read when it is asked for, never cached: a test (or a
+ * user) may change one between calls. The owners parse them (multi.cu the
+ * device lists, memory.cu the caps, cpu.c the stack size); this file names
+ * them, says what each does (README.md, "Settings", repeats the table) and
+ * reads them. */
+#include "gd.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const struct {
+    const char *name, *what;
+} table[GD_NSETTINGS] = {
+    [GD_SET_DEVICES] = {"GD_DEVICES", "the devices a call runs on where it names none: 'all' (the "
+                                      "default) or 1-based indices, \"1,2\""},
+    [GD_SET_GPU_MEM_LIMIT] = {"GD_GPU_MEM_LIMIT", "a cap in bytes on what one call allocates on a "
+                                                  "device; \"2:<bytes>,3:<bytes>\" caps devices 2 "
+                                                  "and 3 alone"},
+    [GD_SET_STAGE] = {"GD_STAGE", "0: copies between pageable host memory and the device go "
+                                  "through the driver, not gd's page-locked staging slots"},
+    [GD_SET_PREFAULT] = {"GD_PREFAULT", "0: a large host result's pages are not touched in "
+                                        "parallel before the download writes them"},
+    [GD_SET_MEMPOOL] = {"GD_MEMPOOL", "0: plain cudaMalloc and cudaFree instead of the stream-"
+                                      "ordered pool"},
+    [GD_SET_BLOCKS] = {"GD_BLOCKS", "q (1 to 8): a product in q x q pieces, for experiments (1: "
+                                    "one piece, no copy overlapped)"},
+    [GD_SET_KNN_PIECES] = {"GD_KNN_PIECES", "1: nearest neighbours upload X in one piece (no "
+                                            "overlap of the upload; the bench's comparison)"},
+    [GD_SET_POISON] = {"GD_POISON", "set (to anything): outputs on the device are filled with "
+                                    "0xCD bytes before the kernels run, so an element a kernel "
+                                    "fails to write shows (tests)"},
+    [GD_SET_SIM_DEVICES] = {"GD_SIM_DEVICES", "N: gd sees N devices that are all CUDA's first "
+                                              "(tests of the split on a machine with one GPU)"},
+    [GD_SET_OMP_STACKSIZE] = {"OMP_STACKSIZE", "OpenMP's stack a thread; below 256 KiB gd's CPU "
+                                               "work runs on one thread (gd:threads)"},
+};
+
+const char *gd_setting_name(gd_setting s)
+{
+    return s >= 0 && s < GD_NSETTINGS ? table[s].name : "";
+}
+
+const char *gd_setting_what(gd_setting s)
+{
+    return s >= 0 && s < GD_NSETTINGS ? table[s].what : "";
+}
+
+const char *gd_setting_text(gd_setting s)
+{
+    return s >= 0 && s < GD_NSETTINGS ? getenv(table[s].name) : NULL;
+}
+
+int gd_setting_is(gd_setting s, const char *value)
+{
+    const char *v = gd_setting_text(s);
+    return v && strcmp(v, value) == 0;
+}
