@@ -32,7 +32,8 @@ KERNEL_CU  := ops/pdist ops/knn ops/pdist2 ops/apsp ops/minplus_int ops/sgemm op
               runtime/resident runtime/multi runtime/layout runtime/copies runtime/memory runtime/device
 KERNEL_HDR := kernels/gd.h kernels/runtime/runtime.h kernels/runtime/layout.cuh kernels/ops/product.h kernels/ops/pdist.h kernels/tiles/tile.cuh \
               kernels/tiles/norm2.h kernels/tiles/metric.cuh kernels/tiles/knnkey.h
-KERNEL_OBJ := $(patsubst %,build/%.o,$(KERNEL_CU)) build/cpu/cpu.o build/runtime/settings.o
+KERNEL_OBJ := $(patsubst %,build/%.o,$(KERNEL_CU)) build/cpu/cpu.o build/runtime/settings.o \
+              build/runtime/interrupt.o
 GATEWAYS   := $(GATEWAY_DIR)/__gd__.mex $(GATEWAY_DIR)/__gd_uninit__.oct
 MEX_SRC    := mex/__gd__.c mex/gd_mex.c mex/gd_array.c mex/op_product.c mex/op_pdist.c \
               mex/op_info.c mex/op_array.c mex/op_apsp.c
@@ -109,7 +110,7 @@ endif
 build/cpu/cpu.o: kernels/cpu/cpu.c kernels/gd.h kernels/tiles/norm2.h kernels/tiles/knnkey.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Ikernels -c $< -o $@
-build/runtime/settings.o: kernels/runtime/settings.c kernels/gd.h
+build/runtime/%.o: kernels/runtime/%.c kernels/gd.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Ikernels -c $< -o $@
 

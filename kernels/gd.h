@@ -32,7 +32,8 @@ typedef enum {
     GD_ERR_NOGPU,   /* no usable CUDA device (gd:nogpu) */
     GD_ERR_CUDA,    /* a CUDA call failed (gd:cuda) */
     GD_ERR_MEMORY,  /* device or host memory does not suffice (gd:memory) */
-    GD_ERR_NEGCYCLE /* a graph with a negative cycle (gd:negcycle) */
+    GD_ERR_NEGCYCLE, /* a graph with a negative cycle (gd:negcycle) */
+    GD_ERR_INTERRUPT /* the user interrupted (Ctrl-C): the results are not all written */
 } gd_status;
 
 /* The classes of elements. Operations compute in single or double;
@@ -457,6 +458,13 @@ int gd_cpu_apsp_int(gd_class cls, const void *W, int64_t ldw, void *D, int32_t *
 /* C = A*B through the host's BLAS (sgemm), as Octave computes single(A)*single(B). */
 gd_status gd_cpu_sgemm(const float *A, const float *B, float *C, int64_t m,
                        int64_t k, int64_t n);
+
+/* Ctrl-C (runtime/interrupt.c): pending() says whether the user asked to
+ * stop; the host loops ask gd_interrupted() between pieces of work and
+ * leave the rest undone (their outputs then hold partial results, which
+ * the caller discards). NULL: nothing stops. */
+void gd_set_interrupt_check(int (*pending)(void));
+int gd_interrupted(void);
 
 /* Settings: the environment variables gd reads, all read in
  * runtime/settings.c when asked (never cached). */

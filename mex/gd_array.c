@@ -2,6 +2,8 @@
  * and results that may become gdArrays (see gd_mex.h). */
 #include "gd_mex.h"
 
+#include <octave/quit.h>
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -293,6 +295,8 @@ void gd_mex_result_free(gd_mex_result *r)
 
 mxArray *gd_mex_result_take(const char *fn, gd_mex_result *r, gd_status s)
 {
+    /* an interrupted call's results are partial: never returned */
+    if (!s && gd_interrupted()) s = GD_ERR_INTERRUPT;
     if (s) {
         gd_mex_result_free(r); /* a failed call kept nothing on the device */
         gd_mex_fail(fn, s);
@@ -306,6 +310,7 @@ mxArray *gd_mex_result_take(const char *fn, gd_mex_result *r, gd_status s)
 void gd_mex_take_pair(const char *fn, int nlhs, mxArray *plhs[], gd_mex_result *first,
                       gd_mex_result *second, gd_status s)
 {
+    if (!s && gd_interrupted()) s = GD_ERR_INTERRUPT;
     if (s && second) gd_mex_result_free(second);
     plhs[0] = gd_mex_result_take(fn, first, s);
     if (second)
@@ -357,8 +362,21 @@ mxArray *gd_mex_wrap(const char *fn, double id)
 
 /* A failure of the kernel layer as gd's error; where memory ran out the
  * message adds what the live gdArrays hold. */
+/* Ctrl-C: Octave's handler has caught a signal it has not yet acted on */
+static int interrupt_pending(void) { return octave_signal_caught != 0; }
+
+/* an interrupt the kernel layer stopped for: Octave acts on it now (its
+ * interrupt, not an error: try/catch does not catch it); where it has
+ * already gone, gd:interrupted */
+static void raise_interrupt(const char *fn)
+{
+    OCTAVE_QUIT;
+    gd_mex_error(fn, "gd:interrupted", "interrupted");
+}
+
 void gd_mex_fail(const char *fn, gd_status s)
 {
+    if (s == GD_ERR_INTERRUPT || gd_interrupted()) raise_interrupt(fn);
     double count, bytes;
     gd_reg_stats(&count, &bytes);
     if (s == GD_ERR_MEMORY && count > 0)
@@ -381,4 +399,5 @@ void gd_mex_init(void)
     /* every call: Octave may keep a cleared .mex loaded, and registering
      * again only replaces the same function */
     mexAtExit(at_exit);
+    gd_set_interrupt_check(interrupt_pending);
 }

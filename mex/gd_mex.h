@@ -226,7 +226,9 @@ gd_metric gd_mex_metric(const char *fn, const mxArray *a);
 void gd_mex_warn_fallback(const char *fn, const gd_timing *t);
 
 /* Registers the gateway's exit (every gdArray freed, then gd_release)
- * with mexAtExit (gd_array.c). gd_mex.c calls nothing in gd_array.c;
+ * with mexAtExit, and Octave's pending interrupt as the kernel layer's
+ * Ctrl-C (gd_array.c: an interrupted call's results are discarded and
+ * the interrupt raised). gd_mex.c calls nothing in gd_array.c;
  * gd_array.c builds on gd_mex.c's checks and errors. */
 void gd_mex_init(void);
 

@@ -139,6 +139,7 @@ enum { CPU_IB = 512, CPU_KB = 128, CPU_JB = 16 };
         int64_t njb = (n + CPU_JB - 1) / CPU_JB;                               \
         _Pragma("omp parallel for schedule(dynamic) num_threads(gd_cpu_threads())") \
         for (int64_t jb = 0; jb < njb; ++jb) {                                 \
+            if (gd_interrupted()) continue; /* Ctrl-C */                      \
             int64_t j0 = jb * CPU_JB;                                          \
             int64_t j1 = j0 + CPU_JB < n ? j0 + CPU_JB : n;                    \
             for (int64_t j = j0; j < j1; ++j)                                  \
@@ -247,6 +248,7 @@ int gd_cpu_minplus_int(gd_class cls, const void *A, const void *B, void *R, int3
     {                                                                          \
         _Pragma("omp parallel for schedule(dynamic, 8) num_threads(gd_cpu_threads())") \
         for (int64_t j = 0; j < n - 1; ++j) {                                  \
+            if (gd_interrupted()) continue; /* Ctrl-C */                      \
             T *col = D + j * (2 * n - j - 1) / 2; /* pairs (j+1.., j) */      \
             const int64_t len = n - j - 1;                                     \
             for (int64_t r = 0; r < len; ++r) col[r] = 0;                      \
@@ -295,6 +297,7 @@ DEFINE_CPU_SQ_COLUMN(sq_column_d, double)
     {                                                                          \
         _Pragma("omp parallel for schedule(static) num_threads(gd_cpu_threads())") \
         for (int64_t j = 0; j < my; ++j) {                                     \
+            if (gd_interrupted()) continue; /* Ctrl-C */                      \
             T *col = D + mx * j;                                               \
             COLUMN(X, Y, mx, my, d, j, col);                                   \
             if (root)                                                          \
@@ -434,6 +437,7 @@ DEFINE_CPU_METRIC_COLUMN(metric_column_d, double, fabs, pow, 0x1p-960)
                 } else {                                                       \
                     _Pragma("omp for schedule(dynamic, 8)")                    \
                     for (int64_t j = 0; j < cols; ++j)                         \
+                        if (!gd_interrupted()) /* Ctrl-C */                   \
                         COLUMN(m, X, mx, tri ? j + 1 : 0, Y, my, j, d, nx, fx, nx + mx, \
                                fx + mx, D + (tri ? j * (2 * mx - j - 1) / 2 : mx * j), aux); \
                 }                                                              \
@@ -506,6 +510,7 @@ static void knn_sift(knn_pair *h, int64_t n, int64_t i)
             } else {                                                           \
                 _Pragma("omp for schedule(dynamic, 4)")                        \
                 for (int64_t j = 0; j < my; ++j) {                             \
+                    if (gd_interrupted()) continue; /* Ctrl-C */              \
                     if (other)                                                 \
                         METRIC_COLUMN(m, X, mx, 0, Y, my, j, d, nx, fx, nx + mx, fx + mx, \
                                       col, aux);                               \
@@ -666,10 +671,12 @@ DEFINE_CPU_FW_TILE(gd_cpu_fw_d, double, 8, 8, GD_PLUS)
             for (int64_t e = 0; e < n * n; ++e) H[e] = P[e] ? 1 : 0;           \
         }                                                                      \
         for (int64_t kb = 0; kb < nb; ++kb) {                                  \
+            if (gd_interrupted()) break; /* Ctrl-C: the rest undone */        \
             const int64_t k0 = kb * FW_B;                                      \
             NAME##_block(D, P, H, n, k0, k0, k0);                              \
             _Pragma("omp parallel for schedule(dynamic) num_threads(gd_cpu_threads())") \
             for (int64_t b = 0; b < 2 * nb; ++b) {                             \
+                if (gd_interrupted()) continue; /* Ctrl-C */                  \
                 if (b % nb == kb) continue;                                    \
                 if (b < nb)                                                    \
                     NAME##_block(D, P, H, n, k0, b * FW_B, k0);                \
@@ -678,6 +685,7 @@ DEFINE_CPU_FW_TILE(gd_cpu_fw_d, double, 8, 8, GD_PLUS)
             }                                                                  \
             _Pragma("omp parallel for schedule(dynamic) num_threads(gd_cpu_threads())") \
             for (int64_t b = 0; b < nb * nb; ++b) {                            \
+                if (gd_interrupted()) continue; /* Ctrl-C */                  \
                 const int64_t ib = b % nb, jb = b / nb;                        \
                 if (ib == kb || jb == kb) continue;                            \
                 if (P)                                                         \
@@ -770,6 +778,7 @@ DEFINE_CPU_FW(gd_cpu_fw_d, double, GD_PLUS, GD_BELOW_INF)
                     *next = front + n;                                         \
             _Pragma("omp for schedule(dynamic, 16)")                           \
             for (int64_t i = 0; i < n; ++i) {                                  \
+                if (gd_interrupted()) continue; /* Ctrl-C */                  \
                 if (!work) continue;                                           \
                 /* mark: 0 not seen, -1 - w on walk w, 1 leads to i */         \
                 for (int64_t j = 0; j < n; ++j) mark[j] = j == i ? 1 : 0;      \

@@ -67,6 +67,7 @@ extern "C" const char *gd_status_id(gd_status s)
     case GD_ERR_CUDA: return "gd:cuda";
     case GD_ERR_MEMORY: return "gd:memory";
     case GD_ERR_NEGCYCLE: return "gd:negcycle";
+    case GD_ERR_INTERRUPT: return "gd:interrupted";
     }
     return "gd:unknown";
 }
