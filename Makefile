@@ -12,8 +12,10 @@
 #   make dist       gd-<version>.tar.gz, the Octave package (pkg install)
 #   make clean
 #
-# GPU_ARCHS=90 builds for one architecture while developing; the default is
-# a fat binary for sm_75 ... sm_90 plus PTX for newer devices. Without nvcc
+# GPU_ARCHS=90 builds for one architecture; the default is this machine's
+# GPUs (nvidia-smi), else the architectures already built in build/, else
+# a fat binary for sm_75 ... sm_90; plus PTX of the newest for later GPUs.
+# Every target builds in parallel (one job a processor). Without nvcc
 # (or with GD_CUDA=no) the CPU implementations are built alone (build.mk).
 
 OCTAVE    ?= octave-cli
@@ -51,16 +53,17 @@ deps:
 
 # the build in parallel (nvcc spends minutes on a file at every architecture)
 NPROC := $(shell nproc 2>/dev/null || echo 2)
+MAKEFLAGS += -j$(NPROC)
 
-# make test builds machine code for sm_90 alone (or the GPU_ARCHS given on
-# the command line) and checks that every kernel compiles for sm_75, the
+# make test builds machine code for this machine's GPUs, else sm_90 (or the
+# GPU_ARCHS given on the command line) and checks that every kernel compiles for sm_75, the
 # oldest architecture, as unoptimised PTX (GD_PTX_CHECK_ARCHS: seconds,
 # where optimised PTX took minutes); make, make dist and pkg install build
 # the fat binary. The suites run TEST_JOBS at a time where GNU parallel is
 # there (bats --jobs), one test file's tests one after another, and one
 # suite at a time where a GPU answers nvidia-smi (the suites that count
 # the device's memory need it alone).
-TEST_ARCHS      ?= $(if $(filter command line,$(origin GPU_ARCHS)),$(GPU_ARCHS),90)
+TEST_ARCHS      ?= $(if $(filter command line,$(origin GPU_ARCHS)),$(GPU_ARCHS),$(or $(strip $(GD_LOCAL_ARCHS)),90))
 TEST_PTX_CHECKS ?= 75
 TEST_JOBS       ?= $(NPROC)
 test: deps
@@ -69,7 +72,9 @@ test: deps
 	    ! nvidia-smi -L >/dev/null 2>&1; then \
 	    echo --jobs $(TEST_JOBS) --no-parallelize-within-files; fi) tests
 
-demo: deps all
+# (deps first: it may install what the build needs)
+demo: deps
+	$(MAKE) all
 	$(OCTAVE_RUN) --eval "addpath('$(CURDIR)/octave'); source('examples/demo.m')"
 
 bench: all $(if $(filter yes,$(GD_CUDA)),build/fp64_mix)

@@ -42,7 +42,14 @@ ifeq ($(GD_CUDA),yes)
 CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(realpath $(shell command -v $(NVCC))))
 CUDA_LIB  := $(firstword $(wildcard $(CUDA_HOME)/lib64 $(CUDA_HOME)/targets/x86_64-linux/lib))
 
-GPU_ARCHS ?= 75 80 86 89 90
+# GPU_ARCHS: the architectures built as machine code (the newest of them
+# also as PTX, which later GPUs compile at first use). Unless given: those
+# of the GPUs this machine has (nvidia-smi), else those of the build already
+# in build/ (so a target after another reuses it), else sm_75 ... sm_90.
+GD_LOCAL_ARCHS := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | \
+                    grep -E '^ *[0-9]+\.[0-9]+ *$$' | tr -d '. ' | sort -un)
+GD_BUILT_ARCHS := $(shell sed -n 's/^cuda \([0-9 ]*\) ptx.*/\1/p' build/archs 2>/dev/null)
+GPU_ARCHS ?= $(or $(strip $(GD_LOCAL_ARCHS)),$(strip $(GD_BUILT_ARCHS)),75 80 86 89 90)
 # GD_PTX_ARCHS: architectures compiled to PTX alone (no machine code):
 # (make test checks the oldest one with GD_PTX_CHECK_ARCHS, below)
 # (GPU_ARCHS= GD_PTX_ARCHS=90: PTX alone, which the driver compiles at the

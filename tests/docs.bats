@@ -49,3 +49,9 @@ load helpers
         echo "$section" | grep -q "^| \`$v\`" || { echo "README's Settings lacks $v"; false; }
     done
 }
+
+@test "the README is at most 300 lines (the full guide is GUIDE.md, the tables bench/results)" {
+    [ "$(wc -l < "$GD_ROOT/README.md")" -le 300 ]
+    grep -q "GUIDE.md" "$GD_ROOT/README.md"
+    [ -f "$GD_ROOT/GUIDE.md" ] && [ -f "$GD_ROOT/ARCHITECTURE.md" ]
+}

@@ -72,6 +72,8 @@ install_and_test() {
     fi
     install_and_test "s = gd_info (); printf ('reason: %s\n', s.reason);"
     [[ "$install_output" != *"nvcc not found"* ]]
+    # what is built, and about how long, said before the build
+    [[ "$install_output" == *"compiling the CUDA kernels for"*"minutes on"* ]]
     [[ "$output" != *"built without CUDA"* ]]
 }
 
