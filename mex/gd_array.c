@@ -227,6 +227,9 @@ static void operand(const char *fn, const char *argname, const mxArray *a, gd_ma
         gd_mex_check_shape(fn, argname, a);
         *out = gd_host_matrix(mxGetData(a), (gd_class)ic, (int64_t)mxGetM(a), (int64_t)mxGetN(a));
     } else {
+        if (ints && !(mxIsSingle(a) || mxIsDouble(a)))
+            gd_mex_error(fn, "gd:input", "%s must be a single, double or integer matrix, not %s",
+                         argname, gd_mex_class_label(a));
         gd_mex_check_matrix(fn, argname, a);
         const gd_class cls = mxIsSingle(a) ? GD_SINGLE : GD_DOUBLE;
         const void *p = cls == GD_SINGLE ? (const void *)mxGetSingles(a)

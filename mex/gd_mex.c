@@ -64,8 +64,7 @@ void gd_mex_check_matrix(const char *fn, const char *argname, const mxArray *a)
 void gd_mex_check_shape(const char *fn, const char *argname, const mxArray *a)
 {
     if (mxIsSparse(a))
-        gd_mex_error(fn, "gd:input", "%s must be a full matrix, not sparse "
-                     "(use full(%s))", argname, argname);
+        gd_mex_error(fn, "gd:input", "%s must be a full matrix, not sparse", argname);
     if (mxIsComplex(a))
         gd_mex_error(fn, "gd:input", "%s must be real, not complex", argname);
     if (mxGetNumberOfDimensions(a) != 2)

@@ -1,3 +1,4 @@
+classdef gdArray < handle
 ## -*- texinfo -*-
 ## @deftypefn  {} {@var{G} =} gdArray (@var{A})
 ## @deftypefnx {} {@var{G} =} gdArray (@var{A}, "Device", @var{d})
@@ -62,16 +63,16 @@
 ## @seealso{gather, gd_info, gd_minplus, gd_pdist}
 ## @end deftypefn
 
-classdef gdArray < handle
-
-  ## Set by the constructor alone, once: each set method below refuses a
-  ## property that holds its value already (a second object on the same
-  ## id would free its memory when it goes). Not SetAccess = private: once
-  ## Octave 7 has called this constructor through a function handle
-  ## (@gdArray), later constructor calls set properties as if from outside
-  ## the class (and, with numel overloaded, through numel: hence sz is set
-  ## last and its default has one element).
   properties
+    ## (no comment between classdef and here: Octave 7 would show it as
+    ## the class's help instead of the texinfo above.) Set by the
+    ## constructor alone, once: each set method below refuses a property
+    ## that holds its value already (a second object on the same id would
+    ## free its memory when it goes). Not SetAccess = private: once Octave
+    ## 7 has called this constructor through a function handle (@gdArray),
+    ## later constructor calls set properties as if from outside the class
+    ## (and, with numel overloaded, through numel: hence sz is set last and
+    ## its default has one element).
     ## the table entry of the gateway that owns the memory (not a pointer)
     id = -1;
     cls = "";

@@ -8,7 +8,9 @@
 ## @var{W} is the n-by-n weight matrix: @code{W(i,j)} is the length of the
 ## edge from i to j, and @code{Inf} means there is no edge (the min-plus
 ## convention: a 0 is an edge of length 0, not a missing edge as in
-## scipy's dense matrices). @code{D(i,j)} is the length of a shortest path
+## scipy's dense matrices). A sparse @var{W} is read as MATLAB's
+## @code{digraph} reads it: each stored entry is an edge of that length, a
+## structural zero is no edge. @code{D(i,j)} is the length of a shortest path
 ## from i to j: 0 on the diagonal, @code{Inf} where j cannot be reached
 ## from i. A positive diagonal entry (a self-loop) never shortens a path.
 ##
@@ -103,6 +105,9 @@
 ## @end deftypefn
 
 function [D, P, info, varargout] = gd_apsp (varargin)
+  if (nargin >= 1 && issparse (varargin{1}))
+    varargin{1} = sparse_graph (varargin{1});
+  endif
   if (nargout < 2)
     if (nargout == 0 && nargin == 1 && ischar (varargin{1}))
       __gd__ ("apsp", varargin{:});
@@ -117,6 +122,19 @@ function [D, P, info, varargout] = gd_apsp (varargin)
     ## (a fourth output reaches the gateway, which says too many)
     [D, P, info, varargout{1:nargout-3}] = __gd__ ("apsp", varargin{:});
   endif
+endfunction
+
+## a sparse W as MATLAB's digraph reads it: each stored entry an edge of
+## that length, a structural zero no edge (Inf); anything but a real 2-D
+## double goes on to the gateway's checks as it is
+function F = sparse_graph (W)
+  if (! isa (W, "double") || ! isreal (W) || ndims (W) != 2)
+    F = full (W);
+    return;
+  endif
+  F = Inf (size (W));
+  [i, j, v] = find (W);
+  F(sub2ind (size (W), i, j)) = v;
 endfunction
 
 %!shared W
@@ -187,5 +205,17 @@ endfunction
 %!error <must be square> gd_apsp (rand (2, 3))
 %!error <not char> gd_apsp ("ab")
 %!error <complex> gd_apsp ([0 1i; 1 0])
-%!error <sparse> gd_apsp (sparse ([0 1; 1 0]))
+%!test
+%! ## a sparse graph: a stored entry is an edge, a structural zero none
+%! S = sparse ([1 2 3 3], [2 3 1 4], [5 -1 2 7], 4, 4);
+%! F = [0 5 Inf Inf; Inf 0 -1 Inf; 2 Inf 0 7; Inf Inf Inf 0];
+%! [D, P] = gd_apsp (S);
+%! [E, Q] = gd_apsp (F);
+%! assert (D, E);
+%! assert (P, Q);
+%! assert (D(4,:), [Inf Inf Inf 0]);
+%! assert (D(1,4), 11);
+%! assert (issparse (S) && nnz (S) == 4);   # not modified
+%!error <must be square> gd_apsp (sparse (2, 3))
+%!error <logical> gd_apsp (sparse (logical ([0 1; 1 0])))
 %!error <unknown variant> gd_apsp (W, "Variant", "dijkstra")

@@ -78,6 +78,13 @@ function [Idx, D, info, varargout] = gd_knnsearch (X, Y, varargin)
   if (mod (numel (varargin), 2))
     error ("gd:input", "gd_knnsearch: options come in name/value pairs");
   endif
+  ## logical data as the statistics package takes it: as double
+  if (islogical (X))
+    X = double (X);
+  endif
+  if (islogical (Y))
+    Y = double (Y);
+  endif
   K = 1;
   metric = "euclidean";
   variant = "auto";
@@ -134,11 +141,17 @@ function [Idx, D, info, varargout] = gd_knnsearch (X, Y, varargin)
   endfor
   [args, X, Y] = __gd_prepare__ ("gd_knnsearch", X, Y, [margs, {"Smallest", K, "Variant", ...
                                  variant, "IndexClass", iclass}, devices]);
-  if (nargout < 3)
-    [D, Idx] = __gd__ ("pdist2", X, Y, args{:});
-  else
-    [D, Idx, info] = __gd__ ("pdist2", X, Y, args{:});
-  endif
+  try
+    if (nargout < 3)
+      [D, Idx] = __gd__ ("pdist2", X, Y, args{:});
+    else
+      [D, Idx, info] = __gd__ ("pdist2", X, Y, args{:});
+    endif
+  catch err
+    ## the gateway's words are pdist2's: this function's names instead
+    msg = regexprep (err.message, '^gd_pdist2:', 'gd_knnsearch:');
+    error (err.identifier, "%s", strrep (msg, "'Smallest'", "'K'"));
+  end_try_catch
   Idx = Idx.';
   D = D.';
 endfunction
@@ -188,3 +201,7 @@ endfunction
 %! C = cov (X) + eye (4);
 %! [S, J] = sort (gd_pdist2 (X, Y, "mahalanobis", C), 1);
 %! assert (gd_knnsearch (X, Y, "K", 2, "Distance", "mahalanobis", "Cov", C), J(1:2,:).');
+
+%!error <gd_knnsearch: X and Y must have the same number of columns> gd_knnsearch (rand (5, 2), rand (3, 3))
+%!error <gd_knnsearch: X must be a single or double matrix> gd_knnsearch ({1}, rand (3, 2))
+%!error id=gd:input gd_knnsearch (rand (5, 2), {1})

@@ -92,6 +92,10 @@ function [R, info, varargout] = gd_pdist (varargin)
     __gd__ ("pdist", varargin{:});                 # prints the variant list
     return;
   endif
+  ## logical data as the statistics package takes it: as double
+  if (nargin >= 1 && islogical (varargin{1}))
+    varargin{1} = double (varargin{1});
+  endif
   ## the statistics package's metrics on rows prepared for the kernels'
   if (nargin >= 2)
     [args, X] = __gd_prepare__ ("gd_pdist", varargin{1}, [], varargin(2:end));
@@ -103,6 +107,18 @@ function [R, info, varargout] = gd_pdist (varargin)
     [R, info, varargout{1:nargout-2}] = __gd__ ("pdist", varargin{:});
   endif
 endfunction
+
+%!test
+%! ## logical data, as the statistics package takes it (as double)
+%! warning ("off", "gd:nogpu", "local");
+%! L = logical ([1 0 1 1; 0 1 1 0; 1 1 0 0; 0 0 0 1]);
+%! for m = {"jaccard", "hamming", "euclidean", "cityblock"}
+%!   assert (gd_pdist (L, m{1}), gd_pdist (double (L), m{1}));
+%!   assert (gd_pdist2 (L, L(1:2,:), m{1}), gd_pdist2 (double (L), double (L(1:2,:)), m{1}));
+%! endfor
+%! assert (gd_pdist (L, "jaccard"), [3/4 3/4 2/3 2/3 1 1], eps);   # the statistics package's
+%! assert (islogical (L));
+%! assert (gd_knnsearch (L, L(1,:), "K", 1, "Distance", "hamming"), 1);
 
 %!shared X
 %! X = randi ([-5 5], 9, 4);

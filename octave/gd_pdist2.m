@@ -73,6 +73,12 @@ function [R, info, varargout] = gd_pdist2 (varargin)
     __gd__ ("pdist2", varargin{:});                 # prints the variant list
     return;
   endif
+  ## logical data as the statistics package takes it: as double
+  for a = 1:min (nargin, 2)
+    if (islogical (varargin{a}))
+      varargin{a} = double (varargin{a});
+    endif
+  endfor
   ## the statistics package's metrics on rows prepared for the kernels'
   if (nargin >= 3)
     [args, X, Y] = __gd_prepare__ ("gd_pdist2", varargin{1}, varargin{2}, varargin(3:end));
@@ -131,4 +137,4 @@ endfunction
 %!error <positive real scalar> gd_pdist2 (X, Y, "minkowski", -1)
 %!error <symmetric positive definite> gd_pdist2 (X, Y, "mahalanobis", zeros (3))
 %!error <unknown metric 'taxi'> gd_pdist2 (X, Y, "taxi")
-%!error <not logical> gd_pdist2 (X, Y > 0)
+%!assert (gd_pdist2 (X > 0, Y > 0, "hamming"), gd_pdist2 (double (X > 0), double (Y > 0), "hamming"))

@@ -19,7 +19,7 @@ function pre_install (desc)
   ## the architectures: GPU_ARCHS, else this machine's GPUs, else sm_75 ... sm_90
   [archs, why] = deal (strtrim (getenv ("GPU_ARCHS")), "GPU_ARCHS");
   if (isempty (archs) && ! isempty (getenv ("GD_PTX_ARCHS")))
-    [archs, why] = deal ("", "PTX alone (GD_PTX_ARCHS)");
+    [archs, why] = deal ("", "GD_PTX_ARCHS");
   elseif (isempty (archs))
     [st, out] = system ("nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null");
     caps = regexp (out, '(\d+)\.(\d+)', "tokens");
@@ -39,15 +39,14 @@ function pre_install (desc)
   ## (pdist.cu) takes 4 on one core
   cores = nproc ();
   minutes = ceil (max (4 * n, 7 * n / cores));
-  printf ("gd %s: compiling the CUDA kernels for %s (%s): about %d minutes on %d cores\n",
-          desc.version, ifelse_archs (archs), why, minutes, cores);
-endfunction
-
-function s = ifelse_archs (archs)
   if (isempty (archs))
-    s = "PTX";
-  else
-    s = strjoin (strcat ("sm_", strsplit (archs)), ", ");
-    s = [s " + PTX"];
+    minutes = 2;      # PTX alone: the optimiser's and ptxas's minutes skipped
   endif
+  if (isempty (archs))
+    what = "as PTX alone";
+  else
+    what = ["for " strjoin(strcat ("sm_", strsplit (archs)), ", ") " + PTX"];
+  endif
+  printf ("gd %s: compiling the CUDA kernels %s (%s): about %d minutes on %d cores\n",
+          desc.version, what, why, minutes, cores);
 endfunction

@@ -84,7 +84,9 @@ negcycle() {
         expect_error('gd:size', 'square', @gd_apsp, rand(3, 4));
         expect_error('gd:input', 'char', @gd_apsp, 'abc');
         expect_error('gd:input', 'complex', @gd_apsp, [0 1i; 1 0]);
-        expect_error('gd:input', 'sparse', @gd_apsp, sparse([0 1; 1 0]));
+        assert(isequal(gd_apsp(sparse([0 1; 1 0])), [0 1; 1 0]));   % a stored entry is an edge
+        assert(isequal(gd_apsp(sparse([0 0; 1 0])), [0 Inf; 1 0]));  % a structural zero is none
+        expect_error('gd:input', 'logical', @gd_apsp, sparse(logical([0 1; 1 0])));
         expect_error('gd:variant', 'unknown variant', @gd_apsp, [0 1; 1 0], 'Variant', 'bfs');
         expect_error('gd:input', 'IndexClass', @gd_apsp, [0 1; 1 0], 'IndexClass', 'single');
         expect_error('gd:input', 'J must be', @gd_path, [0 1; 2 0], 1, 3);

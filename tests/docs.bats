@@ -55,3 +55,11 @@ load helpers
     grep -q "GUIDE.md" "$GD_ROOT/README.md"
     [ -f "$GD_ROOT/GUIDE.md" ] && [ -f "$GD_ROOT/ARCHITECTURE.md" ]
 }
+
+@test "help gdArray shows the class's documentation, not an internal comment" {
+    run octave_run "help gdArray"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"A matrix kept in GPU memory across calls"* ]]
+    [[ "$output" != *"Set by the constructor alone"* ]]
+}

@@ -9,7 +9,7 @@ err() { octave_error "A = rand(4); B = rand(4, 3);" "$1"; }
 @test "no arguments" { err "'gd:input', 'gd_minplus: expected a matrix', @gd_minplus"; }
 @test "too many arguments" { err "'gd:input', 'too many input arguments', @gd_minplus, A, A, A"; }
 @test "too many outputs" { err "'gd:input', 'too many outputs', @too_many_outputs, A"; }
-@test "non-numeric: struct" { err "'gd:input', 'A must be a single or double matrix, not a struct', @gd_minplus, struct('a', 1)"; }
+@test "non-numeric: struct" { err "'gd:input', 'A must be a single, double or integer matrix, not a struct', @gd_minplus, struct('a', 1)"; }
 @test "char" { err "'gd:input', 'not char', @gd_minplus, 'abcd'"; }
 @test "char as B" { err "'gd:input', 'name/value pairs', @gd_minplus, A, 'ab'"; }
 @test "logical" { err "'gd:input', 'not logical', @gd_minplus, true(3)"; }
@@ -37,7 +37,7 @@ err() { octave_error "A = rand(4); B = rand(4, 3);" "$1"; }
 @test "gd_info takes no arguments" { err "'gd:input', 'gd_info: takes no arguments', @gd_info, 1"; }
 
 @test "gd_apsp and gd_path: bad input" {
-    err "'gd:input', 'W must be a single or double matrix, not logical', @gd_apsp, true(3)"
+    err "'gd:input', 'W must be a single, double or integer matrix, not logical', @gd_apsp, true(3)"
     err "'gd:size', 'W must be square', @gd_apsp, int32(B)"
     err "'gd:variant', 'the integer classes run on .fw. [(]the GPU[)] and .cpu.', @gd_apsp, int8(A), 'Variant', 'squaring'"
     err "'gd:size', 'W must be square', @gd_apsp, B"

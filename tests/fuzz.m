@@ -158,6 +158,12 @@ function why = check_result (fname, args, out)
         return;
       endif
       W = args{1}; n = rows (W);
+      if (issparse (W))
+        ## a sparse graph as MATLAB's digraph reads it: a stored entry an
+        ## edge, a structural zero none
+        [i, j, v] = find (W);
+        W = Inf (size (W)); W(sub2ind (size (W), i, j)) = v;
+      endif
       E = W; E(1:n+1:end) = 0;
       none = Inf;
       if (isinteger (W)) none = intmax (class (W)); endif   # no edge

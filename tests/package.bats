@@ -73,7 +73,7 @@ install_and_test() {
     install_and_test "s = gd_info (); printf ('reason: %s\n', s.reason);"
     [[ "$install_output" != *"nvcc not found"* ]]
     # what is built, and about how long, said before the build
-    [[ "$install_output" == *"compiling the CUDA kernels for"*"minutes on"* ]]
+    [[ "$install_output" == *"compiling the CUDA kernels "*"minutes on"* ]]
     [[ "$output" != *"built without CUDA"* ]]
 }
 

@@ -72,9 +72,12 @@ bad() { octave_error "X = rand(5, 3);" "$1"; }
 }
 @test "pdist: a metric comes before the options" { bad "'gd:input', 'the metric .euclidean. must come right after the data', @gd_pdist, X, 'Variant', 'naive', 'euclidean'"; }
 @test "pdist: classes" {
-    for c in int8 uint32 logical char; do
+    for c in int8 uint32 char; do
         bad "'gd:input', 'X must be a single or double matrix', @gd_pdist, $c(X)"
     done
+    # logical data as the statistics package takes it: as double
+    octave_ok "warning('off', 'gd:nogpu'); L = rand(9, 4) > 0.5;
+        assert(isequal(gd_pdist(L, 'hamming'), gd_pdist(double(L), 'hamming'))); disp('logical ok')" "logical ok"
 }
 @test "pdist: complex, sparse, N-D, cell" {
     bad "'gd:input', 'X must be real', @gd_pdist, X * 1i"
