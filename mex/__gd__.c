@@ -19,7 +19,7 @@ static const struct {
     {"describe", gd_op_describe},   {"apsp", gd_op_apsp},
     {"apsp_info", gd_op_apsp_info},
     {"row", gd_op_row},             {"knn", gd_op_knn},
-    {"device", gd_op_device},
+    {"device", gd_op_device},       {"on_gpu", gd_op_on_gpu},
 };
 
 void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])

@@ -181,6 +181,15 @@ void gd_op_device(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     plhs[0] = mxCreateDoubleScalar(m.where == GD_DEVICE ? m.dev + 1 : 1);
 }
 
+/* __gd__ ("on_gpu", G): whether G's data is held and on a device (gpuArray's
+ * existsOnGPU): false for a stale gdArray or one held in host memory */
+void gd_op_on_gpu(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    (void)nlhs;
+    const gd_matrix *m = nrhs == 1 ? gd_mex_find_array(prhs[0]) : NULL;
+    plhs[0] = mxCreateLogicalScalar(m && m->where == GD_DEVICE);
+}
+
 void gd_op_describe(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
     (void)nlhs;

@@ -167,8 +167,87 @@ classdef gdArray < handle
       c = G.sz(2);
     endfunction
 
+    ## numel (G, idx...): how many values G(idx...) gives, one gdArray (Octave
+    ## asks it before subsref)
     function n = numel (G, varargin)
-      n = prod (G.sz);
+      if (nargin > 1)
+        n = 1;
+      else
+        n = prod (G.sz);
+      endif
+    endfunction
+
+    ## G(i, j), G(k): Octave's indexing (numbers, ranges, logical masks, ':',
+    ## end), the result a gdArray on G's device. The values go through host
+    ## memory (gathered, indexed, uploaded): the device-side gather is not
+    ## written yet. {} indexing is refused; G.name reaches the methods.
+    function varargout = subsref (G, s)
+      switch (s(1).type)
+        case "()"
+          subs = s(1).subs;
+          if (numel (subs) > 2 && ! all (cellfun (@(x) isequal (x, 1) || strcmp (x, ":"), subs(3:end))))
+            error ("gd:input", "gdArray: a gdArray is 2-D: index it with at most two subscripts");
+          endif
+          if (numel (subs) > 2)
+            subs = subs(1:2);
+          endif
+          A = gather (G);
+          try
+            A = A(subs{:});
+          catch err
+            ## Octave's words, naming G
+            error (err.identifier, "%s", regexprep (err.message, '^(index \()?A\(', '$1G('));
+          end_try_catch
+          R = gdArray (A, "Device", device (G));
+        case "{}"
+          error ("gd:input", "gdArray: {} indexing is not defined for a gdArray (it is not a cell): use ()");
+        otherwise
+          [varargout{1:max (nargout, 1)}] = builtin ("subsref", G, s);
+          return;
+      endswitch
+      if (numel (s) > 1)
+        [varargout{1:max (nargout, 1)}] = subsref (R, s(2:end));
+      else
+        varargout{1} = R;
+      endif
+    endfunction
+
+    ## end inside G(...): the size along subscript k of n
+    function e = end (G, k, n)
+      if (n == 1)
+        e = prod (G.sz);
+      elseif (k < n)
+        e = G.sz(min (k, 2));
+        if (k > 2) e = 1; endif
+      else
+        e = prod ([G.sz(min (k, 2):end), 1]);
+        if (k > 2) e = 1; endif
+      endif
+    endfunction
+
+    ## gpuArray's answers: the class's, for the data a gdArray holds
+    function tf = isfloat (G)
+      tf = any (strcmp (G.cls, {"single", "double"}));
+    endfunction
+    function tf = isinteger (G)
+      tf = ! isfloat (G);
+    endfunction
+    function tf = isnumeric (G)
+      tf = true;
+    endfunction
+    function tf = isreal (G)
+      tf = true;
+    endfunction
+    function tf = islogical (G)
+      tf = false;
+    endfunction
+    function c = underlyingType (G)
+      c = G.cls;
+    endfunction
+    ## whether its data is held on a GPU (false where gd holds it in host
+    ## memory for want of one, and for a gdArray whose data is gone)
+    function tf = existsOnGPU (G)
+      tf = __gd__ ("on_gpu", G);
     endfunction
 
     function n = ndims (G)
@@ -302,3 +381,41 @@ endclassdef
 %!error <sparse> gdArray (sparse (1))
 %!error <2-D> gdArray (ones (2, 2, 2))
 %!error <single, double or integer matrix, not logical> gdArray (true)
+
+%!test
+%! ## () indexing: Octave's answer, as a gdArray on the same device
+%! warning ("off", "gd:nogpu", "local");
+%! for c = {"double", "single", "int16", "uint8"}
+%!   A = cast (randi (100, 5, 7), c{1});
+%!   G = gdArray (A);
+%!   M = A > 50;
+%!   cases = {{":", 1}, {2, 3}, {"end", "end"}, {2:4, [1 3 7]}, {M}, {":"}, {[]}, {5}, ...
+%!            {[true false true], ":"}, {1, ":"}, {[3 1 3], 2}};
+%!   for k = 1:numel (cases)
+%!     s = cases{k};
+%!     s(strcmp (s, "end")) = {[]};
+%!     if (k == 3)
+%!       R = G(end, end); E = A(end, end);
+%!     else
+%!       R = G(s{:}); E = A(s{:});
+%!     endif
+%!     assert (isa (R, "gdArray"));
+%!     assert (gather (R), E);
+%!     assert (device (R), device (G));
+%!   endfor
+%!   assert (gather (G(end)), A(end));
+%!   assert (gather (G(2:end, 1)), A(2:end, 1));
+%!   assert (gather (G(1, 1, 1)), A(1, 1));
+%!   assert (size (G(:, 2)), [5 1]);
+%!   assert (numel (G), 35);
+%!   assert (isfloat (G), any (strcmp (c{1}, {"double", "single"})));
+%!   assert (isinteger (G), ! isfloat (G));
+%!   assert (isnumeric (G) && isreal (G) && ! islogical (G));
+%!   assert (underlyingType (G), c{1});
+%!   assert (existsOnGPU (G), gd_info ().available);
+%!   assert (gather (G), A);     # indexing left G as it was
+%! endfor
+%!error <out of bound> G = gdArray (magic (3)); G(4, 1)
+%!error <\{\} indexing is not defined> G = gdArray (magic (3)); G{1}
+%!error <cannot convert> G = gdArray (magic (3)); G(1, 1) = 0;
+%!error <at most two subscripts> G = gdArray (magic (3)); G(1, 1, 2)

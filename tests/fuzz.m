@@ -426,7 +426,9 @@ endfunction
 
 function f = fingerprint (x)
   ## a copy of x's bytes that shares no storage with x
-  if (isnumeric (x) && isreal (x) && ! issparse (x))
+  if (isa (x, "gdArray"))
+    f = {class(x), size(x), disp(x)};       # (isnumeric, as gpuArray answers)
+  elseif (isnumeric (x) && isreal (x) && ! issparse (x))
     f = {class(x), size(x), typecast(x(:), "uint8")'};
   elseif (ischar (x) || islogical (x))
     f = {class(x), size(x), double(x(:))'};

@@ -60,7 +60,7 @@ function [args, X, Y] = __gd_prepare__ (fn, X, Y, args)
       ## gateway, which checks it
       p = 2;
       if (has)
-        p = param;
+        p = gather (param);     # (a gdArray parameter: its value)
       endif
       if (isnumeric (p) && isscalar (p) && isreal (p) && any (p == [1 2 Inf]))
         args = [{{"cityblock", "euclidean", "chebychev"}{find (p == [1 2 Inf])}}, rest];
@@ -69,7 +69,7 @@ function [args, X, Y] = __gd_prepare__ (fn, X, Y, args)
       endif
     case "seuclidean"
       if (has)
-        S = param;
+        S = gather (param);
         if (! (isnumeric (S) && isreal (S) && isvector (S) && numel (S) == d && all (S(:) >= 0)))
           error ("gd:input", "%s: seuclidean's scales S must be a real non-negative vector of %d elements (one a column)", fn, d);
         endif
@@ -83,7 +83,7 @@ function [args, X, Y] = __gd_prepare__ (fn, X, Y, args)
     case "mahalanobis"
       c = offset (X);
       if (has)
-        C = param;
+        C = gather (param);
         if (! (isnumeric (C) && isreal (C) && ismatrix (C) && isequal (size (C), [d d])))
           error ("gd:input", "%s: mahalanobis's covariance C must be a real %dx%d matrix", fn, d, d);
         endif
