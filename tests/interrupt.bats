@@ -6,9 +6,10 @@
 
 load helpers
 
-# interrupt_after SECONDS CALL NEXT: runs CALL, interrupts it after
-# SECONDS, then runs NEXT; prints "stopped in S s" (from the signal to
-# Octave's next prompt) and what Octave printed.
+# interrupt_after SETUP CALL NEXT: runs SETUP, then CALL, interrupts CALL a
+# second after it has begun (Octave prints a mark just before it), then
+# runs NEXT; prints "stopped in S s" (from the signal to Octave's next
+# prompt) and what Octave printed.
 interrupt_after() {
     local fifo="$BATS_TEST_TMPDIR/in" out="$BATS_TEST_TMPDIR/out" t0 t1 pid
     rm -f "$fifo" "$out"
@@ -16,8 +17,9 @@ interrupt_after() {
     octave-cli -q --no-gui --no-init-file --no-history -i < "$fifo" > "$out" 2>&1 &
     pid=$!
     exec 3> "$fifo"
-    echo "addpath('$GD_ROOT/octave'); warning('off', 'gd:nogpu'); $2; disp('NOT INTERRUPTED')" >&3
-    sleep "$1"
+    echo "addpath('$GD_ROOT/octave'); warning('off', 'gd:nogpu'); $1; disp('CALLING'); fflush(stdout); $2; disp('NOT INTERRUPTED')" >&3
+    for _ in $(seq 1 600); do grep -q "CALLING" "$out" && break; sleep 0.05; done
+    sleep 1
     t0=$(date +%s.%N)
     kill -INT $pid
     for _ in $(seq 1 200); do grep -q "octave:2>" "$out" && break; sleep 0.02; done
@@ -33,6 +35,7 @@ interrupt_after() {
 # the call stopped within a second, and what came after ran
 check_stopped() {
     echo "$output"
+    [[ "$output" == *"CALLING"* ]]
     [[ "$output" != *"NOT INTERRUPTED"* ]]
     [[ "$output" == *"next ok"* ]]
     s=$(echo "$output" | sed -n 's/^stopped in \([0-9.]*\) s$/\1/p')
@@ -42,27 +45,27 @@ check_stopped() {
 NEXT="s = gd_info(); assert(s.gdarrays, 0); printf('next ok %d\n', isequal(gd_apsp([0 1; 1 0], 'Variant', 'cpu'), [0 1; 1 0]))"
 
 @test "Ctrl-C stops gd_apsp on the cpu variant" {
-    output=$(interrupt_after 3 "W = rand(3000); tic; D = gd_apsp(W, 'Variant', 'cpu');" "$NEXT")
+    output=$(interrupt_after "W = rand(3000)" "D = gd_apsp(W, 'Variant', 'cpu')" "$NEXT")
     check_stopped
 }
 
 @test "Ctrl-C stops gd_minplus on the cpu variant (with the witness), and an integer class" {
-    output=$(interrupt_after 3 "A = rand(3000, 'single'); [R, K] = gd_minplus(A, 'Variant', 'cpu');" "$NEXT")
+    output=$(interrupt_after "A = rand(3000, 'single')" "[R, K] = gd_minplus(A, 'Variant', 'cpu')" "$NEXT")
     check_stopped
-    output=$(interrupt_after 3 "A = int32(randi(1000, 2500)); R = gd_minplus(A, A, 'Variant', 'cpu');" "$NEXT")
+    output=$(interrupt_after "A = int32(randi(1000, 2500))" "R = gd_minplus(A, A, 'Variant', 'cpu')" "$NEXT")
     check_stopped
 }
 
 @test "Ctrl-C stops gd_pdist, gd_pdist2 and the nearest neighbours on the cpu variant" {
-    output=$(interrupt_after 3 "X = rand(30000, 300); D = gd_pdist(X, 'cityblock', 'Variant', 'cpu');" "$NEXT")
+    output=$(interrupt_after "X = rand(30000, 300)" "D = gd_pdist(X, 'cityblock', 'Variant', 'cpu')" "$NEXT")
     check_stopped
-    output=$(interrupt_after 3 "X = rand(20000, 300); D = gd_pdist2(X, X, 'Variant', 'cpu');" "$NEXT")
+    output=$(interrupt_after "X = rand(20000, 300)" "D = gd_pdist2(X, X, 'Variant', 'cpu')" "$NEXT")
     check_stopped
-    output=$(interrupt_after 3 "X = rand(200000, 64); Y = rand(20000, 64); I = gd_knnsearch(X, Y, 'K', 10, 'Variant', 'cpu');" "$NEXT")
+    output=$(interrupt_after "X = rand(200000, 64); Y = rand(20000, 64)" "I = gd_knnsearch(X, Y, 'K', 10, 'Variant', 'cpu')" "$NEXT")
     check_stopped
 }
 
 @test "Ctrl-C stops a gdArray chain on the host and leaves no gdArray" {
-    output=$(interrupt_after 3 "G = gdArray(rand(3000)); H = gd_apsp(G, 'Variant', 'cpu');" "clear G; $NEXT")
+    output=$(interrupt_after "G = gdArray(rand(3000))" "H = gd_apsp(G, 'Variant', 'cpu')" "clear G; $NEXT")
     check_stopped
 }
