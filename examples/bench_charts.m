@@ -51,6 +51,29 @@ function v = ceiling_after (text, word)
   v = str2double (regexp (text, [word " ([0-9.e+]+)"], "tokens", "once"));
 endfunction
 
+## the text of the section under HEADER (to the next "## ")
+function s = section_text (text, header)
+  s = "";
+  b = strfind (text, [header "\n"]);
+  if (isempty (b))
+    return;
+  endif
+  s = text(b(1) + numel (header):end);
+  e = strfind (s, "\n## ");
+  if (! isempty (e))
+    s = s(1:e(1));
+  endif
+endfunction
+
+## the K-th of twelve colours no two of which look alike (a chart's
+## lines never share one: Octave's own order has seven)
+function c = colour (k)
+  p = [0.00 0.45 0.74; 0.85 0.33 0.10; 0.47 0.67 0.19; 0.49 0.18 0.56;
+       0.93 0.69 0.13; 0.30 0.75 0.93; 0.64 0.08 0.18; 0.00 0.00 0.00;
+       1.00 0.00 1.00; 0.50 0.50 0.50; 0.00 0.60 0.50; 0.60 0.40 0.00];
+  c = p(mod (k - 1, rows (p)) + 1, :);
+endfunction
+
 ## a log n axis with the sizes as plain numbers
 function axes_n (n)
   n = unique (n);
@@ -73,7 +96,7 @@ function by_class (t, label, y, ref, ylab, where, what)
     for k = 1:numel (names)
       r = r0 & strcmp (label, names{k});
       if (sum (r) >= 2)
-        plot ([t(r).n], y(r), "-o", "DisplayName", names{k});
+        plot ([t(r).n], y(r), "-o", "Color", colour (k), "LineWidth", 1.5, "DisplayName", names{k});
       endif
     endfor
     line = ref (r0, cls{c});
@@ -117,7 +140,7 @@ for f = dir ("bench/results/*.md")'
   if (! isempty (t))
     h = figure ("visible", "off", "position", [0 0 1200 600]);
     by_class (t, {t.variant}, [t.steps_s],
-              @(r0, c) {[min([t(r0).n]) max([t(r0).n])], ceiling_after(text, c) * [1 1], "ceiling"},
+              @(r0, c) {[min([t(r0).n]) max([t(r0).n])], ceiling_after(section_text(text, "## min-plus"), c) * [1 1], "ceiling"},
               "min-plus steps/s (kernel)", "southeast", "min-plus");
     finish (h, [stem "-minplus.png"], "");
   endif
@@ -142,9 +165,11 @@ for f = dir ("bench/results/*.md")'
     r = strcmp ({t.section}, "sweep");
     sz = cellfun (@(s) sscanf (s, "%dx%dx%d")', {t.mXKXN}, "UniformOutput", false);
     cube = cellfun (@(s) numel (s) == 3 && s(1) == s(2) && s(2) == s(3) && bitand (s(1), s(1) - 1) == 0, sz);
-    for v = {"tuned", "cublas"}
-      q = r & cube & strcmp ({t.variant}, v{1});
-      plot (cellfun (@(s) s(1), sz(q)), [t(q).GFLOP_sKernel], "-o", "DisplayName", v{1});
+    vs = {"tuned", "cublas"};
+    for k = 1:2
+      q = r & cube & strcmp ({t.variant}, vs{k});
+      plot (cellfun (@(s) s(1), sz(q)), [t(q).GFLOP_sKernel], "-o", "Color", colour (k),
+            "LineWidth", 1.5, "DisplayName", vs{k});
     endfor
     n = cellfun (@(s) s(1), sz(r & cube));
     plot ([min(n) max(n)], [peak peak], "k:", "LineWidth", 2, "DisplayName", "FP32 peak");
@@ -161,12 +186,18 @@ for f = dir ("bench/results/*.md")'
     labels = strcat ({t.variant}, {" "}, {t.class}, {" "}, {t.nXD});
     barh ([t.triples_s]);
     hold on;
-    v = ceiling_after (text, "Ceiling:");
-    if (! isnan (v))
-      plot ([v v], [0 numel(t) + 1], ":", "LineWidth", 2);
-    endif
+    ## the ceilings of the section's own text ("Ceilings: single X ...,
+    ## double Y"), each a dotted line in its colour
+    sec = section_text (text, "## pdist");
+    cls = {"single", "double"};
+    for c = 1:2
+      v = ceiling_after (sec, cls{c});
+      if (! isnan (v))
+        plot ([v v], [0 numel(t) + 1], "--", "Color", colour (c + 1), "LineWidth", 2.5);
+      endif
+    endfor
     set (gca, "YTick", 1:numel (t), "YTickLabel", labels, "YDir", "reverse");
-    xlabel ("(i, j, k) triples/s (kernel); dotted: the ceiling");
+    xlabel ("(i, j, k) triples/s (kernel); dashed: the ceiling in single (red), in double (green)");
     finish (h, [stem "-pdist.png"], sprintf ("pdist, %s", device));
   endif
 
@@ -197,9 +228,10 @@ for f = dir ("bench/results/*.md")'
     names = unique (label);
     for k = 1:numel (names)
       r = strcmp (label, names{k});
-      p = plot ([t(r).K], [t(r).kernelMs], "-o", "DisplayName", names{k});
+      plot ([t(r).K], [t(r).kernelMs], "-o", "Color", colour (k), "LineWidth", 1.5,
+            "DisplayName", names{k});
       full = t(find (r, 1)).fullDistancesMs;
-      plot ([min([t.K]) max([t.K])], [full full], ":", "Color", get (p, "Color"),
+      plot ([min([t.K]) max([t.K])], [full full], "--", "Color", colour (k), "LineWidth", 2,
             "DisplayName", ["the full matrix, " names{k}]);
     endfor
     axes_n ([t.K]);
