@@ -9,16 +9,45 @@
 
 1;
 
-## the median of three timed calls of f after one untimed call; the
-## last call's outputs
+## the median of three timed calls of f after one untimed call, and that
+## call's outputs (its info: the kernel time beside it is the same call's)
 function [ms, out] = steady (f, nout)
-  out = cell (1, nout);
-  [out{:}] = f ();
+  outs = cell (3, nout);
+  [outs{1,:}] = f ();
   t = zeros (1, 3);
   for r = 1:3
-    t0 = tic (); [out{:}] = f (); t(r) = toc (t0) * 1e3;
+    t0 = tic (); [outs{r,:}] = f (); t(r) = toc (t0) * 1e3;
   endfor
-  ms = median (t);
+  [~, order] = sort (t);
+  ms = t(order(2));
+  out = outs(order(2),:);
+endfunction
+
+## one line of an H100's figures from bench/results (where the source tree
+## has them): what the same jobs take where there is a GPU
+function h100_line ()
+  d = fullfile (fileparts (which ("gd_minplus")), "..", "bench", "results");
+  f = dir (fullfile (d, "*H100*.md"));
+  f = f(cellfun (@isempty, strfind ({f.name}, "devices")));
+  if (isempty (f))
+    return;
+  endif
+  text = fileread (fullfile (d, f(1).name));
+  cell_of = @(row, c) strtrim (strsplit (row(2:end-1), "|")){c};
+  picks = {"min-plus n = 8192 single", '\| v5 \(integer min\) \| single \| 8192 \|[^\n]*', 4;
+           "shortest paths n = 8192 single", '\| single \| 8192 \| fw \| no \|[^\n]*', 5;
+           "10 nearest of 1,000,000 for 10,000 queries", '\| 10000 x 1000000 \| single \| 10 \|[^\n]*', 4};
+  parts = {};
+  for k = 1:rows (picks)
+    row = regexp (text, picks{k,2}, "match", "once");
+    if (! isempty (row))
+      parts{end+1} = sprintf ("%s %s ms", picks{k,1}, cell_of (row, picks{k,3}));
+    endif
+  endfor
+  if (! isempty (parts))
+    printf ("\nOn an %s (bench/results, kernel times): %s.\n",
+            regexprep (strsplit (text, "\n"){1}, "^# gd benchmarks: ", ""), strjoin (parts, "; "));
+  endif
 endfunction
 
 ## "exact" when the two are equal, else their relative difference,
@@ -59,7 +88,7 @@ gd_sgemm (ones (8, "single"), ones (8, "single"));
 if (dev.available)
   printf ("\nGPU start-up: %.0f ms, once per Octave session (not counted below)\n", toc (t0) * 1e3);
 else
-  printf ("\nGPU start-up: none, no GPU (%s): the CPU variants run\n", dev.reason);
+  printf ("\nGPU start-up: none. No GPU: %s. The CPU variants run.\n", dev.reason);
 endif
 
 ## min-plus on a random graph's weights; integer weights, so every sum is
@@ -138,3 +167,6 @@ for j = 1:rows (Y)
 endfor
 row ("\nnearest neighbours, 10 of 20000 for 2000 queries, d = 16 (Octave: each query's distances, sorted)",
      ms, info, toc (t0) * 1e3, agreement (Idx, J));
+if (! dev.available)
+  h100_line ();
+endif

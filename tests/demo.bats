@@ -21,6 +21,17 @@ load helpers
     done
     # the product agrees to rounding at least: a relative difference below 1e-5
     grep -A1 '^C = A \* B' <<< "$output" | grep -Eq "agreement: (exact|to rounding \(relative difference [0-9.]+e-(0[5-9]|1[0-9]))"
+    # each row's kernel time is the same call's as its host-to-host time:
+    # never larger
+    while read -r h k; do
+        [ "$(echo "$k <= $h" | bc)" -eq 1 ] || { echo "kernel $k ms > host to host $h ms"; return 1; }
+    done < <(sed -n 's/^  gd: \([0-9.]*\) ms host to host ([a-z0-9]*, kernel \([0-9.]*\) ms).*/\1 \2/p' <<< "$output")
+    # no parenthesis inside a parenthesis in the start-up line
+    ! grep '^GPU start-up' <<< "$output" | grep -q '([^)]*('
+    # without a GPU: one closing line with an H100's figures
+    if ! gpu_present; then
+        tail -1 <<< "$output" | grep -q '^On an NVIDIA H100.*(bench/results, kernel times): min-plus n = 8192 single [0-9.]* ms'
+    fi
     line=$(grep '^  the route from 1 to ' <<< "$output")
     [[ "$line" =~ the\ route\ from\ 1\ to\ ([0-9]+):\ 1\ .*\ ([0-9]+)\;\ its\ edges\ add\ up\ to\ ([0-9.]+)\ =\ D\(1,([0-9]+)\) ]]
     [ "${BASH_REMATCH[1]}" = "${BASH_REMATCH[2]}" ] && [ "${BASH_REMATCH[1]}" = "${BASH_REMATCH[4]}" ]
