@@ -56,15 +56,17 @@ NPROC := $(shell nproc 2>/dev/null || echo 2)
 MAKEFLAGS += -j$(NPROC)
 
 # make test builds machine code for this machine's GPUs, else sm_90 (or the
-# GPU_ARCHS given on the command line) and checks that every kernel compiles for sm_75, the
-# oldest architecture, as unoptimised PTX (GD_PTX_CHECK_ARCHS: seconds,
-# where optimised PTX took minutes); make, make dist and pkg install build
-# the fat binary. The suites run TEST_JOBS at a time where GNU parallel is
+# GPU_ARCHS given on the command line), and every kernel is checked to
+# compile for sm_75, the oldest architecture, as unoptimised PTX: by the
+# package test's install where no GPU answers (it builds PTX for sm_75
+# alone, nothing runs it), else here (GD_PTX_CHECK_ARCHS: seconds, where
+# optimised PTX took minutes); make, make dist and pkg install build for
+# the machine's GPUs or the fat binary. The suites run TEST_JOBS at a time where GNU parallel is
 # there (bats --jobs), one test file's tests one after another, and one
 # suite at a time where a GPU answers nvidia-smi (the suites that count
 # the device's memory need it alone).
 TEST_ARCHS      ?= $(if $(filter command line,$(origin GPU_ARCHS)),$(GPU_ARCHS),$(or $(strip $(GD_LOCAL_ARCHS)),90))
-TEST_PTX_CHECKS ?= 75
+TEST_PTX_CHECKS ?= $(if $(strip $(GD_LOCAL_ARCHS)),75)
 TEST_JOBS       ?= $(NPROC)
 test: deps
 	$(MAKE) -j$(NPROC) all GPU_ARCHS="$(TEST_ARCHS)" GD_PTX_ARCHS= GD_PTX_CHECK_ARCHS="$(TEST_PTX_CHECKS)"
