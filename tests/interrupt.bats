@@ -42,30 +42,30 @@ check_stopped() {
     [ -n "$s" ] && [ "$(echo "$s < 1.0" | bc)" -eq 1 ]
 }
 
+# stops SETUP CALL [BEFORE]: CALL, after SETUP, stops on the interrupt and
+# NEXT (after BEFORE) runs
+stops() {
+    output=$(interrupt_after "$1" "$2" "${3:-}$NEXT")
+    check_stopped
+}
+
 NEXT="s = gd_info(); assert(s.gdarrays, 0); printf('next ok %d\n', isequal(gd_apsp([0 1; 1 0], 'Variant', 'cpu'), [0 1; 1 0]))"
 
 @test "Ctrl-C stops gd_apsp on the cpu variant" {
-    output=$(interrupt_after "W = rand(3000)" "D = gd_apsp(W, 'Variant', 'cpu')" "$NEXT")
-    check_stopped
+    stops "W = rand(3000)" "D = gd_apsp(W, 'Variant', 'cpu')"
 }
 
 @test "Ctrl-C stops gd_minplus on the cpu variant (with the witness), and an integer class" {
-    output=$(interrupt_after "A = rand(3000, 'single')" "[R, K] = gd_minplus(A, 'Variant', 'cpu')" "$NEXT")
-    check_stopped
-    output=$(interrupt_after "A = int32(randi(1000, 2500))" "R = gd_minplus(A, A, 'Variant', 'cpu')" "$NEXT")
-    check_stopped
+    stops "A = rand(3000, 'single')" "[R, K] = gd_minplus(A, 'Variant', 'cpu')"
+    stops "A = int32(randi(1000, 2500))" "R = gd_minplus(A, A, 'Variant', 'cpu')"
 }
 
 @test "Ctrl-C stops gd_pdist, gd_pdist2 and the nearest neighbours on the cpu variant" {
-    output=$(interrupt_after "X = rand(30000, 300)" "D = gd_pdist(X, 'cityblock', 'Variant', 'cpu')" "$NEXT")
-    check_stopped
-    output=$(interrupt_after "X = rand(20000, 300)" "D = gd_pdist2(X, X, 'Variant', 'cpu')" "$NEXT")
-    check_stopped
-    output=$(interrupt_after "X = rand(200000, 64); Y = rand(20000, 64)" "I = gd_knnsearch(X, Y, 'K', 10, 'Variant', 'cpu')" "$NEXT")
-    check_stopped
+    stops "X = rand(30000, 300)" "D = gd_pdist(X, 'cityblock', 'Variant', 'cpu')"
+    stops "X = rand(20000, 300)" "D = gd_pdist2(X, X, 'Variant', 'cpu')"
+    stops "X = rand(200000, 64); Y = rand(20000, 64)" "I = gd_knnsearch(X, Y, 'K', 10, 'Variant', 'cpu')"
 }
 
 @test "Ctrl-C stops a gdArray chain on the host and leaves no gdArray" {
-    output=$(interrupt_after "G = gdArray(rand(3000))" "H = gd_apsp(G, 'Variant', 'cpu')" "clear G; $NEXT")
-    check_stopped
+    stops "G = gdArray(rand(3000))" "H = gd_apsp(G, 'Variant', 'cpu')" "clear G; "
 }
