@@ -24,7 +24,7 @@ load helpers
     # each row's kernel time is the same call's as its host-to-host time:
     # never larger
     while read -r h k; do
-        [ "$(echo "$k <= $h" | bc)" -eq 1 ] || { echo "kernel $k ms > host to host $h ms"; return 1; }
+        awk -v k="$k" -v h="$h" 'BEGIN { exit !(k <= h) }' || { echo "kernel $k ms > host to host $h ms"; return 1; }
     done < <(sed -n 's/^  gd: \([0-9.]*\) ms host to host ([a-z0-9]*, kernel \([0-9.]*\) ms).*/\1 \2/p' <<< "$output")
     # no parenthesis inside a parenthesis in the start-up line
     ! grep '^GPU start-up' <<< "$output" | grep -q '([^)]*('

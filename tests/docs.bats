@@ -57,9 +57,20 @@ load helpers
 }
 
 @test "help gdArray shows the class's documentation, not an internal comment" {
-    run octave_run "help gdArray"
+    # the text Octave picks as the class's help (what help formats)
+    run octave_run "[t, f] = get_help_text ('gdArray'); printf ('format: %s\n%s\n', f, t)"
     echo "$output"
     [ "$status" -eq 0 ]
+    [[ "$output" == *"format: texinfo"* ]]
     [[ "$output" == *"A matrix kept in GPU memory across calls"* ]]
     [[ "$output" != *"Set by the constructor alone"* ]]
+    # and formatted, where Octave has makeinfo to format Texinfo with
+    # (without it Octave shows no Texinfo help at all, its own included)
+    if octave_run "exit (! (system ([makeinfo_program() ' --version > /dev/null 2>&1']) == 0))" >/dev/null 2>&1; then
+        run octave_run "help gdArray"
+        echo "$output"
+        [ "$status" -eq 0 ]
+        [[ "$output" == *"A matrix kept in GPU memory across calls"* ]]
+        [[ "$output" != *"Set by the constructor alone"* ]]
+    fi
 }
