@@ -48,3 +48,45 @@ octave_ok() {
 octave_error() {
     octave_ok "$1 expect_error($2)"
 }
+
+# make_dist: make dist under a lock (package.bats and package_cpu.bats make
+# it side by side), the tarball copied into this file's temporary
+# directory, its path printed
+make_dist() {
+    mkdir -p "$GD_ROOT/build"
+    (
+        flock 9
+        make -s -C "$GD_ROOT" dist >/dev/null && cp "$GD_ROOT"/gd-*.tar.gz "$BATS_FILE_TMPDIR/"
+    ) 9> "$GD_ROOT/build/dist.lock"
+    ls "$BATS_FILE_TMPDIR"/gd-*.tar.gz | head -1
+}
+
+# the functions whose %! tests the installed package runs
+PKG_FUNCTIONS="gd_minplus gd_apsp gd_path gd_sgemm gd_pdist gd_pdist2 gd_squareform gd_knnsearch gdArray gather gd_info"
+
+# install_and_test: pkg install -local the tarball with HOME=$BATS_TEST_TMPDIR
+# (nothing of the user's own packages), then in a new Octave pkg load gd
+# and run every function's %! tests, printing "FAILED name" for any that
+# fails. $1: extra commands for the new Octave.
+install_and_test() {
+    export HOME="$BATS_TEST_TMPDIR"
+    # pkg runs make in src/: in parallel, as make test builds (nvcc takes
+    # minutes on pdist.cu alone)
+    export MAKEFLAGS="-j$(nproc 2>/dev/null || echo 2)"
+    run octave-cli -q --no-gui --no-init-file --no-history --eval \
+        "pkg install -local -verbose '$TARBALL'; l = pkg ('list'); printf ('installed: %s %s\n', l{1}.name, l{1}.version);"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"installed: gd "* ]]
+    install_output="$output"
+    local tests="" f
+    for f in $PKG_FUNCTIONS; do
+        tests="$tests if (! test ('$f', 'quiet', stdout)) printf ('FAILED %s\n', '$f'); end;"
+    done
+    run octave-cli -q --no-gui --no-init-file --no-history --eval \
+        "pkg load gd; warning ('off', 'gd:nogpu'); p = which ('gd_minplus'); printf ('from: %s\n', p); $1 $tests"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"from: $HOME/"* ]]
+    [[ "$output" != *FAILED* ]]
+}

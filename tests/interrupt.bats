@@ -56,7 +56,7 @@ NEXT="s = gd_info(); assert(s.gdarrays, 0); printf('next ok %d\n', isequal(gd_ap
 }
 
 @test "Ctrl-C stops gd_minplus on the cpu variant (with the witness), and an integer class" {
-    stops "A = rand(3000, 'single')" "[R, K] = gd_minplus(A, 'Variant', 'cpu')"
+    stops "A = rand(6000, 'single')" "[R, K] = gd_minplus(A, 'Variant', 'cpu')"
     stops "A = int32(randi(1000, 2500))" "R = gd_minplus(A, A, 'Variant', 'cpu')"
 }
 

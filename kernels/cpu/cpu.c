@@ -148,6 +148,7 @@ enum { CPU_IB = 512, CPU_KB = 128, CPU_JB = 16 };
                     if (K) K[i + m * j] = k > 0 ? 1 : 0;                       \
                 }                                                              \
             for (int64_t k0 = 0; k0 < k; k0 += CPU_KB) {                       \
+                if (gd_interrupted()) break; /* each CPU_KB terms: Ctrl-C */  \
                 int64_t k1 = k0 + CPU_KB < k ? k0 + CPU_KB : k;                \
                 for (int64_t i0 = 0; i0 < m; i0 += CPU_IB) {                   \
                     int64_t i1 = i0 + CPU_IB < m ? i0 + CPU_IB : m;            \

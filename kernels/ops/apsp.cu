@@ -42,6 +42,7 @@
  * entry at the end (or in W); the call then fails with GD_ERR_NEGCYCLE.
  */
 #include "ops/product.h"
+#include "runtime/call.h"
 #include "tiles/tile.cuh"
 
 #include <math.h>
@@ -598,7 +599,11 @@ struct apsp_run {
      * witness product afterwards: NOTES.md); else P comes from the final
      * lengths (last_edge_pass) */
     bool track;
-    gd_allocs al;
+    /* the call's allocations: its gd_call's (one device), or the device's
+     * own (fw_devices) */
+    gd_allocs *al;
+    /* the call (one device; NULL across devices): its phases and events */
+    gd_call *call;
     cudaStream_t st;
     void *D, *P, *H;
     const void *w; /* W on the device */
@@ -620,7 +625,7 @@ struct apsp_run {
     {
         if (*ptr) return GD_OK; /* made by an earlier run of this call */
         gd_describe(what, sizeof what, label, rows, cols, c);
-        return gd_alloc(&al, ptr, (size_t)rows * (size_t)cols * gd_class_bytes(c), what);
+        return gd_alloc(al, ptr, (size_t)rows * (size_t)cols * gd_class_bytes(c), what);
     }
 
     /* W on the device (an integer W: the class of the rounds from its
@@ -628,8 +633,8 @@ struct apsp_run {
     gd_status prepare(const gd_matrix &W)
     {
         gd_status s;
-        if ((s = gd_alloc(&al, (void **)&flags, 2 * sizeof(unsigned long long), "the flags")) ||
-            (s = gd_operand_device(&W, &al, &w, gd_panel_event(GD_EV_UPLOAD_A), st, "W")) ||
+        if ((s = gd_alloc(al, (void **)&flags, 2 * sizeof(unsigned long long), "the flags")) ||
+            (s = gd_operand_device(&W, al, &w, gd_panel_event(GD_EV_UPLOAD_A), st, "W")) ||
             (s = exact_class()))
             return s;
         if ((s = alloc(&D, np, np, cls, "D"))) return s;
@@ -810,7 +815,7 @@ struct apsp_run {
                 arena = NULL; /* a run with edge counts needs more */
                 snprintf(what, sizeof what, "Floyd-Warshall's panels (%.1f MiB)",
                          (double)at / 1048576.0);
-                if ((s = gd_alloc(&al, &arena, at, what))) return s;
+                if ((s = gd_alloc(al, &arena, at, what))) return s;
                 base = (char *)arena;
             }
         }
@@ -1030,7 +1035,7 @@ struct apsp_run {
         char *work = NULL;
         snprintf(what, sizeof what, "the work space of P's rows chosen again (%.1f MiB)",
                  (double)tree_work(n, es) * (double)rg / 1048576.0);
-        if ((s = gd_alloc(&al, (void **)&work, tree_work(n, es) * (size_t)rg, what)))
+        if ((s = gd_alloc(al, (void **)&work, tree_work(n, es) * (size_t)rg, what)))
             return s;
         if (cls == GD_SINGLE)
             tree_repair<float><<<(unsigned)rg, threads, 0, st>>>(
@@ -1162,9 +1167,9 @@ struct apsp_run {
         void *tightP = NULL, *keptD = NULL, *down = NULL;
         const size_t wes = gd_class_bytes(wcls);
         size_t pitch = (size_t)np * es;
-        cudaEventRecord(gd_event(GD_EV_UNPACK), st);
+        call->begin(GD_PHASE_PREP, st);
         gd_describe(what, sizeof what, "D", n, n, wcls);
-        if (Dout.device && (s = gd_alloc_kept(&al, &keptD, (size_t)(n * n) * wes, what))) return s;
+        if (Dout.device && (s = gd_alloc_kept(al, &keptD, (size_t)(n * n) * wes, what))) return s;
         if (wcls != cls) {
             /* the class's D: kept, or a tight copy to download */
             if (!keptD && (s = alloc(&down, n, n, wcls, "D"))) return s;
@@ -1179,27 +1184,29 @@ struct apsp_run {
         if (wp) {
             if (Pout->device) {
                 gd_describe(what, sizeof what, "P", n, n, pcls);
-                if ((s = gd_alloc_kept(&al, &tightP, (size_t)(n * n) * gd_class_bytes(pcls), what)))
+                if ((s = gd_alloc_kept(al, &tightP, (size_t)(n * n) * gd_class_bytes(pcls), what)))
                     return s;
             } else if ((s = alloc(&tightP, n, n, pcls, "P"))) {
                 return s;
             }
             gd_launch_widen(pcls, (const int *)P, np, tightP, n, n, st);
         }
-        cudaEventRecord(gd_event(GD_EV_UNPACK + 1), st);
+        call->end(GD_PHASE_PREP, st);
+        const cudaEvent_t unpacked = call->event();
+        cudaEventRecord(unpacked, st);
         if ((s = gd_cuda(cudaGetLastError(), "the results' layout"))) return s;
         if (!Dout.device) {
             gd_describe(what, sizeof what, "D", n, n, wcls);
             if ((s = gd_out_buffer(&Dout, (size_t)(n * n) * wes, what)) ||
                 (s = gd_download(Dout.ptr, n * wes, down, pitch, n * wes, n,
-                                 gd_event(GD_EV_UNPACK + 1), "copy of D from the GPU")))
+                                 unpacked, "copy of D from the GPU")))
                 return s;
         }
         if (wp && !Pout->device) {
             const size_t pb = (size_t)(n * n) * gd_class_bytes(pcls);
             gd_describe(what, sizeof what, "P", n, n, pcls);
             if ((s = gd_out_buffer(Pout, pb, what)) ||
-                (s = gd_download(Pout->ptr, pb, tightP, pb, pb, 1, gd_event(GD_EV_UNPACK + 1),
+                (s = gd_download(Pout->ptr, pb, tightP, pb, pb, 1, unpacked,
                                  "copy of P from the GPU")))
                 return s;
         }
@@ -1411,16 +1418,54 @@ gd_status run_cpu_int(const gd_matrix &W, gd_out Dout, const gd_out *P0, gd_clas
     });
 }
 
+/* The one-device run's rounds: the lengths (with P in fw's double
+ * rounds); without a cycle of weight 0, then P from them (one witness
+ * product) where the rounds did not track it; with one (P may go round
+ * it), a second run that tracks P and breaks ties by the paths' edge
+ * counts. */
+static void gpu_rounds(gd_call &c, apsp_run &r, bool fw, const gd_matrix &W, gd_out &Dout,
+                       gd_out *Pout, gd_class pcls, int64_t *cycle_vertex)
+{
+    for (int run = 0; run < 2 && c.ok(); ++run) {
+        c.begin(GD_PHASE_PREP, r.st);
+        if (run == 0) {
+            c.check(r.prepare(W));
+            r.track = r.wp && fw && r.cls == GD_DOUBLE;
+        }
+        if (c.ok()) c.check(r.fill(cycle_vertex));
+        c.end(GD_PHASE_PREP, r.st);
+        c.begin(GD_PHASE_KERNEL, r.st);
+        if (c.ok() && fw) c.check(r.cls == GD_SINGLE ? r.fw<float>() : r.fw<double>());
+        if (c.ok() && !fw)
+            c.check(r.cls == GD_SINGLE ? r.squaring<float>() : r.squaring<double>());
+        c.end(GD_PHASE_KERNEL, r.st);
+        /* the host results made, and their pages touched, while the
+         * rounds run (a second run keeps them) */
+        if (c.ok() && run == 0) c.check(r.host_results(Dout, Pout, pcls));
+        if (c.ok()) c.check(r.check(cycle_vertex));
+        bool zero = false;
+        if (!c.ok() || !r.wp || r.hops || !c.check(r.zero_cycle(&zero))) break;
+        if (!zero) {
+            if (!r.track) {
+                c.begin(GD_PHASE_KERNEL, r.st);
+                c.check(r.cls == GD_SINGLE ? r.last_edge_pass<float>() : r.last_edge_pass<double>());
+                c.end(GD_PHASE_KERNEL, r.st);
+            }
+            break;
+        }
+        r.hops = r.track = true;
+    }
+}
+
 gd_status run_gpu(bool fw, const gd_matrix &W, gd_out Dout, const gd_out *P0, gd_class pcls,
                   int64_t *cycle_vertex, gd_timing *t)
 {
-    gd_status s = gd_device_ready();
-    if (s) return s;
-    snprintf(t->variant, sizeof t->variant, "%s", fw ? "fw" : "squaring");
-    snprintf(t->device, sizeof t->device, "%s", gd_device_name());
-    gd_copies_begin(t);
+    gd_call c(t, fw ? "fw" : "squaring");
+    if (!c.ok()) return c.finish();
     apsp_run r;
     memset(&r, 0, sizeof r);
+    r.al = c.allocs();
+    r.call = &c;
     r.cls = r.wcls = W.cls; /* an integer W: its rounds' class from prepare */
     r.es = gd_class_bytes(W.cls);
     r.n = W.rows;
@@ -1429,73 +1474,24 @@ gd_status run_gpu(bool fw, const gd_matrix &W, gd_out Dout, const gd_out *P0, gd
     r.st = gd_stream();
     gd_out Pout = {};
     if (P0) Pout = *P0;
-    /* the lengths (with P in fw's double rounds); without a cycle of
-     * weight 0, then P from them (one witness product) where the rounds
-     * did not track it; with one (P may go round it), a second run that
-     * tracks P and breaks ties by the paths' edge counts */
-    for (int run = 0; run < 2 && !s; ++run) {
-        cudaEventRecord(gd_event(0), r.st);
-        if (run == 0) {
-            s = r.prepare(W);
-            r.track = r.wp && fw && r.cls == GD_DOUBLE;
-        }
-        if (!s) s = r.fill(cycle_vertex);
-        cudaEventRecord(gd_event(1), r.st);
-        if (!s) {
-            cudaEventRecord(gd_event(2), r.st);
-            if (fw)
-                s = r.cls == GD_SINGLE ? r.fw<float>() : r.fw<double>();
-            else
-                s = r.cls == GD_SINGLE ? r.squaring<float>() : r.squaring<double>();
-            cudaEventRecord(gd_event(3), r.st);
-        }
-        /* the host results made, and their pages touched, while the
-         * rounds run (a second run keeps them) */
-        if (!s && run == 0) s = r.host_results(Dout, P0 ? &Pout : NULL, pcls);
-        if (!s) s = r.check(cycle_vertex);
-        if (!s) {
-            t->prep_ms += gd_elapsed(0, 1);
-            t->kernel_ms += gd_elapsed(2, 3);
-        }
-        bool zero = false;
-        if (s || !r.wp || r.hops || (s = r.zero_cycle(&zero))) break;
-        if (!zero) {
-            if (!r.track) {
-                cudaEventRecord(gd_event(2), r.st);
-                s = r.cls == GD_SINGLE ? r.last_edge_pass<float>() : r.last_edge_pass<double>();
-                cudaEventRecord(gd_event(3), r.st);
-                if (!s) s = gd_cuda(cudaStreamSynchronize(r.st), "the predecessors' product");
-                if (!s) t->kernel_ms += gd_elapsed(2, 3);
-            }
-            break;
-        }
-        r.hops = r.track = true;
-    }
+    gpu_rounds(c, r, fw, W, Dout, P0 ? &Pout : NULL, pcls, cycle_vertex);
     int repaired = 0;
-    if (!s && r.wp) {
-        cudaEventRecord(gd_event(2), r.st);
-        s = r.trees(0, -1, &repaired);
-        cudaEventRecord(gd_event(3), r.st);
-        /* (trees returns without waiting where no row was rechosen) */
-        if (!s) s = gd_cuda(cudaEventSynchronize(gd_event(3)), "P's check");
-        if (!s) t->kernel_ms += gd_elapsed(2, 3);
+    if (c.ok() && r.wp) {
+        c.begin(GD_PHASE_KERNEL, r.st);
+        c.check(r.trees(0, -1, &repaired));
+        c.end(GD_PHASE_KERNEL, r.st);
     }
-    {
-        if (!s) s = r.results(Dout, P0 ? &Pout : NULL, pcls);
-        if (!s) s = gd_cuda(cudaStreamSynchronize(r.st), "the shortest paths");
-        if (!s) {
-            t->prep_ms += gd_elapsed(GD_EV_UNPACK, GD_EV_UNPACK + 1);
-            r.kernel_name(t->kernel, sizeof t->kernel,
-                          r.hops ? (repaired ? "edge counts, P repaired" : "edge counts")
-                                 : (repaired ? "P repaired" : ""));
-        }
-    }
-    if (s) {
+    if (c.ok()) c.check(r.results(Dout, P0 ? &Pout : NULL, pcls));
+    if (c.wait(r.st, "the shortest paths"))
+        r.kernel_name(t->kernel, sizeof t->kernel,
+                      r.hops ? (repaired ? "edge counts, P repaired" : "edge counts")
+                             : (repaired ? "P repaired" : ""));
+    if (!c.ok()) {
         /* a kept result made before the failure goes with the call */
         if (Dout.device) *Dout.device = NULL;
         if (P0 && P0->device) *P0->device = NULL;
     }
-    s = gd_end_call(s, &r.al, t);
+    const gd_status s = c.finish();
     if (!s) t->kept = Dout.device != NULL;
     return s;
 }
@@ -1525,6 +1521,7 @@ gd_status run_gpu(bool fw, const gd_matrix &W, gd_out Dout, const gd_out *P0, gd
  * of D, beside the others. */
 struct fw_device {
     apsp_run r;
+    gd_allocs al; /* r's */
     int index, ord;
     int64_t row0, row1; /* the slab, multiples of FB */
     cudaStream_t L;     /* steps 1 and 2 of the next round (lookahead) */
@@ -1685,9 +1682,9 @@ static gd_status fw_upload_part(void *c, int e, int, gd_timing *)
     f.r.w0 = u0;
     f.r.ldw = un;
     gd_describe(what, sizeof what, x.P ? "W" : "W's rows", un, n, W.cls);
-    if (!(s = gd_alloc(&f.r.al, (void **)&f.r.flags, 2 * sizeof(unsigned long long),
+    if (!(s = gd_alloc(f.r.al, (void **)&f.r.flags, 2 * sizeof(unsigned long long),
                        "the flags")) &&
-        !(s = gd_alloc(&f.r.al, &w, (size_t)(un * n) * wes, what))) {
+        !(s = gd_alloc(f.r.al, &w, (size_t)(un * n) * wes, what))) {
         f.r.w = w;
         s = gd_upload_to(w, (size_t)un * wes, (const char *)W.ptr + (size_t)u0 * wes,
                          (size_t)W.ld * wes, (size_t)un * wes, (size_t)n,
@@ -1802,6 +1799,7 @@ static gd_status fw_devices(const gd_matrix &W, gd_out Dout, const gd_out *P0, g
         f.ord = gd_device_ordinal(idx[e]);
         f.row0 = blocks * e / nd * FB;
         f.row1 = blocks * (e + 1) / nd * FB;
+        f.r.al = &f.al;
         f.r.cls = f.r.wcls = wcls;
         f.r.es = es;
         f.r.n = n;
@@ -1989,7 +1987,7 @@ static gd_status fw_devices(const gd_matrix &W, gd_out Dout, const gd_out *P0, g
         fw_device &f = dv[e];
         if (!f.r.st) continue; /* never started */
         on_device(f);
-        gd_status se = gd_end_call(s, &f.r.al, &f.t);
+        gd_status se = gd_end_call(s, f.r.al, &f.t);
         const cudaEvent_t evs[4] = {f.published, f.pulled, f.cross, f.ready};
         for (cudaEvent_t ev : evs)
             if (ev) cudaEventDestroy(ev);

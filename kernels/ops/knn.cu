@@ -33,6 +33,7 @@
 #include "tiles/metric.cuh"
 #include "tiles/norm2.h"
 #include "ops/product.h"
+#include "runtime/call.h"
 #include "tiles/tile.cuh"
 
 #include <math.h>
@@ -562,154 +563,156 @@ gd_status run_cpu(const gd_matrix &X0, const gd_matrix &Y0, gd_class cls, gd_dis
     return s;
 }
 
-template <class T>
-gd_status run_gpu(const gd_matrix &X0, const gd_matrix &Y0, gd_distance metric, int64_t K,
-                  int largest, gd_out Dout, gd_out Iout, gd_class icls, gd_timing *t)
-{
+/* One GPU call of the fused neighbours: X's rows (the points) in splits of
+ * row tiles, Y's (the queries) in batches of query tiles, each query's
+ * best K kept in lists a split and merged by knn_final. */
+template <class T> struct knn_gpu {
     typedef gd_tile::shape<T> S;
     enum { NQ = 8 * S::TY, NT = 16 * S::TY };
-    const gd_class cls = sizeof(T) == 4 ? GD_SINGLE : GD_DOUBLE;
-    const int64_t mx = X0.rows, my = Y0.rows, d = X0.cols;
-    const size_t es = sizeof(T), isz = sizeof(item<T>);
-    gd_status s = gd_device_ready();
-    if (s) return s;
-    snprintf(t->variant, sizeof t->variant, "fused");
-    snprintf(t->device, sizeof t->device, "%s", gd_device_name());
-    cudaStream_t st = gd_stream();
-    const int64_t mp = gd_round_up(mx, gd_tile::BIG), np = gd_round_up(my, NQ),
-                  kp = gd_round_up(d > 0 ? d : 1, BK);
-    const int64_t xtiles = mp / gd_tile::BIG, qtiles = np / NQ;
-    gd_allocs al = {};
+    static constexpr size_t es = sizeof(T), isz = sizeof(item<T>);
+    static constexpr gd_class cls = sizeof(T) == 4 ? GD_SINGLE : GD_DOUBLE;
+    gd_call &c;
+    gd_distance metric;
+    int64_t K;
+    int largest;
+    gd_out &Dout, &Iout;
+    gd_class icls;
+    int64_t mx, my, d, mp, np, kp, xtiles, qtiles;
+    cudaStream_t st;
     gd_matrix Xc, Yc;
-    void *cx = NULL, *cy = NULL, *dXp = NULL, *dYp = NULL, *dL = NULL, *dM = NULL, *dInfo = NULL;
-    void *dD = NULL, *dI = NULL, *keptI = NULL;
-    const void *dX = NULL, *dY = NULL;
-    char what[128];
-    /* X from the host goes straight into its padded layout, in pieces
-     * (below); from the GPU it is padded by a kernel */
+    const T *dX = NULL, *dY = NULL;
+    T *dXp = NULL, *dYp = NULL, *dD = NULL;
+    int32_t *dI = NULL;
+    void *dL = NULL, *dM = NULL, *dInfo = NULL, *keptI = NULL;
+    /* X from the host goes straight into its padded layout, in pieces;
+     * from the GPU it is padded by a kernel */
     bool up_x = false;
-    gd_copies_begin(t);
-    if ((s = gd_operand_class(&X0, cls, &Xc, &al, &cx, "X")) ||
-        (s = gd_operand_class(&Y0, cls, &Yc, &al, &cy, "Y")))
-        goto done;
-    up_x = Xc.where != GD_DEVICE;
-    if ((!up_x &&
-         (s = gd_operand_device(&Xc, &al, &dX, gd_panel_event(GD_EV_UPLOAD_A), st, "X"))) ||
-        (s = gd_operand_device(&Yc, &al, &dY, gd_panel_event(GD_EV_UPLOAD_B), st, "Y")))
-        goto done;
-    gd_describe(what, sizeof what, "padded X", mp, kp, cls);
-    if ((s = gd_alloc(&al, &dXp, (size_t)(mp * kp) * es, what))) goto done;
-    gd_describe(what, sizeof what, "padded Y", np, kp, cls);
-    if ((s = gd_alloc(&al, &dYp, (size_t)(np * kp) * es, what))) goto done;
-    gd_describe(what, sizeof what, "D", K, my, cls);
-    if ((s = Dout.device ? gd_alloc_kept(&al, &dD, (size_t)(K * my) * es, what)
-                         : gd_alloc(&al, &dD, (size_t)(K * my) * es, what)))
-        goto done;
-    gd_describe(what, sizeof what, "I", K, my, GD_INT32);
-    if ((s = (Iout.device && icls == GD_INT32)
-                 ? gd_alloc_kept(&al, &dI, (size_t)(K * my) * 4, what)
-                 : gd_alloc(&al, &dI, (size_t)(K * my) * 4, what)))
-        goto done;
-    if (Iout.device && icls != GD_INT32) {
-        gd_describe(what, sizeof what, "I", K, my, icls);
-        if ((s = gd_alloc_kept(&al, &keptI, (size_t)(K * my) * gd_class_bytes(icls), what)))
-            goto done;
-    }
+    fused_kernel<T> fk;
+    size_t dyn = (size_t)NQ * CAP * isz;
+    int64_t splits = 1, batch = 1, tps = 1;
+    int pieces = 1;
+    fused_args<T> fa;
+    cudaEvent_t prepared = NULL;
+
+    knn_gpu(gd_call &c_, const gd_matrix &X0, const gd_matrix &Y0, gd_distance m, int64_t K_,
+            int lg, gd_out &D, gd_out &I, gd_class ic)
+        : c(c_), metric(m), K(K_), largest(lg), Dout(D), Iout(I), icls(ic), mx(X0.rows),
+          my(Y0.rows), d(X0.cols), st(gd_stream())
     {
-        const fused_kernel<T> fk = with_metric<T>(metric.metric, fused_kernel<T>{});
-        const void *fused = fk.fn;
-        const size_t dyn = (size_t)NQ * CAP * isz;
+        mp = gd_round_up(mx, gd_tile::BIG);
+        np = gd_round_up(my, NQ);
+        kp = gd_round_up(d > 0 ? d : 1, BK);
+        xtiles = mp / gd_tile::BIG;
+        qtiles = np / NQ;
+        Xc = c.in_class(X0, cls, "X");
+        Yc = c.in_class(Y0, cls, "Y");
+        up_x = Xc.where != GD_DEVICE;
+        fk = with_metric<T>(metric.metric, fused_kernel<T>{});
+    }
+
+    /* the operands, their padded layouts and the results on the device */
+    bool allocate()
+    {
+        char what[128];
+        if (!up_x) dX = (const T *)c.on_device(Xc, c.event(), st, "X");
+        dY = (const T *)c.on_device(Yc, c.event(), st, "Y");
+        gd_describe(what, sizeof what, "padded X", mp, kp, cls);
+        dXp = (T *)c.alloc((size_t)(mp * kp) * es, what);
+        gd_describe(what, sizeof what, "padded Y", np, kp, cls);
+        dYp = (T *)c.alloc((size_t)(np * kp) * es, what);
+        const size_t n = (size_t)(K * my);
+        gd_describe(what, sizeof what, "D", K, my, cls);
+        dD = (T *)(Dout.device ? c.alloc_kept(Dout, n * es, what) : c.alloc(n * es, what));
+        gd_describe(what, sizeof what, "I", K, my, GD_INT32);
+        dI = (int32_t *)(Iout.device && icls == GD_INT32 ? c.alloc_kept(Iout, n * 4, what)
+                                                         : c.alloc(n * 4, what));
+        if (Iout.device && icls != GD_INT32) {
+            gd_describe(what, sizeof what, "I", K, my, icls);
+            keptI = c.alloc_kept(Iout, n * gd_class_bytes(icls), what);
+        }
         if (metric_rows(metric.metric)) {
             /* (as long as the padded operands: the kernel reads the pad's
              * too, zeros, and drops what it makes of them) */
             gd_describe(what, sizeof what, "the rows' norms and NaN flags", mp + np, 1, cls);
-            if ((s = gd_alloc(&al, &dInfo, (size_t)(mp + np) * (es + 1), what))) goto done;
+            dInfo = c.alloc((size_t)(mp + np) * (es + 1), what);
         }
-        if ((s = gd_cuda(cudaFuncSetAttribute(fused, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                              (int)dyn),
-                         "the neighbour kernel's shared memory")))
-            goto done;
+        return c.ok();
+    }
+
+    /* Splits of X's row tiles, so that the blocks fill the GPU: the time of
+     * a launch is its waves times the tiles of its longest split (every
+     * block of a wave runs alongside the others), and each split costs
+     * about 2 + K/16 tiles more (its lists fill again, its buckets merge,
+     * the final kernel merges its lists). Among 1 ... 64 splits the
+     * cheapest, the fewest where two tie (8192 queries among 65536 points
+     * on an H100: 3 splits of 171 tiles, one wave, against 32 of 16 in
+     * eleven waves); the lists' memory (two buffers of K items a query and
+     * split) within a quarter of what is free, in batches of query tiles
+     * where even one split does not fit. */
+    bool plan()
+    {
         int per_sm = 0;
-        if ((s = gd_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fused, NT, dyn),
-                         "the neighbour kernel's occupancy")))
-            goto done;
-        /* splits of X's row tiles, so that the blocks fill the GPU: the
-         * time of a launch is its waves times the tiles of its longest
-         * split (every block of a wave runs alongside the others), and
-         * each split costs about 2 + K/16 tiles more (its lists fill
-         * again, its buckets merge, the final kernel merges its lists).
-         * Among 1 ... 64 splits the cheapest, the fewest where two tie
-         * (8192 queries among 65536 points on an H100: 3 splits of 171
-         * tiles, one wave, against 32 of 16 in eleven waves); the lists'
-         * memory (two buffers of K items a query and split) within a
-         * quarter of what is free, in batches of query tiles where even
-         * one split does not fit. */
+        if (!c.cuda(cudaFuncSetAttribute(fk.fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         (int)dyn),
+                    "the neighbour kernel's shared memory") ||
+            !c.cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fk.fn, NT, dyn),
+                    "the neighbour kernel's occupancy"))
+            return false;
         const double slots = (double)gd_sm_count() * (per_sm > 0 ? per_sm : 1);
-        int64_t splits = 1;
         double best = INFINITY;
-        for (int64_t c = 1; c <= 64 && c <= xtiles; ++c) {
-            const int64_t tiles = (xtiles + c - 1) / c;
-            if ((xtiles + tiles - 1) / tiles != c) continue; // the same as fewer
-            const double cost = ceil((double)(qtiles * c) / slots) * ((double)tiles + 2 + K / 16.0);
+        for (int64_t n = 1; n <= 64 && n <= xtiles; ++n) {
+            const int64_t tiles = (xtiles + n - 1) / n;
+            if ((xtiles + tiles - 1) / tiles != n) continue; // the same as fewer
+            const double cost = ceil((double)(qtiles * n) / slots) * ((double)tiles + 2 + K / 16.0);
             if (cost < best) {
                 best = cost;
-                splits = c;
+                splits = n;
             }
         }
-        size_t fr = 0;
-        if ((s = gd_free_memory(&fr))) goto done;
-        int64_t budget = (int64_t)(fr / 4);
-        const int64_t cap = gd_mem_limit();
-        if (cap >= 0 && (cap - (int64_t)al.total) / 2 < budget) budget = (cap - (int64_t)al.total) / 2;
+        int64_t budget = c.free_bytes() / 4;
+        if (c.cap_left() / 2 < budget) budget = c.cap_left() / 2;
         const int64_t per_tile = NQ * (2 * K + OV) * (int64_t)isz;
         while (splits > 1 && splits * qtiles * per_tile > budget) --splits;
-        int64_t batch = budget / (splits * per_tile);
+        batch = budget / (splits * per_tile);
         if (batch > qtiles) batch = qtiles;
         if (batch < 1) batch = 1;
-        const int64_t tps = (xtiles + splits - 1) / splits;
+        tps = (xtiles + splits - 1) / splits;
         splits = (xtiles + tps - 1) / tps;
         /* X from the host in pieces of whole splits, each on a stream of
          * its own: a piece's splits start once its rows have arrived, while
          * the rest are still on their way (the first piece the smallest).
          * One piece where X is small or the queries take one split. */
-        const cudaStream_t piece_st[3] = {st, gd_stream2(), gd_stream_hi()};
-        int pieces = 1;
         if (up_x && (size_t)(mx * d) * es >= ((size_t)16 << 20) &&
             !gd_setting_is(GD_SET_KNN_PIECES, "1"))
             pieces = splits < 3 ? (int)splits : 3;
+        char what[128];
         gd_describe(what, sizeof what, "the neighbour lists", splits * batch * NQ, 2 * K, GD_INT32);
-        if ((s = gd_alloc(&al, &dL, (size_t)(splits * batch * per_tile), what)) ||
-            (s = gd_alloc(&al, &dM, (size_t)(splits * batch * NQ) * sizeof(int2), "list lengths")))
-            goto done;
-        snprintf(t->kernel, sizeof t->kernel, "%lld split%s", (long long)splits,
-                 splits > 1 ? "s" : "");
-        if (pieces > 1) {
-            const size_t at = strlen(t->kernel);
-            snprintf(t->kernel + at, sizeof t->kernel - at, ", X in %d pieces", pieces);
-        }
+        dL = c.alloc((size_t)(splits * batch * per_tile), what);
+        dM = c.alloc((size_t)(splits * batch * NQ) * sizeof(int2), "list lengths");
+        return c.ok();
+    }
 
-        cudaEventRecord(gd_event(1), st);
-        {
-            dim3 gx((unsigned)(mp / 256 + 1), gd_grid_y(kp)), gy((unsigned)(np / 256 + 1), gd_grid_y(kp));
-            if (!up_x)
-                gd_tile::pad_rows<T><<<gx, 256, 0, st>>>((const T *)dX, (T *)dXp, mx, d, mp, kp);
-            gd_tile::pad_rows<T><<<gy, 256, 0, st>>>((const T *)dY, (T *)dYp, my, d, np, kp);
-        }
+    /* the padded layouts (X's padding cleared where its rows come from the
+     * host in pieces), the rows' norms, minkowski's p, the poison */
+    void prepare()
+    {
+        c.begin(GD_PHASE_PREP, st);
+        dim3 gx((unsigned)(mp / 256 + 1), gd_grid_y(kp)), gy((unsigned)(np / 256 + 1), gd_grid_y(kp));
+        if (!up_x) gd_tile::pad_rows<T><<<gx, 256, 0, st>>>(dX, dXp, mx, d, mp, kp);
+        gd_tile::pad_rows<T><<<gy, 256, 0, st>>>(dY, dYp, my, d, np, kp);
         if (up_x) {
             /* X's padding (rows past mx, features past d), before its rows
              * land beside it on the same stream */
             cudaStream_t cs = gd_copy_stream();
-            if (mp > mx &&
-                (s = gd_cuda(cudaMemset2DAsync((char *)dXp + (size_t)mx * es, (size_t)mp * es, 0,
-                                               (size_t)(mp - mx) * es, (size_t)kp, cs),
-                             "clearing X's padding")))
-                goto done;
-            if (kp > d && (s = gd_cuda(cudaMemsetAsync((char *)dXp + (size_t)(d * mp) * es, 0,
-                                                       (size_t)((kp - d) * mp) * es, cs),
-                                       "clearing X's padding")))
-                goto done;
+            if (mp > mx)
+                c.cuda(cudaMemset2DAsync((char *)dXp + (size_t)mx * es, (size_t)mp * es, 0,
+                                         (size_t)(mp - mx) * es, (size_t)kp, cs),
+                       "clearing X's padding");
+            if (kp > d)
+                c.cuda(cudaMemsetAsync((char *)dXp + (size_t)(d * mp) * es, 0,
+                                       (size_t)((kp - d) * mp) * es, cs),
+                       "clearing X's padding");
         }
-        fused_args<T> fa;
         fa.md.metric = metric.metric;
         fa.md.d = d;
         fa.md.nx = fa.md.ny = NULL;
@@ -717,131 +720,137 @@ gd_status run_gpu(const gd_matrix &X0, const gd_matrix &Y0, gd_distance metric, 
         if (dInfo) {
             T *nx = (T *)dInfo, *ny = nx + mp;
             unsigned char *fx = (unsigned char *)(ny + np), *fy = fx + mp;
-            if ((s = gd_cuda(cudaMemsetAsync(dInfo, 0, (size_t)(mp + np) * (es + 1), st),
-                             "clearing the rows' norms")))
-                goto done;
-            if (!up_x)
-                row_info<T><<<gd_blocks_for(mx, 256), 256, 0, st>>>((const T *)dX, mx, mx, d, nx,
-                                                                    fx);
-            row_info<T><<<gd_blocks_for(my, 256), 256, 0, st>>>((const T *)dY, my, my, d, ny, fy);
+            c.cuda(cudaMemsetAsync(dInfo, 0, (size_t)(mp + np) * (es + 1), st),
+                   "clearing the rows' norms");
+            if (!up_x) row_info<T><<<gd_blocks_for(mx, 256), 256, 0, st>>>(dX, mx, mx, d, nx, fx);
+            row_info<T><<<gd_blocks_for(my, 256), 256, 0, st>>>(dY, my, my, d, ny, fy);
             fa.md.nx = nx;
             fa.md.ny = ny;
             fa.md.fx = fx;
             fa.md.fy = fy;
         }
-        if (metric.metric == GD_MINKOWSKI && (s = set_minkowski_p(metric.p, st))) goto done;
-        if ((s = gd_cuda(cudaGetLastError(), "preparing the operands"))) goto done;
-        if (gd_setting_text(GD_SET_POISON) &&
-            ((s = gd_cuda(cudaMemsetAsync(dD, 0xCD, (size_t)(K * my) * es, st), "poisoning D")) ||
-             (s = gd_cuda(cudaMemsetAsync(dI, 0xCD, (size_t)(K * my) * 4, st), "poisoning I"))))
-            goto done;
-        const cudaEvent_t prepared = gd_panel_event(GD_EV_PREPARED);
-        cudaEventRecord(gd_event(2), st);
-        if ((s = gd_cuda(cudaEventRecord(prepared, st), "preparing the operands"))) goto done;
-        for (int64_t qt0 = 0; qt0 < qtiles; qt0 += batch) {
+        if (metric.metric == GD_MINKOWSKI) c.check(set_minkowski_p(metric.p, st));
+        c.launched("preparing the operands");
+        c.poison(dD, (size_t)(K * my) * es, st, "poisoning D");
+        c.poison(dI, (size_t)(K * my) * 4, st, "poisoning I");
+        c.end(GD_PHASE_PREP, st);
+        prepared = c.event();
+        c.cuda(cudaEventRecord(prepared, st), "preparing the operands");
+        fa.Xp = dXp;
+        fa.Yp = dYp;
+        fa.mp = mp;
+        fa.np = np;
+        fa.kp = kp;
+        fa.mx = mx;
+        fa.my = my;
+        fa.d = d;
+        fa.K = K;
+        fa.tps = tps;
+        fa.largest = largest;
+        fa.all = (item<T> *)dL;
+        fa.meta = (int2 *)dM;
+    }
+
+    /* the first batch of queries with X from the host: each piece of X
+     * uploaded, then its splits queued on its stream (before the next piece
+     * is gathered on the host); the kernels' time from the first piece's
+     * arrival */
+    void first_batch_in_pieces(int64_t nb)
+    {
+        const cudaStream_t piece_st[3] = {st, gd_stream2(), gd_stream_hi()};
+        for (int p = 0; p < pieces && c.ok(); ++p) {
+            const int64_t s0 = splits * p / pieces, s1 = splits * (p + 1) / pieces;
+            const int64_t r0 = s0 * tps * gd_tile::BIG;
+            int64_t r1 = s1 * tps * gd_tile::BIG;
+            if (r1 > mx) r1 = mx;
+            const cudaStream_t cs = piece_st[p];
+            const cudaEvent_t up = c.event();
+            c.check(gd_upload_to((char *)dXp + (size_t)r0 * es, (size_t)mp * es,
+                                 (const char *)Xc.ptr + (size_t)r0 * es, (size_t)Xc.ld * es,
+                                 (size_t)(r1 - r0) * es, (size_t)d, up, "copy of X to the GPU"));
+            if (cs != st) c.cuda(cudaStreamWaitEvent(cs, prepared, 0), "the neighbour kernels");
+            c.cuda(cudaStreamWaitEvent(cs, up, 0), "the neighbour kernels");
+            if (!c.ok()) return;
+            if (p == 0) c.begin(GD_PHASE_KERNEL, st); /* X's first rows are here */
+            if (dInfo && r1 > r0) /* the piece's rows' norms and NaN flags */
+                row_info<T><<<gd_blocks_for(r1 - r0, 256), 256, 0, cs>>>(
+                    dXp + r0, mp, r1 - r0, d, (T *)fa.md.nx + r0, (unsigned char *)fa.md.fx + r0);
+            fa.split0 = s0;
+            fk.launch(dim3((unsigned)nb, (unsigned)s1), NT, dyn, cs, fa);
+            if (cs != st) {
+                const cudaEvent_t done = c.event();
+                c.cuda(cudaEventRecord(done, cs), "the neighbour kernels");
+                c.cuda(cudaStreamWaitEvent(st, done, 0), "the neighbour kernels");
+            }
+        }
+    }
+
+    /* every batch of query tiles through the fused kernel and the merge */
+    void compute()
+    {
+        if (!up_x) c.begin(GD_PHASE_KERNEL, st);
+        for (int64_t qt0 = 0; qt0 < qtiles && c.ok(); qt0 += batch) {
             const int64_t nb = qtiles - qt0 < batch ? qtiles - qt0 : batch;
-            fa.Xp = (const T *)dXp;
-            fa.Yp = (const T *)dYp;
-            fa.mp = mp;
-            fa.np = np;
-            fa.kp = kp;
-            fa.mx = mx;
-            fa.my = my;
-            fa.d = d;
-            fa.K = K;
             fa.qt0 = qt0;
             fa.nqt = nb;
-            fa.tps = tps;
-            fa.largest = largest;
-            fa.all = (item<T> *)dL;
-            fa.meta = (int2 *)dM;
             fa.split0 = 0;
-            if (qt0 > 0 || !up_x) {
+            if (qt0 > 0 || !up_x)
                 fk.launch(dim3((unsigned)nb, (unsigned)splits), NT, dyn, st, fa);
-            } else {
-                /* the first batch of queries: each piece of X uploaded,
-                 * then its splits queued on its stream (before the next
-                 * piece is gathered on the host) */
-                for (int c = 0; c < pieces && !s; ++c) {
-                    const int64_t s0 = splits * c / pieces, s1 = splits * (c + 1) / pieces;
-                    const int64_t r0 = s0 * tps * gd_tile::BIG;
-                    int64_t r1 = s1 * tps * gd_tile::BIG;
-                    if (r1 > mx) r1 = mx;
-                    const cudaStream_t cs = piece_st[c];
-                    const cudaEvent_t up = gd_panel_event(GD_EV_UPLOAD_A + c),
-                                      done_ev = gd_panel_event(GD_EV_JOIN + c);
-                    if ((s = gd_upload_to((char *)dXp + (size_t)r0 * es, (size_t)mp * es,
-                                          (const char *)Xc.ptr + (size_t)r0 * es,
-                                          (size_t)Xc.ld * es, (size_t)(r1 - r0) * es, (size_t)d,
-                                          up, "copy of X to the GPU")) ||
-                        (cs != st && (s = gd_cuda(cudaStreamWaitEvent(cs, prepared, 0),
-                                                  "the neighbour kernels"))) ||
-                        (s = gd_cuda(cudaStreamWaitEvent(cs, up, 0), "the neighbour kernels")))
-                        break;
-                    if (c == 0) cudaEventRecord(gd_event(5), st); /* X's first rows are here */
-                    if (dInfo && r1 > r0) /* the piece's rows' norms and NaN flags */
-                        row_info<T><<<gd_blocks_for(r1 - r0, 256), 256, 0, cs>>>(
-                            (const T *)dXp + r0, mp, r1 - r0, d, (T *)fa.md.nx + r0,
-                            (unsigned char *)fa.md.fx + r0);
-                    fa.split0 = s0;
-                    fk.launch(dim3((unsigned)nb, (unsigned)s1), NT, dyn, cs, fa);
-                    if (cs != st &&
-                        ((s = gd_cuda(cudaEventRecord(done_ev, cs), "the neighbour kernels")) ||
-                         (s = gd_cuda(cudaStreamWaitEvent(st, done_ev, 0), "the neighbour kernels"))))
-                        break;
-                }
-                if (s) goto done;
-            }
+            else
+                first_batch_in_pieces(nb);
             const int64_t warps = nb * NQ;
-            knn_final<T><<<(unsigned)((warps + 7) / 8), 256, 0, st>>>(
-                (item<T> *)dL, (const int2 *)dM, nb, splits, NQ, K, K, qt0, my, largest, (T *)dD,
-                (int32_t *)dI);
-            if ((s = gd_cuda(cudaGetLastError(), "the neighbour kernels"))) goto done;
+            if (c.ok())
+                knn_final<T><<<(unsigned)((warps + 7) / 8), 256, 0, st>>>(
+                    (item<T> *)dL, (const int2 *)dM, nb, splits, NQ, K, K, qt0, my, largest, dD,
+                    dI);
+            c.launched("the neighbour kernels");
         }
-        cudaEventRecord(gd_event(3), st);
-        if (keptI) gd_launch_widen(icls, (const int *)dI, K, keptI, K, my, st);
-        cudaEventRecord(gd_event(4), st);
-        if ((s = gd_cuda(cudaGetLastError(), "the indices' class"))) goto done;
+        c.end(GD_PHASE_KERNEL, st);
+    }
+
+    /* D down (or kept), I widened to its class on the device (kept) or
+     * through the host's conversion, as the cpu variant's */
+    void deliver(gd_timing *t)
+    {
+        if (keptI) gd_launch_widen(icls, dI, K, keptI, K, my, st);
+        c.launched("the indices' class");
+        const cudaEvent_t computed = c.event();
+        c.cuda(cudaEventRecord(computed, st), "the neighbour kernels");
+        const size_t bytes = (size_t)(K * my) * es;
         if (!Dout.device) {
+            char what[96];
             gd_describe(what, sizeof what, "D", K, my, cls);
-            if ((s = gd_out_buffer(&Dout, (size_t)(K * my) * es, what)) ||
-                (s = gd_download(Dout.ptr, (size_t)(K * my) * es, dD, (size_t)(K * my) * es,
-                                 (size_t)(K * my) * es, 1, gd_event(4), "copy of D from the GPU")))
-                goto done;
+            void *h = c.host_result(Dout, bytes, what);
+            if (h) c.download(h, bytes, dD, bytes, bytes, 1, computed, "copy of D from the GPU");
         }
-        if ((s = gd_copies_finish()) ||
-            (s = gd_cuda(cudaStreamSynchronize(st), "the neighbour kernels")))
-            goto done;
-        /* the kernels from the arrival of X's first piece (X from the
-         * host), else from the end of the preparation */
-        t->prep_ms = gd_elapsed(1, 2);
-        t->kernel_ms = gd_elapsed(up_x ? 5 : 2, 3);
-        if (!Iout.device) {
-            /* the indices through the host's class conversion (int32 or
-             * double), as the cpu variant's */
-            int32_t *h = (int32_t *)malloc((size_t)(K * my) * 4 + 4);
-            if (!h) {
-                s = gd_fail(GD_ERR_MEMORY, "cannot allocate the indices (%.1f MiB) in host memory",
-                            gd_mib((size_t)(K * my) * 4));
-                goto done;
-            }
-            s = gd_cuda(cudaMemcpy(h, dI, (size_t)(K * my) * 4, cudaMemcpyDeviceToHost),
-                        "copy of I from the GPU");
-            if (!s) s = gd_host_index_result(&Iout, h, K, my, icls, &Dout, "I", t);
-            free(h);
-            if (s) goto done;
+        c.wait(st, "the neighbour kernels");
+        if (Iout.device || !c.ok()) return;
+        int32_t *h = (int32_t *)c.host_alloc((size_t)(K * my) * 4, "the indices");
+        if (h && c.cuda(cudaMemcpy(h, dI, (size_t)(K * my) * 4, cudaMemcpyDeviceToHost),
+                        "copy of I from the GPU"))
+            c.check(gd_host_index_result(&Iout, h, K, my, icls, &Dout, "I", t));
+    }
+};
+
+template <class T>
+gd_status run_gpu(const gd_matrix &X0, const gd_matrix &Y0, gd_distance metric, int64_t K,
+                  int largest, gd_out Dout, gd_out Iout, gd_class icls, gd_timing *t)
+{
+    gd_call c(t, "fused");
+    if (!c.ok()) return c.finish();
+    knn_gpu<T> g(c, X0, Y0, metric, K, largest, Dout, Iout, icls);
+    if (g.allocate() && g.plan()) {
+        snprintf(t->kernel, sizeof t->kernel, "%lld split%s", (long long)g.splits,
+                 g.splits > 1 ? "s" : "");
+        if (g.pieces > 1) {
+            const size_t at = strlen(t->kernel);
+            snprintf(t->kernel + at, sizeof t->kernel - at, ", X in %d pieces", g.pieces);
         }
+        g.prepare();
+        g.compute();
+        g.deliver(t);
     }
-done:
-    free(cx);
-    free(cy);
-    if (!s) {
-        if (Dout.device) *Dout.device = dD;
-        if (Iout.device) *Iout.device = keptI ? keptI : dI;
-    }
-    s = gd_end_call(s, &al, t);
-    if (!s) t->kept = Dout.device != NULL;
-    return s;
+    return c.finish();
 }
 
 /* ---------------------------------------------------------------------

@@ -38,6 +38,7 @@
  * is 64-bit.
  */
 #include "ops/pdist.h"
+#include "runtime/call.h"
 
 namespace {
 
@@ -341,182 +342,213 @@ void launch_panel(kind k, const T *X, const T *Xp, T *Dd, int64_t n, int64_t d,
     }
 }
 
+/* a panel of the triangle in the given metric (the tuned kernel's step
+ * and store for each; naive and tiled compute the Euclidean two alone) */
+template <class T>
+void launch_metric(gd_metric metric, kind k, const T *X, const T *Xp, T *Dd, int64_t n,
+                   int64_t d, int64_t np, int64_t dp, int64_t j0, int64_t j1, cudaStream_t ps,
+                   const metric_data<T> &md)
+{
+    using namespace gd_tile;
+    switch (metric) {
+    case GD_EUCLIDEAN: launch_panel<T, true>(k, X, Xp, Dd, n, d, np, dp, j0, j1, ps, md); break;
+    case GD_CITYBLOCK:
+        launch_panel<T, false, absdist>(k, X, Xp, Dd, n, d, np, dp, j0, j1, ps, md);
+        break;
+    case GD_CHEBYCHEV:
+        launch_panel<T, false, maxabs>(k, X, Xp, Dd, n, d, np, dp, j0, j1, ps, md);
+        break;
+    case GD_COSINE:
+        launch_panel<T, false, dot_rn, store_metric<T, m_rows<T, dot_rn>>>(k, X, Xp, Dd, n, d, np,
+                                                                          dp, j0, j1, ps, md);
+        break;
+    case GD_HAMMING:
+        launch_panel<T, false, neq, store_metric<T, m_rows<T, neq>>>(k, X, Xp, Dd, n, d, np, dp,
+                                                                    j0, j1, ps, md);
+        break;
+    case GD_JACCARD:
+        launch_panel<T, false, jaccard_counts, store_metric<T, m_rows<T, jaccard_counts>>>(
+            k, X, Xp, Dd, n, d, np, dp, j0, j1, ps, md);
+        break;
+    case GD_MINKOWSKI:
+        launch_panel<T, false, minkowski_step, store_metric<T, m_minkowski<T>>>(
+            k, X, Xp, Dd, n, d, np, dp, j0, j1, ps, md);
+        break;
+    default: launch_panel<T, false>(k, X, Xp, Dd, n, d, np, dp, j0, j1, ps, md);
+    }
+}
+
+/* One GPU call of pdist: columns [jlo, jhi) of the triangle (a device's
+ * part: D's elements from start(jlo) on, written in their place in out).
+ * D on the device is the whole part when it fits, else as much as the
+ * memory left allows, used again from its start once the panels in it are
+ * down; a kept D is the whole triangle. */
+template <class T> struct pdist_gpu {
+    gd_call &c;
+    const pdist_variant &v;
+    const gd_matrix &Xm;
+    gd_metric metric;
+    gd_out &out;
+    int64_t n, d, jlo, jhi, P, Pj, np, dp, da;
+    bool keep;
+    cudaStream_t st, st2;
+    const T *dX = NULL;
+    T *dXp = NULL, *dD = NULL;
+    void *dInfo = NULL;
+    int64_t buf = 0, target = 0;
+    metric_data<T> md;
+    static constexpr size_t es = sizeof(T);
+    static constexpr gd_class cls = sizeof(T) == 4 ? GD_SINGLE : GD_DOUBLE;
+
+    pdist_gpu(gd_call &c_, const pdist_variant &v_, const gd_matrix &X, gd_metric m, gd_out &o,
+              int64_t lo, int64_t hi)
+        : c(c_), v(v_), Xm(X), metric(m), out(o), n(X.rows), d(X.cols), jlo(lo),
+          jhi(hi < 0 ? X.rows - 1 : hi), keep(o.device != NULL), st(gd_stream()),
+          st2(gd_stream2())
+    {
+        P = tri_start(n - 1, n); // n(n-1)/2
+        Pj = tri_start(jhi, n) - tri_start(jlo, n);
+        // tuned computes dp features (a multiple of 4: its last stage may
+        // be a half one) of Xp, which holds da (whole stages of 8)
+        np = gd_round_up(n, BIG);
+        dp = gd_round_up(d > 0 ? d : 1, BIG_BK / 2);
+        da = gd_round_up(dp, BIG_BK);
+    }
+
+    bool rows_info() const
+    {
+        return metric == GD_COSINE || metric == GD_HAMMING || metric == GD_JACCARD;
+    }
+
+    /* the operands and D's buffer on the device */
+    bool allocate()
+    {
+        char what[128];
+        dX = (const T *)c.on_device(Xm, c.event(), st, "X");
+        if (v.k == TUNED) {
+            gd_describe(what, sizeof what, "padded X", np, da, cls);
+            dXp = (T *)c.alloc((size_t)(np * da) * es, what);
+        }
+        if (rows_info()) dInfo = c.alloc((size_t)n * (es + 1), "the rows' norms and NaN flags");
+        int64_t room = c.free_bytes() / 10 * 9;
+        if (c.cap_left() < room) room = c.cap_left();
+        const int64_t first = tri_start(n - 1 < BIG ? n - 1 : BIG, n) * (int64_t)es;
+        buf = room / (int64_t)es;
+        if (buf > Pj || keep) buf = Pj;
+        if (room < first) buf = first / (int64_t)es; // let the allocation say why
+        if (keep) {
+            gd_describe(what, sizeof what, "D", 1, P, cls);
+            dD = (T *)c.alloc_kept(out, (size_t)P * es, what);
+        } else {
+            gd_describe(what, sizeof what, "a panel of D", buf, 1, cls);
+            dD = (T *)c.alloc((size_t)buf * es, what);
+        }
+        // panels of 128-column steps: eight or more where D is 32 MiB or
+        // more, so that each one's download overlaps the next kernels
+        target = (size_t)Pj * es >= ((size_t)32 << 20) ? (Pj + 7) / 8 : Pj;
+        if (target > buf) target = buf;
+        return c.ok();
+    }
+
+    /* X's padded layout, minkowski's p, the rows' norms */
+    void prepare()
+    {
+        c.begin(GD_PHASE_PREP, st);
+        if (v.k == TUNED) {
+            dim3 grid((unsigned)((np + 255) / 256), gd_grid_y(da));
+            gd_tile::pad_rows<T><<<grid, 256, 0, st>>>(dX, dXp, n, d, np, da);
+            c.launched("layout preparation kernel");
+        }
+        if (metric == GD_MINKOWSKI) c.check(set_minkowski_p(mp, st));
+        md.metric = metric;
+        md.d = d;
+        md.nx = md.ny = dInfo ? (const T *)dInfo : NULL;
+        md.fx = md.fy = dInfo ? (const unsigned char *)((const T *)dInfo + n) : NULL;
+        if (dInfo) {
+            row_info<T><<<gd_blocks_for(n, 256), 256, 0, st>>>(dX, n, n, d, (T *)dInfo,
+                                                              (unsigned char *)((T *)dInfo + n));
+            c.launched("the rows' norms");
+        }
+        c.end(GD_PHASE_PREP, st);
+    }
+
+    /* One batch from column j0: the panels that fit in the buffer
+     * together, all of their kernels queued before their downloads.
+     * Panels alternate between the two streams, so that one panel's last,
+     * partly filled wave overlaps the next one's first (in one stream
+     * eight panels cost 3.06 ms against 2.90 for the whole triangle at
+     * 16384 x 300). Returns the column after the batch. */
+    int64_t batch(int64_t j0)
+    {
+        enum { MAX_BATCH = 64 };
+        c.reuse_events();
+        c.poison(dD, (size_t)buf * es, st, "poisoning D");
+        c.begin(GD_PHASE_KERNEL, st);
+        const cudaEvent_t prepared = c.event();
+        c.cuda(cudaEventRecord(prepared, st), "pdist kernel");
+        c.cuda(cudaStreamWaitEvent(st2, prepared, 0), "pdist kernel");
+        int64_t used = 0, pj[MAX_BATCH + 1];
+        cudaEvent_t done[MAX_BATCH];
+        int qn = 0;
+        pj[0] = j0;
+        while (c.ok() && j0 < jhi && qn < MAX_BATCH) {
+            int64_t j1 = j0;
+            while (j1 < jhi) {
+                const int64_t next = j1 + BIG < jhi ? j1 + BIG : jhi;
+                const int64_t len = tri_start(next, n) - tri_start(j0, n);
+                if (len > buf - used || (j1 > j0 && len > target)) break;
+                j1 = next;
+            }
+            if (j1 == j0) break; // the buffer is full: download, then reuse it
+            const cudaStream_t ps = qn % 2 ? st2 : st;
+            launch_metric<T>(metric, v.k, dX, dXp, dD + used, n, d, np, dp, j0, j1, ps, md);
+            c.launched("pdist kernel launch");
+            done[qn] = c.event();
+            c.cuda(cudaEventRecord(done[qn], ps), "pdist kernel");
+            used += tri_start(j1, n) - tri_start(j0, n);
+            pj[++qn] = j0 = j1;
+        }
+        if (qn == 0) c.fail(GD_ERR_MEMORY, "GPU memory too small for 128 columns of D");
+        /* the batch ends when both streams are through it */
+        const cudaEvent_t join = c.event();
+        c.cuda(cudaEventRecord(join, st2), "pdist kernel");
+        c.cuda(cudaStreamWaitEvent(st, join, 0), "pdist kernel");
+        c.end(GD_PHASE_KERNEL, st);
+        if (!keep) { /* the host result is made while the first kernels run */
+            char what[96];
+            gd_describe(what, sizeof what, "D", 1, P, cls);
+            T *h = (T *)c.host_result(out, (size_t)P * es, what);
+            for (int64_t i = 0, off = 0; i < qn && h; ++i) {
+                const int64_t a = tri_start(pj[i], n), len = tri_start(pj[i + 1], n) - a;
+                const size_t bytes = (size_t)len * es;
+                c.download(h + a, bytes, dD + off, bytes, bytes, 1, done[i],
+                           "copy of D from the GPU");
+                off += len;
+            }
+        }
+        /* the buffer is free for the next batch once the copies are down */
+        c.wait(st, "pdist kernel");
+        return j0;
+    }
+
+    double mp = 0; // minkowski's p
+};
+
 template <class T>
 gd_status run_gpu(const pdist_variant &v, const gd_matrix &Xm, gd_metric metric, double mp,
                   gd_out out, gd_timing *t, int64_t jlo = 0, int64_t jhi = -1)
 {
-    /* columns [jlo, jhi) of the triangle (a device's part: D's elements
-     * from start(jlo) on, written in their place in out) */
-    const int64_t n = Xm.rows, d = Xm.cols;
-    if (jhi < 0) jhi = n - 1;
-    const bool keep = out.device != NULL;
-    if (keep) *out.device = NULL;
-    const size_t es = sizeof(T);
-    const gd_class cls = sizeof(T) == 4 ? GD_SINGLE : GD_DOUBLE;
-    gd_status s = gd_device_ready();
-    if (s) return s;
-    snprintf(t->variant, sizeof t->variant, "%s", v.info.name);
-    snprintf(t->device, sizeof t->device, "%s", gd_device_name());
-    cudaStream_t st = gd_stream(), st2 = gd_stream2();
-    const int64_t P = tri_start(n - 1, n); // n(n-1)/2
-    const int64_t Pj = tri_start(jhi, n) - tri_start(jlo, n); // this call's part
-    // tuned computes dp features (a multiple of 4: its last stage may be a
-    // half one) of Xp, which holds da (whole stages of 8) for the loads
-    const int64_t np = gd_round_up(n, BIG), dp = gd_round_up(d > 0 ? d : 1, BIG_BK / 2),
-                  da = gd_round_up(dp, BIG_BK);
-
-    /* the call's timing events (gd_event) */
-    enum { EV_PREP = 1, EV_BATCH = 2, EV_BATCH_END = 3, EV_PREP_END = 5 };
-    gd_allocs al = {};
-    const void *dX = NULL;
-    void *dXp = NULL, *dD = NULL, *dInfo = NULL;
-    const bool info = metric == GD_COSINE || metric == GD_HAMMING || metric == GD_JACCARD; // rows' norms, NaN flags
-    char what[128];
-    gd_copies_begin(t);
-    /* X on the device: a resident tight X in place, else uploaded (or
-     * copied tight) */
-    if ((s = gd_operand_device(&Xm, &al, &dX, gd_panel_event(GD_EV_UPLOAD_A), st, "X")))
-        goto done;
-    if (v.k == TUNED) {
-        gd_describe(what, sizeof what, "padded X", np, da, cls);
-        if ((s = gd_alloc(&al, &dXp, (size_t)(np * da) * es, what))) goto done;
+    gd_call c(t, v.info.name);
+    if (!c.ok()) return c.finish();
+    pdist_gpu<T> g(c, v, Xm, metric, out, jlo, jhi);
+    g.mp = mp;
+    if (g.allocate()) {
+        g.prepare();
+        for (int64_t j0 = g.jlo; j0 < g.jhi && c.ok();) j0 = g.batch(j0);
+        c.check(rescue_lower(g.st));
+        c.wait(g.st, "pdist kernel");
     }
-    if (info && (s = gd_alloc(&al, &dInfo, (size_t)n * (es + 1), "the rows' norms and NaN flags")))
-        goto done;
-    {
-        // D on the device: the whole triangle when it fits, else as much as
-        // the memory left allows, used again from its start once the
-        // panels in it are down; a resident D is the whole triangle, kept
-        size_t fr = 0;
-        if ((s = gd_free_memory(&fr))) goto done;
-        int64_t room = (int64_t)(fr / 10 * 9);
-        const int64_t cap = gd_mem_limit();
-        if (cap >= 0 && cap - (int64_t)al.total < room) room = cap - (int64_t)al.total;
-        const int64_t first = tri_start(n - 1 < BIG ? n - 1 : BIG, n) * (int64_t)es;
-        int64_t buf = room / (int64_t)es;
-        if (buf > Pj || keep) buf = Pj;
-        if (room < first) buf = first / (int64_t)es; // let gd_alloc say why
-        if (keep) {
-            gd_describe(what, sizeof what, "D", 1, P, cls);
-            if ((s = gd_alloc_kept(&al, &dD, (size_t)P * es, what))) goto done;
-        } else {
-            gd_describe(what, sizeof what, "a panel of D", buf, 1, cls);
-            if ((s = gd_alloc(&al, &dD, (size_t)buf * es, what))) goto done;
-        }
-        // panels of 128-column steps: eight or more where D is 32 MiB or
-        // more, so that each one's download overlaps the next kernels
-        int64_t target = (size_t)Pj * es >= ((size_t)32 << 20) ? (Pj + 7) / 8 : Pj;
-        if (target > buf) target = buf;
-
-        cudaEventRecord(gd_event(EV_PREP), st);
-        if (v.k == TUNED) {
-            dim3 grid((unsigned)((np + 255) / 256), gd_grid_y(da));
-            gd_tile::pad_rows<T><<<grid, 256, 0, st>>>((const T *)dX, (T *)dXp, n, d, np, da);
-            if ((s = gd_cuda(cudaGetLastError(), "layout preparation kernel"))) goto done;
-        }
-        if (metric == GD_MINKOWSKI && (s = set_minkowski_p(mp, st))) goto done;
-        metric_data<T> md;
-        md.metric = metric;
-        md.d = d;
-        md.nx = md.ny = info ? (const T *)dInfo : NULL;
-        md.fx = md.fy = info ? (const unsigned char *)((const T *)dInfo + n) : NULL;
-        if (info) {
-            row_info<T><<<gd_blocks_for(n, 256), 256, 0, st>>>((const T *)dX, n, n, d, (T *)dInfo, (unsigned char *)((T *)dInfo + n));
-            if ((s = gd_cuda(cudaGetLastError(), "the rows' norms"))) goto done;
-        }
-        cudaEventRecord(gd_event(EV_PREP_END), st);
-        gd_describe(what, sizeof what, "D", 1, P, cls);
-        /* batches: the panels that fit in the buffer together; all of a
-         * batch's kernels are queued before its downloads */
-        int64_t j0 = jlo;
-        while (j0 < jhi) {
-            if (gd_setting_text(GD_SET_POISON) &&
-                (s = gd_cuda(cudaMemsetAsync(dD, 0xCD, (size_t)buf * es, st), "poisoning D")))
-                goto done;
-            cudaEventRecord(gd_event(EV_BATCH), st);
-            /* panels alternate between the two streams, so that one
-             * panel's last, partly filled wave overlaps the next one's
-             * first (in one stream eight panels cost 3.06 ms against
-             * 2.90 for the whole triangle at 16384 x 300) */
-            cudaEventRecord(gd_panel_event(GD_EV_PREPARED), st);
-            cudaStreamWaitEvent(st2, gd_panel_event(GD_EV_PREPARED), 0);
-            int64_t used = 0, pj[GD_EV_UPLOAD_A + 1];
-            int qn = 0;
-            pj[0] = j0;
-            while (j0 < jhi && qn < GD_EV_UPLOAD_A) {
-                int64_t j1 = j0;
-                while (j1 < jhi) {
-                    const int64_t next = j1 + BIG < jhi ? j1 + BIG : jhi;
-                    const int64_t len = tri_start(next, n) - tri_start(j0, n);
-                    if (len > buf - used || (j1 > j0 && len > target)) break;
-                    j1 = next;
-                }
-                if (j1 == j0) break; // the buffer is full: download, then reuse it
-                T *Dd = (T *)dD + used;
-                cudaStream_t ps = qn % 2 ? st2 : st;
-                const T *X = (const T *)dX, *Xp = (const T *)dXp;
-                if (metric == GD_EUCLIDEAN)
-                    launch_panel<T, true>(v.k, X, Xp, Dd, n, d, np, dp, j0, j1, ps, md);
-                else if (metric == GD_CITYBLOCK)
-                    launch_panel<T, false, gd_tile::absdist>(v.k, X, Xp, Dd, n, d, np, dp, j0, j1, ps, md);
-                else if (metric == GD_CHEBYCHEV)
-                    launch_panel<T, false, gd_tile::maxabs>(v.k, X, Xp, Dd, n, d, np, dp, j0, j1, ps, md);
-                else if (metric == GD_COSINE)
-                    launch_panel<T, false, gd_tile::dot_rn, store_metric<T, m_rows<T, gd_tile::dot_rn>>>(v.k, X, Xp, Dd, n, d, np, dp, j0, j1, ps, md);
-                else if (metric == GD_HAMMING)
-                    launch_panel<T, false, gd_tile::neq, store_metric<T, m_rows<T, gd_tile::neq>>>(v.k, X, Xp, Dd, n, d, np, dp, j0, j1, ps, md);
-                else if (metric == GD_JACCARD)
-                    launch_panel<T, false, gd_tile::jaccard_counts, store_metric<T, m_rows<T, gd_tile::jaccard_counts>>>(v.k, X, Xp, Dd, n, d, np, dp, j0, j1, ps, md);
-                else if (metric == GD_MINKOWSKI)
-                    launch_panel<T, false, minkowski_step, store_metric<T, m_minkowski<T>>>(v.k, X, Xp, Dd, n, d, np, dp, j0, j1, ps, md);
-                else
-                    launch_panel<T, false>(v.k, X, Xp, Dd, n, d, np, dp, j0, j1, ps, md);
-                if ((s = gd_cuda(cudaGetLastError(), "pdist kernel launch"))) goto done;
-                cudaEventRecord(gd_panel_event(qn), ps);
-                used += tri_start(j1, n) - tri_start(j0, n);
-                pj[++qn] = j0 = j1;
-            }
-            if (qn == 0) {
-                s = gd_fail(GD_ERR_MEMORY, "GPU memory too small for 128 columns of D");
-                goto done;
-            }
-            /* the batch ends when both streams are through it */
-            cudaEventRecord(gd_panel_event(GD_EV_JOIN), st2);
-            cudaStreamWaitEvent(st, gd_panel_event(GD_EV_JOIN), 0);
-            cudaEventRecord(gd_event(EV_BATCH_END), st);
-            if (keep) { /* nothing goes down */
-                if ((s = gd_copies_finish()) ||
-                    (s = gd_cuda(cudaEventSynchronize(gd_event(EV_BATCH_END)), "pdist kernel")))
-                    goto done;
-                t->kernel_ms += gd_elapsed(EV_BATCH, EV_BATCH_END);
-                continue;
-            }
-            /* the host result is made while the first kernels run */
-            if ((s = gd_out_buffer(&out, (size_t)P * es, what))) goto done;
-            int64_t off = 0;
-            for (int i = 0; i < qn; ++i) {
-                const int64_t a = tri_start(pj[i], n), len = tri_start(pj[i + 1], n) - a;
-                if ((s = gd_download((T *)out.ptr + a, (size_t)len * es, (T *)dD + off,
-                                     (size_t)len * es, (size_t)len * es, 1, gd_panel_event(i),
-                                     "copy of D from the GPU")))
-                    goto done;
-                off += len;
-            }
-            if ((s = gd_copies_finish())) goto done;
-            if ((s = gd_cuda(cudaEventSynchronize(gd_event(EV_BATCH_END)), "pdist kernel"))) goto done;
-            t->kernel_ms += gd_elapsed(EV_BATCH, EV_BATCH_END);
-        }
-        if ((s = rescue_lower(st)) || (s = gd_cuda(cudaStreamSynchronize(st), "pdist kernel")))
-            goto done;
-        t->prep_ms = gd_elapsed(EV_PREP, EV_PREP_END);
-    }
-done:
-    s = gd_end_call(s, &al, t);
-    if (!s && keep) {
-        *out.device = dD;
-        t->kept = 1;
-    }
-    return s;
+    return c.finish();
 }
 
 gd_status cpu_pdist(const gd_matrix &X0, gd_distance metric, gd_out out, gd_timing *t)

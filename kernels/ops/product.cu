@@ -1,5 +1,6 @@
 /* product.cu - the shared driver of two-operand products (see product.h). */
 #include "ops/product.h"
+#include "runtime/call.h"
 #include "runtime/layout.cuh"
 
 #include <limits>
@@ -138,7 +139,7 @@ struct product_run {
     bool pout;     /* C padded (the variant's padded_out, not for integers) */
     bool raw, devA, devB, keep, same, copyA, copyB, a_direct, b_direct;
     gd_blocks g;
-    gd_allocs al;
+    gd_call &c;
     void *dA, *dB, *dAp, *dBq, *dC, *dR;
     /* the witness: asked for (wit), its int32 array in C's layout (dK),
      * its output and class, and its kept allocation (dKR) */
@@ -151,11 +152,13 @@ struct product_run {
     char what[128];
     int nb;
     gd_plan blk[GD_MAX_SIDE * GD_MAX_SIDE];
+    cudaEvent_t blk_done[GD_MAX_SIDE * GD_MAX_SIDE];
     int64_t blk_i0[GD_MAX_SIDE * GD_MAX_SIDE], blk_j0[GD_MAX_SIDE * GD_MAX_SIDE];
 
-    product_run(const gd_product_op &op_, const gd_product_variant &v_, gd_class cls_,
-                const gd_matrix &A_, const gd_matrix &B_, gd_out &out_, gd_timing *t_)
-        : op(op_), v(v_), cls(cls_), A(A_), B(B_), out(out_), t(t_)
+    product_run(gd_call &c_, const gd_product_op &op_, const gd_product_variant &v_,
+                gd_class cls_, const gd_matrix &A_, const gd_matrix &B_, gd_out &out_,
+                gd_timing *t_)
+        : op(op_), v(v_), cls(cls_), A(A_), B(B_), out(out_), t(t_), c(c_)
     {
     }
 
@@ -208,7 +211,6 @@ struct product_run {
         a_direct = !raw && g.bi == 1 && m == p.mp && k == p.kp && (!devA || A.ld == m);
         b_direct = !raw && g.bj == 1 && k == p.kp && n == p.np &&
                    (lay == GD_PADDED || op.b_rows) && (!devB || B.ld == b_tight);
-        memset(&al, 0, sizeof al);
         dA = dB = dAp = dBq = dC = dR = dK = dKR = NULL;
         nb = 0;
     }
@@ -216,7 +218,8 @@ struct product_run {
     gd_status alloc(void **ptr, int64_t rows, int64_t cols, const char *label)
     {
         gd_describe(what, sizeof what, label, rows, cols, cls);
-        return gd_alloc(&al, ptr, (size_t)rows * (size_t)cols * es, what);
+        *ptr = c.alloc((size_t)rows * (size_t)cols * es, what);
+        return c.status();
     }
 
     gd_status allocate()
@@ -235,7 +238,7 @@ struct product_run {
         }
         if (keep) {
             gd_describe(what, sizeof what, "R", m, n, cls);
-            if ((s = gd_alloc_kept(&al, &dR, (size_t)(m * n) * es, what))) return s;
+            if (!(dR = c.alloc_kept(out, (size_t)(m * n) * es, what))) return c.status();
         }
         /* a resident result in one block whose layout is its own is
          * computed in place */
@@ -245,11 +248,11 @@ struct product_run {
             return s;
         if (wit) {
             gd_describe(what, sizeof what, "K", cm, cn, GD_INT32);
-            if ((s = gd_alloc(&al, &dK, (size_t)(cm * cn) * 4, what))) return s;
+            if (!(dK = c.alloc((size_t)(cm * cn) * 4, what))) return c.status();
             if (kout.device) {
                 gd_describe(what, sizeof what, "K", m, n, kcls);
-                if ((s = gd_alloc_kept(&al, &dKR, (size_t)(m * n) * gd_class_bytes(kcls), what)))
-                    return s;
+                if (!(dKR = c.alloc_kept(kout, (size_t)(m * n) * gd_class_bytes(kcls), what)))
+                    return c.status();
             }
             p.K = (int *)dK;
         }
@@ -263,15 +266,13 @@ struct product_run {
             const size_t bytes = v.work_f(p);
             if (bytes) {
                 gd_describe(what, sizeof what, "workspace", (int64_t)(bytes / es), 1, cls);
-                if ((s = gd_alloc(&al, &p.work, bytes, what))) return s;
+                if (!(p.work = c.alloc(bytes, what))) return c.status();
             }
         }
         /* GD_POISON: fill C first so that an element a kernel fails to
          * write shows (0xCD bytes: a large negative finite value) */
-        if (gd_setting_text(GD_SET_POISON) &&
-            (s = gd_cuda(cudaMemsetAsync(dC, 0xCD, (size_t)(cm * cn) * es, st), "poisoning R")))
-            return s;
-        return GD_OK;
+        c.poison(dC, (size_t)(cm * cn) * es, st, "poisoning R");
+        return c.status();
     }
 
     /* Stage q's block of A (rows i0 .. i0+mi-1) and of B (columns j0 ..
@@ -283,8 +284,7 @@ struct product_run {
     gd_status operands(int q, int64_t i0, int64_t mi, int64_t j0, int64_t nj)
     {
         gd_status s;
-        cudaEvent_t up_a = gd_panel_event(GD_EV_UPLOAD_A + q),
-                    up_b = gd_panel_event(GD_EV_UPLOAD_B + q);
+        const cudaEvent_t up_a = c.event(), up_b = c.event();
         const char *a_blk = NULL, *b_blk = NULL;
         int64_t a_ld = mi, b_ld = b_tight;
         if (mi && k) {
@@ -333,25 +333,25 @@ struct product_run {
                 b_ld = B.ld;
             }
         }
-        cudaEventRecord(gd_event(3 * q), st);
+        c.begin(GD_PHASE_PREP, st);
         if (k > 0 && !raw) {
-            gd_plan c = p;
+            gd_plan b = p;
             if (mi && !a_direct) {
-                c.m = mi;
-                c.mp = gd_round_up(mi, v.row_mult);
+                b.m = mi;
+                b.mp = gd_round_up(mi, v.row_mult);
                 if (cls == GD_SINGLE)
-                    launch_prep_a<float>(op, (const float *)a_blk, a_ld, (float *)dAp + i0 * p.kp, c, st);
+                    launch_prep_a<float>(op, (const float *)a_blk, a_ld, (float *)dAp + i0 * p.kp, b, st);
                 else
-                    launch_prep_a<double>(op, (const double *)a_blk, a_ld, (double *)dAp + i0 * p.kp, c, st);
+                    launch_prep_a<double>(op, (const double *)a_blk, a_ld, (double *)dAp + i0 * p.kp, b, st);
             }
             if (nj && !b_direct) {
-                c.n = nj;
-                c.np = gd_round_up(nj, v.col_mult);
+                b.n = nj;
+                b.np = gd_round_up(nj, v.col_mult);
                 /* only GD_PADDED_BT comes in blocks: the others start at 0 */
                 if (cls == GD_SINGLE)
-                    launch_prep_b<float>(op, lay, (const float *)b_blk, b_ld, (float *)dBq + j0 * p.kp, c, st);
+                    launch_prep_b<float>(op, lay, (const float *)b_blk, b_ld, (float *)dBq + j0 * p.kp, b, st);
                 else
-                    launch_prep_b<double>(op, lay, (const double *)b_blk, b_ld, (double *)dBq + j0 * p.kp, c, st);
+                    launch_prep_b<double>(op, lay, (const double *)b_blk, b_ld, (double *)dBq + j0 * p.kp, b, st);
             }
             if ((s = gd_cuda(cudaGetLastError(), "layout preparation kernel"))) return s;
             /* the same array twice: its values are looked at once */
@@ -362,8 +362,8 @@ struct product_run {
                                nj ? gd_round_up(nj, v.col_mult) : 0, q == 0)))
                 return s;
         }
-        cudaEventRecord(gd_event(3 * q + 1), st);
-        return GD_OK;
+        c.end(GD_PHASE_PREP, st);
+        return c.status();
     }
 
     /* every block of C that stage q completes (max(i, j) == q): block
@@ -372,52 +372,57 @@ struct product_run {
     gd_status compute(int q, gd_launcher run)
     {
         gd_status s;
-        cudaEventRecord(gd_panel_event(GD_EV_PREPARED + q), st);
-        cudaStreamWaitEvent(st2, gd_panel_event(GD_EV_PREPARED + q), 0);
+        c.begin(GD_PHASE_KERNEL, st);
+        const cudaEvent_t prepared = c.event();
+        cudaEventRecord(prepared, st);
+        cudaStreamWaitEvent(st2, prepared, 0);
         snprintf(what, sizeof what, "%s kernel launch", op.name);
         int in_stage = 0;
         for (int i = 0; i < g.bi; ++i)
             for (int j = 0; j < g.bj; ++j) {
                 if ((i > j ? i : j) != q) continue;
-                gd_plan &c = blk[nb];
-                c = p;
+                gd_plan &b = blk[nb];
+                b = p;
                 const int64_t bi0 = i * g.wi, bj0 = j * g.wj;
-                c.m = m - bi0 < g.wi ? m - bi0 : g.wi;
-                c.n = n - bj0 < g.wj ? n - bj0 : g.wj;
+                b.m = m - bi0 < g.wi ? m - bi0 : g.wi;
+                b.n = n - bj0 < g.wj ? n - bj0 : g.wj;
                 if (g.bi * g.bj > 1) {
-                    c.mp = raw ? c.m : gd_round_up(c.m, v.row_mult);
-                    c.np = raw ? c.n : gd_round_up(c.n, v.col_mult);
-                    const int64_t cmi = pout ? c.mp : c.m, cnj = pout ? c.np : c.n;
-                    /* raw blocks: A's copied or uploaded block (ld c.m);
+                    b.mp = raw ? b.m : gd_round_up(b.m, v.row_mult);
+                    b.np = raw ? b.n : gd_round_up(b.n, v.col_mult);
+                    const int64_t cmi = pout ? b.mp : b.m, cnj = pout ? b.np : b.n;
+                    /* raw blocks: A's copied or uploaded block (ld b.m);
                      * B's columns in place or uploaded (ld k) */
-                    c.A = (const char *)p.A + (size_t)(bi0 * (raw ? k : p.kp)) * es;
-                    c.B = (const char *)p.B + (size_t)(bj0 * (raw ? p.ldb : p.kp)) * es;
-                    c.C = (char *)dC + (size_t)(bj0 * cm + bi0 * cnj) * es;
-                    c.lda = c.mp;
-                    c.ldb = raw ? p.ldb : c.np;
-                    c.ldc = cmi;
+                    b.A = (const char *)p.A + (size_t)(bi0 * (raw ? k : p.kp)) * es;
+                    b.B = (const char *)p.B + (size_t)(bj0 * (raw ? p.ldb : p.kp)) * es;
+                    b.C = (char *)dC + (size_t)(bj0 * cm + bi0 * cnj) * es;
+                    b.lda = b.mp;
+                    b.ldb = raw ? p.ldb : b.np;
+                    b.ldc = cmi;
                 }
-                c.panel = nb;
-                c.st = in_stage++ % 2 ? st2 : st;
+                b.panel = nb;
+                b.st = in_stage++ % 2 ? st2 : st;
                 blk_i0[nb] = bi0;
                 blk_j0[nb] = bj0;
                 if (k == 0) {
                     const int threads = 256;
-                    fill_empty(op, cls, dC, cm * cn, c.st);
+                    fill_empty(op, cls, dC, cm * cn, b.st);
                     if (wit)
-                        fill<int><<<gd_blocks_for(cm * cn, threads), threads, 0, c.st>>>((int *)dK, cm * cn, 0);
-                } else if ((s = run(c))) {
+                        fill<int><<<gd_blocks_for(cm * cn, threads), threads, 0, b.st>>>((int *)dK, cm * cn, 0);
+                } else if ((s = run(b))) {
+                    c.check(s);
                     return s;
                 }
-                if ((s = gd_cuda(cudaGetLastError(), what))) return s;
-                cudaEventRecord(gd_panel_event(nb), c.st);
+                if (!c.launched(what)) return c.status();
+                blk_done[nb] = c.event();
+                cudaEventRecord(blk_done[nb], b.st);
                 ++nb;
             }
         /* the stage ends when both streams are through it */
-        cudaEventRecord(gd_panel_event(GD_EV_JOIN + q), st2);
-        cudaStreamWaitEvent(st, gd_panel_event(GD_EV_JOIN + q), 0);
-        cudaEventRecord(gd_event(3 * q + 2), st);
-        return GD_OK;
+        const cudaEvent_t join = c.event();
+        cudaEventRecord(join, st2);
+        cudaStreamWaitEvent(st, join, 0);
+        c.end(GD_PHASE_KERNEL, st);
+        return c.status();
     }
 
     /* the result: kept (out of the kernel's layout into its own where
@@ -430,7 +435,6 @@ struct product_run {
      * its host buffer from a tight copy in its class */
     gd_status witness_result()
     {
-        gd_status s;
         if (kout.device) {
             widen(dKR);
             return gd_cuda(cudaGetLastError(), "the witness's conversion");
@@ -438,13 +442,15 @@ struct product_run {
         void *tight;
         gd_describe(what, sizeof what, "K", m, n, kcls);
         const size_t bytes = (size_t)(m * n) * gd_class_bytes(kcls);
-        if ((s = gd_alloc(&al, &tight, bytes, what))) return s;
+        if (!(tight = c.alloc(bytes, what))) return c.status();
         widen(tight);
-        if ((s = gd_cuda(cudaGetLastError(), "the witness's conversion"))) return s;
-        cudaEventRecord(gd_panel_event(1), st);
-        if ((s = gd_out_buffer(&kout, bytes, what))) return s;
-        return gd_download(kout.ptr, bytes, tight, bytes, bytes, 1, gd_panel_event(1),
-                           "copy of the witness from the GPU");
+        if (!c.launched("the witness's conversion")) return c.status();
+        const cudaEvent_t widened = c.event();
+        cudaEventRecord(widened, st);
+        void *h = c.host_result(kout, bytes, what);
+        if (h) c.download(h, bytes, tight, bytes, bytes, 1, widened,
+                          "copy of the witness from the GPU");
+        return c.status();
     }
 
     gd_status result()
@@ -452,33 +458,32 @@ struct product_run {
         gd_status s;
         if (wit && (s = witness_result())) return s;
         if (keep) {
-            cudaEventRecord(gd_event(GD_EV_UNPACK), st);
+            c.begin(GD_PHASE_PREP, st);
             if (dC != dR)
                 for (int b = 0; b < nb; ++b) {
-                    const gd_plan &c = blk[b];
-                    if ((s = gd_copy_d2d((char *)dR + (size_t)(blk_i0[b] + blk_j0[b] * m) * es,
-                                         (size_t)m * es, c.C, (size_t)c.ldc * es,
-                                         (size_t)c.m * es, (size_t)c.n, st)))
-                        return s;
+                    const gd_plan &bp = blk[b];
+                    if (!c.check(gd_copy_d2d((char *)dR + (size_t)(blk_i0[b] + blk_j0[b] * m) * es,
+                                             (size_t)m * es, bp.C, (size_t)bp.ldc * es,
+                                             (size_t)bp.m * es, (size_t)bp.n, st)))
+                        return c.status();
                 }
-            cudaEventRecord(gd_event(GD_EV_UNPACK + 1), st);
-            /* the uploads' times (a host operand went up) */
-            return gd_copies_finish();
+            c.end(GD_PHASE_PREP, st);
+            return c.status();
         }
         /* the host buffer for the result is made now, while the kernels
          * run; each block goes down once its kernel is done, and the host
          * threads that copy it out of the staging slots touch R's fresh
          * pages for the first time */
         gd_describe(what, sizeof what, "R", m, n, cls);
-        if ((s = gd_out_buffer(&out, (size_t)(m * n) * es, what))) return s;
-        for (int b = 0; b < nb; ++b) {
-            const gd_plan &c = blk[b];
-            if ((s = gd_download((char *)out.ptr + (size_t)(blk_i0[b] + blk_j0[b] * m) * es,
-                                 (size_t)m * es, c.C, (size_t)c.ldc * es, (size_t)c.m * es,
-                                 (size_t)c.n, gd_panel_event(b), "copy of the result from the GPU")))
-                return s;
+        char *h = (char *)c.host_result(out, (size_t)(m * n) * es, what);
+        for (int b = 0; b < nb && h; ++b) {
+            const gd_plan &bp = blk[b];
+            if (!c.download(h + (size_t)(blk_i0[b] + blk_j0[b] * m) * es, (size_t)m * es, bp.C,
+                            (size_t)bp.ldc * es, (size_t)bp.m * es, (size_t)bp.n, blk_done[b],
+                            "copy of the result from the GPU"))
+                break;
         }
-        return gd_copies_finish();
+        return c.status();
     }
 };
 
@@ -492,49 +497,34 @@ gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
     if (!run)
         return gd_fail(GD_ERR_VARIANT, "variant '%s' has no %s kernel", v.info.name,
                        gd_class_name(cls));
-    gd_status s = gd_device_ready();
-    if (s) return s;
+    if (out.device) *out.device = NULL;
+    gd_call c(t, v.info.name);
+    if (!c.ok()) return c.finish();
     /* a part on another device than its resident operands': its pieces
      * of them copied here, peer to peer */
     gd_local here;
     gd_matrix A, B;
-    if ((s = here.take2(&A0, &B0, &A, &B))) return s;
-    snprintf(t->variant, sizeof t->variant, "%s", v.info.name);
-    snprintf(t->device, sizeof t->device, "%s", gd_device_name());
-    gd_copies_begin(t);
-    if (out.device) *out.device = NULL;
-    product_run r(op, v, cls, A, B, out, t);
+    if (!c.check(here.take2(&A0, &B0, &A, &B))) return c.finish();
+    product_run r(c, op, v, cls, A, B, out, t);
     r.plan(args);
     const int stages = r.g.bi > r.g.bj ? r.g.bi : r.g.bj;
-    if (!(s = r.allocate())) {
+    /* (every step's status is the call's: c.check keeps the first
+     * failure, and the steps after it do nothing) */
+    if (c.check(r.allocate())) {
         /* stage q: A's block q and B's block q are made ready, then every
          * block of C they complete is computed */
-        for (int q = 0; q < stages && !s; ++q) {
+        for (int q = 0; q < stages && c.ok(); ++q) {
             const int64_t i0 = q * r.g.wi, j0 = q * r.g.wj;
             const int64_t mi = q < r.g.bi ? (r.m - i0 < r.g.wi ? r.m - i0 : r.g.wi) : 0;
             const int64_t nj = q < r.g.bj ? (r.n - j0 < r.g.wj ? r.n - j0 : r.g.wj) : 0;
-            if (!(s = r.operands(q, i0, mi, j0, nj))) s = r.compute(q, run);
+            if (c.check(r.operands(q, i0, mi, j0, nj))) c.check(r.compute(q, run));
         }
-        if (!s) s = r.result();
+        if (c.ok()) c.check(r.result());
         char what[64];
         snprintf(what, sizeof what, "%s kernel", op.name);
-        if (!s) s = gd_cuda(cudaStreamSynchronize(r.st), what);
-        if (!s) {
-            for (int q = 0; q < stages; ++q) {
-                t->prep_ms += gd_elapsed(3 * q, 3 * q + 1);
-                t->kernel_ms += gd_elapsed(3 * q + 1, 3 * q + 2);
-            }
-            if (r.keep) t->prep_ms += gd_elapsed(GD_EV_UNPACK, GD_EV_UNPACK + 1);
-            if (v.after && r.k > 0) v.after(r.p, cls, t);
-        }
+        if (c.wait(r.st, what) && v.after && r.k > 0) v.after(r.p, cls, t);
     }
-    s = gd_end_call(s, &r.al, t);
-    if (!s && r.keep) {
-        *out.device = r.dR;
-        t->kept = 1;
-    }
-    if (!s && r.wit && r.kout.device) *r.kout.device = r.dKR;
-    return s;
+    return c.finish();
 }
 
 

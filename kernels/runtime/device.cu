@@ -147,6 +147,39 @@ static void release_objects(void)
 
 extern "C" int gd_sm_count(void) { return cur().sms > 0 ? cur().sms : 1; }
 
+/* the streams, events and copy slots of device state d (whose device is
+ * current); the first failure's status */
+static gd_status create_objects(dev_state &d, const cudaDeviceProp &p)
+{
+    gd_status s;
+    int least = 0, greatest = 0;
+    if ((s = gd_cuda(cudaStreamCreateWithFlags(&d.stream, cudaStreamNonBlocking),
+                     "cudaStreamCreate")) ||
+        (s = gd_cuda(cudaStreamCreateWithFlags(&d.stream2, cudaStreamNonBlocking),
+                     "cudaStreamCreate")) ||
+        (s = gd_cuda(cudaStreamCreateWithFlags(&d.copy, cudaStreamNonBlocking),
+                     "cudaStreamCreate")) ||
+        (s = gd_cuda(cudaStreamCreateWithFlags(&d.alloc_st, cudaStreamNonBlocking),
+                     "cudaStreamCreate")) ||
+        (s = gd_cuda(cudaDeviceGetStreamPriorityRange(&least, &greatest),
+                     "cudaDeviceGetStreamPriorityRange")) ||
+        (s = gd_cuda(cudaStreamCreateWithPriority(&d.hi, cudaStreamNonBlocking, greatest),
+                     "cudaStreamCreateWithPriority")))
+        return s;
+    for (int i = 0; i < GD_KERNEL_STREAMS; ++i)
+        if ((s = gd_cuda(cudaEventCreateWithFlags(&d.alloc_ev[i], cudaEventDisableTiming),
+                         "cudaEventCreate")))
+            return s;
+    gd_pool_setup(p.totalGlobalMem);
+    for (int i = 0; i < GD_NEVENTS; ++i)
+        if ((s = gd_cuda(cudaEventCreate(&d.ev[i]), "cudaEventCreate"))) return s;
+    for (int i = 0; i < GD_MAX_PANELS; ++i)
+        if ((s = gd_cuda(cudaEventCreateWithFlags(&d.panel_ev[i], cudaEventDisableTiming),
+                         "cudaEventCreate")))
+            return s;
+    return gd_copies_create();
+}
+
 extern "C" gd_status gd_device_ready(void)
 {
     dev_state &d = cur();
@@ -161,37 +194,12 @@ extern "C" gd_status gd_device_ready(void)
         return s;
     snprintf(d.name, sizeof d.name, "%s", p.name);
     d.sms = p.multiProcessorCount;
-    int least = 0, greatest = 0;
-    if ((s = gd_cuda(cudaStreamCreateWithFlags(&d.stream, cudaStreamNonBlocking),
-                     "cudaStreamCreate")) ||
-        (s = gd_cuda(cudaStreamCreateWithFlags(&d.stream2, cudaStreamNonBlocking),
-                     "cudaStreamCreate")) ||
-        (s = gd_cuda(cudaStreamCreateWithFlags(&d.copy, cudaStreamNonBlocking),
-                     "cudaStreamCreate")) ||
-        (s = gd_cuda(cudaStreamCreateWithFlags(&d.alloc_st, cudaStreamNonBlocking),
-                     "cudaStreamCreate")) ||
-        (s = gd_cuda(cudaDeviceGetStreamPriorityRange(&least, &greatest),
-                     "cudaDeviceGetStreamPriorityRange")) ||
-        (s = gd_cuda(cudaStreamCreateWithPriority(&d.hi, cudaStreamNonBlocking, greatest),
-                     "cudaStreamCreateWithPriority")))
-        goto fail;
-    for (int i = 0; i < GD_KERNEL_STREAMS; ++i)
-        if ((s = gd_cuda(cudaEventCreateWithFlags(&d.alloc_ev[i], cudaEventDisableTiming),
-                         "cudaEventCreate")))
-            goto fail;
-    gd_pool_setup(p.totalGlobalMem);
-    for (int i = 0; i < GD_NEVENTS; ++i)
-        if ((s = gd_cuda(cudaEventCreate(&d.ev[i]), "cudaEventCreate"))) goto fail;
-    for (int i = 0; i < GD_MAX_PANELS; ++i)
-        if ((s = gd_cuda(cudaEventCreateWithFlags(&d.panel_ev[i], cudaEventDisableTiming),
-                         "cudaEventCreate")))
-            goto fail;
-    if ((s = gd_copies_create())) goto fail;
+    if ((s = create_objects(d, p))) {
+        release_objects();
+        return s;
+    }
     d.ready = 1;
     return GD_OK;
-fail:
-    release_objects();
-    return s;
 }
 
 enum { MAX_HOOKS = 8 };

@@ -2,6 +2,7 @@
  * upload and download, operands in either place as an operation needs
  * them (class conversion, host copies for host code), and the operations
  * on resident data that are layout alone: transpose and squareform. */
+#include "runtime/call.h"
 #include "runtime/runtime.h"
 
 #include <stdio.h>
@@ -296,19 +297,20 @@ extern "C" gd_status gd_dev_upload(const gd_matrix *A, void **dst, gd_timing *t)
     const size_t es = gd_class_bytes(A->cls);
     gd_status s = gd_check_size("the array", A->rows, A->cols, es);
     if (s) return s;
-    if ((s = gd_device_ready())) return s;
     char what[96];
     gd_describe(what, sizeof what, "the array", A->rows, A->cols, A->cls);
-    gd_allocs al = {};
-    void *p = NULL;
-    gd_copies_begin(t);
-    if (!(s = gd_alloc_kept(&al, &p, (size_t)(A->rows * A->cols) * es, what)) &&
-        A->rows * A->cols > 0 &&
-        !(s = gd_upload(p, A->ptr, (size_t)A->ld * es, (size_t)A->rows * es, (size_t)A->cols,
-                        NULL, "copy of the array to the GPU")))
-        s = gd_copies_finish();
-    s = gd_end_call(s, &al, t);
-    if (!s) *dst = p;
+    {
+        gd_call c(t, NULL);
+        gd_out kept = {};
+        kept.device = dst;
+        void *p = c.alloc_kept(kept, (size_t)(A->rows * A->cols) * es, what);
+        if (p && A->rows * A->cols > 0)
+            c.check(gd_upload(p, A->ptr, (size_t)A->ld * es, (size_t)A->rows * es,
+                              (size_t)A->cols, NULL, "copy of the array to the GPU"));
+        if (c.ok()) c.check(gd_copies_finish());
+        s = c.finish();
+    }
+    t->kept = 0;
     t->total_ms = gd_now_ms() - t0;
     return s;
 }
@@ -330,66 +332,52 @@ extern "C" gd_status gd_dev_download(const gd_matrix *A, gd_out out, gd_timing *
         return GD_OK;
     }
     gd_on_device there(A->dev); /* the copy engine of A's device */
-    if ((s = gd_device_ready())) return s;
-    gd_allocs al = {};
-    gd_copies_begin(t);
-    if (!(s = gd_out_buffer(&out, bytes, what)) && bytes &&
-        !(s = gd_download(out.ptr, (size_t)A->rows * es, A->ptr, (size_t)A->ld * es,
-                          (size_t)A->rows * es, (size_t)A->cols, NULL,
-                          "copy of the array from the GPU")))
-        s = gd_copies_finish();
-    s = gd_end_call(s, &al, t);
+    {
+        gd_call c(t, NULL);
+        void *h = c.host_result(out, bytes, what);
+        if (h && bytes)
+            c.download(h, (size_t)A->rows * es, A->ptr, (size_t)A->ld * es, (size_t)A->rows * es,
+                       (size_t)A->cols, NULL, "copy of the array from the GPU");
+        if (c.ok()) c.check(gd_copies_finish());
+        s = c.finish();
+    }
     t->total_ms = gd_now_ms() - t0;
     return s;
 }
 
-/* A layout operation's start: its labels, and on the device (an operand
- * there) the context and the copies' timing. */
-static gd_status layout_begin(const gd_matrix *X, gd_timing *t)
+/* A layout operation's labels (on the device the call names them) */
+static void layout_labels(const gd_matrix *X, gd_timing *t)
 {
-    const bool dev = X->where == GD_DEVICE;
-    snprintf(t->variant, sizeof t->variant, "%s", dev ? "gpu" : "cpu");
-    gd_status s = dev ? gd_device_ready() : GD_OK;
-    if (s) return s;
-    snprintf(t->device, sizeof t->device, "%s", dev ? gd_device_name() : "cpu");
-    t->resident = dev ? 1 : 0;
-    if (dev) gd_copies_begin(t);
-    return GD_OK;
+    snprintf(t->variant, sizeof t->variant, "cpu");
+    snprintf(t->device, sizeof t->device, "cpu");
+    t->resident = X->where == GD_DEVICE ? 1 : 0;
 }
 
 /* The result of a layout operation on the device: kept, or a temporary
- * downloaded into out's host buffer at the end. */
-static gd_status layout_result(gd_allocs *al, gd_out *out, void **dR, size_t bytes,
-                               const char *what)
+ * downloaded into out's host buffer at the end */
+static void *layout_result(gd_call &c, gd_out &out, size_t bytes, const char *what)
 {
-    if (out->device) return gd_alloc_kept(al, dR, bytes, what);
-    return gd_alloc(al, dR, bytes, what);
+    return out.device ? c.alloc_kept(out, bytes, what) : c.alloc(bytes, what);
 }
 
-static gd_status layout_finish(gd_allocs *al, gd_out *out, void *dR, int64_t rows,
-                               int64_t cols, size_t es, const char *what, gd_timing *t)
+/* the kernel (between begin and here, on st) done: the result kept, or
+ * downloaded */
+static gd_status layout_finish(gd_call &c, gd_out &out, void *dR, int64_t rows, int64_t cols,
+                               size_t es, const char *what)
 {
-    gd_status s;
     cudaStream_t st = gd_stream();
-    cudaEventRecord(gd_event(1), st);
-    if (out->device) {
-        if ((s = gd_cuda(cudaStreamSynchronize(st), what))) return s;
-        *out->device = dR;
-        t->kept = 1;
-    } else {
+    c.end(GD_PHASE_KERNEL, st);
+    if (!out.device) {
+        const cudaEvent_t done = c.event();
+        c.cuda(cudaEventRecord(done, st), what);
         const size_t bytes = (size_t)(rows * cols) * es;
-        if ((s = gd_out_buffer(out, bytes, what))) return s;
-        if (bytes &&
-            (s = gd_download(out->ptr, (size_t)rows * es, dR, (size_t)rows * es,
-                             (size_t)rows * es, (size_t)cols, gd_event(1),
-                             "copy of the result from the GPU")))
-            return s;
-        if ((s = gd_copies_finish())) return s;
-        if ((s = gd_cuda(cudaStreamSynchronize(st), what))) return s;
+        void *h = c.host_result(out, bytes, what);
+        if (h && bytes)
+            c.download(h, (size_t)rows * es, dR, (size_t)rows * es, (size_t)rows * es,
+                       (size_t)cols, done, "copy of the result from the GPU");
     }
-    t->kernel_ms = gd_elapsed(0, 1);
-    (void)al;
-    return GD_OK;
+    c.wait(st, what);
+    return c.finish();
 }
 
 extern "C" gd_status gd_transpose(const gd_matrix *A, gd_out R, gd_timing *t)
@@ -401,8 +389,8 @@ extern "C" gd_status gd_transpose(const gd_matrix *A, gd_out R, gd_timing *t)
     const size_t bytes = (size_t)(m * n) * es;
     char what[96];
     gd_describe(what, sizeof what, "the transpose", n, m, A->cls);
-    gd_status s = layout_begin(A, t);
-    if (s) return s;
+    layout_labels(A, t);
+    gd_status s;
     if (A->where == GD_HOST) {
         void *buf;
         if (!(s = gd_host_result_begin(&R, bytes, what, &buf)))
@@ -414,21 +402,62 @@ extern "C" gd_status gd_transpose(const gd_matrix *A, gd_out R, gd_timing *t)
         t->total_ms = gd_now_ms() - t0;
         return s;
     }
-    gd_allocs al = {};
-    void *dR = NULL;
-    cudaStream_t st = gd_stream();
-    gd_matrix Ah; /* A on this device */
-    if (!(s = gd_operand_here(A, &al, &Ah, "A")) && !(s = layout_result(&al, &R, &dR, bytes, what))) {
-        cudaEventRecord(gd_event(0), st);
-        if (m * n > 0) {
-            gd_launch_transpose(A->cls, Ah.ptr, Ah.ld, dR, m, n, st);
-            s = gd_cuda(cudaGetLastError(), "transpose kernel");
-        }
-        if (!s) s = layout_finish(&al, &R, dR, n, m, es, "transpose kernel", t);
+    {
+        gd_call c(t, "gpu");
+        cudaStream_t st = gd_stream();
+        gd_matrix Ah; /* A on this device */
+        c.check(gd_operand_here(A, c.allocs(), &Ah, "A"));
+        void *dR = layout_result(c, R, bytes, what);
+        c.begin(GD_PHASE_KERNEL, st);
+        if (dR && m * n > 0) gd_launch_transpose(A->cls, Ah.ptr, Ah.ld, dR, m, n, st);
+        c.launched("transpose kernel");
+        s = layout_finish(c, R, dR, n, m, es, "transpose kernel");
     }
-    s = gd_end_call(s, &al, t);
     t->total_ms = gd_now_ms() - t0;
     return s;
+}
+
+/* squareform of a resident X on the device */
+static gd_status squareform_gpu(const gd_matrix *X, int tomatrix, gd_out R, int *flags,
+                                int64_t rr, int64_t rc, const char *what, gd_timing *t)
+{
+    const int64_t n = tomatrix ? rr : X->rows;
+    const size_t es = gd_class_bytes(X->cls), bytes = (size_t)(rr * rc) * es;
+    const int threads = 256;
+    gd_call c(t, "gpu");
+    cudaStream_t st = gd_stream();
+    gd_matrix Xh; /* X on this device */
+    c.check(gd_operand_here(X, c.allocs(), &Xh, "X"));
+    X = &Xh;
+    void *dR = layout_result(c, R, bytes, what);
+    c.begin(GD_PHASE_KERNEL, st);
+    if (!c.ok()) return c.finish();
+    if (tomatrix) {
+        if (X->cls == GD_SINGLE)
+            to_matrix<float><<<gd_blocks_for(n * n, threads), threads, 0, st>>>(
+                (const float *)X->ptr, X->rows ? X->rows : 1, X->ld, (float *)dR, n);
+        else
+            to_matrix<double><<<gd_blocks_for(n * n, threads), threads, 0, st>>>(
+                (const double *)X->ptr, X->rows ? X->rows : 1, X->ld, (double *)dR, n);
+    } else if (n > 0) {
+        int host_flags[2] = {0, 0};
+        int *dF = (int *)c.alloc(2 * sizeof(int), "squareform's checks");
+        if (!dF || !c.cuda(cudaMemsetAsync(dF, 0, 2 * sizeof(int), st), "squareform's checks"))
+            return c.finish();
+        if (X->cls == GD_SINGLE)
+            to_vector<float><<<gd_blocks_for(n * n, threads), threads, 0, st>>>(
+                (const float *)X->ptr, X->ld, (float *)dR, n, dF);
+        else
+            to_vector<double><<<gd_blocks_for(n * n, threads), threads, 0, st>>>(
+                (const double *)X->ptr, X->ld, (double *)dR, n, dF);
+        if (c.launched("squareform kernel") &&
+            c.cuda(cudaMemcpyAsync(host_flags, dF, sizeof host_flags, cudaMemcpyDeviceToHost, st),
+                   "squareform's checks") &&
+            c.cuda(cudaStreamSynchronize(st), "squareform kernel"))
+            *flags = (host_flags[0] ? 1 : 0) | (host_flags[1] ? 2 : 0);
+    }
+    c.launched("squareform kernel");
+    return layout_finish(c, R, dR, rr, rc, es, "squareform kernel");
 }
 
 extern "C" gd_status gd_squareform(const gd_matrix *X, int tomatrix, gd_out R, int *flags,
@@ -453,7 +482,8 @@ extern "C" gd_status gd_squareform(const gd_matrix *X, int tomatrix, gd_out R, i
     }
     const int64_t rr = tomatrix ? n : 1, rc = tomatrix ? n : n * (n - 1) / 2;
     gd_status s;
-    if ((s = gd_check_size("the result", rr, rc, es)) || (s = layout_begin(X, t))) return s;
+    if ((s = gd_check_size("the result", rr, rc, es))) return s;
+    layout_labels(X, t);
     const size_t bytes = (size_t)(rr * rc) * es;
     char what[96];
     gd_describe(what, sizeof what, "the result", rr, rc, X->cls);
@@ -473,44 +503,7 @@ extern "C" gd_status gd_squareform(const gd_matrix *X, int tomatrix, gd_out R, i
         t->total_ms = gd_now_ms() - t0;
         return s;
     }
-    gd_allocs al = {};
-    void *dR = NULL, *dF = NULL;
-    cudaStream_t st = gd_stream();
-    const int threads = 256;
-    gd_matrix Xh; /* X on this device */
-    if ((s = gd_operand_here(X, &al, &Xh, "X"))) goto done;
-    X = &Xh;
-    if ((s = layout_result(&al, &R, &dR, bytes, what))) goto done;
-    cudaEventRecord(gd_event(0), st);
-    if (tomatrix) {
-        if (X->cls == GD_SINGLE)
-            to_matrix<float><<<gd_blocks_for(n * n, threads), threads, 0, st>>>(
-                (const float *)X->ptr, X->rows ? X->rows : 1, X->ld, (float *)dR, n);
-        else
-            to_matrix<double><<<gd_blocks_for(n * n, threads), threads, 0, st>>>(
-                (const double *)X->ptr, X->rows ? X->rows : 1, X->ld, (double *)dR, n);
-    } else if (n > 0) {
-        int host_flags[2] = {0, 0};
-        if ((s = gd_alloc(&al, &dF, 2 * sizeof(int), "squareform's checks")) ||
-            (s = gd_cuda(cudaMemsetAsync(dF, 0, 2 * sizeof(int), st), "squareform's checks")))
-            goto done;
-        if (X->cls == GD_SINGLE)
-            to_vector<float><<<gd_blocks_for(n * n, threads), threads, 0, st>>>(
-                (const float *)X->ptr, X->ld, (float *)dR, n, (int *)dF);
-        else
-            to_vector<double><<<gd_blocks_for(n * n, threads), threads, 0, st>>>(
-                (const double *)X->ptr, X->ld, (double *)dR, n, (int *)dF);
-        if ((s = gd_cuda(cudaGetLastError(), "squareform kernel")) ||
-            (s = gd_cuda(cudaMemcpyAsync(host_flags, dF, sizeof host_flags,
-                                         cudaMemcpyDeviceToHost, st), "squareform's checks")) ||
-            (s = gd_cuda(cudaStreamSynchronize(st), "squareform kernel")))
-            goto done;
-        *flags = (host_flags[0] ? 1 : 0) | (host_flags[1] ? 2 : 0);
-    }
-    if ((s = gd_cuda(cudaGetLastError(), "squareform kernel"))) goto done;
-    s = layout_finish(&al, &R, dR, rr, rc, es, "squareform kernel", t);
-done:
-    s = gd_end_call(s, &al, t);
+    s = squareform_gpu(X, tomatrix, R, flags, rr, rc, what, t);
     t->total_ms = gd_now_ms() - t0;
     return s;
 }

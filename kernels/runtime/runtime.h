@@ -110,7 +110,7 @@ void gd_on_release(void (*fn)(void));
 
 /* Events for timing the phases of one call: 0..GD_NEVENTS-1; the last two
  * bracket the copy of a resident result out of a kernel's padded layout. */
-enum { GD_NEVENTS = 32, GD_EV_UNPACK = GD_NEVENTS - 2 };
+enum { GD_NEVENTS = 64, GD_EV_UNPACK = GD_NEVENTS - 2 };
 cudaEvent_t gd_event(int i);
 /* Milliseconds between two recorded events (after they completed). */
 double gd_elapsed(int from, int to);
@@ -227,7 +227,8 @@ enum {
     GD_EV_UPLOAD_B = GD_EV_UPLOAD_A + GD_MAX_SIDE,
     GD_EV_PREPARED = GD_EV_UPLOAD_B + GD_MAX_SIDE,
     GD_EV_JOIN = GD_EV_PREPARED + GD_MAX_SIDE,
-    GD_MAX_PANELS = GD_EV_JOIN + GD_MAX_SIDE
+    /* (a gd_call takes them in order: a product in 8 x 8 blocks takes 97) */
+    GD_MAX_PANELS = 128
 };
 cudaEvent_t gd_panel_event(int i);
 

@@ -1,0 +1,26 @@
+#!/usr/bin/env bats
+# The Octave package installed with nvcc hidden: the CPU implementations
+# alone are built, the install says so once and gd_info says why (the
+# install with nvcc: package.bats).
+
+load helpers
+
+setup_file() {
+    TARBALL=$(make_dist)
+    export TARBALL
+}
+
+@test "pkg install with nvcc hidden: the CPU implementations, said once at install and by gd_info" {
+    # a PATH without any directory that holds nvcc, and no CUDA_HOME
+    local path="" d
+    IFS=: read -ra dirs <<< "$PATH"
+    for d in "${dirs[@]}"; do
+        [ -x "$d/nvcc" ] || path="${path:+$path:}$d"
+    done
+    export PATH="$path"
+    unset CUDA_HOME
+    ! command -v nvcc
+    install_and_test "s = gd_info (); printf ('reason: %s\n', s.reason);"
+    [ "$(grep -c 'nvcc not found' <<< "$install_output")" -eq 1 ]
+    [[ "$output" == *"reason: built without CUDA"* ]]
+}
