@@ -59,3 +59,32 @@ function progress (what, total)
   endif
   fflush (stdout);
 endfunction
+
+function text = merge_results (old, head, new)
+  ## merge_results (OLD, HEAD, NEW): a results file whose top is HEAD (the
+  ## title, date and device lines) and whose "## " sections are OLD's,
+  ## each replaced by NEW's section of the same name (NEW's others after
+  ## them): a run of some operations (GD_BENCH_OPS) updates their tables
+  ## and keeps the rest
+  name = @(s) strtrim (strtok (s, "\n"));
+  split = @(t) regexp (t, '(?m)^## ', "split")(2:end);
+  kept = split (old);
+  names = cellfun (name, kept, "UniformOutput", false);
+  for s = split (new)
+    j = find (strcmp (names, name (s{1})), 1);
+    if (isempty (j))
+      kept{end+1} = s{1};
+      names{end+1} = name (s{1});
+    else
+      kept{j} = s{1};
+    endif
+  endfor
+  text = head;
+  for i = 1:numel (kept)
+    s = regexprep (kept{i}, '\n*$', "\n");
+    if (i < numel (kept))
+      s(end+1) = "\n";
+    endif
+    text = [text "## " s];
+  endfor
+endfunction

@@ -60,3 +60,26 @@ MD
     [ -z "$(ls "$BATS_TEST_TMPDIR"/bench/results/Empty-*.png 2>/dev/null)" ]
     [ -z "$(ls "$BATS_TEST_TMPDIR"/bench/results/Test_GPU-minplus.png 2>/dev/null)" ]
 }
+
+@test "a bench run of some operations replaces their tables and keeps the others" {
+    run octave_run "source('$GD_ROOT/examples/bench_common.m');
+      old = fileread('$GD_ROOT/bench/results/NVIDIA_H100_80GB_HBM3.md');
+      new = sprintf('\n## sgemm\n\nnew sgemm table\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n## a new section\n\nits text\n');
+      h = sprintf('HEAD\n\n');
+      t = merge_results(old, h, new);
+      s = regexp(t, '(?m)^## ([^\n]*)', 'tokens');
+      s = cellfun(@(c) c{1}, s, 'UniformOutput', false);
+      o = regexp(old, '(?m)^## ([^\n]*)', 'tokens');
+      o = cellfun(@(c) c{1}, o, 'UniformOutput', false);
+      assert(s, [o, {'a new section'}]);
+      assert(strncmp(t, [h '## '], 9));
+      assert(! isempty(strfind(t, 'new sgemm table')));
+      assert(isempty(strfind(t, old(strfind(old, '## sgemm'):strfind(old, '## pdist')(1) - 1))));
+      m = strfind(old, ['## min-plus' char(10)])(1); p = strfind(old, '## sgemm')(1);
+      assert(! isempty(strfind(t, strtrim(old(m:p - 1)))));
+      assert(merge_results(t, h, new), t);
+      disp('merged')"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *merged* ]]
+}
