@@ -14,6 +14,7 @@
 #include "gd_mex.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 /* whether a names one of the options (a metric never does) */
@@ -38,35 +39,29 @@ static int64_t knn_count(const char *fn, const char *name, const mxArray *v)
     return (int64_t)k;
 }
 
-static void pdist_any(const char *FN, int NOPERANDS, int nlhs, mxArray *plhs[], int nrhs,
-                      const mxArray *prhs[])
-{
-    const gd_variant_info *list;
-    int count = NOPERANDS == 1 ? gd_pdist_variants(&list) : gd_pdist2_variants(&list);
-    if (gd_mex_variants_call(FN, nlhs, plhs, nrhs, prhs, NOPERANDS == 1 ? 2 : 3, count, list))
-        return;
-    if (nrhs < NOPERANDS)
-        gd_mex_error(FN, "gd:input", NOPERANDS == 1 ? "expected a matrix X (see help %s)"
-                                                    : "expected matrices X and Y (see help %s)", FN);
+/* what a pdist, pdist2 or nearest-neighbours call asks for */
+typedef struct {
     gd_matrix X, Y;
-    int gx = 0, gy = 0;
-    gd_mex_operand(FN, "X", prhs[0], &X, &gx);
-    gd_mex_check_float(FN, "X", &X);
-    Y = X;
-    gy = gx;
-    if (NOPERANDS == 2) {
-        gd_mex_operand(FN, "Y", prhs[1], &Y, &gy);
-        gd_mex_check_float(FN, "Y", &Y);
-    }
-    /* a metric follows the data unless an option's name does: text that
-     * names no option, or a function handle (refused, with the metrics gd
-     * has) */
+    int resident;       /* X or Y is a gdArray */
+    gd_distance dist;
+    char variant[32];
+    int knn, largest;   /* 'Smallest' or 'Largest' given; which */
+    int64_t K;
+    gd_class icls;      /* the indices' class */
+} pdist_args;
+
+/* The metric after the data (text that names no option, or a function
+ * handle, refused with the metrics gd has): into *metric; returns the
+ * index of the first option */
+static int pdist_metric(const char *FN, int NOPERANDS, int nrhs, const mxArray *prhs[],
+                        gd_metric *metric)
+{
     int first = NOPERANDS;
-    gd_metric metric = GD_EUCLIDEAN;
+    *metric = GD_EUCLIDEAN;
     if (nrhs > NOPERANDS) {
         const mxArray *a = prhs[NOPERANDS];
         if (mxIsFunctionHandle(a) || (mxIsChar(a) && !option_name(a)))
-            metric = gd_mex_metric(FN, prhs[first++]);
+            *metric = gd_mex_metric(FN, prhs[first++]);
         else if (!mxIsChar(a))
             gd_mex_error(FN, "gd:input", "too many input arguments: expected %s, a "
                          "metric and name/value options", NOPERANDS == 1 ? "X" : "X, Y");
@@ -77,6 +72,16 @@ static void pdist_any(const char *FN, int NOPERANDS, int nlhs, mxArray *plhs[], 
         gd_mex_error(FN, "gd:input", "the metric '%s' must come right after the data, before "
                      "name/value options", m);
     }
+    return first;
+}
+
+/* The name/value options from prhs[first] on: the variant (checked
+ * against the op's list, or the nearest neighbours' with 'Smallest' or
+ * 'Largest'), minkowski's 'P', K and the indices' class */
+static void pdist_options(const char *FN, int NOPERANDS, int nlhs, int nrhs,
+                          const mxArray *prhs[], int first, pdist_args *c, int count,
+                          const gd_variant_info *list)
+{
     static const char *const names1[] = {"Variant", "P"};
     static const char *const names[] = {"Variant", "Smallest", "Largest", "IndexClass", "P"};
     const mxArray *values[5] = {NULL, NULL, NULL, NULL, NULL};
@@ -89,81 +94,87 @@ static void pdist_any(const char *FN, int NOPERANDS, int nlhs, mxArray *plhs[], 
         gd_mex_options(FN, nrhs, prhs, first, 5, names, values);
     }
     /* minkowski's exponent (gd_pdist.m passes it as 'P'): positive, real */
-    gd_distance dist = {metric, 2};
+    c->dist.p = 2;
     if (values[4]) {
         const mxArray *v = values[4];
-        if (metric != GD_MINKOWSKI)
+        if (c->dist.metric != GD_MINKOWSKI)
             gd_mex_error(FN, "gd:input", "'P' goes with the 'minkowski' metric");
         if (!(mxIsDouble(v) || mxIsSingle(v)) || mxIsComplex(v) || mxIsSparse(v) ||
             mxGetNumberOfElements(v) != 1 || !(mxGetScalar(v) > 0))
             gd_mex_error(FN, "gd:input", "minkowski's exponent P must be a positive real "
                          "scalar");
-        dist.p = mxGetScalar(v);
+        c->dist.p = mxGetScalar(v);
     }
-    char variant[32] = "auto";
-    if (values[0]) gd_mex_option_string(FN, "Variant", values[0], variant, sizeof variant);
-    const int knn = values[1] || values[2];
+    snprintf(c->variant, sizeof c->variant, "auto");
+    if (values[0]) gd_mex_option_string(FN, "Variant", values[0], c->variant, sizeof c->variant);
+    c->knn = values[1] || values[2];
+    c->largest = values[2] != NULL;
     if (values[1] && values[2])
         gd_mex_error(FN, "gd:input", "'Smallest' and 'Largest' cannot both be given");
-    if (values[3] && !knn)
+    if (values[3] && !c->knn)
         gd_mex_error(FN, "gd:input", "'IndexClass' goes with 'Smallest' or 'Largest' (the "
                      "indices it sets the class of)");
-    if (knn) count = gd_knn_variants(&list);
+    if (c->knn) count = gd_knn_variants(&list);
     else if (nlhs > 2)
         gd_mex_error(FN, "gd:input", "too many outputs: [D, info] (three with 'Smallest' or "
                      "'Largest': [D, I, info])");
-    gd_mex_check_variant(FN, variant, count, list);
-    int64_t K = 0;
-    gd_class icls = GD_DOUBLE;
-    if (knn) {
-        K = knn_count(FN, values[1] ? "Smallest" : "Largest", values[1] ? values[1] : values[2]);
+    gd_mex_check_variant(FN, c->variant, count, list);
+    c->K = 0;
+    c->icls = GD_DOUBLE;
+    if (c->knn) {
+        c->K = knn_count(FN, values[1] ? "Smallest" : "Largest", values[1] ? values[1] : values[2]);
         char iname[16] = "double";
         if (values[3]) gd_mex_option_string(FN, "IndexClass", values[3], iname, sizeof iname);
         if (strcmp(iname, "double") && strcmp(iname, "int32"))
             gd_mex_error(FN, "gd:input", "'IndexClass' must be 'double' or 'int32', not '%s'",
                          iname);
-        icls = strcmp(iname, "int32") ? GD_DOUBLE : GD_INT32;
+        c->icls = strcmp(iname, "int32") ? GD_DOUBLE : GD_INT32;
     }
+}
 
-    const int64_t mx = X.rows, d = X.cols, my = Y.rows;
-    if (Y.cols != d)
-        gd_mex_error(FN, "gd:size", "X and Y must have the same number of columns: "
-                     "X is %lldx%lld, Y is %lldx%lld", (long long)mx, (long long)d,
-                     (long long)my, (long long)Y.cols);
-    const gd_class cls = (X.cls == GD_SINGLE || Y.cls == GD_SINGLE) ? GD_SINGLE : GD_DOUBLE;
-    const gd_matrix *ops[2] = {&X, &Y};
-    const int resident = gx || gy;
+/* [D, I, info]: the K nearest (or farthest) rows of X to each row of Y */
+static void run_knn(const char *FN, int nlhs, mxArray *plhs[], pdist_args *c, gd_class cls)
+{
+    const int64_t mx = c->X.rows, d = c->X.cols, my = c->Y.rows;
+    /* K past the rows of X: all of them, as sorting the whole column */
+    if (c->K > mx) c->K = mx;
+    const gd_matrix *ops[2] = {&c->X, &c->Y};
+    gd_mex_result D, I;
+    gd_timing t;
+    const int on = gd_mex_on_device(2, ops);
+    gd_out dout = gd_mex_result_out(&D, c->resident, on, (size_t)c->K, (size_t)my, cls);
+    gd_out iout = gd_mex_result_out(&I, c->resident, on, (size_t)c->K, (size_t)my, c->icls);
+    gd_status s = gd_knn(c->variant, &c->X, &c->Y, c->dist, c->K, c->largest, dout, iout,
+                         c->icls, &t);
+    gd_mex_take_pair(FN, nlhs, plhs, &D, &I, s);
+    gd_mex_warn_fallback(FN, &t);
+    if (nlhs > 2) {
+        const int64_t size[4] = {mx, my, d, c->K};
+        plhs[2] = gd_mex_info(&t, cls, "triples/s", 4, size, 2);
+    }
+}
+
+/* [D, info]: pdist's condensed D (NOPERANDS 1) or pdist2's matrix */
+static void run_pdist(const char *FN, int NOPERANDS, int nlhs, mxArray *plhs[], pdist_args *c,
+                      gd_class cls)
+{
+    const int64_t mx = c->X.rows, d = c->X.cols, my = c->Y.rows;
+    const gd_matrix *ops[2] = {&c->X, &c->Y};
     gd_mex_result D;
     gd_timing t;
     gd_status s;
-    if (knn) {
-        /* K past the rows of X: all of them, as sorting the whole column */
-        if (K > mx) K = mx;
-        gd_mex_result I;
-        const int on = gd_mex_on_device(2, ops);
-        gd_out dout = gd_mex_result_out(&D, resident, on, (size_t)K, (size_t)my, cls);
-        gd_out iout = gd_mex_result_out(&I, resident, on, (size_t)K, (size_t)my, icls);
-        s = gd_knn(variant, &X, &Y, dist, K, values[2] != NULL, dout, iout, icls, &t);
-        gd_mex_take_pair(FN, nlhs, plhs, &D, &I, s);
-        gd_mex_warn_fallback(FN, &t);
-        if (nlhs > 2) {
-            const int64_t size[4] = {mx, my, d, K};
-            plhs[2] = gd_mex_info(&t, cls, "triples/s", 4, size, 2);
-        }
-        return;
-    }
     if (NOPERANDS == 1) {
         /* D's n(n-1)/2 columns: from the bytes the kernel layer asks for
          * (it checks that count: n = 2^32 + 1 would wrap an int64), or for
          * a gdArray, counted here and used only once the call succeeded */
         const double P = mx > 1 ? (double)mx * (double)(mx - 1) / 2 : 0;
-        gd_out out = gd_mex_result_out(&D, resident, gd_mex_on_device(1, ops), 1,
-                                       resident ? (size_t)P : GD_MEX_FROM_BYTES, cls);
-        s = gd_pdist(variant, &X, dist, out, &t);
+        gd_out out = gd_mex_result_out(&D, c->resident, gd_mex_on_device(1, ops), 1,
+                                       c->resident ? (size_t)P : GD_MEX_FROM_BYTES, cls);
+        s = gd_pdist(c->variant, &c->X, c->dist, out, &t);
     } else {
-        gd_out out = gd_mex_result_out(&D, resident, gd_mex_on_device(2, ops), (size_t)mx,
+        gd_out out = gd_mex_result_out(&D, c->resident, gd_mex_on_device(2, ops), (size_t)mx,
                                        (size_t)my, cls);
-        s = gd_pdist2(variant, &X, &Y, dist, out, &t);
+        s = gd_pdist2(c->variant, &c->X, &c->Y, c->dist, out, &t);
     }
     plhs[0] = gd_mex_result_take(FN, &D, s);
     gd_mex_warn_fallback(FN, &t);
@@ -171,6 +182,41 @@ static void pdist_any(const char *FN, int NOPERANDS, int nlhs, mxArray *plhs[], 
         const int64_t size[3] = {mx, NOPERANDS == 1 ? mx : my, d};
         plhs[1] = gd_mex_info(&t, cls, "triples/s", 3, size, NOPERANDS);
     }
+}
+
+static void pdist_any(const char *FN, int NOPERANDS, int nlhs, mxArray *plhs[], int nrhs,
+                      const mxArray *prhs[])
+{
+    const gd_variant_info *list;
+    int count = NOPERANDS == 1 ? gd_pdist_variants(&list) : gd_pdist2_variants(&list);
+    if (gd_mex_variants_call(FN, nlhs, plhs, nrhs, prhs, NOPERANDS == 1 ? 2 : 3, count, list))
+        return;
+    if (nrhs < NOPERANDS)
+        gd_mex_error(FN, "gd:input", NOPERANDS == 1 ? "expected a matrix X (see help %s)"
+                                                    : "expected matrices X and Y (see help %s)", FN);
+    pdist_args c;
+    memset(&c, 0, sizeof c);
+    int gx = 0, gy = 0;
+    gd_mex_operand(FN, "X", prhs[0], &c.X, &gx);
+    gd_mex_check_float(FN, "X", &c.X);
+    c.Y = c.X;
+    gy = gx;
+    if (NOPERANDS == 2) {
+        gd_mex_operand(FN, "Y", prhs[1], &c.Y, &gy);
+        gd_mex_check_float(FN, "Y", &c.Y);
+    }
+    c.resident = gx || gy;
+    const int first = pdist_metric(FN, NOPERANDS, nrhs, prhs, &c.dist.metric);
+    pdist_options(FN, NOPERANDS, nlhs, nrhs, prhs, first, &c, count, list);
+    if (c.Y.cols != c.X.cols)
+        gd_mex_error(FN, "gd:size", "X and Y must have the same number of columns: "
+                     "X is %lldx%lld, Y is %lldx%lld", (long long)c.X.rows, (long long)c.X.cols,
+                     (long long)c.Y.rows, (long long)c.Y.cols);
+    const gd_class cls = (c.X.cls == GD_SINGLE || c.Y.cls == GD_SINGLE) ? GD_SINGLE : GD_DOUBLE;
+    if (c.knn)
+        run_knn(FN, nlhs, plhs, &c, cls);
+    else
+        run_pdist(FN, NOPERANDS, nlhs, plhs, &c, cls);
 }
 
 void gd_op_pdist(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
