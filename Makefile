@@ -4,7 +4,7 @@
 #                   build/gdbench (one operation/variant/size from the shell)
 #   make test       BATS suites and every function's %! tests (runs make deps)
 #   make demo       examples/demo.m (runs make deps)
-#   make bench      examples/bench.m: tables on stdout and bench/results/,
+#   make bench      bench/bench.m: tables on stdout and bench/results/,
 #                   then the README's performance section (make readme) and
 #                   the charts (make charts: bench/results/*.png, gnuplot)
 #   make deps       find Octave, mkoctfile, bats, the statistics package;
@@ -35,14 +35,14 @@ OCTAVE_RUN := $(OCTAVE) -q --no-gui --no-init-file --no-history
 all: $(GATEWAYS) build/gdbench
 
 # the C benchmark: one operation/variant/size, no Octave
-build/gdbench: examples/gdbench.c kernels/gd.h build/libgd.a
+build/gdbench: bench/gdbench.c kernels/gd.h build/libgd.a
 	$(CC) -O2 -Wall -Wextra -std=c11 -D_POSIX_C_SOURCE=200809L -Ikernels -o $@ $< \
 	    build/libgd.a $(GD_LIBS) $(if $(HOST_BLAS),$(HOST_BLAS),-lblas) -lm
 
 # the pipes' rates for the kernels' instruction mixes (kernels/NOTES.md):
 # make fp64mix (CUDA and a GPU)
 ifeq ($(GD_CUDA),yes)
-build/fp64_mix: examples/fp64_mix.cu kernels/tiles/metric.cuh kernels/tiles/tile.cuh kernels/tiles/norm2.h | build
+build/fp64_mix: bench/fp64_mix.cu kernels/tiles/metric.cuh kernels/tiles/tile.cuh kernels/tiles/norm2.h | build
 	$(NVCC) -O3 -std=c++17 -Ikernels $(GENCODE) -o $@ $<
 endif
 fp64mix: build/fp64_mix
@@ -80,23 +80,23 @@ demo: deps
 	$(OCTAVE_RUN) --eval "addpath('$(CURDIR)/octave'); source('examples/demo.m')"
 
 bench: all $(if $(filter yes,$(GD_CUDA)),build/fp64_mix)
-	$(OCTAVE_RUN) --eval "addpath('$(CURDIR)/octave'); source('examples/bench.m')"
-	GLIBC_TUNABLES= $(OCTAVE_RUN) --eval "addpath('$(CURDIR)/octave'); source('examples/bench_fresh.m')"
-	GLIBC_TUNABLES=glibc.malloc.hugetlb=1 $(OCTAVE_RUN) --eval "addpath('$(CURDIR)/octave'); source('examples/bench_fresh.m')"
-	GLIBC_TUNABLES=glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=17179869184 $(OCTAVE_RUN) --eval "addpath('$(CURDIR)/octave'); source('examples/bench_fresh.m')"
+	$(OCTAVE_RUN) --eval "addpath('$(CURDIR)/octave'); source('bench/bench.m')"
+	GLIBC_TUNABLES= $(OCTAVE_RUN) --eval "addpath('$(CURDIR)/octave'); source('bench/bench_fresh.m')"
+	GLIBC_TUNABLES=glibc.malloc.hugetlb=1 $(OCTAVE_RUN) --eval "addpath('$(CURDIR)/octave'); source('bench/bench_fresh.m')"
+	GLIBC_TUNABLES=glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=17179869184 $(OCTAVE_RUN) --eval "addpath('$(CURDIR)/octave'); source('bench/bench_fresh.m')"
 	$(MAKE) readme charts
 
 # every device of the host against one (a host with two GPUs or more)
 bench-devices: all
-	$(OCTAVE_RUN) --eval "addpath('$(CURDIR)/octave'); source('examples/bench_devices.m')"
+	$(OCTAVE_RUN) --eval "addpath('$(CURDIR)/octave'); source('bench/bench_devices.m')"
 
 # the charts of bench/results (bench/results/<device>-<operation>.png)
 charts:
-	$(OCTAVE_RUN) --eval "source('examples/bench_charts.m')"
+	$(OCTAVE_RUN) --eval "source('bench/bench_charts.m')"
 
 # the README's performance section, from bench/results
 readme:
-	$(OCTAVE_RUN) --eval "source('examples/perf_readme.m')"
+	$(OCTAVE_RUN) --eval "source('bench/perf_readme.m')"
 
 # gd-<version>.tar.gz: pkg install gd-<version>.tar.gz; pkg load gd
 dist:

@@ -4,7 +4,7 @@
 ##
 ## Places are random points in the unit square; each is joined both ways
 ## to its 6 nearest neighbours by a road as long as the straight line
-## (the distances come from gd_pdist, on the GPU). gd_apsp then gives the
+## (the neighbours come from gd_knnsearch, on the GPU). gd_apsp then gives the
 ## length of every shortest route and the predecessors that spell each
 ## route out; Octave's own Floyd-Warshall loop checks the lengths. Where a
 ## display is available the route is drawn.
@@ -18,13 +18,12 @@ endif
 rand ("seed", 42);
 X = rand (n, 2);
 
-## the road network: W(i,j) = length of the road i -> j, Inf where none
-S = gd_squareform (gd_pdist (X));            # n x n straight-line distances
-[~, order] = sort (S, 2);
+## the road network: W(i,j) = length of the road i -> j, Inf where none;
+## each place's 6 nearest others from gd_knnsearch (exact, on the GPU),
+## the place itself first among its 7 nearest
+[near, len] = gd_knnsearch (X, X, "K", 7);
 W = Inf (n);
-near = order(:, 2:7);                        # 6 nearest, not the place itself
-idx = sub2ind ([n n], repmat ((1:n)', 1, 6), near);
-W(idx) = S(idx);
+W(sub2ind ([n n], repmat ((1:n)', 1, 6), near(:, 2:7))) = len(:, 2:7);
 W = min (W, W');                             # roads go both ways
 W(1:n+1:end) = 0;
 
@@ -50,7 +49,7 @@ Df = D; Df(! isfinite (Df)) = -1;
 r = gd_path (P, i, j);
 legs = W(sub2ind ([n n], r(1:end-1), r(2:end)));
 printf ("route %d -> %d: %d roads, length %.4f (D says %.4f); straight line %.4f\n",
-        i, j, numel (r) - 1, sum (legs), D(i,j), S(i,j));
+        i, j, numel (r) - 1, sum (legs), D(i,j), norm (X(i,:) - X(j,:)));
 printf ("  via %s\n", mat2str (r));
 
 if (! isempty (getenv ("DISPLAY")) && ! strcmp (graphics_toolkit (), "gnuplot"))

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# make charts (examples/bench_charts.m): a PNG an operation from
+# make charts (bench/bench_charts.m): a PNG an operation from
 # bench/results/<device>.md, drawn by Octave headless; here from the
 # committed results and from a results file with a nearest-neighbours table.
 
@@ -18,7 +18,7 @@ png_ok() {
 
 draw() {
     cd "$1"
-    run octave-cli -q --no-gui --no-init-file --no-history --eval "source('$GD_ROOT/examples/bench_charts.m')"
+    run octave-cli -q --no-gui --no-init-file --no-history --eval "source('$GD_ROOT/bench/bench_charts.m')"
     echo "$output"
     [ "$status" -eq 0 ]
 }
@@ -62,7 +62,7 @@ MD
 }
 
 @test "a bench run of some operations replaces their tables and keeps the others" {
-    run octave_run "source('$GD_ROOT/examples/bench_common.m');
+    run octave_run "source('$GD_ROOT/bench/bench_common.m');
       old = fileread('$GD_ROOT/bench/results/NVIDIA_H100_80GB_HBM3.md');
       new = sprintf('\n## sgemm\n\nnew sgemm table\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n## a new section\n\nits text\n');
       h = sprintf('HEAD\n\n');

@@ -1,17 +1,17 @@
 #!/usr/bin/env bats
-# The README's performance section is what examples/perf_readme.m makes of
+# The README's performance section is what bench/perf_readme.m makes of
 # bench/results: regenerating it changes nothing.
 
 load helpers
 
 @test "README performance section is generated from bench/results" {
     tmp="$BATS_TEST_TMPDIR/copy"
-    mkdir -p "$tmp/bench" "$tmp/examples"
+    mkdir -p "$tmp/bench"
     cp "$GD_ROOT/README.md" "$tmp/"
     cp -r "$GD_ROOT/bench/results" "$tmp/bench/"
-    cp "$GD_ROOT/examples/perf_readme.m" "$tmp/examples/"
+    cp "$GD_ROOT/bench/perf_readme.m" "$tmp/bench/"
     cd "$tmp"
-    run octave-cli -q --no-gui --no-init-file --no-history --eval "source('examples/perf_readme.m')"
+    run octave-cli -q --no-gui --no-init-file --no-history --eval "source('bench/perf_readme.m')"
     echo "$output"
     [ "$status" -eq 0 ]
     diff -u "$GD_ROOT/README.md" "$tmp/README.md"

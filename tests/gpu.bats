@@ -52,7 +52,7 @@ load helpers
 @test "the bench runs end to end (every size / 32) and writes its tables" {
     require_gpu
     cd "$GD_ROOT"
-    GD_BENCH_QUICK=1 GD_BENCH_OUT="$BATS_TEST_TMPDIR/bench.md" run octave_run "source('examples/bench.m')"
+    GD_BENCH_QUICK=1 GD_BENCH_OUT="$BATS_TEST_TMPDIR/bench.md" run octave_run "source('bench/bench.m')"
     echo "$output"
     [ "$status" -eq 0 ]
     grep -q '^## min-plus' "$BATS_TEST_TMPDIR/bench.md"
@@ -65,7 +65,7 @@ load helpers
     # bench_fresh in a new Octave with freed memory kept in the heap
     GLIBC_TUNABLES=glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=17179869184 \
         GD_BENCH_QUICK=1 GD_BENCH_OUT="$BATS_TEST_TMPDIR/bench.md" \
-        run octave_run "source('examples/bench_fresh.m')"
+        run octave_run "source('bench/bench_fresh.m')"
     echo "$output"
     [ "$status" -eq 0 ]
     grep -q '^| glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=17179869184 |\( [0-9.]* |\)\{9\}$' \

@@ -182,7 +182,7 @@ __device__ T minkowski_finish(T v, const T *__restrict__ x, int64_t ldx, const T
 
 // sets the exponent for the kernels above, on st (a copy from pageable
 // memory: the source is read before the call returns). Not in the steps'
-// microbenchmark (examples/fp64_mix.cu: GD_STEPS_ONLY), which links no gd.
+// microbenchmark (bench/fp64_mix.cu: GD_STEPS_ONLY), which links no gd.
 #ifndef GD_STEPS_ONLY
 gd_status set_minkowski_p(double p, cudaStream_t st)
 {

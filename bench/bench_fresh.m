@@ -17,7 +17,7 @@
 
 1;
 
-source ("examples/bench_common.m");
+source ("bench/bench_common.m");
 
 dev = gd_info ();
 if (! dev.available)
