@@ -101,7 +101,7 @@ readme:
 # gd-<version>.tar.gz: pkg install gd-<version>.tar.gz; pkg load gd
 dist:
 	rm -rf build/dist && mkdir -p build/dist/$(DIST)/inst/private build/dist/$(DIST)/src
-	cp pkg/DESCRIPTION pkg/INDEX pkg/pre_install.m COPYING build/dist/$(DIST)/
+	cp pkg/DESCRIPTION pkg/INDEX pkg/pre_install.m COPYING NEWS build/dist/$(DIST)/
 	cp octave/*.m build/dist/$(DIST)/inst/
 	cp octave/private/*.m build/dist/$(DIST)/inst/private/
 	cp -r kernels mex build.mk build/dist/$(DIST)/src/

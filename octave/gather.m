@@ -22,3 +22,10 @@ endfunction
 %! [a, b] = gather (1, single (2));
 %! assert (a, 1);
 %! assert (b, single (2));
+
+%!demo
+%! ## a gdArray back into an Octave matrix; a matrix comes back as it is
+%! G = gd_pdist (gdArray (magic (4)));
+%! class (G)
+%! D = gather (G)
+%! isequal (gather (D), D)

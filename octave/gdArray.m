@@ -419,3 +419,14 @@ endclassdef
 %!error <\{\} indexing is not defined> G = gdArray (magic (3)); G{1}
 %!error <cannot convert> G = gdArray (magic (3)); G(1, 1) = 0;
 %!error <at most two subscripts> G = gdArray (magic (3)); G(1, 1, 2)
+
+%!demo
+%! ## data kept on the GPU (on the host where there is none): repeated
+%! ## min-plus squaring without a copy between the calls, one gather
+%! W = [0 1 Inf Inf; Inf 0 1 Inf; Inf Inf 0 1; 1 Inf Inf 0];
+%! G = gdArray (W);
+%! for s = 1:2
+%!   G = gd_minplus (G);
+%! endfor
+%! G
+%! D = gather (G)

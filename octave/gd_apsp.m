@@ -219,3 +219,11 @@ endfunction
 %!error <must be square> gd_apsp (sparse (2, 3))
 %!error <logical> gd_apsp (sparse (logical ([0 1; 1 0])))
 %!error <unknown variant> gd_apsp (W, "Variant", "dijkstra")
+
+%!demo
+%! ## all shortest paths of a small directed graph (Inf: no edge), with the
+%! ## predecessors that spell out each route
+%! W = [0 4 1 Inf; Inf 0 Inf 1; Inf 2 0 5; 3 Inf Inf 0];
+%! [D, P] = gd_apsp (W)
+%! r = gd_path (P, 1, 4);
+%! printf ("route 1 -> 4: %s, length %g\n", mat2str (r), D(1,4));

@@ -121,3 +121,13 @@ endfunction
 %!error <Invalid call to gd_info> [a, b] = gd_info ()
 %!test
 %! try, [a, b] = gd_info (); catch err, assert (err.identifier, "gd:input"); end_try_catch
+
+%!demo
+%! ## the device gd computes on, or why there is none
+%! s = gd_info ();
+%! if (s.available)
+%!   printf ("%s, compute capability %s, %.0f GiB\n", s.name, s.compute_capability, ...
+%!           s.memory_total / 2^30);
+%! else
+%!   printf ("no GPU: %s\n", s.reason);
+%! endif

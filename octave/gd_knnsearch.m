@@ -205,3 +205,10 @@ endfunction
 %!error <gd_knnsearch: X and Y must have the same number of columns> gd_knnsearch (rand (5, 2), rand (3, 3))
 %!error <gd_knnsearch: X must be a single or double matrix> gd_knnsearch ({1}, rand (3, 2))
 %!error id=gd:input gd_knnsearch (rand (5, 2), {1})
+
+%!demo
+%! ## the 3 nearest points of X to each row of Y (knnsearch's
+%! ## orientation: a row a query), exact, ties in Octave's order
+%! X = [0 0; 1 0; 0 1; 1 1; 5 5];
+%! Y = [0.2 0.1; 4.5 4.5];
+%! [Idx, D] = gd_knnsearch (X, Y, "K", 3)

@@ -238,3 +238,13 @@ endfunction
 %!error <sparse> gd_minplus (sparse (A), B)
 %!error <2-D> gd_minplus (rand (2, 2, 2))
 %!error <cell> gd_minplus ({1})
+
+%!demo
+%! ## the min-plus product of a small weight matrix with itself: paths of
+%! ## two edges; Octave's own expression gives the same matrix
+%! W = [0 3 Inf; 2 0 1; Inf 4 0];
+%! R = gd_minplus (W)
+%! E = min (permute (W, [1 3 2]) + permute (W, [3 2 1]), [], 3);
+%! printf ("same as Octave's min (A(i,:)' + B(:,j)): %d\n", isequal (R, E));
+%! ## with the witness: K(i,j) is the k where the minimum was attained
+%! [R, K] = gd_minplus (W)

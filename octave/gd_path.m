@@ -107,3 +107,11 @@ endfunction
 %!error <circle> gd_path ([0 2; 1 0], 1, 1 + 1)
 %!error <no predecessor matrix> gd_path ([0 0.5; 1 0], 1, 2)
 %!error <expected P, I and J> gd_path ([0 1; 1 0], 1)
+
+%!demo
+%! ## a route out of gd_apsp's predecessors, and its edges summed
+%! W = [0 1 Inf; Inf 0 2; 7 Inf 0];
+%! [D, P] = gd_apsp (W);
+%! r = gd_path (P, 1, 3)
+%! printf ("edges %s add up to %g = D(1,3)\n", ...
+%!         mat2str (W(sub2ind (size (W), r(1:end-1), r(2:end)))), D(1,3));

@@ -195,3 +195,11 @@ endfunction
 %!error <unknown variant> gd_pdist (X, "euclidean", "Variant", "fast")
 %!error <not int16> gd_pdist (int16 (X))
 %!error <complex> gd_pdist (X * 1i)
+
+%!demo
+%! ## the distances between five points in the plane, in pdist's
+%! ## condensed order, then as a matrix
+%! X = [0 0; 3 4; 6 8; 0 1; 1 0];
+%! D = gd_pdist (X)
+%! S = gd_squareform (D)
+%! C = gd_pdist (X, "cityblock")

@@ -138,3 +138,10 @@ endfunction
 %!error <symmetric positive definite> gd_pdist2 (X, Y, "mahalanobis", zeros (3))
 %!error <unknown metric 'taxi'> gd_pdist2 (X, Y, "taxi")
 %!assert (gd_pdist2 (X > 0, Y > 0, "hamming"), gd_pdist2 (double (X > 0), double (Y > 0), "hamming"))
+
+%!demo
+%! ## every distance between two sets of points, then each query's two
+%! ## nearest points (rows of X) without the whole matrix
+%! X = [0 0; 1 0; 0 1; 5 5];  Y = [0.1 0.1; 4 4];
+%! D = gd_pdist2 (X, Y)
+%! [Dk, I] = gd_pdist2 (X, Y, "euclidean", "Smallest", 2)

@@ -188,3 +188,9 @@ endfunction
 %!   assert (gd_squareform (S), squareform (S));
 %!   assert (gd_squareform (single (3)), squareform (single (3)));
 %! endif
+
+%!demo
+%! ## pdist's condensed vector to the symmetric matrix and back
+%! v = [1 2 3 4 5 6];
+%! S = gd_squareform (v)
+%! w = gd_squareform (S)

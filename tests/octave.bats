@@ -29,3 +29,14 @@ for_function() {
         grep -q '^%!' "$f" || { echo "$name has no %! tests"; return 1; }
     done
 }
+
+@test "every function has a demo, and it runs (demo name 1)" {
+    local f
+    for f in $PKG_FUNCTIONS; do
+        run octave_run "warning ('off', 'gd:nogpu'); demo ('$f', 1)"
+        echo "$output"
+        [ "$status" -eq 0 ]
+        [[ "$output" == *"$f example 1:"* ]] || { echo "no demo: $f"; return 1; }
+        [[ "$output" != *"example 1: failed"* ]] || { echo "demo failed: $f"; return 1; }
+    done
+}

@@ -17,7 +17,7 @@ setup_file() {
     echo "$output"
     [ "$status" -eq 0 ]
     top=$(basename "$TARBALL" .tar.gz)
-    for f in DESCRIPTION INDEX COPYING pre_install.m inst/gd_minplus.m inst/private/__gd_prepare__.m \
+    for f in DESCRIPTION INDEX COPYING NEWS pre_install.m inst/gd_minplus.m inst/private/__gd_prepare__.m \
              src/Makefile src/build.mk src/kernels/gd.h src/kernels/nocuda/cuda_runtime.h src/mex/gd_mex.c; do
         [[ "$output" == *"$top/$f"* ]] || { echo "missing: $f"; return 1; }
     done

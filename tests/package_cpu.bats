@@ -20,7 +20,9 @@ setup_file() {
     export PATH="$path"
     unset CUDA_HOME
     ! command -v nvcc
-    install_and_test "s = gd_info (); printf ('reason: %s\n', s.reason);"
+    install_and_test "s = gd_info (); printf ('reason: %s\n', s.reason); news ('gd');"
     [ "$(grep -c 'nvcc not found' <<< "$install_output")" -eq 1 ]
     [[ "$output" == *"reason: built without CUDA"* ]]
+    # news gd: the package's NEWS
+    [[ "$output" == *"user-visible changes for gd $(sed -n 's/^Version: *//p' "$GD_ROOT/pkg/DESCRIPTION")"* ]]
 }
