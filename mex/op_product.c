@@ -57,7 +57,7 @@ static void minplus(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[], 
     gd_mex_warn_fallback(FN, &t);
     if (nlhs > 2) {
         const int64_t size[3] = {o.m, o.k, o.n};
-        plhs[2] = gd_mex_info(&t, o.cls, "min-plus/s", 3, size, o.first == 2 ? 2 : 1);
+        plhs[2] = gd_mex_info(&t, o.cls, "steps/s", 3, size, o.first == 2 ? 2 : 1);
     }
 }
 

@@ -87,7 +87,9 @@
 ## @var{info} is the struct of every gd operation (variant, kernel: in
 ## single @qcode{"integer min"} where no weight is negative, else
 ## @qcode{"fminf"}; milliseconds of upload, preparation, kernels, download;
-## ops = n^3). @var{W} may be a gdArray; the results are then gdArrays.
+## size n; ops n^3; rate in steps per second of kernel time, rate_unit
+## @qcode{"steps/s"}). @var{W} may be a gdArray; the results are then
+## gdArrays.
 ##
 ## Example: the route from 1 to 3
 ## @example

@@ -45,6 +45,11 @@
 ## @var{X} comes before it. Any matrix argument may be a gdArray; the
 ## results are then gdArrays.
 ##
+## @var{info} is the struct of every gd operation (as for
+## @code{gd_minplus}): here size [mx my d K] for the mx x d @var{X} (the
+## points) and my x d @var{Y} (the queries), ops mx*my*d triples, rate in
+## triples per second of kernel time (rate_unit @qcode{"triples/s"}).
+##
 ## Example: the 15 nearest neighbours of every point, for t-SNE's
 ## affinities
 ## @example

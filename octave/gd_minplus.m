@@ -91,7 +91,8 @@
 ## otherwise), the device, the class and
 ## size [m k n], the milliseconds of upload, layout preparation, kernel and
 ## download (CUDA events), the whole call's wall time, the operation count
-## m*k*n and the rate in min-plus steps per second of kernel time.
+## m*k*n and the rate in min-plus steps per second of kernel time
+## (rate_unit @qcode{"steps/s"}).
 ## @code{[R, ~, info] = gd_minplus (@dots{})} gives the timing without
 ## computing @var{K}.
 ##

@@ -74,6 +74,11 @@
 ## @var{info} then says which operands were resident (@code{resident}) and
 ## whether the result stayed on the GPU (@code{kept}).
 ##
+## @var{info} is the struct of every gd operation (as for
+## @code{gd_minplus}): here size [n n d] for the n x d @var{X}, ops
+## n*(n-1)/2*d (pair, feature) triples, rate in triples per second of
+## kernel time (rate_unit @qcode{"triples/s"}).
+##
 ## "Devices": @qcode{"all"} (default, or GD_DEVICES's list) or a vector
 ## of device indices (@code{gd_info}'s @code{devices}): several devices
 ## each compute the columns of the triangle that hold an equal share of

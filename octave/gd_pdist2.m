@@ -43,6 +43,12 @@
 ## @var{info} then says which operands were resident (@code{resident}) and
 ## whether the result stayed on the GPU (@code{kept}).
 ##
+## @var{info} is the struct of every gd operation (as for
+## @code{gd_minplus}): here size [mx my d] for the mx x d @var{X} and my x
+## d @var{Y} ([mx my d K] with @qcode{"Smallest"} or @qcode{"Largest"}),
+## ops mx*my*d triples, rate in triples per second of kernel time
+## (rate_unit @qcode{"triples/s"}).
+##
 ## Example:
 ## @example
 ## @group

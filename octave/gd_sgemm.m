@@ -44,8 +44,8 @@
 ## @code{devices} numbers them. Several devices each compute a panel of @var{C}'s columns; the tuned kernels' panels are the one-device result bit for bit (cuBLAS picks its kernel by the panel's shape, so its sums may round differently). @qcode{"all"} divides a product of 2^39 flops a device or more. A call on gdArrays runs on the first one's device and leaves @var{C} there; with @qcode{"Devices"} given it divides as well, @var{C} put together on the first device named.
 ## @end table
 ##
-## @var{info} is a struct as for @code{gd_minplus}; its rate is in flop/s
-## (2*m*n*k over the kernel time).
+## @var{info} is a struct as for @code{gd_minplus}: size [m k n], ops
+## 2*m*k*n, rate in flop/s of kernel time (rate_unit @qcode{"flop/s"}).
 ##
 ## Example:
 ## @example

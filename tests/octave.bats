@@ -40,3 +40,26 @@ for_function() {
         [[ "$output" != *"example 1: failed"* ]] || { echo "demo failed: $f"; return 1; }
     done
 }
+
+@test "info: each function's size and rate_unit are the ones its help states" {
+    run octave_run "warning ('off', 'gd:nogpu');
+      X = rand (6, 3); Y = rand (4, 3);
+      [~, ~, i] = gd_minplus (rand (5, 2), rand (2, 7)); assert (i.size, [5 2 7]); assert (i.rate_unit, 'steps/s');
+      [~, ~, i] = gd_apsp (rand (5)); assert (i.size, 5); assert (i.rate_unit, 'steps/s');
+      [~, i] = gd_sgemm (rand (5, 2, 'single'), rand (2, 7, 'single')); assert (i.size, [5 2 7]); assert (i.rate_unit, 'flop/s');
+      [~, i] = gd_pdist (X); assert (i.size, [6 6 3]); assert (i.rate_unit, 'triples/s');
+      [~, i] = gd_pdist2 (X, Y); assert (i.size, [6 4 3]); assert (i.rate_unit, 'triples/s');
+      [~, ~, i] = gd_pdist2 (X, Y, 'euclidean', 'Smallest', 2); assert (i.size, [6 4 3 2]);
+      [~, ~, i] = gd_knnsearch (X, Y, 'K', 2); assert (i.size, [6 4 3 2]); assert (i.rate_unit, 'triples/s');
+      h = {'gd_minplus', 'size [m k n]', 'gd_apsp', 'size n;', 'gd_sgemm', 'size [m k n]', ...
+           'gd_pdist', 'size [n n d]', 'gd_pdist2', 'size [mx my d]', 'gd_knnsearch', 'size [mx my d K]'};
+      for q = 1:2:numel (h)
+        t = get_help_text (h{q});
+        assert (! isempty (strfind (t, h{q+1})), [h{q} ': ' h{q+1}]);
+        assert (! isempty (strfind (t, 'rate_unit')), [h{q} ': rate_unit']);
+      end
+      disp ('shapes ok')"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"shapes ok"* ]]
+}
