@@ -114,10 +114,16 @@ static void pdist_options(const char *FN, int NOPERANDS, int nlhs, int nrhs,
     if (values[3] && !c->knn)
         gd_mex_error(FN, "gd:input", "'IndexClass' goes with 'Smallest' or 'Largest' (the "
                      "indices it sets the class of)");
-    if (c->knn) count = gd_knn_variants(&list);
-    else if (nlhs > 2)
-        gd_mex_error(FN, "gd:input", "too many outputs: [D, info] (three with 'Smallest' or "
-                     "'Largest': [D, I, info])");
+    if (c->knn)
+        count = gd_knn_variants(&list);
+    else if (NOPERANDS == 1 && nlhs > 2)
+        gd_mex_error(FN, "gd:input", "too many outputs: [D, info]");
+    else if (nlhs > 3)
+        gd_mex_error(FN, "gd:input", "too many outputs: [D, I, info]");
+    else if (NOPERANDS == 2 && nlhs == 2)
+        /* info comes last, as the nearest neighbours' third output */
+        gd_mex_error(FN, "gd:input", "[D, I] needs 'Smallest' or 'Largest' (I: the rows of "
+                     "the nearest); the info struct is the third output, [D, ~, info]");
     gd_mex_check_variant(FN, c->variant, count, list);
     c->K = 0;
     c->icls = GD_DOUBLE;
@@ -179,8 +185,11 @@ static void run_pdist(const char *FN, int NOPERANDS, int nlhs, mxArray *plhs[], 
     plhs[0] = gd_mex_result_take(FN, &D, s);
     gd_mex_warn_fallback(FN, &t);
     if (nlhs > 1) {
+        /* pdist's info is its second output, pdist2's its third (no I) */
         const int64_t size[3] = {mx, NOPERANDS == 1 ? mx : my, d};
-        plhs[1] = gd_mex_info(&t, cls, "triples/s", 3, size, NOPERANDS);
+        const int at = NOPERANDS == 1 ? 1 : 2;
+        if (at == 2) plhs[1] = mxCreateDoubleMatrix(0, 0, mxREAL);
+        plhs[at] = gd_mex_info(&t, cls, "triples/s", 3, size, NOPERANDS);
     }
 }
 

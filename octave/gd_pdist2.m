@@ -4,7 +4,7 @@
 ## @deftypefnx {} {[@var{D}, @var{I}] =} gd_pdist2 (@dots{}, "Smallest", @var{K})
 ## @deftypefnx {} {[@var{D}, @var{I}] =} gd_pdist2 (@dots{}, "Largest", @var{K})
 ## @deftypefnx {} {@var{D} =} gd_pdist2 (@dots{}, "Variant", @var{name})
-## @deftypefnx {} {[@var{D}, @var{info}] =} gd_pdist2 (@dots{})
+## @deftypefnx {} {[@var{D}, ~, @var{info}] =} gd_pdist2 (@dots{})
 ## @deftypefnx {} {[@var{D}, @var{I}, @var{info}] =} gd_pdist2 (@dots{}, "Smallest", @var{K})
 ## @deftypefnx {} {} gd_pdist2 ("variants")
 ## Distances between the rows of @var{X} (mx-by-d) and of @var{Y}
@@ -72,9 +72,9 @@
 ## @seealso{gd_knnsearch, gd_pdist, gd_squareform, gdArray}
 ## @end deftypefn
 
-function [R, info, varargout] = gd_pdist2 (varargin)
-  ## named outputs: the lean path of a call (a third output reaches the
-  ## gateway, which says too many)
+function [R, I, varargout] = gd_pdist2 (varargin)
+  ## named outputs: the lean path of a call (the gateway says which counts
+  ## of outputs go with which options: [D, I] needs 'Smallest' or 'Largest')
   if (nargout == 0 && nargin == 1 && ischar (varargin{1}))
     __gd__ ("pdist2", varargin{:});                 # prints the variant list
     return;
@@ -93,7 +93,7 @@ function [R, info, varargout] = gd_pdist2 (varargin)
   if (nargout < 2)
     R = __gd__ ("pdist2", varargin{:});
   else
-    [R, info, varargout{1:nargout-2}] = __gd__ ("pdist2", varargin{:});
+    [R, I, varargout{1:nargout-2}] = __gd__ ("pdist2", varargin{:});
   endif
 endfunction
 
@@ -138,6 +138,11 @@ endfunction
 %!error <cannot both be given> gd_pdist2 (X, Y, "Smallest", 1, "Largest", 1)
 %!error <goes with 'Smallest'> gd_pdist2 (X, Y, "IndexClass", "int32")
 %!error <expected matrices X and Y> gd_pdist2 (X)
+%!error <\[D, I\] needs 'Smallest' or 'Largest'> [D, I] = gd_pdist2 (X, Y)
+%!error <too many outputs> [D, I, info, z] = gd_pdist2 (X, Y)
+%!test
+%! [D, e, info] = gd_pdist2 (X, Y);
+%! assert (isempty (e) && isstruct (info) && isequal (info.size, [rows(X) rows(Y) columns(X)]));
 %!error <same number of columns> gd_pdist2 (X, X')
 %!error <takes no parameter> gd_pdist2 (X, Y, "cosine", 2)
 %!error <positive real scalar> gd_pdist2 (X, Y, "minkowski", -1)

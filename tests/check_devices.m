@@ -40,8 +40,8 @@ function check_devices (which)
     X = cast (randn (500, 33), c{1});  Y = cast (randn (300 * N + 7, 33), c{1});
     X(3,:) = Y(2,:);  X(7,2) = NaN;
     for m = {"euclidean", "squaredeuclidean", "cityblock", "cosine", "hamming"}
-      [D1, i1] = gd_pdist2 (X, Y, m{1}, "Variant", "tuned", "Devices", 1);
-      [Dn, in] = gd_pdist2 (X, Y, m{1}, "Variant", "tuned", "Devices", all_);
+      [D1, ~, i1] = gd_pdist2 (X, Y, m{1}, "Variant", "tuned", "Devices", 1);
+      [Dn, ~, in] = gd_pdist2 (X, Y, m{1}, "Variant", "tuned", "Devices", all_);
       same (Dn, D1, in, all_, ["pdist2 " m{1} " " c{1}]);
       Z = [X; Y(1:200,:)];
       [P1, i1] = gd_pdist (Z, m{1}, "Variant", "tuned", "Devices", 1);
@@ -283,7 +283,7 @@ function ncase = resident_cases (N, A, B, R2)
   same (gather (C), gather (S), i, all_, "divided sgemm of gdArrays");
   X = randn (700, 20, "single");  Y = randn (300 * N + 5, 20, "single");
   GX = gdArray (X, "Device", N);
-  [D, i] = gd_pdist2 (GX, Y, "cityblock", "Devices", all_);
+  [D, ~, i] = gd_pdist2 (GX, Y, "cityblock", "Devices", all_);
   on (D, 1, "divided pdist2");
   same (gather (D), gd_pdist2 (X, Y, "cityblock", "Devices", 1), i, all_, "divided pdist2 of a gdArray");
   ncase += 4;

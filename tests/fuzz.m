@@ -97,8 +97,9 @@ function why = check_result (fname, args, out)
   why = "";
   R = out{1};
   ## info is the output after those of Octave's counterpart: third for
-  ## gd_minplus ([R, K, info]: K as min's index), second for the others
-  at = 2 + any (strcmp (fname, {"gd_minplus", "gd_apsp", "gd_knnsearch"}));
+  ## gd_minplus ([R, K, info]: K as min's index), gd_apsp, gd_knnsearch and
+  ## gd_pdist2 ([D, I, info]), second for the others
+  at = 2 + any (strcmp (fname, {"gd_minplus", "gd_apsp", "gd_knnsearch", "gd_pdist2"}));
   if (numel (out) >= at && ! isstruct (out{at}) && ! ischar (args{1}))
     why = sprintf ("output %d is not the info struct", at);
     return;
@@ -385,7 +386,7 @@ function [base, maxout] = base_call (fname)
     case "gd_pdist"
       base = {randn(6, 3), "euclidean", "Variant", "auto"}; maxout = 2;
     case "gd_pdist2"
-      base = {randn(5, 3), randn(4, 3), "euclidean", "Variant", "auto"}; maxout = 2;
+      base = {randn(5, 3), randn(4, 3), "euclidean", "Variant", "auto"}; maxout = 3;
     case "gd_squareform"
       base = {rand(1, 6), "tomatrix"}; maxout = 1;
     case "gd_knnsearch"

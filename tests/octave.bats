@@ -48,7 +48,7 @@ for_function() {
       [~, ~, i] = gd_apsp (rand (5)); assert (i.size, 5); assert (i.rate_unit, 'steps/s');
       [~, i] = gd_sgemm (rand (5, 2, 'single'), rand (2, 7, 'single')); assert (i.size, [5 2 7]); assert (i.rate_unit, 'flop/s');
       [~, i] = gd_pdist (X); assert (i.size, [6 6 3]); assert (i.rate_unit, 'triples/s');
-      [~, i] = gd_pdist2 (X, Y); assert (i.size, [6 4 3]); assert (i.rate_unit, 'triples/s');
+      [~, ~, i] = gd_pdist2 (X, Y); assert (i.size, [6 4 3]); assert (i.rate_unit, 'triples/s');
       [~, ~, i] = gd_pdist2 (X, Y, 'euclidean', 'Smallest', 2); assert (i.size, [6 4 3 2]);
       [~, ~, i] = gd_knnsearch (X, Y, 'K', 2); assert (i.size, [6 4 3 2]); assert (i.rate_unit, 'triples/s');
       h = {'gd_minplus', 'size [m k n]', 'gd_apsp', 'size n;', 'gd_sgemm', 'size [m k n]', ...
