@@ -465,6 +465,12 @@ gd_status gd_cpu_sgemm(const float *A, const float *B, float *C, int64_t m,
  * the caller discards). NULL: nothing stops. */
 void gd_set_interrupt_check(int (*pending)(void));
 int gd_interrupted(void);
+/* Progress (runtime/interrupt.c): the host loops say how far they are
+ * (what: "round", "column block"; done of total) from the thread that
+ * called gd; report(what, done, total), where set, decides whether to
+ * show it (GD_VERBOSE, mex/gd_mex.c). NULL: nothing is said. */
+void gd_set_progress(void (*report)(const char *what, double done, double total));
+void gd_progress(const char *what, double done, double total);
 
 /* Settings: the environment variables gd reads, all read in
  * runtime/settings.c when asked (never cached). */
@@ -479,6 +485,7 @@ typedef enum {
     GD_SET_POISON,
     GD_SET_SIM_DEVICES,
     GD_SET_OMP_STACKSIZE,
+    GD_SET_VERBOSE,
     GD_NSETTINGS
 } gd_setting;
 /* the variable's name ("GD_DEVICES") and what it does */

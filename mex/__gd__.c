@@ -34,6 +34,7 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
         gd_op_claim(nlhs, plhs, nrhs - 1, prhs + 1);
         return;
     }
+    gd_mex_call_begin(op);
     gd_use_devices(NULL, NULL); /* the default, unless the call says 'Devices' */
     gd_mex_home_reset();        /* device 1, unless a gdArray or 'Devices' says */
     for (size_t i = 0; i < sizeof OPS / sizeof OPS[0]; ++i)

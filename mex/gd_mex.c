@@ -2,12 +2,14 @@
 #include "gd_mex.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 void gd_mex_error(const char *fn, const char *id, const char *fmt, ...)
 {
@@ -456,9 +458,67 @@ static void warn(const char *id, const char *msg)
     for (int i = 0; i < 3; ++i) mxDestroyArray(args[i]);
 }
 
-void gd_mex_warn_fallback(const char *fn, const gd_timing *t)
+static void progress(const char *what, double done, double total);
+
+/* a monotonic clock in milliseconds */
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
+/* GD_VERBOSE's clock and the thread its lines come from */
+static double g_call_ms, g_said_ms;
+static pthread_t g_caller;
+static char g_op[32];
+
+void gd_mex_call_begin(const char *op)
+{
+    g_call_ms = now_ms();
+    g_said_ms = -1; /* nothing said yet */
+    g_caller = pthread_self();
+    /* the function's name: the operation without its "_info" */
+    snprintf(g_op, sizeof g_op, "%s", op);
+    char *tail = strstr(g_op, "_info");
+    if (tail) *tail = 0;
+    gd_set_progress(progress);
+}
+
+/* GD_VERBOSE's level: 0 (unset), 1, or 2 (progress from the start) */
+static int verbose(void)
+{
+    const char *v = gd_setting_text(GD_SET_VERBOSE);
+    return v && v[0] == '2' ? 2 : v && v[0] && v[0] != '0' ? 1 : 0;
+}
+
+/* a host loop's progress (gd_progress): with GD_VERBOSE, on Octave's
+ * thread, from 2 s into the call (GD_VERBOSE=2: from its first report),
+ * at most once a second */
+static void progress(const char *what, double done, double total)
+{
+    if (!pthread_equal(pthread_self(), g_caller)) return;
+    const int level = verbose();
+    if (!level) return;
+    const double ms = now_ms() - g_call_ms;
+    const int first = g_said_ms < 0;
+    if (level == 1 && ms < 2000) return;
+    if (!first && ms - g_said_ms < 1000) return;
+    g_said_ms = ms;
+    mexPrintf("gd: gd_%s: %s %.0f of %.0f (%.0f%%), %.1f s\n", g_op, what, done, total,
+              total > 0 ? 100 * done / total : 0.0, ms / 1000);
+    fflush(stdout);
+}
+
+void gd_mex_after_call(const char *fn, const gd_timing *t)
 {
     char msg[512];
+    if (verbose()) {
+        mexPrintf("gd: %s: %s on %s, %.2f ms", fn, t->variant, t->device, t->total_ms);
+        if (t->kernel[0]) mexPrintf(" (%s)", t->kernel);
+        mexPrintf("; kernel %.2f ms, upload %.2f ms, download %.2f ms\n", t->kernel_ms,
+                  t->upload_ms, t->download_ms);
+    }
     if (t->fallback[0] && !warned_once("__gd_warned_nogpu__")) {
         snprintf(msg, sizeof msg, "%s: running on the CPU: %s "
                  "(warning('off', 'gd:nogpu') silences this)", fn, t->fallback);

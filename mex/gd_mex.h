@@ -220,10 +220,16 @@ mxArray *gd_mex_wrap(const char *fn, double id);
  * function handle, naming the metrics gd has. */
 gd_metric gd_mex_metric(const char *fn, const mxArray *a);
 
-/* Warns once per Octave session (not per gateway) with id gd:nogpu when t
- * says 'auto' fell back, and with gd:threads when the CPU loops run on
- * one thread for want of stack (gd_cpu_note). */
-void gd_mex_warn_fallback(const char *fn, const gd_timing *t);
+/* After a call that succeeded: warns once per Octave session (not per
+ * gateway) with id gd:nogpu when t says 'auto' fell back, and with
+ * gd:threads when the CPU loops run on one thread for want of stack
+ * (gd_cpu_note); with GD_VERBOSE set, prints the call's line (fn, the
+ * variant, the device, the times). */
+void gd_mex_after_call(const char *fn, const gd_timing *t);
+
+/* The start of an operation op (__gd__.c): the clock of GD_VERBOSE's
+ * progress lines starts, on this (Octave's) thread. */
+void gd_mex_call_begin(const char *op);
 
 /* Registers the gateway's exit (every gdArray freed, then gd_release)
  * with mexAtExit, and Octave's pending interrupt as the kernel layer's

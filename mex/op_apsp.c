@@ -62,7 +62,7 @@ static void apsp(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[], int
     if (wp) pout = gd_mex_result_out(&P, resident, on_device, (size_t)W.rows, (size_t)W.rows, pcls);
     gd_status s = gd_apsp(variant, &W, dout, wp ? &pout : NULL, pcls, &vertex, &t);
     gd_mex_take_pair(FN, nlhs, plhs, &D, wp ? &P : NULL, s);
-    gd_mex_warn_fallback(FN, &t);
+    gd_mex_after_call(FN, &t);
     if (nlhs > 2) {
         const int64_t size[1] = {W.rows};
         plhs[2] = gd_mex_info(&t, W.cls, "steps/s", 1, size, 1);

@@ -68,7 +68,7 @@ void gd_op_upload(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
                          gd_mex_class_name(cls), bytes / 1048576.0);
         if (bytes) memcpy(buf, p, bytes);
         id = gd_reg_add(buf, 0, cls, h.rows, h.cols);
-        gd_mex_warn_fallback(FN, &t);
+        gd_mex_after_call(FN, &t);
     } else {
         if (s) gd_mex_fail(FN, s);
         id = gd_reg_add(dev, 1, cls, h.rows, h.cols);

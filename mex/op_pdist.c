@@ -153,7 +153,7 @@ static void run_knn(const char *FN, int nlhs, mxArray *plhs[], pdist_args *c, gd
     gd_status s = gd_knn(c->variant, &c->X, &c->Y, c->dist, c->K, c->largest, dout, iout,
                          c->icls, &t);
     gd_mex_take_pair(FN, nlhs, plhs, &D, &I, s);
-    gd_mex_warn_fallback(FN, &t);
+    gd_mex_after_call(FN, &t);
     if (nlhs > 2) {
         const int64_t size[4] = {mx, my, d, c->K};
         plhs[2] = gd_mex_info(&t, cls, "triples/s", 4, size, 2);
@@ -183,7 +183,7 @@ static void run_pdist(const char *FN, int NOPERANDS, int nlhs, mxArray *plhs[], 
         s = gd_pdist2(c->variant, &c->X, &c->Y, c->dist, out, &t);
     }
     plhs[0] = gd_mex_result_take(FN, &D, s);
-    gd_mex_warn_fallback(FN, &t);
+    gd_mex_after_call(FN, &t);
     if (nlhs > 1) {
         /* pdist's info is its second output, pdist2's its third (no I) */
         const int64_t size[3] = {mx, NOPERANDS == 1 ? mx : my, d};

@@ -54,7 +54,7 @@ static void minplus(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[], 
         s = gd_minplus(variant, &o.A, &o.B, out, &t);
     }
     gd_mex_take_pair(FN, nlhs, plhs, &R, witness ? &K : NULL, s);
-    gd_mex_warn_fallback(FN, &t);
+    gd_mex_after_call(FN, &t);
     if (nlhs > 2) {
         const int64_t size[3] = {o.m, o.k, o.n};
         plhs[2] = gd_mex_info(&t, o.cls, "steps/s", 3, size, o.first == 2 ? 2 : 1);
@@ -102,7 +102,7 @@ void gd_op_sgemm(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     gd_status s = gd_sgemm(variant, strcmp(edges, "guard") ? GD_EDGES_PAD : GD_EDGES_GUARD,
                            &o.A, &o.B, out, &t);
     plhs[0] = gd_mex_result_take(FN, &C, s);
-    gd_mex_warn_fallback(FN, &t);
+    gd_mex_after_call(FN, &t);
     if (nlhs > 1) {
         const int64_t size[3] = {o.m, o.k, o.n};
         plhs[1] = gd_mex_info(&t, GD_SINGLE, "flop/s", 3, size, 2);

@@ -63,3 +63,23 @@ for_function() {
     [ "$status" -eq 0 ]
     [[ "$output" == *"shapes ok"* ]]
 }
+
+@test "GD_VERBOSE: a line for each call (variant, device, times), and the host loops' progress" {
+    run env GD_VERBOSE=1 octave-cli -q --no-gui --no-init-file --no-history --eval \
+        "addpath('$GD_ROOT/octave'); warning('off', 'gd:nogpu'); D = gd_pdist(rand(50, 3), 'Variant', 'cpu'); R = gd_minplus(rand(40), 'Variant', 'cpu');"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"gd: gd_pdist: cpu on cpu"*" ms; kernel "* ]]
+    [[ "$output" == *"gd: gd_minplus: cpu on cpu"* ]]
+    # a short call says no progress at level 1; level 2 says it from the start
+    [[ "$output" != *" of "*"%)"* ]]
+    run env GD_VERBOSE=2 octave-cli -q --no-gui --no-init-file --no-history --eval \
+        "addpath('$GD_ROOT/octave'); warning('off', 'gd:nogpu'); D = gd_apsp(rand(300), 'Variant', 'cpu'); R = gd_minplus(rand(200), 'Variant', 'cpu');"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"gd: gd_apsp: round 0 of "* ]]
+    [[ "$output" == *"gd: gd_minplus: column block "*" of 13 ("* ]]
+    # unset: silent
+    run octave_run "warning('off', 'gd:nogpu'); D = gd_pdist(rand(50, 3), 'Variant', 'cpu');"
+    [[ "$output" != *"gd: gd_pdist"* ]]
+}

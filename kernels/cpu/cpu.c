@@ -136,10 +136,13 @@ enum { CPU_IB = 512, CPU_KB = 128, CPU_JB = 16 };
               int64_t n)                                                       \
     {                                                                          \
         const T init = k > 0 ? (INIT) : (EMPTY);                               \
-        int64_t njb = (n + CPU_JB - 1) / CPU_JB;                               \
+        int64_t njb = (n + CPU_JB - 1) / CPU_JB, done = 0;                     \
         _Pragma("omp parallel for schedule(dynamic) num_threads(gd_cpu_threads())") \
         for (int64_t jb = 0; jb < njb; ++jb) {                                 \
             if (gd_interrupted()) continue; /* Ctrl-C */                      \
+            int64_t d_;                                                        \
+            _Pragma("omp atomic capture") d_ = done++;                         \
+            gd_progress("column block", (double)d_, (double)njb);              \
             int64_t j0 = jb * CPU_JB;                                          \
             int64_t j1 = j0 + CPU_JB < n ? j0 + CPU_JB : n;                    \
             for (int64_t j = j0; j < j1; ++j)                                  \
@@ -250,6 +253,7 @@ int gd_cpu_minplus_int(gd_class cls, const void *A, const void *B, void *R, int3
         _Pragma("omp parallel for schedule(dynamic, 8) num_threads(gd_cpu_threads())") \
         for (int64_t j = 0; j < n - 1; ++j) {                                  \
             if (gd_interrupted()) continue; /* Ctrl-C */                      \
+            gd_progress("column", (double)j, (double)(n - 1));                 \
             T *col = D + j * (2 * n - j - 1) / 2; /* pairs (j+1.., j) */      \
             const int64_t len = n - j - 1;                                     \
             for (int64_t r = 0; r < len; ++r) col[r] = 0;                      \
@@ -673,6 +677,7 @@ DEFINE_CPU_FW_TILE(gd_cpu_fw_d, double, 8, 8, GD_PLUS)
         }                                                                      \
         for (int64_t kb = 0; kb < nb; ++kb) {                                  \
             if (gd_interrupted()) break; /* Ctrl-C: the rest undone */        \
+            gd_progress("round", (double)kb, (double)nb);                      \
             const int64_t k0 = kb * FW_B;                                      \
             NAME##_block(D, P, H, n, k0, k0, k0);                              \
             _Pragma("omp parallel for schedule(dynamic) num_threads(gd_cpu_threads())") \

@@ -1,4 +1,4 @@
-/* interrupt.c - Ctrl-C. The gateway gives the kernel layer a function that
+/* interrupt.c - Ctrl-C, and the progress of long host loops (below). The gateway gives the kernel layer a function that
  * says whether the user asked to stop (Octave's pending interrupt); the
  * host loops ask it between pieces of work (a round of Floyd-Warshall, a
  * block of columns, a chunk of queries) and leave the rest undone. The
@@ -11,6 +11,19 @@
 static int (*volatile g_check)(void);
 
 void gd_set_interrupt_check(int (*pending)(void)) { g_check = pending; }
+
+static void (*volatile g_report)(const char *, double, double);
+
+void gd_set_progress(void (*report)(const char *what, double done, double total))
+{
+    g_report = report;
+}
+
+void gd_progress(const char *what, double done, double total)
+{
+    void (*f)(const char *, double, double) = g_report;
+    if (f) f(what, done, total);
+}
 
 int gd_interrupted(void)
 {
