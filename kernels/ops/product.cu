@@ -592,6 +592,9 @@ static gd_status run_cpu(const gd_product_op &op, gd_class cls, const gd_matrix 
         double t0 = gd_now_ms();
         if (!s) s = op.cpu(cls, Ah.ptr, Bh.ptr, buf, K, m, k, n, args);
         t->kernel_ms = gd_now_ms() - t0;
+        /* Ctrl-C: the results are partial; nothing more is made of them
+         * (the witness's conversion would touch a fresh array of m x n) */
+        if (!s && gd_interrupted()) s = gd_fail(GD_ERR_INTERRUPT, "interrupted");
     }
     if (buf || out.device) s = gd_host_result_end(&out, buf, bytes, s, t);
     if (K && !s) s = gd_host_index_result(&kout, K, m, n, args.witness_cls, &out, "K", t);
