@@ -74,11 +74,13 @@ for_function() {
     # a short call says no progress at level 1; level 2 says it from the start
     [[ "$output" != *" of "*"%)"* ]]
     run env GD_VERBOSE=2 octave-cli -q --no-gui --no-init-file --no-history --eval \
-        "addpath('$GD_ROOT/octave'); warning('off', 'gd:nogpu'); D = gd_apsp(rand(300), 'Variant', 'cpu'); R = gd_minplus(rand(200), 'Variant', 'cpu');"
+        "addpath('$GD_ROOT/octave'); warning('off', 'gd:nogpu'); D = gd_apsp(rand(300), 'Variant', 'cpu'); R = gd_minplus(rand(1000), 'Variant', 'cpu');"
     echo "$output"
     [ "$status" -eq 0 ]
     [[ "$output" == *"gd: gd_apsp: round 0 of "* ]]
-    [[ "$output" == *"gd: gd_minplus: column block "*" of 13 ("* ]]
+    # (Octave's thread prints, among the OpenMP team's; with 63 blocks it
+    # takes some of them however busy the machine is)
+    [[ "$output" == *"gd: gd_minplus: column block "*" of 63 ("* ]]
     # unset: silent
     run octave_run "warning('off', 'gd:nogpu'); D = gd_pdist(rand(50, 3), 'Variant', 'cpu');"
     [[ "$output" != *"gd: gd_pdist"* ]]
