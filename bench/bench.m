@@ -31,15 +31,6 @@ function s = resident_row (name, h, r, k)
   s = sprintf ("| %s | %.2f | %.2f | %.2f | %.3f |\n", name, h, r, k, r / k);
 endfunction
 
-function x = pick (cond, a, b)
-  ## a when cond, else b
-  if (cond)
-    x = a;
-  else
-    x = b;
-  endif
-endfunction
-
 
 dev = gd_info ();
 if (! dev.available)

@@ -1,5 +1,5 @@
-## bench_common.m - the timing helpers bench.m and bench_fresh.m share
-## (sourced by both).
+## bench_common.m - the helpers bench.m, bench_fresh.m and bench_devices.m
+## share (sourced by each).
 
 1;
 
@@ -87,4 +87,13 @@ function text = merge_results (old, head, new)
     endif
     text = [text "## " s];
   endfor
+endfunction
+
+function x = pick (cond, a, b)
+  ## a when cond, else b
+  if (cond)
+    x = a;
+  else
+    x = b;
+  endif
 endfunction

@@ -16,13 +16,7 @@
 
 1;
 
-function x = pick (cond, a, b)
-  if (cond)
-    x = a;
-  else
-    x = b;
-  endif
-endfunction
+source ("bench/bench_common.m");
 
 function [th, tk, tu, td, tp] = timed (f, reps)
   ## medians of reps calls of f, which returns [R, info]
