@@ -171,6 +171,7 @@ int main(int argc, char **argv)
     fill(B, nb, j.cls, nonneg ? 0.0 : -8.0);
 
     gd_timing t;
+    memset(&t, 0, sizeof t); /* the place: this thread's device */
     gd_status s = run(&j, "cpu", A, B, R, NULL, &t);
     if (!s) {
         memset(C, 0xCD, nc * es); /* an unwritten element shows */

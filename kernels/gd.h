@@ -136,15 +136,16 @@ gd_status gd_device_query(gd_device_info *out);
  * part with the one-device kernels, so the result is the same, bit for
  * bit, as on one device.
  *
- * Each host thread has a current device (gd_set_device; device 0 at
- * first): a call runs there unless its device selection divides it, and
- * a resident result (gd_out's device) is left there. A resident operand
- * on another device is first copied to the device that reads it, peer to
+ * Where a call runs is a parameter of the call, its timing's place (t->at,
+ * below): the device it runs on and leaves a resident result on (by
+ * default this host thread's current device, gd_set_device, device 0 at
+ * first), and the devices it may divide over. A resident operand on
+ * another device is first copied to the device that reads it, peer to
  * peer. Products (gd_minplus, gd_sgemm, gd_pdist2) with resident operands
- * or results divide when the thread's selection was set explicitly
- * (gd_use_devices with a list or 'all'), each device computing its panel
- * and copying it into the result on the current device; the other
- * operations with resident data run on the current device alone. */
+ * or results divide when the place names its devices (divide set: a list
+ * or every device), each device computing its panel and copying it into
+ * the result on the call's device; the other operations with resident
+ * data run on the call's device alone. */
 enum { GD_MAX_DEVICES = 16 };
 
 /* Devices by index, 0-based, in CUDA's order (CUDA_VISIBLE_DEVICES applies
@@ -162,20 +163,21 @@ int gd_device_count(void);
 /* Fills *out for device index i (0-based); GD_ERR_INPUT past the count. */
 gd_status gd_device_query_at(int i, gd_device_info *out);
 
-/* The devices of the calls this host thread makes from now on: *d (NULL:
- * the default, GD_DEVICES's list when set, else every device). Checks the
- * indices (GD_ERR_INPUT for one past the count or one given twice, naming
- * origin: "'Devices'"); on failure the selection is the default. */
-gd_status gd_use_devices(const gd_devices *d, const char *origin);
+/* Checks a device list for a call's place: GD_ERR_INPUT for an index
+ * past the count or one given twice, naming origin ("'Devices'"). */
+gd_status gd_check_devices(const gd_devices *d, const char *origin);
 /* The default: GD_DEVICES ("all", or indices 1-based as Octave counts
  * them: "1", "1,2", "[1 2]"); GD_ERR_INPUT when it does not parse. */
 gd_status gd_default_devices(gd_devices *out);
 
-/* The thread's current device (0-based index), and setting it:
- * GD_ERR_INPUT for an index past the devices gd sees (any index is taken
- * where there is no GPU: the CPU runs every call). */
+/* The thread's current device (0-based index), where a call whose place
+ * names no device runs, and setting it: GD_ERR_INPUT for an index past
+ * the devices gd sees (any index is taken where there is no GPU: the CPU
+ * runs every call). */
 int gd_get_device(void);
 gd_status gd_set_device(int index);
+/* gd_set_device's check alone (for a place's device) */
+gd_status gd_check_device(int index);
 
 /* The name of the device in use (once any call has used it), else "". */
 const char *gd_device_name(void);
@@ -186,6 +188,22 @@ void gd_release(void);
 
 /* ---- timings and variants ------------------------------------------- */
 
+/* Where a call runs: set by its caller, read by the call, never changed
+ * by it (all zero: the defaults). */
+typedef struct {
+    int device;         /* the device (index + 1) the call runs on and
+                           leaves a resident result on; 0: this thread's
+                           current device (gd_set_device) */
+    int divide;         /* 1: the call divides over devices (n == 0: every
+                           device gd sees), resident data as described
+                           above; 0: the default, GD_DEVICES's list when
+                           set, else every device where the work pays, and
+                           resident data stays on the call's device */
+    gd_devices devices;
+} gd_place;
+
+/* A call's record: t->at is the caller's (where the call runs); the rest
+ * is the call's report, reset as the call begins. */
 typedef struct {
     char variant[32];   /* the variant that ran ('auto' resolved) */
     char kernel[96];    /* which of its kernels, where a variant has two
@@ -206,6 +224,7 @@ typedef struct {
     int kept;           /* 1: the result stayed on the device */
     int devices;        /* devices the call ran on (0: none, the host) */
     int device_idx[GD_MAX_DEVICES]; /* which (0-based indices) */
+    gd_place at;        /* in: where the call runs (above) */
 } gd_timing;
 
 typedef struct {

@@ -35,8 +35,8 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
         return;
     }
     gd_mex_call_begin(op);
-    gd_use_devices(NULL, NULL); /* the default, unless the call says 'Devices' */
-    gd_mex_home_reset();        /* device 1, unless a gdArray or 'Devices' says */
+    gd_mex_home_reset(); /* device 1 and the default devices, unless a gdArray or
+                            'Devices' says */
     for (size_t i = 0; i < sizeof OPS / sizeof OPS[0]; ++i)
         if (!strcmp(op, OPS[i].name)) {
             OPS[i].fn(nlhs, plhs, nrhs - 1, prhs + 1);

@@ -95,7 +95,7 @@ double gd_reg_add(void *ptr, int on_device, gd_class cls, int64_t rows, int64_t 
         e->m.rows = rows;
         e->m.cols = cols;
         e->m.ld = rows;
-        e->m.dev = on_device ? gd_get_device() : 0; /* where the call left it */
+        e->m.dev = on_device ? gd_mex_place()->device - 1 : 0; /* where the call left it */
         e->gen = next_gen();
         e->bytes = (size_t)(rows * cols) * gd_class_bytes(cls);
         g_bytes += (double)e->bytes;
@@ -105,7 +105,7 @@ double gd_reg_add(void *ptr, int on_device, gd_class cls, int64_t rows, int64_t 
     }
 full:
     if (on_device)
-        gd_dev_free(ptr);
+        gd_dev_free_at(gd_mex_place()->device - 1, ptr);
     else
         free(ptr);
     gd_mex_error("gdArray", "gd:memory", "cannot record another gdArray (%zu are live)",
@@ -170,24 +170,6 @@ void gd_reg_stats(double *count, double *bytes)
 }
 
 /* ---- operands ---------------------------------------------------------- */
-
-/* The call's device (the thread's current device, where it runs and
- * leaves a resident result): device 1 unless the call's first gdArray
- * lives elsewhere, or 'Devices' names a list (its first device). */
-static int g_home_fixed; /* 0: not yet; 1: a gdArray's; 2: 'Devices' list's */
-
-void gd_mex_home_reset(void)
-{
-    g_home_fixed = 0;
-    gd_set_device(0);
-}
-
-void gd_mex_home(int dev, int from_list)
-{
-    if (g_home_fixed == 2 || (g_home_fixed == 1 && !from_list)) return;
-    if (gd_set_device(dev)) return; /* the list was checked; a gdArray's device exists */
-    g_home_fixed = from_list ? 2 : 1;
-}
 
 int gd_mex_is_gdarray(const mxArray *a) { return mxIsClass(a, "gdArray"); }
 
@@ -292,7 +274,7 @@ void gd_mex_result_free(gd_mex_result *r)
 {
     if (r->host.array) mxDestroyArray(r->host.array);
     free(r->buf);
-    if (r->dev) gd_dev_free(r->dev);
+    if (r->dev) gd_dev_free_at(gd_mex_place()->device - 1, r->dev);
     memset(r, 0, sizeof *r);
 }
 

@@ -226,12 +226,43 @@ static double gd_mex_scalar_at(const mxArray *v, size_t i)
     }
 }
 
+/* ---- the call's place ---------------------------------------------- */
+
+static gd_place g_place;
+static int g_home_fixed; /* 0: not yet; 1: a gdArray's; 2: 'Devices' list's */
+
+void gd_mex_home_reset(void)
+{
+    memset(&g_place, 0, sizeof g_place);
+    g_place.device = 1;
+    g_home_fixed = 0;
+}
+
+void gd_mex_home(int dev, int from_list)
+{
+    if (g_home_fixed == 2 || (g_home_fixed == 1 && !from_list)) return;
+    if (gd_check_device(dev)) return; /* the list was checked; a gdArray's device exists */
+    g_place.device = dev + 1;
+    g_home_fixed = from_list ? 2 : 1;
+}
+
+const gd_place *gd_mex_place(void) { return &g_place; }
+
+gd_timing gd_mex_timing(void)
+{
+    gd_timing t;
+    memset(&t, 0, sizeof t);
+    t.at = g_place;
+    return t;
+}
+
 void gd_mex_devices_option(const char *fn, const mxArray *v)
 {
     gd_devices d;
     memset(&d, 0, sizeof d);
     if (gd_mex_is_string(v, "all")) {
-        gd_use_devices(&d, NULL);
+        g_place.divide = 1;
+        g_place.devices = d;
         return;
     }
     const size_t n = mxGetNumberOfElements(v);
@@ -247,7 +278,9 @@ void gd_mex_devices_option(const char *fn, const mxArray *v)
         d.idx[i] = (int)x - 1;
     }
     d.n = (int)n;
-    if (gd_use_devices(&d, "'Devices'")) gd_mex_error(fn, "gd:input", "%s", gd_last_error());
+    if (gd_check_devices(&d, "'Devices'")) gd_mex_error(fn, "gd:input", "%s", gd_last_error());
+    g_place.divide = 1;
+    g_place.devices = d;
     gd_mex_home(d.idx[0], 1); /* a resident result is left on the list's first device */
 }
 
@@ -335,7 +368,7 @@ mxArray *gd_mex_info(const gd_timing *t, gd_class cls, const char *rate_unit,
     const int nd = t->devices > 0 ? t->devices : strncmp(t->device, "cpu", 3) && t->device[0] ? 1 : 0;
     mxArray *dv = mxCreateDoubleMatrix(nd ? 1 : 0, (mwSize)nd, mxREAL);
     for (int i = 0; i < nd; ++i)
-        mxGetDoubles(dv)[i] = (t->devices > 0 ? t->device_idx[i] : gd_get_device()) + 1;
+        mxGetDoubles(dv)[i] = (t->devices > 0 ? t->device_idx[i] : t->at.device - 1) + 1;
     mxSetField(s, 0, "devices", dv);
     return s;
 }

@@ -55,10 +55,21 @@ void gd_mex_options(const char *fn, int nrhs, const mxArray *prhs[],
                     const mxArray *values[]);
 
 /* Every operation's option 'Devices' (gd_mex_options takes it whatever
- * the operation): 'all' or a vector of indices from 1; selects them for
- * the call (gd_use_devices) or raises gd:input. The gateway selects the
- * default (GD_DEVICES) before each call. */
+ * the operation): 'all' or a vector of indices from 1; names them in the
+ * call's place (gd_mex_place) or raises gd:input. Each call starts from
+ * the default (GD_DEVICES; gd_mex_home_reset). */
 void gd_mex_devices_option(const char *fn, const mxArray *v);
+
+/* The call's place (gd_place): its device, gd_mex_home_reset at each
+ * call's start (device 1); gd_mex_home(dev, 0) for each gdArray operand
+ * (the first one's device wins), gd_mex_home(dev, 1) for a 'Devices' list
+ * (its first device, over any gdArray's); the devices it divides over,
+ * 'Devices'. A resident result is registered on the call's device. */
+void gd_mex_home_reset(void);
+void gd_mex_home(int dev, int from_list);
+const gd_place *gd_mex_place(void);
+/* a timing whose place is the call's, for the kernel layer's calls */
+gd_timing gd_mex_timing(void);
 
 /* The text of a string option, lower-cased into buf. */
 void gd_mex_option_string(const char *fn, const char *optname,
@@ -193,13 +204,6 @@ int gd_mex_on_device(int n, const gd_matrix *const ops[]);
  * starts at a random value each time the gateway is loaded: an id from
  * before a reload, of a freed entry or made up matches no live entry. */
 double gd_reg_add(void *ptr, int on_device, gd_class cls, int64_t rows, int64_t cols);
-/* The call's device (gd_set_device): gd_mex_home_reset at each call's
- * start (device 1); gd_mex_home(dev, 0) for each gdArray operand (the
- * first one's device wins), gd_mex_home(dev, 1) for a 'Devices' list (its
- * first device, over any gdArray's). A resident result is registered on
- * the call's device. */
-void gd_mex_home_reset(void);
-void gd_mex_home(int dev, int from_list);
 /* the entry's matrix, or NULL when id names no live entry */
 const gd_matrix *gd_reg_find(double id);
 /* the entry is held by a gdArray object (the constructor's upload): no

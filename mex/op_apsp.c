@@ -54,7 +54,7 @@ static void apsp(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[], int
 
     const int on_device = W.where == GD_DEVICE;
     gd_mex_result D, P;
-    gd_timing t;
+    gd_timing t = gd_mex_timing();
     int64_t vertex = 0;
     gd_out dout = gd_mex_result_out(&D, resident, on_device, (size_t)W.rows, (size_t)W.rows, W.cls);
     gd_out pout;

@@ -40,7 +40,9 @@ void gd_op_upload(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
         if (!(x >= 1 && x <= 1e6 && x == floor(x)))
             gd_mex_error(FN, "gd:input", "'Device' must be one whole device index from 1 "
                          "(as gd_info numbers the devices)");
-        if (gd_set_device((int)x - 1)) gd_mex_error(FN, "gd:input", "'Device': %s", gd_last_error());
+        if (gd_check_device((int)x - 1))
+            gd_mex_error(FN, "gd:input", "'Device': %s", gd_last_error());
+        gd_mex_home((int)x - 1, 1);
     }
     /* single, double and the integer classes (int8 ... uint64) */
     const int ic = gd_mex_int_class(prhs[0]);
@@ -51,7 +53,7 @@ void gd_op_upload(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     const gd_class cls = ic >= 0 ? (gd_class)ic : mxIsSingle(prhs[0]) ? GD_SINGLE : GD_DOUBLE;
     const void *p = mxGetData(prhs[0]);
     const gd_matrix h = gd_host_matrix(p, cls, (int64_t)mxGetM(prhs[0]), (int64_t)mxGetN(prhs[0]));
-    gd_timing t;
+    gd_timing t = gd_mex_timing();
     memset(&t, 0, sizeof t);
     void *dev = NULL;
     gd_status s = gd_dev_upload(&h, &dev, &t);
@@ -81,7 +83,7 @@ void gd_op_upload(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 static mxArray *download(const char *fn, const gd_matrix *m)
 {
     gd_mex_out R;
-    gd_timing t;
+    gd_timing t = gd_mex_timing();
     gd_status s = gd_dev_download(m, gd_mex_output(&R, (size_t)m->rows, (size_t)m->cols, m->cls), &t);
     if (s) {
         if (R.array) mxDestroyArray(R.array);
@@ -133,7 +135,7 @@ void gd_op_transpose(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     gd_matrix m;
     array_arg(FN, "G", nrhs, prhs, &m);
     gd_mex_result R;
-    gd_timing t;
+    gd_timing t = gd_mex_timing();
     gd_out out = gd_mex_result_out(&R, 1, m.where == GD_DEVICE, (size_t)m.cols, (size_t)m.rows,
                                    m.cls);
     plhs[0] = gd_mex_result_take(FN, &R, gd_transpose(&m, out, &t));
@@ -155,7 +157,7 @@ void gd_op_squareform(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]
         rc = m.rows > 1 ? m.rows * (m.rows - 1) / 2 : 0;
     }
     gd_mex_result R;
-    gd_timing t;
+    gd_timing t = gd_mex_timing();
     int flags = 0;
     gd_out out = gd_mex_result_out(&R, 1, m.where == GD_DEVICE, (size_t)rr, (size_t)rc, m.cls);
     gd_status s = gd_squareform(&m, tomatrix, out, &flags, &t);

@@ -146,7 +146,7 @@ static void run_knn(const char *FN, int nlhs, mxArray *plhs[], pdist_args *c, gd
     if (c->K > mx) c->K = mx;
     const gd_matrix *ops[2] = {&c->X, &c->Y};
     gd_mex_result D, I;
-    gd_timing t;
+    gd_timing t = gd_mex_timing();
     const int on = gd_mex_on_device(2, ops);
     gd_out dout = gd_mex_result_out(&D, c->resident, on, (size_t)c->K, (size_t)my, cls);
     gd_out iout = gd_mex_result_out(&I, c->resident, on, (size_t)c->K, (size_t)my, c->icls);
@@ -167,7 +167,7 @@ static void run_pdist(const char *FN, int NOPERANDS, int nlhs, mxArray *plhs[], 
     const int64_t mx = c->X.rows, d = c->X.cols, my = c->Y.rows;
     const gd_matrix *ops[2] = {&c->X, &c->Y};
     gd_mex_result D;
-    gd_timing t;
+    gd_timing t = gd_mex_timing();
     gd_status s;
     if (NOPERANDS == 1) {
         /* D's n(n-1)/2 columns: from the bytes the kernel layer asks for

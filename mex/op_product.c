@@ -42,7 +42,7 @@ static void minplus(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[], 
     const gd_matrix *ops[2] = {&o.A, &o.B};
     const int on_device = gd_mex_on_device(2, ops);
     gd_mex_result R, K;
-    gd_timing t;
+    gd_timing t = gd_mex_timing();
     gd_out out = gd_mex_result_out(&R, o.resident, on_device, (size_t)o.m, (size_t)o.n, o.cls);
     gd_status s;
     witness = witness && nlhs > 1;
@@ -96,7 +96,7 @@ void gd_op_sgemm(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
      * a 1x1 operand multiplies element by element: gd.h) */
     const gd_matrix *ops[2] = {&o.A, &o.B};
     gd_mex_result C;
-    gd_timing t;
+    gd_timing t = gd_mex_timing();
     gd_out out = gd_mex_result_out(&C, o.resident, gd_mex_on_device(2, ops), (size_t)o.m,
                                    (size_t)o.n, GD_SINGLE);
     gd_status s = gd_sgemm(variant, strcmp(edges, "guard") ? GD_EDGES_PAD : GD_EDGES_GUARD,

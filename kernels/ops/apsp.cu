@@ -1652,13 +1652,19 @@ static gd_status fw_round(fw_device *dv, int nd, int64_t r, int64_t rounds, bool
     return GD_OK;
 }
 
-/* What the devices' threads share: the call's W, its host results, the
- * devices. */
+/* The call across devices; what the devices' threads share: the call's
+ * W, its host results, the devices. */
 struct fw_call {
     fw_device *dv;
     const gd_matrix *W;
     gd_out *D, *P; /* host results (P: NULL where not asked) */
     gd_class pcls;
+    int nd;
+    int64_t n, np, blocks;
+    gd_class cls;     /* the rounds' (an integer W's from its range) */
+    size_t es;
+    int at;           /* the device where the call failed (-1: the parts name theirs) */
+    gd_timing parts;  /* gd_run_parts's; each device's times are in its t */
 };
 
 /* Part e (on device e's thread): W's rows of its slab uploaded, an array
@@ -1774,62 +1780,66 @@ static gd_status fw_results_part(void *c, int e, int nd, gd_timing *)
     return s;
 }
 
-static gd_status fw_devices(const gd_matrix &W, gd_out Dout, const gd_out *P0, gd_class pcls,
-                            int64_t *cycle_vertex, int nd, const int *idx, gd_timing *t,
-                            bool *redo)
+/* The devices' slabs (rows of blocks) and their apsp_runs, before the
+ * upload */
+static void fw_begin(fw_call &x, fw_device *dv, int nd, const int *idx)
 {
-    *redo = false;
-    fw_device dv[GD_MAX_DEVICES];
-    memset(dv, 0, sizeof dv);
-    const int mine = gd_device_index();
-    const int64_t n = W.rows, np = gd_round_up(n, FB), blocks = np / FB;
-    /* an integer W: the rounds' class from its range (every slab's) */
-    const gd_class wcls = W.cls;
-    gd_class cls = wcls;
-    size_t es = gd_class_bytes(cls);
-    const size_t wes = es;
-    gd_status s = GD_OK;
-    gd_out Pout = {};
-    if (P0) Pout = *P0;
-    fw_call x = {dv, &W, &Dout, P0 ? &Pout : NULL, pcls};
-    gd_timing parts = {}; /* gd_run_parts's; each device's times are in its t */
+    const gd_matrix &W = *x.W;
+    x.dv = dv;
+    x.nd = nd;
+    x.n = W.rows;
+    x.np = gd_round_up(x.n, FB);
+    x.blocks = x.np / FB;
+    x.cls = W.cls;
+    x.es = gd_class_bytes(W.cls);
+    x.at = -1;
     for (int e = 0; e < nd; ++e) {
         fw_device &f = dv[e];
         f.index = idx[e];
         f.ord = gd_device_ordinal(idx[e]);
-        f.row0 = blocks * e / nd * FB;
-        f.row1 = blocks * (e + 1) / nd * FB;
+        f.row0 = x.blocks * e / nd * FB;
+        f.row1 = x.blocks * (e + 1) / nd * FB;
         f.r.al = &f.al;
-        f.r.cls = f.r.wcls = wcls;
-        f.r.es = es;
-        f.r.n = n;
-        f.r.np = np;
+        f.r.cls = f.r.wcls = W.cls;
+        f.r.es = x.es;
+        f.r.n = x.n;
+        f.r.np = x.np;
     }
-    /* W (a host matrix: resident data stays on one device): each device
-     * uploads its slab's rows (all of W where P is asked), beside the
-     * others; an integer W's range from theirs */
-    int at = -1; /* the device where the call failed (the parts name theirs) */
-    s = gd_run_parts(nd, idx, fw_upload_part, &x, &parts);
-    if (!s && gd_class_is_int(wcls)) {
-        unsigned long long r[2] = {0, 0};
-        for (int e = 0; e < nd; ++e) {
-            r[0] = dv[e].range[0] > r[0] ? dv[e].range[0] : r[0];
-            r[1] |= dv[e].range[1];
-        }
-        on_device(dv[0]);
-        if (!(s = dv[0].r.exact_class_of(r))) {
-            cls = dv[0].r.cls;
-            es = gd_class_bytes(cls);
-            for (int q = 0; q < nd; ++q) {
-                dv[q].r.cls = cls;
-                dv[q].r.es = es;
-            }
-        }
+}
+
+/* an integer W: the rounds' class from every slab's range */
+static gd_status fw_class(fw_call &x)
+{
+    fw_device *dv = x.dv;
+    unsigned long long r[2] = {0, 0};
+    for (int e = 0; e < x.nd; ++e) {
+        r[0] = dv[e].range[0] > r[0] ? dv[e].range[0] : r[0];
+        r[1] |= dv[e].range[1];
     }
-    for (int e = 0; e < nd && !s; ++e) {
-        fw_device &f = dv[e];
+    on_device(dv[0]);
+    gd_status s = dv[0].r.exact_class_of(r);
+    if (s) return s;
+    x.cls = dv[0].r.cls;
+    x.es = gd_class_bytes(x.cls);
+    for (int q = 0; q < x.nd; ++q) {
+        dv[q].r.cls = x.cls;
+        dv[q].r.es = x.es;
+    }
+    return GD_OK;
+}
+
+/* Each device's slab of D, its panels and events, D filled from W; then
+ * the flags of every slab together: a NaN anywhere, the first negative
+ * self-loop, whether every weight is non-negative */
+static gd_status fw_prepare(fw_call &x, int64_t *cycle_vertex)
+{
+    const gd_class cls = x.cls;
+    const int64_t np = x.np;
+    gd_status s = GD_OK;
+    for (int e = 0; e < x.nd && !s; ++e) {
+        fw_device &f = x.dv[e];
         on_device(f);
-        at = e;
+        x.at = e;
         const int64_t rows = f.row1 - f.row0;
         /* its slab's rows of D alone */
         f.r.d0 = f.row0;
@@ -1844,70 +1854,65 @@ static gd_status fw_devices(const gd_matrix &W, gd_out Dout, const gd_out *P0, g
             (s = f.r.alloc(&f.Bt[0], np, FB, cls, "the row panel")) ||
             (s = f.r.alloc(&f.Bt[1], np, FB, cls, "the row panel")))
             break;
-        if ((s = gd_cuda(cudaEventCreateWithFlags(&f.published, cudaEventDisableTiming),
-                         "cudaEventCreate")) ||
-            (s = gd_cuda(cudaEventCreateWithFlags(&f.pulled, cudaEventDisableTiming),
-                         "cudaEventCreate")) ||
-            (s = gd_cuda(cudaEventCreateWithFlags(&f.cross, cudaEventDisableTiming),
-                         "cudaEventCreate")) ||
-            (s = gd_cuda(cudaEventCreateWithFlags(&f.ready, cudaEventDisableTiming),
-                         "cudaEventCreate")))
-            break;
+        cudaEvent_t *evs[4] = {&f.published, &f.pulled, &f.cross, &f.ready};
+        for (int q = 0; q < 4 && !s; ++q)
+            s = gd_cuda(cudaEventCreateWithFlags(evs[q], cudaEventDisableTiming),
+                        "cudaEventCreate");
+        if (s) break;
         /* its slab of D (and the flags of its rows of W) */
         cudaEventRecord(gd_event(0), f.r.st);
         if ((s = f.r.fill_launch(f.row0, rows))) break;
         cudaEventRecord(gd_event(1), f.r.st);
     }
-    /* the flags of every slab together: a NaN anywhere, the first
-     * negative self-loop, whether every weight is non-negative */
-    if (!s) {
-        int fl[2] = {0, 0x7fffffff};
-        for (int e = 0; e < nd && !s; ++e) {
-            on_device(dv[e]);
-            at = e;
-            int f[2] = {0, 0x7fffffff};
-            if ((s = dv[e].r.fill_read(f))) break;
-            fl[0] |= f[0];
-            if ((f[0] & F_NEGDIAG) && f[1] < fl[1]) fl[1] = f[1];
-        }
-        at = 0;
-        if (!s) s = dv[0].r.fill_verdict(fl, cycle_vertex);
-        for (int e = 1; e < nd && !s; ++e) dv[e].r.nonneg = dv[0].r.nonneg;
+    int fl[2] = {0, 0x7fffffff};
+    for (int e = 0; e < x.nd && !s; ++e) {
+        on_device(x.dv[e]);
+        x.at = e;
+        int f[2] = {0, 0x7fffffff};
+        if ((s = x.dv[e].r.fill_read(f))) break;
+        fl[0] |= f[0];
+        if ((f[0] & F_NEGDIAG) && f[1] < fl[1]) fl[1] = f[1];
     }
-    if (!s) {
-        const bool nonneg = dv[0].r.nonneg;
-        for (int e = 0; e < nd; ++e) {
-            on_device(dv[e]);
-            cudaEventRecord(gd_event(2), dv[e].r.st);
-            cudaEventRecord(dv[e].cross, dv[e].r.st); /* round 0's panels follow the fill */
-        }
-        s = cls == GD_SINGLE ? fw_close<float>(dv, nd, 0, nonneg) : fw_close<double>(dv, nd, 0, nonneg);
-        for (int64_t r = 0; r < blocks && !s; ++r)
-            s = cls == GD_SINGLE ? fw_round<float>(dv, nd, r, blocks, nonneg)
-                                 : fw_round<double>(dv, nd, r, blocks, nonneg);
-        for (int e = 0; e < nd; ++e) {
-            /* the stream goes on after everything on L */
-            on_device(dv[e]);
-            cudaEventRecord(dv[e].ready, dv[e].L);
-            cudaStreamWaitEvent(dv[e].r.st, dv[e].ready, 0);
-            cudaEventRecord(gd_event(3), dv[e].r.st);
-        }
+    if (s) return s;
+    x.at = 0;
+    if ((s = x.dv[0].r.fill_verdict(fl, cycle_vertex))) return s;
+    for (int e = 1; e < x.nd; ++e) x.dv[e].r.nonneg = x.dv[0].r.nonneg;
+    return GD_OK;
+}
+
+/* every round on every device, timed from the fill to the last */
+template <class T> static gd_status fw_all_rounds(fw_call &x)
+{
+    fw_device *dv = x.dv;
+    const bool nonneg = dv[0].r.nonneg;
+    for (int e = 0; e < x.nd; ++e) {
+        on_device(dv[e]);
+        cudaEventRecord(gd_event(2), dv[e].r.st);
+        cudaEventRecord(dv[e].cross, dv[e].r.st); /* round 0's panels follow the fill */
     }
-    /* D's host result made, and its pages touched, while the rounds run
-     * (with P it waits: a cycle of weight 0 runs the call again
-     * elsewhere) */
-    if (!s && !P0) {
-        at = -1;
-        s = dv[0].r.host_results(Dout, NULL, pcls);
+    gd_status s = fw_close<T>(dv, x.nd, 0, nonneg);
+    for (int64_t r = 0; r < x.blocks && !s; ++r) s = fw_round<T>(dv, x.nd, r, x.blocks, nonneg);
+    for (int e = 0; e < x.nd; ++e) {
+        /* the stream goes on after everything on L */
+        on_device(dv[e]);
+        cudaEventRecord(dv[e].ready, dv[e].L);
+        cudaStreamWaitEvent(dv[e].r.st, dv[e].ready, 0);
+        cudaEventRecord(gd_event(3), dv[e].r.st);
     }
-    /* a negative cycle: the first vertex of any slab with a negative
-     * diagonal entry */
+    return s;
+}
+
+/* a negative cycle: the first vertex of any slab with a negative diagonal
+ * entry (*cycle_vertex and GD_ERR_NEGCYCLE); each device's times read */
+static gd_status fw_negative(fw_call &x, int64_t *cycle_vertex)
+{
     int64_t neg = 0;
-    for (int e = 0; e < nd && !s; ++e) {
-        fw_device &f = dv[e];
+    gd_status s = GD_OK;
+    for (int e = 0; e < x.nd && !s; ++e) {
+        fw_device &f = x.dv[e];
         on_device(f);
-        at = e;
-        const int64_t last = f.row1 < n ? f.row1 : n;
+        x.at = e;
+        const int64_t last = f.row1 < x.n ? f.row1 : x.n;
         if (last <= f.row0) continue;
         const int start[2] = {0, 0x7fffffff};
         int fl[2];
@@ -1919,7 +1924,7 @@ static gd_status fw_devices(const gd_matrix &W, gd_out Dout, const gd_out *P0, g
          * every rows + 1 */
         const unsigned bl = gd_blocks_for(last - f.row0, 256);
         const int64_t held = f.row1 - f.row0;
-        if (cls == GD_SINGLE)
+        if (x.cls == GD_SINGLE)
             apsp_diag<float><<<bl, 256, 0, st>>>((const float *)f.r.D + f.row0 * held,
                                                  last - f.row0, held, f.r.flags);
         else
@@ -1934,57 +1939,48 @@ static gd_status fw_devices(const gd_matrix &W, gd_out Dout, const gd_out *P0, g
         f.t.prep_ms = gd_elapsed(0, 1);
         f.t.kernel_ms = gd_elapsed(2, 3);
     }
-    if (!s && neg) {
-        *cycle_vertex = neg;
-        s = gd_fail(GD_ERR_NEGCYCLE, "the graph has a negative cycle: a closed path through "
-                    "vertex %lld has negative length", (long long)neg);
+    if (s || !neg) return s;
+    *cycle_vertex = neg;
+    return gd_fail(GD_ERR_NEGCYCLE, "the graph has a negative cycle: a closed path through "
+                   "vertex %lld has negative length", (long long)neg);
+}
+
+/* P (single): a cycle of weight 0 is looked for in the whole D, gathered
+ * on the first device (an np x np array made for it); *zero when found */
+static gd_status fw_zero_cycle(fw_call &x, bool *zero)
+{
+    fw_device &f0 = x.dv[0];
+    on_device(f0);
+    x.at = 0;
+    void *whole = NULL;
+    gd_status s = f0.r.alloc(&whole, x.np, x.np, x.cls, "D");
+    for (int e = 0; e < x.nd && !s; ++e) {
+        const fw_device &f = x.dv[e];
+        const size_t held = (size_t)(f.row1 - f.row0) * x.es;
+        s = gd_peer_copy_2d((char *)whole + (size_t)f.row0 * x.es, (size_t)x.np * x.es, f0.ord,
+                            f.r.D, held, f.ord, held, (size_t)x.np, f0.r.st,
+                            "D's rows between devices");
     }
-    /* P (single): a cycle of weight 0 is looked for in the whole D,
-     * gathered on the first device (an np x np array made for it). Without
-     * one, each device computes its slab's rows of P from its rows of D
-     * and W (the last edges), the rows one device's product computes, bit
-     * for bit. With one (P may go round it), nothing is kept: the call
-     * runs again on one device, with the edge counts (*redo). */
-    if (!s && P0) {
-        fw_device &f0 = dv[0];
-        on_device(f0);
-        at = 0;
-        void *whole = NULL;
-        s = f0.r.alloc(&whole, np, np, cls, "D");
-        for (int e = 0; e < nd && !s; ++e) {
-            const fw_device &f = dv[e];
-            const size_t held = (size_t)(f.row1 - f.row0) * es;
-            s = gd_peer_copy_2d((char *)whole + (size_t)f.row0 * es, (size_t)np * es, f0.ord,
-                                f.r.D, held, f.ord, held, (size_t)np, f0.r.st,
-                                "D's rows between devices");
-        }
-        bool zero = false;
-        if (!s) s = f0.r.zero_cycle(&zero, whole);
-        if (!s && zero) *redo = true;
-    }
-    /* the host results, then each device's rows of P and D into them, the
-     * devices beside one another */
-    char what[96];
-    if (!s && !*redo) {
-        at = -1;
-        if (P0) {
-            gd_describe(what, sizeof what, "P", n, n, pcls);
-            s = gd_out_buffer(&Pout, (size_t)(n * n) * gd_class_bytes(pcls), what);
-        }
-        gd_describe(what, sizeof what, "D", n, n, wcls);
-        if (!s) s = gd_out_buffer(&Dout, (size_t)(n * n) * wes, what);
-        if (!s) s = gd_run_parts(nd, idx, fw_results_part, &x, &parts);
-    }
-    if ((s == GD_ERR_MEMORY || s == GD_ERR_CUDA) && at >= 0) {
+    if (!s) s = f0.r.zero_cycle(zero, whole);
+    return s;
+}
+
+/* every device's end, on every path: its memory and events freed, its
+ * times folded into t (each phase the longest device's), the failure
+ * named by its device; this thread back on its device (mine) */
+static gd_status fw_end(fw_call &x, gd_status s, int mine, gd_timing *t)
+{
+    if ((s == GD_ERR_MEMORY || s == GD_ERR_CUDA) && x.at >= 0) {
         char msg[1024];
         snprintf(msg, sizeof msg, "%s", gd_last_error());
-        on_device(dv[at]);
-        s = gd_fail(s, "device %d (%s): %s", dv[at].index + 1, gd_device_name(), msg);
+        on_device(x.dv[x.at]);
+        s = gd_fail(s, "device %d (%s): %s", x.dv[x.at].index + 1, gd_device_name(), msg);
     }
-    /* every device's end, on every path */
-    t->devices = nd;
-    for (int e = 0; e < nd; ++e) {
-        fw_device &f = dv[e];
+    t->devices = x.nd;
+    bool repaired = false;
+    for (int e = 0; e < x.nd; ++e) {
+        fw_device &f = x.dv[e];
+        repaired |= f.repaired > 0;
         if (!f.r.st) continue; /* never started */
         on_device(f);
         gd_status se = gd_end_call(s, f.r.al, &f.t);
@@ -2002,18 +1998,68 @@ static gd_status fw_devices(const gd_matrix &W, gd_out Dout, const gd_out *P0, g
     gd_use_device_index(mine);
     cudaSetDevice(gd_ordinal());
     snprintf(t->variant, sizeof t->variant, "fw");
-    if (wcls == GD_DOUBLE)
+    if (x.W->cls == GD_DOUBLE)
         snprintf(t->kernel, sizeof t->kernel, "double, rows of blocks");
-    else {
-        bool repaired = false;
-        for (int e = 0; e < nd; ++e) repaired |= dv[e].repaired > 0;
-        dv[0].r.kernel_name(t->kernel, sizeof t->kernel,
-                            !P0        ? "rows of blocks"
-                            : repaired ? "rows of blocks, P by rows, P repaired"
-                                       : "rows of blocks, P by rows");
-    }
-    snprintf(t->device, sizeof t->device, "%.200s x %d", nd ? gd_device_name() : "", nd);
+    else
+        x.dv[0].r.kernel_name(t->kernel, sizeof t->kernel,
+                              !x.P       ? "rows of blocks"
+                              : repaired ? "rows of blocks, P by rows, P repaired"
+                                         : "rows of blocks, P by rows");
+    snprintf(t->device, sizeof t->device, "%.200s x %d", x.nd ? gd_device_name() : "", x.nd);
     return s;
+}
+
+static gd_status fw_devices(const gd_matrix &W, gd_out Dout, const gd_out *P0, gd_class pcls,
+                            int64_t *cycle_vertex, int nd, const int *idx, gd_timing *t,
+                            bool *redo)
+{
+    *redo = false;
+    fw_device dv[GD_MAX_DEVICES];
+    memset(dv, 0, sizeof dv);
+    const int mine = gd_device_index();
+    gd_out Pout = {};
+    if (P0) Pout = *P0;
+    fw_call x = {};
+    x.W = &W;
+    x.D = &Dout;
+    x.P = P0 ? &Pout : NULL;
+    x.pcls = pcls;
+    fw_begin(x, dv, nd, idx);
+    /* W (a host matrix: resident data stays on one device): each device
+     * uploads its slab's rows (all of W where P is asked), beside the
+     * others */
+    gd_status s = gd_run_parts(nd, idx, fw_upload_part, &x, &x.parts);
+    if (!s && gd_class_is_int(W.cls)) s = fw_class(x);
+    if (!s) s = fw_prepare(x, cycle_vertex);
+    if (!s) s = x.cls == GD_SINGLE ? fw_all_rounds<float>(x) : fw_all_rounds<double>(x);
+    /* D's host result made, and its pages touched, while the rounds run
+     * (with P it waits: a cycle of weight 0 runs the call again
+     * elsewhere) */
+    if (!s && !P0) {
+        x.at = -1;
+        s = dv[0].r.host_results(Dout, NULL, pcls);
+    }
+    if (!s) s = fw_negative(x, cycle_vertex);
+    /* P (single) without a cycle of weight 0: each device computes its
+     * slab's rows of P from its rows of D and W (the last edges), the rows
+     * one device's product computes, bit for bit. With one (P may go
+     * round it), nothing is kept: the call runs again on one device, with
+     * the edge counts (*redo). */
+    if (!s && P0) s = fw_zero_cycle(x, redo);
+    /* the host results, then each device's rows of P and D into them, the
+     * devices beside one another */
+    char what[96];
+    if (!s && !*redo) {
+        x.at = -1;
+        if (P0) {
+            gd_describe(what, sizeof what, "P", x.n, x.n, pcls);
+            s = gd_out_buffer(&Pout, (size_t)(x.n * x.n) * gd_class_bytes(pcls), what);
+        }
+        gd_describe(what, sizeof what, "D", x.n, x.n, W.cls);
+        if (!s) s = gd_out_buffer(&Dout, (size_t)(x.n * x.n) * gd_class_bytes(W.cls), what);
+        if (!s) s = gd_run_parts(nd, idx, fw_results_part, &x, &x.parts);
+    }
+    return fw_end(x, s, mine, t);
 }
 
 } // namespace
@@ -2043,8 +2089,8 @@ extern "C" int gd_apsp_variants(const gd_variant_info **list)
 extern "C" gd_status gd_apsp(const char *name, const gd_matrix *W, gd_out D, const gd_out *P,
                              gd_class pcls, int64_t *cycle_vertex, gd_timing *t)
 {
+    gd_entry entry(t);
     const double t0 = gd_now_ms();
-    memset(t, 0, sizeof *t);
     *cycle_vertex = 0;
     if (D.device) *D.device = NULL;
     if (P && P->device) *P->device = NULL;
@@ -2099,18 +2145,19 @@ extern "C" gd_status gd_apsp(const char *name, const gd_matrix *W, gd_out D, con
                  : run_cpu(*W, D, P, pcls, cycle_vertex, t);
     } else {
         int idx[GD_MAX_DEVICES];
-        const bool stay = W->where == GD_DEVICE || D.device || (P && P->device);
+        const bool resident = W->where == GD_DEVICE || D.device || (P && P->device);
         /* D divides (rows of blocks), and in single P with it (its rows
          * from D's); double's P (tracked through the rounds), squaring
          * and resident data on one device, the first of the selection */
         const bool rows = v == 0 && (!P || W->cls == GD_SINGLE);
-        const int nd = stay ? 1 : gd_split_devices(t->ops, SPLIT_MIN, rows ? (n + FB - 1) / FB : 1, idx);
-        const bool across = !stay && rows && nd > 1;
+        const int nd = gd_call_devices(&t->at, resident, 0, t->ops, SPLIT_MIN,
+                                       rows ? (n + FB - 1) / FB : 1, idx);
+        const bool across = rows && nd > 1;
         bool redo = false;
         if (across) s = fw_devices(*W, D, P, pcls, cycle_vertex, nd, idx, t, &redo);
         if (across && !redo) {
             /* done: D (and P) by rows of blocks */
-        } else if (!stay && (redo || gd_split_needed(nd, idx))) {
+        } else if (redo || gd_split_needed(nd, idx)) {
             /* (redo: a cycle of weight 0, found across devices: P with the
              * edge counts, on the first device alone) */
             apsp_one x = {v == 0, W, D, P, pcls, cycle_vertex};
@@ -2121,7 +2168,7 @@ extern "C" gd_status gd_apsp(const char *name, const gd_matrix *W, gd_out D, con
         /* an integer graph the GPU cannot compute exactly: the host's */
         if (s == GD_ERR_VARIANT && ints && automatic) {
             const gd_timing kept = *t;
-            memset(t, 0, sizeof *t);
+            gd_timing_reset(t);
             t->ops = kept.ops;
             t->resident = kept.resident;
             s = run_cpu_int(*W, D, P, pcls, cycle_vertex, t);

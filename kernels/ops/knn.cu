@@ -322,6 +322,19 @@ template <class T> struct fused_blocks { enum { N = gd_tile::shape<T>::MINB }; }
 #define GD_KNN_BLOCKS_SINGLE 3
 #endif
 template <> struct fused_blocks<float> { enum { N = GD_KNN_BLOCKS_SINGLE }; };
+// the block's lists empty, no bound yet
+template <class T, int NQ, int NT>
+__device__ __forceinline__ void clear_lists(lists<T, NQ> &s, int tid)
+{
+    for (int q = tid; q < NQ; q += NT) {
+        s.tau[q] = sentinel<T>();
+        s.bound[q] = (T)NAN;
+        s.cnt[q] = s.len[q] = s.which[q] = 0;
+    }
+    if (tid == 0) s.overflow = 0;
+    __syncthreads();
+}
+
 template <class T, class M>
 __global__ void __launch_bounds__(16 * gd_tile::shape<T>::TY, fused_blocks<T>::N)
 knn_fused(const fused_args<T> a)
@@ -345,13 +358,7 @@ knn_fused(const fused_args<T> a)
     const int64_t xt1 = xt0 + a.tps < xtiles ? xt0 + a.tps : xtiles;
     const int64_t slot = (int64_t)blockIdx.y * a.nqt + blockIdx.x;
     item<T> *L = a.all + slot * NQ * (2 * K + OV);
-    for (int q = tid; q < NQ; q += NT) {
-        s.tau[q] = sentinel<T>();
-        s.bound[q] = (T)NAN;
-        s.cnt[q] = s.len[q] = s.which[q] = 0;
-    }
-    if (tid == 0) s.overflow = 0;
-    __syncthreads();
+    clear_lists<T, NQ, NT>(s, tid);
     // the thread's queries that exist
     uint32_t colmask = 0;
 #pragma unroll
@@ -981,8 +988,8 @@ extern "C" gd_status gd_knn(const char *name, const gd_matrix *X, const gd_matri
                             gd_class icls, gd_timing *t)
 {
     const gd_metric metric = dist.metric;
+    gd_entry entry(t);
     const double t0 = gd_now_ms();
-    memset(t, 0, sizeof *t);
     if (D.device) *D.device = NULL;
     if (I.device) *I.device = NULL;
     const int64_t mx = X->rows, my = Y->rows, d = X->cols;
@@ -1052,12 +1059,12 @@ extern "C" gd_status gd_knn(const char *name, const gd_matrix *X, const gd_matri
         x.largest = largest;
         x.D = D;
         x.I = I;
-        const bool stay = t->resident || D.device || I.device;
-        if (!stay) {
-            x.points = mx > my;
-            x.mult = x.points ? gd_tile::BIG : 64;
+        const bool resident = t->resident || D.device || I.device;
+        x.points = mx > my;
+        x.mult = x.points ? gd_tile::BIG : 64;
+        {
             const int64_t units = ((x.points ? mx : my) + x.mult - 1) / x.mult;
-            nd = gd_split_devices(t->ops, SPLIT_MIN, units, idx);
+            nd = gd_call_devices(&t->at, resident, 0, t->ops, SPLIT_MIN, units, idx);
             /* X's rows split: every part must hold K rows (the last one
              * is the shortest) */
             for (int64_t lo, hi; x.points && nd > 1; --nd) {
@@ -1065,7 +1072,7 @@ extern "C" gd_status gd_knn(const char *name, const gd_matrix *X, const gd_matri
                 if (hi - lo >= K) break;
             }
         }
-        if (!stay && gd_split_needed(nd, idx))
+        if (gd_split_needed(nd, idx))
             s = split_knn(x, nd, idx, t);
         else if (cls == GD_SINGLE)
             s = run_gpu<float>(*X, *Y, dist, K, largest, D, I, icls, t);

@@ -505,26 +505,68 @@ template <class T> gd_status launch_v4(const gd_plan &p)
 }
 
 const gd_product_variant VARIANTS[] = {
-    {{"v0", "one thread per output, threads along j: strided reads of B, strided writes", 1},
-     GD_RAW, false, 1, 1, 1, launch_v01<float, true>, launch_v01<double, true>, NULL, NULL,
-     NULL, true},
-    {{"v1", "one thread per output, threads along i: each warp reads A and writes R contiguously", 1},
-     GD_RAW, false, 1, 1, 1, launch_v01<float, false>, launch_v01<double, false>, NULL, NULL,
-     NULL, true},
-    {{"v2", "8x8 outputs per thread kept in registers, padded A and transposed B", 1},
-     GD_PADDED_BT, false, TILE, TILE, KPAD, launch_v2<float>, launch_v2<double>},
-    {{"v3", "v2 with 64x64 tiles staged through shared memory 4 k-steps at a time", 1},
-     GD_PADDED_BT, false, TILE, TILE, KPAD, launch_v3<float>, launch_v3<double>},
-    {{"v4", "v3 with 16-byte loads and stores, padded output, __launch_bounds__", 1},
-     GD_PADDED_BT, true, TILE, TILE, KPAD, launch_v4<float>, launch_v4<double>},
-    {{"v5", "128x64 tiles of 128 threads, 8x8 per thread, three shared stages of 8 k-steps "
-            "filled by cp.async; with no negative operand, an integer min of three a step "
-            "(double: 128x128 of 256, two stages through registers; the integer classes: "
-            "Hopper's DPX min(a + b, c) on 16- or 32-bit lanes, else 64-bit sums)", 1},
-     GD_PADDED_BT, true, gd_tile::BIG, gd_tile::BIG, V5_BK_NONNEG, launch_v5<float>,
-     launch_v5<double>, work_v5, after_v5, inspect_v5, true, gd_minplus_int_launch},
-    {{"cpu", "OpenMP on the host, blocked for cache, Octave's min rule", 0},
-     GD_RAW, false, 1, 1, 1, NULL, NULL, NULL, NULL, NULL, true},
+    {.info = {.name = "v0",
+              .note = "one thread per output, threads along j: strided reads of B, strided writes",
+              .gpu = 1},
+     .run_f = launch_v01<float, true>,
+     .run_d = launch_v01<double, true>,
+     .witness = true},
+    {.info = {.name = "v1",
+              .note = "one thread per output, threads along i: each warp reads A and writes R contiguously",
+              .gpu = 1},
+     .run_f = launch_v01<float, false>,
+     .run_d = launch_v01<double, false>,
+     .witness = true},
+    {.info = {.name = "v2",
+              .note = "8x8 outputs per thread kept in registers, padded A and transposed B",
+              .gpu = 1},
+     .in = GD_PADDED_BT,
+     .row_mult = TILE,
+     .col_mult = TILE,
+     .k_mult = KPAD,
+     .run_f = launch_v2<float>,
+     .run_d = launch_v2<double>},
+    {.info = {.name = "v3",
+              .note = "v2 with 64x64 tiles staged through shared memory 4 k-steps at a time",
+              .gpu = 1},
+     .in = GD_PADDED_BT,
+     .row_mult = TILE,
+     .col_mult = TILE,
+     .k_mult = KPAD,
+     .run_f = launch_v3<float>,
+     .run_d = launch_v3<double>},
+    {.info = {.name = "v4",
+              .note = "v3 with 16-byte loads and stores, padded output, __launch_bounds__",
+              .gpu = 1},
+     .in = GD_PADDED_BT,
+     .padded_out = true,
+     .row_mult = TILE,
+     .col_mult = TILE,
+     .k_mult = KPAD,
+     .run_f = launch_v4<float>,
+     .run_d = launch_v4<double>},
+    {.info = {.name = "v5",
+              .note = "128x64 tiles of 128 threads, 8x8 per thread, three shared stages of 8 k-steps "
+                      "filled by cp.async; with no negative operand, an integer min of three a step "
+                      "(double: 128x128 of 256, two stages through registers; the integer classes: "
+                      "Hopper's DPX min(a + b, c) on 16- or 32-bit lanes, else 64-bit sums)",
+              .gpu = 1},
+     .in = GD_PADDED_BT,
+     .padded_out = true,
+     .row_mult = gd_tile::BIG,
+     .col_mult = gd_tile::BIG,
+     .k_mult = V5_BK_NONNEG,
+     .run_f = launch_v5<float>,
+     .run_d = launch_v5<double>,
+     .work_f = work_v5,
+     .after = after_v5,
+     .inspect = inspect_v5,
+     .witness = true,
+     .run_i = gd_minplus_int_launch},
+    {.info = {.name = "cpu",
+              .note = "OpenMP on the host, blocked for cache, Octave's min rule",
+              .gpu = 0},
+     .witness = true},
 };
 const int NVARIANTS = sizeof VARIANTS / sizeof VARIANTS[0];
 
@@ -551,9 +593,20 @@ gd_status cpu_minplus(gd_class cls, const void *A, const void *B, void *R, int *
 // the second device's start, its copy of A and the threads cost more than
 // they save (bench/results: the devices table).
 const double SPLIT_MIN = 68719476736.0;
-const gd_product_op OP = {"min-plus", NAN, INFINITY, 1.0, false, "cpu (OpenMP)",
-                          "v5", "v5", 1 << 17, cpu_minplus, true, false, "v1",
-                          SPLIT_MIN, "v5", true};
+const gd_product_op OP = {.name = "min-plus",
+                          .pad = NAN,
+                          .empty_k = INFINITY,
+                          .ops_per_step = 1.0,
+                          .device_cpu = "cpu (OpenMP)",
+                          .auto_single = "v5",
+                          .auto_double = "v5",
+                          .auto_cpu_below = 1 << 17,
+                          .cpu = cpu_minplus,
+                          .panels = true,
+                          .auto_small = "v1",
+                          .split_min = SPLIT_MIN,
+                          .auto_int = "v5",
+                          .empty_int_max = true};
 
 } // namespace
 
@@ -634,8 +687,10 @@ static gd_status witness_by_parts(const char *name, const gd_matrix *A, const gd
      * would do thousands of times the work and the transfer alone costs
      * more than the host's pass over the data */
     if (!name || strcmp(name, "auto") == 0) name = "cpu";
+    gd_entry entry(t);
     gd_timing tp;
-    memset(t, 0, sizeof *t);
+    memset(&tp, 0, sizeof tp);
+    tp.at = t->at;
     if (!rc || !kc)
         s = gd_fail(GD_ERR_MEMORY, "cannot allocate a part's R and K (%s) in host memory", what);
     for (int64_t k0 = 0; k0 < k && !s; k0 += part) {
@@ -673,6 +728,7 @@ static gd_status witness_by_parts(const char *name, const gd_matrix *A, const gd
         if (k0 == 0) {
             for (size_t e = 0; e < cells; ++e) ((double *)K.ptr)[e] = kc[e];
             *t = tp;
+            t->at = tp.at;
         } else {
             take_part_fn f = {R.ptr, (double *)K.ptr, rc, kc, cells, k0};
             if (cls == GD_SINGLE)

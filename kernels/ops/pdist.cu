@@ -294,12 +294,23 @@ struct pdist_variant {
 
 
 const pdist_variant VARIANTS[] = {
-    {{"naive", "one thread per pair through the triangular index map (64-bit, exact)", 1}, NAIVE},
-    {{"tiled", "32x32 threads per pair of 32-observation subsets, features staged in shared memory", 1}, TILED},
-    {{"tuned", "128x128 tiles of the triangle, two blocks of 128x64 each, 8x8 pairs per "
-               "thread in registers, 16-byte loads, three shared stages filled by cp.async (double: two, "
-               "through registers)", 1}, TUNED},
-    {{"cpu", "OpenMP on the host, a column of the triangle at a time", 0}, NAIVE},
+    {.info = {.name = "naive",
+              .note = "one thread per pair through the triangular index map (64-bit, exact)",
+              .gpu = 1},
+     .k = NAIVE},
+    {.info = {.name = "tiled",
+              .note = "32x32 threads per pair of 32-observation subsets, features staged in "
+                      "shared memory",
+              .gpu = 1},
+     .k = TILED},
+    {.info = {.name = "tuned",
+              .note = "128x128 tiles of the triangle, two blocks of 128x64 each, 8x8 pairs per "
+                      "thread in registers, 16-byte loads, three shared stages filled by "
+                      "cp.async (double: two, through registers)",
+              .gpu = 1},
+     .k = TUNED},
+    {.info = {.name = "cpu", .note = "OpenMP on the host, a column of the triangle at a time", .gpu = 0},
+     .k = NAIVE},
 };
 const int NVARIANTS = sizeof VARIANTS / sizeof VARIANTS[0];
 
@@ -342,41 +353,32 @@ void launch_panel(kind k, const T *X, const T *Xp, T *Dd, int64_t n, int64_t d,
     }
 }
 
-/* a panel of the triangle in the given metric (the tuned kernel's step
- * and store for each; naive and tiled compute the Euclidean two alone) */
-template <class T>
-void launch_metric(gd_metric metric, kind k, const T *X, const T *Xp, T *Dd, int64_t n,
-                   int64_t d, int64_t np, int64_t dp, int64_t j0, int64_t j1, cudaStream_t ps,
-                   const metric_data<T> &md)
-{
-    using namespace gd_tile;
-    switch (metric) {
-    case GD_EUCLIDEAN: launch_panel<T, true>(k, X, Xp, Dd, n, d, np, dp, j0, j1, ps, md); break;
-    case GD_CITYBLOCK:
-        launch_panel<T, false, absdist>(k, X, Xp, Dd, n, d, np, dp, j0, j1, ps, md);
-        break;
-    case GD_CHEBYCHEV:
-        launch_panel<T, false, maxabs>(k, X, Xp, Dd, n, d, np, dp, j0, j1, ps, md);
-        break;
-    case GD_COSINE:
-        launch_panel<T, false, dot_rn, store_metric<T, m_rows<T, dot_rn>>>(k, X, Xp, Dd, n, d, np,
-                                                                          dp, j0, j1, ps, md);
-        break;
-    case GD_HAMMING:
-        launch_panel<T, false, neq, store_metric<T, m_rows<T, neq>>>(k, X, Xp, Dd, n, d, np, dp,
-                                                                    j0, j1, ps, md);
-        break;
-    case GD_JACCARD:
-        launch_panel<T, false, jaccard_counts, store_metric<T, m_rows<T, jaccard_counts>>>(
-            k, X, Xp, Dd, n, d, np, dp, j0, j1, ps, md);
-        break;
-    case GD_MINKOWSKI:
-        launch_panel<T, false, minkowski_step, store_metric<T, m_minkowski<T>>>(
-            k, X, Xp, Dd, n, d, np, dp, j0, j1, ps, md);
-        break;
-    default: launch_panel<T, false>(k, X, Xp, Dd, n, d, np, dp, j0, j1, ps, md);
+/* a panel of the triangle in the given metric (with_metric's policy M:
+ * the tuned kernel's step and store for each; naive and tiled compute the
+ * Euclidean two alone) */
+template <class T> struct panel_in_metric {
+    gd_metric metric;
+    kind k;
+    const T *X, *Xp;
+    T *Dd;
+    int64_t n, d, np, dp, j0, j1;
+    cudaStream_t ps;
+    const metric_data<T> &md;
+    template <class M> void run() const
+    {
+        if constexpr (M::FINISH == FINISH_ROOT) {
+            if (metric == GD_EUCLIDEAN)
+                launch_panel<T, true>(k, X, Xp, Dd, n, d, np, dp, j0, j1, ps, md);
+            else
+                launch_panel<T, false>(k, X, Xp, Dd, n, d, np, dp, j0, j1, ps, md);
+        } else if constexpr (M::FINISH == FINISH_NONE) {
+            launch_panel<T, false, typename M::Step>(k, X, Xp, Dd, n, d, np, dp, j0, j1, ps, md);
+        } else {
+            launch_panel<T, false, typename M::Step, store_metric<T, M>>(k, X, Xp, Dd, n, d, np,
+                                                                        dp, j0, j1, ps, md);
+        }
     }
-}
+};
 
 /* One GPU call of pdist: columns [jlo, jhi) of the triangle (a device's
  * part: D's elements from start(jlo) on, written in their place in out).
@@ -501,7 +503,8 @@ template <class T> struct pdist_gpu {
             }
             if (j1 == j0) break; // the buffer is full: download, then reuse it
             const cudaStream_t ps = qn % 2 ? st2 : st;
-            launch_metric<T>(metric, v.k, dX, dXp, dD + used, n, d, np, dp, j0, j1, ps, md);
+            with_metric<T>(metric, panel_in_metric<T>{metric, v.k, dX, dXp, dD + used, n, d, np,
+                                                      dp, j0, j1, ps, md});
             c.launched("pdist kernel launch");
             done[qn] = c.event();
             c.cuda(cudaEventRecord(done[qn], ps), "pdist kernel");
@@ -659,8 +662,8 @@ extern "C" gd_status gd_pdist(const char *name, const gd_matrix *Xm, gd_distance
                               gd_out D, gd_timing *t)
 {
     const gd_metric metric = dist.metric;
+    gd_entry entry(t);
     double t0 = gd_now_ms();
-    memset(t, 0, sizeof *t);
     if (D.device) *D.device = NULL;
     const gd_class cls = Xm->cls;
     const int64_t n = Xm->rows, d = Xm->cols;
@@ -706,9 +709,10 @@ extern "C" gd_status gd_pdist(const char *name, const gd_matrix *Xm, gd_distance
         s = cpu_pdist(*Xm, dist, D, t);
     } else {
         int idx[GD_MAX_DEVICES];
-        const bool stay = Xm->where == GD_DEVICE || D.device;
-        const int nd = stay ? 1 : gd_split_devices(t->ops, SPLIT_MIN1, (n - 1 + BIG - 1) / BIG, idx);
-        if (!stay && gd_split_needed(nd, idx))
+        const bool resident = Xm->where == GD_DEVICE || D.device;
+        const int nd = gd_call_devices(&t->at, resident, 0, t->ops, SPLIT_MIN1,
+                                       (n - 1 + BIG - 1) / BIG, idx);
+        if (gd_split_needed(nd, idx))
             s = split_pdist(*v, *Xm, dist, D, nd, idx, t);
         else if (cls == GD_SINGLE)
             s = run_gpu<float>(*v, *Xm, metric, dist.p, D, t);

@@ -62,18 +62,40 @@ template <class T, class M> struct store2_metric {
         C[i + ldc * j] = v;
     }
 };
-template <class T, class Op, class M> void launch_metric(const gd_plan &p, const metric_data<T> &md)
-{
-    const T *X = (const T *)p.A, *Y = (const T *)p.B;
-    const store2_metric<T, M> out = {md, (T *)p.C, p.ldc, p.m, p.n, X, Y, p.mp, p.np};
-    gd_tile::launch_each<Op, T, BIG_BK, gd_tile::dist_shape<T>>(X, p.mp, Y, p.np, p.mp, p.np, p.kp,
-                                                                out, p.st);
-}
+/* tuned's tile in the call's metric (with_metric's policy M): the root and
+ * its rescue for euclidean, the sum for the plain steps, the policy's
+ * value for the others as each distance is stored */
+template <class T> struct tile_in_metric {
+    const gd_plan &p;
+    const metric_data<T> &md;
+    template <class M> void run() const
+    {
+        typedef gd_tile::dist_shape<T> S;
+        const T *X = (const T *)p.A, *Y = (const T *)p.B;
+        if constexpr (M::FINISH == FINISH_ROOT) {
+            if (p.args.metric == GD_EUCLIDEAN) {
+                gd_tile::launch_big<gd_tile::sqdist, T, BIG_BK, S, finish<T, true>>(
+                    X, Y, (T *)p.C, p.mp, p.np, p.kp, p.kp, 0, 1, p.st);
+                rescue_rect<T><<<rescue_blocks(p.m * p.n), 256, 0, p.st>>>(X, p.mp, Y, p.np,
+                                                                          (T *)p.C, p.mp, p.m,
+                                                                          p.n, p.k);
+            } else {
+                gd_tile::launch_big<gd_tile::sqdist, T, BIG_BK, S>(X, Y, (T *)p.C, p.mp, p.np,
+                                                                   p.kp, p.kp, 0, 1, p.st);
+            }
+        } else if constexpr (M::FINISH == FINISH_NONE) {
+            gd_tile::launch_big<typename M::Step, T, BIG_BK, S>(X, Y, (T *)p.C, p.mp, p.np, p.kp,
+                                                                p.kp, 0, 1, p.st);
+        } else {
+            const store2_metric<T, M> out = {md, (T *)p.C, p.ldc, p.m, p.n, X, Y, p.mp, p.np};
+            gd_tile::launch_each<typename M::Step, T, BIG_BK, S>(X, p.mp, Y, p.np, p.mp, p.np,
+                                                                 p.kp, out, p.st);
+        }
+    }
+};
 
 template <class T> gd_status launch2_tuned(const gd_plan &p)
 {
-    typedef gd_tile::dist_shape<T> S;
-    const T *X = (const T *)p.A, *Y = (const T *)p.B;
     // the rows' norms and NaN flags in the workspace (work2: cosine,
     // hamming, jaccard)
     T *nx = (T *)p.work, *ny = nx + p.mp;
@@ -85,42 +107,15 @@ template <class T> gd_status launch2_tuned(const gd_plan &p)
     md.ny = ny;
     md.fx = fx;
     md.fy = fy;
-    switch (p.args.metric) {
-    case GD_EUCLIDEAN:
-        gd_tile::launch_big<gd_tile::sqdist, T, BIG_BK, S, finish<T, true>>(
-            X, Y, (T *)p.C, p.mp, p.np, p.kp, p.kp, 0, 1, p.st);
-        rescue_rect<T><<<rescue_blocks(p.m * p.n), 256, 0, p.st>>>(X, p.mp, Y, p.np, (T *)p.C, p.mp, p.m, p.n, p.k);
-        break;
-    case GD_CITYBLOCK:
-        gd_tile::launch_big<gd_tile::absdist, T, BIG_BK, S>(X, Y, (T *)p.C, p.mp, p.np, p.kp, p.kp, 0, 1, p.st);
-        break;
-    case GD_CHEBYCHEV:
-        gd_tile::launch_big<gd_tile::maxabs, T, BIG_BK, S>(X, Y, (T *)p.C, p.mp, p.np, p.kp, p.kp, 0, 1, p.st);
-        break;
-    case GD_MINKOWSKI: {
+    if (p.args.metric == GD_MINKOWSKI) {
         const gd_status s = set_minkowski_p(p.args.p, p.st);
         if (s) return s;
-        launch_metric<T, minkowski_step, m_minkowski<T>>(p, md);
-        break;
     }
-    case GD_COSINE:
-    case GD_HAMMING:
-    case GD_JACCARD: {
-        // the rows' norms and NaN flags in the workspace (work2), then the
-        // tile, each distance finished as it is stored
-        row_info<T><<<gd_blocks_for(p.m, 256), 256, 0, p.st>>>(X, p.mp, p.m, p.k, nx, fx);
-        row_info<T><<<gd_blocks_for(p.n, 256), 256, 0, p.st>>>(Y, p.np, p.n, p.k, ny, fy);
-        if (p.args.metric == GD_COSINE)
-            launch_metric<T, gd_tile::dot_rn, m_rows<T, gd_tile::dot_rn>>(p, md);
-        else if (p.args.metric == GD_HAMMING)
-            launch_metric<T, gd_tile::neq, m_rows<T, gd_tile::neq>>(p, md);
-        else
-            launch_metric<T, gd_tile::jaccard_counts, m_rows<T, gd_tile::jaccard_counts>>(p, md);
-        break;
+    if (metric_rows(p.args.metric)) {
+        row_info<T><<<gd_blocks_for(p.m, 256), 256, 0, p.st>>>((const T *)p.A, p.mp, p.m, p.k, nx, fx);
+        row_info<T><<<gd_blocks_for(p.n, 256), 256, 0, p.st>>>((const T *)p.B, p.np, p.n, p.k, ny, fy);
     }
-    default:
-        gd_tile::launch_big<gd_tile::sqdist, T, BIG_BK, S>(X, Y, (T *)p.C, p.mp, p.np, p.kp, p.kp, 0, 1, p.st);
-    }
+    with_metric<T>(p.args.metric, tile_in_metric<T>{p, md});
     return GD_OK;
 }
 
@@ -137,14 +132,28 @@ void lower_after(const gd_plan &p, gd_class, gd_timing *)
 }
 
 const gd_product_variant VARIANTS2[] = {
-    {{"naive", "one thread per D(i,j), threads along i", 1},
-     GD_RAW, false, 1, 1, 1, launch2_naive<float>, launch2_naive<double>, NULL, lower_after},
-    {{"tuned", "128x64 tiles of 128 threads, 8x8 pairs each, two shared "
-      "stages of 8 features, 16-byte loads and stores", 1},
-     GD_PADDED_BT, true, BIG, BIG, BIG_BK, launch2_tuned<float>, launch2_tuned<double>, work2,
-     lower_after},
-    {{"cpu", "OpenMP on the host, a column of D at a time", 0},
-     GD_RAW, false, 1, 1, 1, NULL, NULL},
+    {.info = {.name = "naive",
+              .note = "one thread per D(i,j), threads along i",
+              .gpu = 1},
+     .run_f = launch2_naive<float>,
+     .run_d = launch2_naive<double>,
+     .after = lower_after},
+    {.info = {.name = "tuned",
+              .note = "128x64 tiles of 128 threads, 8x8 pairs each, two shared "
+                      "stages of 8 features, 16-byte loads and stores",
+              .gpu = 1},
+     .in = GD_PADDED_BT,
+     .padded_out = true,
+     .row_mult = BIG,
+     .col_mult = BIG,
+     .k_mult = BIG_BK,
+     .run_f = launch2_tuned<float>,
+     .run_d = launch2_tuned<double>,
+     .work_f = work2,
+     .after = lower_after},
+    {.info = {.name = "cpu",
+              .note = "OpenMP on the host, a column of D at a time",
+              .gpu = 0}},
 };
 const int NVARIANTS2 = sizeof VARIANTS2 / sizeof VARIANTS2[0];
 
@@ -175,9 +184,18 @@ gd_status cpu_pdist2(gd_class cls, const void *X, const void *Y, void *D, int *,
 // time, and each device has a link of its own. The threshold is
 // min-plus's measured break-even carried over, not measured here
 const double SPLIT_MIN2 = 17179869184.0;
-const gd_product_op OP2 = {"pdist2", 0.0, 0.0, 1.0, true, "cpu (OpenMP)",
-                           "tuned", "tuned", AUTO_CPU_BELOW, cpu_pdist2, false, false, "naive",
-                           SPLIT_MIN2};
+const gd_product_op OP2 = {.name = "pdist2",
+                           .pad = 0.0,
+                           .empty_k = 0.0,
+                           .ops_per_step = 1.0,
+                           .b_rows = true,
+                           .device_cpu = "cpu (OpenMP)",
+                           .auto_single = "tuned",
+                           .auto_double = "tuned",
+                           .auto_cpu_below = AUTO_CPU_BELOW,
+                           .cpu = cpu_pdist2,
+                           .auto_small = "naive",
+                           .split_min = SPLIT_MIN2};
 
 } // namespace
 
@@ -199,7 +217,7 @@ extern "C" gd_status gd_pdist2(const char *name, const gd_matrix *X, const gd_ma
     const gd_class cls = X->cls == GD_SINGLE || Y->cls == GD_SINGLE ? GD_SINGLE : GD_DOUBLE;
     if ((s = pdist_metric_variant(metric.metric, &name, gpu_named(name, list, count), cls,
                                   X->cols))) {
-        memset(t, 0, sizeof *t);
+        gd_timing_reset(t);
         if (D.device) *D.device = NULL;
         return s;
     }

@@ -743,8 +743,8 @@ gd_status gd_product(const gd_product_op &op, const gd_product_variant *table,
                      const gd_matrix *B0, gd_out out, const gd_op_args &args,
                      gd_timing *t)
 {
+    gd_entry entry(t);
     double t0 = gd_now_ms();
-    memset(t, 0, sizeof *t);
     if (out.device) *out.device = NULL;
     const bool ints = gd_class_is_int(A0->cls) || gd_class_is_int(B0->cls);
     if (ints && (!op.auto_int || A0->cls != B0->cls)) {
@@ -831,12 +831,12 @@ gd_status gd_product(const gd_product_op &op, const gd_product_variant *table,
          * results only when the call names its devices (else it runs
          * where they are, this thread's device) */
         int idx[GD_MAX_DEVICES];
+        const bool resident = gd_any_resident(&A, &B, out) || (args.witness && args.witness->device);
+        /* R and K in different places: one device */
         const bool mixed = args.witness && !out.device != !args.witness->device;
-        const bool stay = ((gd_any_resident(&A, &B, out) || (args.witness && args.witness->device)) &&
-                           !gd_devices_explicit()) ||
-                          mixed; /* R and K in different places: one device */
-        const int nd = stay ? 1 : gd_split_devices(t->ops, op.split_min, (n + 255) / 256, idx);
-        if (!stay && gd_split_needed(nd, idx))
+        const int nd = mixed ? 1 : gd_call_devices(&t->at, resident, 1, t->ops, op.split_min,
+                                                   (n + 255) / 256, idx);
+        if (!mixed && gd_split_needed(nd, idx))
             s = split_product(op, *v, cls, A, B, out, args, nd, idx, t);
         else
             s = gd_run_product(op, *v, cls, A, B, out, args, t);

@@ -67,27 +67,28 @@ typedef void (*gd_after_fn)(const gd_plan &, gd_class, gd_timing *);
 typedef gd_status (*gd_inspect_fn)(const gd_plan &p, gd_class cls, const void *A, int64_t a,
                                    const void *B, int64_t b, bool first);
 
-struct gd_product_variant {
+struct gd_product_variant { /* a row: designated initializers, the rest as here */
     gd_variant_info info;
-    gd_layout in;
-    bool padded_out;        /* C is mp x np, copied back with cudaMemcpy2D */
-    int row_mult, col_mult, k_mult; /* mp, np, kp are multiples of these */
-    gd_launcher run_f, run_d;       /* NULL where a class is not supported */
-    gd_work_fn work_f;      /* NULL: no workspace; allocated with the
-                               operands, outside the kernel's timing */
-    gd_after_fn after;      /* NULL: nothing */
-    gd_inspect_fn inspect;  /* NULL: nothing */
-    bool witness;           /* its launchers write p.K when it is set */
+    gd_layout in = GD_RAW;
+    bool padded_out = false; /* C is mp x np, copied back with cudaMemcpy2D */
+    int row_mult = 1, col_mult = 1, k_mult = 1; /* mp, np, kp are multiples of these */
+    gd_launcher run_f = NULL, run_d = NULL;     /* NULL where a class is not supported */
+    gd_work_fn work_f = NULL; /* NULL: no workspace; allocated with the
+                                 operands, outside the kernel's timing */
+    gd_after_fn after = NULL;     /* NULL: nothing */
+    gd_inspect_fn inspect = NULL; /* NULL: nothing */
+    bool witness = false;         /* its launchers write p.K when it is set */
     /* the integer classes (int8 ... uint64; p.cls says which), NULL where
      * the variant computes single and double alone. Integer operands come
      * in the raw layout (A m x k, B k x n, as Octave holds them, with their
      * leading dimensions) in one block, and C is m x n in their class. */
-    gd_launcher run_i;
+    gd_launcher run_i = NULL;
 };
 
 /* What the operation is: its padding value (it must not change a result),
  * what an empty inner dimension gives, its variants, how 'auto' chooses
- * and its CPU implementation. */
+ * and its CPU implementation. Designated initializers; a field left out is
+ * 0, false or NULL. */
 struct gd_product_op {
     const char *name;       /* "min-plus" */
     double pad;             /* NaN for min-plus, 0 for sums of products */

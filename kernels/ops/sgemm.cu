@@ -348,50 +348,72 @@ gd_status launch_cublas(const gd_plan &p)
 // variant tables: the same names in the same order, one table per edge
 // handling. K-variants: GD_PADDED (zeros, no guards) or GD_RAW (guards).
 
-#define K_VARIANTS(G, LAYOUT, OUT)                                                                    \
-    {{"k1-32", "one thread per output, i strip of 32 threads, one column per block", 1},              \
-     LAYOUT, OUT, 32, 1, 1, launch_k1<32, G>, NULL},                                                 \
-    {{"k1-64", "k1 with strips of 64 threads: more warps per multiprocessor", 1},                     \
-     LAYOUT, OUT, 64, 1, 1, launch_k1<64, G>, NULL},                                                 \
-    {{"k1-128", "k1 with strips of 128 threads", 1},                                                  \
-     LAYOUT, OUT, 128, 1, 1, launch_k1<128, G>, NULL},                                               \
-    {{"k2-32", "k1 with a 32-long strip of B's column cached in shared memory", 1},                   \
-     LAYOUT, OUT, 32, 1, 32, launch_k234<32, 1, 1, 1, G>, NULL},                                     \
-    {{"k2-64", "k2 with strips of 64", 1},                                                            \
-     LAYOUT, OUT, 64, 1, 64, launch_k234<64, 1, 1, 1, G>, NULL},                                     \
-    {{"k2-128", "k2 with strips of 128", 1},                                                          \
-     LAYOUT, OUT, 128, 1, 128, launch_k234<128, 1, 1, 1, G>, NULL},                                  \
-    {{"k2-64-u2", "k2-64 with the inner k loop unrolled twice", 1},                                   \
-     LAYOUT, OUT, 64, 1, 64, launch_k234<64, 1, 1, 2, G>, NULL},                                     \
-    {{"k3-32-i2", "k2-32 with the i loop unrolled: 2 outputs per thread (rows i, i+32)", 1},           \
-     LAYOUT, OUT, 64, 1, 32, launch_k234<32, 2, 1, 1, G>, NULL},                                     \
-    {{"k3-32-i3", "k2-32 with 3 outputs per thread (rows i, i+32, i+64)", 1},                          \
-     LAYOUT, OUT, 96, 1, 32, launch_k234<32, 3, 1, 1, G>, NULL},                                     \
-    {{"k3-64-i2", "k2-64 with 2 outputs per thread", 1},                                              \
-     LAYOUT, OUT, 128, 1, 64, launch_k234<64, 2, 1, 1, G>, NULL},                                    \
-    {{"k4-32-j2", "k2-32 with the j loop unrolled: 2 columns share each A load", 1},                  \
-     LAYOUT, OUT, 32, 2, 32, launch_k234<32, 1, 2, 1, G>, NULL},                                     \
-    {{"k4-64-j2", "k4 with strips of 64, 2 columns", 1},                                              \
-     LAYOUT, OUT, 64, 2, 64, launch_k234<64, 1, 2, 1, G>, NULL},                                     \
-    {{"k4-128-j2", "k4 with strips of 128, 2 columns", 1},                                            \
-     LAYOUT, OUT, 128, 2, 128, launch_k234<128, 1, 2, 1, G>, NULL},                                  \
-    {{"k4-128-j4", "k4 with strips of 128, 4 columns (4 partial sums)", 1},                           \
-     LAYOUT, OUT, 128, 4, 128, launch_k234<128, 1, 4, 1, G>, NULL},                                  \
-    {{"k4-128-j4-k2", "k4-128-j4 with the k loop unrolled twice", 1},                                 \
-     LAYOUT, OUT, 128, 4, 128, launch_k234<128, 1, 4, 2, G>, NULL},                                  \
-    {{"k4-128-j4-k4", "k4-128-j4 with the k loop unrolled 4 times: the article's best", 1},           \
-     LAYOUT, OUT, 128, 4, 128, launch_k234<128, 1, 4, 4, G>, NULL},                                  \
-    {{"k5", "16x16 tiles of A and B in shared memory, one output per thread", 1},                     \
-     LAYOUT, OUT, 16, 16, 16, launch_k5<G>, NULL}
+/* a K row: the table's layout and output, its name and note, the
+ * multiples of mp, np and kp, its launcher (in parentheses: a template's
+ * commas) */
+#define K_ROW(LAYOUT, OUT, NAME, NOTE, ROWS, COLS, KS, LAUNCH)                                    \
+    {.info = {.name = NAME, .note = NOTE, .gpu = 1},                                              \
+     .in = LAYOUT,                                                                                \
+     .padded_out = OUT,                                                                           \
+     .row_mult = ROWS,                                                                            \
+     .col_mult = COLS,                                                                            \
+     .k_mult = KS,                                                                                \
+     .run_f = LAUNCH}
+#define K_VARIANTS(G, LAYOUT, OUT)                                                                \
+    K_ROW(LAYOUT, OUT, "k1-32", "one thread per output, i strip of 32 threads, one column per block",\
+          32, 1, 1, (launch_k1<32, G>)),                                                          \
+    K_ROW(LAYOUT, OUT, "k1-64", "k1 with strips of 64 threads: more warps per multiprocessor",    \
+          64, 1, 1, (launch_k1<64, G>)),                                                          \
+    K_ROW(LAYOUT, OUT, "k1-128", "k1 with strips of 128 threads",                                 \
+          128, 1, 1, (launch_k1<128, G>)),                                                        \
+    K_ROW(LAYOUT, OUT, "k2-32", "k1 with a 32-long strip of B's column cached in shared memory",  \
+          32, 1, 32, (launch_k234<32, 1, 1, 1, G>)),                                              \
+    K_ROW(LAYOUT, OUT, "k2-64", "k2 with strips of 64",                                           \
+          64, 1, 64, (launch_k234<64, 1, 1, 1, G>)),                                              \
+    K_ROW(LAYOUT, OUT, "k2-128", "k2 with strips of 128",                                         \
+          128, 1, 128, (launch_k234<128, 1, 1, 1, G>)),                                           \
+    K_ROW(LAYOUT, OUT, "k2-64-u2", "k2-64 with the inner k loop unrolled twice",                  \
+          64, 1, 64, (launch_k234<64, 1, 1, 2, G>)),                                              \
+    K_ROW(LAYOUT, OUT, "k3-32-i2", "k2-32 with the i loop unrolled: 2 outputs per thread (rows i, i+32)",\
+          64, 1, 32, (launch_k234<32, 2, 1, 1, G>)),                                              \
+    K_ROW(LAYOUT, OUT, "k3-32-i3", "k2-32 with 3 outputs per thread (rows i, i+32, i+64)",        \
+          96, 1, 32, (launch_k234<32, 3, 1, 1, G>)),                                              \
+    K_ROW(LAYOUT, OUT, "k3-64-i2", "k2-64 with 2 outputs per thread",                             \
+          128, 1, 64, (launch_k234<64, 2, 1, 1, G>)),                                             \
+    K_ROW(LAYOUT, OUT, "k4-32-j2", "k2-32 with the j loop unrolled: 2 columns share each A load", \
+          32, 2, 32, (launch_k234<32, 1, 2, 1, G>)),                                              \
+    K_ROW(LAYOUT, OUT, "k4-64-j2", "k4 with strips of 64, 2 columns",                             \
+          64, 2, 64, (launch_k234<64, 1, 2, 1, G>)),                                              \
+    K_ROW(LAYOUT, OUT, "k4-128-j2", "k4 with strips of 128, 2 columns",                           \
+          128, 2, 128, (launch_k234<128, 1, 2, 1, G>)),                                           \
+    K_ROW(LAYOUT, OUT, "k4-128-j4", "k4 with strips of 128, 4 columns (4 partial sums)",          \
+          128, 4, 128, (launch_k234<128, 1, 4, 1, G>)),                                           \
+    K_ROW(LAYOUT, OUT, "k4-128-j4-k2", "k4-128-j4 with the k loop unrolled twice",                \
+          128, 4, 128, (launch_k234<128, 1, 4, 2, G>)),                                           \
+    K_ROW(LAYOUT, OUT, "k4-128-j4-k4", "k4-128-j4 with the k loop unrolled 4 times: the article's best",\
+          128, 4, 128, (launch_k234<128, 1, 4, 4, G>)),                                           \
+    K_ROW(LAYOUT, OUT, "k5", "16x16 tiles of A and B in shared memory, one output per thread",    \
+          16, 16, 16, (launch_k5<G>))
 
-#define SHARED_VARIANTS                                                                               \
-    {{"tuned", "128x128 tiles, 8x8 per thread in registers, 16-byte loads, three stages of 16 "       \
-               "k-steps by cp.async, split-k on small grids (pads in either Edges mode)", 1},                               \
-     GD_PADDED_BT, true, 128, 128, 16, launch_tuned<16>, NULL, work_tuned<16>},                                         \
-    {{"cublas", "cublasSgemm with FP32 math (no TF32): the reference", 1},                            \
-     GD_RAW, false, 1, 1, 1, launch_cublas, NULL},                                                    \
-    {{"cpu", "the BLAS Octave uses (sgemm)", 0},                                                      \
-     GD_RAW, false, 1, 1, 1, NULL, NULL}
+#define SHARED_VARIANTS                                                                           \
+    {.info = {.name = "tuned",                                                                    \
+              .note = "128x128 tiles, 8x8 per thread in registers, 16-byte loads, three stages of 16 "\
+                      "k-steps by cp.async, split-k on small grids (pads in either Edges mode)",  \
+              .gpu = 1},                                                                          \
+     .in = GD_PADDED_BT,                                                                          \
+     .padded_out = true,                                                                          \
+     .row_mult = 128,                                                                             \
+     .col_mult = 128,                                                                             \
+     .k_mult = 16,                                                                                \
+     .run_f = launch_tuned<16>,                                                                   \
+     .work_f = work_tuned<16>},                                                                   \
+    {.info = {.name = "cublas",                                                                   \
+              .note = "cublasSgemm with FP32 math (no TF32): the reference",                      \
+              .gpu = 1},                                                                          \
+     .run_f = launch_cublas},                                                                     \
+    {.info = {.name = "cpu",                                                                      \
+              .note = "the BLAS Octave uses (sgemm)",                                             \
+              .gpu = 0}}
 
 const gd_product_variant PAD_TABLE[] = {K_VARIANTS(false, GD_PADDED, true), SHARED_VARIANTS};
 const gd_product_variant GUARD_TABLE[] = {K_VARIANTS(true, GD_RAW, false), SHARED_VARIANTS};
@@ -415,9 +437,17 @@ gd_status cpu_sgemm(gd_class, const void *A, const void *B, void *C, int *, int6
 // break-even, with room for sgemm's larger share of copies (at n =
 // 16384 two H200s gain 1.3x host to host), not measured at the threshold
 const double SPLIT_MIN = 549755813888.0;
-const gd_product_op OP = {"sgemm", 0.0, 0.0, 2.0, false, "cpu (BLAS)",
-                          "cublas", "cublas", 1 << 20, cpu_sgemm, false, true, NULL,
-                          SPLIT_MIN};
+const gd_product_op OP = {.name = "sgemm",
+                          .pad = 0.0,
+                          .empty_k = 0.0,
+                          .ops_per_step = 2.0,
+                          .device_cpu = "cpu (BLAS)",
+                          .auto_single = "cublas",
+                          .auto_double = "cublas",
+                          .auto_cpu_below = 1 << 20,
+                          .cpu = cpu_sgemm,
+                          .single_only = true,
+                          .split_min = SPLIT_MIN};
 
 /* A 1x1 operand: Octave multiplies by a scalar element by element, which
  * keeps the sign of a zero product (single (-0) * 5 is -0); a sum of
@@ -471,7 +501,7 @@ extern "C" gd_status gd_sgemm(const char *name, gd_edges edges, const gd_matrix 
 {
     const gd_product_variant *table = edges == GD_EDGES_GUARD ? GUARD_TABLE : PAD_TABLE;
     if (A->cols == 1 && B->rows == 1 && (A->rows == 1 || B->cols == 1) && A->rows * B->cols > 0) {
-        memset(t, 0, sizeof *t);
+        gd_entry entry(t);
         t->ops = 2.0 * (double)A->rows * (double)B->cols;
         if (strcmp(name, "auto") && !gd_find_variant(table, NVARIANTS, name))
             return gd_fail(GD_ERR_VARIANT, "unknown variant '%s'", name);

@@ -1,5 +1,5 @@
-/* multi.cu - calls divided across devices: the thread's selection of
- * devices (gd_use_devices, GD_DEVICES), how many a call takes, and the
+/* multi.cu - calls divided across devices: the devices a call's place
+ * names (gd_place, GD_DEVICES), how many a call takes, and the
  * runner that gives each part a host thread of its own on its device.
  *
  * A part is a whole one-device call on a piece of the work (a panel of
@@ -13,9 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static __thread gd_devices t_sel; /* n == 0 and !t_sel_set: the default */
-static __thread int t_sel_set;
 
 static gd_status check_list(const gd_devices *d, const char *origin)
 {
@@ -71,27 +68,23 @@ extern "C" gd_status gd_default_devices(gd_devices *out)
     return check_list(out, "GD_DEVICES");
 }
 
-extern "C" gd_status gd_use_devices(const gd_devices *d, const char *origin)
+extern "C" gd_status gd_check_devices(const gd_devices *d, const char *origin)
 {
-    memset(&t_sel, 0, sizeof t_sel);
-    t_sel_set = 0;
-    if (!d) return GD_OK;
-    if (d->n == 0) {
-        t_sel_set = 1; /* 'all' */
-        return GD_OK;
-    }
-    gd_status s = check_list(d, origin ? origin : "the device list");
-    if (s) return s;
-    t_sel = *d;
-    t_sel_set = 1;
-    return GD_OK;
+    return check_list(d, origin ? origin : "the device list");
 }
 
-extern "C" int gd_split_devices(double work, double min_work, int64_t most,
+extern "C" void gd_timing_reset(gd_timing *t)
+{
+    const gd_place at = t->at;
+    memset(t, 0, sizeof *t);
+    t->at = at;
+}
+
+extern "C" int gd_split_devices(const gd_place *at, double work, double min_work, int64_t most,
                                 int idx[GD_MAX_DEVICES])
 {
-    gd_devices d = t_sel;
-    if (!t_sel_set && gd_default_devices(&d)) d.n = 0; /* a bad GD_DEVICES: the caller checked */
+    gd_devices d = at->devices;
+    if (!at->divide && gd_default_devices(&d)) d.n = 0; /* a bad GD_DEVICES: the caller checked */
     int n;
     if (d.n == 0) {
         n = gd_device_count();
@@ -118,6 +111,17 @@ extern "C" int gd_split_devices(double work, double min_work, int64_t most,
 extern "C" int gd_split_needed(int n, const int idx[GD_MAX_DEVICES])
 {
     return n > 1 || idx[0] != gd_device_index();
+}
+
+extern "C" int gd_call_devices(const gd_place *at, int resident, int divides_resident,
+                               double work, double min_work, int64_t most,
+                               int idx[GD_MAX_DEVICES])
+{
+    if (resident && !(divides_resident && at->divide)) {
+        idx[0] = gd_device_index();
+        return 1;
+    }
+    return gd_split_devices(at, work, min_work, most, idx);
 }
 
 extern "C" void gd_part_range(int64_t count, int64_t mult, int i, int n, int64_t *lo,
@@ -329,7 +333,7 @@ extern "C" gd_status gd_run_parts(int n, const int idx[GD_MAX_DEVICES], gd_part_
 
     const double total = t->total_ms, ops = t->ops;
     const unsigned resident = t->resident;
-    memset(t, 0, sizeof *t);
+    gd_timing_reset(t);
     t->total_ms = total;
     t->ops = ops;
     t->resident = resident;
@@ -426,15 +430,21 @@ extern "C" gd_status gd_peer_copy_2d(void *dst, size_t dpitch, int dst_ord, cons
  * where their resident results stay. */
 extern "C" int gd_get_device(void) { return gd_device_index(); }
 
-extern "C" gd_status gd_set_device(int index)
+extern "C" gd_status gd_check_device(int index)
 {
     const int count = index == 0 ? 1 : gd_device_count(); /* device 0: always */
     if (index < 0 || index >= GD_MAX_DEVICES || (count > 0 && index >= count))
         return gd_fail(GD_ERR_INPUT, "there is no device %d: gd sees %d device%s (gd_info "
                        "lists them)", index + 1, count, count == 1 ? "" : "s");
+    return GD_OK;
+}
+
+extern "C" gd_status gd_set_device(int index)
+{
+    const gd_status s = gd_check_device(index);
+    if (s) return s;
     gd_use_device_index(index);
     if (gd_is_ready()) cudaSetDevice(gd_ordinal());
     return GD_OK;
 }
 
-extern "C" int gd_devices_explicit(void) { return t_sel_set; }

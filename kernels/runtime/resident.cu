@@ -292,6 +292,7 @@ extern "C" gd_status gd_host_index_result(gd_out *out, const int32_t *idx, int64
 
 extern "C" gd_status gd_dev_upload(const gd_matrix *A, void **dst, gd_timing *t)
 {
+    gd_entry entry(t);
     const double t0 = gd_now_ms();
     *dst = NULL;
     const size_t es = gd_class_bytes(A->cls);
@@ -310,13 +311,14 @@ extern "C" gd_status gd_dev_upload(const gd_matrix *A, void **dst, gd_timing *t)
         if (c.ok()) c.check(gd_copies_finish());
         s = c.finish();
     }
-    t->kept = 0;
+    t->kept = 0; /* the array itself, not an operation's result */
     t->total_ms = gd_now_ms() - t0;
     return s;
 }
 
 extern "C" gd_status gd_dev_download(const gd_matrix *A, gd_out out, gd_timing *t)
 {
+    gd_entry entry(t);
     const double t0 = gd_now_ms();
     const size_t es = gd_class_bytes(A->cls);
     char what[96];
@@ -382,8 +384,8 @@ static gd_status layout_finish(gd_call &c, gd_out &out, void *dR, int64_t rows, 
 
 extern "C" gd_status gd_transpose(const gd_matrix *A, gd_out R, gd_timing *t)
 {
+    gd_entry entry(t);
     const double t0 = gd_now_ms();
-    memset(t, 0, sizeof *t);
     const size_t es = gd_class_bytes(A->cls);
     const int64_t m = A->rows, n = A->cols;
     const size_t bytes = (size_t)(m * n) * es;
@@ -463,8 +465,8 @@ static gd_status squareform_gpu(const gd_matrix *X, int tomatrix, gd_out R, int 
 extern "C" gd_status gd_squareform(const gd_matrix *X, int tomatrix, gd_out R, int *flags,
                                    gd_timing *t)
 {
+    gd_entry entry(t);
     const double t0 = gd_now_ms();
-    memset(t, 0, sizeof *t);
     *flags = 0;
     const size_t es = gd_class_bytes(X->cls);
     int64_t n;

@@ -37,14 +37,25 @@ void gd_use_device_index(int index);
 int gd_device_ordinal(int index);
 int gd_devices_simulated(void); /* GD_SIM_DEVICES's count; 0 when unset */
 
-/* The devices a call of work operations divides over, from the thread's
- * selection (gd_use_devices): an explicit list as it is, 'all' as many
+/* The devices a call of work operations divides over, from its place
+ * (gd_place): an explicit list as it is, 'all' as many
  * devices as get min_work each (at least one); at most most. Fills idx
  * (indices) and returns the count. */
-int gd_split_devices(double work, double min_work, int64_t most, int idx[GD_MAX_DEVICES]);
+int gd_split_devices(const gd_place *at, double work, double min_work, int64_t most,
+                     int idx[GD_MAX_DEVICES]);
 /* Whether a call given n devices from gd_split_devices runs elsewhere than
  * on this thread's device alone. */
 int gd_split_needed(int n, const int idx[GD_MAX_DEVICES]);
+/* The one rule of every operation for where a call runs: the devices it
+ * divides over (gd_split_devices; idx, the count returned), or 1 with
+ * idx[0] this thread's device where it stays there: resident data (an
+ * operand or a result on the device) stays unless the place names its
+ * devices and the operation's division takes resident data
+ * (divides_resident: the products, whose panels are copied into the
+ * result on the call's device). Then gd_split_needed says whether to
+ * divide. */
+int gd_call_devices(const gd_place *at, int resident, int divides_resident, double work,
+                    double min_work, int64_t most, int idx[GD_MAX_DEVICES]);
 
 /* Runs fn(ctx, i, n, ti) for each part i < n on device idx[i], all at
  * once, on a host thread each (one after another on this thread where the
@@ -65,9 +76,8 @@ gd_status gd_peer_copy(void *dst, int dst_ord, const void *src, int src_ord, siz
 gd_status gd_peer_copy_2d(void *dst, size_t dpitch, int dst_ord, const void *src,
                           size_t spitch, int src_ord, size_t width, size_t height,
                           cudaStream_t st, const char *what);
-/* Whether the thread's device selection was set explicitly (gd_use_devices
- * with a list or 'all', not the default) */
-int gd_devices_explicit(void);
+/* t's report zeroed, its place (t->at, the caller's) kept */
+void gd_timing_reset(gd_timing *t);
 /* Ends the pool of per-device host threads that run the parts (made
  * again by the next divided call): gd_release's */
 void gd_workers_stop(void);
@@ -293,6 +303,15 @@ struct gd_on_device {
     }
     gd_on_device(const gd_on_device &) = delete;
     gd_on_device &operator=(const gd_on_device &) = delete;
+};
+/* The start of an operation's entry point: t's report reset (its place
+ * kept), and this thread on the place's device until the object ends. */
+struct gd_entry : gd_on_device {
+    explicit gd_entry(gd_timing *t)
+        : gd_on_device(t->at.device > 0 ? t->at.device - 1 : gd_device_index())
+    {
+        gd_timing_reset(t);
+    }
 };
 /* A call's resident operands on this thread's device: take() gives a
  * itself, or for one on another device a copy here (gd_operand_here);

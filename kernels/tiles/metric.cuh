@@ -209,12 +209,17 @@ template <class T> struct metric_data {
  * m.bound(r, largest), computed once per threshold r (a distance): a sum
  * above it (below it, largest) has a distance that cannot beat r, nor is
  * it NaN; NaN rejects nothing. Without BOUND every distance is computed
- * and compared. */
+ * and compared. FINISH: how a store makes the distance of a sum:
+ * FINISH_ROOT, the root or the sum itself by the call's metric (euclidean
+ * or squaredeuclidean, the stores' own rescue); FINISH_NONE, the sum is the
+ * distance; FINISH_POLICY, through value and slow_value. */
+enum { FINISH_ROOT, FINISH_NONE, FINISH_POLICY };
 
 // euclidean (root) and squaredeuclidean
 template <class T> struct m_euclid {
     typedef gd_tile::sqdist Step;
     enum { BOUND = 1 };
+    static constexpr int FINISH = FINISH_ROOT;
     bool root;
     int64_t d;
     __device__ m_euclid(const metric_data<T> &md) : root(md.metric == GD_EUCLIDEAN), d(md.d) {}
@@ -247,6 +252,7 @@ template <class T> struct m_euclid {
 template <class T, class S> struct m_plain {
     typedef S Step;
     enum { BOUND = 1 };
+    static constexpr int FINISH = FINISH_NONE;
     __device__ m_plain(const metric_data<T> &) {}
     __device__ T value(T s, int64_t, int64_t) const { return s; }
     __device__ bool slow(T) const { return false; }
@@ -258,6 +264,7 @@ template <class T, class S> struct m_plain {
 template <class T> struct m_minkowski {
     typedef minkowski_step Step;
     enum { BOUND = 0 };
+    static constexpr int FINISH = FINISH_POLICY;
     int64_t d;
     __device__ m_minkowski(const metric_data<T> &md) : d(md.d) {}
     __device__ T value(T s, int64_t, int64_t) const { return pow(s, 1 / minkowski_p(s)); }
@@ -273,6 +280,7 @@ template <class T> struct m_minkowski {
 template <class T, class S> struct m_rows {
     typedef S Step;
     enum { BOUND = 0 };
+    static constexpr int FINISH = FINISH_POLICY;
     metric_data<T> md;
     __device__ m_rows(const metric_data<T> &m) : md(m) {}
     __device__ T value(T s, int64_t i, int64_t j) const
@@ -284,9 +292,11 @@ template <class T, class S> struct m_rows {
     __device__ T bound(T, bool) const { return (T)NAN; }
 };
 
-/* The policy of each metric the GPU computes: F::template run<M> () for the
+/* The one dispatch of the metrics on the GPU (pdist, pdist2, knn): the
+ * policy of each metric the GPU computes, F::template run<M> () for the
  * metric's M (correlation and spearman arrive as cosine, seuclidean and
- * mahalanobis as euclidean, on rows prepared for them). */
+ * mahalanobis as euclidean, on rows prepared for them; squaredeuclidean
+ * is m_euclid too, its root not taken). */
 template <class T, class F> auto with_metric(gd_metric m, const F &f) -> decltype(f.template run<m_euclid<T>>())
 {
     switch (m) {
