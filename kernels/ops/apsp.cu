@@ -2131,48 +2131,48 @@ extern "C" gd_status gd_apsp(const char *name, const gd_matrix *W, gd_out D, con
             return gd_fail(GD_ERR_VARIANT, "'fw' computes the integer classes in single or double "
                            "where the weights prove every sum exact: int64 and uint64 never");
     }
-    if (n == 0) {
-        snprintf(t->variant, sizeof t->variant, "%s", VARIANTS[v].name);
-        void *buf;
-        if (!(s = gd_host_result_begin(&D, 0, "D", &buf))) s = gd_host_result_end(&D, buf, 0, s, t);
-        if (!s && P) {
-            gd_out po = *P;
-            if (!(s = gd_host_result_begin(&po, 0, "P", &buf)))
-                s = gd_host_result_end(&po, buf, 0, s, t);
-        }
-    } else if (v == 2) {
-        s = ints ? run_cpu_int(*W, D, P, pcls, cycle_vertex, t)
-                 : run_cpu(*W, D, P, pcls, cycle_vertex, t);
-    } else {
-        int idx[GD_MAX_DEVICES];
-        const bool resident = W->where == GD_DEVICE || D.device || (P && P->device);
-        /* D divides (rows of blocks), and in single P with it (its rows
-         * from D's); double's P (tracked through the rounds), squaring
-         * and resident data on one device, the first of the selection */
-        const bool rows = v == 0 && (!P || W->cls == GD_SINGLE);
-        const int nd = gd_call_devices(&t->at, resident, 0, t->ops, SPLIT_MIN,
-                                       rows ? (n + FB - 1) / FB : 1, idx);
-        const bool across = rows && nd > 1;
-        bool redo = false;
-        if (across) s = fw_devices(*W, D, P, pcls, cycle_vertex, nd, idx, t, &redo);
-        if (across && !redo) {
-            /* done: D (and P) by rows of blocks */
-        } else if (redo || gd_split_needed(nd, idx)) {
-            /* (redo: a cycle of weight 0, found across devices: P with the
-             * edge counts, on the first device alone) */
+    /* D divides (rows of blocks), and in single P with it (its rows from
+     * D's); double's P (tracked through the rounds), squaring and resident
+     * data on one device, the first of the selection */
+    const bool rows = v == 0 && (!P || W->cls == GD_SINGLE);
+    gd_out po = {};
+    if (P) po = *P;
+    gd_op_call oc = {};
+    oc.variant = VARIANTS[v].name;
+    oc.gpu = v != 2;
+    oc.empty = n == 0;
+    oc.outs[0] = &D;
+    oc.outs[1] = P ? &po : NULL;
+    oc.names[0] = "D";
+    oc.names[1] = "P";
+    oc.resident = W->where == GD_DEVICE || D.device || (P && P->device);
+    oc.split_min = SPLIT_MIN;
+    oc.units = rows ? (n + FB - 1) / FB : 1;
+    auto cpu = [&] {
+        return ints ? run_cpu_int(*W, D, P, pcls, cycle_vertex, t)
+                    : run_cpu(*W, D, P, pcls, cycle_vertex, t);
+    };
+    s = gd_run_op(
+        oc, t, cpu, [&] { return run_gpu(v == 0, *W, D, P, pcls, cycle_vertex, t); },
+        [&](int nd, const int *idx) {
+            bool redo = false;
+            if (rows && nd > 1) {
+                const gd_status sr = fw_devices(*W, D, P, pcls, cycle_vertex, nd, idx, t, &redo);
+                if (!redo) return sr; /* done: D (and P) by rows of blocks */
+            }
+            /* on one device of the selection; or (redo) a cycle of weight
+             * 0 found across devices: P with the edge counts, on the first
+             * device alone */
             apsp_one x = {v == 0, W, D, P, pcls, cycle_vertex};
-            s = gd_run_parts(1, idx, apsp_part, &x, t);
-        } else {
-            s = run_gpu(v == 0, *W, D, P, pcls, cycle_vertex, t);
-        }
-        /* an integer graph the GPU cannot compute exactly: the host's */
-        if (s == GD_ERR_VARIANT && ints && automatic) {
-            const gd_timing kept = *t;
-            gd_timing_reset(t);
-            t->ops = kept.ops;
-            t->resident = kept.resident;
-            s = run_cpu_int(*W, D, P, pcls, cycle_vertex, t);
-        }
+            return gd_run_parts(1, idx, apsp_part, &x, t);
+        });
+    /* an integer graph the GPU cannot compute exactly: the host's */
+    if (s == GD_ERR_VARIANT && ints && automatic && v != 2) {
+        const gd_timing kept = *t;
+        gd_timing_reset(t);
+        t->ops = kept.ops;
+        t->resident = kept.resident;
+        s = run_cpu_int(*W, D, P, pcls, cycle_vertex, t);
     }
     t->total_ms = gd_now_ms() - t0;
     return s;

@@ -1037,48 +1037,47 @@ extern "C" gd_status gd_knn(const char *name, const gd_matrix *X, const gd_matri
             if (strcmp(VARIANTS[i].name, name) == 0) v = i;
         if (v < 0) return gd_fail(GD_ERR_VARIANT, "unknown variant '%s'", name);
     }
-    if (my == 0 || K == 0) {
-        snprintf(t->variant, sizeof t->variant, "%s", VARIANTS[v].name);
-        void *buf;
-        if (!(s = gd_host_result_begin(&D, 0, "D", &buf))) s = gd_host_result_end(&D, buf, 0, s, t);
-        if (!s) s = gd_host_index_result(&I, NULL, K, 0, icls, &D, "I", t);
-    } else if (v == 1) {
-        s = run_cpu(*X, *Y, cls, dist, K, largest, D, I, icls, t);
-    } else {
-        /* across devices: nothing resident (that lives on this thread's
-         * device); X's rows split where X is the larger and every part
-         * still has K rows, else the queries */
-        int idx[GD_MAX_DEVICES], nd = 1;
-        knn_split x = {};
-        x.X = X;
-        x.Y = Y;
-        x.cls = cls;
-        x.icls = icls;
-        x.metric = dist;
-        x.K = K;
-        x.largest = largest;
-        x.D = D;
-        x.I = I;
-        const bool resident = t->resident || D.device || I.device;
-        x.points = mx > my;
-        x.mult = x.points ? gd_tile::BIG : 64;
-        {
-            const int64_t units = ((x.points ? mx : my) + x.mult - 1) / x.mult;
-            nd = gd_call_devices(&t->at, resident, 0, t->ops, SPLIT_MIN, units, idx);
+    /* across devices: nothing resident (that lives on this thread's
+     * device); X's rows split where X is the larger and every part still
+     * has K rows, else the queries */
+    knn_split x = {};
+    x.X = X;
+    x.Y = Y;
+    x.cls = cls;
+    x.icls = icls;
+    x.metric = dist;
+    x.K = K;
+    x.largest = largest;
+    x.D = D;
+    x.I = I;
+    x.points = mx > my;
+    x.mult = x.points ? gd_tile::BIG : 64;
+    gd_op_call oc = {};
+    oc.variant = VARIANTS[v].name;
+    oc.gpu = v == 0;
+    oc.empty = my == 0 || K == 0;
+    oc.outs[0] = &D;
+    oc.outs[1] = &I;
+    oc.names[0] = "D";
+    oc.names[1] = "I";
+    oc.resident = t->resident || D.device || I.device;
+    oc.split_min = SPLIT_MIN;
+    oc.units = ((x.points ? mx : my) + x.mult - 1) / x.mult;
+    auto one = [&] {
+        return cls == GD_SINGLE ? run_gpu<float>(*X, *Y, dist, K, largest, D, I, icls, t)
+                                : run_gpu<double>(*X, *Y, dist, K, largest, D, I, icls, t);
+    };
+    s = gd_run_op(
+        oc, t, [&] { return run_cpu(*X, *Y, cls, dist, K, largest, D, I, icls, t); }, one,
+        [&](int nd, const int *idx) {
             /* X's rows split: every part must hold K rows (the last one
              * is the shortest) */
             for (int64_t lo, hi; x.points && nd > 1; --nd) {
                 gd_part_range(mx, x.mult, nd - 1, nd, &lo, &hi);
                 if (hi - lo >= K) break;
             }
-        }
-        if (gd_split_needed(nd, idx))
-            s = split_knn(x, nd, idx, t);
-        else if (cls == GD_SINGLE)
-            s = run_gpu<float>(*X, *Y, dist, K, largest, D, I, icls, t);
-        else
-            s = run_gpu<double>(*X, *Y, dist, K, largest, D, I, icls, t);
-    }
+            return gd_split_needed(nd, idx) ? split_knn(x, nd, idx, t) : one();
+        });
     t->total_ms = gd_now_ms() - t0;
     return s;
 }

@@ -485,10 +485,7 @@ template <class T> struct pdist_gpu {
         enum { MAX_BATCH = 64 };
         c.reuse_events();
         c.poison(dD, (size_t)buf * es, st, "poisoning D");
-        c.begin(GD_PHASE_KERNEL, st);
-        const cudaEvent_t prepared = c.event();
-        c.cuda(cudaEventRecord(prepared, st), "pdist kernel");
-        c.cuda(cudaStreamWaitEvent(st2, prepared, 0), "pdist kernel");
+        gd_stage sg(c, st, st2);
         int64_t used = 0, pj[MAX_BATCH + 1];
         cudaEvent_t done[MAX_BATCH];
         int qn = 0;
@@ -502,21 +499,14 @@ template <class T> struct pdist_gpu {
                 j1 = next;
             }
             if (j1 == j0) break; // the buffer is full: download, then reuse it
-            const cudaStream_t ps = qn % 2 ? st2 : st;
             with_metric<T>(metric, panel_in_metric<T>{metric, v.k, dX, dXp, dD + used, n, d, np,
-                                                      dp, j0, j1, ps, md});
-            c.launched("pdist kernel launch");
-            done[qn] = c.event();
-            c.cuda(cudaEventRecord(done[qn], ps), "pdist kernel");
+                                                      dp, j0, j1, sg.stream(), md});
+            done[qn] = sg.unit_done("pdist kernel launch");
             used += tri_start(j1, n) - tri_start(j0, n);
             pj[++qn] = j0 = j1;
         }
         if (qn == 0) c.fail(GD_ERR_MEMORY, "GPU memory too small for 128 columns of D");
-        /* the batch ends when both streams are through it */
-        const cudaEvent_t join = c.event();
-        c.cuda(cudaEventRecord(join, st2), "pdist kernel");
-        c.cuda(cudaStreamWaitEvent(st, join, 0), "pdist kernel");
-        c.end(GD_PHASE_KERNEL, st);
+        sg.end();
         if (!keep) { /* the host result is made while the first kernels run */
             char what[96];
             gd_describe(what, sizeof what, "D", 1, P, cls);
@@ -700,25 +690,22 @@ extern "C" gd_status gd_pdist(const char *name, const gd_matrix *Xm, gd_distance
     for (int i = 0; i < NVARIANTS; ++i)
         if (strcmp(VARIANTS[i].info.name, name) == 0) v = &VARIANTS[i];
     if (!v) return gd_fail(GD_ERR_VARIANT, "unknown variant '%s'", name);
-    if (P == 0) {
-        snprintf(t->variant, sizeof t->variant, "%s", v->info.name);
-        void *buf;
-        if (!(s = gd_host_result_begin(&D, 0, "D", &buf)))
-            s = gd_host_result_end(&D, buf, 0, s, t);
-    } else if (!v->info.gpu) {
-        s = cpu_pdist(*Xm, dist, D, t);
-    } else {
-        int idx[GD_MAX_DEVICES];
-        const bool resident = Xm->where == GD_DEVICE || D.device;
-        const int nd = gd_call_devices(&t->at, resident, 0, t->ops, SPLIT_MIN1,
-                                       (n - 1 + BIG - 1) / BIG, idx);
-        if (gd_split_needed(nd, idx))
-            s = split_pdist(*v, *Xm, dist, D, nd, idx, t);
-        else if (cls == GD_SINGLE)
-            s = run_gpu<float>(*v, *Xm, metric, dist.p, D, t);
-        else
-            s = run_gpu<double>(*v, *Xm, metric, dist.p, D, t);
-    }
+    gd_op_call oc = {};
+    oc.variant = v->info.name;
+    oc.gpu = v->info.gpu;
+    oc.empty = P == 0;
+    oc.outs[0] = &D;
+    oc.names[0] = "D";
+    oc.resident = Xm->where == GD_DEVICE || D.device;
+    oc.split_min = SPLIT_MIN1;
+    oc.units = (n - 1 + BIG - 1) / BIG;
+    s = gd_run_op(
+        oc, t, [&] { return cpu_pdist(*Xm, dist, D, t); },
+        [&] {
+            return cls == GD_SINGLE ? run_gpu<float>(*v, *Xm, metric, dist.p, D, t)
+                                    : run_gpu<double>(*v, *Xm, metric, dist.p, D, t);
+        },
+        [&](int nd, const int *idx) { return split_pdist(*v, *Xm, dist, D, nd, idx, t); });
     t->total_ms = gd_now_ms() - t0;
     return s;
 }

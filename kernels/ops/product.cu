@@ -372,12 +372,8 @@ struct product_run {
     gd_status compute(int q, gd_launcher run)
     {
         gd_status s;
-        c.begin(GD_PHASE_KERNEL, st);
-        const cudaEvent_t prepared = c.event();
-        cudaEventRecord(prepared, st);
-        cudaStreamWaitEvent(st2, prepared, 0);
+        gd_stage sg(c, st, st2);
         snprintf(what, sizeof what, "%s kernel launch", op.name);
-        int in_stage = 0;
         for (int i = 0; i < g.bi; ++i)
             for (int j = 0; j < g.bj; ++j) {
                 if ((i > j ? i : j) != q) continue;
@@ -400,7 +396,7 @@ struct product_run {
                     b.ldc = cmi;
                 }
                 b.panel = nb;
-                b.st = in_stage++ % 2 ? st2 : st;
+                b.st = sg.stream();
                 blk_i0[nb] = bi0;
                 blk_j0[nb] = bj0;
                 if (k == 0) {
@@ -412,16 +408,10 @@ struct product_run {
                     c.check(s);
                     return s;
                 }
-                if (!c.launched(what)) return c.status();
-                blk_done[nb] = c.event();
-                cudaEventRecord(blk_done[nb], b.st);
+                if (!(blk_done[nb] = sg.unit_done(what))) return c.status();
                 ++nb;
             }
-        /* the stage ends when both streams are through it */
-        const cudaEvent_t join = c.event();
-        cudaEventRecord(join, st2);
-        cudaStreamWaitEvent(st, join, 0);
-        c.end(GD_PHASE_KERNEL, st);
+        sg.end();
         return c.status();
     }
 
@@ -815,33 +805,30 @@ gd_status gd_product(const gd_product_op &op, const gd_product_variant *table,
         else
             s = gd_operand_class(B0, cls, &B, &conv, &hb, "B");
     }
-    if (s) {
-    } else if (m == 0 || n == 0) {
-        snprintf(t->variant, sizeof t->variant, "%s", v->info.name);
-        void *buf;
-        if (!(s = gd_host_result_begin(&out, 0, "R", &buf)))
-            s = gd_host_result_end(&out, buf, 0, s, t);
-        if (!s && args.witness) {
-            gd_out kout = *args.witness;
-            if (!(s = gd_host_result_begin(&kout, 0, "K", &buf)))
-                s = gd_host_result_end(&kout, buf, 0, s, t);
-        }
-    } else if (v->info.gpu) {
-        /* across devices when the work pays; with resident operands or
-         * results only when the call names its devices (else it runs
-         * where they are, this thread's device) */
-        int idx[GD_MAX_DEVICES];
-        const bool resident = gd_any_resident(&A, &B, out) || (args.witness && args.witness->device);
-        /* R and K in different places: one device */
+    if (!s) {
+        /* R and K in different places: one device (as if resident there) */
         const bool mixed = args.witness && !out.device != !args.witness->device;
-        const int nd = mixed ? 1 : gd_call_devices(&t->at, resident, 1, t->ops, op.split_min,
-                                                   (n + 255) / 256, idx);
-        if (!mixed && gd_split_needed(nd, idx))
-            s = split_product(op, *v, cls, A, B, out, args, nd, idx, t);
-        else
-            s = gd_run_product(op, *v, cls, A, B, out, args, t);
-    } else {
-        s = run_cpu(op, cls, A, B, out, args, t);
+        gd_out kout = {}; /* the witness, for its empty result */
+        if (args.witness) kout = *args.witness;
+        gd_op_call oc = {};
+        oc.variant = v->info.name;
+        oc.gpu = v->info.gpu;
+        oc.empty = m == 0 || n == 0;
+        oc.outs[0] = &out;
+        oc.outs[1] = args.witness ? &kout : NULL;
+        oc.names[0] = "R";
+        oc.names[1] = "K";
+        oc.resident = gd_any_resident(&A, &B, out) || (args.witness && args.witness->device) ||
+                      mixed;
+        oc.divides_resident = !mixed;
+        oc.split_min = op.split_min;
+        oc.units = (n + 255) / 256;
+        s = gd_run_op(
+            oc, t, [&] { return run_cpu(op, cls, A, B, out, args, t); },
+            [&] { return gd_run_product(op, *v, cls, A, B, out, args, t); },
+            [&](int nd, const int *idx) {
+                return split_product(op, *v, cls, A, B, out, args, nd, idx, t);
+            });
     }
     if (conv.n) {
         /* the conversions ran on the kernels' stream: done with the call */

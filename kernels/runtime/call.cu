@@ -195,6 +195,36 @@ bool gd_call::wait(cudaStream_t st, const char *what)
     return ok() && check(gd_copies_finish()) && cuda(cudaStreamSynchronize(st), what);
 }
 
+gd_stage::gd_stage(gd_call &c, cudaStream_t st, cudaStream_t st2) : c_(c), st_(st), st2_(st2)
+{
+    c_.begin(GD_PHASE_KERNEL, st_);
+    const cudaEvent_t prepared = c_.event();
+    if (prepared) {
+        c_.cuda(cudaEventRecord(prepared, st_), "a stage's start");
+        c_.cuda(cudaStreamWaitEvent(st2_, prepared, 0), "a stage's start");
+    }
+}
+
+cudaEvent_t gd_stage::unit_done(const char *what)
+{
+    const cudaStream_t s = stream();
+    ++n_;
+    if (!c_.launched(what)) return NULL;
+    const cudaEvent_t done = c_.event();
+    if (done) c_.cuda(cudaEventRecord(done, s), what);
+    return c_.ok() ? done : NULL;
+}
+
+void gd_stage::end()
+{
+    const cudaEvent_t join = c_.event();
+    if (join) {
+        c_.cuda(cudaEventRecord(join, st2_), "a stage's end");
+        c_.cuda(cudaStreamWaitEvent(st_, join, 0), "a stage's end");
+    }
+    c_.end(GD_PHASE_KERNEL, st_);
+}
+
 gd_status gd_call::finish()
 {
     if (finished_) return s_;

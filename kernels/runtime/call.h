@@ -137,4 +137,36 @@ class gd_call {
     int next_event_ = 0;
 };
 
+/* One stage of a call's kernels, the overlap the products and pdist share:
+ * its units (a block of C, a panel of the triangle) queued on two streams
+ * in turn, so that one unit's last, partly filled wave overlaps the next
+ * one's first; each unit's end is an event its download waits for (the
+ * copy engine then takes a unit down while the next ones compute); the
+ * stage ends when both streams are through it. Timed as the call's kernel
+ * phase.
+ *
+ *     gd_stage sg(c, st, st2);
+ *     for (each unit) {
+ *         kernel<<<..., sg.stream()>>>(...);
+ *         done[u] = sg.unit_done("pdist kernel");
+ *     }
+ *     sg.end();
+ *     (downloads of unit u after done[u]) */
+class gd_stage {
+  public:
+    gd_stage(gd_call &c, cudaStream_t st, cudaStream_t st2);
+    /* the stream of the next unit's launches */
+    cudaStream_t stream() const { return n_ % 2 ? st2_ : st_; }
+    /* after a unit's launches: they succeeded (what: the kernel), its
+     * end recorded; the event (NULL once the call failed) */
+    cudaEvent_t unit_done(const char *what);
+    /* the second stream joined into the first, the phase ended */
+    void end();
+
+  private:
+    gd_call &c_;
+    cudaStream_t st_, st2_;
+    int n_ = 0;
+};
+
 #endif

@@ -267,6 +267,25 @@ extern "C" gd_status gd_host_result_end(gd_out *out, void *buf, size_t bytes, gd
     return s;
 }
 
+extern "C" gd_status gd_empty_results(gd_out *const outs[], const char *const names[], int n,
+                                      gd_timing *t)
+{
+    gd_status s = GD_OK;
+    int made = 0;
+    for (; made < n && !s; ++made) {
+        if (!outs[made]) continue;
+        void *buf;
+        if (!(s = gd_host_result_begin(outs[made], 0, names[made], &buf)))
+            s = gd_host_result_end(outs[made], buf, 0, s, t);
+    }
+    for (int i = 0; s && i < made - 1; ++i)
+        if (outs[i] && outs[i]->device && *outs[i]->device) {
+            gd_dev_free(*outs[i]->device);
+            *outs[i]->device = NULL;
+        }
+    return s;
+}
+
 extern "C" gd_status gd_host_index_result(gd_out *out, const int32_t *idx, int64_t rows,
                                           int64_t cols, gd_class cls, gd_out *first,
                                           const char *label, gd_timing *t)

@@ -6,6 +6,7 @@
 #include "gd.h"
 
 #include <cuda_runtime.h>
+#include <stdio.h>
 #ifdef __cplusplus
 #include <limits>
 #endif
@@ -171,6 +172,11 @@ gd_status gd_operand_host(const gd_matrix *a, gd_matrix *out, void **host_copy,
  * gd_host_result_end uploads into the kept device allocation and frees).
  * gd_host_result_end takes the host code's status and returns the call's. */
 gd_status gd_host_result_begin(gd_out *out, size_t bytes, const char *what, void **buf);
+/* The results of a call with no element: each of the n outputs (NULL:
+ * not asked) empty where it goes (a host array, or a gdArray); on a
+ * failure the ones made before are given back. */
+gd_status gd_empty_results(gd_out *const outs[], const char *const names[], int n,
+                           gd_timing *t);
 gd_status gd_host_result_end(gd_out *out, void *buf, size_t bytes, gd_status s,
                              gd_timing *t);
 /* The second output of host code: the int32 index array idx (rows x
@@ -313,6 +319,35 @@ struct gd_entry : gd_on_device {
         gd_timing_reset(t);
     }
 };
+/* What the runner (gd_run_op) needs to know of one call of an operation,
+ * once the operation has checked it and chosen its variant. */
+struct gd_op_call {
+    const char *variant;    /* the variant chosen ('auto' resolved) */
+    bool gpu;               /* it runs on a GPU */
+    bool empty;             /* the result has no element */
+    gd_out *outs[2];        /* the results, made empty when empty (NULL: not asked) */
+    const char *names[2];   /* their names ("D", "P") */
+    bool resident;          /* an operand or a result is on the device */
+    bool divides_resident;  /* the operation divides with resident data (the products) */
+    double split_min;       /* the work a device must get where 'all' divide */
+    int64_t units;          /* the most parts the work divides into */
+};
+/* One call of any operation from its variant on: the empty results; the
+ * host (cpu ()); or the GPU, on the call's device (one ()) or divided
+ * (split (nd, idx)) by the rule of gd_call_devices. */
+template <class Cpu, class One, class Split>
+gd_status gd_run_op(const gd_op_call &oc, gd_timing *t, Cpu &&cpu, One &&one, Split &&split)
+{
+    if (oc.empty) {
+        snprintf(t->variant, sizeof t->variant, "%s", oc.variant);
+        return gd_empty_results(oc.outs, oc.names, 2, t);
+    }
+    if (!oc.gpu) return cpu();
+    int idx[GD_MAX_DEVICES];
+    const int nd = gd_call_devices(&t->at, oc.resident, oc.divides_resident, t->ops,
+                                   oc.split_min, oc.units, idx);
+    return gd_split_needed(nd, idx) ? split(nd, idx) : one();
+}
 /* A call's resident operands on this thread's device: take() gives a
  * itself, or for one on another device a copy here (gd_operand_here);
  * the copies go when the object does (after the streams' work). take2
