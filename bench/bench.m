@@ -44,10 +44,11 @@ quick = ! isempty (getenv ("GD_BENCH_QUICK"));
 scale = @(x) pick (quick, max (1, round (x / 32)), x);
 clock_hz = dev.clock_mhz * 1e6;
 ## min-plus: one FADD and one FMNMX per step; FMNMX issues at 64 per clock
-## per SM, so 64 steps/clock/SM in single. In double DADD and DMNMX both go
-## to the FP64 pipe, where DMNMX issues at a fifth of DADD's rate: `make
-## fp64mix` measures the DADD + DMNMX pair at 13.1 steps/clock/SM on the
-## H100 (kernels/NOTES.md), the double ceiling.
+## per SM, so 64 steps/clock/SM in single. In double v5 takes the min by a
+## compare and a select (DADD, DSETP and two FSEL: tile.cuh's minplus_sel),
+## which `make fp64mix` measures in the tile's own loop (the minplus_sel
+## step row) at about 20 steps/clock/SM on the H100: the double ceiling.
+## fmin's DADD + DMNMX pair runs at 13.1 (kernels/NOTES.md).
 ## build/fp64_mix (make fp64mix), when built: the pipes' rates for the
 ## mixes and each distance step's rate in isolation, measured now
 mix = struct ("pair", struct (), "single", struct (), "double", struct ());
@@ -66,13 +67,14 @@ if (st == 0)
   endfor
 endif
 ceiling.minplus.single = 64 * dev.sms * clock_hz;
-if (isfield (mix.pair, "dadd_dmin"))
-  ceiling.minplus.double = mix.pair.dadd_dmin * dev.sms * clock_hz;
-  dmin_src = "as build/fp64_mix measures it in this run";
+if (isfield (mix.double, "minplus_sel"))
+  dsel = mix.double.minplus_sel;
+  dmin_src = "as build/fp64_mix measures the step in the tile's loop in this run";
 else
-  ceiling.minplus.double = 13.1 * dev.sms * clock_hz;
-  dmin_src = "as build/fp64_mix measured it on the H100 (not built here)";
+  dsel = 20.3;
+  dmin_src = "as a loop of the step alone measured it on the H100 (build/fp64_mix not built here)";
 endif
+ceiling.minplus.double = dsel * dev.sms * clock_hz;
 ## FP32 FMA: 128 lanes per SM, 2 flops each
 ceiling.sgemm = 256 * dev.sms * clock_hz;
 ## pdist: FSUB + FFMA per (i,j,k) triple, like min-plus's pair; double
@@ -91,7 +93,7 @@ if (any (strcmp (ops, "minplus")))
   printf ("\nmin-plus\n%-16s %-6s %5s %10s %10s %6s %9s %8s %8s %8s %7s %7s\n", "var",
           "class", "n", "kernel ms", "steps/s", "%ceil", "h2h ms", "copy ms",
           "GB/s", "zeros ms", "h2h/k+c", "h2h/max");
-  md{end+1} = sprintf ("## min-plus\n\nCeilings: single %.3g steps/s (64/clock/SM: FMNMX), double %.3g steps/s (the DADD + DMNMX pair %s, %.1f a clock an SM: DMNMX issues at a fifth of DADD's rate).\n\nInputs: `rand (n, class) * 100`, no negative element, so v5 in single runs its integer-min kernel (`v5 (integer min)`: two FADD and one three-input integer min per two steps). In single v5 runs twice more on signed inputs, where it takes the sign split (`integer max on t of T tiles, fminf on f`: the three-input integer max of the sums' bits, exact wherever a sum is negative, then fminf, FADD and FMNMX a step, on the tiles with an output that has no negative sum): `randn (n, class)`, whose every result is negative, and the `rand` inputs with one element made -1 (`one negative`), whose results are almost all non-negative, the sign split's worst case. The ceiling is the FMNMX one for all.\n\nkernel: the product's kernels alone (CUDA events; a large product runs in blocks of 2048 or more a side, so that copies overlap kernels: the `GD_BLOCKS=1` row is the same call in one piece); h2h: host to host, what `tic; R = gd_minplus (A, B); toc` measures; copy: the engine time of the call's copies, host to device and back (CUDA events around each 32 MiB piece through the page-locked staging slots; `GD_STAGE=0`: the driver's pageable copies); GB/s: the three n x n matrices over that time; zeros: what `zeros (n, class)` costs in this Octave, for comparison (gd's result array is Octave's, unfilled; its pages are first touched by the parallel copy out of the staging slots); h2h / max: h2h over max(kernel, copy), the overlap bar (1.2).\n\n| variant | class | n | kernel ms | steps/s | %% of ceiling | h2h ms | copy ms | copy GB/s | zeros ms | h2h / (k+c) | h2h / max(k, c) |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+  md{end+1} = sprintf ("## min-plus\n\nCeilings: single %.3g steps/s (64/clock/SM: FMNMX), double %.3g steps/s (v5's compare-and-select step, DADD, DSETP and two FSEL, %s, %.1f a clock an SM; fmin's DADD + DMNMX pair runs at 13.1: DMNMX issues at a fifth of DADD's rate).\n\nInputs: `rand (n, class) * 100`, no negative element, so v5 in single runs its integer-min kernel (`v5 (integer min)`: two FADD and one three-input integer min per two steps). In single v5 runs twice more on signed inputs, where it takes the sign split (`integer max on t of T tiles, fminf on f`: the three-input integer max of the sums' bits, exact wherever a sum is negative, then fminf, FADD and FMNMX a step, on the tiles with an output that has no negative sum): `randn (n, class)`, whose every result is negative, and the `rand` inputs with one element made -1 (`one negative`), whose results are almost all non-negative, the sign split's worst case. The ceiling is the FMNMX one for all.\n\nkernel: the product's kernels alone (CUDA events; a large product runs in blocks of 2048 or more a side, so that copies overlap kernels: the `GD_BLOCKS=1` row is the same call in one piece); h2h: host to host, what `tic; R = gd_minplus (A, B); toc` measures; copy: the engine time of the call's copies, host to device and back (CUDA events around each 32 MiB piece through the page-locked staging slots; `GD_STAGE=0`: the driver's pageable copies); GB/s: the three n x n matrices over that time; zeros: what `zeros (n, class)` costs in this Octave, for comparison (gd's result array is Octave's, unfilled; its pages are first touched by the parallel copy out of the staging slots); h2h / max: h2h over max(kernel, copy), the overlap bar (1.2).\n\n| variant | class | n | kernel ms | steps/s | %% of ceiling | h2h ms | copy ms | copy GB/s | zeros ms | h2h / (k+c) | h2h / max(k, c) |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
                        ceiling.minplus.single, ceiling.minplus.double, dmin_src,
                        ceiling.minplus.double / (dev.sms * clock_hz));
   nrows = 0;

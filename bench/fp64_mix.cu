@@ -246,6 +246,7 @@ const step_row STEPS[] = {
     STEP("chebychev", gd_tile::maxabs),   STEP("cosine", gd_tile::dot_rn),
     STEP("hamming", gd_tile::neq),        STEP("jaccard", gd_tile::jaccard_counts),
     STEP("minkowski", minkowski_step),
+    STEP("minplus", gd_tile::minplus),    STEP("minplus_sel", gd_tile::minplus_sel),
 };
 #undef STEP
 

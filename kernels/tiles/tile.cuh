@@ -68,6 +68,23 @@ struct minplus {
     __device__ static void step(float &acc, float a, float b) { acc = fminf(acc, a + b); }
     __device__ static void step(double &acc, double a, double b) { acc = fmin(acc, a + b); }
 };
+// min-plus in double by a compare and a select: a sum takes the
+// accumulator's place where it is below it (DSETP and two FSEL: 20.3 steps
+// a clock an SM on an H100, fmin's DSETP.MIN and selects 13.0;
+// kernels/NOTES.md). A NaN sum is never below, so NaN terms are skipped as
+// fmin skips them, and of equal sums the first stays, as Octave's min
+// keeps the first (+0 and -0 as they come). The accumulator starts at
+// +Inf, so an output whose every term is NaN reads +Inf: the caller makes
+// those NaN afterwards (minplus.cu's all_nan).
+struct minplus_sel {
+    enum { K = 1, WITNESS = 0 };
+    template <class T> __device__ static T init() { return (T)INFINITY; }
+    template <class T> __device__ static void step(T &acc, T a, T b)
+    {
+        const T s = a + b;
+        acc = s < acc ? s : acc;
+    }
+};
 // min-plus in single for operands whose sign bits are all clear (+0, the
 // positive numbers, +Inf) or that are NaN. Every sum is then +0 ... +Inf or
 // the canonical NaN 0x7fffffff, and on those the order of the floats is the
