@@ -100,7 +100,8 @@
 ## with id @qcode{"gd:nogpu"}; a GPU variant asked for by name raises that
 ## error. The only difference to Octave's result without @var{K}: a zero
 ## minimum reached by both +0 and -0 may carry the other sign
-## (@code{isequaln} holds).
+## (@code{isequaln} holds), except in double with @qcode{"v5"}, which keeps
+## Octave's (the first least term's).
 ##
 ## Example: shortest paths by repeated squaring (@code{gd_apsp} does the
 ## whole job, with routes)
