@@ -69,12 +69,17 @@ BUILD_ID  := cuda $(GPU_ARCHS) ptx $(GD_PTX_ARCHS)
 
 # ptxas's report (registers, spills) of every kernel is kept in
 # build/<file>.ptxas for tests/spills.bats; the rest of the compiler's
-# output is shown
+# output is shown. GD_PROGRESS=1 (the package's build): each file's start
+# and end on stderr with the time of day, which pkg install shows as it
+# goes (it keeps make's stdout until the end, or for -verbose)
+GD_PROGRESS ?=
 build/%.o: kernels/%.cu $(KERNEL_HDR)
 	@mkdir -p $(@D)
 	@echo "$(NVCC) ... -c $< -o $@"
+	@$(if $(GD_PROGRESS),echo "gd $$(date +%T): compiling $<" >&2)
 	@$(NVCC) $(NVCCFLAGS) -Ikernels -Xptxas -v -c $< -o $@ 2> build/$*.ptxas; s=$$?; \
 	  grep -v '^ptxas info\|bytes stack frame' build/$*.ptxas >&2; exit $$s
+	@$(if $(GD_PROGRESS),echo "gd $$(date +%T): compiled $<" >&2)
 
 # GD_PTX_CHECK_ARCHS: architectures the sources are only checked to
 # compile for (PTX without optimisation, not linked: build/check/), what

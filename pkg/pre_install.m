@@ -47,6 +47,6 @@ function pre_install (desc)
   else
     what = ["for " strjoin(strcat ("sm_", strsplit (archs)), ", ") " + PTX"];
   endif
-  printf ("gd %s: compiling the CUDA kernels %s (%s): about %d minutes on %d cores\n",
-          desc.version, what, why, minutes, cores);
+  printf (["gd %s: compiling the CUDA kernels %s (%s): about %d minutes on %d cores;\n" ...
+           "  a line as each CUDA file starts and ends\n"], desc.version, what, why, minutes, cores);
 endfunction

@@ -46,5 +46,9 @@ setup_file() {
     [[ "$install_output" != *"nvcc not found"* ]]
     # what is built, and about how long, said before the build
     [[ "$install_output" == *"compiling the CUDA kernels "*"minutes on"* ]]
+    # and each CUDA file's start and end as the build goes (on stderr, which
+    # pkg shows without -verbose)
+    [[ "$install_output" == *"gd "*": compiling kernels/ops/pdist.cu"* ]]
+    [[ "$install_output" == *"gd "*": compiled kernels/ops/pdist.cu"* ]]
     [[ "$output" != *"built without CUDA"* ]]
 }
