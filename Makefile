@@ -62,17 +62,20 @@ MAKEFLAGS += -j$(NPROC)
 # alone, nothing runs it), else here (GD_PTX_CHECK_ARCHS: seconds, where
 # optimised PTX took minutes); make, make dist and pkg install build for
 # the machine's GPUs or the fat binary. The suites run TEST_JOBS at a time where GNU parallel is
-# there (bats --jobs), one test file's tests one after another, and one
-# suite at a time where a GPU answers nvidia-smi (the suites that count
-# the device's memory need it alone).
+# there (bats --jobs), one test file's tests one after another; then
+# tests/gpu_memory.bats alone (its tests read the whole device's free
+# memory, which the other suites' calls would move).
 TEST_ARCHS      ?= $(if $(filter command line,$(origin GPU_ARCHS)),$(GPU_ARCHS),$(or $(strip $(GD_LOCAL_ARCHS)),90))
 TEST_PTX_CHECKS ?= $(if $(strip $(GD_LOCAL_ARCHS)),75)
-TEST_JOBS       ?= $(NPROC)
+# (at most 4 side by side where a GPU answers: the suite was measured so
+# on an H100, the interrupt tests' timings included)
+TEST_JOBS       ?= $(shell n=$(NPROC); if nvidia-smi -L >/dev/null 2>&1 && [ $$n -gt 4 ]; then n=4; fi; echo $$n)
 test: deps
 	$(MAKE) -j$(NPROC) all GPU_ARCHS="$(TEST_ARCHS)" GD_PTX_ARCHS= GD_PTX_CHECK_ARCHS="$(TEST_PTX_CHECKS)"
-	$(BATS) $$(if [ "$(TEST_JOBS)" != 1 ] && command -v parallel >/dev/null 2>&1 && \
-	    ! nvidia-smi -L >/dev/null 2>&1; then \
-	    echo --jobs $(TEST_JOBS) --no-parallelize-within-files; fi) tests
+	$(BATS) $$(if [ "$(TEST_JOBS)" != 1 ] && command -v parallel >/dev/null 2>&1; then \
+	    echo --jobs $(TEST_JOBS) --no-parallelize-within-files; fi) \
+	    $(filter-out tests/gpu_memory.bats,$(sort $(wildcard tests/*.bats)))
+	$(BATS) tests/gpu_memory.bats
 
 # (deps first: it may install what the build needs)
 demo: deps

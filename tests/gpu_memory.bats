@@ -1,0 +1,125 @@
+#!/usr/bin/env bats
+# The GPU's free memory before and after: failing calls, memory that cannot
+# be had and many create/compute/clear cycles leave it where it was. These
+# tests read the whole device's free memory, so make test runs this suite
+# alone, after the others (which run side by side).
+
+load helpers
+
+# (from gdarray.bats)
+@test "out of GPU memory making a gdArray or a result: gd:memory with the sizes and the live bytes; nothing leaks" {
+    require_gpu
+    octave_ok "A = rand(1000); G = gdArray(rand(100));
+        s0 = gd_info();
+        setenv('GD_GPU_MEM_LIMIT', '4000000');
+        expect_error('gd:memory', 'gdArray: cannot allocate the array [(]1000 x 1000 double[)] [(]7.6 MiB[)].*1 live gdArray hold 0.1 MiB', @gdArray, A);
+        H = gdArray(rand(500));
+        expect_error('gd:memory', 'gd_minplus: cannot allocate.*live gdArrays hold', @gd_minplus, H, 'Variant', 'v4');
+        expect_error('gd:memory', 'gd_pdist2: cannot allocate', @gd_pdist2, H, H);
+        unsetenv('GD_GPU_MEM_LIMIT');
+        assert(isequal(gather(gd_minplus(H)), gd_minplus(gather(H))));
+        clear H
+        s1 = gd_info(); assert(s1.gdarrays, s0.gdarrays); assert(s1.memory_free, s0.memory_free);
+        disp('memory ok')" "memory ok"
+}
+
+# (from gdarray.bats)
+@test "10,000 create/compute/clear cycles leave the GPU's free memory where it was" {
+    require_gpu
+    octave_ok "A = rand(64, 'single'); X = rand(100, 7);
+        for i = 1:10001
+          if (i == 2) s0 = gd_info(); end   # after the first cycle: the kernels' code is loaded
+          G = gdArray(A); R = gd_minplus(G, A); D = gd_pdist(gdArray(X)); S = gd_squareform(D); T = R';
+          if (mod(i, 2500) == 0) assert(isequal(gather(R), gd_minplus(A))); end
+          clear G R D S T
+        end
+        s1 = gd_info();
+        printf('free before %d, after %d; gdArrays %d, %d\n', s0.memory_free, s1.memory_free, s0.gdarrays, s1.gdarrays);
+        assert(s1.memory_free, s0.memory_free); assert(s1.gdarrays, s0.gdarrays);
+        disp('no leak')" "no leak"
+}
+
+# (from gpu.bats)
+@test "300 failing calls (single and integer min-plus) leave the GPU's free memory unchanged" {
+    require_gpu
+    run octave_run "check_failing_calls(100)"
+    echo "$output"
+    [ "$status" -eq 0 ]
+}
+
+# (from hardening.bats)
+@test "host memory that cannot be had (GPU path): gd:memory, device memory freed, the next call works" {
+    require_gpu
+    # a first round of failing calls, then two more: the driver may keep
+    # state of its own after the first (a one-time reservation, not a
+    # leak); what gd allocates must all be back after every round
+    octave_ok "A = rand(2000, 'single'); gd_minplus(A, 'Variant', 'v5'); gd_pdist(A);
+        for round = 1:3
+          expect_error('gd:memory', 'gd_minplus: cannot allocate R', @gd_minplus, rand(3e5, 1, 'single'), rand(1, 3e5, 'single'), 'Variant', 'v5');
+          expect_error('gd:memory', 'gd_pdist: cannot allocate D .* in host memory', @gd_pdist, rand(5e5, 1, 'single'));
+          expect_error('gd:memory', 'gd_pdist: cannot allocate D .* in host memory', @gd_pdist, rand(5e5, 3));
+          expect_error('gd:memory', 'gd_pdist2: cannot allocate', @gd_pdist2, rand(3e5, 1, 'single'), rand(3e5, 1, 'single'));
+          expect_error('gd:memory', 'gd_sgemm: cannot allocate', @gd_sgemm, rand(3e5, 1, 'single'), rand(1, 3e5, 'single'), 'Variant', 'tuned');
+          if (round == 1) f0 = gd_info().memory_free; end
+        end
+        f1 = gd_info().memory_free;
+        printf('free after one round %d, after three %d\\n', f0, f1); assert(f1, f0);
+        assert(isequal(gd_minplus(A, 'Variant', 'v5'), gd_minplus(A, 'Variant', 'cpu')));
+        X = rand(3000, 20, 'single'); assert(max(abs(gd_pdist(X) - gd_pdist(X, 'Variant', 'cpu'))) < 1e-5)"
+}
+
+# (from knn.bats)
+@test "failing kNN calls leak no GPU memory" {
+    require_gpu
+    octave_ok "X = rand(20000, 32, 'single'); Y = rand(2000, 32, 'single');
+        gd_pdist2(X, Y, 'Smallest', 10); f0 = gd_info().memory_free;
+        setenv('GD_GPU_MEM_LIMIT', '3000000');
+        for c = 1:30
+          try, gd_pdist2(X, Y, 'Smallest', 10); error('no error'); catch e, assert(e.identifier, 'gd:memory'); end
+        end
+        unsetenv('GD_GPU_MEM_LIMIT');
+        assert(gd_info().memory_free >= f0 - 2^20); disp('no leak')" "no leak"
+}
+
+# (from pdist.bats)
+@test "failing pdist calls leak no GPU memory" {
+    require_gpu
+    # every path runs once first: loading a kernel on its first use is not a leak
+    run octave_run "X = rand(2000, 50, 'single');
+        for v = {'naive', 'tiled', 'tuned'}, gd_pdist(X, 'Variant', v{1}); end
+        gd_pdist2(X, X, 'Variant', 'tuned'); f0 = gd_info().memory_free;
+        setenv('GD_GPU_MEM_LIMIT', '500000');
+        for c = 1:50
+          for v = {'naive', 'tiled', 'tuned'}
+            try, gd_pdist(X, 'Variant', v{1}); error('no error'); catch e, assert(e.identifier, 'gd:memory'); end
+          end
+          try, gd_pdist2(X, X, 'Variant', 'tuned'); error('no error'); catch e, assert(e.identifier, 'gd:memory'); end
+        end
+        unsetenv('GD_GPU_MEM_LIMIT'); assert(gd_info().memory_free, f0); disp('no leak')"
+    echo "$output"
+    [ "$status" -eq 0 ]
+}
+
+# (from sgemm.bats)
+@test "failing sgemm calls leak no GPU memory" {
+    require_gpu
+    run octave_run "A = rand(1000, 'single'); gd_sgemm(A, A, 'Variant', 'cublas'); gd_sgemm(A, A, 'Variant', 'tuned'); f0 = gd_info().memory_free;
+        % A passed twice is uploaded once: cublas needs A and C (8 MB)
+        setenv('GD_GPU_MEM_LIMIT', '7000000');
+        for c = 1:50
+          for v = {'tuned', 'k4-128-j4', 'cublas'}
+            try, gd_sgemm(A, A, 'Variant', v{1}); error('no error'); catch e, assert(e.identifier, 'gd:memory'); end
+          end
+        end
+        % 1000 x 1000 x 1000 on 128x128 tiles is 64 tiles, so tuned splits k into 3
+        % slices: A, the padded copies and C (16.6 MB) fit under 25 MB, the
+        % 12.6 MB workspace does not
+        setenv('GD_GPU_MEM_LIMIT', '25000000');
+        for c = 1:50
+          try, gd_sgemm(A, A, 'Variant', 'tuned'); error('no error');
+          catch e, assert(e.identifier, 'gd:memory'); assert(!isempty(strfind(e.message, 'workspace')), e.message); end
+        end
+        unsetenv('GD_GPU_MEM_LIMIT'); assert(gd_info().memory_free, f0); disp('no leak')"
+    echo "$output"
+    [ "$status" -eq 0 ]
+}
