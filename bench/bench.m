@@ -47,7 +47,7 @@ clock_hz = dev.clock_mhz * 1e6;
 ## per SM, so 64 steps/clock/SM in single. In double v5 takes the min by a
 ## compare and a select (DADD, DSETP and two FSEL: tile.cuh's minplus_sel),
 ## which `make fp64mix` measures in the tile's own loop (the minplus_sel
-## step row) at about 20 steps/clock/SM on the H100: the double ceiling.
+## step row) at 18.56 steps/clock/SM on the H100: the double ceiling.
 ## fmin's DADD + DMNMX pair runs at 13.1 (kernels/NOTES.md).
 ## build/fp64_mix (make fp64mix), when built: the pipes' rates for the
 ## mixes and each distance step's rate in isolation, measured now
@@ -71,8 +71,8 @@ if (isfield (mix.double, "minplus_sel"))
   dsel = mix.double.minplus_sel;
   dmin_src = "as build/fp64_mix measures the step in the tile's loop in this run";
 else
-  dsel = 20.3;
-  dmin_src = "as a loop of the step alone measured it on the H100 (build/fp64_mix not built here)";
+  dsel = 18.56;
+  dmin_src = "as build/fp64_mix measured the step in the tile's loop on the H100 (not built here)";
 endif
 ceiling.minplus.double = dsel * dev.sms * clock_hz;
 ## FP32 FMA: 128 lanes per SM, 2 flops each
