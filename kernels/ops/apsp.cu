@@ -1126,16 +1126,18 @@ struct apsp_run {
         void *dst;
         int64_t ldo, row0, rows;
         int *P;
+        cudaStream_t on; /* NULL: r.st */
         template <class I> void operator()() const
         {
             const unsigned blocks = gd_blocks_for(rows * r.n, 256);
             const int64_t ld = r.ld_d(), at = row0 - r.d0;
+            const cudaStream_t s = on ? on : r.st;
             if (r.cls == GD_SINGLE)
-                to_class<float, I><<<blocks, 256, 0, r.st>>>((const float *)r.D + at, ld,
-                                                             (I *)dst, ldo, rows, r.n, P, ld);
+                to_class<float, I><<<blocks, 256, 0, s>>>((const float *)r.D + at, ld,
+                                                          (I *)dst, ldo, rows, r.n, P, ld);
             else
-                to_class<double, I><<<blocks, 256, 0, r.st>>>((const double *)r.D + at, ld,
-                                                              (I *)dst, ldo, rows, r.n, P, ld);
+                to_class<double, I><<<blocks, 256, 0, s>>>((const double *)r.D + at, ld,
+                                                           (I *)dst, ldo, rows, r.n, P, ld);
         }
     };
 
@@ -1160,56 +1162,62 @@ struct apsp_run {
     }
 
     /* D (ld np) and P into their outputs: kept (tight copies on the
-     * device) or downloaded; an integer W's D in its class */
+     * device) or downloaded; an integer W's D in its class. Two units of
+     * a pipeline: D's (its class, or its kept copy) on one stream, P's
+     * widening on the other while D goes down. */
     gd_status results(gd_out &Dout, gd_out *Pout, gd_class pcls)
     {
         gd_status s;
         void *tightP = NULL, *keptD = NULL, *down = NULL;
         const size_t wes = gd_class_bytes(wcls);
         size_t pitch = (size_t)np * es;
-        call->begin(GD_PHASE_PREP, st);
+        gd_pipeline pl(*call, st, gd_stream2());
         gd_describe(what, sizeof what, "D", n, n, wcls);
         if (Dout.device && (s = gd_alloc_kept(al, &keptD, (size_t)(n * n) * wes, what))) return s;
+        if (wcls != cls && !keptD && (s = alloc(&down, n, n, wcls, "D"))) return s;
+        if (wp) {
+            gd_describe(what, sizeof what, "P", n, n, pcls);
+            if (Pout->device
+                    ? (s = gd_alloc_kept(al, &tightP, (size_t)(n * n) * gd_class_bytes(pcls), what))
+                    : (s = alloc(&tightP, n, n, pcls, "P")))
+                return s;
+        }
+        pl.units_begin(GD_PHASE_PREP);
         if (wcls != cls) {
             /* the class's D: kept, or a tight copy to download */
-            if (!keptD && (s = alloc(&down, n, n, wcls, "D"))) return s;
             gd_with_int_class(wcls, to_class_fn{*this, keptD ? keptD : down, n, 0, n,
-                                                wp ? (int *)P : NULL});
+                                                wp ? (int *)P : NULL, pl.stream()});
             pitch = (size_t)n * wes;
         } else if (keptD) {
-            if ((s = gd_copy_d2d(keptD, n * es, D, np * es, n * es, n, st))) return s;
+            if ((s = gd_copy_d2d(keptD, n * es, D, np * es, n * es, n, pl.stream()))) return s;
         } else {
             down = D;
         }
+        const cudaEvent_t d_done = pl.unit_done("the results' layout");
+        cudaEvent_t p_done = NULL;
         if (wp) {
-            if (Pout->device) {
-                gd_describe(what, sizeof what, "P", n, n, pcls);
-                if ((s = gd_alloc_kept(al, &tightP, (size_t)(n * n) * gd_class_bytes(pcls), what)))
-                    return s;
-            } else if ((s = alloc(&tightP, n, n, pcls, "P"))) {
-                return s;
-            }
-            gd_launch_widen(pcls, (const int *)P, np, tightP, n, n, st);
+            /* (after D's class, which clears P where the length is intmax) */
+            if (wcls != cls && d_done)
+                call->cuda(cudaStreamWaitEvent(pl.stream(), d_done, 0), "the results' layout");
+            gd_launch_widen(pcls, (const int *)P, np, tightP, n, n, pl.stream());
+            p_done = pl.unit_done("the predecessors' class");
         }
-        call->end(GD_PHASE_PREP, st);
-        const cudaEvent_t unpacked = call->event();
-        cudaEventRecord(unpacked, st);
-        if ((s = gd_cuda(cudaGetLastError(), "the results' layout"))) return s;
+        pl.units_end();
+        if (!call->ok()) return call->status();
         if (!Dout.device) {
             gd_describe(what, sizeof what, "D", n, n, wcls);
-            if ((s = gd_out_buffer(&Dout, (size_t)(n * n) * wes, what)) ||
-                (s = gd_download(Dout.ptr, n * wes, down, pitch, n * wes, n,
-                                 unpacked, "copy of D from the GPU")))
-                return s;
+            if ((s = gd_out_buffer(&Dout, (size_t)(n * n) * wes, what))) return s;
+            pl.download(Dout.ptr, n * wes, down, pitch, n * wes, n, d_done,
+                        "copy of D from the GPU");
         }
         if (wp && !Pout->device) {
             const size_t pb = (size_t)(n * n) * gd_class_bytes(pcls);
             gd_describe(what, sizeof what, "P", n, n, pcls);
-            if ((s = gd_out_buffer(Pout, pb, what)) ||
-                (s = gd_download(Pout->ptr, pb, tightP, pb, pb, 1, unpacked,
-                                 "copy of P from the GPU")))
-                return s;
+            if ((s = gd_out_buffer(Pout, pb, what))) return s;
+            pl.download(Pout->ptr, pb, tightP, pb, pb, 1, p_done, "copy of P from the GPU");
         }
+        pl.end();
+        if (!call->ok()) return call->status();
         if ((s = gd_copies_finish())) return s;
         if (Dout.device) *Dout.device = keptD;
         if (wp && Pout->device) *Pout->device = tightP;
@@ -1761,7 +1769,7 @@ static gd_status fw_results_part(void *c, int e, int nd, gd_timing *)
         if (wcls != cls) {
             void *tight = NULL;
             if (!(s = f.r.alloc(&tight, rows, n, wcls, "D's rows"))) {
-                gd_with_int_class(wcls, apsp_run::to_class_fn{f.r, tight, rows, f.row0, rows, NULL});
+                gd_with_int_class(wcls, apsp_run::to_class_fn{f.r, tight, rows, f.row0, rows, NULL, NULL});
                 s = gd_cuda(cudaGetLastError(), "the results' layout");
                 cudaEventRecord(gd_event(GD_EV_UNPACK), f.r.st);
                 after = gd_event(GD_EV_UNPACK);

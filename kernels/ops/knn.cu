@@ -599,7 +599,6 @@ template <class T> struct knn_gpu {
     int64_t splits = 1, batch = 1, tps = 1;
     int pieces = 1;
     fused_args<T> fa;
-    cudaEvent_t prepared = NULL;
 
     knn_gpu(gd_call &c_, const gd_matrix &X0, const gd_matrix &Y0, gd_distance m, int64_t K_,
             int lg, gd_out &D, gd_out &I, gd_class ic)
@@ -741,8 +740,6 @@ template <class T> struct knn_gpu {
         c.poison(dD, (size_t)(K * my) * es, st, "poisoning D");
         c.poison(dI, (size_t)(K * my) * 4, st, "poisoning I");
         c.end(GD_PHASE_PREP, st);
-        prepared = c.event();
-        c.cuda(cudaEventRecord(prepared, st), "preparing the operands");
         fa.Xp = dXp;
         fa.Yp = dYp;
         fa.mp = mp;
@@ -758,38 +755,34 @@ template <class T> struct knn_gpu {
         fa.meta = (int2 *)dM;
     }
 
-    /* the first batch of queries with X from the host: each piece of X
-     * uploaded, then its splits queued on its stream (before the next piece
-     * is gathered on the host); the kernels' time from the first piece's
-     * arrival */
+    /* the first batch of queries with X from the host: the pieces of X
+     * are a pipeline's units, each on a stream of its own: a piece's rows
+     * uploaded (gathered on the host while the pieces before it compute),
+     * then its rows' norms and its splits queued behind them. The kernels'
+     * time from the first piece's arrival. */
     void first_batch_in_pieces(int64_t nb)
     {
-        const cudaStream_t piece_st[3] = {st, gd_stream2(), gd_stream_hi()};
+        gd_pipeline pl(c, st, gd_stream2(), gd_stream_hi());
         for (int p = 0; p < pieces && c.ok(); ++p) {
             const int64_t s0 = splits * p / pieces, s1 = splits * (p + 1) / pieces;
             const int64_t r0 = s0 * tps * gd_tile::BIG;
             int64_t r1 = s1 * tps * gd_tile::BIG;
             if (r1 > mx) r1 = mx;
-            const cudaStream_t cs = piece_st[p];
-            const cudaEvent_t up = c.event();
-            c.check(gd_upload_to((char *)dXp + (size_t)r0 * es, (size_t)mp * es,
-                                 (const char *)Xc.ptr + (size_t)r0 * es, (size_t)Xc.ld * es,
-                                 (size_t)(r1 - r0) * es, (size_t)d, up, "copy of X to the GPU"));
-            if (cs != st) c.cuda(cudaStreamWaitEvent(cs, prepared, 0), "the neighbour kernels");
-            c.cuda(cudaStreamWaitEvent(cs, up, 0), "the neighbour kernels");
-            if (!c.ok()) return;
-            if (p == 0) c.begin(GD_PHASE_KERNEL, st); /* X's first rows are here */
+            if (!pl.upload((char *)dXp + (size_t)r0 * es, (size_t)mp * es,
+                           (const char *)Xc.ptr + (size_t)r0 * es, (size_t)Xc.ld * es,
+                           (size_t)(r1 - r0) * es, (size_t)d, "copy of X to the GPU"))
+                break;
+            if (p == 0) pl.units_begin(GD_PHASE_KERNEL); /* X's first rows are here */
+            const cudaStream_t cs = pl.stream();
             if (dInfo && r1 > r0) /* the piece's rows' norms and NaN flags */
                 row_info<T><<<gd_blocks_for(r1 - r0, 256), 256, 0, cs>>>(
                     dXp + r0, mp, r1 - r0, d, (T *)fa.md.nx + r0, (unsigned char *)fa.md.fx + r0);
             fa.split0 = s0;
             fk.launch(dim3((unsigned)nb, (unsigned)s1), NT, dyn, cs, fa);
-            if (cs != st) {
-                const cudaEvent_t done = c.event();
-                c.cuda(cudaEventRecord(done, cs), "the neighbour kernels");
-                c.cuda(cudaStreamWaitEvent(st, done, 0), "the neighbour kernels");
-            }
+            pl.unit_done("the neighbour kernels");
         }
+        pl.end();
+        c.begin(GD_PHASE_KERNEL, st); /* the merge and the later batches */
     }
 
     /* every batch of query tiles through the fused kernel and the merge */

@@ -476,16 +476,18 @@ template <class T> struct pdist_gpu {
 
     /* One batch from column j0: the panels that fit in the buffer
      * together, all of their kernels queued before their downloads.
-     * Panels alternate between the two streams, so that one panel's last,
-     * partly filled wave overlaps the next one's first (in one stream
-     * eight panels cost 3.06 ms against 2.90 for the whole triangle at
-     * 16384 x 300). Returns the column after the batch. */
+     * The panels are a pipeline's units: they alternate between the two
+     * streams, so that one panel's last, partly filled wave overlaps the
+     * next one's first (in one stream eight panels cost 3.06 ms against
+     * 2.90 for the whole triangle at 16384 x 300), and each one goes down
+     * once its kernel is done. Returns the column after the batch. */
     int64_t batch(int64_t j0)
     {
         enum { MAX_BATCH = 64 };
         c.reuse_events();
         c.poison(dD, (size_t)buf * es, st, "poisoning D");
-        gd_stage sg(c, st, st2);
+        gd_pipeline pl(c, st, st2);
+        pl.units_begin(GD_PHASE_KERNEL);
         int64_t used = 0, pj[MAX_BATCH + 1];
         cudaEvent_t done[MAX_BATCH];
         int qn = 0;
@@ -500,13 +502,13 @@ template <class T> struct pdist_gpu {
             }
             if (j1 == j0) break; // the buffer is full: download, then reuse it
             with_metric<T>(metric, panel_in_metric<T>{metric, v.k, dX, dXp, dD + used, n, d, np,
-                                                      dp, j0, j1, sg.stream(), md});
-            done[qn] = sg.unit_done("pdist kernel launch");
+                                                      dp, j0, j1, pl.stream(), md});
+            done[qn] = pl.unit_done("pdist kernel launch");
             used += tri_start(j1, n) - tri_start(j0, n);
             pj[++qn] = j0 = j1;
         }
         if (qn == 0) c.fail(GD_ERR_MEMORY, "GPU memory too small for 128 columns of D");
-        sg.end();
+        pl.units_end();
         if (!keep) { /* the host result is made while the first kernels run */
             char what[96];
             gd_describe(what, sizeof what, "D", 1, P, cls);
@@ -514,11 +516,12 @@ template <class T> struct pdist_gpu {
             for (int64_t i = 0, off = 0; i < qn && h; ++i) {
                 const int64_t a = tri_start(pj[i], n), len = tri_start(pj[i + 1], n) - a;
                 const size_t bytes = (size_t)len * es;
-                c.download(h + a, bytes, dD + off, bytes, bytes, 1, done[i],
-                           "copy of D from the GPU");
+                pl.download(h + a, bytes, dD + off, bytes, bytes, 1, done[i],
+                            "copy of D from the GPU");
                 off += len;
             }
         }
+        pl.end();
         /* the buffer is free for the next batch once the copies are down */
         c.wait(st, "pdist kernel");
         return j0;

@@ -149,6 +149,10 @@ struct product_run {
     void *dK, *dKR;
     gd_plan p;
     cudaStream_t st, st2;
+    /* the overlap of the stages' uploads, the blocks' kernels and their
+     * downloads (gd_run_product's) */
+    gd_pipeline *pl = NULL;
+    char *h = NULL; /* the host's R, made while the first kernels run */
     char what[128];
     int nb;
     gd_plan blk[GD_MAX_SIDE * GD_MAX_SIDE];
@@ -284,17 +288,15 @@ struct product_run {
     gd_status operands(int q, int64_t i0, int64_t mi, int64_t j0, int64_t nj)
     {
         gd_status s;
-        const cudaEvent_t up_a = c.event(), up_b = c.event();
         const char *a_blk = NULL, *b_blk = NULL;
         int64_t a_ld = mi, b_ld = b_tight;
         if (mi && k) {
             if (!devA) {
                 a_blk = (const char *)dA + (size_t)(i0 * k) * es;
-                if ((s = gd_upload((void *)a_blk, (const char *)A.ptr + (size_t)i0 * es,
-                                   (size_t)A.ld * es, (size_t)mi * es, (size_t)k, up_a,
-                                   "copy of A to the GPU")) ||
-                    (s = gd_cuda(cudaStreamWaitEvent(st, up_a, 0), "copy of A to the GPU")))
-                    return s;
+                if (!pl->upload((void *)a_blk, (size_t)mi * es, (const char *)A.ptr + (size_t)i0 * es,
+                                (size_t)A.ld * es, (size_t)mi * es, (size_t)k,
+                                "copy of A to the GPU"))
+                    return c.status();
             } else if (copyA) {
                 a_blk = (const char *)dA + (size_t)(i0 * k) * es;
                 if ((s = gd_copy_d2d((void *)a_blk, (size_t)mi * es,
@@ -315,13 +317,13 @@ struct product_run {
             } else if (!devB) {
                 /* a tight B's block of columns is one piece */
                 const bool flat = B.ld == b_tight;
+                const size_t width = flat ? rows * b_tight * es : (size_t)b_tight * es;
                 b_blk = (const char *)dB + (size_t)(b_off * k) * es;
-                if ((s = gd_upload((void *)b_blk, (const char *)B.ptr + (size_t)(b_off * B.ld) * es,
-                                   flat ? rows * b_tight * es : (size_t)B.ld * es,
-                                   flat ? rows * b_tight * es : (size_t)b_tight * es,
-                                   flat ? 1 : rows, up_b, "copy of B to the GPU")) ||
-                    (s = gd_cuda(cudaStreamWaitEvent(st, up_b, 0), "copy of B to the GPU")))
-                    return s;
+                if (!pl->upload((void *)b_blk, width,
+                                (const char *)B.ptr + (size_t)(b_off * B.ld) * es,
+                                flat ? width : (size_t)B.ld * es, width, flat ? 1 : rows,
+                                "copy of B to the GPU"))
+                    return c.status();
             } else if (copyB) {
                 b_blk = (const char *)dB + (size_t)(b_off * k) * es;
                 if ((s = gd_copy_d2d((void *)b_blk, (size_t)b_tight * es,
@@ -368,11 +370,13 @@ struct product_run {
 
     /* every block of C that stage q completes (max(i, j) == q): block
      * (i, j) is cmi x cnj at j0 cm + i0 cnj of C (with one block, C's own
-     * layout); launches alternate between the two streams */
+     * layout); launches alternate between the two streams, and each block
+     * goes down to the host's R once its kernel is done (the pipeline
+     * queues the copy after the next stage's uploads) */
     gd_status compute(int q, gd_launcher run)
     {
         gd_status s;
-        gd_stage sg(c, st, st2);
+        pl->units_begin(GD_PHASE_KERNEL);
         snprintf(what, sizeof what, "%s kernel launch", op.name);
         for (int i = 0; i < g.bi; ++i)
             for (int j = 0; j < g.bj; ++j) {
@@ -396,7 +400,7 @@ struct product_run {
                     b.ldc = cmi;
                 }
                 b.panel = nb;
-                b.st = sg.stream();
+                b.st = pl->stream();
                 blk_i0[nb] = bi0;
                 blk_j0[nb] = bj0;
                 if (k == 0) {
@@ -408,16 +412,29 @@ struct product_run {
                     c.check(s);
                     return s;
                 }
-                if (!(blk_done[nb] = sg.unit_done(what))) return c.status();
+                if (!(blk_done[nb] = pl->unit_done(what))) return c.status();
+                if (!keep && !down(nb)) return c.status();
                 ++nb;
             }
-        sg.end();
+        pl->units_end();
         return c.status();
     }
 
-    /* the result: kept (out of the kernel's layout into its own where
-     * they differ, timed as preparation), or downloaded block by block as
-     * each one's kernel finishes */
+    /* block b of C to its place in the host's R, made at the first block
+     * (while its kernel runs: the host threads that copy the blocks out of
+     * the staging slots touch R's fresh pages for the first time) */
+    bool down(int b)
+    {
+        if (!h) {
+            gd_describe(what, sizeof what, "R", m, n, cls);
+            if (!(h = (char *)c.host_result(out, (size_t)(m * n) * es, what))) return false;
+        }
+        const gd_plan &bp = blk[b];
+        return pl->download(h + (size_t)(blk_i0[b] + blk_j0[b] * m) * es, (size_t)m * es, bp.C,
+                            (size_t)bp.ldc * es, (size_t)bp.m * es, (size_t)bp.n, blk_done[b],
+                            "copy of the result from the GPU");
+    }
+
     /* the witness into its class, tight, at dst (on st) */
     void widen(void *dst) { gd_launch_widen(kcls, (const int *)dK, cm, dst, m, n, st); }
 
@@ -437,12 +454,15 @@ struct product_run {
         if (!c.launched("the witness's conversion")) return c.status();
         const cudaEvent_t widened = c.event();
         cudaEventRecord(widened, st);
-        void *h = c.host_result(kout, bytes, what);
-        if (h) c.download(h, bytes, tight, bytes, bytes, 1, widened,
+        void *hk = c.host_result(kout, bytes, what);
+        if (hk) c.download(hk, bytes, tight, bytes, bytes, 1, widened,
                           "copy of the witness from the GPU");
         return c.status();
     }
 
+    /* the witness, and a kept result (out of the kernel's layout into
+     * its own where they differ, timed as preparation); a host result's
+     * blocks are on their way already (compute) */
     gd_status result()
     {
         gd_status s;
@@ -459,19 +479,6 @@ struct product_run {
                 }
             c.end(GD_PHASE_PREP, st);
             return c.status();
-        }
-        /* the host buffer for the result is made now, while the kernels
-         * run; each block goes down once its kernel is done, and the host
-         * threads that copy it out of the staging slots touch R's fresh
-         * pages for the first time */
-        gd_describe(what, sizeof what, "R", m, n, cls);
-        char *h = (char *)c.host_result(out, (size_t)(m * n) * es, what);
-        for (int b = 0; b < nb && h; ++b) {
-            const gd_plan &bp = blk[b];
-            if (!c.download(h + (size_t)(blk_i0[b] + blk_j0[b] * m) * es, (size_t)m * es, bp.C,
-                            (size_t)bp.ldc * es, (size_t)bp.m * es, (size_t)bp.n, blk_done[b],
-                            "copy of the result from the GPU"))
-                break;
         }
         return c.status();
     }
@@ -497,6 +504,8 @@ gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
     if (!c.check(here.take2(&A0, &B0, &A, &B))) return c.finish();
     product_run r(c, op, v, cls, A, B, out, t);
     r.plan(args);
+    gd_pipeline pl(c, r.st, r.st2);
+    r.pl = &pl;
     const int stages = r.g.bi > r.g.bj ? r.g.bi : r.g.bj;
     /* (every step's status is the call's: c.check keeps the first
      * failure, and the steps after it do nothing) */
@@ -509,6 +518,7 @@ gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
             const int64_t nj = q < r.g.bj ? (r.n - j0 < r.g.wj ? r.n - j0 : r.g.wj) : 0;
             if (c.check(r.operands(q, i0, mi, j0, nj))) c.check(r.compute(q, run));
         }
+        pl.end();
         if (c.ok()) c.check(r.result());
         char what[64];
         snprintf(what, sizeof what, "%s kernel", op.name);

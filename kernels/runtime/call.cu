@@ -195,34 +195,89 @@ bool gd_call::wait(cudaStream_t st, const char *what)
     return ok() && check(gd_copies_finish()) && cuda(cudaStreamSynchronize(st), what);
 }
 
-gd_stage::gd_stage(gd_call &c, cudaStream_t st, cudaStream_t st2) : c_(c), st_(st), st2_(st2)
+gd_pipeline::gd_pipeline(gd_call &c, cudaStream_t st, cudaStream_t st2, cudaStream_t st3)
+    : c_(c), st_{st, st2, st3}, ns_(st3 ? 3 : 2)
 {
-    c_.begin(GD_PHASE_KERNEL, st_);
-    const cudaEvent_t prepared = c_.event();
-    if (prepared) {
-        c_.cuda(cudaEventRecord(prepared, st_), "a stage's start");
-        c_.cuda(cudaStreamWaitEvent(st2_, prepared, 0), "a stage's start");
+}
+
+void gd_pipeline::queue_outputs(int before_group)
+{
+    for (; first_out_ < nout_ && out_[first_out_].group < before_group; ++first_out_) {
+        const output &o = out_[first_out_];
+        if (!c_.download(o.dst, o.dpitch, o.src, o.spitch, o.width, o.height, o.after, o.what))
+            break;
     }
 }
 
-cudaEvent_t gd_stage::unit_done(const char *what)
+bool gd_pipeline::upload(void *dst, size_t dpitch, const void *src, size_t spitch,
+                         size_t width, size_t height, const char *what)
+{
+    if (!in_group_) {
+        in_group_ = true;
+        ++groups_;
+        /* the outputs of the units two groups back go first */
+        queue_outputs(groups_ - 1);
+    }
+    const cudaEvent_t up = c_.event();
+    return up && c_.check(gd_upload_to(dst, dpitch, src, spitch, width, height, up, what)) &&
+           c_.cuda(cudaStreamWaitEvent(stream(), up, 0), what);
+}
+
+void gd_pipeline::units_begin(gd_phase p)
+{
+    if (phase_ != GD_NPHASES) units_end();
+    n_ = 0;
+    phase_ = p;
+    c_.begin(p, st_[0]);
+    const cudaEvent_t ready = c_.event();
+    if (!ready || !c_.cuda(cudaEventRecord(ready, st_[0]), "a stretch of units' start")) return;
+    for (int i = 1; i < ns_; ++i)
+        c_.cuda(cudaStreamWaitEvent(st_[i], ready, 0), "a stretch of units' start");
+}
+
+cudaEvent_t gd_pipeline::unit_done(const char *what)
 {
     const cudaStream_t s = stream();
     ++n_;
+    in_group_ = false;
     if (!c_.launched(what)) return NULL;
     const cudaEvent_t done = c_.event();
     if (done) c_.cuda(cudaEventRecord(done, s), what);
     return c_.ok() ? done : NULL;
 }
 
-void gd_stage::end()
+void gd_pipeline::units_end()
 {
-    const cudaEvent_t join = c_.event();
-    if (join) {
-        c_.cuda(cudaEventRecord(join, st2_), "a stage's end");
-        c_.cuda(cudaStreamWaitEvent(st_, join, 0), "a stage's end");
+    if (phase_ == GD_NPHASES) return;
+    for (int i = 1; i < ns_; ++i) {
+        const cudaEvent_t join = c_.event();
+        if (!join) break;
+        c_.cuda(cudaEventRecord(join, st_[i]), "a stretch of units' end");
+        c_.cuda(cudaStreamWaitEvent(st_[0], join, 0), "a stretch of units' end");
     }
-    c_.end(GD_PHASE_KERNEL, st_);
+    c_.end(phase_, st_[0]);
+    phase_ = GD_NPHASES;
+    n_ = 0;
+}
+
+bool gd_pipeline::download(void *dst, size_t dpitch, const void *src, size_t spitch,
+                           size_t width, size_t height, cudaEvent_t done, const char *what)
+{
+    if (!c_.ok()) return false;
+    if (nout_ == MAX_OUT) {
+        queue_outputs(groups_ + 1);
+        if (!c_.ok()) return false;
+        nout_ = first_out_ = 0;
+    }
+    out_[nout_++] = output{dst, src, dpitch, spitch, width, height, done, what, groups_};
+    return true;
+}
+
+void gd_pipeline::end()
+{
+    units_end();
+    queue_outputs(groups_ + 1);
+    nout_ = first_out_ = 0;
 }
 
 gd_status gd_call::finish()

@@ -137,36 +137,95 @@ class gd_call {
     int next_event_ = 0;
 };
 
-/* One stage of a call's kernels, the overlap the products and pdist share:
- * its units (a block of C, a panel of the triangle) queued on two streams
- * in turn, so that one unit's last, partly filled wave overlaps the next
- * one's first; each unit's end is an event its download waits for (the
- * copy engine then takes a unit down while the next ones compute); the
- * stage ends when both streams are through it. Timed as the call's kernel
- * phase.
+/* The overlap of copies with kernels, written once for every op: a call's
+ * work in units (a product's blocks of C, pdist's panels of the triangle,
+ * kNN's pieces of X, apsp's results), each with its inputs from the host,
+ * its launches and its outputs to the host. Unit q's inputs go up while
+ * unit q - 1 computes, and its outputs come down while unit q + 1
+ * computes:
  *
- *     gd_stage sg(c, st, st2);
- *     for (each unit) {
- *         kernel<<<..., sg.stream()>>>(...);
- *         done[u] = sg.unit_done("pdist kernel");
+ *   - upload: an input of the next unit, queued on the copy engine at
+ *     once; the next unit's stream waits for its arrival. Before queuing
+ *     it, the outputs of the units two groups of inputs back are queued,
+ *     so that the copy engine's order is in(0) in(1) out(0) in(2) out(1)
+ *     ...: an input never waits behind an output whose kernel is still to
+ *     come (one copy engine carries both ways).
+ *   - the units' launches go to the streams in turn (two, or three), so
+ *     that one unit's last, partly filled wave overlaps the next one's
+ *     first; unit_done records a unit's end, the event its outputs wait
+ *     for;
+ *   - download: an output of a done unit, queued as above, or at end().
+ *
+ * The units of one stretch (units_begin .. units_end) are timed as one
+ * phase of the call; between stretches the first stream may prepare what
+ * the next units read (the products' stages: the next blocks of A and B
+ * uploaded and laid out), since the next stretch's other streams start
+ * after the first stream's work.
+ *
+ *     gd_pipeline pl(c, st, st2);
+ *     for (each stage) {
+ *         pl.upload(dA, ..., "A's block");     (the stage's inputs)
+ *         prep<<<..., st>>>(...);
+ *         pl.units_begin(GD_PHASE_KERNEL);
+ *         for (each unit of the stage) {
+ *             kernel<<<..., pl.stream()>>>(...);
+ *             done = pl.unit_done("kernel");
+ *             pl.download(h, ..., done, "R's block");
+ *         }
+ *         pl.units_end();
  *     }
- *     sg.end();
- *     (downloads of unit u after done[u]) */
-class gd_stage {
+ *     pl.end();                                (the last outputs queued) */
+class gd_pipeline {
   public:
-    gd_stage(gd_call &c, cudaStream_t st, cudaStream_t st2);
-    /* the stream of the next unit's launches */
-    cudaStream_t stream() const { return n_ % 2 ? st2_ : st_; }
-    /* after a unit's launches: they succeeded (what: the kernel), its
-     * end recorded; the event (NULL once the call failed) */
+    /* the streams the units take in turn (st3 NULL: two) */
+    gd_pipeline(gd_call &c, cudaStream_t st, cudaStream_t st2, cudaStream_t st3 = NULL);
+    gd_pipeline(const gd_pipeline &) = delete;
+    gd_pipeline &operator=(const gd_pipeline &) = delete;
+
+    /* height rows of width bytes from the host (pitch spitch) to dst
+     * (pitch dpitch), an input of the next unit: its stream waits for it */
+    bool upload(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                size_t height, const char *what);
+    /* a stretch of units begins: a phase p of the call, timed on the first
+     * stream, and the other streams after the first's work so far; the
+     * next unit takes the first stream */
+    void units_begin(gd_phase p);
+    /* the stream of the next unit's launches (the first before any) */
+    cudaStream_t stream() const { return st_[n_ % ns_]; }
+    /* after a unit's launches: they succeeded (what: the kernel), its end
+     * recorded; the event (NULL once the call failed) */
     cudaEvent_t unit_done(const char *what);
-    /* the second stream joined into the first, the phase ended */
+    /* the stretch's end: the other streams joined into the first, the
+     * phase ended */
+    void units_end();
+    /* height rows of width bytes from src (pitch spitch) to the host's dst
+     * (pitch dpitch), an output of the unit whose end is done */
+    bool download(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                  size_t height, cudaEvent_t done, const char *what);
+    /* every output queued (an open stretch ended first): before the
+     * call waits for its copies (nothing is queued without it) */
     void end();
 
   private:
+    void queue_outputs(int before_group);
     gd_call &c_;
-    cudaStream_t st_, st2_;
-    int n_ = 0;
+    cudaStream_t st_[3];
+    int ns_, n_ = 0;
+    gd_phase phase_ = GD_NPHASES; /* the open stretch's (GD_NPHASES: none) */
+    /* groups of inputs so far (a group: the inputs between two units) */
+    int groups_ = 0;
+    bool in_group_ = false;
+    enum { MAX_OUT = 128 };
+    struct output {
+        void *dst;
+        const void *src;
+        size_t dpitch, spitch, width, height;
+        cudaEvent_t after;
+        const char *what;
+        int group; /* the groups of inputs queued when it came */
+    } out_[MAX_OUT];
+    int nout_ = 0, first_out_ = 0;
 };
 
 #endif
+

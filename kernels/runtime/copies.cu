@@ -28,13 +28,13 @@ struct gd_slot {
     size_t pitch, width, rows; /* of the destination's rows */
 };
 /* each device's slots (by CUDA ordinal) */
-struct gd_stage {
+struct gd_staging {
     gd_slot slot[GD_SLOTS];
     int next;
     char *buf;
     int state; /* 0 not tried, 1 made, -1 unavailable */
 };
-static gd_stage g_stages[GD_MAX_DEVICES];
+static gd_staging g_stages[GD_MAX_DEVICES];
 #define g_slot (g_stages[gd_ordinal()].slot)
 #define g_next (g_stages[gd_ordinal()].next)
 #define g_stage (g_stages[gd_ordinal()].buf)
