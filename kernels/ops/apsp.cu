@@ -46,6 +46,7 @@
 #include "tiles/tile.cuh"
 
 #include <math.h>
+#include <new>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -633,10 +634,12 @@ struct apsp_run {
     gd_status prepare(const gd_matrix &W)
     {
         gd_status s;
-        if ((s = gd_alloc(al, (void **)&flags, 2 * sizeof(unsigned long long), "the flags")) ||
-            (s = gd_operand_device(&W, al, &w, gd_panel_event(GD_EV_UPLOAD_A), st, "W")) ||
-            (s = exact_class()))
+        if ((s = gd_alloc(al, (void **)&flags, 2 * sizeof(unsigned long long), "the flags")))
             return s;
+        if (!(w = call->on_device(W, call->event(), st, "W")))
+            return call->ok() ? gd_fail(GD_ERR_INPUT, "internal: W not on the device")
+                              : call->status();
+        if ((s = exact_class())) return s;
         if ((s = alloc(&D, np, np, cls, "D"))) return s;
         return wp ? alloc(&P, np, np, GD_INT32, "P") : GD_OK;
     }
@@ -878,8 +881,9 @@ struct apsp_run {
         T *d = (T *)D;
         int *p = track ? (int *)P : NULL, *h = hops ? (int *)H : NULL;
         cudaStream_t L = gd_stream_hi();
-        cudaEvent_t go = gd_panel_event(0), cross = gd_panel_event(1),
-                    ready = gd_panel_event(2), joined = gd_panel_event(3);
+        const cudaEvent_t go = call->event(), cross = call->event(), ready = call->event(),
+                          joined = call->event();
+        if (!call->ok()) return call->status();
         const int64_t rounds = np / FB;
         cudaEventRecord(go, st);
         cudaStreamWaitEvent(L, go, 0);
@@ -1529,7 +1533,11 @@ gd_status run_gpu(bool fw, const gd_matrix &W, gd_out Dout, const gd_out *P0, gd
  * of D, beside the others. */
 struct fw_device {
     apsp_run r;
-    gd_allocs al; /* r's */
+    /* the device's call (r.call): its memory, events and timed phases;
+     * made by its first part (fw_upload_part, on its thread), ended by
+     * fw_end on every path */
+    gd_call *call;
+    alignas(gd_call) unsigned char call_mem[sizeof(gd_call)];
     int index, ord;
     int64_t row0, row1; /* the slab, multiples of FB */
     cudaStream_t L;     /* steps 1 and 2 of the next round (lookahead) */
@@ -1684,8 +1692,10 @@ static gd_status fw_upload_part(void *c, int e, int, gd_timing *)
     fw_device &f = x.dv[e];
     const gd_matrix &W = *x.W;
     gd_status s;
-    if ((s = gd_device_ready())) return s;
-    gd_copies_begin(&f.t);
+    f.call = new (f.call_mem) gd_call(&f.t, "fw");
+    if ((s = f.call->status())) return s;
+    f.r.call = f.call;
+    f.r.al = f.call->allocs();
     f.r.st = gd_stream();
     const int64_t n = f.r.n, last = f.row1 < n ? f.row1 : n, rows = last - f.row0;
     const size_t wes = gd_class_bytes(W.cls);
@@ -1696,96 +1706,94 @@ static gd_status fw_upload_part(void *c, int e, int, gd_timing *)
     f.r.w0 = u0;
     f.r.ldw = un;
     gd_describe(what, sizeof what, x.P ? "W" : "W's rows", un, n, W.cls);
-    if (!(s = gd_alloc(f.r.al, (void **)&f.r.flags, 2 * sizeof(unsigned long long),
-                       "the flags")) &&
-        !(s = gd_alloc(f.r.al, &w, (size_t)(un * n) * wes, what))) {
+    gd_call &k = *f.call;
+    f.r.flags = (int *)k.alloc(2 * sizeof(unsigned long long), "the flags");
+    if ((w = k.alloc((size_t)(un * n) * wes, what))) {
         f.r.w = w;
-        s = gd_upload_to(w, (size_t)un * wes, (const char *)W.ptr + (size_t)u0 * wes,
-                         (size_t)W.ld * wes, (size_t)un * wes, (size_t)n,
-                         gd_panel_event(GD_EV_UPLOAD_A), "W");
+        gd_pipeline pl(k, f.r.st, gd_stream2());
+        pl.upload(w, (size_t)un * wes, (const char *)W.ptr + (size_t)u0 * wes,
+                  (size_t)W.ld * wes, (size_t)un * wes, (size_t)n, "W");
+        pl.end();
     }
-    if (!s) s = gd_cuda(cudaStreamWaitEvent(f.r.st, gd_panel_event(GD_EV_UPLOAD_A), 0), "W");
-    if (!s) s = gd_copies_finish();
-    if (!s && gd_class_is_int(W.cls)) s = f.r.weight_range_of(f.row0, rows, f.range);
+    if (k.ok()) k.check(gd_copies_finish());
+    if (k.ok() && gd_class_is_int(W.cls)) k.check(f.r.weight_range_of(f.row0, rows, f.range));
     gd_copies_end();
-    return s;
+    return k.status();
 }
 
 /* Rows [row0, row0 + rows) of an n-column host result (ld n elements of
- * es bytes) from src (their first column; pitch sp bytes), downloaded
- * from column c0 round to c0 - 1: devices downloading beside one another
- * start on different columns, so their threads first touch (and the
- * kernel clears) different pages of the fresh result. */
-static gd_status download_rows(void *dst, size_t es, int64_t n, int64_t row0, int64_t rows,
-                               const void *src, size_t sp, int64_t c0, cudaEvent_t after,
-                               const char *what)
+ * es bytes) from src (their first column; pitch sp bytes), an output of
+ * the pipeline's unit that ends with done, downloaded from column c0
+ * round to c0 - 1: devices downloading beside one another start on
+ * different columns, so their threads first touch (and the kernel clears)
+ * different pages of the fresh result. */
+static void download_rows(gd_pipeline &pl, void *dst, size_t es, int64_t n, int64_t row0,
+                          int64_t rows, const void *src, size_t sp, int64_t c0, cudaEvent_t done,
+                          const char *what)
 {
-    gd_status s = GD_OK;
     const int64_t from[2] = {c0, 0}, to[2] = {n, c0};
-    for (int q = 0; q < 2 && !s; ++q)
+    for (int q = 0; q < 2; ++q)
         if (to[q] > from[q])
-            s = gd_download((char *)dst + (size_t)(row0 + from[q] * n) * es, (size_t)n * es,
-                            (const char *)src + (size_t)from[q] * sp, sp, (size_t)rows * es,
-                            (size_t)(to[q] - from[q]), after, what);
-    return s;
+            pl.download((char *)dst + (size_t)(row0 + from[q] * n) * es, (size_t)n * es,
+                        (const char *)src + (size_t)from[q] * sp, sp, (size_t)rows * es,
+                        (size_t)(to[q] - from[q]), done, what);
 }
 
 /* Part e (on device e's thread): its slab's rows of P (from its rows of D
  * and all of W, as the one-device product computes them; an array of the
  * slab's rows, as D is) and of D (an integer W's in its class), into the
- * host results. */
+ * host results: two units of a pipeline, D's going down while P's are
+ * computed. */
 static gd_status fw_results_part(void *c, int e, int nd, gd_timing *)
 {
     fw_call &x = *(fw_call *)c;
     fw_device &f = x.dv[e];
     on_device(f);
     gd_copies_begin(&f.t);
+    gd_call &k = *f.call;
     const int64_t n = f.r.n, np = f.r.np, last = f.row1 < n ? f.row1 : n, rows = last - f.row0;
     const int64_t c0 = n * e / nd, held = f.row1 - f.row0;
     const gd_class wcls = x.W->cls, cls = f.r.cls;
     const size_t es = f.r.es, wes = gd_class_bytes(wcls), pes = gd_class_bytes(x.pcls);
-    gd_status s = GD_OK;
+    void *tightD = NULL, *tightP = NULL;
+    if (rows > 0 && wcls != cls) tightD = k.alloc((size_t)(rows * n) * wes, "D's rows");
     if (rows > 0 && x.P) {
-        void *tight = NULL;
-        cudaEventRecord(gd_event(4), f.r.st);
-        if (!(s = f.r.alloc(&f.r.P, held, np, GD_INT32, "P's rows")) &&
-            !(s = f.r.last_edge_pass<float>(f.row0, held)) &&
-            !(s = f.r.trees(f.row0, rows, &f.repaired))) {
-            cudaEventRecord(gd_event(5), f.r.st);
-            s = f.r.alloc(&tight, rows, n, x.pcls, "P's rows");
-        }
-        if (!s) {
-            gd_launch_widen(x.pcls, (const int *)f.r.P, held, tight, rows, n, f.r.st);
-            cudaEventRecord(gd_event(GD_EV_UNPACK + 1), f.r.st);
-            if (!(s = gd_cuda(cudaGetLastError(), "the predecessors' product")))
-                s = download_rows(x.P->ptr, pes, n, f.row0, rows, tight, (size_t)rows * pes, c0,
-                                  gd_event(GD_EV_UNPACK + 1), "copy of P from the GPU");
-        }
+        k.check(f.r.alloc(&f.r.P, held, np, GD_INT32, "P's rows"));
+        tightP = k.alloc((size_t)(rows * n) * pes, "P's rows");
     }
-    if (rows > 0 && !s) {
-        const void *src = f.r.D;
-        size_t pitch = (size_t)held * es;
-        cudaEvent_t after = NULL;
-        if (wcls != cls) {
-            void *tight = NULL;
-            if (!(s = f.r.alloc(&tight, rows, n, wcls, "D's rows"))) {
-                gd_with_int_class(wcls, apsp_run::to_class_fn{f.r, tight, rows, f.row0, rows, NULL, NULL});
-                s = gd_cuda(cudaGetLastError(), "the results' layout");
-                cudaEventRecord(gd_event(GD_EV_UNPACK), f.r.st);
-                after = gd_event(GD_EV_UNPACK);
-                src = tight;
-                pitch = (size_t)rows * wes;
-            }
+    if (rows > 0 && k.ok()) {
+        gd_pipeline pl(k, f.r.st, gd_stream2());
+        /* D's rows: in W's class (a tight copy), or as they are */
+        pl.units_begin(GD_PHASE_PREP);
+        if (tightD)
+            gd_with_int_class(wcls, apsp_run::to_class_fn{f.r, tightD, rows, f.row0, rows, NULL,
+                                                          pl.stream()});
+        const cudaEvent_t d_done = pl.unit_done("the results' layout");
+        pl.units_end();
+        if (tightD)
+            download_rows(pl, x.D->ptr, wes, n, f.row0, rows, tightD, (size_t)rows * wes, c0,
+                          d_done, "copy of D from the GPU");
+        else
+            download_rows(pl, x.D->ptr, wes, n, f.row0, rows, f.r.D, (size_t)held * es, c0,
+                          d_done, "copy of D from the GPU");
+        pl.flush(); /* no inputs to come: D goes down while P is computed */
+        /* P's rows from the last edges, then in their class */
+        if (x.P) {
+            pl.units_begin(GD_PHASE_KERNEL);
+            k.check(f.r.last_edge_pass<float>(f.row0, held));
+            if (k.ok()) k.check(f.r.trees(f.row0, rows, &f.repaired));
+            gd_launch_widen(x.pcls, (const int *)f.r.P, held, tightP, rows, n, f.r.st);
+            const cudaEvent_t p_done = pl.unit_done("the predecessors' product");
+            pl.units_end();
+            download_rows(pl, x.P->ptr, pes, n, f.row0, rows, tightP, (size_t)rows * pes, c0,
+                          p_done, "copy of P from the GPU");
         }
-        if (!s)
-            s = download_rows(x.D->ptr, wes, n, f.row0, rows, src, pitch, c0, after,
-                              "copy of D from the GPU");
+        pl.end();
     }
-    if (!s) s = gd_copies_finish();
-    if (!s) s = gd_cuda(cudaStreamSynchronize(f.r.st), "the shortest paths");
-    if (!s && rows > 0 && x.P) f.t.kernel_ms += gd_elapsed(4, 5);
+    if (k.ok()) k.check(gd_copies_finish());
+    if (k.ok()) k.cuda(cudaStreamSynchronize(f.r.st), "the shortest paths");
     gd_copies_end();
-    return s;
+    return k.status();
 }
 
 /* The devices' slabs (rows of blocks) and their apsp_runs, before the
@@ -1807,7 +1815,6 @@ static void fw_begin(fw_call &x, fw_device *dv, int nd, const int *idx)
         f.ord = gd_device_ordinal(idx[e]);
         f.row0 = x.blocks * e / nd * FB;
         f.row1 = x.blocks * (e + 1) / nd * FB;
-        f.r.al = &f.al;
         f.r.cls = f.r.wcls = W.cls;
         f.r.es = x.es;
         f.r.n = x.n;
@@ -1868,9 +1875,9 @@ static gd_status fw_prepare(fw_call &x, int64_t *cycle_vertex)
                         "cudaEventCreate");
         if (s) break;
         /* its slab of D (and the flags of its rows of W) */
-        cudaEventRecord(gd_event(0), f.r.st);
+        f.call->begin(GD_PHASE_PREP, f.r.st);
         if ((s = f.r.fill_launch(f.row0, rows))) break;
-        cudaEventRecord(gd_event(1), f.r.st);
+        f.call->end(GD_PHASE_PREP, f.r.st);
     }
     int fl[2] = {0, 0x7fffffff};
     for (int e = 0; e < x.nd && !s; ++e) {
@@ -1895,7 +1902,7 @@ template <class T> static gd_status fw_all_rounds(fw_call &x)
     const bool nonneg = dv[0].r.nonneg;
     for (int e = 0; e < x.nd; ++e) {
         on_device(dv[e]);
-        cudaEventRecord(gd_event(2), dv[e].r.st);
+        dv[e].call->begin(GD_PHASE_KERNEL, dv[e].r.st);
         cudaEventRecord(dv[e].cross, dv[e].r.st); /* round 0's panels follow the fill */
     }
     gd_status s = fw_close<T>(dv, x.nd, 0, nonneg);
@@ -1905,13 +1912,13 @@ template <class T> static gd_status fw_all_rounds(fw_call &x)
         on_device(dv[e]);
         cudaEventRecord(dv[e].ready, dv[e].L);
         cudaStreamWaitEvent(dv[e].r.st, dv[e].ready, 0);
-        cudaEventRecord(gd_event(3), dv[e].r.st);
+        dv[e].call->end(GD_PHASE_KERNEL, dv[e].r.st);
     }
     return s;
 }
 
 /* a negative cycle: the first vertex of any slab with a negative diagonal
- * entry (*cycle_vertex and GD_ERR_NEGCYCLE); each device's times read */
+ * entry (*cycle_vertex and GD_ERR_NEGCYCLE) */
 static gd_status fw_negative(fw_call &x, int64_t *cycle_vertex)
 {
     int64_t neg = 0;
@@ -1944,8 +1951,6 @@ static gd_status fw_negative(fw_call &x, int64_t *cycle_vertex)
             (s = gd_cuda(cudaStreamSynchronize(st), "the shortest paths")))
             break;
         if ((fl[0] & F_NEGCYCLE) && !neg) neg = f.row0 + fl[1];
-        f.t.prep_ms = gd_elapsed(0, 1);
-        f.t.kernel_ms = gd_elapsed(2, 3);
     }
     if (s || !neg) return s;
     *cycle_vertex = neg;
@@ -1973,9 +1978,10 @@ static gd_status fw_zero_cycle(fw_call &x, bool *zero)
     return s;
 }
 
-/* every device's end, on every path: its memory and events freed, its
- * times folded into t (each phase the longest device's), the failure
- * named by its device; this thread back on its device (mine) */
+/* every device's end, on every path: its call ended (its memory freed,
+ * its phases' times read), its events freed, its times folded into t
+ * (each phase the longest device's), the failure named by its device;
+ * this thread back on its device (mine) */
 static gd_status fw_end(fw_call &x, gd_status s, int mine, gd_timing *t)
 {
     if ((s == GD_ERR_MEMORY || s == GD_ERR_CUDA) && x.at >= 0) {
@@ -1989,9 +1995,12 @@ static gd_status fw_end(fw_call &x, gd_status s, int mine, gd_timing *t)
     for (int e = 0; e < x.nd; ++e) {
         fw_device &f = x.dv[e];
         repaired |= f.repaired > 0;
-        if (!f.r.st) continue; /* never started */
+        if (!f.call) continue; /* never started */
         on_device(f);
-        gd_status se = gd_end_call(s, f.r.al, &f.t);
+        f.call->check(s);
+        gd_status se = f.call->finish();
+        f.call->~gd_call();
+        f.call = NULL;
         const cudaEvent_t evs[4] = {f.published, f.pulled, f.cross, f.ready};
         for (cudaEvent_t ev : evs)
             if (ev) cudaEventDestroy(ev);

@@ -121,7 +121,7 @@ class gd_call {
     gd_status s_ = GD_OK;
     gd_allocs al_ = {};
     bool finished_ = false;
-    enum { MAX_HOST = 4, MAX_KEPT = 3, MAX_SPANS = (GD_EV_UNPACK) / 2 };
+    enum { MAX_HOST = 4, MAX_KEPT = 3, MAX_SPANS = GD_NEVENTS / 2 };
     void *host_[MAX_HOST] = {};
     int nhost_ = 0;
     struct kept {
@@ -202,6 +202,9 @@ class gd_pipeline {
      * (pitch dpitch), an output of the unit whose end is done */
     bool download(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
                   size_t height, cudaEvent_t done, const char *what);
+    /* the outputs so far queued now, where no inputs are to come before
+     * them */
+    void flush() { queue_outputs(groups_ + 1); }
     /* every output queued (an open stretch ended first): before the
      * call waits for its copies (nothing is queued without it) */
     void end();

@@ -252,16 +252,6 @@ extern "C" cudaEvent_t gd_event(int i) { return cur().ev[i]; }
 extern "C" cudaEvent_t gd_panel_event(int i) { return cur().panel_ev[i]; }
 extern "C" const char *gd_device_name(void) { return cur().name; }
 
-extern "C" double gd_elapsed(int from, int to)
-{
-    float ms = 0.0f;
-    if (cudaEventElapsedTime(&ms, cur().ev[from], cur().ev[to]) != cudaSuccess) {
-        cudaGetLastError();
-        return -1.0;
-    }
-    return ms;
-}
-
 /* what gd_device_query_at says of the device of CUDA ordinal ord */
 static gd_status query_ordinal(int ord, gd_device_info *o)
 {

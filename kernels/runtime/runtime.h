@@ -119,12 +119,10 @@ void gd_pool_release(void);
  * operation, such as a library handle. */
 void gd_on_release(void (*fn)(void));
 
-/* Events for timing the phases of one call: 0..GD_NEVENTS-1; the last two
- * bracket the copy of a resident result out of a kernel's padded layout. */
-enum { GD_NEVENTS = 64, GD_EV_UNPACK = GD_NEVENTS - 2 };
+/* Events with timing, 0..GD_NEVENTS-1: the phases of one call (a
+ * gd_call's spans take them in pairs) */
+enum { GD_NEVENTS = 64 };
 cudaEvent_t gd_event(int i);
-/* Milliseconds between two recorded events (after they completed). */
-double gd_elapsed(int from, int to);
 
 /* Device allocations of one call, freed together on every path (back to
  * the pool, which keeps them for the next call: see device.cu). The cap
@@ -233,19 +231,11 @@ gd_status gd_copies_finish(void);
 void gd_host_prefault(void *p, size_t bytes);
 
 /* Events without timing, for ordering one stream after another:
- * 0..GD_MAX_PANELS-1. A product in blocks (at most GD_MAX_SIDE a side)
- * uses one a block from 0, and one a stage for each of: the upload of a
- * block of A, of B, the end of the stage's preparation and of its
- * kernels on the second stream. */
-enum {
-    GD_MAX_SIDE = 8,
-    GD_EV_UPLOAD_A = GD_MAX_SIDE * GD_MAX_SIDE,
-    GD_EV_UPLOAD_B = GD_EV_UPLOAD_A + GD_MAX_SIDE,
-    GD_EV_PREPARED = GD_EV_UPLOAD_B + GD_MAX_SIDE,
-    GD_EV_JOIN = GD_EV_PREPARED + GD_MAX_SIDE,
-    /* (a gd_call takes them in order: a product in 8 x 8 blocks takes 97) */
-    GD_MAX_PANELS = 128
-};
+ * 0..GD_MAX_PANELS-1, which a gd_call hands out in order (gd_call::event).
+ * A product in blocks (at most GD_MAX_SIDE a side) takes one a block, two
+ * a stage for the uploads of A's and B's blocks and two a stage for its
+ * stretch of units: 97 in 8 x 8 blocks. */
+enum { GD_MAX_SIDE = 8, GD_MAX_PANELS = 128 };
 cudaEvent_t gd_panel_event(int i);
 
 /* The end of every GPU call, on every path: after a failure (s != GD_OK)
