@@ -269,6 +269,13 @@ gd_status gd_dev_download(const gd_matrix *A, gd_out out, gd_timing *t);
 /* R = A.' (cols x rows, A's class), on the device when A is there. */
 gd_status gd_transpose(const gd_matrix *A, gd_out R, gd_timing *t);
 
+/* R = A(I, J): rows I[0..ni) and columns J[0..nj) of A (0-based, each
+ * within A's size: the caller checks), R ni x nj; with J NULL, R's ni
+ * elements are A's at the linear (column-major) positions I, in R's
+ * shape (rows x cols = ni). Any class; on the device when A is there. */
+gd_status gd_index(const gd_matrix *A, const int64_t *I, int64_t ni, const int64_t *J,
+                   int64_t nj, gd_out R, gd_timing *t);
+
 /* The statistics package's squareform on a single or double X.
  * tomatrix: X has P = n(n-1)/2 elements (any shape), R is n x n with
  * R(i,j) = R(j,i) = X(the pair's place) + 0 and a zero diagonal.

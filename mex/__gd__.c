@@ -20,6 +20,7 @@ static const struct {
     {"apsp_info", gd_op_apsp_info},
     {"row", gd_op_row},             {"knn", gd_op_knn},
     {"device", gd_op_device},       {"on_gpu", gd_op_on_gpu},
+    {"index", gd_op_index},
 };
 
 void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])

@@ -7,6 +7,9 @@
  *   A = __gd__('gather', G)           G's elements as an Octave matrix
  *   __gd__('free', id)                frees a live entry (else nothing)
  *   R = __gd__('transpose', G)        G.' as a new gdArray
+ *   R = __gd__('index', G, I, J, r, c) G(I, J) as a new r x c gdArray (J
+ *                                     empty: G(I), linear), gathered on
+ *                                     G's device
  *   R = __gd__('squareform', G, tomatrix)
  *   s = __gd__('describe', G)         "4x4 single gdArray (64 B on ...)"
  */
@@ -139,6 +142,57 @@ void gd_op_transpose(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     gd_out out = gd_mex_result_out(&R, 1, m.where == GD_DEVICE, (size_t)m.cols, (size_t)m.rows,
                                    m.cls);
     plhs[0] = gd_mex_result_take(FN, &R, gd_transpose(&m, out, &t));
+}
+
+/* a vector of 1-based indices, each a whole number within 1..bound, as
+ * 0-based int64 (malloc'd; NULL for an empty vector) */
+static int64_t *index_arg(const char *fn, const mxArray *x, int64_t bound, int64_t *count)
+{
+    if (!mxIsDouble(x) || mxIsComplex(x) || mxIsSparse(x))
+        gd_mex_error(fn, "gd:input", "internal: indices must be a real double vector");
+    const size_t n = mxGetNumberOfElements(x);
+    const double *v = mxGetPr(x);
+    *count = (int64_t)n;
+    if (!n) return NULL;
+    int64_t *out = (int64_t *)malloc(n * sizeof(int64_t));
+    if (!out) gd_mex_error(fn, "gd:memory", "cannot allocate %zu indices in host memory", n);
+    for (size_t i = 0; i < n; ++i) {
+        if (!(v[i] >= 1 && v[i] <= (double)bound && v[i] == floor(v[i]))) {
+            free(out);
+            gd_mex_error(fn, "gd:input", "index %g is outside 1..%lld", v[i], (long long)bound);
+        }
+        out[i] = (int64_t)v[i] - 1;
+    }
+    return out;
+}
+
+void gd_op_index(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    static const char FN[] = "gdArray";
+    (void)nlhs;
+    gd_matrix m;
+    array_arg(FN, "G", nrhs, prhs, &m);
+    if (nrhs != 5 || mxGetNumberOfElements(prhs[3]) != 1 || mxGetNumberOfElements(prhs[4]) != 1)
+        gd_mex_error(FN, "gd:input", "internal: expected G, I, J and the result's size");
+    const int linear = mxIsEmpty(prhs[2]);
+    const double rr = mxGetScalar(prhs[3]), rc = mxGetScalar(prhs[4]);
+    int64_t ni = 0, nj = 0;
+    int64_t *I = index_arg(FN, prhs[1], linear ? m.rows * m.cols : m.rows, &ni);
+    int64_t *J = linear ? NULL : index_arg(FN, prhs[2], m.cols, &nj);
+    if (linear ? rr * rc != (double)ni : rr != (double)ni || rc != (double)nj) {
+        free(I);
+        free(J);
+        gd_mex_error(FN, "gd:input", "internal: the result's size does not match the indices");
+    }
+    gd_mex_result R;
+    gd_timing t = gd_mex_timing();
+    gd_out out = gd_mex_result_out(&R, 1, m.where == GD_DEVICE, (size_t)rr, (size_t)rc, m.cls);
+    /* (J NULL with nj = 0 for an empty column list: R is ni x 0) */
+    static const int64_t none = 0;
+    const gd_status s = gd_index(&m, I ? I : &none, ni, linear ? NULL : J ? J : &none, nj, out, &t);
+    free(I);
+    free(J);
+    plhs[0] = gd_mex_result_take(FN, &R, s);
 }
 
 void gd_op_squareform(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])

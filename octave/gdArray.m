@@ -178,9 +178,10 @@ classdef gdArray < handle
     endfunction
 
     ## G(i, j), G(k): Octave's indexing (numbers, ranges, logical masks, ':',
-    ## end), the result a gdArray on G's device. The values go through host
-    ## memory (gathered, indexed, uploaded): the device-side gather is not
-    ## written yet. {} indexing is refused; G.name reaches the methods.
+    ## end), the result a gdArray on G's device, gathered there: the
+    ## subscripts become lists of positions (__gd_index__, Octave's rules
+    ## and errors) and a kernel copies the elements. {} indexing is
+    ## refused; G.name reaches the methods.
     function varargout = subsref (G, s)
       switch (s(1).type)
         case "()"
@@ -191,14 +192,16 @@ classdef gdArray < handle
           if (numel (subs) > 2)
             subs = subs(1:2);
           endif
-          A = gather (G);
-          try
-            A = A(subs{:});
-          catch err
-            ## Octave's words, naming G
-            error (err.identifier, "%s", regexprep (err.message, '^(index \()?A\(', '$1G('));
-          end_try_catch
-          R = gdArray (A, "Device", device (G));
+          if (isempty (subs))
+            R = G;
+          else
+            [I, J, r, c] = __gd_index__ (G.sz, subs);
+            if (r * c == 0)
+              R = gdArray (zeros (r, c, G.cls), "Device", device (G));
+            else
+              R = __gd__ ("index", G, I, J, r, c);
+            endif
+          endif
         case "{}"
           error ("gd:input", "gdArray: {} indexing is not defined for a gdArray (it is not a cell): use ()");
         otherwise
@@ -414,6 +417,48 @@ endclassdef
 %!   assert (underlyingType (G), c{1});
 %!   assert (existsOnGPU (G), gd_info ().available);
 %!   assert (gather (G), A);     # indexing left G as it was
+%! endfor
+%!test
+%! ## () indexing against Octave's own on random shapes and subscripts:
+%! ## values, shapes (a vector's orientation), class, and Octave's errors
+%! ## naming G (gathered on the device where G is there)
+%! warning ("off", "gd:nogpu", "local");
+%! shapes = {[5 7], [1 9], [8 1], [1 1], [3 4], [64 300]};
+%! for q = 1:numel (shapes)
+%!   sz = shapes{q};
+%!   N = prod (sz);
+%!   A = cast (reshape (randperm (N), sz), "int32");
+%!   G = gdArray (A);
+%!   subs = {{":"}, {randi(N, 1, 3)}, {randi(N, 3, 1)}, {randi(N, 2, 2)}, {rand(sz) > 0.5}, ...
+%!           {rand(1, N) > 0.5}, {[rand(1, N) > 0.5, false, false]}, {N + 1}, {0}, {1.5}, ...
+%!           {{1}}, {":", randi(sz(2), 1, 2)}, {randi(sz(1), 2, 1), ":"}, ...
+%!           {rand(sz(1), 1) > 0.5, 1}, {sz(1) + 1, 1}, {1, sz(2) + 2}, {[], ":"}, ...
+%!           {":", []}, {[1, N + 2]}, {-1}, {[true(1, N), true]}, {randi(N, 3, 4)}, ...
+%!           {sz(1):-1:1, sz(2)}, {NaN}, {[]}, {zeros(1, 0)}, {Inf}, {1e20}, {":", 2.5}};
+%!   for k = 1:numel (subs)
+%!     s = subs{k};
+%!     failed = false;
+%!     try
+%!       E = A(s{:});
+%!     catch err
+%!       E = err;
+%!       failed = true;
+%!     end_try_catch
+%!     if (failed)
+%!       try
+%!         G(s{:});
+%!         error ("test:case", "case %d of shape %dx%d: no error", k, sz);
+%!       catch err2
+%!         assert (err2.identifier, E.identifier);
+%!         assert (err2.message, strrep (E.message, "A(", "G("));
+%!       end_try_catch
+%!     else
+%!       R = G(s{:});
+%!       assert (isa (R, "gdArray"));
+%!       assert (size (R), size (E));
+%!       assert (isequal (gather (R), E) && strcmp (class (gather (R)), "int32"));
+%!     endif
+%!   endfor
 %! endfor
 %!error <out of bound> G = gdArray (magic (3)); G(4, 1)
 %!error <\{\} indexing is not defined> G = gdArray (magic (3)); G{1}

@@ -438,6 +438,92 @@ extern "C" gd_status gd_transpose(const gd_matrix *A, gd_out R, gd_timing *t)
     return s;
 }
 
+/* R(q) = A(I(q mod ri), J(q div ri)), or A at the linear position I(q)
+ * (J NULL), for q < total; E holds an element's bytes */
+template <class E>
+__global__ void gather_kernel(const E *A, int64_t lda, int64_t m, const int64_t *I,
+                              const int64_t *J, int64_t ri, int64_t total, E *R)
+{
+    for (int64_t q = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; q < total;
+         q += (int64_t)gridDim.x * blockDim.x) {
+        int64_t row, col;
+        if (J) {
+            row = I[q % ri];
+            col = J[q / ri];
+        } else {
+            row = I[q] % m;
+            col = I[q] / m;
+        }
+        R[q] = A[row + lda * col];
+    }
+}
+
+template <class E>
+static void launch_gather(const gd_matrix &A, const int64_t *I, const int64_t *J, int64_t ri,
+                          int64_t total, void *R, cudaStream_t st)
+{
+    const int threads = 256;
+    int64_t blocks = gd_blocks_for(total, threads);
+    if (blocks > 65535) blocks = 65535;
+    gather_kernel<E><<<(unsigned)blocks, threads, 0, st>>>((const E *)A.ptr, A.ld, A.rows, I, J,
+                                                          ri, total, (E *)R);
+}
+
+extern "C" gd_status gd_index(const gd_matrix *A, const int64_t *I, int64_t ni, const int64_t *J,
+                              int64_t nj, gd_out R, gd_timing *t)
+{
+    gd_entry entry(t);
+    const double t0 = gd_now_ms();
+    const size_t es = gd_class_bytes(A->cls);
+    const int64_t total = J ? ni * nj : ni;
+    const size_t bytes = (size_t)total * es;
+    char what[96];
+    gd_describe(what, sizeof what, "the indexed elements", total, 1, A->cls);
+    layout_labels(A, t);
+    gd_status s;
+    if (A->where == GD_HOST) {
+        void *buf;
+        if (!(s = gd_host_result_begin(&R, bytes, what, &buf)))
+            for (int64_t q = 0; q < total; ++q) {
+                const int64_t row = J ? I[q % ni] : I[q] % A->rows, col = J ? J[q / ni] : I[q] / A->rows;
+                memcpy((char *)buf + (size_t)q * es,
+                       (const char *)A->ptr + (size_t)(row + A->ld * col) * es, es);
+            }
+        s = gd_host_result_end(&R, buf, bytes, s, t);
+        t->total_ms = gd_now_ms() - t0;
+        return s;
+    }
+    {
+        gd_call c(t, "gpu");
+        cudaStream_t st = gd_stream();
+        gd_matrix Ah; /* A on this device */
+        c.check(gd_operand_here(A, c.allocs(), &Ah, "A"));
+        void *dR = layout_result(c, R, bytes, what);
+        /* the indices: ni (+ nj) int64 */
+        const size_t ib = (size_t)(ni + (J ? nj : 0)) * sizeof(int64_t);
+        int64_t *dI = (int64_t *)c.alloc(ib ? ib : 1, "the indices");
+        if (dI && ni) c.cuda(cudaMemcpyAsync(dI, I, (size_t)ni * 8, cudaMemcpyHostToDevice, st), "the indices");
+        if (dI && J && nj)
+            c.cuda(cudaMemcpyAsync(dI + ni, J, (size_t)nj * 8, cudaMemcpyHostToDevice, st),
+                   "the indices");
+        c.begin(GD_PHASE_KERNEL, st);
+        if (c.ok() && total > 0) {
+            const int64_t *dJ = J ? dI + ni : NULL;
+            switch (es) {
+            case 1: launch_gather<unsigned char>(Ah, dI, dJ, ni, total, dR, st); break;
+            case 2: launch_gather<unsigned short>(Ah, dI, dJ, ni, total, dR, st); break;
+            case 4: launch_gather<unsigned int>(Ah, dI, dJ, ni, total, dR, st); break;
+            default: launch_gather<unsigned long long>(Ah, dI, dJ, ni, total, dR, st); break;
+            }
+        }
+        c.launched("the gather kernel");
+        const int64_t rr = J ? ni : total;
+        s = layout_finish(c, R, dR, rr, total ? total / rr : 0, es, "the gather kernel");
+    }
+    t->total_ms = gd_now_ms() - t0;
+    return s;
+}
+
 /* squareform of a resident X on the device */
 static gd_status squareform_gpu(const gd_matrix *X, int tomatrix, gd_out R, int *flags,
                                 int64_t rr, int64_t rc, const char *what, gd_timing *t)
