@@ -401,41 +401,52 @@ static gd_status layout_finish(gd_call &c, gd_out &out, void *dR, int64_t rows, 
     return c.finish();
 }
 
-extern "C" gd_status gd_transpose(const gd_matrix *A, gd_out R, gd_timing *t)
+/* A layout operation's frame: R (rr x rc, A's class) from A by host(buf)
+ * where A is on the host, else on the device by dev(c, A here, dR, st),
+ * which queues its kernel phase's work (begun by it, ended here) */
+template <class Host, class Dev>
+static gd_status layout_op(const gd_matrix *A, gd_out R, int64_t rr, int64_t rc,
+                           const char *what, gd_timing *t, Host host, Dev dev)
 {
-    gd_entry entry(t);
     const double t0 = gd_now_ms();
-    const size_t es = gd_class_bytes(A->cls);
-    const int64_t m = A->rows, n = A->cols;
-    const size_t bytes = (size_t)(m * n) * es;
-    char what[96];
-    gd_describe(what, sizeof what, "the transpose", n, m, A->cls);
+    const size_t es = gd_class_bytes(A->cls), bytes = (size_t)(rr * rc) * es;
     layout_labels(A, t);
     gd_status s;
     if (A->where == GD_HOST) {
         void *buf;
-        if (!(s = gd_host_result_begin(&R, bytes, what, &buf)))
-            for (int64_t j = 0; j < n; ++j)
-                for (int64_t i = 0; i < m; ++i)
-                    memcpy((char *)buf + (size_t)(j + n * i) * es,
-                           (const char *)A->ptr + (size_t)(i + A->ld * j) * es, es);
+        if (!(s = gd_host_result_begin(&R, bytes, what, &buf))) host((char *)buf, es);
         s = gd_host_result_end(&R, buf, bytes, s, t);
-        t->total_ms = gd_now_ms() - t0;
-        return s;
-    }
-    {
+    } else {
         gd_call c(t, "gpu");
-        cudaStream_t st = gd_stream();
         gd_matrix Ah; /* A on this device */
         c.check(gd_operand_here(A, c.allocs(), &Ah, "A"));
         void *dR = layout_result(c, R, bytes, what);
-        c.begin(GD_PHASE_KERNEL, st);
-        if (dR && m * n > 0) gd_launch_transpose(A->cls, Ah.ptr, Ah.ld, dR, m, n, st);
-        c.launched("transpose kernel");
-        s = layout_finish(c, R, dR, n, m, es, "transpose kernel");
+        dev(c, Ah, dR, gd_stream());
+        s = layout_finish(c, R, dR, rr, rc, es, what);
     }
     t->total_ms = gd_now_ms() - t0;
     return s;
+}
+
+extern "C" gd_status gd_transpose(const gd_matrix *A, gd_out R, gd_timing *t)
+{
+    gd_entry entry(t);
+    const int64_t m = A->rows, n = A->cols;
+    char what[96];
+    gd_describe(what, sizeof what, "the transpose", n, m, A->cls);
+    return layout_op(
+        A, R, n, m, what, t,
+        [&](char *buf, size_t es) {
+            for (int64_t j = 0; j < n; ++j)
+                for (int64_t i = 0; i < m; ++i)
+                    memcpy(buf + (size_t)(j + n * i) * es,
+                           (const char *)A->ptr + (size_t)(i + A->ld * j) * es, es);
+        },
+        [&](gd_call &c, const gd_matrix &Ah, void *dR, cudaStream_t st) {
+            c.begin(GD_PHASE_KERNEL, st);
+            if (dR && m * n > 0) gd_launch_transpose(A->cls, Ah.ptr, Ah.ld, dR, m, n, st);
+            c.launched("transpose kernel");
+        });
 }
 
 /* R(q) = A(I(q mod ri), J(q div ri)), or A at the linear position I(q)
@@ -473,55 +484,41 @@ extern "C" gd_status gd_index(const gd_matrix *A, const int64_t *I, int64_t ni, 
                               int64_t nj, gd_out R, gd_timing *t)
 {
     gd_entry entry(t);
-    const double t0 = gd_now_ms();
-    const size_t es = gd_class_bytes(A->cls);
-    const int64_t total = J ? ni * nj : ni;
-    const size_t bytes = (size_t)total * es;
+    const int64_t total = J ? ni * nj : ni, rr = J ? ni : total;
     char what[96];
     gd_describe(what, sizeof what, "the indexed elements", total, 1, A->cls);
-    layout_labels(A, t);
-    gd_status s;
-    if (A->where == GD_HOST) {
-        void *buf;
-        if (!(s = gd_host_result_begin(&R, bytes, what, &buf)))
+    return layout_op(
+        A, R, rr, rr ? total / rr : 0, what, t,
+        [&](char *buf, size_t es) {
             for (int64_t q = 0; q < total; ++q) {
-                const int64_t row = J ? I[q % ni] : I[q] % A->rows, col = J ? J[q / ni] : I[q] / A->rows;
-                memcpy((char *)buf + (size_t)q * es,
-                       (const char *)A->ptr + (size_t)(row + A->ld * col) * es, es);
+                const int64_t row = J ? I[q % ni] : I[q] % A->rows;
+                const int64_t col = J ? J[q / ni] : I[q] / A->rows;
+                memcpy(buf + (size_t)q * es, (const char *)A->ptr + (size_t)(row + A->ld * col) * es,
+                       es);
             }
-        s = gd_host_result_end(&R, buf, bytes, s, t);
-        t->total_ms = gd_now_ms() - t0;
-        return s;
-    }
-    {
-        gd_call c(t, "gpu");
-        cudaStream_t st = gd_stream();
-        gd_matrix Ah; /* A on this device */
-        c.check(gd_operand_here(A, c.allocs(), &Ah, "A"));
-        void *dR = layout_result(c, R, bytes, what);
-        /* the indices: ni (+ nj) int64 */
-        const size_t ib = (size_t)(ni + (J ? nj : 0)) * sizeof(int64_t);
-        int64_t *dI = (int64_t *)c.alloc(ib ? ib : 1, "the indices");
-        if (dI && ni) c.cuda(cudaMemcpyAsync(dI, I, (size_t)ni * 8, cudaMemcpyHostToDevice, st), "the indices");
-        if (dI && J && nj)
-            c.cuda(cudaMemcpyAsync(dI + ni, J, (size_t)nj * 8, cudaMemcpyHostToDevice, st),
-                   "the indices");
-        c.begin(GD_PHASE_KERNEL, st);
-        if (c.ok() && total > 0) {
-            const int64_t *dJ = J ? dI + ni : NULL;
-            switch (es) {
-            case 1: launch_gather<unsigned char>(Ah, dI, dJ, ni, total, dR, st); break;
-            case 2: launch_gather<unsigned short>(Ah, dI, dJ, ni, total, dR, st); break;
-            case 4: launch_gather<unsigned int>(Ah, dI, dJ, ni, total, dR, st); break;
-            default: launch_gather<unsigned long long>(Ah, dI, dJ, ni, total, dR, st); break;
+        },
+        [&](gd_call &c, const gd_matrix &Ah, void *dR, cudaStream_t st) {
+            /* the indices: ni (+ nj) int64 */
+            const size_t ib = (size_t)(ni + (J ? nj : 0)) * sizeof(int64_t);
+            int64_t *dI = (int64_t *)c.alloc(ib ? ib : 1, "the indices");
+            if (dI && ni)
+                c.cuda(cudaMemcpyAsync(dI, I, (size_t)ni * 8, cudaMemcpyHostToDevice, st),
+                       "the indices");
+            if (dI && J && nj)
+                c.cuda(cudaMemcpyAsync(dI + ni, J, (size_t)nj * 8, cudaMemcpyHostToDevice, st),
+                       "the indices");
+            c.begin(GD_PHASE_KERNEL, st);
+            if (c.ok() && total > 0) {
+                const int64_t *dJ = J ? dI + ni : NULL;
+                switch (gd_class_bytes(A->cls)) {
+                case 1: launch_gather<unsigned char>(Ah, dI, dJ, ni, total, dR, st); break;
+                case 2: launch_gather<unsigned short>(Ah, dI, dJ, ni, total, dR, st); break;
+                case 4: launch_gather<unsigned int>(Ah, dI, dJ, ni, total, dR, st); break;
+                default: launch_gather<unsigned long long>(Ah, dI, dJ, ni, total, dR, st); break;
+                }
             }
-        }
-        c.launched("the gather kernel");
-        const int64_t rr = J ? ni : total;
-        s = layout_finish(c, R, dR, rr, total ? total / rr : 0, es, "the gather kernel");
-    }
-    t->total_ms = gd_now_ms() - t0;
-    return s;
+            c.launched("the gather kernel");
+        });
 }
 
 /* squareform of a resident X on the device */

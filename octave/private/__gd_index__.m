@@ -91,19 +91,13 @@ endfunction
 function t = value (v)
   if (isnan (v))
     t = "nan";
+  elseif (isinf (v) && v > 0)
+    t = "inf";
   elseif (isinf (v))
-    t = ifelse_str (v > 0, "inf", "-inf");
+    t = "-inf";
   elseif (v == fix (v) && abs (v) < 2^63)
     t = sprintf ("%d", v);
   else
     t = sprintf ("%g", v);
-  endif
-endfunction
-
-function t = ifelse_str (c, a, b)
-  if (c)
-    t = a;
-  else
-    t = b;
   endif
 endfunction
