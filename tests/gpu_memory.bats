@@ -123,3 +123,26 @@ load helpers
     echo "$output"
     [ "$status" -eq 0 ]
 }
+
+# (from interrupt.bats) Ctrl-C on the GPU: the call stops within a second,
+# the next call works, and the device's free memory after the interrupt is
+# what it was before the call (f0, read after a first call made the
+# context)
+NEXT_GPU="s = gd_info(); assert(s.gdarrays, 0); assert(s.memory_free >= f0 - 2^20); printf('next ok %d\n', isequal(gd_apsp(single([0 1; 1 0])), single([0 1; 1 0])))"
+F0="gd_apsp(rand(300)); f0 = gd_info().memory_free"
+
+@test "Ctrl-C stops the GPU's Floyd-Warshall rounds and squarings between rounds, freeing the device's memory" {
+    require_gpu
+    output=$(interrupt_after "W = rand(20000); gd_apsp(W(1:500, 1:500), 'Variant', 'fw'); $F0" "D = gd_apsp(W, 'Variant', 'fw')" "$NEXT_GPU")
+    check_stopped
+    output=$(interrupt_after "W = rand(12288); gd_apsp(W(1:500, 1:500), 'Variant', 'squaring'); $F0" "D = gd_apsp(W, 'Variant', 'squaring')" "$NEXT_GPU")
+    check_stopped
+}
+
+@test "Ctrl-C stops gd_pdist on the GPU between panels, freeing the device's memory" {
+    require_gpu
+    # (the warm-up loads the kernels' module first: CUDA loads modules
+    # lazily, into device memory that stays)
+    output=$(interrupt_after "X = rand(30000, 300); gd_pdist(X(1:2000, :), 'minkowski', 3); $F0" "D = gd_pdist(X, 'minkowski', 3)" "$NEXT_GPU")
+    check_stopped
+}

@@ -90,3 +90,39 @@ install_and_test() {
     [[ "$output" == *"from: $HOME/"* ]]
     [[ "$output" != *FAILED* ]]
 }
+
+# interrupt_after SETUP CALL NEXT: runs SETUP, then CALL, interrupts CALL a
+# second after it has begun (Octave prints a mark just before it), then
+# runs NEXT; prints "stopped in S s" (from the signal to Octave's next
+# prompt) and what Octave printed.
+interrupt_after() {
+    local fifo="$BATS_TEST_TMPDIR/in" out="$BATS_TEST_TMPDIR/out" t0 t1 pid
+    rm -f "$fifo" "$out"
+    mkfifo "$fifo"
+    octave-cli -q --no-gui --no-init-file --no-history -i < "$fifo" > "$out" 2>&1 &
+    pid=$!
+    exec 3> "$fifo"
+    echo "addpath('$GD_ROOT/octave'); warning('off', 'gd:nogpu'); $1; disp('CALLING'); fflush(stdout); $2; disp('NOT INTERRUPTED')" >&3
+    for _ in $(seq 1 600); do grep -q "CALLING" "$out" && break; sleep 0.05; done
+    sleep 1
+    t0=$(date +%s.%N)
+    kill -INT $pid
+    for _ in $(seq 1 200); do grep -q "octave:2>" "$out" && break; sleep 0.02; done
+    t1=$(date +%s.%N)
+    echo "$3" >&3
+    echo "exit" >&3
+    exec 3>&-
+    wait $pid || true
+    echo "stopped in $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }') s"
+    cat "$out"
+}
+
+# the call stopped within a second, and what came after ran
+check_stopped() {
+    echo "$output"
+    [[ "$output" == *"CALLING"* ]]
+    [[ "$output" != *"NOT INTERRUPTED"* ]]
+    [[ "$output" == *"next ok"* ]]
+    s=$(echo "$output" | sed -n 's/^stopped in \([0-9.]*\) s$/\1/p')
+    [ -n "$s" ] && awk -v s="$s" 'BEGIN { exit !(s < 1.0) }'
+}

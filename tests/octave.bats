@@ -85,3 +85,18 @@ for_function() {
     run octave_run "warning('off', 'gd:nogpu'); D = gd_pdist(rand(50, 3), 'Variant', 'cpu');"
     [[ "$output" != *"gd: gd_pdist"* ]]
 }
+
+@test "GD_VERBOSE=2 on the GPU: the rounds, squarings, panels and stages of long calls" {
+    require_gpu
+    run env GD_VERBOSE=2 octave-cli -q --no-gui --no-init-file --no-history --eval \
+        "addpath('$GD_ROOT/octave'); W = rand(2048);
+         D = gd_apsp(W, 'Variant', 'fw'); D = gd_apsp(W, 'Variant', 'squaring');
+         D = gd_pdist(rand(4000, 30)); R = gd_minplus(rand(300), 'Variant', 'v5');"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"gd: gd_apsp: round 0 of 16 ("* ]]
+    [[ "$output" == *"gd: gd_apsp: squaring 0 of "* ]]
+    [[ "$output" == *"gd: gd_pdist: column 0 of "* ]]
+    [[ "$output" == *"gd: gd_minplus: stage 0 of 1 ("* ]]
+    [[ "$output" == *"gd: gd_apsp: fw on "* ]]
+}

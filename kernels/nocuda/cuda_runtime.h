@@ -34,6 +34,7 @@ typedef enum cudaError {
     cudaErrorMemoryAllocation = 2,
     cudaErrorInsufficientDriver = 35,
     cudaErrorNoDevice = 100,
+    cudaErrorNotReady = 600,
 } cudaError_t;
 
 typedef struct gd_nocuda_opaque *cudaStream_t;
@@ -150,6 +151,7 @@ static inline cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned) { *
 static inline cudaError_t cudaEventDestroy(cudaEvent_t) { return cudaSuccess; }
 static inline cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t = 0) { GD_NOCUDA_FAIL; }
 static inline cudaError_t cudaEventSynchronize(cudaEvent_t) { GD_NOCUDA_FAIL; }
+static inline cudaError_t cudaEventQuery(cudaEvent_t) { GD_NOCUDA_FAIL; }
 static inline cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t, cudaEvent_t) { *ms = 0; GD_NOCUDA_FAIL; }
 template <class F> static inline cudaError_t cudaFuncSetAttribute(F, cudaFuncAttribute, int) { GD_NOCUDA_FAIL; }
 template <class F>

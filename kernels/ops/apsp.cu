@@ -890,6 +890,7 @@ struct apsp_run {
         s = close_panels<T>(ps, 0, 0, L);
         cudaEventRecord(ready, L);
         for (int64_t r = 0; r < rounds && !s; ++r) {
+            if (!call->go_on(st, "round", (double)r, (double)rounds)) return call->status();
             const int b = (int)(r & 1);
             const int64_t kn = (r + 1) * FB;
             const bool next = r + 1 < rounds;
@@ -939,6 +940,7 @@ struct apsp_run {
         int steps = 1;
         while (((int64_t)1 << steps) < n) ++steps;
         for (int it = 0; it <= steps; ++it) {
+            if (!call->go_on(st, "squaring", it, steps + 1)) return call->status();
             gd_launch_transpose(cls, D, np, Dt, np, np, st);
             if ((s = gd_cuda(cudaMemsetAsync(changed, 0, sizeof(int), st), "clearing a flag")))
                 return s;
@@ -1906,7 +1908,16 @@ template <class T> static gd_status fw_all_rounds(fw_call &x)
         cudaEventRecord(dv[e].cross, dv[e].r.st); /* round 0's panels follow the fill */
     }
     gd_status s = fw_close<T>(dv, x.nd, 0, nonneg);
-    for (int64_t r = 0; r < x.blocks && !s; ++r) s = fw_round<T>(dv, x.nd, r, x.blocks, nonneg);
+    for (int64_t r = 0; r < x.blocks && !s; ++r) {
+        /* Ctrl-C and the pace on the first device (the others go with it) */
+        on_device(dv[0]);
+        if (!dv[0].call->go_on(dv[0].r.st, "round", (double)r, (double)x.blocks)) {
+            x.at = -1;
+            s = dv[0].call->status();
+            break;
+        }
+        s = fw_round<T>(dv, x.nd, r, x.blocks, nonneg);
+    }
     for (int e = 0; e < x.nd; ++e) {
         /* the stream goes on after everything on L */
         on_device(dv[e]);

@@ -789,7 +789,8 @@ template <class T> struct knn_gpu {
     void compute()
     {
         if (!up_x) c.begin(GD_PHASE_KERNEL, st);
-        for (int64_t qt0 = 0; qt0 < qtiles && c.ok(); qt0 += batch) {
+        for (int64_t qt0 = 0; qt0 < qtiles && c.go_on(st, "query tile", (double)qt0, (double)qtiles);
+             qt0 += batch) {
             const int64_t nb = qtiles - qt0 < batch ? qtiles - qt0 : batch;
             fa.qt0 = qt0;
             fa.nqt = nb;

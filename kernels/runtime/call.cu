@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 gd_call::gd_call(gd_timing *t, const char *variant) : t_(t)
 {
@@ -18,9 +19,30 @@ gd_call::gd_call(gd_timing *t, const char *variant) : t_(t)
         snprintf(t->device, sizeof t->device, "%s", gd_device_name());
     }
     gd_copies_begin(t);
+    t0_ = gd_now_ms();
 }
 
 gd_call::~gd_call() { finish(); }
+
+bool gd_call::go_on(cudaStream_t st, const char *what, double done, double total)
+{
+    if (!ok()) return false;
+    if (gd_interrupted()) return fail(GD_ERR_INTERRUPT, "interrupted");
+    gd_progress(what, done, total);
+    if (gd_now_ms() - t0_ < 50) return true; /* a short call runs ahead freely */
+    cudaEvent_t &ev = pace_;
+    if (ev) {
+        cudaError_t e;
+        while ((e = cudaEventQuery(ev)) == cudaErrorNotReady) {
+            if (gd_interrupted()) return fail(GD_ERR_INTERRUPT, "interrupted");
+            usleep(100);
+        }
+        if (!cuda(e, "a long call's pace")) return false;
+    } else if (!cuda(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming), "cudaEventCreate")) {
+        return false;
+    }
+    return cuda(cudaEventRecord(ev, st), "a long call's pace");
+}
 
 bool gd_call::check(gd_status s)
 {
@@ -284,6 +306,8 @@ gd_status gd_call::finish()
 {
     if (finished_) return s_;
     finished_ = true;
+    if (pace_) cudaEventDestroy(pace_);
+    pace_ = NULL;
     for (int p = 0; p < GD_NPHASES; ++p)
         if (open_[p] >= 0) fail(GD_ERR_INPUT, "internal: a phase never ended");
     if (ok()) fold();

@@ -105,6 +105,15 @@ class gd_call {
      * after (gd_download) */
     bool download(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
                   size_t height, cudaEvent_t after, const char *what);
+    /* Between units of a long call (rounds, stages, batches): false, the
+     * call failed with GD_ERR_INTERRUPT, where the user asked to stop
+     * (Ctrl-C); else unit `done` of `total` reported as progress
+     * (GD_VERBOSE). Once the call has run 50 ms, the host stays one
+     * unit ahead of the GPU: at each check it waits for the work queued
+     * before the previous check (asking for Ctrl-C while it waits), so
+     * the GPU computes one unit while the host queues the next, and an
+     * interrupt leaves the running unit and at most one more. */
+    bool go_on(cudaStream_t st, const char *what, double done, double total);
     /* waits for the copies in flight and for stream st: the results are
      * in place and the phases' times known */
     bool wait(cudaStream_t st, const char *what);
@@ -135,6 +144,9 @@ class gd_call {
     } spans_[MAX_SPANS] = {};
     int nspans_ = 0, open_[GD_NPHASES];
     int next_event_ = 0;
+    /* go_on's: the end of the work queued before its last check */
+    cudaEvent_t pace_ = NULL;
+    double t0_ = 0;
 };
 
 /* The overlap of copies with kernels, written once for every op: a call's

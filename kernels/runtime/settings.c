@@ -35,9 +35,9 @@ static const struct {
     [GD_SET_OMP_STACKSIZE] = {"OMP_STACKSIZE", "OpenMP's stack a thread; below 256 KiB gd's CPU "
                                                "work runs on one thread (gd:threads)"},
     [GD_SET_VERBOSE] = {"GD_VERBOSE", "1: each call prints a line with its variant, device and "
-                                      "times; a call on the host longer than 2 s also prints how "
-                                      "far its rounds or blocks are, about once a second (2: "
-                                      "from its start)"},
+                                      "times; a call longer than 2 s also prints how far its "
+                                      "rounds, blocks or panels are (host or GPU), about once a "
+                                      "second (2: from its start)"},
 };
 
 const char *gd_setting_name(gd_setting s)
