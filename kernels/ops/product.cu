@@ -426,8 +426,9 @@ struct product_run {
     bool down(int b)
     {
         if (!h) {
-            gd_describe(what, sizeof what, "R", m, n, cls);
-            if (!(h = (char *)c.host_result(out, (size_t)(m * n) * es, what))) return false;
+            char label[96]; /* (what names the kernel launches) */
+            gd_describe(label, sizeof label, "R", m, n, cls);
+            if (!(h = (char *)c.host_result(out, (size_t)(m * n) * es, label))) return false;
         }
         const gd_plan &bp = blk[b];
         return pl->download(h + (size_t)(blk_i0[b] + blk_j0[b] * m) * es, (size_t)m * es, bp.C,
