@@ -679,28 +679,36 @@ if (any (strcmp (ops, "metrics")))
   ## (rounded apart, as the host's loop), hamming FSET + FADD: 64 a clock
   ## an SM; chebychev two FADD and an integer max, three issues: 42.7;
   ## jaccard three ALU instructions (a compare, two integer adds) on the
-  ## 64-lane ALU pipe: 21.3; minkowski (p = 3) a power a step, two MUFU at
-  ## 16 a clock: 8 (a bound; single's power from lg2 and ex2 takes about
-  ## 25 more instructions, double's pow far more). double: two FP64
-  ## instructions on the 64-lane FP64 pipe, 32; chebychev's 64-bit integer
-  ## max is four ALU instructions: 16; jaccard three DSETP and seven ALU
-  ## instructions (selects and the 64-bit add): 9.1.
+  ## 64-lane ALU pipe: 21.3; minkowski (p = 3: the cube by multiplication,
+  ## FADD, FMUL, FFMA and the select of the exponent's factor, four
+  ## issues) 32. double: two FP64 instructions on the 64-lane FP64 pipe,
+  ## 32; chebychev's 64-bit integer max is four ALU instructions: 16;
+  ## jaccard three DSETP and seven ALU instructions (selects and the 64-bit
+  ## add): 9.1; minkowski DADD, DMUL and DFMA: 21.3.
   n = scale (16384);
   ceil_m = struct ("single", struct ("euclidean", 64, "cityblock", 64, "chebychev", 128 / 3,
-                                     "cosine", 64, "hamming", 64, "jaccard", 64 / 3, "minkowski", 8),
+                                     "cosine", 64, "hamming", 64, "jaccard", 64 / 3, "minkowski", 32),
                    "double", struct ("euclidean", 32, "cityblock", 32, "chebychev", 16,
                                      "cosine", 32, "hamming", 32, "jaccard", 64 / 7,
-                                     "minkowski", 8));
+                                     "minkowski", 64 / 3));
   printf ("\npdist metrics (tuned)\n%-4s %-7s %-10s %10s %12s %7s %8s %7s %10s\n", "d", "class",
           "metric", "kernel ms", "triples/s", "%ceil", "step/clk", "%step", "h2h ms");
-  md{end+1} = sprintf ("\n## pdist metrics\n\n`D = gd_pdist (X, metric)`, `tuned`, X = `rand (%d, d, class)`, d = 64 (the size the metrics are held to) and 300: the tile of min-plus v5 with each metric's step. Ceilings per (pair, feature) triple a clock an SM, from each step's instructions in the inner loop (cuobjdump, sm_90) and the pipes' rates: single euclidean (FADD + FFMA), cityblock (two FADD), cosine (FMUL + FADD, rounded apart as the host's loop) and hamming (FSET + FADD) 64, chebychev (two FADD + an integer max: three issues) 42.7, jaccard (a compare and two integer adds on the 64-lane ALU pipe) 21.3, minkowski (p = 3: a power a step, two MUFU at 16 a clock) 8 (a bound: single takes its power from the two MUFU approximations with about 25 more instructions, double calls pow); double 32 (two FP64 instructions a step on the FP64 pipe), chebychev 16 (its 64-bit integer max: four ALU instructions), jaccard 9.1 (three DSETP, seven ALU instructions), minkowski 8. Cosine, hamming, jaccard and minkowski finish in the tile's store (no pass after it). %% of step: of the rate the metric's step itself runs at, its own code in a loop of eight independent chains with no loads, stores or barriers (build/fp64_mix, this run; steps a clock an SM in the column beside it): what the instruction mix allows, where the pipes' bound assumes more than the step's instructions can issue at. kernel: CUDA events, median of 3; each metric's first 1000 rows checked against the cpu variant first (bit for bit; euclidean and minkowski to rounding).\n\n| d | class | metric | kernel ms | triples/s | %% of ceiling | step /clock/SM | %% of step | host-to-host ms |\n|---:|---|---|---:|---:|---:|---:|---:|---:|\n", n);
+  md{end+1} = sprintf ("\n## pdist metrics\n\n`D = gd_pdist (X, metric)`, `tuned`, X = `rand (%d, d, class)`, d = 64 (the size the metrics are held to) and 300: the tile of min-plus v5 with each metric's step. Ceilings per (pair, feature) triple a clock an SM, from each step's instructions in the inner loop (cuobjdump, sm_90) and the pipes' rates: single euclidean (FADD + FFMA), cityblock (two FADD), cosine (FMUL + FADD, rounded apart as the host's loop) and hamming (FSET + FADD) 64, chebychev (two FADD + an integer max: three issues) 42.7, jaccard (a compare and two integer adds on the 64-lane ALU pipe) 21.3, minkowski (p = 3: the cube by multiplication, FADD, FMUL, FFMA and the select of the exponent's factor, four issues) 32; double 32 (two FP64 instructions a step on the FP64 pipe), chebychev 16 (its 64-bit integer max: four ALU instructions), jaccard 9.1 (three DSETP, seven ALU instructions), minkowski 21.3 (DADD, DMUL, DFMA). Cosine, hamming, jaccard and minkowski finish in the tile's store (no pass after it). %% of step: of the rate the metric's step itself runs at, its own code in a loop of eight independent chains with no loads, stores or barriers (build/fp64_mix, this run; steps a clock an SM in the column beside it): what the instruction mix allows, where the pipes' bound assumes more than the step's instructions can issue at. kernel: CUDA events, median of 3; each metric's first 1000 rows checked against the cpu variant first (bit for bit; euclidean and minkowski to rounding).\n\n| d | class | metric | kernel ms | triples/s | %% of ceiling | step /clock/SM | %% of step | host-to-host ms |\n|---:|---|---|---:|---:|---:|---:|---:|---:|\n", n);
   progress ("pdist metrics", 28);
   for d = [64 300]
   for c = {"single", "double"}
     X = rand (n, d, c{1});
-    for m = {"euclidean", "cityblock", "chebychev", "cosine", "hamming", "jaccard", "minkowski"}
+    ## minkowski with p = 3 (by multiplication) and 1.5 (by powers: the
+    ## row "minkowski 1.5", against the same ceiling, the step's own rate
+    ## beside it)
+    for m = {"euclidean", "cityblock", "chebychev", "cosine", "hamming", "jaccard", "minkowski", ...
+             "minkowski 1.5"}
       q = min (n, 1000);
+      row = m{1};
       args = pick (strcmp (m{1}, "minkowski"), {3}, {});
+      if (strcmp (row, "minkowski 1.5"))
+        m = {"minkowski"}; args = {1.5};
+      endif
       G = gd_pdist (X(1:q,:), m{1}, args{:}, "Variant", "tuned");
       E = gd_pdist (X(1:q,:), m{1}, args{:}, "Variant", "cpu");
       ## the Euclidean kernel sums with FFMA, the host's loop need not, and
@@ -721,16 +729,17 @@ if (any (strcmp (ops, "metrics")))
       endfor
       rate = n * (n - 1) / 2 * d / (median (tk) * 1e-3);
       cl = ceil_m.(c{1}).(m{1}) * dev.sms * clock_hz;
-      if (isfield (mix.(c{1}), m{1}))
-        sr = mix.(c{1}).(m{1});
+      mk = pick (strcmp (row, "minkowski 1.5"), "minkowski_pow", m{1});
+      if (isfield (mix.(c{1}), mk))
+        sr = mix.(c{1}).(mk);
         step_s = sprintf ("%.2f", sr);
         pstep = sprintf ("%.1f", 100 * rate / (sr * dev.sms * clock_hz));
       else
         step_s = pstep = "";
       endif
-      printf ("%-4d %-7s %-10s %10.2f %12.3g %7.1f %8s %7s %10.2f\n", d, c{1}, m{1}, median (tk),
+      printf ("%-4d %-7s %-13s %10.2f %12.3g %7.1f %8s %7s %10.2f\n", d, c{1}, row, median (tk),
               rate, 100 * rate / cl, step_s, pstep, median (th));
-      md{end+1} = sprintf ("| %d | %s | %s | %.2f | %.3g | %.1f | %s | %s | %.2f |\n", d, c{1}, m{1},
+      md{end+1} = sprintf ("| %d | %s | %s | %.2f | %.3g | %.1f | %s | %s | %.2f |\n", d, c{1}, row,
                            median (tk), rate, 100 * rate / cl, step_s, pstep, median (th));
       fflush (stdout);
       progress ();

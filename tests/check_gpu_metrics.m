@@ -2,11 +2,12 @@ function check_gpu_metrics ()
   ## check_gpu_metrics: every metric that gd_pdist's and gd_pdist2's tuned
   ## variant computes beside the Euclidean two, against the cpu variant:
   ## bit for bit (the same sums in the same order), minkowski to rounding
-  ## (the GPU's pow is not the host's); both classes, awkward sizes, NaN,
+  ## (the GPU's powers, by multiplication for p = 3 and 4, are not the
+  ## host's pow); both classes, awkward sizes, NaN,
   ## Inf, -Inf, a zero row, integer rows; gdArrays; results poisoned first.
   setenv ("GD_POISON", "1");
   metrics = {"cityblock", {}; "chebychev", {}; "cosine", {}; "correlation", {}; "spearman", {};
-             "hamming", {}; "jaccard", {}; "minkowski", {3}; "minkowski", {1.5}};
+             "hamming", {}; "jaccard", {}; "minkowski", {3}; "minkowski", {4}; "minkowski", {1.5}};
   ncase = 0;
   for c = {"single", "double"}
     tol = 64 * eps (c{1});

@@ -143,6 +143,6 @@ F0="gd_apsp(rand(300)); f0 = gd_info().memory_free"
     require_gpu
     # (the warm-up loads the kernels' module first: CUDA loads modules
     # lazily, into device memory that stays)
-    output=$(interrupt_after "X = rand(30000, 300); gd_pdist(X(1:2000, :), 'minkowski', 3); $F0" "D = gd_pdist(X, 'minkowski', 3)" "$NEXT_GPU")
+    output=$(interrupt_after "X = rand(30000, 300); gd_pdist(X(1:2000, :), 'minkowski', 3.5); $F0" "D = gd_pdist(X, 'minkowski', 3.5)" "$NEXT_GPU")
     check_stopped
 }

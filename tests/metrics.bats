@@ -13,7 +13,7 @@ check() { octave_ok "check_metrics('$1', '$2')" "cases within bounds"; }
 @test "metrics auto on the GPU, single" { require_gpu; check auto single; }
 @test "metrics tuned and fused on the GPU, double" { require_gpu; check tuned double; }
 
-@test "every metric on the GPU (tuned): the cpu variant's distances, bit for bit but minkowski's (to rounding: the GPU's pow)" {
+@test "every metric on the GPU (tuned): the cpu variant's distances, bit for bit but minkowski's (to rounding: the GPU's powers)" {
     require_gpu
     octave_ok "check_gpu_metrics()" "GPU metric cases agree"
 }

@@ -26,6 +26,7 @@
 #define __shared__
 #define __constant__
 #define __forceinline__ inline
+#define __noinline__
 #define __launch_bounds__(...)
 #define __align__(n) __attribute__((aligned(n)))
 

@@ -613,7 +613,7 @@ template <class T> struct knn_gpu {
         Xc = c.in_class(X0, cls, "X");
         Yc = c.in_class(Y0, cls, "Y");
         up_x = Xc.where != GD_DEVICE;
-        fk = with_metric<T>(metric.metric, fused_kernel<T>{});
+        fk = with_metric<T>(metric.metric, metric.p, fused_kernel<T>{});
     }
 
     /* the operands, their padded layouts and the results on the device */

@@ -446,8 +446,13 @@ template <class T> struct pdist_gpu {
             dD = (T *)c.alloc((size_t)buf * es, what);
         }
         // panels of 128-column steps: eight or more where D is 32 MiB or
-        // more, so that each one's download overlaps the next kernels
+        // more, so that each one's download overlaps the next kernels; and
+        // in a long call (a slow metric on many pairs) of some 2^40 single
+        // euclidean steps, 100 ms on an H100, so that Ctrl-C, which waits
+        // for the panels queued, stops it in a fraction of a second
         target = (size_t)Pj * es >= ((size_t)32 << 20) ? (Pj + 7) / 8 : Pj;
+        const double steps = 0x1p40 / ((double)(d > 0 ? d : 1) * metric_step_cost(metric, mp, es == 8));
+        if ((double)target > steps) target = (int64_t)steps;
         if (target > buf) target = buf;
         return c.ok();
     }
@@ -502,7 +507,7 @@ template <class T> struct pdist_gpu {
                 j1 = next;
             }
             if (j1 == j0) break; // the buffer is full: download, then reuse it
-            with_metric<T>(metric, panel_in_metric<T>{metric, v.k, dX, dXp, dD + used, n, d, np,
+            with_metric<T>(metric, mp, panel_in_metric<T>{metric, v.k, dX, dXp, dD + used, n, d, np,
                                                       dp, j0, j1, pl.stream(), md});
             done[qn] = pl.unit_done("pdist kernel launch");
             used += tri_start(j1, n) - tri_start(j0, n);

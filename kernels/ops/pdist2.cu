@@ -115,7 +115,7 @@ template <class T> gd_status launch2_tuned(const gd_plan &p)
         row_info<T><<<gd_blocks_for(p.m, 256), 256, 0, p.st>>>((const T *)p.A, p.mp, p.m, p.k, nx, fx);
         row_info<T><<<gd_blocks_for(p.n, 256), 256, 0, p.st>>>((const T *)p.B, p.np, p.n, p.k, ny, fy);
     }
-    with_metric<T>(p.args.metric, tile_in_metric<T>{p, md});
+    with_metric<T>(p.args.metric, p.args.p, tile_in_metric<T>{p, md});
     return GD_OK;
 }
 

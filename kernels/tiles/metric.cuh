@@ -99,19 +99,41 @@ __device__ __forceinline__ double minkowski_p(double) { return c_minkowski_pd; }
 __device__ __forceinline__ float tiny(float) { return 0x1p-100f; }
 __device__ __forceinline__ double tiny(double) { return 0x1p-960; }
 
-// t^p for t = |x - y| (>= 0, Inf or NaN) and p > 0, finite. Double: the
-// library's pow. Single: not powf (some 89 instructions a step inline)
-// but 2^(p log2 t) from the two MUFU approximations, with the exponent
-// kept apart so that only log2 of the mantissa carries their error:
+// t^p for t = |x - y| (>= 0, Inf or NaN) and p > 0, finite, other than
+// 3 and 4 (minkowski_int_step): not pow (in double a call of some hundred
+// FP64 instructions, in single some 89 inline) but 2^(p log2 t), with the
+// exponent kept apart so that only log2 of the mantissa carries error:
 // t = m 2^e with m in [sqrt(1/2), sqrt(2)); p e split exactly into
-// z + zl (FFMA); 2^(p e + p log2 m) = 2^k 2^f with k an integer and |f| <=
-// 1/2. The term's relative error is then about p 2^-23 + 2^-22 (lg2's
-// absolute error is 2^-22.6 on the mantissa, ex2's relative 2^-22.5), and
-// the distance's, after the sum and the 1/p-th power, a few units in the
-// last place: the test's and the bench's 64 and 20 eps hold it. Zero,
-// Inf and NaN give 0, Inf and NaN as pow does; terms past the float range
-// give 0 or Inf, and a sum that leaves it takes the scaled form.
-__device__ __forceinline__ double minkowski_pow(double t, double p) { return pow(t, p); }
+// z + zl (FMA); 2^(p e + p log2 m) = 2^k 2^f with k an integer and |f| <=
+// 1/2. Single takes log2 and 2^f from the two MUFU approximations: the
+// term's relative error is about p 2^-23 + 2^-22 (lg2's absolute error
+// is 2^-22.6 on the mantissa, ex2's relative 2^-22.5). Double takes the
+// library's log2 and exp2 (a unit in the last place each, |log2 m| <=
+// 1/2): about (p/2 + 2) units of 2^-53. After the sum and the 1/p-th
+// power the distance is a few units in the last place off: the tests'
+// and the bench's 64 and 20 eps hold it (tests/check_metrics.m prints
+// the largest). Zero, Inf and NaN give 0, Inf and NaN as pow does; terms
+// past the range give 0 or Inf, and a sum that leaves it takes the
+// scaled form. Double's is a call, as pow was, not a copy of log2's and
+// exp2's code in each of the tile's unrolled steps.
+__device__ __noinline__ double minkowski_pow(double t, double p)
+{
+    const bool sub = t < 0x1p-1022;                   // subnormal or 0
+    const long long bits = __double_as_longlong(sub ? t * 0x1p54 : t);
+    const long long e = (bits - 0x3fe6a09e667f3bcdLL) >> 52; // sqrt(1/2)
+    const double m = __longlong_as_double(bits - (e << 52)), fe = (double)(sub ? e - 54 : e);
+    const double l = log2(m);                         // |l| <= 1/2
+    const double z = p * fe, zl = fma(p, fe, -z), zi = rint(z);
+    const double w = (z - zi) + fma(p, l, zl), wi = rint(w), f = w - wi;
+    double r = exp2(f);
+    // 2^k as two powers of two in the double range (k within [-1100,
+    // 1100]: past it the term is 0 or Inf all the same)
+    const int k = (int)fmin(fmax(zi + wi, -1100.), 1100.), k1 = k >> 1;
+    r = r * __longlong_as_double((long long)(k1 + 1023) << 52) *
+        __longlong_as_double((long long)(k - k1 + 1023) << 52);
+    r = t == 0 ? 0. : r;
+    return t == t && t != INFINITY ? r : t;
+}
 __device__ __forceinline__ float minkowski_pow(float t, float p)
 {
     const bool sub = t < 0x1p-126f;                 // subnormal or 0
@@ -147,6 +169,28 @@ struct minkowski_step {
         acc += minkowski_pow(fabs(a - b), minkowski_p(a));
     }
 };
+
+// p = 3 or 4 (minkowski_int_p): |x - y|^p by multiplication, t^2 t or
+// t^2 t^2 fused into the sum (four instructions a step beside pow's
+// some thirty in single, a call of the library's in double); the term's
+// error is a unit in the last place or two, as pow's; past the range
+// the sum is Inf or below TINY, and the scaled form takes over as above.
+// One step serves both exponents (a select on the exponent read once),
+// so that the metric adds one policy, not two, to each kernel file.
+__device__ __forceinline__ bool minkowski_four(float) { return c_minkowski_pf == 4.f; }
+__device__ __forceinline__ bool minkowski_four(double) { return c_minkowski_pd == 4.; }
+struct minkowski_int_step {
+    enum { K = 1, WITNESS = 0 };
+    template <class T> __device__ static T init() { return (T)0; }
+    template <class T> __device__ static void step(T &acc, T a, T b)
+    {
+        const T t = fabs(a - b), t2 = t * t;
+        acc = fma(t2, minkowski_four(a) ? t2 : t, acc);
+    }
+};
+
+// whether minkowski's p takes the multiplying step
+static inline bool minkowski_int_p(double p) { return p == 3 || p == 4; }
 
 // minkowski's scaled form, norm (x - y, p) as Octave computes it, of rows
 // x (stride ldx) and y (stride ldy)
@@ -260,9 +304,10 @@ template <class T, class S> struct m_plain {
     __device__ T bound(T r, bool) const { return r; }
 };
 
-// minkowski: the sum's 1/p-th power, or the scaled form
-template <class T> struct m_minkowski {
-    typedef minkowski_step Step;
+// minkowski: the sum's 1/p-th power, or the scaled form (S: the step,
+// pow's or, for p = 3 and 4, the multiplying one)
+template <class T, class S> struct m_minkowski {
+    typedef S Step;
     enum { BOUND = 0 };
     static constexpr int FINISH = FINISH_POLICY;
     int64_t d;
@@ -296,18 +341,30 @@ template <class T, class S> struct m_rows {
  * policy of each metric the GPU computes, F::template run<M> () for the
  * metric's M (correlation and spearman arrive as cosine, seuclidean and
  * mahalanobis as euclidean, on rows prepared for them; squaredeuclidean
- * is m_euclid too, its root not taken). */
-template <class T, class F> auto with_metric(gd_metric m, const F &f) -> decltype(f.template run<m_euclid<T>>())
+ * is m_euclid too, its root not taken; minkowski's p picks its step). */
+template <class T, class F>
+auto with_metric(gd_metric m, double p, const F &f) -> decltype(f.template run<m_euclid<T>>())
 {
     switch (m) {
     case GD_CITYBLOCK: return f.template run<m_plain<T, gd_tile::absdist>>();
     case GD_CHEBYCHEV: return f.template run<m_plain<T, gd_tile::maxabs>>();
-    case GD_MINKOWSKI: return f.template run<m_minkowski<T>>();
+    case GD_MINKOWSKI:
+        if (minkowski_int_p(p)) return f.template run<m_minkowski<T, minkowski_int_step>>();
+        return f.template run<m_minkowski<T, minkowski_step>>();
     case GD_COSINE: return f.template run<m_rows<T, gd_tile::dot_rn>>();
     case GD_HAMMING: return f.template run<m_rows<T, gd_tile::neq>>();
     case GD_JACCARD: return f.template run<m_rows<T, gd_tile::jaccard_counts>>();
     default: return f.template run<m_euclid<T>>();
     }
+}
+
+// a step's cost, roughly, in single euclidean's (the H100's rates: double's
+// FP64 pipe, minkowski's pow): sizes pdist's panels so that each of a long
+// call's takes some 100 ms, which is how long Ctrl-C waits for them
+static inline double metric_step_cost(gd_metric m, double p, bool dbl)
+{
+    if (m == GD_MINKOWSKI && !minkowski_int_p(p)) return dbl ? 200 : 30;
+    return dbl ? 8 : 2;
 }
 
 // whether a metric needs the rows' norms and NaN flags (row_info)
