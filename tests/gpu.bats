@@ -65,45 +65,6 @@ load helpers
         "$BATS_TEST_TMPDIR/bench.md"
 }
 
-@test "the device memory pool: kept between calls, given back by gd_info; GD_MEMPOOL=0 the same results" {
-    require_gpu
-    # the pool is the driver's, shared by the gateways: gd_info (a gateway
-    # of its own) empties what minplus and pdist left in it
-    # (the first calls load the kernels' code: the device memory that takes
-    # is not the pool's)
-    run octave_run "A = rand(3000, 'single') - 0.5; X = rand(3000, 40, 'single');
-        gd_minplus(A, 'Variant', 'v5'); gd_pdist(X); f0 = gd_info().memory_free;
-        [R, ~, i1] = gd_minplus(A, 'Variant', 'v5'); [D, i2] = gd_pdist(X);
-        s = gd_info(); printf('pool %d (calls %d, %d) free %d %d\n', s.memory_pool, i1.gpu_bytes, i2.gpu_bytes, f0, s.memory_free);
-        assert(s.memory_pool >= max(i1.gpu_bytes, i2.gpu_bytes)); assert(s.memory_free, f0);
-        assert(gd_info().memory_pool, 0);
-        setenv('GD_MEMPOOL', '0'); R0 = gd_minplus(A, 'Variant', 'v5'); D0 = gd_pdist(X);
-        s = gd_info(); unsetenv('GD_MEMPOOL');
-        assert(s.memory_pool, 0); assert(s.memory_free, f0);
-        assert(isequal(R, R0, gd_minplus(A, 'Variant', 'cpu'))); assert(isequal(D, D0))"
-    echo "$output"
-    [ "$status" -eq 0 ]
-}
-
-@test "1000 calls of each operation: GPU memory does not grow" {
-    require_gpu
-    # K and L take sgemm tuned's split-k path (a workspace)
-    run octave_run "A = rand(300, 'single'); X = rand(500, 20, 'single');
-        K = rand(100, 2000, 'single'); L = rand(2000, 100, 'single');
-        gd_minplus(A, 'Variant', 'v4'); gd_minplus(A, 'Variant', 'v5'); gd_sgemm(K, L, 'Variant', 'tuned');
-        gd_sgemm(A, A, 'Variant', 'cublas'); gd_sgemm(A, A, 'Variant', 'tuned');
-        gd_pdist(X, 'Variant', 'tuned'); gd_pdist2(X, X, 'Variant', 'tuned');
-        f0 = gd_info().memory_free;
-        for c = 1:1000
-          gd_minplus(A, 'Variant', {'v4', 'v5'}{mod(c, 2) + 1}); gd_sgemm(A, A, 'Variant', {'cublas', 'tuned'}{mod(c, 2) + 1});
-          gd_sgemm(K, L, 'Variant', 'tuned');
-          gd_pdist(X, 'Variant', 'tuned'); gd_pdist2(X, X, 'Variant', 'tuned');
-        end
-        f1 = gd_info().memory_free; printf('free before %d after %d\n', f0, f1); assert(f1, f0)"
-    echo "$output"
-    [ "$status" -eq 0 ]
-}
-
 @test "staged copies: large operands, one array passed twice, a copy of it, GD_STAGE=0, blocks: same results" {
     require_gpu
     # 1100^2 singles (4.6 MiB) and D (3000 x 2999 / 2 singles, 17 MiB) go
@@ -140,7 +101,7 @@ load helpers
         echo "$output" | grep -Eq "^${mix//+/\\+} +[0-9.]+ +[0-9.]+ +[0-9.]+ "
     done
     # and every distance step, in both classes
-    for m in euclidean cityblock chebychev cosine hamming jaccard minkowski; do
+    for m in euclidean cityblock chebychev cosine hamming jaccard minkowski minkowski_pow; do
         for c in single double; do
             echo "$output" | grep -Eq "^$m +$c +[0-9.]+ +[0-9.]+ +[0-9.e+]+$"
         done
