@@ -91,9 +91,14 @@ else
   printf ("\nGPU start-up: none. No GPU: %s. The CPU variants run.\n", dev.reason);
 endif
 
+## without a GPU the CPU variants run, on sizes a quarter to an eighth of
+## the work, so that the demo ends in seconds (its last line gives an
+## H100's figures)
+g = dev.available;
+
 ## min-plus on a random graph's weights; integer weights, so every sum is
 ## exact and the two results must be equal
-n = 2000;
+n = merge (g, 2000, 1000);
 W = single (randi ([1 100], n));
 W(rand (n) > 0.05) = Inf;
 W(1:n+1:end) = 0;
@@ -108,7 +113,7 @@ row (sprintf ("\nmin-plus R = W (x) W, n = %d, single (Octave: min (W + W(:,j)',
      ms, info, toc (t0) * 1e3, agreement (R, E));
 
 ## all shortest paths with their routes, against Floyd-Warshall in Octave
-n = 1000;
+n = merge (g, 1000, 500);
 W = W(1:n,1:n);
 [ms, out] = steady (@() gd_apsp (W), 3);
 [D, P, info] = out{:};
@@ -128,7 +133,7 @@ printf ("  the route from 1 to %d: %s; its edges add up to %g = D(1,%d)\n", far,
         strjoin (arrayfun (@num2str, route, "UniformOutput", false), " -> "), len, far);
 
 ## a single-precision product against Octave's A * B (its BLAS)
-n = 3000;
+n = merge (g, 3000, 1500);
 A = rand (n, "single"); B = rand (n, "single");
 [ms, out] = steady (@() gd_sgemm (A, B), 2);
 [C, info] = out{:};
@@ -141,22 +146,22 @@ row (sprintf ("\nC = A * B, %d^3, single (Octave: A * B with %s)", n, blas),
      ms, info, t_oct, agreement (C, E));
 
 ## pairwise distances against the statistics package's pdist
-X = randi ([-20 20], 2000, 64);
+X = randi ([-20 20], merge (g, 2000, 1000), 64);
 have_stats = any (cellfun (@(p) strcmp (p.name, "statistics"), pkg ("list")));
 [ms, out] = steady (@() gd_pdist (X, "squaredeuclidean"), 2);
 [G, info] = out{:};
 if (have_stats)
   w = warning ("off", "all"); pkg load statistics; warning (w);
   t0 = tic (); E = pdist (X, "squaredeuclidean"); t_oct = toc (t0) * 1e3;
-  row ("\npdist, 2000 x 64 integers, squared euclidean, double (Octave: the statistics package's pdist)",
-       ms, info, t_oct, agreement (G, E));
+  row (sprintf ("\npdist, %d x 64 integers, squared euclidean, double (Octave: the statistics package's pdist)",
+                rows (X)), ms, info, t_oct, agreement (G, E));
 else
   printf ("\npdist: the statistics package is not installed (make deps installs it)\n");
 endif
 
 ## nearest neighbours: 10 of 20000 points for each of 2000 queries, against
 ## the full distances and a sort (integer data: every distance exact)
-X = randi ([-20 20], 20000, 16); Y = randi ([-20 20], 2000, 16);
+X = randi ([-20 20], merge (g, 20000, 10000), 16); Y = randi ([-20 20], merge (g, 2000, 1000), 16);
 [ms, out] = steady (@() gd_knnsearch (X, Y, "K", 10), 3);
 [Idx, Dk, info] = out{:};
 t0 = tic ();
@@ -165,7 +170,8 @@ for j = 1:rows (Y)
   [~, s] = sort (sumsq (X - Y(j,:), 2));
   J(j,:) = s(1:10);
 endfor
-row ("\nnearest neighbours, 10 of 20000 for 2000 queries, d = 16 (Octave: each query's distances, sorted)",
+row (sprintf ("\nnearest neighbours, 10 of %d for %d queries, d = 16 (Octave: each query's distances, sorted)",
+              rows (X), rows (Y)),
      ms, info, toc (t0) * 1e3, agreement (Idx, J));
 if (! dev.available)
   h100_line ();
