@@ -50,10 +50,14 @@
 ## entries at once for int8 @dots{} uint16), in the narrowest lanes in
 ## which the operands' ranges prove that no sum can wrap (else wider lanes
 ## or saturating 64-bit sums: @var{info}.kernel names the form), and on
-## the host as @qcode{"cpu"}. With @var{K}, v5 runs a tile on 64-bit lanes
-## whose sums saturate to the class before they are compared, so that
-## @var{K} is Octave's first index of the saturated sums (@code{[~, K] =
-## min (int8 ([100; 100]) + int8 ([100; 50]))} is 1: both sums are 127).
+## the host as @qcode{"cpu"}. With @var{K}, v5 compares keys, each sum
+## and its index in one 32-bit lane (one DPX instruction a step), where the
+## ranges prove that no sum saturates and each fits 16 bits; else it runs a
+## tile on 64-bit lanes whose sums saturate to the class before they are
+## compared, so that @var{K} is Octave's first index of the saturated sums
+## (@code{[~, K] = min (int8 ([100; 100]) + int8 ([100; 50]))} is 1: both
+## sums are 127). @var{info}.kernel says which (@qcode{"witness, dpx
+## keys"} or @qcode{"witness, int64 lanes"}).
 ## @qcode{"auto"} takes the GPU. Another variant raises
 ## @qcode{"gd:variant"}. Integer gdArrays are operands as the others are
 ## (and give a gdArray). Logical, char, complex, sparse and N-D arrays

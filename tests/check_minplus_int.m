@@ -120,7 +120,9 @@ function check_gpu (variant)
           error ("check_minplus_int: %s: R differs from Octave's (%d of %d elements; first at %d: %s, not %s)",
                  what, nnz (R != E), numel (E), bad, num2str (R(bad)), num2str (E(bad)));
         endif
-        if (! isequal (RW, RC) || ! isequal (KW, KC) || ! strcmp (winfo.kernel, "witness, int64 lanes"))
+        ## (keys where no sum saturates and all fit 16 bits, else 64-bit lanes)
+        wkernel = merge (extreme, "witness, int64 lanes", "witness, dpx keys");
+        if (! isequal (RW, RC) || ! isequal (KW, KC) || ! strcmp (winfo.kernel, wkernel))
           bad = find (KW != KC, 1);
           error ("check_minplus_int: %s: the GPU's witness differs from the cpu variant's (%d of %d; first at %d: %d, not %d)",
                  what, nnz (KW != KC), numel (KC), bad, KW(bad), KC(bad));
@@ -161,6 +163,18 @@ function check_gpu (variant)
     [R0, ~, i0] = gd_minplus (zeros (70, 0, cls), zeros (0, 90, cls), "Variant", variant);
     if (! isequal (R0, repmat (intmax (cls), 70, 90)) || ! strcmp (i0.variant, variant))
       error ("check_minplus_int: %s: k = 0 on the GPU", cls);
+    endif
+    ## the keys' witness in parts of 65536 k-steps: small values, many
+    ## ties within and across the parts (the first k wins), and a row whose
+    ## least sum lies in the second part alone
+    A = cast (randi ([0 3], 5, 70000), cls); B = cast (randi ([0 3], 70000, 7), cls);
+    A(2, 65540) = 0; A(2, [1:65539, 65541:end]) = 3; B(65540, :) = 0;
+    [RW, KW, winfo] = gd_minplus (A, B, "Variant", variant);
+    [RC, KC] = gd_minplus (A, B, "Variant", "cpu");
+    if (! isequal (RW, RC) || ! isequal (KW, KC) || ! strcmp (winfo.kernel, "witness, dpx keys")
+        || ! all (KW(2,:) == 65540))
+      error ("check_minplus_int: %s: the keys' witness past 65536 k-steps (%s; %d of %d differ)",
+             cls, winfo.kernel, nnz (KW != KC), numel (KC));
     endif
     ## 'auto' takes the GPU for R and for the witness (int32 too), and
     ## gdArrays keep both there

@@ -31,6 +31,11 @@
  * saturated sums is the saturated minimum of the exact sums. info.kernel
  * names the form ("dpx s16x2", "dpx s32, widened", ...).
  *
+ * The witness ([R, K]) takes keys, (a + b) << 16 | k on the s32 / u32
+ * lanes, where the ranges prove that no sum saturates and each fits 16
+ * bits (run_keys), else 64-bit lanes with each sum saturated before it is
+ * compared ("witness, dpx keys" / "witness, int64 lanes").
+ *
  * Padding: rows and columns past m and n are computed and never read.
  * The k-steps past k hold PA in A and PB in B, PA + PB being the lane's
  * largest value, which is also where each minimum starts: they never
@@ -50,7 +55,7 @@
 
 namespace {
 
-enum form { S16X2, U16X2, S32, U32, S64, S64_SAT, U64, U64_SAT };
+enum form { S16X2, U16X2, S32, U32, S64, S64_SAT, U64, U64_SAT, S32_KEY, U32_KEY };
 const char *const FORM_NAMES[] = {"dpx s16x2", "dpx u16x2", "dpx s32", "dpx u32",
                                   "int64",     "int64, saturating", "uint64",
                                   "uint64, saturating"};
@@ -59,9 +64,9 @@ const char *const FORM_NAMES[] = {"dpx s16x2", "dpx u16x2", "dpx s32", "dpx u32"
 // where a minimum starts) and A's and B's padding (PA + PB == HI); step:
 // min(a + b, acc).
 template <form F> struct lanes;
-template <int PACK_, bool SIGNED_, unsigned HI_, unsigned PA_> struct lanes32 {
+template <int PACK_, bool SIGNED_, unsigned HI_, unsigned PA_, bool KEYED_ = false> struct lanes32 {
     typedef int L;
-    enum { PACK = PACK_, SIGNED = SIGNED_ };
+    enum { PACK = PACK_, SIGNED = SIGNED_, KEYED = KEYED_ };
     static constexpr unsigned HI = HI_, PA = PA_, PB = HI_ - PA_;
 };
 template <> struct lanes<S16X2> : lanes32<2, true, 0x7fff7fffu, 0x3fff3fffu> {
@@ -76,10 +81,20 @@ template <> struct lanes<S32> : lanes32<1, true, 0x7fffffffu, 0x3fffffffu> {
 template <> struct lanes<U32> : lanes32<1, false, 0xffffffffu, 0x7fffffffu> {
     __device__ static L step(L acc, L a, L b) { return (L)__viaddmin_u32(a, b, acc); }
 };
+// The witness's keys (run_keys): A's lane a << 16, B's (b << 16) | k, so
+// that a lane sum is the key (a + b) << 16 | k. Padding: PA + PB is the
+// largest key, which no key is above (and one equal to it is the same
+// minimum and k).
+template <> struct lanes<S32_KEY> : lanes32<1, true, 0x7fffffffu, 0x40000000u, true> {
+    __device__ static L step(L acc, L a, L b) { return __viaddmin_s32(a, b, acc); }
+};
+template <> struct lanes<U32_KEY> : lanes32<1, false, 0xffffffffu, 0x80000000u, true> {
+    __device__ static L step(L acc, L a, L b) { return (L)__viaddmin_u32(a, b, acc); }
+};
 // 64-bit: SAT saturates each sum (else the ranges proved it exact)
 template <bool SIGNED_, bool SAT> struct lanes64 {
     typedef long long L;
-    enum { PACK = 1, SIGNED = SIGNED_ };
+    enum { PACK = 1, SIGNED = SIGNED_, KEYED = 0 };
     static constexpr unsigned long long HI = SIGNED_ ? 0x7fffffffffffffffull : ~0ull;
     static constexpr unsigned long long PA = SAT ? HI : HI / 2, PB = SAT ? HI : HI - HI / 2;
     __device__ static L step(L acc, L a, L b)
@@ -124,7 +139,7 @@ template <form F> struct dpx_op {
 // sum to intmax: never below the minimum.
 template <class S> struct wlanes {
     typedef long long L;
-    enum { PACK = 1, SIGNED = std::is_signed<S>::value };
+    enum { PACK = 1, SIGNED = std::is_signed<S>::value, KEYED = 0 };
     static constexpr L PA = (L)gd_limits<S>::hi, PB = (L)gd_limits<S>::hi;
     // a + b saturated to S (a, b hold S's values)
     __device__ static L sum(L a, L b)
@@ -185,11 +200,16 @@ template <class S> struct store_first_int {
 };
 
 // a source element as a lane: 16-bit halves keep the value's low 16 bits
-// (it fits: int8 and uint8 always, int16 and uint16 in their forms)
-template <class LF, class S> __device__ __forceinline__ typename LF::L lane(S lo, S hi)
+// (it fits: int8 and uint8 always, int16 and uint16 in their forms); a
+// key's lane the value's low 16 bits in its high half and, in B's lanes,
+// the k-step's low 16 bits in the low half (kb; A's: 0)
+template <class LF, class S>
+__device__ __forceinline__ typename LF::L lane(S lo, S hi, unsigned kb = 0)
 {
     typedef typename LF::L L;
-    if constexpr (LF::PACK == 2)
+    if constexpr (LF::KEYED)
+        return (L)((unsigned)(unsigned long long)lo << 16 | (kb & 0xffffu));
+    else if constexpr (LF::PACK == 2)
         return (L)((unsigned)(unsigned short)(int)lo | ((unsigned)(unsigned short)(int)hi << 16));
     else
         return (L)lo;
@@ -237,7 +257,8 @@ __global__ void prepare_b(const S *__restrict__ B, int64_t ldb, int64_t k, int64
 #pragma unroll
     for (int q = 0; q < 32; q += 8) {
         const int64_t c = c0 + tx, j = j0 + ty + q;
-        tile[ty + q][tx] = c < k && j < n ? lane<LF, S>(B[c + ldb * j], B[c + ldb * j]) : (L)LF::PB;
+        tile[ty + q][tx] = c < k && j < n ? lane<LF, S>(B[c + ldb * j], B[c + ldb * j], (unsigned)c)
+                                          : (L)LF::PB;
     }
     __syncthreads();
 #pragma unroll
@@ -273,6 +294,30 @@ __global__ void finish(const typename lanes<F>::L *__restrict__ C, int64_t ldc,
         }
         const __int128 lo = (__int128)gd_limits<S>::lo, hi = (__int128)gd_limits<S>::hi;
         R[i + ldr * j] = (S)(v < lo ? lo : v > hi ? hi : v);
+    }
+}
+
+// One part of the keys' witness (run_keys): the part's minima (C, ldc
+// lanes a column, keys of k-steps k0 ...) into R (class S) and K (k + 1),
+// both m x n of leading dimension ldr: the first part's as they are, a
+// later one's where its sum is below R (equal sums keep the earlier k)
+template <form F, class S>
+__global__ void take_keys(const int *__restrict__ C, int64_t ldc, S *__restrict__ R,
+                          int *__restrict__ K, int64_t ldr, int64_t m, int64_t n, int64_t k0,
+                          const int *__restrict__ gate, int want)
+{
+    if (gate && *gate != want) return;
+    const int64_t total = m * n;
+    for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < total;
+         e += (int64_t)gridDim.x * blockDim.x) {
+        const int64_t i = e % m, j = e / m;
+        const unsigned key = (unsigned)C[i + ldc * j];
+        const long long v = lanes<F>::SIGNED ? (long long)((int)key >> 16) : (long long)(key >> 16);
+        const int64_t o = i + ldr * j;
+        if (k0 == 0 || v < (long long)R[o]) {
+            R[o] = (S)v;
+            K[o] = (int)(k0 + (key & 0xffffu) + 1);
+        }
     }
 }
 
@@ -403,12 +448,15 @@ void wit_sizes(const gd_plan &p, int64_t *mp, int64_t *np, int64_t *kp)
 work_layout layout_of(const gd_plan &p)
 {
     work_layout w = {0, 0, 0, 0};
-    if (p.args.witness) {
+    if (p.args.witness) { /* the 64-bit lanes' and the keys' */
         int64_t mp, np, kp;
         wit_sizes(p, &mp, &np, &kp);
-        w.a = gd_round_up(mp * kp * 8, 256);
+        w.a = (size_t)(mp * kp * 8);
         w.b = (size_t)(np * kp * 8);
-        w.total = work_layout::HEAD + w.a + w.b;
+        lane_sizes<S32_KEY>(p, &w.a, &w.b, &w.c);
+        w.a = gd_round_up((int64_t)w.a, 256);
+        w.b = gd_round_up((int64_t)w.b, 256);
+        w.total = work_layout::HEAD + w.a + w.b + w.c;
         return w;
     }
     const pair_of_forms f = forms_of(p.cls);
@@ -431,6 +479,19 @@ __global__ void range_init(unsigned long long *r, bool sgn)
 __global__ void choose_form(bool sgn, const unsigned long long *r, int *choice, form narrow)
 {
     *choice = sums_fit(narrow, sgn, r, r + 2) ? 0 : 1;
+}
+
+// the witness's choice: 0 (keys) where every sum of the ranges lies in
+// [lo, hi] (the class's range within 16 bits: no sum saturates, and each
+// fits a key), else 1 (64-bit lanes)
+__global__ void choose_keys(bool sgn, const unsigned long long *r, int *choice, long long lo,
+                            long long hi)
+{
+    const __int128 smin = sgn ? (__int128)(long long)r[0] + (long long)r[2]
+                              : (__int128)r[0] + r[2];
+    const __int128 smax = sgn ? (__int128)(long long)r[1] + (long long)r[3]
+                              : (__int128)r[1] + r[3];
+    *choice = smin >= lo && smax <= hi ? 0 : 1;
 }
 
 // A's lanes (mpl x kp) at Ap and B's (np x kp) at Bt, lanes LF, where
@@ -490,19 +551,56 @@ template <class S> void run_class(const gd_plan &p, const work_layout &w, const 
     }
 }
 
-// [R, K]: the witness's lanes, then its tile, which writes R and K
-template <class S> void run_witness(const gd_plan &p, const work_layout &w)
+// The witness by keys, where the ranges prove that no sum saturates and
+// every sum fits 16 bits (*gate == 0). A key is (a + b) << 16 | k: A's
+// lane a << 16, B's (b << 16) | k (lanes<S32_KEY>), whose 32-bit sum is
+// the key exactly (a lane may wrap; the sum wraps back). Keys order as
+// (a + b, k) does, signed or unsigned as the class: their minimum is the
+// least sum and, of equal sums, the first k, Octave's K. So the witness
+// is the plain DPX tile, min(a + b, c) an instruction a step (the 64-bit
+// lanes' compare, select and saturation take some ten), in parts of
+// 65536 k-steps (k's 16 bits), each part's minima taken into R and K
+// where they are below the parts' before (take_keys).
+enum { KEY_PART = 65536 };
+template <class S> void run_keys(const gd_plan &p, const work_layout &w, const int *gate)
 {
+    constexpr form F = std::is_signed<S>::value ? S32_KEY : U32_KEY;
+    typedef lanes<F> LF;
+    typedef int L;
+    typedef gd_tile::shape<L> Sh;
+    enum { BK = 16 };
+    const int64_t mpl = gd_round_up(p.m, 8 * Sh::TX), np = gd_round_up(p.n, 8 * Sh::TY),
+                  kp = gd_round_up(p.k, BK);
+    char *base = (char *)p.work + work_layout::HEAD;
+    L *Ap = (L *)base, *Bt = (L *)(base + w.a), *C = (L *)(base + w.a + w.b);
+    prepare_lanes<LF, S>(p, Ap, mpl, Bt, np, kp, gate, 0);
+    if (gd_setting_text(GD_SET_POISON)) /* a lane the tile fails to write shows */
+        cudaMemsetAsync(C, 0x5a, (size_t)(mpl * np) * sizeof(L), p.st);
+    typedef gd_tile::layout<Sh::TX, Sh::TY, Sh::MINB, Sh::ASYNC> Lay;
+    for (int64_t k0 = 0; k0 < kp; k0 += KEY_PART) {
+        const int64_t kq = kp - k0 < KEY_PART ? kp - k0 : KEY_PART;
+        gd_tile::launch_big<dpx_op<F>, L, BK, Lay, gd_tile::identity, false, 0>(
+            Ap + mpl * k0, Bt + np * k0, C, mpl, np, kq, kq, 0, 1, p.st, gate);
+        take_keys<F, S><<<gd_blocks_for(p.m * p.n, 256), 256, 0, p.st>>>(
+            C, mpl, (S *)p.C, p.K, p.ldc, p.m, p.n, k0, gate, 0);
+    }
+}
+
+// [R, K]: the keys where *gate == 0, else the 64-bit lanes (*gate == 1):
+// the witness's lanes, then its tile, which writes R and K
+template <class S> void run_witness(const gd_plan &p, const work_layout &w, const int *gate)
+{
+    run_keys<S>(p, w, gate);
     typedef wlanes<S> LF;
     typedef long long L;
     int64_t mp, np, kp;
     wit_sizes(p, &mp, &np, &kp);
     char *base = (char *)p.work + work_layout::HEAD;
     L *Ap = (L *)base, *Bt = (L *)(base + w.a);
-    prepare_lanes<LF, S>(p, Ap, mp, Bt, np, kp, NULL, 0);
+    prepare_lanes<LF, S>(p, Ap, mp, Bt, np, kp, gate, 1);
     const store_first_int<S> out = {(S *)p.C, p.K, p.ldc, p.m, p.n};
-    gd_tile::launch_each<int_first<S>, L, WIT_BK, wit_layout, store_first_int<S>, -1, true>(
-        Ap, mp, Bt, np, mp, np, kp, out, p.st);
+    gd_tile::launch_each<int_first<S>, L, WIT_BK, wit_layout, store_first_int<S>, 1, true>(
+        Ap, mp, Bt, np, mp, np, kp, out, p.st, gate);
 }
 
 template <class S> void range_of(const void *x, int64_t ld, int64_t rows, int64_t cols,
@@ -523,7 +621,20 @@ template <class S> void ranges(const gd_plan &p, unsigned long long *r)
 struct witness_fn {
     const gd_plan &p;
     const work_layout &w;
-    template <class S> void operator()() const { run_witness<S>(p, w); }
+    const int *gate;
+    template <class S> void operator()() const { run_witness<S>(p, w, gate); }
+};
+// the range of sums the keys take: the class's within 16 bits
+struct key_range_fn {
+    long long *lo, *hi;
+    template <class S> void operator()() const
+    {
+        const bool sgn = std::is_signed<S>::value;
+        const long long clo = (long long)gd_limits<S>::lo;
+        const long long chi = sizeof(S) == 8 && !sgn ? LLONG_MAX : (long long)gd_limits<S>::hi;
+        *lo = sgn ? (clo > INT16_MIN ? clo : INT16_MIN) : 0;
+        *hi = sgn ? (chi < INT16_MAX ? chi : INT16_MAX) : (chi < UINT16_MAX ? chi : UINT16_MAX);
+    }
 };
 struct ranges_fn {
     const gd_plan &p;
@@ -543,7 +654,7 @@ struct class_fn {
  * table): A (m x k) and B (k x n) as Octave holds them, C (m x n) in their
  * class; the ranges, the choice and every form the class may take are
  * queued on p.st, and the choice lets one form through. With the witness
- * (p.K), the witness's tile alone. */
+ * (p.K), the keys' tile and the 64-bit lanes' likewise. */
 size_t gd_minplus_int_work(const gd_plan &p) { return layout_of(p).total; }
 
 gd_status gd_minplus_int_launch(const gd_plan &p)
@@ -553,8 +664,12 @@ gd_status gd_minplus_int_launch(const gd_plan &p)
         return gd_fail(GD_ERR_INPUT, "integer min-plus: not an integer class");
     unsigned long long *r = (unsigned long long *)p.work;
     int *choice = (int *)((char *)p.work + work_layout::CHOICE);
-    if (p.K) {
-        gd_with_int_class(p.cls, witness_fn{p, w});
+    if (p.K) { /* the keys or the 64-bit lanes, as the ranges allow */
+        long long lo, hi;
+        gd_with_int_class(p.cls, key_range_fn{&lo, &hi});
+        gd_with_int_class(p.cls, ranges_fn{p, r});
+        choose_keys<<<1, 1, 0, p.st>>>(gd_with_int_class(p.cls, signed_fn()), r, choice, lo, hi);
+        gd_with_int_class(p.cls, witness_fn{p, w, choice});
         return gd_cuda(cudaGetLastError(), "integer min-plus witness kernels");
     }
     const pair_of_forms f = forms_of(p.cls);
@@ -571,15 +686,15 @@ gd_status gd_minplus_int_launch(const gd_plan &p)
 /* which form ran (info.kernel): the choice, read once the call is done */
 void gd_minplus_int_after(const gd_plan &p, gd_timing *t)
 {
-    if (p.K) {
-        snprintf(t->kernel, sizeof t->kernel, "witness, int64 lanes");
-        return;
-    }
     const pair_of_forms f = forms_of(p.cls);
     int c = 0;
-    if (!f.one && cudaMemcpy(&c, (char *)p.work + work_layout::CHOICE, sizeof c,
-                             cudaMemcpyDeviceToHost) != cudaSuccess) {
+    if ((p.K || !f.one) && cudaMemcpy(&c, (char *)p.work + work_layout::CHOICE, sizeof c,
+                                      cudaMemcpyDeviceToHost) != cudaSuccess) {
         cudaGetLastError();
+        return;
+    }
+    if (p.K) {
+        snprintf(t->kernel, sizeof t->kernel, "witness, %s", c ? "int64 lanes" : "dpx keys");
         return;
     }
     const form ran = c ? f.wide : f.narrow;
