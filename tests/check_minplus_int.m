@@ -176,6 +176,23 @@ function check_gpu (variant)
       error ("check_minplus_int: %s: the keys' witness past 65536 k-steps (%s; %d of %d differ)",
              cls, winfo.kernel, nnz (KW != KC), numel (KC));
     endif
+    ## keys whose lanes wrap: operands far outside 16 bits whose sums all
+    ## fit them (int32, int64: A near 1e5, B near -1e5), and unsigned sums
+    ## up to the top of 16 bits (a key's largest sum)
+    if (intmin (cls) < -1e5 || intmax (cls) > 1e5)
+      if (intmin (cls) < 0)
+        A = cast (1e5 + randi ([-40 40], 60, 70), cls); B = cast (-1e5 + randi ([-40 40], 70, 50), cls);
+      else
+        A = cast (65000 + randi ([0 300], 60, 70), cls); B = cast (randi ([0 235], 70, 50), cls);
+        A(1) = 65300; B(1) = 235;
+      endif
+      [RW, KW, winfo] = gd_minplus (A, B, "Variant", variant);
+      [RC, KC] = gd_minplus (A, B, "Variant", "cpu");
+      if (! isequal (RW, RC) || ! isequal (KW, KC) || ! strcmp (winfo.kernel, "witness, dpx keys"))
+        error ("check_minplus_int: %s: the keys' witness on offset operands (%s; %d of %d differ)",
+               cls, winfo.kernel, nnz (KW != KC), numel (KC));
+      endif
+    endif
     ## 'auto' takes the GPU for R and for the witness (int32 too), and
     ## gdArrays keep both there
     A = cast (randi ([0 9], 80, 90), cls); B = cast (randi ([0 9], 90, 70), cls);
