@@ -183,6 +183,10 @@ struct product_run {
         raw = lay == GD_RAW;
         memset(&p, 0, sizeof p);
         p.args = args;
+        if (!p.args.whole_m) {
+            p.args.whole_m = m;
+            p.args.whole_n = n;
+        }
         p.cls = cls;
         p.st = st;
         p.m = m; p.k = k; p.n = n;
@@ -660,6 +664,8 @@ gd_status product_part(void *c, int i, int nparts, gd_timing *t)
         B.cols = j1 - j0;
     }
     gd_op_args args = *x.args;
+    args.whole_m = x.m;
+    args.whole_n = x.n;
     const size_t kes = args.witness ? gd_class_bytes(args.witness_cls) : 0;
     if (j1 == j0) return GD_OK;
     gd_out out = {}, kout = {};

@@ -28,6 +28,12 @@ struct gd_op_args {
      * for) and its class (GD_DOUBLE or GD_INT32) */
     const gd_out *witness;
     gd_class witness_cls;
+    /* the whole result's sizes where this product is one device's panel of
+     * it (0: the product is the whole): choices that change a result's
+     * bits (sgemm's split-k) are made from these, so that a result does
+     * not depend on how many devices or blocks computed it (set by the
+     * driver; callers leave them 0) */
+    int64_t whole_m, whole_n;
 };
 
 /* What a launcher gets: device pointers in its layout, and sizes. */

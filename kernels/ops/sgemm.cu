@@ -144,9 +144,8 @@ __global__ void sgemm_k5_tiled(const float *__restrict__ A,
 // ---------------------------------------------------------------------------
 // tuned: the 128x128 block tile of tile.cuh (256 threads, 8x8 outputs
 // each, 16-byte loads, three shared stages of 16 k-steps filled by
-// cp.async) with fused multiply-adds. When
-// the output has too few tiles to fill the GPU (under two blocks per SM),
-// the k range is split into S slices computed side by side into a
+// cp.async) with fused multiply-adds. When the output has fewer tiles
+// than the GPU has SMs, the k range is split into S slices computed side by side into a
 // workspace and summed in slice order by a second kernel (split-k), so a
 // result does not depend on timing.
 
@@ -203,19 +202,27 @@ template <bool GUARD> gd_status launch_k5(const gd_plan &p)
 }
 
 // Split-k: when the output has fewer 128x128 tiles than the GPU has SMs,
-// the k range is cut into slices (each at least 256 k-steps deep) so that
-// about two blocks run per SM.
+// the k range is cut into slices (whole stages) so that about one block
+// runs on each SM. One block an SM, not two: on an H100 (132 SMs), 1024^3
+// in 2 slices (128 blocks) took 58.4 us, in 4 (256 blocks, two an SM, as
+// the kernel's bounds allow) 63.1, unsplit 96.2; 512^3 in 8 slices 19.8,
+// in 2 (slices of at least 256 k-steps, the earlier rule) 32.2; each
+// further slice is another pass over the output in sum_slices.
 struct split {
     int slices;
     int64_t kchunk; // whole stages; every slice non-empty
 };
 template <int BK> split split_for(const gd_plan &p)
 {
-    const int64_t tiles = (p.mp / gd_tile::BIG) * (p.np / gd_tile::BIG);
-    int64_t s = tiles >= gd_sm_count() ? 1 : 2 * gd_sm_count() / tiles;
-    const int64_t deep = p.kp / 256;
-    if (s > deep) s = deep;
+    // (from the whole result's sizes: a device's panel of it, or a block,
+    // is cut as the whole is, so that its sums are the same)
+    const int64_t tiles = ((p.args.whole_m + gd_tile::BIG - 1) / gd_tile::BIG) *
+                          ((p.args.whole_n + gd_tile::BIG - 1) / gd_tile::BIG);
+    int64_t s = tiles >= gd_sm_count() ? 1 : gd_sm_count() / tiles;
     if (s > 16) s = 16;
+    const char *env = gd_setting_text(GD_SET_SPLIT);
+    if (env && atoi(env) >= 1) s = atoi(env) > 16 ? 16 : atoi(env);
+    if (s > p.kp / BK) s = p.kp / BK;
     if (s < 1) s = 1;
     split r;
     r.kchunk = gd_round_up((p.kp + s - 1) / s, BK);

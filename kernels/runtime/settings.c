@@ -25,6 +25,8 @@ static const struct {
                                       "ordered pool"},
     [GD_SET_BLOCKS] = {"GD_BLOCKS", "q (1 to 8): a product in q x q pieces, for experiments (1: "
                                     "one piece, no copy overlapped)"},
+    [GD_SET_SPLIT] = {"GD_SPLIT", "s (1 to 16): sgemm 'tuned' cuts k into s slices summed in "
+                                  "order, for experiments (else the size decides)"},
     [GD_SET_KNN_PIECES] = {"GD_KNN_PIECES", "1: nearest neighbours upload X in one piece (no "
                                             "overlap of the upload; the bench's comparison)"},
     [GD_SET_POISON] = {"GD_POISON", "set (to anything): outputs on the device are filled with "
