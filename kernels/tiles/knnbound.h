@@ -1,0 +1,125 @@
+/* knnbound.h - how far a distance from a GEMM can be from gd's own.
+ *
+ * The certified candidates of gd_knnsearch's 'gemm' variant (planned;
+ * this header is its certificate, shared by the CPU's tests and the GPU):
+ * the squared Euclidean distances of a query tile and a point tile come
+ * from one matrix product on the tensor cores, in the expansion
+ *
+ *     e = |q'|^2 + |x'|^2 - 2 q'.x'
+ *
+ * with q' and x' the rows less a common centre (translation leaves every
+ * distance as it was, and a centre near the data keeps |q'| and |x'|, and
+ * so the bound, small where the data sit far from the origin). The bound
+ * B = kappa (|q'| + |x'|)^2 holds |e - f| <= B, f being the sum of squares
+ * gd's 'fused' kernel computes, (q - x)^2 accumulated one feature at a time
+ * by FMA from the rows as given. So f lies in [e - B, e + B], and for each
+ * query every point whose f can be among the K smallest has e - B at most
+ * the K-th smallest e + B: those are the candidates, whose f the exact
+ * kernel then computes, in the same order as 'fused', to select from.
+ *
+ * The derivation. u is the unit roundoff of the class (2^-24 single,
+ * 2^-53 double), u_t that of the product's inputs (TF32: 2^-11 with
+ * round to nearest; taken as 2^-10, truncation's, so that a conversion
+ * that truncates is covered too), gamma_n = n u / (1 - n u), d the
+ * features, delta = |q - x|^2 exactly, R = |q'| + |x'|.
+ *
+ *  1. f against delta. Each difference t_k = fl(q_k - x_k) = (q_k - x_k)
+ *     (1 + a_k) and each FMA rounds once; every term is non-negative, so
+ *     f = sum t_k^2 prod (1 + b) with at most d + 2 factors of 1 + O(u):
+ *     |f - delta| <= gamma_{d+2} delta.
+ *  2. The centre. q'_k = fl(q_k - c_k) = (q_k - c_k)(1 + a), so q' - x' =
+ *     (q - x) + w with |w_k| <= u' (|q'_k| + |x'_k|), u' = u / (1 - u), and
+ *     |w| <= u' R. With delta' = |q' - x'|^2 and sqrt (delta) <= R + |w|:
+ *     |delta' - delta| <= 2 sqrt (delta) |w| + |w|^2 <= (2 u' + 3 u'^2) R^2.
+ *     Also delta <= (1 + u')^2 R^2.
+ *  3. The norms n_q, n_x (sums of squares of q', x' by FMA, in the class):
+ *     |n_q - |q'|^2| <= gamma_{d+1} |q'|^2, and |q'|^2 + |x'|^2 <= R^2.
+ *  4. The product s = q'.x'. Its inputs are rounded to the product's
+ *     format, q^_k = q'_k (1 + a), |a| <= u_t: |q^.x^ - q'.x'| <=
+ *     (2 u_t + u_t^2) sum |q'_k x'_k| <= (2 u_t + u_t^2) R^2 / 4 (Cauchy-
+ *     Schwarz, then |q'||x'| <= R^2 / 4). The tensor cores multiply
+ *     exactly and add in FP32 with truncation and without normalising
+ *     their partial sums (Fasi, Higham, Mikaitis and Pranesh, "Numerical
+ *     behavior of NVIDIA tensor cores", PeerJ CS 2021, measured on V100,
+ *     T4 and A100); taken here as at most 40 u (|c| + sum |p|) an
+ *     instruction of 8 products p into the accumulator c (each of the 9
+ *     terms aligned to the largest and cut, 4 u of it; the cut result 4 u
+ *     more), so over d / 8 instructions at most 5 d u sum |q^_k x^_k| <=
+ *     5 d u (1 + u_t)^2 R^2 / 4. e takes 2 s: twice each of these.
+ *  5. e = fl (fl (n_q + n_x) - 2 s): two roundings, at most 3 u R^2 (1 +
+ *     the above) together.
+ *  Adding 1 to 5: |e - f| <= kappa R^2 with
+ *     kappa = (gamma_{d+1} + (2 u_t + u_t^2) / 2 + 2.5 d u (1 + u_t)^2
+ *              + 3 u + 2 u' + 3 u'^2 + gamma_{d+2} (1 + u')^2) (1 + 2^-8),
+ *  the last factor for the products of small terms left out above. R
+ *  itself comes from the computed norms: sqrt of each rounds once and
+ *  n_q is within gamma_{d+1} of |q'|^2, so R <= (sqrt (n_q) + sqrt
+ *  (n_x)) (1 + gamma_{d+1} + 2u), which gd_knn_bound takes.
+ *
+ *  With u_t = 2^-10 the product's rounding is nearly all of kappa (d =
+ *  128, single: kappa = 1.02e-3 against 9.8e-4 for that term alone): for
+ *  randn rows of 128 features, R^2 is about 512 and B about 0.5, while the
+ *  100th nearest of 10^6 points lies near 150 with about 15 points a unit
+ *  of distance there, so the candidates number about K + 15. Three
+ *  products (TF32 hi and lo parts) would take the first term to about
+ *  2^-20 where a call needs fewer candidates.
+ *
+ *  Double rows: the product's inputs are the centred rows rounded to
+ *  float, then to TF32, and everything else is done in double; kappa with
+ *  u = 2^-24 and u_t = 2^-10 + 2^-24 covers that (each double rounding is
+ *  below single's), at the cost of a bound 2^29 times looser than double's
+ *  own u would give in the terms that do not come from the product.
+ *
+ *  What the bound does not cover, and the caller must send to 'fused'
+ *  instead: rows with a NaN or an Inf (their f is not a number), a sum
+ *  that 'fused' rescues (norm2.h: f out of the normal range, so that
+ *  'fused' computes the distance another way), and R^2 that overflows.
+ *  Euclidean's root: fl (sqrt (f)) can tie for two f a factor (1 + u)^2 /
+ *  (1 - u)^2 apart, so a query's candidates are the points with e - B <=
+ *  U (1 + 5u), U the K-th smallest e + B (gd_knn_cut). On the device e -
+ *  B is taken rounding down and e + B rounding up (__fsub_rd, __fadd_ru),
+ *  so that the float comparisons keep every candidate the exact ones do.
+ *
+ *  A worst case the tests check (tests/check_knnbound.c): rows +v and -v
+ *  (centre 0), v_k = 1 + 2^-10 - 2^-23, which truncation to TF32 takes to
+ *  1; the query v against the point v has f = 0 and e = 2^-8 d, within a
+ *  few percent of B: kappa has no room to lose.
+ */
+#ifndef GD_KNNBOUND_H
+#define GD_KNNBOUND_H
+
+#include <math.h>
+#include <stdint.h>
+
+#ifdef __CUDACC__
+#define GD_KB static __host__ __device__ __forceinline__
+#else
+#define GD_KB static inline
+#endif
+
+/* kappa for d features: u the class's unit roundoff, ut the product
+ * inputs' (2^-10 for TF32, covering truncation) */
+GD_KB double gd_knn_kappa(int64_t d, double u, double ut)
+{
+    const double up = u / (1 - u);
+    const double g1 = (d + 1) * u / (1 - (d + 1) * u), g2 = (d + 2) * u / (1 - (d + 2) * u);
+    return (g1 + (2 * ut + ut * ut) / 2 + 2.5 * (double)d * u * (1 + ut) * (1 + ut) + 3 * u +
+            2 * up + 3 * up * up + g2 * (1 + up) * (1 + up)) *
+           (1 + 0x1p-8);
+}
+
+/* B for a pair from its computed norms n_q, n_x (sums of squares of the
+ * centred rows): |e - f| <= B. Inf where R^2 overflows (never a number a
+ * candidate test can pass on). */
+GD_KB double gd_knn_bound(double kappa, int64_t d, double u, double nq, double nx)
+{
+    const double g1 = (d + 1) * u / (1 - (d + 1) * u);
+    const double r = (sqrt(nq) + sqrt(nx)) * (1 + g1 + 2 * u);
+    return kappa * r * r;
+}
+
+/* the candidates' cut: a point is one where e - B <= gd_knn_cut (U, u),
+ * U the K-th smallest e + B of the query (the root's ties included) */
+GD_KB double gd_knn_cut(double U, double u) { return U * (1 + 5 * u); }
+
+#endif
