@@ -145,9 +145,9 @@ __global__ void sgemm_k5_tiled(const float *__restrict__ A,
 // tuned: the 128x128 block tile of tile.cuh (256 threads, 8x8 outputs
 // each, 16-byte loads, three shared stages of 16 k-steps filled by
 // cp.async) with fused multiply-adds. When the output has fewer tiles
-// than the GPU has SMs, the k range is split into S slices computed side by side into a
-// workspace and summed in slice order by a second kernel (split-k), so a
-// result does not depend on timing.
+// than the GPU has SMs, the k range is split into S slices computed side
+// by side into a workspace and summed in slice order by a second kernel
+// (split-k), so a result does not depend on timing.
 
 __global__ void sum_slices(const float *__restrict__ W, float *__restrict__ C, int64_t count,
                            int slices)
@@ -216,8 +216,9 @@ template <int BK> split split_for(const gd_plan &p)
 {
     // (from the whole result's sizes: a device's panel of it, or a block,
     // is cut as the whole is, so that its sums are the same)
-    const int64_t tiles = ((p.args.whole_m + gd_tile::BIG - 1) / gd_tile::BIG) *
-                          ((p.args.whole_n + gd_tile::BIG - 1) / gd_tile::BIG);
+    int64_t tiles = ((p.args.whole_m + gd_tile::BIG - 1) / gd_tile::BIG) *
+                    ((p.args.whole_n + gd_tile::BIG - 1) / gd_tile::BIG);
+    if (tiles < 1) tiles = 1; /* (an empty result launches nothing) */
     int64_t s = tiles >= gd_sm_count() ? 1 : gd_sm_count() / tiles;
     if (s > 16) s = 16;
     const char *env = gd_setting_text(GD_SET_SPLIT);
