@@ -177,7 +177,9 @@ function why = check_result (fname, args, out)
         why = "gd_apsp: not Floyd-Warshall's lengths";
       elseif (numel (out) > 1)
         P = double (out{2});
-        for i = 1:n
+        ## the routes from up to 6 sources (drawn afresh each case; every
+        ## source's routes are checked in apsp.bats's own tests)
+        for i = randperm (n, min (n, 6))
           ## every route from i in one call (one call a pair took seconds)
           js = find (E(i,:) != none);
           routes = gd_path (P, i, js);
