@@ -90,7 +90,9 @@
 ## it has two (v5 in single: @qcode{"integer min"} where no operand is
 ## negative; else the sign split, @qcode{"integer max on t of T tiles,
 ## fminf on f"}: the integer max of the sums' bits, exact wherever a sum is
-## negative, then fminf on the f tiles with a result that has none; with
+## negative, then fminf on the f tiles with a result that has none,
+## preceded by @qcode{"integer min on c tiles, then "} where c tiles'
+## rows of @var{A} and columns of @var{B} have no negative element; with
 ## @var{K}, @qcode{"fminf"}; the integer classes: the form; empty
 ## otherwise), the device, the class and
 ## size [m k n], the milliseconds of upload, layout preparation, kernel and

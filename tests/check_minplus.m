@@ -79,7 +79,7 @@ function check_minplus (variant, cls, witness)
       ## (without the witness, a negative operand runs the sign split)
       want = "";
       if (strcmp (info.variant, "v5") && strcmp (cls, "single") && m * n * k > 0)
-        split = {"^fminf$", "^integer max on \\d+ of \\d+ tiles, fminf on \\d+$"}{1 + ! wit};
+        split = {"^fminf$", "^(integer min on \\d+ tiles, then )?integer max on \\d+ of \\d+ tiles, fminf on \\d+$"}{1 + ! wit};
         want = {"", "^integer min$", split}{1 + any (strcmp (kinds{q}, {"random", "nonneg"})) + 2 * strcmp (kinds{q}, "negtail")};
       endif
       if (! isempty (want) && isempty (regexp (info.kernel, want, "once")))

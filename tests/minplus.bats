@@ -53,9 +53,9 @@ blocks() { octave_ok "setenv('GD_BLOCKS', '3'); check_minplus('$1', '$2')" "case
         A(end, 5) = -7; A(end - 1, 9) = -3;
         E = gd_minplus(A, B, 'Variant', 'cpu'); [R, ~, info] = gd_minplus(A, B, 'Variant', 'v5');
         assert(isequal(R, E)); disp(info.kernel);
-        assert(! isempty(regexp(info.kernel, '^integer min, then integer max on \\d+ of \\d+ tiles, fminf on \\d+$')));
+        assert(! isempty(regexp(info.kernel, '^integer min on \\d+ tiles, then integer max on \\d+ of \\d+ tiles, fminf on \\d+$')));
         setenv('GD_BLOCKS', '1'); [R, ~, info] = gd_minplus(A, B, 'Variant', 'v5');
-        assert(isequal(R, E)); assert(! isempty(regexp(info.kernel, '^integer max on'))); disp('found')"
+        assert(isequal(R, E)); assert(! isempty(strfind(info.kernel, 'integer max on'))); disp('found')"
     echo "$output"
     [ "$status" -eq 0 ]
     [[ "$output" == *"found"* ]]
@@ -65,15 +65,17 @@ blocks() { octave_ok "setenv('GD_BLOCKS', '3'); check_minplus('$1', '$2')" "case
     require_gpu
     # every sum negative: no tile again; four rows of A at +100: their
     # tile row again in fminf, the others not; one negative element in
-    # non-negative data (results almost all non-negative): the scout sees
-    # it and every tile goes to fminf unread; a row at +100 in every tile
+    # non-negative data: the tiles of its tile row alone are not clean, the
+    # others take the integer min, and the scout (results almost all
+    # non-negative) sends that row's tiles to fminf unread; a row at +100 in every tile
     # row (0.8% of the results, past the scout): the integer max stops
     # once a 32nd of the tiles needed fminf and leaves the rest to it;
     # randn on sizes off the tiles: no tile again (the padding is not
     # looked at). Each exact; GD_POISON shows a tile neither kernel wrote.
     # (tiles: 128 x 64 outputs, on sizes padded to 128; one block of R)
     run octave_run "setenv('GD_POISON', '1'); setenv('GD_BLOCKS', '1');
-        tiles = @(info) str2double(regexp(info.kernel, '^integer max on (\\d+) of (\\d+) tiles, fminf on (\\d+)$', 'tokens', 'once'));
+        tiles = @(info) str2double(regexp(info.kernel, '^(?:integer min on \\d+ tiles, then )?integer max on (\\d+) of (\\d+) tiles, fminf on (\\d+)$', 'tokens', 'once'));
+        clean = @(info) sscanf(info.kernel, 'integer min on %d tiles');
         A = -1 - rand(700, 500, 'single'); B = rand(500, 900, 'single') / 2;
         [R, ~, info] = gd_minplus(A, B, 'Variant', 'v5'); assert(isequal(R, gd_minplus(A, B, 'Variant', 'cpu')));
         v = tiles(info); printf('%s\\n', info.kernel); assert(v(1) == v(2) && v(3) == 0 && v(2) == 6 * 16);
@@ -82,7 +84,7 @@ blocks() { octave_ok "setenv('GD_BLOCKS', '3'); check_minplus('$1', '$2')" "case
         v = tiles(info); printf('%s\\n', info.kernel); assert(v(1) == v(2) && v(3) == 18);
         A = rand(3000, 40, 'single') * 100; B = rand(40, 5000, 'single') * 100; A(1, 1) = -1;
         [R, ~, info] = gd_minplus(A, B, 'Variant', 'v5'); assert(isequal(R, gd_minplus(A, B, 'Variant', 'cpu')));
-        v = tiles(info); printf('%s\\n', info.kernel); assert(v(1) == 0 && v(2) == 24 * 80 && v(3) == v(2));
+        v = tiles(info); printf('%s\\n', info.kernel); assert(v(1) == 0 && v(2) == 80 && v(3) == v(2) && clean(info) == 23 * 80);
         A = randn(3000, 40, 'single'); B = randn(40, 5000, 'single'); A(5:128:end, :) = 100;
         [R, ~, info] = gd_minplus(A, B, 'Variant', 'v5'); assert(isequal(R, gd_minplus(A, B, 'Variant', 'cpu')));
         v = tiles(info); printf('%s\\n', info.kernel); assert(v(1) > 0 && v(1) < v(2) && v(3) == v(2));
@@ -92,6 +94,28 @@ blocks() { octave_ok "setenv('GD_BLOCKS', '3'); check_minplus('$1', '$2')" "case
     echo "$output"
     [ "$status" -eq 0 ]
     [[ "$output" == *"split"* ]]
+}
+
+@test "v5 single: a tile whose rows of A and columns of B have no sign bit set takes the integer min, whatever the rest holds" {
+    require_gpu
+    # (tiles: 128 rows x 64 columns, on sizes padded to 128) A: a -5 in
+    # tile row 1 and a -0 in tile row 6; B: a -Inf in tile column 7, a NaN
+    # column (not a sign); then A (x) A, where B's tile columns are A's
+    # columns (one array, scanned as both operands)
+    run octave_run "setenv('GD_POISON', '1'); setenv('GD_BLOCKS', '1');
+        clean = @(info) sscanf(info.kernel, 'integer min on %d tiles');
+        A = single(rand(1000, 300) * 100); B = single(rand(300, 900) * 100);
+        A(200, 7) = -5; A(777, 3) = -0; B(11, 500) = -Inf; B(:, 850) = NaN;
+        [R, ~, info] = gd_minplus(A, B, 'Variant', 'v5'); disp(info.kernel);
+        assert(isequaln(R, gd_minplus(A, B, 'Variant', 'cpu'))); assert(isequal(clean(info), 6 * 15));
+        A = single(rand(700) * 100); A(5, 650) = -1;
+        [R, ~, info] = gd_minplus(A, 'Variant', 'v5'); disp(info.kernel);
+        assert(isequal(R, gd_minplus(A, 'Variant', 'cpu'))); assert(isequal(clean(info), 5 * 11));
+        A(5, 650) = 1; [R, ~, info] = gd_minplus(A, 'Variant', 'v5');
+        assert(isequal(R, gd_minplus(A, 'Variant', 'cpu')) && strcmp(info.kernel, 'integer min')); disp('clean')"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"clean"* ]]
 }
 
 @test "auto picks a GPU kernel for a large product" {

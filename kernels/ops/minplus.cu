@@ -236,25 +236,79 @@ minplus_v4_vector(const T *__restrict__ Ap, const T *__restrict__ Bt,
 // three at a time: 1.5 instructions a step instead of 2. Shortest paths
 // (non-negative weights, Inf for no edge) are that case. Otherwise the
 // sign split below: the integer max where a sum is negative, fminf on
-// the tiles where none is. A scan of the prepared operands sets a flag on
-// the device; every kernel is queued and those the flag does not select
-// return at once, so the host never waits for the scan.
+// the tiles where none is. The choice is a tile's: an output reads one
+// row of A and one column of B, so a tile whose 128 rows of A and 64
+// columns of B have no sign bit set is clean, and takes the integer min
+// whatever the rest holds; only the other tiles go to the sign split. A
+// scan of the prepared operands sets a flag for each tile row of A and
+// tile column of B, and one for the whole, on the device; every kernel is
+// queued, its blocks read their tile's flags, and those that are not
+// theirs return at once, so the host never waits for the scan.
 
-// *flag = 1 if one of the count4 float4s of x holds an element with its
-// sign bit set that is not NaN (-0, a negative number, -Inf).
-__global__ void find_negative(const float4 *__restrict__ x, int64_t count4, int *flag)
+// Sign bit set and not NaN (-0, a negative number, -Inf): 0x80000000 <=
+// bits <= 0xff800000.
+__device__ __forceinline__ bool has_sign(float4 v)
 {
-    bool neg = false;
-    for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < count4;
-         e += (int64_t)gridDim.x * blockDim.x) {
-        const float4 v = x[e];
-        // sign bit set and not NaN: 0x80000000 <= bits <= 0xff800000
-        const unsigned lo = 0x80000000u, span = 0x7f800000u;
-        neg |= (__float_as_uint(v.x) - lo <= span) | (__float_as_uint(v.y) - lo <= span) |
-               (__float_as_uint(v.z) - lo <= span) | (__float_as_uint(v.w) - lo <= span);
-    }
-    if (__syncthreads_or(neg) && threadIdx.x == 0) *flag = 1;
+    const unsigned lo = 0x80000000u, span = 0x7f800000u;
+    return (__float_as_uint(v.x) - lo <= span) | (__float_as_uint(v.y) - lo <= span) |
+           (__float_as_uint(v.z) - lo <= span) | (__float_as_uint(v.w) - lo <= span);
 }
+
+// The flags of a prepared operand's block x (rows x kp, leading dimension
+// rows, a multiple of 4G): tile[t] = 1 where tile t (4G rows: A's 128, G
+// = 32; B's 64 columns, G = 16) has an element with its sign bit set in
+// any k-step, *flag = 1 where any tile has. G lanes of a warp read one
+// tile's 4G rows of one k-step (aligned: rows is a multiple of 4G), so a
+// group's ballot is its tile's answer; a flag already set is not written
+// again.
+template <int G>
+__global__ void find_negative(const float4 *__restrict__ x, int64_t rows4, int64_t count4,
+                              int *__restrict__ tile, int *flag)
+{
+    bool any = false;
+    const int lane = threadIdx.x % 32;
+    const int64_t step = (int64_t)gridDim.x * blockDim.x;
+    const int64_t count = (count4 + 31) / 32 * 32; /* whole warps in the loop */
+    for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < count; e += step) {
+        const bool neg = e < count4 && has_sign(x[e]);
+        const unsigned mask = __ballot_sync(0xffffffffu, neg);
+        unsigned mine = mask;
+        if constexpr (G < 32) mine = (mask >> (lane / G * G)) & ((1u << G) - 1);
+        if (mine && lane % G == 0 && e < count4) {
+            int *t = tile + (e % rows4) / G;
+            if (!*t) *t = 1;
+        }
+        any |= neg;
+    }
+    if (__syncthreads_or(any) && threadIdx.x == 0) *flag = 1;
+}
+
+// A tile's flags (tile row i0 of A, tile column j0 of B within the block;
+// A's flags start at the block's first tile row, B's at its first tile
+// column): true where the tile is clean
+struct tile_signs {
+    const int *a, *b;
+    template <int TX, int TY> __device__ bool clean(int64_t i0, int64_t j0) const
+    {
+        return !a[i0 / (8 * TX)] && !b[j0 / (8 * TY)];
+    }
+};
+
+// The integer min on the clean tiles (count: += 1 a tile computed)
+struct clean_only {
+    tile_signs signs;
+    int *count;
+    template <class T, int TX, int TY>
+    __device__ bool skip(T *, int64_t, int64_t i0, int64_t j0) const
+    {
+        return !signs.template clean<TX, TY>(i0, j0);
+    }
+    template <class T, int TX, int TY>
+    __device__ void done(const T (&)[8][8], int64_t, int64_t) const
+    {
+        if (threadIdx.x == 0) atomicAdd(count, 1);
+    }
+};
 
 // Where an operand has a negative element, single runs the sign split:
 // minplus_negmax's integer max, exact wherever an output has a negative
@@ -290,13 +344,15 @@ __global__ void sign_scout(const float *__restrict__ Ap, int64_t lda,
 }
 
 struct sign_first {
-    // tiles: [0] for fminf, [1] all, [2] in the integer max; the scout's
-    // outputs: [3] with no negative sum, [4] all
+    // tiles: [0] for fminf, [1] all (not clean), [2] in the integer max;
+    // the scout's outputs: [3] with no negative sum, [4] all
     int *count;
     int64_t m, n; // the block's real rows and columns
+    tile_signs signs;
     template <class T, int TX, int TY>
     __device__ bool skip(T *C, int64_t ldc, int64_t i0, int64_t j0) const
     {
+        if (signs.template clean<TX, TY>(i0, j0)) return true; /* the integer min's */
         const int limit = (int)(gridDim.x * gridDim.y / 32);
         const volatile int *c = count;
         const bool leave = __syncthreads_or(threadIdx.x == 0 && (c[0] > limit || 32 * c[3] > c[4]));
@@ -331,9 +387,11 @@ struct sign_first {
 // 0x80000000 in R
 struct sign_again {
     int64_t m, n;
+    tile_signs signs;
     template <class T, int TX, int TY>
     __device__ bool skip(T *C, int64_t ldc, int64_t i0, int64_t j0) const
     {
+        if (signs.template clean<TX, TY>(i0, j0)) return true;
         const int tx = threadIdx.x % TX, ty = threadIdx.x / TX;
         bool again = false;
 #pragma unroll
@@ -352,38 +410,48 @@ struct sign_again {
 };
 
 // single's workspace: the sign flag, [0] live, [1] as the first launch
-// found it; [2 ... 6] the sign split's counts (sign_first::count)
-// (the integer classes: their lanes, ranges and choice)
+// found it; [2 ... 6] the sign split's counts (sign_first::count); [7]
+// the clean tiles computed; then the flags of A's tile rows (SIGNS + the
+// tile row) and of B's tile columns (after A's). (The integer classes:
+// their lanes, ranges and choice.)
+enum { SIGNS = 8 };
+int64_t a_tiles(const gd_plan &p) { return (p.args.whole_m + gd_tile::BIG - 1) / gd_tile::BIG; }
+int64_t b_tiles(const gd_plan &p) { return (p.args.whole_n + 63) / 64; }
 size_t work_v5(const gd_plan &p)
 {
-    return gd_class_is_int(p.cls) ? gd_minplus_int_work(p) : 7 * sizeof(int);
+    if (gd_class_is_int(p.cls)) return gd_minplus_int_work(p);
+    return (size_t)(SIGNS + a_tiles(p) + b_tiles(p)) * sizeof(int);
 }
 
 // single: each block of A and of B is scanned once, before the first
-// launch that uses it; the flag is cleared first
-gd_status inspect_v5(const gd_plan &p, gd_class cls, const void *A, int64_t a, const void *B,
-                     int64_t b, bool first)
+// launch that uses it (B too where it is A: its tile columns are A's
+// columns); the flags are cleared first
+gd_status inspect_v5(const gd_plan &p, gd_class cls, const void *A, int64_t a, int64_t i0,
+                     const void *B, int64_t b, int64_t j0, bool first)
 {
     if (cls != GD_SINGLE) return GD_OK;
-    int *neg = (int *)p.work;
+    int *w = (int *)p.work;
     gd_status s;
-    if (first && (s = gd_cuda(cudaMemsetAsync(neg, 0, 7 * sizeof(int), p.st), "clearing the sign flag")))
+    if (first && (s = gd_cuda(cudaMemsetAsync(w, 0, work_v5(p), p.st), "clearing the sign flags")))
         return s;
-    if (A) find_negative<<<1024, 256, 0, p.st>>>((const float4 *)A, a * p.kp / 4, neg);
-    if (B) find_negative<<<1024, 256, 0, p.st>>>((const float4 *)B, b * p.kp / 4, neg);
+    if (A)
+        find_negative<32><<<1024, 256, 0, p.st>>>((const float4 *)A, a / 4, a * p.kp / 4,
+                                                  w + SIGNS + i0 / gd_tile::BIG, w);
+    if (B)
+        find_negative<16><<<1024, 256, 0, p.st>>>((const float4 *)B, b / 4, b * p.kp / 4,
+                                                  w + SIGNS + a_tiles(p) + j0 / 64, w);
     return gd_cuda(cudaGetLastError(), "the sign scan");
 }
 
-// which single kernel ran: the flag, read back once the call is done. The
-// flag only ever goes from 0 to 1, so launches in blocks that differ ran
-// the integer min first.
+// which single kernels ran: the flags and counts, read back once the call
+// is done
 void after_v5(const gd_plan &p, gd_class cls, gd_timing *t)
 {
     if (gd_class_is_int(cls)) {
         gd_minplus_int_after(p, t);
         return;
     }
-    int w[7] = {0, 0, 0, 0, 0, 0, 0};
+    int w[SIGNS] = {0, 0, 0, 0, 0, 0, 0, 0};
     if (cls != GD_SINGLE ||
         cudaMemcpy(w, p.work, sizeof w, cudaMemcpyDeviceToHost) != cudaSuccess) {
         cudaGetLastError();
@@ -393,9 +461,13 @@ void after_v5(const gd_plan &p, gd_class cls, gd_timing *t)
         snprintf(t->kernel, sizeof t->kernel, "integer min");
     else if (p.K) // the witness: fminf where an operand is negative
         snprintf(t->kernel, sizeof t->kernel, "%s", w[1] ? "fminf" : "integer min, then fminf");
+    else if (!w[7])
+        snprintf(t->kernel, sizeof t->kernel, "integer max on %d of %d tiles, fminf on %d", w[4],
+                 w[3], w[2]);
     else
-        snprintf(t->kernel, sizeof t->kernel, "%sinteger max on %d of %d tiles, fminf on %d",
-                 w[1] ? "" : "integer min, then ", w[4], w[3], w[2]);
+        snprintf(t->kernel, sizeof t->kernel,
+                 "integer min on %d tiles, then integer max on %d of %d tiles, fminf on %d", w[7],
+                 w[4], w[3], w[2]);
 }
 
 // v5 with the witness: the tile with an epilogue per element
@@ -482,14 +554,17 @@ template <class T> gd_status launch_v5(const gd_plan &p)
         float *C = (float *)p.C;
         int *neg = (int *)p.work;
         cudaStream_t st = p.st;
+        const tile_signs signs = {neg + SIGNS + p.i0 / gd_tile::BIG,
+                                  neg + SIGNS + a_tiles(p) + p.j0 / 64};
         gd_tile::launch_big<gd_tile::minplus_nonneg, float, V5_BK_NONNEG, L, gd_tile::identity,
-                            false, 0>(Af, Bf, C, p.mp, p.np, p.kp, p.kp, 0, 1, st, neg);
+                            false, -1>(Af, Bf, C, p.mp, p.np, p.kp, p.kp, 0, 1, st, nullptr,
+                                       clean_only{signs, neg + 7});
         sign_scout<<<SCOUT / 8, 256, 0, st>>>(Af, p.mp, Bf, p.np, p.m, p.k, p.n, neg, neg + 2);
         gd_tile::launch_big<gd_tile::minplus_negmax, float, V5_BK_NONNEG, L, gd_tile::identity,
                             false, 1>(Af, Bf, C, p.mp, p.np, p.kp, p.kp, 0, 1, st, neg,
-                                      sign_first{neg + 2, p.m, p.n});
+                                      sign_first{neg + 2, p.m, p.n, signs});
         gd_tile::launch_big<gd_tile::minplus, float, V5_BK, L, gd_tile::identity, false, 1>(
-            Af, Bf, C, p.mp, p.np, p.kp, p.kp, 0, 1, st, neg, sign_again{p.m, p.n});
+            Af, Bf, C, p.mp, p.np, p.kp, p.kp, 0, 1, st, neg, sign_again{p.m, p.n, signs});
         return keep_sign_flag(p);
     }
 }

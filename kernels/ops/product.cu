@@ -360,12 +360,13 @@ struct product_run {
                     launch_prep_b<double>(op, lay, (const double *)b_blk, b_ld, (double *)dBq + j0 * p.kp, b, st);
             }
             if ((s = gd_cuda(cudaGetLastError(), "layout preparation kernel"))) return s;
-            /* the same array twice: its values are looked at once */
+            /* (the same array twice is looked at as both: B's prepared
+             * layout is another matrix, its columns A's) */
             if (v.inspect &&
                 (s = v.inspect(p, cls, mi ? (const char *)p.A + (size_t)(i0 * p.kp) * es : NULL,
-                               mi ? gd_round_up(mi, v.row_mult) : 0,
-                               nj && !same ? (const char *)p.B + (size_t)(j0 * p.kp) * es : NULL,
-                               nj ? gd_round_up(nj, v.col_mult) : 0, q == 0)))
+                               mi ? gd_round_up(mi, v.row_mult) : 0, i0,
+                               nj ? (const char *)p.B + (size_t)(j0 * p.kp) * es : NULL,
+                               nj ? gd_round_up(nj, v.col_mult) : 0, j0, q == 0)))
                 return s;
         }
         c.end(GD_PHASE_PREP, st);
@@ -388,6 +389,8 @@ struct product_run {
                 gd_plan &b = blk[nb];
                 b = p;
                 const int64_t bi0 = i * g.wi, bj0 = j * g.wj;
+                b.i0 = bi0;
+                b.j0 = bj0;
                 b.m = m - bi0 < g.wi ? m - bi0 : g.wi;
                 b.n = n - bj0 < g.wj ? n - bj0 : g.wj;
                 if (g.bi * g.bj > 1) {

@@ -55,6 +55,7 @@ struct gd_plan {
      * wave overlaps the next one's first. panel: the launch's place in the
      * call (0 first). */
     int panel;
+    int64_t i0, j0;         /* the block's first row and column in the product */
     cudaStream_t st;        /* the stream to launch on */
     gd_class cls;           /* the operands' class */
 };
@@ -68,10 +69,11 @@ typedef size_t (*gd_work_fn)(const gd_plan &);
 typedef void (*gd_after_fn)(const gd_plan &, gd_class, gd_timing *);
 /* looks at prepared operands before any launch that uses them, on p.st
  * (p: the whole product's plan): A's block of a rows at A (NULL: none this
- * time), B's of b columns at B, in the padded layout; first on the call's
- * first look */
+ * time), its first row i0 in the product, B's of b columns at B, its first
+ * column j0, in the padded layout; first on the call's first look */
 typedef gd_status (*gd_inspect_fn)(const gd_plan &p, gd_class cls, const void *A, int64_t a,
-                                   const void *B, int64_t b, bool first);
+                                   int64_t i0, const void *B, int64_t b, int64_t j0,
+                                   bool first);
 
 struct gd_product_variant { /* a row: designated initializers, the rest as here */
     gd_variant_info info;
