@@ -498,7 +498,7 @@ template <class T> struct pdist_gpu {
         int qn = 0;
         pj[0] = j0;
         while (j0 < jhi && qn < MAX_BATCH &&
-               c.go_on(pl.stream(), "column", (double)(j0 - jlo), (double)(jhi - jlo))) {
+               c.go_on(pl, "column", (double)(j0 - jlo), (double)(jhi - jlo))) {
             int64_t j1 = j0;
             while (j1 < jhi) {
                 const int64_t next = j1 + BIG < jhi ? j1 + BIG : jhi;

@@ -520,7 +520,7 @@ gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
     if (c.check(r.allocate())) {
         /* stage q: A's block q and B's block q are made ready, then every
          * block of C they complete is computed */
-        for (int q = 0; q < stages && c.go_on(r.st, "stage", q, stages); ++q) {
+        for (int q = 0; q < stages && c.go_on(pl, "stage", q, stages); ++q) {
             const int64_t i0 = q * r.g.wi, j0 = q * r.g.wj;
             const int64_t mi = q < r.g.bi ? (r.m - i0 < r.g.wi ? r.m - i0 : r.g.wi) : 0;
             const int64_t nj = q < r.g.bj ? (r.n - j0 < r.g.wj ? r.n - j0 : r.g.wj) : 0;

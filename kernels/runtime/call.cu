@@ -26,22 +26,38 @@ gd_call::~gd_call() { finish(); }
 
 bool gd_call::go_on(cudaStream_t st, const char *what, double done, double total)
 {
+    return pace(&st, 1, what, done, total);
+}
+
+bool gd_call::go_on(const gd_pipeline &pl, const char *what, double done, double total)
+{
+    cudaStream_t st[3];
+    const int n = pl.streams(st);
+    return pace(st, n, what, done, total);
+}
+
+bool gd_call::pace(const cudaStream_t *st, int n, const char *what, double done, double total)
+{
     if (!ok()) return false;
     if (gd_interrupted()) return fail(GD_ERR_INTERRUPT, "interrupted");
     gd_progress(what, done, total);
     if (gd_now_ms() - t0_ < 50) return true; /* a short call runs ahead freely */
-    cudaEvent_t &ev = pace_;
-    if (ev) {
-        cudaError_t e;
-        while ((e = cudaEventQuery(ev)) == cudaErrorNotReady) {
-            if (gd_interrupted()) return fail(GD_ERR_INTERRUPT, "interrupted");
-            usleep(100);
+    for (int i = 0; i < n; ++i) {
+        cudaEvent_t &ev = pace_[i];
+        if (ev) {
+            cudaError_t e;
+            while ((e = cudaEventQuery(ev)) == cudaErrorNotReady) {
+                if (gd_interrupted()) return fail(GD_ERR_INTERRUPT, "interrupted");
+                usleep(100);
+            }
+            if (!cuda(e, "a long call's pace")) return false;
+        } else if (!cuda(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming), "cudaEventCreate")) {
+            return false;
         }
-        if (!cuda(e, "a long call's pace")) return false;
-    } else if (!cuda(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming), "cudaEventCreate")) {
-        return false;
     }
-    return cuda(cudaEventRecord(ev, st), "a long call's pace");
+    for (int i = 0; i < n; ++i)
+        if (!cuda(cudaEventRecord(pace_[i], st[i]), "a long call's pace")) return false;
+    return true;
 }
 
 bool gd_call::check(gd_status s)
@@ -306,8 +322,10 @@ gd_status gd_call::finish()
 {
     if (finished_) return s_;
     finished_ = true;
-    if (pace_) cudaEventDestroy(pace_);
-    pace_ = NULL;
+    for (cudaEvent_t &ev : pace_) {
+        if (ev) cudaEventDestroy(ev);
+        ev = NULL;
+    }
     for (int p = 0; p < GD_NPHASES; ++p)
         if (open_[p] >= 0) fail(GD_ERR_INPUT, "internal: a phase never ended");
     if (ok()) fold();

@@ -31,6 +31,8 @@
 /* what a phase's time adds to in gd_timing */
 enum gd_phase { GD_PHASE_PREP, GD_PHASE_KERNEL, GD_NPHASES };
 
+class gd_pipeline;
+
 class gd_call {
   public:
     /* the device this thread works on made ready, the timing's variant
@@ -112,8 +114,11 @@ class gd_call {
      * unit ahead of the GPU: at each check it waits for the work queued
      * before the previous check (asking for Ctrl-C while it waits), so
      * the GPU computes one unit while the host queues the next, and an
-     * interrupt leaves the running unit and at most one more. */
+     * interrupt leaves the running unit and at most one more. The work
+     * queued before a check is that of stream st, or, given a pipeline,
+     * of each of its streams (units that take the streams in turn). */
     bool go_on(cudaStream_t st, const char *what, double done, double total);
+    bool go_on(const gd_pipeline &pl, const char *what, double done, double total);
     /* waits for the copies in flight and for stream st: the results are
      * in place and the phases' times known */
     bool wait(cudaStream_t st, const char *what);
@@ -144,8 +149,10 @@ class gd_call {
     } spans_[MAX_SPANS] = {};
     int nspans_ = 0, open_[GD_NPHASES];
     int next_event_ = 0;
-    /* go_on's: the end of the work queued before its last check */
-    cudaEvent_t pace_ = NULL;
+    /* go_on's: the end of the work queued before its last check, on each
+     * stream it looked at */
+    bool pace(const cudaStream_t *st, int n, const char *what, double done, double total);
+    cudaEvent_t pace_[3] = {};
     double t0_ = 0;
 };
 
@@ -204,6 +211,12 @@ class gd_pipeline {
     void units_begin(gd_phase p);
     /* the stream of the next unit's launches (the first before any) */
     cudaStream_t stream() const { return st_[n_ % ns_]; }
+    /* the streams the units take (into st[3]), and how many */
+    int streams(cudaStream_t *st) const
+    {
+        for (int i = 0; i < ns_; ++i) st[i] = st_[i];
+        return ns_;
+    }
     /* after a unit's launches: they succeeded (what: the kernel), its end
      * recorded; the event (NULL once the call failed) */
     cudaEvent_t unit_done(const char *what);
