@@ -1,0 +1,11 @@
+/* pdist_d.cu - pdist's GPU calls in double: pdist_gpu.cuh's kernels and
+ * driver instantiated for double here, apart from single's in pdist.cu,
+ * so that the two compile side by side (pdist.cu alone took most of the
+ * build). */
+#include "ops/pdist_gpu.cuh"
+
+gd_status gd_pdist_run_gpu_d(int variant, const gd_matrix &X, gd_metric metric, double p,
+                             gd_out out, gd_timing *t, int64_t jlo, int64_t jhi)
+{
+    return run_gpu<double>(VARIANTS[variant], X, metric, p, out, t, jlo, jhi);
+}
