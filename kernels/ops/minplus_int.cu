@@ -354,14 +354,18 @@ __global__ void range(const S *__restrict__ x, int64_t ld, int64_t rows, int64_t
 // Whether every sum of the operands' ranges (lo, hi of A and of B, as the
 // range kernel leaves them; signed or not as the class) fits form f, a
 // class's narrow form (class_forms); a wide form holds every sum.
+// the smallest and largest sums of the ranges, exactly
+__device__ void sum_bounds(bool sgn, const unsigned long long ra[2], const unsigned long long rb[2],
+                           __int128 *smin, __int128 *smax)
+{
+    *smin = sgn ? (__int128)(long long)ra[0] + (long long)rb[0] : (__int128)ra[0] + rb[0];
+    *smax = sgn ? (__int128)(long long)ra[1] + (long long)rb[1] : (__int128)ra[1] + rb[1];
+}
 __device__ bool sums_fit(form f, bool sgn, const unsigned long long ra[2],
                          const unsigned long long rb[2])
 {
-    // the smallest and largest sums, exactly
-    const __int128 smin = sgn ? (__int128)(long long)ra[0] + (long long)rb[0]
-                              : (__int128)ra[0] + rb[0];
-    const __int128 smax = sgn ? (__int128)(long long)ra[1] + (long long)rb[1]
-                              : (__int128)ra[1] + rb[1];
+    __int128 smin, smax;
+    sum_bounds(sgn, ra, rb, &smin, &smax);
     switch (f) {
     case S16X2: return smin >= INT16_MIN && smax <= INT16_MAX;
     case U16X2: return smax <= UINT16_MAX;
@@ -487,10 +491,8 @@ __global__ void choose_form(bool sgn, const unsigned long long *r, int *choice, 
 __global__ void choose_keys(bool sgn, const unsigned long long *r, int *choice, long long lo,
                             long long hi)
 {
-    const __int128 smin = sgn ? (__int128)(long long)r[0] + (long long)r[2]
-                              : (__int128)r[0] + r[2];
-    const __int128 smax = sgn ? (__int128)(long long)r[1] + (long long)r[3]
-                              : (__int128)r[1] + r[3];
+    __int128 smin, smax;
+    sum_bounds(sgn, r, r + 2, &smin, &smax);
     *choice = smin >= lo && smax <= hi ? 0 : 1;
 }
 
