@@ -416,7 +416,9 @@ struct sign_again {
 // their lanes, ranges and choice.)
 enum { SIGNS = 8 };
 int64_t a_tiles(const gd_plan &p) { return (p.args.whole_m + gd_tile::BIG - 1) / gd_tile::BIG; }
-int64_t b_tiles(const gd_plan &p) { return (p.args.whole_n + 63) / 64; }
+// (B's tile columns run to its padded width, whole_n rounded up to the
+// column multiple, BIG, not to 64)
+int64_t b_tiles(const gd_plan &p) { return gd_round_up(p.args.whole_n, gd_tile::BIG) / 64; }
 size_t work_v5(const gd_plan &p)
 {
     if (gd_class_is_int(p.cls)) return gd_minplus_int_work(p);
