@@ -15,7 +15,8 @@
  *       into a padded R copied back with cudaMemcpy2D, __launch_bounds__
  *   v5  beyond the course: 128x64 tiles of 128 threads, four blocks an SM,
  *       8 k-steps a stage, three shared stages filled by cp.async (double:
- *       128x128 of 256, two stages, the next prefetched into registers)
+ *       the distances' 128x64 of 128, two blocks an SM, two stages, the
+ *       next prefetched into registers)
  *       (tile.cuh). In single, where no operand is negative (nor -0), the
  *       min runs on the sums' bit patterns as integers, three at a time
  *       (16 k-steps a stage)
@@ -542,9 +543,10 @@ template <class T> gd_status launch_v5(const gd_plan &p)
         // schedule spills at 255 registers); the min by compare and select
         // (minplus_sel), then the outputs whose every term was NaN. The
         // distances' layout (128 x 64, two blocks an SM): on fmin (DMNMX)
-        // it was 9% slower than 128 x 128, but compare and select is a
-        // DSETP and two FSELs, which the other block's barriers no longer
-        // idle (EXPERIMENT: measure against 128 x 128)
+        // it was 9% slower than 128 x 128, but compare and select (a
+        // DSETP and two FSELs) is no longer bound by the pipe, and the
+        // other block's loop fills this one's barriers: 7% faster
+        // (NOTES.md, "the distances' double tile")
         gd_tile::launch_big<gd_tile::minplus_sel, T, V5_BK, gd_tile::dist_shape<T>>(
             A, B, (T *)p.C, p.mp, p.np, p.kp, p.kp, 0, 1, p.st);
         all_nan<<<gd_blocks_for(p.m * p.n, 256), 256, 0, p.st>>>((double *)p.C, p.ldc, A, p.mp,
@@ -656,7 +658,7 @@ const gd_product_variant VARIANTS[] = {
     {.info = {.name = "v5",
               .note = "128x64 tiles of 128 threads, 8x8 per thread, three shared stages of 8 k-steps "
                       "filled by cp.async; with no negative operand, an integer min of three a step "
-                      "(double: 128x128 of 256, two stages through registers; the integer classes: "
+                      "(double: 128x64 of 128, two blocks an SM, two stages through registers; the integer classes: "
                       "Hopper's DPX min(a + b, c) on 16- or 32-bit lanes, else 64-bit sums)",
               .gpu = 1},
      .in = GD_PADDED_BT,
