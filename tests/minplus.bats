@@ -73,7 +73,7 @@ blocks() { octave_ok "setenv('GD_BLOCKS', '3'); check_minplus('$1', '$2')" "case
     # randn on sizes off the tiles: no tile again (the padding is not
     # looked at). Each exact; GD_POISON shows a tile neither kernel wrote.
     # (tiles: 128 x 64 outputs, on sizes padded to 128; one block of R)
-    run octave_run "setenv('GD_POISON', '1'); setenv('GD_BLOCKS', '1');
+    run octave_run "setenv('GD_BY_TILE', '1'); setenv('GD_POISON', '1'); setenv('GD_BLOCKS', '1');
         tiles = @(info) str2double(regexp(info.kernel, '^(?:integer min on \\d+ tiles, then )?integer max on (\\d+) of (\\d+) tiles, fminf on (\\d+)$', 'tokens', 'once'));
         clean = @(info) sscanf(info.kernel, 'integer min on %d tiles');
         A = -1 - rand(700, 500, 'single'); B = rand(500, 900, 'single') / 2;
@@ -101,8 +101,10 @@ blocks() { octave_ok "setenv('GD_BLOCKS', '3'); check_minplus('$1', '$2')" "case
     # (tiles: 128 rows x 64 columns, on sizes padded to 128) A: a -5 in
     # tile row 1 and a -0 in tile row 6; B: a -Inf in tile column 7, a NaN
     # column (not a sign); then A (x) A, where B's tile columns are A's
-    # columns (one array, scanned as both operands)
-    run octave_run "setenv('GD_POISON', '1'); setenv('GD_BLOCKS', '1');
+    # columns (one array, scanned as both operands); by tile forced
+    # (GD_BY_TILE=1: these products are too small for the size's rule),
+    # then not (0), then the size's rule (too small: the whole product's)
+    run octave_run "setenv('GD_POISON', '1'); setenv('GD_BLOCKS', '1'); setenv('GD_BY_TILE', '1');
         clean = @(info) sscanf(info.kernel, 'integer min on %d tiles');
         A = single(rand(1000, 300) * 100); B = single(rand(300, 900) * 100);
         A(200, 7) = -5; A(777, 3) = -0; B(11, 500) = -Inf; B(:, 850) = NaN;
@@ -111,6 +113,10 @@ blocks() { octave_ok "setenv('GD_BLOCKS', '3'); check_minplus('$1', '$2')" "case
         A = single(rand(700) * 100); A(5, 650) = -1;
         [R, ~, info] = gd_minplus(A, 'Variant', 'v5'); disp(info.kernel);
         assert(isequal(R, gd_minplus(A, 'Variant', 'cpu'))); assert(isequal(clean(info), 5 * 11));
+        setenv('GD_BY_TILE', '0'); [R, ~, info] = gd_minplus(A, 'Variant', 'v5'); disp(info.kernel);
+        assert(isequal(R, gd_minplus(A, 'Variant', 'cpu')) && isempty(clean(info)));
+        unsetenv('GD_BY_TILE'); [R, ~, info] = gd_minplus(A, 'Variant', 'v5');
+        assert(isequal(R, gd_minplus(A, 'Variant', 'cpu')) && isempty(clean(info)));
         A(5, 650) = 1; [R, ~, info] = gd_minplus(A, 'Variant', 'v5');
         assert(isequal(R, gd_minplus(A, 'Variant', 'cpu')) && strcmp(info.kernel, 'integer min')); disp('clean')"
     echo "$output"

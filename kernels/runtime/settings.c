@@ -27,6 +27,10 @@ static const struct {
                                     "one piece, no copy overlapped)"},
     [GD_SET_SPLIT] = {"GD_SPLIT", "s (1 to 16): sgemm 'tuned' cuts k into s slices summed in "
                                   "order, for experiments (else the size decides)"},
+    [GD_SET_BY_TILE] = {"GD_BY_TILE", "1: min-plus v5 in single takes the integer min on each "
+                                      "tile free of negative operands whatever the product's "
+                                      "size; 0: only where the whole product is (else the size "
+                                      "decides), for experiments and tests"},
     [GD_SET_KNN_PIECES] = {"GD_KNN_PIECES", "1: nearest neighbours upload X in one piece (no "
                                             "overlap of the upload; the bench's comparison)"},
     [GD_SET_POISON] = {"GD_POISON", "set (to anything): outputs on the device are filled with "
