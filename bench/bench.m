@@ -544,12 +544,12 @@ if (any (strcmp (ops, "knn")))
   ## of their full columns.
   printf ("\nnearest neighbours\n%-30s %-6s %6s %10s %10s %10s %8s\n", "queries x points", "class",
           "K", "kernel ms", "h2h ms", "full ms", "/ full");
-  md{end+1} = sprintf ("\n## nearest neighbours\n\n`[D, I] = gd_pdist2 (X, Y, 'euclidean', 'Smallest', K)` ('fused': distance tiles selected as they are computed), randn data, d = 128. kernel: the fused kernels (CUDA events); h2h: `tic; [D, I] = gd_pdist2 (X, Y, ...); toc` from Octave matrices (the 10,000 x 1,000,000 rows from gdArrays, results kept, but for the row marked `host`; X from the host is uploaded in up to three pieces of whole splits, each piece's splits starting when it has arrived: the `GD_KNN_PIECES=1` row is the same call with X in one piece); full: the kernel time of the whole distance matrix of the same sizes (pdist2 'tuned', kept on the GPU; in panels of queries where it would fill more than half the GPU's memory, the panels' times summed), the work the selection rides on. Medians of 5 calls (3 at 10,000 x 1,000,000; 1 for K >= 1024).\n\n| queries x points | class | K | kernel ms | h2h ms | full distances ms | kernel / full | splits |\n|---|---|---:|---:|---:|---:|---:|---|\n");
+  md{end+1} = sprintf ("\n## nearest neighbours\n\n`[D, I] = gd_pdist2 (X, Y, 'euclidean', 'Smallest', K, 'Variant', v)`, randn data, d = 128: 'fused' (distance tiles selected as they are computed) and, for K up to 256, 'gemm' (candidates from the tensor cores, certified, re-ranked exactly: fused's D and I bit for bit, checked here on every call's first run), beside `torch.cdist` + `torch.topk` on the same GPU where the machine has PyTorch (bench/torch_knn.py: its kernel column the time with X and Y on the GPU, CUDA events; its h2h from host tensors to host tensors; medians of 3). kernel: the fused kernels (CUDA events); h2h: `tic; [D, I] = gd_pdist2 (X, Y, ...); toc` from Octave matrices (the 10,000 x 1,000,000 rows from gdArrays, results kept, but for the row marked `host`; X from the host is uploaded in up to three pieces of whole splits, each piece's splits starting when it has arrived: the `GD_KNN_PIECES=1` row is the same call with X in one piece); full: the kernel time of the whole distance matrix of the same sizes (pdist2 'tuned', kept on the GPU; in panels of queries where it would fill more than half the GPU's memory, the panels' times summed), the work the selection rides on. Medians of 5 calls (3 at 10,000 x 1,000,000; 1 for K >= 1024).\n\n| queries x points | class | K | kernel ms | h2h ms | full distances ms | kernel / full | splits |\n|---|---|---:|---:|---:|---:|---:|---|\n");
   cases = {8192, 65536, "single", [10 100], false;
            10000, 1000000, "single", [1 10 100 1024 4096], true;
            10000, 1000000, "single", [100], false;
            10000, 1000000, "double", [100], true};
-  progress ("nearest neighbours", sum (cellfun (@numel, cases(:,4))) + 1);
+  progress ("nearest neighbours", 2 * sum (cellfun (@numel, cases(:,4))) + 1);
   for c = 1:rows (cases)
     [my, mx, cls, Ks, resident] = cases{c,:};
     ## X from the host among 10^6 points: also with X in one piece
@@ -588,32 +588,53 @@ if (any (strcmp (ops, "knn")))
     tf = median (tf(1:r));
     clear Yh;
     for K = Ks
-     for e = 1:numel (envs)
-      if (! isempty (envs{e}))
-        setenv (strtok (envs{e}, "="), envs{e}(index (envs{e}, "=")+1:end));
+     ## fused (with each setting), then gemm where it serves K
+     runs = [cellfun(@(e) {"fused", e}, envs, "UniformOutput", false), pick(K <= 256, {{"gemm", ""}}, {})];
+     for e = 1:numel (runs)
+      [v, env] = runs{e}{:};
+      if (! isempty (env))
+        setenv (strtok (env, "="), env(index (env, "=")+1:end));
       endif
-      [D, I] = gd_pdist2 (X, Y, "Smallest", K);
+      [D, I] = gd_pdist2 (X, Y, "Smallest", K, "Variant", v);
       if (! isequal (gather (D)(:,q), S(1:K,:)) || ! isequal (gather (I)(:,q), J(1:K,:)))
-        error ("bench: kNN %dx%d K = %d %s differs from the sorted full matrix", my, mx, K, cls);
+        error ("bench: kNN %s %dx%d K = %d %s differs from the sorted full matrix", v, my, mx, K, cls);
+      endif
+      if (strcmp (v, "gemm"))
+        [D0, I0] = gd_pdist2 (X, Y, "Smallest", K, "Variant", "fused");
+        if (! isequal (gather (D), gather (D0)) || ! isequal (gather (I), gather (I0)))
+          error ("bench: kNN gemm %dx%d K = %d %s differs from fused", my, mx, K, cls);
+        endif
+        clear D0 I0;
       endif
       reps = pick (K >= 1024, 1, pick (resident || mx > 100000, 3, 5));
       tk = th = zeros (1, reps);
       for r = 1:reps
-        t0 = tic (); [D, I, info] = gd_pdist2 (X, Y, "Smallest", K); th(r) = toc (t0) * 1e3;
+        t0 = tic (); [D, I, info] = gd_pdist2 (X, Y, "Smallest", K, "Variant", v); th(r) = toc (t0) * 1e3;
         tk(r) = info.kernel_ms; clear D I;
       endfor
-      if (! isempty (envs{e}))
-        unsetenv (strtok (envs{e}, "="));
+      if (! isempty (env))
+        unsetenv (strtok (env, "="));
       endif
-      name = sprintf ("%d x %d%s", my, mx, pick (! resident && mx > 100000, " (host)", ""));
+      name = sprintf ("%d x %d%s, %s", my, mx, pick (! resident && mx > 100000, " (host)", ""), v);
       printf ("%-30s %-6s %6d %10.2f %10.2f %10.2f %8.2f %s\n", name, cls, K, median (tk),
-              median (th), tf, median (tk) / tf, envs{e});
+              median (th), tf, median (tk) / tf, env);
       md{end+1} = sprintf ("| %s | %s | %d | %.2f | %.2f | %.2f | %.2f | %s%s |\n", name, cls, K,
                            median (tk), median (th), tf, median (tk) / tf, info.kernel,
-                           pick (isempty (envs{e}), "", [" (" envs{e} ")"]));
+                           pick (isempty (env), "", [" (" env ")"]));
       fflush (stdout);
       progress ();
      endfor
+     ## PyTorch on the same GPU (once a case and K, from the host only)
+     if (K <= 256 && ! resident)
+       [st, out] = system (sprintf ("python3 bench/torch_knn.py %d %d 128 %d %s 2>/dev/null", my, mx, K, cls));
+       tok = regexp (out, 'torch ([\d.]+) ([\d.]+)', "tokens", "once");
+       if (st == 0 && ! isempty (tok))
+         tt = str2double (tok);
+         name = sprintf ("%d x %d, torch.cdist + topk", my, mx);
+         printf ("%-30s %-6s %6d %10.2f %10.2f %10.2f %8.2f\n", name, cls, K, tt(1), tt(2), tf, tt(1) / tf);
+         md{end+1} = sprintf ("| %s | %s | %d | %.2f | %.2f | %.2f | %.2f | resident / host tensors |\n", name, cls, K, tt(1), tt(2), tf, tt(1) / tf);
+       endif
+     endif
     endfor
     clear X Y S J;
   endfor

@@ -29,7 +29,10 @@
 ## @item @qcode{"IndexClass"}
 ## @qcode{"double"} (default, as knnsearch) or @qcode{"int32"}.
 ## @item @qcode{"Variant"}
-## @qcode{"fused"}, @qcode{"cpu"} or @qcode{"auto"} (default).
+## @qcode{"fused"}, @qcode{"gemm"} (Euclidean and squared Euclidean, K
+## up to 256: candidates from the tensor cores, certified, then the exact
+## distances: @qcode{"fused"}'s results to the bit), @qcode{"cpu"} or
+## @qcode{"auto"} (default; @qcode{"gemm"} where it serves a large search).
 ## @item @qcode{"Devices"}
 ## @qcode{"all"} (default, or GD_DEVICES's list) or a vector of device
 ## indices: several devices divide the queries, or the points where
@@ -185,7 +188,7 @@ endfunction
 %! assert (class (D), "single");
 %!test
 %! v = gd_knnsearch ("variants");
-%! assert ({v.name}, {"fused", "cpu"});
+%! assert ({v.name}, {"fused", "cpu", "gemm"});
 
 %!error <expected X and Y> gd_knnsearch (1)
 %!error <too many outputs> [a, b, c, d] = gd_knnsearch (1, 1)

@@ -33,7 +33,12 @@
 ## holds only the K-by-my result (10,000 queries against 1,000,000 points
 ## need no 40 GB matrix). @var{I} is double; @qcode{"IndexClass"},
 ## @qcode{"int32"} halves it. Variants: @qcode{"fused"} (the GPU),
-## @qcode{"cpu"} or @qcode{"auto"} (default). See also @code{gd_knnsearch},
+## @qcode{"gemm"} (the GPU's tensor cores for the candidates, certified,
+## then the exact distances: @qcode{"fused"}'s results to the bit;
+## Euclidean and squared Euclidean, @qcode{"Smallest"}, K up to 256; a
+## query whose candidates overflow, and any other search, runs
+## @qcode{"fused"}, which @code{info.kernel} says), @qcode{"cpu"} or
+## @qcode{"auto"} (default). See also @code{gd_knnsearch},
 ## which returns them in knnsearch's orientation.
 ##
 ## "Variant" without @qcode{"Smallest"}: @qcode{"naive"},

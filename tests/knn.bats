@@ -114,6 +114,110 @@ check() { octave_ok "check_knn('$1', '$2')" "cases within bounds"; }
         disp('resident ok')" "resident ok"
 }
 
+@test "gemm on the GPU: fused's D and I bit for bit (single, double, euclidean, squared; ties, duplicates, clusters)" {
+    require_gpu
+    octave_ok "n = 0;
+        for cls = {'single', 'double'}
+          for c = {{20000, 300, 16, 10}, {9000, 257, 3, 1}, {40000, 700, 128, 64}, {30001, 129, 37, 100}}
+            [mx, my, d, K] = c{1}{:};
+            for kind = 1:4
+              switch kind
+                case 1, X = randn(mx, d, cls{1}); Y = randn(my, d, cls{1});
+                case 2, X = cast(randi(4, mx, d), cls{1}); Y = cast(randi(4, my, d), cls{1});   % many exact ties
+                case 3, X = repmat(randn(ceil(mx / 3), d, cls{1}), 3, 1)(1:mx, :); Y = X(randperm(mx, my), :);   % duplicates, zero distances
+                case 4, X = randn(mx, d, cls{1}) * 1e-3 + 5 * (rand(mx, 1, cls{1}) > 0.5); Y = X(1:my, :) + 1e-4;   % two tight clusters
+              end
+              for m = {'euclidean', 'squaredeuclidean'}
+                [D0, I0] = gd_pdist2(X, Y, m{1}, 'Smallest', K, 'Variant', 'fused');
+                [D, I, info] = gd_pdist2(X, Y, m{1}, 'Smallest', K, 'Variant', 'gemm');
+                if (! isequal(D, D0) || ! isequal(I, I0))
+                  error('gemm differs from fused: %s %s %d x %d x %d K = %d kind %d (%s)', cls{1}, m{1}, mx, my, d, K, kind, info.kernel);
+                end
+                assert(strncmp(info.kernel, 'certified candidates', 20), info.kernel);
+                n += 1;
+              end
+            end
+            printf('%s %d x %d x %d K = %d: %s\n', cls{1}, mx, my, d, K, info.kernel);
+          end
+        end
+        printf('%d searches identical to fused\n', n)" "64 searches identical to fused"
+}
+
+@test "gemm on the GPU, the expansion's worst cases: far from the origin, overflowing candidates, NaN and Inf; fused's results and the fallback counted" {
+    require_gpu
+    octave_ok "
+        % far from the origin, differences near 1: the expansion in the
+        % class loses every digit, the centred rows none
+        X = 1e9 + randn(30000, 8); Y = X(1:300, :) + randn(300, 8) / 10;
+        [D0, I0] = gd_pdist2(X, Y, 'Smallest', 10, 'Variant', 'fused');
+        [D, I, info] = gd_pdist2(X, Y, 'Smallest', 10, 'Variant', 'gemm');
+        assert(isequal(D, D0) && isequal(I, I0)); printf('far, double: %s\n', info.kernel);
+        Xs = single(1e4 + randn(30000, 8)); Ys = Xs(1:300, :) + single(randn(300, 8) / 10);
+        [D0, I0] = gd_pdist2(Xs, Ys, 'Smallest', 10, 'Variant', 'fused');
+        [D, I, info] = gd_pdist2(Xs, Ys, 'Smallest', 10, 'Variant', 'gemm');
+        assert(isequal(D, D0) && isequal(I, I0)); printf('far, single: %s\n', info.kernel);
+        % every point the same: every tile whole, every query past the
+        % candidates it can take: all of them by fused
+        X = ones(40000, 4, 'single'); Y = ones(50, 4, 'single');
+        [D0, I0] = gd_pdist2(X, Y, 'Smallest', 5, 'Variant', 'fused');
+        [D, I, info] = gd_pdist2(X, Y, 'Smallest', 5, 'Variant', 'gemm');
+        assert(isequal(D, D0) && isequal(I, I0)); disp(info.kernel);
+        assert(strcmp(info.kernel, 'certified candidates, 50 of 50 queries by fused'));
+        % half the queries in a block of equal points, half not
+        X = randn(40000, 4, 'single'); X(1:8000, :) = 0; Y = [zeros(20, 4, 'single'); randn(30, 4, 'single')];
+        [D0, I0] = gd_pdist2(X, Y, 'Smallest', 5, 'Variant', 'fused');
+        [D, I, info] = gd_pdist2(X, Y, 'Smallest', 5, 'Variant', 'gemm');
+        assert(isequal(D, D0) && isequal(I, I0)); disp(info.kernel);
+        f = sscanf(info.kernel, 'certified candidates, %d of'); assert(f >= 20 && f < 50);
+        % a query with NaN or Inf: that query by fused; X with one: all
+        X = randn(20000, 6); Y = randn(40, 6); Y(3, 2) = NaN; Y(7, 1) = Inf;
+        [D0, I0] = gd_pdist2(X, Y, 'Smallest', 4, 'Variant', 'fused');
+        [D, I, info] = gd_pdist2(X, Y, 'Smallest', 4, 'Variant', 'gemm');
+        assert(isequaln(D, D0) && isequal(I, I0)); disp(info.kernel);
+        assert(strcmp(info.kernel, 'certified candidates, 2 of 40 queries by fused'));
+        X(5, 5) = -Inf;
+        [D0, I0] = gd_pdist2(X, Y, 'Smallest', 4, 'Variant', 'fused');
+        [D, I, info] = gd_pdist2(X, Y, 'Smallest', 4, 'Variant', 'gemm');
+        assert(isequaln(D, D0) && isequal(I, I0)); disp(info.kernel);
+        assert(strncmp(info.kernel, 'fused (gemm: X holds NaN or Inf)', 32));
+        % what gemm leaves to fused, said so: K past 256, too few points,
+        % another metric is an error
+        X = randn(5000, 3, 'single'); Y = randn(20, 3, 'single');
+        for K = [300 5000]
+          [D0, I0] = gd_pdist2(X, Y, 'Smallest', K, 'Variant', 'fused');
+          [D, I, info] = gd_pdist2(X, Y, 'Smallest', K, 'Variant', 'gemm');
+          assert(isequal(D, D0) && isequal(I, I0) && strncmp(info.kernel, 'fused (gemm: ', 13)); disp(info.kernel);
+        end
+        [D, I, info] = gd_pdist2(X, Y, 'cityblock', 'Smallest', 3, 'Variant', 'gemm'); disp(info.kernel);
+        assert(strncmp(info.kernel, 'fused (gemm: only euclidean', 27));
+        [D, I, info] = gd_pdist2(X, Y, 'Largest', 3, 'Variant', 'gemm'); disp(info.kernel);
+        assert(strncmp(info.kernel, 'fused (gemm: the largest', 24));
+        disp('worst cases ok')" "worst cases ok"
+}
+
+@test "gemm: gdArrays in and out, gd_knnsearch, two simulated devices, and 'auto' on a large search" {
+    require_gpu
+    octave_ok "X = randn(60000, 32, 'single'); Y = randn(3000, 32, 'single');
+        [D0, I0] = gd_pdist2(X, Y, 'Smallest', 16, 'Variant', 'fused');
+        [D, I, info] = gd_pdist2(gdArray(X), gdArray(Y), 'Smallest', 16, 'Variant', 'gemm', 'IndexClass', 'int32');
+        assert(isa(D, 'gdArray') && isequal(gather(D), D0) && isequal(double(gather(I)), I0));
+        [Idx, Dk] = gd_knnsearch(X, Y, 'K', 16, 'Variant', 'gemm');
+        assert(isequal(Idx, I0.') && isequal(Dk, D0.'));
+        setenv('GD_SIM_DEVICES', '2');
+        [D, I, info] = gd_pdist2(X, Y, 'Smallest', 16, 'Variant', 'gemm', 'Devices', [1 2]);
+        [D2, I2] = gd_pdist2(X(1:50000, :), Y, 'Smallest', 16, 'Variant', 'gemm', 'Devices', [1 2]);
+        unsetenv('GD_SIM_DEVICES');
+        assert(isequal(D, D0) && isequal(I, I0)); printf('two devices: %s\n', info.kernel);
+        [D3, I3] = gd_pdist2(X(1:50000, :), Y, 'Smallest', 16, 'Variant', 'fused');
+        assert(isequal(D2, D3) && isequal(I2, I3));
+        X = randn(65536, 128, 'single'); Y = randn(4096, 128, 'single');
+        [D, I, info] = gd_pdist2(X, Y, 'Smallest', 10);
+        assert(strcmp(info.variant, 'gemm')); printf('auto: %s, %s\n', info.variant, info.kernel);
+        [D0, I0] = gd_pdist2(X, Y, 'Smallest', 10, 'Variant', 'fused');
+        assert(isequal(D, D0) && isequal(I, I0));
+        disp('gemm everywhere')" "gemm everywhere"
+}
+
 @test "kNN errors: K, metric, sizes, classes" {
     octave_error "X = rand(5, 2); Y = rand(3, 2);" "'gd:input', 'positive whole number', @gd_pdist2, X, Y, 'Smallest', 0"
     octave_error "X = rand(5, 2); Y = rand(3, 2);" "'gd:input', 'positive whole number', @gd_pdist2, X, Y, 'Largest', 2.5"

@@ -175,6 +175,8 @@ static inline void __syncwarp(unsigned = 0xffffffffu) {}
 static inline void __threadfence_block(void) {}
 template <class T> static inline T __shfl_sync(unsigned, T v, int, int = 32) { return v; }
 template <class T> static inline T __shfl_xor_sync(unsigned, T v, int, int = 32) { return v; }
+template <class T> static inline T __shfl_up_sync(unsigned, T v, unsigned, int = 32) { return v; }
+static inline int __popc(unsigned x) { return __builtin_popcount(x); }
 template <class T> static inline T __shfl_down_sync(unsigned, T v, int, int = 32) { return v; }
 static inline unsigned __ballot_sync(unsigned, int p) { return p ? 1u : 0u; }
 static inline int __any_sync(unsigned, int p) { return p; }
@@ -206,6 +208,9 @@ static inline unsigned __vimax3_u32(unsigned a, unsigned b, unsigned c) { return
 /* rounded arithmetic without contraction */
 static inline float __fadd_rn(float a, float b) { return a + b; }
 static inline float __fmul_rn(float a, float b) { return a * b; }
+static inline float __fmul_ru(float a, float b) { return a * b; }
+static inline float __double2float_ru(double a) { return (float)a; }
+static inline float __double2float_rd(double a) { return (float)a; }
 static inline double __dadd_rn(double a, double b) { return a + b; }
 static inline double __dmul_rn(double a, double b) { return a * b; }
 /* the DPX forms: min(a + b, c), the sum wrapping; per 16-bit half for x2 */

@@ -29,6 +29,7 @@
  * queues from; unlike FAISS, any K (no cap), double, and the exact
  * unexpanded distances.
  */
+#include "ops/knn_gemm.h"
 #include "tiles/knnkey.h"
 #include "tiles/metric.cuh"
 #include "tiles/norm2.h"
@@ -512,6 +513,11 @@ const gd_variant_info VARIANTS[] = {
               "never stored",
      1},
     {"cpu", "OpenMP on the host: a query's column of distances at a time, a heap of K", 0},
+    {"gemm", "euclidean and squaredeuclidean, the K smallest (K up to 256): candidates from one "
+             "TF32 product on the tensor cores with a certified bound on its error, then their "
+             "exact distances as 'fused' computes them and the same selection (fused's D and I "
+             "bit for bit); a query whose candidates overflow runs 'fused'",
+     1},
 };
 const int NVARIANTS = sizeof VARIANTS / sizeof VARIANTS[0];
 
@@ -523,6 +529,14 @@ const double AUTO_CPU_BELOW = 1 << 16;
 // kernel on an H100). Not measured for kNN itself: min-plus's measured
 // break-even (a few ms of kernel a device, minplus.cu) carried over
 const double SPLIT_MIN = 17179869184.0;
+// 'auto' takes the gemm variant from this many (pair, feature) triples,
+// where X has at least this many tiles of 128 points a neighbour: a query's
+// candidates are about 1.2 K points, and about 0.7 K^2 / tiles tiles hold
+// two of them and are taken whole (128 points each); at 48 K tiles that is
+// 2 K points more (H100: 8192 queries among 65536 points, 512 tiles, K = 10
+// gemm 2.92 ms against fused's 6.40, but K = 100 14.54 against 9.26)
+const double AUTO_GEMM_FROM = 8589934592.0;
+const int64_t AUTO_GEMM_TILES_K = 48;
 
 gd_status run_cpu(const gd_matrix &X0, const gd_matrix &Y0, gd_class cls, gd_distance metric,
                   int64_t K, int largest, gd_out Dout, gd_out Iout, gd_class icls, gd_timing *t)
@@ -599,6 +613,10 @@ template <class T> struct knn_gpu {
     int64_t splits = 1, batch = 1, tps = 1;
     int pieces = 1;
     fused_args<T> fa;
+    /* D and I already on the device (a part of a search, the gemm
+     * variant's fallback): allocate() takes these */
+    T *extD = NULL;
+    int32_t *extI = NULL;
 
     knn_gpu(gd_call &c_, const gd_matrix &X0, const gd_matrix &Y0, gd_distance m, int64_t K_,
             int lg, gd_out &D, gd_out &I, gd_class ic)
@@ -626,6 +644,25 @@ template <class T> struct knn_gpu {
         dXp = (T *)c.alloc((size_t)(mp * kp) * es, what);
         gd_describe(what, sizeof what, "padded Y", np, kp, cls);
         dYp = (T *)c.alloc((size_t)(np * kp) * es, what);
+        if (extD) {
+            dD = extD;
+            dI = extI;
+        } else if (!dD) {
+            allocate_out();
+        }
+        if (metric_rows(metric.metric)) {
+            /* (as long as the padded operands: the kernel reads the pad's
+             * too, zeros, and drops what it makes of them) */
+            gd_describe(what, sizeof what, "the rows' norms and NaN flags", mp + np, 1, cls);
+            dInfo = c.alloc((size_t)(mp + np) * (es + 1), what);
+        }
+        return c.ok();
+    }
+
+    /* D and I on the device, kept (gdArrays) or for the host */
+    bool allocate_out()
+    {
+        char what[128];
         const size_t n = (size_t)(K * my);
         gd_describe(what, sizeof what, "D", K, my, cls);
         dD = (T *)(Dout.device ? c.alloc_kept(Dout, n * es, what) : c.alloc(n * es, what));
@@ -635,12 +672,6 @@ template <class T> struct knn_gpu {
         if (Iout.device && icls != GD_INT32) {
             gd_describe(what, sizeof what, "I", K, my, icls);
             keptI = c.alloc_kept(Iout, n * gd_class_bytes(icls), what);
-        }
-        if (metric_rows(metric.metric)) {
-            /* (as long as the padded operands: the kernel reads the pad's
-             * too, zeros, and drops what it makes of them) */
-            gd_describe(what, sizeof what, "the rows' norms and NaN flags", mp + np, 1, cls);
-            dInfo = c.alloc((size_t)(mp + np) * (es + 1), what);
         }
         return c.ok();
     }
@@ -833,16 +864,110 @@ template <class T> struct knn_gpu {
     }
 };
 
+// the queries' rows j[0 .. ns) of Y (my x d) into Ys (ns x d)
+template <class T>
+__global__ void gather_rows(const T *Y, int64_t my, int64_t d, const int32_t *j, int64_t ns, T *Ys)
+{
+    const int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+    if (e < ns * d) Ys[e] = Y[j[e % ns] + my * (e / ns)];
+}
+// their D and I (K x ns) into the columns j of D and I (K x my)
+template <class T>
+__global__ void scatter_cols(const T *Ds, const int32_t *Is, int64_t K, const int32_t *j,
+                             int64_t ns, T *D, int32_t *I)
+{
+    const int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+    if (e >= ns * K) return;
+    const int64_t r = e / K, k = e % K;
+    D[j[r] * K + k] = Ds[e];
+    I[j[r] * K + k] = Is[e];
+}
+
+/* Why the gemm variant does not serve a search (NULL: it does). */
+const char *gemm_unfit(gd_distance metric, int largest, int64_t K, int64_t mx, int64_t d)
+{
+    if (metric.metric != GD_EUCLIDEAN && metric.metric != GD_SQEUCLIDEAN)
+        return "only euclidean and squaredeuclidean";
+    if (largest) return "the largest";
+    if (gd_cc_major() < 8) return "no TF32 tensor cores (sm_80 or later)";
+    return gd_knn_gemm_unfit(mx, K, d);
+}
+
+/* The gemm variant on one device: false where X holds NaN or Inf (the
+ * caller runs 'fused' for every query), else true (done, or the call
+ * failed). The queries it leaves run 'fused': their rows gathered, a
+ * second search over X on the device, its D and I scattered into the
+ * columns they belong to. */
+template <class T> bool run_gemm(gd_call &c, knn_gpu<T> &g, gd_timing *t)
+{
+    const T *dX = (const T *)c.on_device(g.Xc, c.event(), g.st, "X");
+    const T *dY = (const T *)c.on_device(g.Yc, c.event(), g.st, "Y");
+    if (!g.allocate_out()) return true;
+    const int64_t my = g.my, K = g.K, mx = g.mx, d = g.d;
+    c.poison(g.dD, (size_t)(K * my) * sizeof(T), g.st, "poisoning D");
+    c.poison(g.dI, (size_t)(K * my) * 4, g.st, "poisoning I");
+    gd_knn_gemm_args a = {dX, dY, mx, my, mx, my, d, K, g.metric.metric == GD_EUCLIDEAN,
+                          g.dD, g.dI};
+    unsigned char *fell = (unsigned char *)c.host_alloc((size_t)my + 1, "the queries' flags");
+    if (!fell) return true;
+    bool all = false;
+    const int64_t nf = gd_knn_gemm<T>(c, a, fell, &all);
+    if (all) return false;
+    if (!c.ok()) return true;
+    if (nf > 0) {
+        int32_t *hj = (int32_t *)c.host_alloc((size_t)nf * 4, "the fallen queries");
+        if (!hj) return true;
+        for (int64_t j = 0, r = 0; j < my; ++j)
+            if (fell[j]) hj[r++] = (int32_t)j;
+        char what[96];
+        gd_describe(what, sizeof what, "the fallen queries' rows", nf, d, g.cls);
+        /* their rows, D, I and places in one allocation */
+        T *Ys = (T *)c.alloc((size_t)(nf * d + nf * K) * sizeof(T) + (size_t)(nf * K + nf) * 4, what);
+        if (!c.ok()) return true;
+        T *Ds = Ys + nf * d;
+        int32_t *Is = (int32_t *)(Ds + nf * K), *dj = Is + nf * K;
+        if (
+            !c.cuda(cudaMemcpyAsync(dj, hj, (size_t)nf * 4, cudaMemcpyHostToDevice, g.st),
+                    "the fallen queries") ||
+            !c.cuda(cudaStreamSynchronize(g.st), "the fallen queries"))
+            return true;
+        gather_rows<T><<<gd_blocks_for(nf * d, 256), 256, 0, g.st>>>(dY, my, d, dj, nf, Ys);
+        c.launched("gathering the fallen queries");
+        gd_matrix Xd = {dX, GD_DEVICE, g.cls, mx, d, mx, 0};
+        gd_matrix Yd = {Ys, GD_DEVICE, g.cls, nf, d, nf, 0};
+        gd_out none = {};
+        knn_gpu<T> h(c, Xd, Yd, g.metric, K, 0, none, none, GD_INT32);
+        h.extD = Ds;
+        h.extI = Is;
+        if (h.allocate() && h.plan()) {
+            h.prepare();
+            h.compute();
+        }
+        scatter_cols<T><<<gd_blocks_for(nf * K, 256), 256, 0, g.st>>>(Ds, Is, K, dj, nf, g.dD, g.dI);
+        c.launched("the fallen queries' neighbours");
+    }
+    snprintf(t->kernel, sizeof t->kernel, "certified candidates, %lld of %lld quer%s by fused",
+             (long long)nf, (long long)my, my == 1 ? "y" : "ies");
+    g.deliver(t);
+    return true;
+}
+
 template <class T>
 gd_status run_gpu(const gd_matrix &X0, const gd_matrix &Y0, gd_distance metric, int64_t K,
-                  int largest, gd_out Dout, gd_out Iout, gd_class icls, gd_timing *t)
+                  int largest, gd_out Dout, gd_out Iout, gd_class icls, gd_timing *t,
+                  bool gemm = false)
 {
-    gd_call c(t, "fused");
+    gd_call c(t, gemm ? "gemm" : "fused");
     if (!c.ok()) return c.finish();
     knn_gpu<T> g(c, X0, Y0, metric, K, largest, Dout, Iout, icls);
+    const char *why = gemm ? gemm_unfit(metric, largest, K, g.mx, g.d) : NULL;
+    if (gemm && !why) {
+        if (run_gemm(c, g, t)) return c.finish();
+        why = "X holds NaN or Inf";
+    }
     if (g.allocate() && g.plan()) {
-        snprintf(t->kernel, sizeof t->kernel, "%lld split%s", (long long)g.splits,
-                 g.splits > 1 ? "s" : "");
+        snprintf(t->kernel, sizeof t->kernel, "%s%s%s%lld split%s", gemm ? "fused (gemm: " : "",
+                 gemm ? why : "", gemm ? "), " : "", (long long)g.splits, g.splits > 1 ? "s" : "");
         if (g.pieces > 1) {
             const size_t at = strlen(t->kernel);
             snprintf(t->kernel + at, sizeof t->kernel - at, ", X in %d pieces", g.pieces);
@@ -869,6 +994,7 @@ struct knn_split {
     int64_t K;
     int largest;
     bool points;    /* X's rows split; else the queries */
+    bool gemm;      /* the gemm variant (else fused) */
     gd_out D, I;
     void *pd;       /* points: the parts' lists, K x my each */
     int32_t *pi;
@@ -898,8 +1024,9 @@ gd_status knn_part(void *c, int i, int nparts, gd_timing *t)
         I.ptr = (char *)x.I.ptr + (size_t)(lo * x.K) * gd_class_bytes(x.icls);
         if (hi == lo) return GD_OK;
     }
-    return x.cls == GD_SINGLE ? run_gpu<float>(X, Y, x.metric, x.K, x.largest, D, I, icls, t)
-                              : run_gpu<double>(X, Y, x.metric, x.K, x.largest, D, I, icls, t);
+    return x.cls == GD_SINGLE
+               ? run_gpu<float>(X, Y, x.metric, x.K, x.largest, D, I, icls, t, x.gemm)
+               : run_gpu<double>(X, Y, x.metric, x.K, x.largest, D, I, icls, t, x.gemm);
 }
 
 /* query j's K least of the parts' lists, by (key, row) */
@@ -1026,6 +1153,13 @@ extern "C" gd_status gd_knn(const char *name, const gd_matrix *X, const gd_matri
         if ((s = gd_auto_device(t, &gpu))) return s;
         const bool resident = t->resident || D.device || I.device;
         v = gpu && (t->ops >= AUTO_CPU_BELOW || resident) ? 0 : 1;
+        /* the gemm variant where it serves and pays (its preparation
+         * and selection cost some milliseconds a call: from 2^33 (pair,
+         * feature) triples, 8192 queries among 8192 points of 128) */
+        if (v == 0 && t->ops >= AUTO_GEMM_FROM &&
+            (metric == GD_EUCLIDEAN || metric == GD_SQEUCLIDEAN) && !largest &&
+            !gd_knn_gemm_unfit(mx, K, d) && (mx + 127) / 128 >= AUTO_GEMM_TILES_K * K)
+            v = 2;
     } else {
         for (int i = 0; i < NVARIANTS; ++i)
             if (strcmp(VARIANTS[i].name, name) == 0) v = i;
@@ -1045,10 +1179,11 @@ extern "C" gd_status gd_knn(const char *name, const gd_matrix *X, const gd_matri
     x.D = D;
     x.I = I;
     x.points = mx > my;
+    x.gemm = v == 2;
     x.mult = x.points ? gd_tile::BIG : 64;
     gd_op_call oc = {};
     oc.variant = VARIANTS[v].name;
-    oc.gpu = v == 0;
+    oc.gpu = v != 1;
     oc.empty = my == 0 || K == 0;
     oc.outs[0] = &D;
     oc.outs[1] = &I;
@@ -1058,8 +1193,9 @@ extern "C" gd_status gd_knn(const char *name, const gd_matrix *X, const gd_matri
     oc.split_min = SPLIT_MIN;
     oc.units = ((x.points ? mx : my) + x.mult - 1) / x.mult;
     auto one = [&] {
-        return cls == GD_SINGLE ? run_gpu<float>(*X, *Y, dist, K, largest, D, I, icls, t)
-                                : run_gpu<double>(*X, *Y, dist, K, largest, D, I, icls, t);
+        return cls == GD_SINGLE
+                   ? run_gpu<float>(*X, *Y, dist, K, largest, D, I, icls, t, x.gemm)
+                   : run_gpu<double>(*X, *Y, dist, K, largest, D, I, icls, t, x.gemm);
     };
     s = gd_run_op(
         oc, t, [&] { return run_cpu(*X, *Y, cls, dist, K, largest, D, I, icls, t); }, one,

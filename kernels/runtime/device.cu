@@ -34,7 +34,7 @@ struct dev_state {
     cudaEvent_t ev[GD_NEVENTS];
     cudaEvent_t panel_ev[GD_MAX_PANELS];
     char name[256];
-    int sms;
+    int sms, cc_major;
 };
 static dev_state g_dev[GD_MAX_DEVICES];
 static __thread int t_ordinal;
@@ -146,6 +146,7 @@ static void release_objects(void)
 }
 
 extern "C" int gd_sm_count(void) { return cur().sms > 0 ? cur().sms : 1; }
+extern "C" int gd_cc_major(void) { return cur().cc_major; }
 
 /* the streams, events and copy slots of device state d (whose device is
  * current); the first failure's status */
@@ -194,6 +195,7 @@ extern "C" gd_status gd_device_ready(void)
         return s;
     snprintf(d.name, sizeof d.name, "%s", p.name);
     d.sms = p.multiProcessorCount;
+    d.cc_major = p.major;
     if ((s = create_objects(d, p))) {
         release_objects();
         return s;

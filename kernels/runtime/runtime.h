@@ -96,6 +96,7 @@ cudaStream_t gd_stream2(void);
  * gd_stream()'s (the block scheduler gives it the SMs first that free). */
 cudaStream_t gd_stream_hi(void);
 int gd_sm_count(void); /* after gd_device_ready */
+int gd_cc_major(void); /* the compute capability's major number, likewise */
 
 /* What device.cu, memory.cu and copies.cu share: the copy stream, the
  * allocation stream and its events, whether the context is made; the

@@ -1,6 +1,6 @@
 /* knnbound.h - how far a distance from a GEMM can be from gd's own.
  *
- * The certified candidates of gd_knnsearch's 'gemm' variant (planned;
+ * The certified candidates of gd_knnsearch's 'gemm' variant (ops/knn_gemm.cu;
  * this header is its certificate, shared by the CPU's tests and the GPU):
  * the squared Euclidean distances of a query tile and a point tile come
  * from one matrix product on the tensor cores, in the expansion

@@ -1,0 +1,34 @@
+/* knn_gemm.h - the certified 'gemm' nearest neighbours (knn_gemm.cu), for
+ * knn.cu's driver: candidates from one TF32 product on the tensor cores
+ * with tiles/knnbound.h's bound, then their exact distances in 'fused''s
+ * order and the selection in its order, so that D and I are 'fused''s bit
+ * for bit. Queries whose candidates do not fit (or whose rows hold NaN or
+ * Inf) are left to the caller, which runs 'fused' for them. */
+#ifndef GD_KNN_GEMM_H
+#define GD_KNN_GEMM_H
+
+#include "runtime/call.h"
+
+struct gd_knn_gemm_args {
+    const void *X, *Y;     /* on the device, column-major, the class's */
+    int64_t ldx, ldy;      /* their leading dimensions */
+    int64_t mx, my, d, K;  /* points, queries, features, neighbours */
+    bool root;             /* euclidean (else squaredeuclidean) */
+    void *D;               /* K x my, ld K, on the device */
+    int32_t *I;            /* likewise, 1-based rows of X */
+};
+
+/* Whether the certified passes serve a search: why not (a phrase for
+ * info.kernel) where they do not, else NULL. The metric (Euclidean or
+ * squared), the order (smallest), the device (sm_80 or later: TF32
+ * mma.sync) and the sizes are the caller's to check first. */
+const char *gd_knn_gemm_unfit(int64_t mx, int64_t K, int64_t d);
+
+/* The search on the call's stream: D and I written for every query but
+ * those whose flag in fell (my bytes, host, written here) is set; their
+ * count returned (-1: the call failed, or X holds NaN or Inf: *all set,
+ * every query to 'fused'). */
+template <class T>
+int64_t gd_knn_gemm(gd_call &c, const gd_knn_gemm_args &a, unsigned char *fell, bool *all);
+
+#endif
