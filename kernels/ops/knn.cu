@@ -900,14 +900,19 @@ const char *gemm_unfit(gd_distance metric, int largest, int64_t K, int64_t mx, i
  * columns they belong to. */
 template <class T> bool run_gemm(gd_call &c, knn_gpu<T> &g, gd_timing *t)
 {
-    const T *dX = (const T *)c.on_device(g.Xc, c.event(), g.st, "X");
+    /* X from the host goes up in pieces inside the search (its first
+     * tiles computed while the rest arrive) */
+    const int64_t my = g.my, K = g.K, mx = g.mx, d = g.d;
+    char what[96];
+    gd_describe(what, sizeof what, "X", mx, d, g.cls);
+    const T *dX = (const T *)(g.up_x ? c.alloc((size_t)(mx * d) * sizeof(T), what)
+                                     : c.on_device(g.Xc, c.event(), g.st, "X"));
     const T *dY = (const T *)c.on_device(g.Yc, c.event(), g.st, "Y");
     if (!g.allocate_out()) return true;
-    const int64_t my = g.my, K = g.K, mx = g.mx, d = g.d;
     c.poison(g.dD, (size_t)(K * my) * sizeof(T), g.st, "poisoning D");
     c.poison(g.dI, (size_t)(K * my) * 4, g.st, "poisoning I");
-    gd_knn_gemm_args a = {dX, dY, mx, my, mx, my, d, K, g.metric.metric == GD_EUCLIDEAN,
-                          g.dD, g.dI};
+    gd_knn_gemm_args a = {dX, dY, g.up_x ? &g.Xc : NULL, mx, my, mx, my, d, K,
+                          g.metric.metric == GD_EUCLIDEAN, g.dD, g.dI};
     unsigned char *fell = (unsigned char *)c.host_alloc((size_t)my + 1, "the queries' flags");
     if (!fell) return true;
     bool all = false;
@@ -919,7 +924,6 @@ template <class T> bool run_gemm(gd_call &c, knn_gpu<T> &g, gd_timing *t)
         if (!hj) return true;
         for (int64_t j = 0, r = 0; j < my; ++j)
             if (fell[j]) hj[r++] = (int32_t)j;
-        char what[96];
         gd_describe(what, sizeof what, "the fallen queries' rows", nf, d, g.cls);
         /* their rows, D, I and places in one allocation */
         T *Ys = (T *)c.alloc((size_t)(nf * d + nf * K) * sizeof(T) + (size_t)(nf * K + nf) * 4, what);

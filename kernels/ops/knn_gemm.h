@@ -10,7 +10,10 @@
 #include "runtime/call.h"
 
 struct gd_knn_gemm_args {
-    const void *X, *Y;     /* on the device, column-major, the class's */
+    const void *X, *Y;     /* on the device, column-major, the class's (X:
+                              where Xh is given, the place, mx x d, tight,
+                              its rows are uploaded to) */
+    const gd_matrix *Xh;   /* X on the host, or NULL */
     int64_t ldx, ldy;      /* their leading dimensions */
     int64_t mx, my, d, K;  /* points, queries, features, neighbours */
     bool root;             /* euclidean (else squaredeuclidean) */
