@@ -31,7 +31,7 @@ DIST    := gd-$(VERSION)
 
 OCTAVE_RUN := $(OCTAVE) -q --no-gui --no-init-file --no-history
 
-.PHONY: all test demo bench bench-devices readme charts deps dist clean fp64mix knnprobe
+.PHONY: all test demo bench bench-devices readme charts deps dist clean fp64mix
 all: $(GATEWAYS) build/gdbench
 
 # the C benchmark: one operation/variant/size, no Octave
@@ -48,14 +48,6 @@ endif
 fp64mix: build/fp64_mix
 	build/fp64_mix
 
-# the certified neighbours' passes apart from gd (kernels/NOTES.md): make
-# knnprobe (CUDA and a GPU of sm_80 or later: TF32 mma.sync, cp.async)
-ifeq ($(GD_CUDA),yes)
-build/knn_gemm_probe: bench/knn_gemm_probe.cu kernels/tiles/knnbound.h | build
-	$(NVCC) -O3 -std=c++17 -Ikernels $(foreach a,$(filter-out 75,$(GPU_ARCHS)),-gencode arch=compute_$(a),code=sm_$(a)) -o $@ $<
-endif
-knnprobe: build/knn_gemm_probe
-	build/knn_gemm_probe
 
 deps:
 	@tests/deps.sh
