@@ -192,6 +192,15 @@ check() { octave_ok "check_knn('$1', '$2')" "cases within bounds"; }
         assert(strncmp(info.kernel, 'fused (gemm: only euclidean', 27));
         [D, I, info] = gd_pdist2(X, Y, 'Largest', 3, 'Variant', 'gemm'); disp(info.kernel);
         assert(strncmp(info.kernel, 'fused (gemm: the largest', 24));
+        % a memory cap that leaves gemm no room (its forms of X and the
+        % records need about 10 MB here) but fused enough: fused, the
+        % same result
+        X = randn(30000, 16, 'single'); Y = randn(200, 16, 'single');
+        [D0, I0] = gd_pdist2(X, Y, 'Smallest', 4, 'Variant', 'fused');
+        setenv('GD_GPU_MEM_LIMIT', sprintf('%d', 30000 * 16 * 4 * 3 + 6e6));
+        [D, I, info] = gd_pdist2(X, Y, 'Smallest', 4, 'Variant', 'gemm');
+        unsetenv('GD_GPU_MEM_LIMIT'); disp(info.kernel);
+        assert(isequal(D, D0) && isequal(I, I0) && strncmp(info.kernel, 'fused (gemm: not enough GPU memory)', 35));
         disp('worst cases ok')" "worst cases ok"
 }
 

@@ -966,6 +966,18 @@ gd_status run_gpu(const gd_matrix &X0, const gd_matrix &Y0, gd_distance metric, 
     knn_gpu<T> g(c, X0, Y0, metric, K, largest, Dout, Iout, icls);
     const char *why = gemm ? gemm_unfit(metric, largest, K, g.mx, g.d) : NULL;
     if (gemm && !why) {
+        /* what the search holds at least (X, its TF32 and by-rows forms,
+         * Y's, a batch of 128 queries' records and candidates): where a
+         * cap or the free memory leaves no room, 'fused' (which needs far
+         * less) */
+        const double es = sizeof(T), np = (double)gd_round_up(g.mx, 128);
+        const double need = (double)g.mx * g.d * es * 2 + np * gd_round_up(g.d, 32) * 4 +
+                            (double)g.my * g.d * (es + 4) + 128.0 * (np / 128 * 16 + 4096 * 4);
+        int64_t room = c.free_bytes();
+        if (c.cap_left() < room) room = c.cap_left();
+        if (need > 0.8 * (double)room) why = "not enough GPU memory";
+    }
+    if (gemm && !why) {
         if (run_gemm(c, g, t)) return c.finish();
         why = "X holds NaN or Inf";
     }
