@@ -19,6 +19,12 @@ setup_file() {
     done
     export PATH="$path"
     unset CUDA_HOME
+    # the kernels' sources built as C++ are never run without CUDA (their
+    # launches are cut out): -O0 for them, as the nvcc install's PTX check
+    # builds; the CPU implementations (cpu.c) keep the build's -O2
+    export NOCUDA_CXXFLAGS="-O0 -std=c++17 -fPIC -fopenmp -Wall -Wno-unknown-pragmas -Wno-unused-variable \
+        -Wno-unused-but-set-variable -Wno-array-bounds -Wno-maybe-uninitialized -Wno-unused-function \
+        -DGD_CUDA_LIB='\"\"'"
     ! command -v nvcc
     install_and_test "s = gd_info (); printf ('reason: %s\n', s.reason); news ('gd');"
     [ "$(grep -c 'nvcc not found' <<< "$install_output")" -eq 1 ]
