@@ -56,8 +56,7 @@ void gd_op_upload(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     const gd_class cls = ic >= 0 ? (gd_class)ic : mxIsSingle(prhs[0]) ? GD_SINGLE : GD_DOUBLE;
     const void *p = mxGetData(prhs[0]);
     const gd_matrix h = gd_host_matrix(p, cls, (int64_t)mxGetM(prhs[0]), (int64_t)mxGetN(prhs[0]));
-    gd_timing t = gd_mex_timing();
-    memset(&t, 0, sizeof t);
+    gd_timing t = gd_mex_timing(); /* its place: the device 'Device' named */
     void *dev = NULL;
     gd_status s = gd_dev_upload(&h, &dev, &t);
     double id;

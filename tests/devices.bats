@@ -50,6 +50,17 @@ with_devices() {
     require_gpu
     with_devices
     octave_ok "check_devices('resident')" "gdArray device cases agree"
+    # the upload runs on the device 'Device' names: a cap on that device
+    # alone refuses it (simulated devices share one GPU, so only the
+    # device's own cap tells where the array went)
+    octave_ok "N = numel(gd_info().devices); A = rand(400, 'single');
+        setenv('GD_GPU_MEM_LIMIT', sprintf('%d:100000', N));
+        expect_error('gd:memory', 'GD_GPU_MEM_LIMIT allows this device', @gdArray, A, 'Device', N);
+        G = gdArray(A, 'Device', 1); unsetenv('GD_GPU_MEM_LIMIT');
+        assert(device(G) == 1 && isequal(gather(G), A));
+        setenv('GD_GPU_MEM_LIMIT', '1:100000');
+        G = gdArray(A, 'Device', N); unsetenv('GD_GPU_MEM_LIMIT');
+        assert(device(G) == N && isequal(gather(G), A)); disp('placed')" "placed"
 }
 
 @test "the parts' threads: kept between calls, ended when the gateway goes, made again after" {
