@@ -32,6 +32,32 @@ check() { octave_ok "check_sgemm('$1')" "cases within bounds"; }
     [[ "$output" == *exact* ]]
 }
 
+@test "sgemm in blocks of C (copies beside kernels): each variant's bits as in one block; split-k sums in one" {
+    require_gpu
+    # GD_BLOCKS=3 cuts even a small product into 3 x 3 blocks, each a
+    # product of its own on alternating streams; odd sizes leave short
+    # last blocks. Fresh random operands, results poisoned first.
+    run octave_run "setenv('GD_POISON', '1');
+        A = randn(1000, 333, 'single'); B = randn(333, 777, 'single'); A(5, :) = NaN; B(:, 9) = Inf;
+        for v = {'tuned', 'k5', 'k4-128-j4-k4', 'k3-32-i2', 'k1-32', 'cublas'}
+          for e = {'pad', 'guard'}
+            setenv('GD_BLOCKS', '1'); C1 = gd_sgemm(A, B, 'Variant', v{1}, 'Edges', e{1});
+            setenv('GD_BLOCKS', '3'); C3 = gd_sgemm(A, B, 'Variant', v{1}, 'Edges', e{1});
+            assert(isequal(typecast(C3(:), 'uint32'), typecast(C1(:), 'uint32')), '%s %s: blocks differ', v{1}, e{1});
+          end
+        end
+        # split-k's slices are each launch's scratch: one block, the same sums
+        setenv('GD_SPLIT', '4'); setenv('GD_BLOCKS', '1'); S1 = gd_sgemm(A, B, 'Variant', 'tuned');
+        setenv('GD_BLOCKS', '3'); S3 = gd_sgemm(A, B, 'Variant', 'tuned');
+        assert(isequal(typecast(S3(:), 'uint32'), typecast(S1(:), 'uint32')));
+        unsetenv('GD_SPLIT'); unsetenv('GD_BLOCKS');
+        E = double(A) * double(B); ok = isfinite(E);
+        assert(max(abs(double(C3(ok)) - E(ok)) ./ max(1, abs(E(ok)))) < 1e-4); disp('blocks same')"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"blocks same"* ]]
+}
+
 @test "double operands are converted to single first" {
     run octave_run "warning('off', 'gd:nogpu'); A = 1 + 2^-30; C = gd_sgemm(A, 1, 'Variant', 'cpu'); assert(class(C), 'single'); assert(C == 1)"
     echo "$output"

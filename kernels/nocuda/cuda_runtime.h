@@ -124,6 +124,11 @@ static inline cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *p, int) { *
 static inline cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t, cudaMemPoolAttr, void *) { GD_NOCUDA_FAIL; }
 static inline cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t, cudaMemPoolAttr, void *) { GD_NOCUDA_FAIL; }
 static inline cudaError_t cudaMemPoolTrimTo(cudaMemPool_t, size_t) { GD_NOCUDA_FAIL; }
+enum cudaMemLocationType { cudaMemLocationTypeDevice = 1 };
+enum cudaMemAccessFlags { cudaMemAccessFlagsProtReadWrite = 3 };
+struct cudaMemLocation { cudaMemLocationType type; int id; };
+struct cudaMemAccessDesc { cudaMemLocation location; cudaMemAccessFlags flags; };
+static inline cudaError_t cudaMemPoolSetAccess(cudaMemPool_t, const cudaMemAccessDesc *, size_t) { GD_NOCUDA_FAIL; }
 static inline cudaError_t cudaMemGetInfo(size_t *f, size_t *t) { *f = *t = 0; GD_NOCUDA_FAIL; }
 template <class T> static inline cudaError_t cudaMalloc(T **p, size_t) { *p = 0; GD_NOCUDA_FAIL; }
 template <class T>

@@ -144,6 +144,9 @@ gd_status split_pdist(const pdist_variant &v, const gd_matrix &X, gd_distance di
     gd_describe(what, sizeof what, "D", 1, P, X.cls);
     gd_status s = gd_out_buffer(&x.out, (size_t)P * gd_class_bytes(X.cls), what);
     if (s) return s;
+    /* (D's pages are faulted in by the parts' own copies, both devices'
+     * at once: touching them first, or beside the parts, was slower on
+     * two H200s, NOTES.md "several devices") */
     return gd_run_parts(nd, idx, pdist_part, &x, t);
 }
 

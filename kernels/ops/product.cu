@@ -100,12 +100,13 @@ struct gd_blocks {
 };
 
 gd_blocks block_grid(const gd_product_op &op, const gd_product_variant &v, gd_class cls,
-                     int64_t m, int64_t k, int64_t n, bool nothing_moves, bool witness)
+                     int64_t m, int64_t k, int64_t n, bool nothing_moves, bool witness,
+                     bool scratch)
 {
     gd_blocks g = {1, 1, m, n};
     /* the integer launchers keep their lanes in one workspace: one block */
     if (!op.panels || op.b_rows || k == 0 || (v.in != GD_PADDED_BT && v.in != GD_RAW) ||
-        nothing_moves || witness || gd_class_is_int(cls))
+        nothing_moves || witness || gd_class_is_int(cls) || v.one_block || scratch)
         return g;
     int64_t qi = m / 2048, qj = n / 2048;
     const char *env = gd_setting_text(GD_SET_BLOCKS);
@@ -152,6 +153,10 @@ struct product_run {
     /* the overlap of the stages' uploads, the blocks' kernels and their
      * downloads (gd_run_product's) */
     gd_pipeline *pl = NULL;
+    /* a divided call's A shared by its parts (NULL: uploaded whole), and
+     * this part's place among them */
+    gd_share *share = NULL;
+    int part = 0, nparts = 1;
     char *h = NULL; /* the host's R, made while the first kernels run */
     char what[128];
     int nb;
@@ -201,7 +206,8 @@ struct product_run {
             kcls = args.witness_cls;
             if (kout.device) *kout.device = NULL;
         }
-        g = block_grid(op, v, cls, m, k, n, devA && devB && keep, wit);
+        const bool scratch = v.scratch_work && v.work_f && k > 0 && v.work_f(p) > 0;
+        g = block_grid(op, v, cls, m, k, n, devA && devB && keep, wit, scratch);
         /* A (x) A, the same array twice, in one block of rows: one upload
          * serves both operands */
         same = B.ptr == A.ptr && B.where == A.where && B.ld == A.ld && n == m && g.bi == 1;
@@ -295,7 +301,21 @@ struct product_run {
         const char *a_blk = NULL, *b_blk = NULL;
         int64_t a_ld = mi, b_ld = b_tight;
         if (mi && k) {
-            if (!devA) {
+            if (!devA && share) {
+                /* this part's share of the block's columns (contiguous
+                 * in it), from the host; the others' come from their
+                 * devices below, once B's block is on its way */
+                a_blk = (const char *)dA + (size_t)(i0 * k) * es;
+                int64_t k0, k1;
+                gd_part_range(k, 1, part, nparts, &k0, &k1);
+                const char *mine = a_blk + (size_t)(k0 * mi) * es;
+                if (k1 > k0 && !pl->upload((void *)mine, (size_t)mi * es,
+                                           (const char *)A.ptr + (size_t)(i0 + k0 * A.ld) * es,
+                                           (size_t)A.ld * es, (size_t)mi * es, (size_t)(k1 - k0),
+                                           "copy of A to the GPU"))
+                    return c.status();
+                if ((s = gd_share_put(share, part, q, mine, gd_copy_stream()))) return s;
+            } else if (!devA) {
                 a_blk = (const char *)dA + (size_t)(i0 * k) * es;
                 if (!pl->upload((void *)a_blk, (size_t)mi * es, (const char *)A.ptr + (size_t)i0 * es,
                                 (size_t)A.ld * es, (size_t)mi * es, (size_t)k,
@@ -339,6 +359,15 @@ struct product_run {
                 b_ld = B.ld;
             }
         }
+        if (mi && k && !devA && share)
+            for (int r = 0; r < nparts; ++r) {
+                int64_t k0, k1;
+                gd_part_range(k, 1, r, nparts, &k0, &k1);
+                if (r != part && k1 > k0 &&
+                    (s = gd_share_get(share, part, r, q, (char *)a_blk + (size_t)(k0 * mi) * es,
+                                      (size_t)((k1 - k0) * mi) * es, st)))
+                    return s;
+            }
         c.begin(GD_PHASE_PREP, st);
         if (k > 0 && !raw) {
             gd_plan b = p;
@@ -496,22 +525,34 @@ struct product_run {
 
 gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
                          gd_class cls, const gd_matrix &A0, const gd_matrix &B0, gd_out out,
-                         const gd_op_args &args, gd_timing *t)
+                         const gd_op_args &args, gd_timing *t, gd_share *share, int part,
+                         int nparts)
 {
     gd_launcher run = cls == GD_SINGLE ? v.run_f : cls == GD_DOUBLE ? v.run_d : v.run_i;
-    if (!run)
+    if (!run) {
+        if (share) gd_share_end(share, part, false);
         return gd_fail(GD_ERR_VARIANT, "variant '%s' has no %s kernel", v.info.name,
                        gd_class_name(cls));
+    }
     if (out.device) *out.device = NULL;
     gd_call c(t, v.info.name);
-    if (!c.ok()) return c.finish();
+    /* the call's end: a share's parts meet first (none frees what another
+     * still pulls from) */
+    auto finish = [&] {
+        if (share) gd_share_end(share, part, c.ok());
+        return c.finish();
+    };
+    if (!c.ok()) return finish();
     /* a part on another device than its resident operands': its pieces
      * of them copied here, peer to peer */
     gd_local here;
     gd_matrix A, B;
-    if (!c.check(here.take2(&A0, &B0, &A, &B))) return c.finish();
+    if (!c.check(here.take2(&A0, &B0, &A, &B))) return finish();
     product_run r(c, op, v, cls, A, B, out, t);
     r.plan(args);
+    r.share = share;
+    r.part = part;
+    r.nparts = nparts;
     gd_pipeline pl(c, r.st, r.st2);
     r.pl = &pl;
     const int stages = r.g.bi > r.g.bj ? r.g.bi : r.g.bj;
@@ -532,7 +573,7 @@ gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
         snprintf(what, sizeof what, "%s kernel", op.name);
         if (c.wait(r.st, what) && v.after && r.k > 0) v.after(r.p, cls, t);
     }
-    return c.finish();
+    return finish();
 }
 
 
@@ -636,7 +677,10 @@ struct split_ctx {
     /* a resident result: R and K on device home (CUDA ordinal home_ord) */
     void *dR, *dK;
     int home, home_ord;
+    /* A on the host, uploaded once in all (NULL: by every part whole) */
+    gd_share *share;
 };
+
 
 /* a part's resident panel (bytes at src, on this thread's device) into
  * its place at dst on the result's device; src freed after */
@@ -681,7 +725,7 @@ gd_status product_part(void *c, int i, int nparts, gd_timing *t)
         kout.ptr = args.witness ? (char *)x.kout.ptr + (size_t)(j0 * x.m) * kes : NULL;
     }
     if (args.witness) args.witness = &kout;
-    gd_status s = gd_run_product(*x.op, *x.v, x.cls, *x.A, B, out, args, t);
+    gd_status s = gd_run_product(*x.op, *x.v, x.cls, *x.A, B, out, args, t, x.share, i, nparts);
     if (s || !x.dR) return s;
     const size_t cells = (size_t)((j1 - j0) * x.m);
     s = panel_home(x, (char *)x.dR + (size_t)(j0 * x.m) * es, pR, cells * es, "R");
@@ -692,6 +736,21 @@ gd_status product_part(void *c, int i, int nparts, gd_timing *t)
     return s;
 }
 } // namespace
+
+/* A on the host is shared by the parts where each has columns to
+ * compute (a part that computes nothing would put no share) and the
+ * devices allow it (gd_share_make); the stages are A's blocks of rows,
+ * the same in every part (the blocks of rows depend on m alone) */
+static gd_share *share_a(const split_ctx &x, int nd, const int *idx)
+{
+    if (x.A->where != GD_HOST || x.A->cols == 0) return NULL;
+    for (int i = 0; i < nd; ++i) {
+        int64_t j0, j1;
+        gd_part_range(x.n, x.mult, i, nd, &j0, &j1);
+        if (j1 == j0) return NULL;
+    }
+    return gd_share_make(nd, idx, GD_MAX_SIDE);
+}
 
 static gd_status split_product(const gd_product_op &op, const gd_product_variant &v,
                                gd_class cls, const gd_matrix &A, const gd_matrix &B, gd_out out,
@@ -727,7 +786,11 @@ static gd_status split_product(const gd_product_op &op, const gd_product_variant
         /* the allocations are done before another device's copy engine
          * writes them */
         if (!s) s = gd_cuda(cudaStreamSynchronize(gd_alloc_stream()), "device allocation");
-        if (!s) s = gd_run_parts(nd, idx, product_part, &x, t);
+        if (!s) {
+            x.share = share_a(x, nd, idx);
+            s = gd_run_parts(nd, idx, product_part, &x, t);
+            gd_share_free(x.share);
+        }
         gd_timing et = {};
         s = gd_end_call(s, &al, &et); /* kept on success, freed on failure */
         if (s) return s;
@@ -745,7 +808,10 @@ static gd_status split_product(const gd_product_op &op, const gd_product_variant
         s = gd_out_buffer(&x.kout, cells * gd_class_bytes(args.witness_cls), what);
     }
     if (s) return s;
-    return gd_run_parts(nd, idx, product_part, &x, t);
+    x.share = share_a(x, nd, idx);
+    s = gd_run_parts(nd, idx, product_part, &x, t);
+    gd_share_free(x.share);
+    return s;
 }
 
 gd_status gd_product(const gd_product_op &op, const gd_product_variant *table,

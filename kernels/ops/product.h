@@ -91,6 +91,12 @@ struct gd_product_variant { /* a row: designated initializers, the rest as here 
      * in the raw layout (A m x k, B k x n, as Octave holds them, with their
      * leading dimensions) in one block, and C is m x n in their class. */
     gd_launcher run_i = NULL;
+    /* blocks of C (op.panels) are not made for this variant: where its
+     * sums depend on the launch's shape (cuBLAS chooses its kernel by
+     * it), or, with scratch_work, where the plan needs a workspace, which
+     * is then each launch's scratch (sgemm's split-k slices) while blocks
+     * run side by side on two streams */
+    bool one_block = false, scratch_work = false;
 };
 
 /* What the operation is: its padding value (it must not change a result),
@@ -148,10 +154,14 @@ gd_status gd_product(const gd_product_op &op, const gd_product_variant *table,
  * included): an operand of those runs a variant's run_i. */
 static inline bool gd_class_is_int(gd_class c) { return c != GD_SINGLE && c != GD_DOUBLE; }
 
-/* Runs variant v on the GPU; A and B are of class cls (host or device). */
+/* Runs variant v on the GPU; A and B are of class cls (host or device).
+ * As part part of nparts of a divided call, A on the host may be shared
+ * (gd_share, runtime.h): each stage's block of A is uploaded a share by
+ * each part, the rest pulled from the others. */
 gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
                          gd_class cls, const gd_matrix &A, const gd_matrix &B, gd_out out,
-                         const gd_op_args &args, gd_timing *t);
+                         const gd_op_args &args, gd_timing *t, gd_share *share = NULL,
+                         int part = 0, int nparts = 1);
 
 /* For 'auto': whether a GPU is usable (*gpu); when none is, t->fallback
  * says why. Fails only for a device that is there but broken. */

@@ -359,36 +359,223 @@ extern "C" gd_status gd_run_parts(int n, const int idx[GD_MAX_DEVICES], gd_part_
             len += snprintf(t->device + len, sizeof t->device - len, "%s%s", i ? " + " : "",
                             jobs[i].name);
     }
-    /* a device's failure names it; a failure of the input is the input's */
+    /* a device's failure names it; a failure of the input is the input's;
+     * a part that stopped (GD_ERR_INTERRUPT) may have stopped because
+     * another failed (gd_share_get): it is told last */
     for (int i = 0; i < n; ++i)
         if (jobs[i].s == GD_ERR_MEMORY || jobs[i].s == GD_ERR_CUDA || jobs[i].s == GD_ERR_NOGPU)
             return gd_fail(jobs[i].s, "device %d (%s): %s", idx[i] + 1,
                            jobs[i].name[0] ? jobs[i].name : "not started", jobs[i].msg);
     for (int i = 0; i < n; ++i)
+        if (jobs[i].s && jobs[i].s != GD_ERR_INTERRUPT)
+            return gd_fail(jobs[i].s, "%s", jobs[i].msg);
+    for (int i = 0; i < n; ++i)
         if (jobs[i].s) return gd_fail(jobs[i].s, "%s", jobs[i].msg);
     return GD_OK;
 }
 
+/* ---------------------------------------------------------------------
+ * An operand shared by the parts (gd_share, runtime.h). The slots are
+ * the parts' shares of each stage: where each is and the event after
+ * which it is there (made on its part's device, as a stream that records
+ * it must be); each part's pulls run on a stream of their own, so that a
+ * pull waiting for another device's upload holds back none of this
+ * device's own copies; the event at the end of a part's pulls is what the
+ * others wait for before their memory goes. */
+static void enable_peer(int dst_ord, int src_ord);
+
+struct gd_share {
+    int n, stages;
+    int idx[GD_MAX_DEVICES], ord[GD_MAX_DEVICES];
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int done, failed;
+    const void *ptr[GD_MAX_SIDE][GD_MAX_DEVICES];
+    bool put[GD_MAX_SIDE][GD_MAX_DEVICES];
+    cudaEvent_t put_ev[GD_MAX_SIDE][GD_MAX_DEVICES]; /* on the putting part's device */
+    cudaEvent_t got_ev[GD_MAX_DEVICES];              /* a part's last pull, on its device */
+    cudaEvent_t end_ev[GD_MAX_DEVICES];              /* all of a part's pulls, likewise */
+    cudaStream_t pull[GD_MAX_DEVICES];
+};
+
+static void share_objects_free(gd_share *x)
+{
+    int here = 0;
+    cudaGetDevice(&here);
+    for (int p = 0; p < x->n; ++p) {
+        cudaSetDevice(x->ord[p]);
+        for (int q = 0; q < x->stages; ++q)
+            if (x->put_ev[q][p]) cudaEventDestroy(x->put_ev[q][p]);
+        if (x->got_ev[p]) cudaEventDestroy(x->got_ev[p]);
+        if (x->end_ev[p]) cudaEventDestroy(x->end_ev[p]);
+        if (x->pull[p]) cudaStreamDestroy(x->pull[p]);
+    }
+    cudaSetDevice(here);
+    cudaGetLastError();
+}
+
+extern "C" gd_share *gd_share_make(int n, const int idx[GD_MAX_DEVICES], int stages)
+{
+    if (n < 2 || stages < 1 || stages > GD_MAX_SIDE || gd_devices_simulated() ||
+        gd_setting_is(GD_SET_SHARE, "0"))
+        return NULL;
+    int ord[GD_MAX_DEVICES];
+    for (int p = 0; p < n; ++p) {
+        ord[p] = gd_device_ordinal(idx[p]);
+        for (int r = 0; r < p; ++r)
+            if (ord[r] == ord[p]) return NULL;
+    }
+    for (int p = 0; p < n; ++p)
+        for (int r = 0; r < n; ++r) {
+            int can = 0;
+            if (r != p && (cudaDeviceCanAccessPeer(&can, ord[p], ord[r]) != cudaSuccess || !can)) {
+                cudaGetLastError();
+                return NULL;
+            }
+        }
+    gd_share *x = (gd_share *)calloc(1, sizeof *x);
+    if (!x) return NULL;
+    x->n = n;
+    x->stages = stages;
+    memcpy(x->idx, idx, sizeof x->idx);
+    memcpy(x->ord, ord, sizeof ord);
+    int here = 0;
+    cudaGetDevice(&here);
+    bool ok = true;
+    for (int p = 0; p < n && ok; ++p) {
+        for (int r = 0; r < p; ++r) enable_peer(ord[p], ord[r]);
+        ok = cudaSetDevice(ord[p]) == cudaSuccess &&
+             cudaStreamCreateWithFlags(&x->pull[p], cudaStreamNonBlocking) == cudaSuccess &&
+             cudaEventCreateWithFlags(&x->got_ev[p], cudaEventDisableTiming) == cudaSuccess &&
+             cudaEventCreateWithFlags(&x->end_ev[p], cudaEventDisableTiming) == cudaSuccess;
+        for (int q = 0; q < stages && ok; ++q)
+            ok = cudaEventCreateWithFlags(&x->put_ev[q][p], cudaEventDisableTiming) == cudaSuccess;
+    }
+    cudaSetDevice(here);
+    if (!ok) { /* no share: the parts upload A whole, as without one */
+        cudaGetLastError();
+        share_objects_free(x);
+        free(x);
+        return NULL;
+    }
+    pthread_mutex_init(&x->mu, NULL);
+    pthread_cond_init(&x->cv, NULL);
+    return x;
+}
+
+extern "C" void gd_share_free(gd_share *x)
+{
+    if (!x) return;
+    share_objects_free(x);
+    pthread_cond_destroy(&x->cv);
+    pthread_mutex_destroy(&x->mu);
+    free(x);
+}
+
+extern "C" gd_status gd_share_put(gd_share *x, int part, int q, const void *ptr, cudaStream_t st)
+{
+    if (q < 0 || q >= x->stages)
+        return gd_fail(GD_ERR_INPUT, "internal: stage %d of a share of %d", q, x->stages);
+    const gd_status s = gd_cuda(cudaEventRecord(x->put_ev[q][part], st), "sharing A's block");
+    pthread_mutex_lock(&x->mu);
+    if (s) {
+        x->failed = 1;
+    } else {
+        x->ptr[q][part] = ptr;
+        x->put[q][part] = true;
+    }
+    pthread_cond_broadcast(&x->cv);
+    pthread_mutex_unlock(&x->mu);
+    return s;
+}
+
+extern "C" gd_status gd_share_get(gd_share *x, int part, int r, int q, void *dst, size_t bytes,
+                                  cudaStream_t st)
+{
+    pthread_mutex_lock(&x->mu);
+    while (!x->put[q][r] && !x->failed) pthread_cond_wait(&x->cv, &x->mu);
+    const bool there = x->put[q][r];
+    const void *src = x->ptr[q][r];
+    pthread_mutex_unlock(&x->mu);
+    if (!there)
+        return gd_fail(GD_ERR_INTERRUPT, "stopped: another device's part of the call failed");
+    char what[96];
+    snprintf(what, sizeof what, "copy of A's block from device %d to device %d",
+             x->idx[r] + 1, x->idx[part] + 1);
+    const cudaStream_t pl = x->pull[part];
+    gd_status s;
+    if ((s = gd_cuda(cudaStreamWaitEvent(pl, x->put_ev[q][r], 0), what)) ||
+        (s = gd_peer_copy(dst, x->ord[part], src, x->ord[r], bytes, pl, what)) ||
+        (s = gd_cuda(cudaEventRecord(x->got_ev[part], pl), what)) ||
+        (s = gd_cuda(cudaStreamWaitEvent(st, x->got_ev[part], 0), what)))
+        return s;
+    return GD_OK;
+}
+
+extern "C" void gd_share_end(gd_share *x, int part, bool ok)
+{
+    /* the end of this part's pulls (on an idle stream: at once); where it
+     * cannot be recorded, the pulls are waited for here */
+    if (cudaEventRecord(x->end_ev[part], x->pull[part]) != cudaSuccess)
+        cudaStreamSynchronize(x->pull[part]);
+    cudaGetLastError();
+    pthread_mutex_lock(&x->mu);
+    ++x->done;
+    if (!ok) x->failed = 1;
+    pthread_cond_broadcast(&x->cv);
+    while (x->done < x->n) pthread_cond_wait(&x->cv, &x->mu);
+    pthread_mutex_unlock(&x->mu);
+    /* no part's pulls read this part's memory after this */
+    for (int r = 0; r < x->n; ++r)
+        if (r != part) cudaEventSynchronize(x->end_ev[r]);
+    cudaGetLastError();
+}
+
 /* copies between devices: peer access is enabled once for each pair that
- * has it (then the copy engines move the bytes over NVLink or PCIe
- * directly); without it the driver stages through host memory */
+ * has it, both ways (then the copy engines move the bytes over NVLink or
+ * PCIe directly); without it the driver stages through host memory.
+ * Memory from a device's stream-ordered pool (memory.cu) is not covered
+ * by cudaDeviceEnablePeerAccess: the pool itself is opened to the peer
+ * (cudaMemPoolSetAccess), else a copy between two pools' memory may not
+ * go directly (NOTES.md, "several devices"). */
 static unsigned char g_peer_tried[GD_MAX_DEVICES][GD_MAX_DEVICES];
 static pthread_mutex_t g_peer_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* device user's kernels and copy engines may read and write what owner's
+ * pool holds */
+static void open_pool(int owner_ord, int user_ord)
+{
+    cudaMemPool_t pool;
+    if (cudaDeviceGetDefaultMemPool(&pool, owner_ord) == cudaSuccess) {
+        cudaMemAccessDesc ad;
+        memset(&ad, 0, sizeof ad);
+        ad.location.type = cudaMemLocationTypeDevice;
+        ad.location.id = user_ord;
+        ad.flags = cudaMemAccessFlagsProtReadWrite;
+        cudaMemPoolSetAccess(pool, &ad, 1);
+    }
+    cudaGetLastError(); /* no pool, or not to be had: the copy goes anyway */
+}
 
 static void enable_peer(int dst_ord, int src_ord)
 {
     pthread_mutex_lock(&g_peer_lock);
     if (!g_peer_tried[dst_ord][src_ord]) {
-        int can = 0;
         int here = 0;
         cudaGetDevice(&here);
-        if (cudaDeviceCanAccessPeer(&can, dst_ord, src_ord) == cudaSuccess && can &&
-            cudaSetDevice(dst_ord) == cudaSuccess) {
-            cudaDeviceEnablePeerAccess(src_ord, 0);
-            cudaSetDevice(here);
+        const int pair[2] = {dst_ord, src_ord};
+        for (int w = 0; w < 2; ++w) {
+            const int a = pair[w], b = pair[1 - w];
+            int can = 0;
+            if (cudaDeviceCanAccessPeer(&can, a, b) == cudaSuccess && can &&
+                cudaSetDevice(a) == cudaSuccess) {
+                cudaDeviceEnablePeerAccess(b, 0);
+                open_pool(b, a);
+            }
+            cudaGetLastError(); /* enabled already, or not to be had */
+            g_peer_tried[a][b] = 1;
         }
-        cudaGetLastError(); /* enabled already, or not to be had: the copy goes anyway */
-        g_peer_tried[dst_ord][src_ord] = 1;
+        cudaSetDevice(here);
     }
     pthread_mutex_unlock(&g_peer_lock);
 }

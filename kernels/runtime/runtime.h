@@ -67,6 +67,38 @@ int gd_call_devices(const gd_place *at, int resident, int divides_resident, doub
 typedef gd_status (*gd_part_fn)(void *ctx, int part, int nparts, gd_timing *t);
 gd_status gd_run_parts(int n, const int idx[GD_MAX_DEVICES], gd_part_fn fn, void *ctx,
                        gd_timing *t);
+
+/* An operand the parts of a divided call share (the products' A, which
+ * every part reads whole): each stage's piece of it goes up from the host
+ * once, a share of it by each part, and every part pulls the others'
+ * shares from their devices, peer to peer, instead of every device
+ * uploading the whole piece. The parts meet in it without waiting for
+ * one another's threads more than the copies need: a part puts its share
+ * of a stage (gd_share_put) before it gets the others' (gd_share_get), so
+ * no part waits for one that waits for it; and every part ends with
+ * gd_share_end on every path, which waits until no part's pulls read its
+ * memory any more. */
+struct gd_share;
+/* For parts on devices idx[0..n-1], each stage q < stages (at most
+ * GD_MAX_SIDE): NULL where it cannot serve (fewer than two parts,
+ * simulated devices, two parts on one device, a pair without peer access,
+ * GD_SHARE=0); the parts then upload the operand whole, each. */
+gd_share *gd_share_make(int n, const int idx[GD_MAX_DEVICES], int stages);
+/* After every part's gd_share_end. */
+void gd_share_free(gd_share *x);
+/* part's share of stage q is at ptr on its device once the work queued
+ * so far on stream st is done. */
+gd_status gd_share_put(gd_share *x, int part, int q, const void *ptr, cudaStream_t st);
+/* part r's share of stage q, bytes, into dst on part's device (this
+ * thread's), by this device's copy engine on a stream of the share's;
+ * stream st waits for it. Waits on the host for r's gd_share_put: where
+ * r has failed instead, fails with GD_ERR_INTERRUPT (the call's failure
+ * is r's). */
+gd_status gd_share_get(gd_share *x, int part, int r, int q, void *dst, size_t bytes,
+                       cudaStream_t st);
+/* part has done with x (ok: it put every stage's share): waits until
+ * every part has, and every part's pulls have finished. */
+void gd_share_end(gd_share *x, int part, bool ok);
 /* bytes from device src_ord's memory to device dst_ord's, on stream st
  * of dst (the current device); peer access enabled first where the pair
  * has it */

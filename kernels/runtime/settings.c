@@ -33,6 +33,9 @@ static const struct {
                                       "decides), for experiments and tests"},
     [GD_SET_KNN_PIECES] = {"GD_KNN_PIECES", "1: nearest neighbours upload X in one piece (no "
                                             "overlap of the upload; the bench's comparison)"},
+    [GD_SET_SHARE] = {"GD_SHARE", "0: each device of a divided product uploads A whole (else "
+                                  "each uploads a share and pulls the others' from their "
+                                  "devices)"},
     [GD_SET_POISON] = {"GD_POISON", "set (to anything): outputs on the device are filled with "
                                     "0xCD bytes before the kernels run, so an element a kernel "
                                     "fails to write shows (tests)"},
