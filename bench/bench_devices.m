@@ -40,7 +40,8 @@ function [D, info] = ap (varargin)
   [D, ~, info] = gd_apsp (varargin{:});
 endfunction
 
-function [R, info] = knn (varargin)
+function [R, info] = p2 (varargin)
+  ## gd_pdist2's D and its info (the third output)
   [R, ~, info] = gd_pdist2 (varargin{:});
 endfunction
 
@@ -70,10 +71,10 @@ cases = {
   "pdist euclidean single", sprintf("%d x 128", sc(65536)), ...
     @() randn(sc(65536), 128, "single"), @(X, d) gd_pdist(X, "Devices", d);
   "pdist2 euclidean single", sprintf("%d x %d x 128", sc(32768), sc(32768)), ...
-    @() randn(sc(32768), 128, "single"), @(X, d) gd_pdist2(X, X, "Devices", d);
+    @() randn(sc(32768), 128, "single"), @(X, d) p2(X, X, "Devices", d);
   "kNN single, K = 100", sprintf("%d queries, %d points, d = 128", sc(10000), sc(1000000)), ...
     @() {randn(sc(1000000), 128, "single"), randn(sc(10000), 128, "single")}, ...
-    @(XY, d) knn(XY{1}, XY{2}, "Smallest", 100, "Devices", d);
+    @(XY, d) p2(XY{1}, XY{2}, "Smallest", 100, "Devices", d);
   "apsp single (D)", sprintf("n = %d", sc(16384)), ...
     @() rand(sc(16384), "single"), @(W, d) ap(W, "Devices", d);
   "apsp single (D)", sprintf("n = %d", sc(8192)), ...
