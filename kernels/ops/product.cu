@@ -681,7 +681,6 @@ struct split_ctx {
     gd_share *share;
 };
 
-
 /* a part's resident panel (bytes at src, on this thread's device) into
  * its place at dst on the result's device; src freed after */
 gd_status panel_home(const split_ctx &x, void *dst, void *src, size_t bytes, const char *label)

@@ -525,9 +525,10 @@ extern "C" void gd_share_end(gd_share *x, int part, bool ok)
     pthread_cond_broadcast(&x->cv);
     while (x->done < x->n) pthread_cond_wait(&x->cv, &x->mu);
     pthread_mutex_unlock(&x->mu);
-    /* no part's pulls read this part's memory after this */
-    for (int r = 0; r < x->n; ++r)
-        if (r != part) cudaEventSynchronize(x->end_ev[r]);
+    /* no part's pulls read this part's memory after this, nor write it
+     * (its own: on a failed call its kernels' streams, which wait for
+     * them, are not waited for) */
+    for (int r = 0; r < x->n; ++r) cudaEventSynchronize(x->end_ev[r]);
     cudaGetLastError();
 }
 
