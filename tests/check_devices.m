@@ -221,7 +221,7 @@ function check_devices (which)
   ncase += 2;
 
   ## GD_DEVICES sets the default; 'all' takes every device for work that
-  ## pays (2^36 steps a device for min-plus)
+  ## pays (2^35 steps a device for min-plus), and one below twice that
   setenv ("GD_DEVICES", sprintf ("[%d 1]", N));
   [~, ~, ie] = gd_minplus (A, B);
   setenv ("GD_DEVICES", "1");
@@ -234,11 +234,16 @@ function check_devices (which)
   if (! isequal (ia.devices, 1))
     error ("check_devices: a small product took %s by default", mat2str (ia.devices));
   endif
-  n = ceil ((N * 2^36) ^ (1/3)) + 1;
+  n = ceil ((N * 2^35) ^ (1/3)) + 1;
   G = rand (n, "single");
   [Ra, ~, ia] = gd_minplus (G, G);
   same (Ra, gd_minplus (G, G, "Devices", 1), ia, all_, "minplus 'all' by default");
-  ncase += 2;
+  G = rand (floor ((2 * 2^35) ^ (1/3)) - 2, "single");
+  [~, ~, ia] = gd_minplus (G, G);
+  if (! isequal (ia.devices, 1))
+    error ("check_devices: a product below two devices' share took %s", mat2str (ia.devices));
+  endif
+  ncase += 3;
 
   printf ("%d device cases agree on %d devices\n", ncase, N);
 endfunction

@@ -717,11 +717,12 @@ gd_status cpu_minplus(gd_class cls, const void *A, const void *B, void *R, int *
 // 2^17 steps the host finishes before a GPU round trip would; resident
 // data that small goes to v1, which needs no layout preparation (a call
 // on a 16 x 16 gdArray: 106 us against v5's 159, bench/results).
-// 'all' devices divide a product where each gets 2^36 steps or more
-// (n = 4096 a device: 3 ms of single, 24 of double on an H100); below,
-// the second device's start, its copy of A and the threads cost more than
-// they save (bench/results: the devices table).
-const double SPLIT_MIN = 68719476736.0;
+// 'all' devices divide a product where each gets 2^35 steps or more (n =
+// 4096 on two devices: with A shared, host to host 9.9 -> 7.7 ms on two
+// H200s and 15.0 -> 12.2 on two H100s, where uploading A whole each it
+// was 9.7 -> 8.4); below, the second device's start and the threads cost
+// about what they save (bench/results: the devices tables).
+const double SPLIT_MIN = 34359738368.0;
 const gd_product_op OP = {.name = "min-plus",
                           .pad = NAN,
                           .empty_k = INFINITY,
