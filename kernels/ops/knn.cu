@@ -35,6 +35,7 @@
 #include "tiles/norm2.h"
 #include "ops/product.h"
 #include "runtime/call.h"
+#include "runtime/layout.cuh"
 #include "tiles/tile.cuh"
 
 #include <math.h>
@@ -864,24 +865,6 @@ template <class T> struct knn_gpu {
     }
 };
 
-// the queries' rows j[0 .. ns) of Y (my x d) into Ys (ns x d)
-template <class T>
-__global__ void gather_rows(const T *Y, int64_t my, int64_t d, const int32_t *j, int64_t ns, T *Ys)
-{
-    const int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
-    if (e < ns * d) Ys[e] = Y[j[e % ns] + my * (e / ns)];
-}
-// their D and I (K x ns) into the columns j of D and I (K x my)
-template <class T>
-__global__ void scatter_cols(const T *Ds, const int32_t *Is, int64_t K, const int32_t *j,
-                             int64_t ns, T *D, int32_t *I)
-{
-    const int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
-    if (e >= ns * K) return;
-    const int64_t r = e / K, k = e % K;
-    D[j[r] * K + k] = Ds[e];
-    I[j[r] * K + k] = Is[e];
-}
 
 /* Why the gemm variant does not serve a search (NULL: it does). */
 const char *gemm_unfit(gd_distance metric, int largest, int64_t K, int64_t mx, int64_t d)
@@ -970,9 +953,8 @@ gd_status run_gpu(const gd_matrix &X0, const gd_matrix &Y0, gd_distance metric, 
          * Y's, a batch of 128 queries' records and candidates): where a
          * cap or the free memory leaves no room, 'fused' (which needs far
          * less) */
-        const double es = sizeof(T), np = (double)gd_round_up(g.mx, 128);
-        const double need = (double)g.mx * g.d * es * 2 + np * gd_round_up(g.d, 32) * 4 +
-                            (double)g.my * g.d * (es + 4) + 128.0 * (np / 128 * 16 + 4096 * 4);
+        const double need = (double)g.mx * g.d * sizeof(T) +
+                            (double)gd_knn_gemm_bytes(g.mx, g.my, g.d, sizeof(T), 0);
         int64_t room = c.free_bytes();
         if (c.cap_left() < room) room = c.cap_left();
         if (need > 0.8 * (double)room) why = "not enough GPU memory";
@@ -1172,9 +1154,8 @@ extern "C" gd_status gd_knn(const char *name, const gd_matrix *X, const gd_matri
         /* the gemm variant where it serves and pays (its preparation
          * and selection cost some milliseconds a call: from 2^33 (pair,
          * feature) triples, 8192 queries among 8192 points of 128) */
-        if (v == 0 && t->ops >= AUTO_GEMM_FROM &&
-            (metric == GD_EUCLIDEAN || metric == GD_SQEUCLIDEAN) && !largest &&
-            !gd_knn_gemm_unfit(mx, K, d) && (mx + 127) / 128 >= AUTO_GEMM_TILES_K * K)
+        if (v == 0 && t->ops >= AUTO_GEMM_FROM && !gemm_unfit(dist, largest, K, mx, d) &&
+            (mx + 127) / 128 >= AUTO_GEMM_TILES_K * K)
             v = 2;
     } else {
         for (int i = 0; i < NVARIANTS; ++i)

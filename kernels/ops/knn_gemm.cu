@@ -555,6 +555,38 @@ const char *gd_knn_gemm_unfit(int64_t mx, int64_t K, int64_t d)
     return NULL;
 }
 
+namespace {
+/* The search's device memory beside X: one allocation for the rows' forms
+ * and the bound's parts (a call holds few allocations): Xt, Yt (TF32
+ * rows), Xr, Yr (the rows as given, by rows), the bound's parts, the
+ * centre, the flags, each at off[i]; and, for each query of a batch, its
+ * records (one a tile of points) and candidates */
+struct gemm_memory {
+    size_t off[9], forms, per_query;
+    gemm_memory(int64_t mx, int64_t my, int64_t d, size_t es)
+    {
+        const int64_t ntiles = (mx + TN - 1) / TN, np = ntiles * TN;
+        const int64_t mq = (my + TM - 1) / TM * TM, dp = (d + KC - 1) / KC * KC;
+        const size_t sz[9] = {(size_t)(np * dp) * 4, (size_t)(mq * dp) * 4,
+                              (size_t)(mx * d) * es, (size_t)(my * d) * es,
+                              (size_t)(2 * np + 2 * mq) * 4, (size_t)d * es, (size_t)(2 * my),
+                              sizeof(int), 0};
+        forms = 0;
+        for (int i = 0; i < 9; ++i) {
+            off[i] = forms;
+            forms += (sz[i] + 255) / 256 * 256;
+        }
+        per_query = (size_t)ntiles * (sizeof(float) + sizeof(lrec)) + CAP * 4 + 16;
+    }
+};
+} // namespace
+
+size_t gd_knn_gemm_bytes(int64_t mx, int64_t my, int64_t d, size_t es, int64_t batch)
+{
+    const gemm_memory g(mx, my, d, es);
+    return g.forms + (size_t)(batch > TM ? batch : TM) * g.per_query;
+}
+
 template <class T>
 int64_t gd_knn_gemm(gd_call &c, const gd_knn_gemm_args &a, unsigned char *fell, bool *all)
 {
@@ -566,20 +598,10 @@ int64_t gd_knn_gemm(gd_call &c, const gd_knn_gemm_args &a, unsigned char *fell, 
     const double ut = sizeof(T) == 4 ? 0x1p-10 : 0x1p-10 + 0x1p-24;
     const double kappa = gd_knn_kappa(d, 0x1p-24, ut);
     char what[128];
-    /* one allocation for the rows' forms and the bound's parts (a call
-     * holds few allocations): Xt, Yt (TF32 rows), Xr, Yr (the rows as
-     * given, by rows), the bound's parts, the centre, the flags */
-    size_t off[9], at = 0;
-    const size_t sz[9] = {(size_t)(np * dp) * 4, (size_t)(mq * dp) * 4,
-                          (size_t)(mx * d) * sizeof(T), (size_t)(my * d) * sizeof(T),
-                          (size_t)(2 * np + 2 * mq) * 4, (size_t)d * sizeof(T), (size_t)(2 * my),
-                          sizeof(int), 0};
-    for (int i = 0; i < 9; ++i) {
-        off[i] = at;
-        at += (sz[i] + 255) / 256 * 256;
-    }
+    const gemm_memory mem(mx, my, d, sizeof(T));
+    const size_t *off = mem.off;
     gd_describe(what, sizeof what, "the TF32 rows, the rows and the bound", np + mq, dp, GD_SINGLE);
-    char *w = (char *)c.alloc(at, what);
+    char *w = (char *)c.alloc(mem.forms, what);
     if (!c.ok()) return -1;
     float *Xt = (float *)(w + off[0]), *Yt = (float *)(w + off[1]);
     T *Xr = (T *)(w + off[2]), *Yr = (T *)(w + off[3]);
@@ -591,16 +613,14 @@ int64_t gd_knn_gemm(gd_call &c, const gd_knn_gemm_args &a, unsigned char *fell, 
     unsigned char *dfell = qbad + my;
     /* the records of a batch of query tiles within a quarter of what is
      * free (and of the cap); the candidates beside them */
-    const int64_t per_q = ntiles * (int64_t)(sizeof(float) + sizeof(lrec)) + CAP * 4 + 16;
+    const int64_t per_q = (int64_t)mem.per_query;
     int64_t budget = c.free_bytes() / 4;
     if (c.cap_left() / 2 < budget) budget = c.cap_left() / 2;
     int64_t batch = budget / per_q / TM * TM;
     if (batch < TM) batch = TM;
     if (batch > mq) batch = mq;
     gd_describe(what, sizeof what, "the tiles' records and the candidates", batch, ntiles, GD_SINGLE);
-    float *U = (float *)c.alloc((size_t)(batch * ntiles) * (sizeof(float) + sizeof(lrec)) +
-                                    (size_t)(batch * CAP) * 4 + (size_t)(3 * batch) * 4,
-                                what);
+    float *U = (float *)c.alloc((size_t)batch * mem.per_query, what);
     if (!c.ok()) return -1;
     int *cand = (int *)((char *)U + (size_t)(batch * ntiles) * (sizeof(float) + sizeof(lrec)));
     int *qi = cand + batch * CAP;
