@@ -17,6 +17,8 @@ struct gd_knn_gemm_args {
     int64_t ldx, ldy;      /* their leading dimensions */
     int64_t mx, my, d, K;  /* points, queries, features, neighbours */
     bool root;             /* euclidean (else squaredeuclidean) */
+    bool largest;          /* the K largest (else the K smallest): the
+                              same passes on -f's bounds */
     void *D;               /* K x my, ld K, on the device */
     int32_t *I;            /* likewise, 1-based rows of X */
 };
