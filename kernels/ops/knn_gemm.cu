@@ -5,7 +5,7 @@
  * The K largest are the K smallest of -f: the same passes on -f's bounds
  * (a row's parts -(n - b) up and -(n + b) down, the product's coefficient
  * +2), the cut's slack taken on |tau|, the re-rank's keys in the largest's
- * order. Below, f, U and L are those of the search's order. */
+ * order. Below, f, U and L are those of the search's order.
  *
  *   prepare  the centre c (X's column means); each row less c, in the
  *            class, its sum of squares n by FMA, and the row rounded to
