@@ -114,7 +114,7 @@ check() { octave_ok "check_knn('$1', '$2')" "cases within bounds"; }
         disp('resident ok')" "resident ok"
 }
 
-@test "gemm on the GPU: fused's D and I bit for bit (single, double, euclidean, squared; ties, duplicates, clusters)" {
+@test "gemm on the GPU: fused's D and I bit for bit (single, double, euclidean, squared, smallest, largest; ties, duplicates, clusters)" {
     require_gpu
     octave_ok "n = 0;
         for cls = {'single', 'double'}
@@ -128,19 +128,21 @@ check() { octave_ok "check_knn('$1', '$2')" "cases within bounds"; }
                 case 4, X = randn(mx, d, cls{1}) * 1e-3 + 5 * (rand(mx, 1, cls{1}) > 0.5); Y = X(1:my, :) + 1e-4;   % two tight clusters
               end
               for m = {'euclidean', 'squaredeuclidean'}
-                [D0, I0] = gd_pdist2(X, Y, m{1}, 'Smallest', K, 'Variant', 'fused');
-                [D, I, info] = gd_pdist2(X, Y, m{1}, 'Smallest', K, 'Variant', 'gemm');
-                if (! isequal(D, D0) || ! isequal(I, I0))
-                  error('gemm differs from fused: %s %s %d x %d x %d K = %d kind %d (%s)', cls{1}, m{1}, mx, my, d, K, kind, info.kernel);
+                for o = {'Smallest', 'Largest'}
+                  [D0, I0] = gd_pdist2(X, Y, m{1}, o{1}, K, 'Variant', 'fused');
+                  [D, I, info] = gd_pdist2(X, Y, m{1}, o{1}, K, 'Variant', 'gemm');
+                  if (! isequal(D, D0) || ! isequal(I, I0))
+                    error('gemm differs from fused: %s %s %s %d x %d x %d K = %d kind %d (%s)', cls{1}, m{1}, o{1}, mx, my, d, K, kind, info.kernel);
+                  end
+                  assert(strncmp(info.kernel, 'certified candidates', 20), info.kernel);
+                  n += 1;
                 end
-                assert(strncmp(info.kernel, 'certified candidates', 20), info.kernel);
-                n += 1;
               end
             end
             printf('%s %d x %d x %d K = %d: %s\n', cls{1}, mx, my, d, K, info.kernel);
           end
         end
-        printf('%d searches identical to fused\n', n)" "64 searches identical to fused"
+        printf('%d searches identical to fused\n', n)" "128 searches identical to fused"
 }
 
 @test "gemm on the GPU, the expansion's worst cases: far from the origin, overflowing candidates, NaN and Inf; fused's results and the fallback counted" {
@@ -190,8 +192,11 @@ check() { octave_ok "check_knn('$1', '$2')" "cases within bounds"; }
         end
         [D, I, info] = gd_pdist2(X, Y, 'cityblock', 'Smallest', 3, 'Variant', 'gemm'); disp(info.kernel);
         assert(strncmp(info.kernel, 'fused (gemm: only euclidean', 27));
-        [D, I, info] = gd_pdist2(X, Y, 'Largest', 3, 'Variant', 'gemm'); disp(info.kernel);
-        assert(strncmp(info.kernel, 'fused (gemm: the largest', 24));
+        % the largest far from the origin (-f's bounds, a negative tau)
+        Xf = 1e9 + randn(30000, 8); Yf = Xf(1:300, :) + randn(300, 8) / 10;
+        [D0, I0] = gd_pdist2(Xf, Yf, 'Largest', 10, 'Variant', 'fused');
+        [D, I, info] = gd_pdist2(Xf, Yf, 'Largest', 10, 'Variant', 'gemm');
+        assert(isequal(D, D0) && isequal(I, I0)); printf('far, largest: %s\n', info.kernel);
         % a memory cap that leaves gemm no room (its forms of X and the
         % records need about 10 MB here) but fused enough: fused, the
         % same result

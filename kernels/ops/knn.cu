@@ -35,6 +35,7 @@
 #include "tiles/norm2.h"
 #include "ops/product.h"
 #include "runtime/call.h"
+#include "runtime/layout.cuh"
 #include "tiles/tile.cuh"
 
 #include <math.h>
@@ -513,7 +514,7 @@ const gd_variant_info VARIANTS[] = {
               "never stored",
      1},
     {"cpu", "OpenMP on the host: a query's column of distances at a time, a heap of K", 0},
-    {"gemm", "euclidean and squaredeuclidean, the K smallest (K up to 256): candidates from one "
+    {"gemm", "euclidean and squaredeuclidean, the K smallest or largest (K up to 256): candidates from one "
              "TF32 product on the tensor cores with a certified bound on its error, then their "
              "exact distances as 'fused' computes them and the same selection (fused's D and I "
              "bit for bit); a query whose candidates overflow runs 'fused'",
@@ -864,31 +865,12 @@ template <class T> struct knn_gpu {
     }
 };
 
-// the queries' rows j[0 .. ns) of Y (my x d) into Ys (ns x d)
-template <class T>
-__global__ void gather_rows(const T *Y, int64_t my, int64_t d, const int32_t *j, int64_t ns, T *Ys)
-{
-    const int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
-    if (e < ns * d) Ys[e] = Y[j[e % ns] + my * (e / ns)];
-}
-// their D and I (K x ns) into the columns j of D and I (K x my)
-template <class T>
-__global__ void scatter_cols(const T *Ds, const int32_t *Is, int64_t K, const int32_t *j,
-                             int64_t ns, T *D, int32_t *I)
-{
-    const int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
-    if (e >= ns * K) return;
-    const int64_t r = e / K, k = e % K;
-    D[j[r] * K + k] = Ds[e];
-    I[j[r] * K + k] = Is[e];
-}
 
 /* Why the gemm variant does not serve a search (NULL: it does). */
-const char *gemm_unfit(gd_distance metric, int largest, int64_t K, int64_t mx, int64_t d)
+const char *gemm_unfit(gd_distance metric, int64_t K, int64_t mx, int64_t d)
 {
     if (metric.metric != GD_EUCLIDEAN && metric.metric != GD_SQEUCLIDEAN)
         return "only euclidean and squaredeuclidean";
-    if (largest) return "the largest";
     if (gd_cc_major() < 8) return "no TF32 tensor cores (sm_80 or later)";
     return gd_knn_gemm_unfit(mx, K, d);
 }
@@ -912,7 +894,7 @@ template <class T> bool run_gemm(gd_call &c, knn_gpu<T> &g, gd_timing *t)
     c.poison(g.dD, (size_t)(K * my) * sizeof(T), g.st, "poisoning D");
     c.poison(g.dI, (size_t)(K * my) * 4, g.st, "poisoning I");
     gd_knn_gemm_args a = {dX, dY, g.up_x ? &g.Xc : NULL, mx, my, mx, my, d, K,
-                          g.metric.metric == GD_EUCLIDEAN, g.dD, g.dI};
+                          g.metric.metric == GD_EUCLIDEAN, g.largest != 0, g.dD, g.dI};
     unsigned char *fell = (unsigned char *)c.host_alloc((size_t)my + 1, "the queries' flags");
     if (!fell) return true;
     bool all = false;
@@ -940,7 +922,7 @@ template <class T> bool run_gemm(gd_call &c, knn_gpu<T> &g, gd_timing *t)
         gd_matrix Xd = {dX, GD_DEVICE, g.cls, mx, d, mx, 0};
         gd_matrix Yd = {Ys, GD_DEVICE, g.cls, nf, d, nf, 0};
         gd_out none = {};
-        knn_gpu<T> h(c, Xd, Yd, g.metric, K, 0, none, none, GD_INT32);
+        knn_gpu<T> h(c, Xd, Yd, g.metric, K, g.largest, none, none, GD_INT32);
         h.extD = Ds;
         h.extI = Is;
         if (h.allocate() && h.plan()) {
@@ -964,15 +946,14 @@ gd_status run_gpu(const gd_matrix &X0, const gd_matrix &Y0, gd_distance metric, 
     gd_call c(t, gemm ? "gemm" : "fused");
     if (!c.ok()) return c.finish();
     knn_gpu<T> g(c, X0, Y0, metric, K, largest, Dout, Iout, icls);
-    const char *why = gemm ? gemm_unfit(metric, largest, K, g.mx, g.d) : NULL;
+    const char *why = gemm ? gemm_unfit(metric, K, g.mx, g.d) : NULL;
     if (gemm && !why) {
         /* what the search holds at least (X, its TF32 and by-rows forms,
          * Y's, a batch of 128 queries' records and candidates): where a
          * cap or the free memory leaves no room, 'fused' (which needs far
          * less) */
-        const double es = sizeof(T), np = (double)gd_round_up(g.mx, 128);
-        const double need = (double)g.mx * g.d * es * 2 + np * gd_round_up(g.d, 32) * 4 +
-                            (double)g.my * g.d * (es + 4) + 128.0 * (np / 128 * 16 + 4096 * 4);
+        const double need = (double)g.mx * g.d * sizeof(T) +
+                            (double)gd_knn_gemm_bytes(g.mx, g.my, g.d, sizeof(T), 0);
         int64_t room = c.free_bytes();
         if (c.cap_left() < room) room = c.cap_left();
         if (need > 0.8 * (double)room) why = "not enough GPU memory";
@@ -1172,9 +1153,8 @@ extern "C" gd_status gd_knn(const char *name, const gd_matrix *X, const gd_matri
         /* the gemm variant where it serves and pays (its preparation
          * and selection cost some milliseconds a call: from 2^33 (pair,
          * feature) triples, 8192 queries among 8192 points of 128) */
-        if (v == 0 && t->ops >= AUTO_GEMM_FROM &&
-            (metric == GD_EUCLIDEAN || metric == GD_SQEUCLIDEAN) && !largest &&
-            !gd_knn_gemm_unfit(mx, K, d) && (mx + 127) / 128 >= AUTO_GEMM_TILES_K * K)
+        if (v == 0 && t->ops >= AUTO_GEMM_FROM && !largest && !gemm_unfit(dist, K, mx, d) &&
+            (mx + 127) / 128 >= AUTO_GEMM_TILES_K * K)
             v = 2;
     } else {
         for (int i = 0; i < NVARIANTS; ++i)

@@ -2,6 +2,10 @@
  * Euclidean and squared Euclidean, the K smallest, candidates from the
  * tensor cores, exact re-rank. kernels/NOTES.md ("certified neighbours
  * from a GEMM") has the measurements; tiles/knnbound.h the certificate.
+ * The K largest are the K smallest of -f: the same passes on -f's bounds
+ * (a row's parts -(n - b) up and -(n + b) down, the product's coefficient
+ * +2), the cut's slack taken on |tau|, the re-rank's keys in the largest's
+ * order. Below, f, U and L are those of the search's order.
  *
  *   prepare  the centre c (X's column means); each row less c, in the
  *            class, its sum of squares n by FMA, and the row rounded to
@@ -131,8 +135,8 @@ template <class T> __global__ void centre(const T *X, int64_t ld, int64_t mx, T 
 // thread a row: the loads of a feature are contiguous.
 template <class T>
 __global__ void row_bounds(const T *A, int64_t ld, int64_t rows, int64_t rows_p, int64_t d,
-                           const T *c, double kappa, float *cu, float *cl, unsigned char *bad,
-                           int *any_bad)
+                           const T *c, double kappa, bool largest, float *cu, float *cl,
+                           unsigned char *bad, int *any_bad)
 {
     const int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
     if (i >= rows_p) return;
@@ -158,8 +162,9 @@ __global__ void row_bounds(const T *A, int64_t ld, int64_t rows, int64_t rows_p,
     // in float, outward; a norm past 2^120 (products near float's top)
     // cannot be held
     const bool ok = finite && (double)n < 0x1p120;
-    cu[i] = ok ? __double2float_ru((double)n + b) : INFINITY;
-    cl[i] = ok ? __double2float_rd((double)n - b) : -INFINITY;
+    // the largest: the parts of -f's bounds, -(n - b) up and -(n + b) down
+    cu[i] = !ok ? INFINITY : largest ? __double2float_ru(b - (double)n) : __double2float_ru((double)n + b);
+    cl[i] = !ok ? -INFINITY : largest ? __double2float_rd(-(double)n - b) : __double2float_rd((double)n - b);
     if (!ok) {
         if (bad) bad[i] = 1;
         if (any_bad) atomicOr(any_bad, 1);
@@ -199,7 +204,7 @@ __global__ void __launch_bounds__(NT, 2)
 gemm_pass(const float *__restrict__ Q, const float *__restrict__ X, int64_t m, int64_t ntiles,
           int64_t dp, const float *__restrict__ cuq, const float *__restrict__ clq,
           const float *__restrict__ cux, const float *__restrict__ clx, float *__restrict__ U,
-          lrec *__restrict__ R, int64_t tile0, int64_t tile1, int64_t per_block)
+          lrec *__restrict__ R, int64_t tile0, int64_t tile1, int64_t per_block, float two)
 {
 #if __CUDA_ARCH__ >= 800
     extern __shared__ float sm[];
@@ -281,8 +286,8 @@ gemm_pass(const float *__restrict__ Q, const float *__restrict__ X, int64_t m, i
 #pragma unroll
                     for (int r = 0; r < 2; ++r) {
                         const float s = acc[i][j][2 * h + r];
-                        u = fminf(u, __fmaf_ru(-2.0f, s, cu[j][r]));
-                        const float l = __fmaf_rd(-2.0f, s, cl[j][r]);
+                        u = fminf(u, __fmaf_ru(two, s, cu[j][r]));
+                        const float l = __fmaf_rd(two, s, cl[j][r]);
                         const bool c = l < l1;
                         l2 = c ? l1 : fminf(l2, l);
                         i1 = c ? wn * 64 + j * 8 + 2 * t + r : i1;
@@ -398,7 +403,8 @@ __global__ void extract(const lrec *__restrict__ R, int64_t m, int64_t ntiles,
     const int64_t q = blockIdx.x * (int64_t)(blockDim.x / 32) + threadIdx.x / 32;
     const int lane = threadIdx.x % 32;
     if (q >= m) return;
-    const float cut = __fmul_ru(tau[q], 1.0f + 0x1p-21f); // tau (1 + 5u), up
+    // tau + 5u |tau|, up (tau < 0: the largest's -f)
+    const float cut = __fmul_ru(tau[q], tau[q] < 0 ? 1.0f - 0x1p-21f : 1.0f + 0x1p-21f);
     int64_t pts = 0;
     int ne = 0;
     for (int64_t t0 = 0; t0 < ntiles && pts <= CAP; t0 += 32) {
@@ -433,7 +439,7 @@ template <class T>
 __global__ void __launch_bounds__(RB)
 rerank(const T *__restrict__ Yr, const T *__restrict__ Xr, int64_t n, int64_t d, int64_t qg0,
        const int *__restrict__ count, const int *__restrict__ entries,
-       const int *__restrict__ cand, int64_t K, bool root, T *__restrict__ D,
+       const int *__restrict__ cand, int64_t K, bool root, int largest, T *__restrict__ D,
        int32_t *__restrict__ I, unsigned char *__restrict__ fell)
 {
     extern __shared__ __align__(16) unsigned char dyn[];
@@ -506,8 +512,8 @@ rerank(const T *__restrict__ Yr, const T *__restrict__ Xr, int64_t n, int64_t d,
             T v = acc;
             if (root) v = gd_rescue(acc) ? gd_scaled_norm(Xr + (int64_t)x * d, 1, Yr + qg * d, 1, d)
                                          : gd_root(acc);
-            key[p] = x < n ? (sizeof(T) == 4 ? (uint64_t)gd_key_f((float)v, 0)
-                                             : gd_key_d((double)v, 0))
+            key[p] = x < n ? (sizeof(T) == 4 ? (uint64_t)gd_key_f((float)v, largest)
+                                             : gd_key_d((double)v, largest))
                            : ~(uint64_t)0;
         }
     }
@@ -539,8 +545,8 @@ rerank(const T *__restrict__ Yr, const T *__restrict__ Xr, int64_t n, int64_t d,
             __syncthreads();
         }
     for (int64_t r = tid; r < K; r += RB) {
-        D[qg * K + r] = sizeof(T) == 4 ? (T)gd_unkey_f((uint32_t)key[r], 0)
-                                       : (T)gd_unkey_d(key[r], 0);
+        D[qg * K + r] = sizeof(T) == 4 ? (T)gd_unkey_f((uint32_t)key[r], largest)
+                                       : (T)gd_unkey_d(key[r], largest);
         I[qg * K + r] = id[r] + 1;
     }
 }
@@ -555,6 +561,38 @@ const char *gd_knn_gemm_unfit(int64_t mx, int64_t K, int64_t d)
     return NULL;
 }
 
+namespace {
+/* The search's device memory beside X: one allocation for the rows' forms
+ * and the bound's parts (a call holds few allocations): Xt, Yt (TF32
+ * rows), Xr, Yr (the rows as given, by rows), the bound's parts, the
+ * centre, the flags, each at off[i]; and, for each query of a batch, its
+ * records (one a tile of points) and candidates */
+struct gemm_memory {
+    size_t off[9], forms, per_query;
+    gemm_memory(int64_t mx, int64_t my, int64_t d, size_t es)
+    {
+        const int64_t ntiles = (mx + TN - 1) / TN, np = ntiles * TN;
+        const int64_t mq = (my + TM - 1) / TM * TM, dp = (d + KC - 1) / KC * KC;
+        const size_t sz[9] = {(size_t)(np * dp) * 4, (size_t)(mq * dp) * 4,
+                              (size_t)(mx * d) * es, (size_t)(my * d) * es,
+                              (size_t)(2 * np + 2 * mq) * 4, (size_t)d * es, (size_t)(2 * my),
+                              sizeof(int), 0};
+        forms = 0;
+        for (int i = 0; i < 9; ++i) {
+            off[i] = forms;
+            forms += (sz[i] + 255) / 256 * 256;
+        }
+        per_query = (size_t)ntiles * (sizeof(float) + sizeof(lrec)) + CAP * 4 + 16;
+    }
+};
+} // namespace
+
+size_t gd_knn_gemm_bytes(int64_t mx, int64_t my, int64_t d, size_t es, int64_t batch)
+{
+    const gemm_memory g(mx, my, d, es);
+    return g.forms + (size_t)(batch > TM ? batch : TM) * g.per_query;
+}
+
 template <class T>
 int64_t gd_knn_gemm(gd_call &c, const gd_knn_gemm_args &a, unsigned char *fell, bool *all)
 {
@@ -566,20 +604,10 @@ int64_t gd_knn_gemm(gd_call &c, const gd_knn_gemm_args &a, unsigned char *fell, 
     const double ut = sizeof(T) == 4 ? 0x1p-10 : 0x1p-10 + 0x1p-24;
     const double kappa = gd_knn_kappa(d, 0x1p-24, ut);
     char what[128];
-    /* one allocation for the rows' forms and the bound's parts (a call
-     * holds few allocations): Xt, Yt (TF32 rows), Xr, Yr (the rows as
-     * given, by rows), the bound's parts, the centre, the flags */
-    size_t off[9], at = 0;
-    const size_t sz[9] = {(size_t)(np * dp) * 4, (size_t)(mq * dp) * 4,
-                          (size_t)(mx * d) * sizeof(T), (size_t)(my * d) * sizeof(T),
-                          (size_t)(2 * np + 2 * mq) * 4, (size_t)d * sizeof(T), (size_t)(2 * my),
-                          sizeof(int), 0};
-    for (int i = 0; i < 9; ++i) {
-        off[i] = at;
-        at += (sz[i] + 255) / 256 * 256;
-    }
+    const gemm_memory mem(mx, my, d, sizeof(T));
+    const size_t *off = mem.off;
     gd_describe(what, sizeof what, "the TF32 rows, the rows and the bound", np + mq, dp, GD_SINGLE);
-    char *w = (char *)c.alloc(at, what);
+    char *w = (char *)c.alloc(mem.forms, what);
     if (!c.ok()) return -1;
     float *Xt = (float *)(w + off[0]), *Yt = (float *)(w + off[1]);
     T *Xr = (T *)(w + off[2]), *Yr = (T *)(w + off[3]);
@@ -591,16 +619,14 @@ int64_t gd_knn_gemm(gd_call &c, const gd_knn_gemm_args &a, unsigned char *fell, 
     unsigned char *dfell = qbad + my;
     /* the records of a batch of query tiles within a quarter of what is
      * free (and of the cap); the candidates beside them */
-    const int64_t per_q = ntiles * (int64_t)(sizeof(float) + sizeof(lrec)) + CAP * 4 + 16;
+    const int64_t per_q = (int64_t)mem.per_query;
     int64_t budget = c.free_bytes() / 4;
     if (c.cap_left() / 2 < budget) budget = c.cap_left() / 2;
     int64_t batch = budget / per_q / TM * TM;
     if (batch < TM) batch = TM;
     if (batch > mq) batch = mq;
     gd_describe(what, sizeof what, "the tiles' records and the candidates", batch, ntiles, GD_SINGLE);
-    float *U = (float *)c.alloc((size_t)(batch * ntiles) * (sizeof(float) + sizeof(lrec)) +
-                                    (size_t)(batch * CAP) * 4 + (size_t)(3 * batch) * 4,
-                                what);
+    float *U = (float *)c.alloc((size_t)batch * mem.per_query, what);
     if (!c.ok()) return -1;
     int *cand = (int *)((char *)U + (size_t)(batch * ntiles) * (sizeof(float) + sizeof(lrec)));
     int *qi = cand + batch * CAP;
@@ -625,15 +651,15 @@ int64_t gd_knn_gemm(gd_call &c, const gd_knn_gemm_args &a, unsigned char *fell, 
         if (splits > nt) splits = nt;
         const int64_t per = (nt + splits - 1) / splits;
         const dim3 grid((unsigned)qt, (unsigned)((nt + per - 1) / per));
-        gemm_pass<<<grid, NT, gsm, s>>>(Yt + q0 * dp, Xt, nb, ntiles, dp, cuq + q0, clq + q0, cux, clx, U, R, t0, t1, per);
+        gemm_pass<<<grid, NT, gsm, s>>>(Yt + q0 * dp, Xt, nb, ntiles, dp, cuq + q0, clq + q0, cux, clx, U, R, t0, t1, per, a.largest ? 2.0f : -2.0f);
     };
     /* the rows of X r0 .. r1 (to rows_p past the last) prepared on s */
     auto prep_x = [&](int64_t r0, int64_t r1, int64_t r1p, cudaStream_t s) {
-        row_bounds<T><<<gd_blocks_for(r1p - r0, 128), 128, 0, s>>>(X + r0, ldx, r1 - r0, r1p - r0, d, ctr, kappa, cux + r0, clx + r0, (unsigned char *)NULL, xbad);
+        row_bounds<T><<<gd_blocks_for(r1p - r0, 128), 128, 0, s>>>(X + r0, ldx, r1 - r0, r1p - r0, d, ctr, kappa, a.largest, cux + r0, clx + r0, (unsigned char *)NULL, xbad);
         rows_by_rows<T><<<dim3((unsigned)((r1p - r0) / 32), (unsigned)(dp / 32)), dim3(32, 8), 0, s>>>(X + r0, ldx, r1 - r0, r1p - r0, d, dp, ctr, Xt + r0 * dp, Xr + r0 * d);
     };
     auto prep_y = [&](cudaStream_t s) {
-        row_bounds<T><<<gd_blocks_for(mq, 128), 128, 0, s>>>((const T *)a.Y, a.ldy, my, mq, d, ctr, kappa, cuq, clq, qbad, (int *)NULL);
+        row_bounds<T><<<gd_blocks_for(mq, 128), 128, 0, s>>>((const T *)a.Y, a.ldy, my, mq, d, ctr, kappa, a.largest, cuq, clq, qbad, (int *)NULL);
         rows_by_rows<T><<<dim3((unsigned)(mq / 32), (unsigned)(dp / 32)), dim3(32, 8), 0, s>>>((const T *)a.Y, a.ldy, my, mq, d, dp, ctr, Yt, Yr);
     };
     c.cuda(cudaMemsetAsync(qbad, 0, (size_t)(2 * my), st), "clearing the queries' flags");
@@ -688,7 +714,7 @@ int64_t gd_knn_gemm(gd_call &c, const gd_knn_gemm_args &a, unsigned char *fell, 
         if (q0 >= q_first) gemm(q0, nb, 0, ntiles, st);
         select_tau<<<(unsigned)nb, 256, 0, st>>>(U, ntiles, K, tau);
         extract<<<(unsigned)((nb + 7) / 8), 256, 0, st>>>(R, nb, ntiles, tau, qbad + q0, count, cand, entries);
-        rerank<T><<<(unsigned)nb, RB, rsm, st>>>(Yr, Xr, mx, d, q0, count, entries, cand, K, a.root, (T *)a.D, a.I, dfell);
+        rerank<T><<<(unsigned)nb, RB, rsm, st>>>(Yr, Xr, mx, d, q0, count, entries, cand, K, a.root, a.largest, (T *)a.D, a.I, dfell);
         c.launched("the certified neighbours");
     }
     c.end(GD_PHASE_KERNEL, st);

@@ -17,6 +17,8 @@ struct gd_knn_gemm_args {
     int64_t ldx, ldy;      /* their leading dimensions */
     int64_t mx, my, d, K;  /* points, queries, features, neighbours */
     bool root;             /* euclidean (else squaredeuclidean) */
+    bool largest;          /* the K largest (else the K smallest): the
+                              same passes on -f's bounds */
     void *D;               /* K x my, ld K, on the device */
     int32_t *I;            /* likewise, 1-based rows of X */
 };
@@ -26,6 +28,11 @@ struct gd_knn_gemm_args {
  * squared), the order (smallest), the device (sm_80 or later: TF32
  * mma.sync) and the sizes are the caller's to check first. */
 const char *gd_knn_gemm_unfit(int64_t mx, int64_t K, int64_t d);
+
+/* The device bytes the search takes beside X (of es bytes an element):
+ * the rows' forms and the bound's parts, and the records and candidates
+ * of a batch of queries (at least 128: the least it runs in). */
+size_t gd_knn_gemm_bytes(int64_t mx, int64_t my, int64_t d, size_t es, int64_t batch);
 
 /* The search on the call's stream: D and I written for every query but
  * those whose flag in fell (my bytes, host, written here) is set; their

@@ -1,8 +1,9 @@
 /* layout.cuh - the kernels that move a matrix's elements into another
  * layout on the device: the padded transpose (the products' B.' and the
- * results' transposes) and the widening of an int32 index result. Included
- * by the files that launch them with their own types (product.cu) and by
- * layout.cu (the class-generic launchers of runtime.h). */
+ * results' transposes), the widening of an int32 index result, and a
+ * selection of rows gathered and its results scattered back. Included by
+ * the files that launch them with their own types (product.cu, knn.cu)
+ * and by layout.cu (the class-generic launchers of runtime.h). */
 #ifndef GD_LAYOUT_CUH
 #define GD_LAYOUT_CUH
 
@@ -40,6 +41,28 @@ __global__ void widen_index(const int *__restrict__ K, int64_t ldk, T *__restric
     for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < m * n;
          e += (int64_t)gridDim.x * blockDim.x)
         out[e] = (T)K[e % m + ldk * (e / m)];
+}
+
+// the rows j[0 .. ns) of Y (my x d) into Ys (ns x d): a selection of
+// rows gathered (the queries 'gemm' leaves to 'fused', knn.cu)
+template <class T>
+__global__ void gather_rows(const T *Y, int64_t my, int64_t d, const int32_t *j, int64_t ns, T *Ys)
+{
+    const int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+    if (e < ns * d) Ys[e] = Y[j[e % ns] + my * (e / ns)];
+}
+
+// the columns of Ds and Is (K x ns) into the columns j of D and I (K x
+// my): gather_rows's results scattered back
+template <class T>
+__global__ void scatter_cols(const T *Ds, const int32_t *Is, int64_t K, const int32_t *j,
+                             int64_t ns, T *D, int32_t *I)
+{
+    const int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+    if (e >= ns * K) return;
+    const int64_t r = e / K, k = e % K;
+    D[j[r] * K + k] = Ds[e];
+    I[j[r] * K + k] = Is[e];
 }
 
 #endif
