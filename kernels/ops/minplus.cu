@@ -299,19 +299,20 @@ struct tile_signs {
 };
 
 // Whether a product chooses by tile: only where the whole result spans
-// many waves of tiles. The clean tiles and the others run one launch
-// after the other, so the others' last wave runs at part occupancy on
-// its own; over many waves that tail is small against the integer min's
-// gain on the clean tiles, over few it is not (one negative element, H100:
-// n = 8192 43.9 -> 38.3 ms by tile, but n = 4096 5.28 -> 5.33 and n = 1024
-// 0.12 -> 0.20 ms).
+// waves enough of tiles. The tiles that need the sign split run on the
+// side stream (gd_side_begin), which has the SMs first, so they run beside
+// the clean ones instead of after them; still, over few waves the extra
+// launches and a sign-split tile's longer time are not paid back by the
+// integer min's gain. H100, one negative element (by tile against not):
+// n = 8192 35.7 against 41.6 ms, 4096 4.58 against 5.28, but 2048 0.85
+// against 0.75 and 1024 0.18 against 0.12 (4 and 1 tiles an SM).
 bool choose_by_tile(const gd_plan &p)
 {
     const int64_t tiles = gd_round_up(p.args.whole_m, gd_tile::BIG) / gd_tile::BIG *
                           (gd_round_up(p.args.whole_n, gd_tile::BIG) / 64);
     if (gd_setting_is(GD_SET_BY_TILE, "1")) return true;
     if (gd_setting_is(GD_SET_BY_TILE, "0")) return false;
-    return tiles >= (int64_t)16 * 2 * gd_sm_count();
+    return tiles >= (int64_t)8 * gd_sm_count();
 }
 
 // The integer min on the clean tiles (count: += 1 a tile computed)
@@ -357,8 +358,21 @@ __global__ void sign_scout(const float *__restrict__ Ap, int64_t lda,
     const int s = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32, lane = threadIdx.x % 32;
     const uint64_t h = (uint64_t)(s + 1) * 0x9e3779b97f4a7c15ull;
     const int64_t i = (int64_t)((h >> 32) % (uint64_t)m), j = (int64_t)((h & 0xffffffffu) % (uint64_t)n);
+    // eight terms a lane in flight at a time: the loads, a column of A
+    // and a row of Bt apart, are not coalesced, and one at a time an
+    // output with no negative sum took its k / 32 round trips (0.15 ms
+    // at k = 8192, on the sign split's path)
     bool neg = false;
-    for (int64_t q = lane; q < k && !neg; q += 32) neg = Ap[i + lda * q] + Bt[j + ldb * q] < 0.0f;
+    for (int64_t q0 = lane; q0 < k && !neg; q0 += 32 * 8) {
+        float s[8];
+#pragma unroll
+        for (int u = 0; u < 8; ++u) {
+            const int64_t q = q0 + 32 * u;
+            s[u] = q < k ? Ap[i + lda * q] + Bt[j + ldb * q] : 0.0f;
+        }
+#pragma unroll
+        for (int u = 0; u < 8; ++u) neg |= s[u] < 0.0f;
+    }
     if (!__any_sync(0xffffffffu, neg) && lane == 0) atomicAdd(count + 3, 1);
     if (threadIdx.x == 0) atomicAdd(count + 4, blockDim.x / 32);
 }
@@ -579,15 +593,22 @@ template <class T> gd_status launch_v5(const gd_plan &p)
         cudaStream_t st = p.st;
         const tile_signs signs = {neg + SIGNS + p.i0 / gd_tile::BIG,
                                   neg + SIGNS + a_tiles(p) + p.j0 / 64, neg, choose_by_tile(p)};
+        // by tile, the sign split's tiles (the longer ones) on the side
+        // stream, which has the SMs first: they run beside the clean
+        // tiles instead of in a tail of their own after them
+        cudaStream_t side = st;
+        if (signs.per_tile && !(side = gd_side_begin(st))) return GD_ERR_CUDA;
+        sign_scout<<<SCOUT / 8, 256, 0, side>>>(Af, p.mp, Bf, p.np, p.m, p.k, p.n, neg, neg + 2);
+        gd_tile::launch_big<gd_tile::minplus_negmax, float, V5_BK_NONNEG, L, gd_tile::identity,
+                            false, 1>(Af, Bf, C, p.mp, p.np, p.kp, p.kp, 0, 1, side, neg,
+                                      sign_first{neg + 2, p.m, p.n, signs});
+        gd_tile::launch_big<gd_tile::minplus, float, V5_BK, L, gd_tile::identity, false, 1>(
+            Af, Bf, C, p.mp, p.np, p.kp, p.kp, 0, 1, side, neg, sign_again{p.m, p.n, signs});
         gd_tile::launch_big<gd_tile::minplus_nonneg, float, V5_BK_NONNEG, L, gd_tile::identity,
                             false, -1>(Af, Bf, C, p.mp, p.np, p.kp, p.kp, 0, 1, st, nullptr,
                                        clean_only{signs, neg + 7});
-        sign_scout<<<SCOUT / 8, 256, 0, st>>>(Af, p.mp, Bf, p.np, p.m, p.k, p.n, neg, neg + 2);
-        gd_tile::launch_big<gd_tile::minplus_negmax, float, V5_BK_NONNEG, L, gd_tile::identity,
-                            false, 1>(Af, Bf, C, p.mp, p.np, p.kp, p.kp, 0, 1, st, neg,
-                                      sign_first{neg + 2, p.m, p.n, signs});
-        gd_tile::launch_big<gd_tile::minplus, float, V5_BK, L, gd_tile::identity, false, 1>(
-            Af, Bf, C, p.mp, p.np, p.kp, p.kp, 0, 1, st, neg, sign_again{p.m, p.n, signs});
+        gd_status s;
+        if (side != st && (s = gd_side_end(st))) return s;
         return keep_sign_flag(p);
     }
 }

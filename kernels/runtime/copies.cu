@@ -175,10 +175,9 @@ static gd_status slot_take(gd_slot **out)
 
 extern "C" void gd_copies_abort(void)
 {
-    cudaStreamSynchronize(gd_stream());
-    cudaStreamSynchronize(gd_stream2());
-    cudaStreamSynchronize(gd_stream_hi());
-    cudaStreamSynchronize(gd_copy_stream());
+    cudaStream_t users[GD_KERNEL_STREAMS];
+    gd_kernel_streams(users);
+    for (int i = 0; i < GD_KERNEL_STREAMS; ++i) cudaStreamSynchronize(users[i]);
     for (int i = 0; i < GD_SLOTS; ++i) g_slot[i].busy = 0;
     cudaGetLastError();
 }

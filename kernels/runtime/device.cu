@@ -1,5 +1,6 @@
 /* device.cu - the one CUDA context gd uses, its cached streams (two for
- * kernels, one for copies, one for device allocations) and events, error
+ * kernels, two of the greatest priority beside them, one for copies, one
+ * for device allocations) and events, error
  * strings, and the device query. The staging slots of copies are in
  * copies.cu, device memory in memory.cu.
  *
@@ -28,7 +29,8 @@ static __thread char g_msg[1024];
 struct dev_state {
     int ready;
     cudaStream_t stream, stream2, copy; /* kernels; kernels; copies */
-    cudaStream_t hi;       /* kernels on a critical path, the greatest priority */
+    cudaStream_t hi, hi2;  /* kernels on a critical path, the greatest priority */
+    cudaEvent_t side_ev[2][2]; /* the side streams' fork and join (gd_side_begin) */
     cudaStream_t alloc_st; /* device allocations and frees (the pool's order) */
     cudaEvent_t alloc_ev[GD_KERNEL_STREAMS];
     cudaEvent_t ev[GD_NEVENTS];
@@ -141,8 +143,9 @@ static void release_objects(void)
     if (d.stream2) cudaStreamDestroy(d.stream2);
     if (d.copy) cudaStreamDestroy(d.copy);
     if (d.hi) cudaStreamDestroy(d.hi);
+    if (d.hi2) cudaStreamDestroy(d.hi2);
     if (d.alloc_st) cudaStreamDestroy(d.alloc_st);
-    d.stream = d.stream2 = d.copy = d.hi = d.alloc_st = NULL;
+    d.stream = d.stream2 = d.copy = d.hi = d.hi2 = d.alloc_st = NULL;
 }
 
 extern "C" int gd_sm_count(void) { return cur().sms > 0 ? cur().sms : 1; }
@@ -165,8 +168,15 @@ static gd_status create_objects(dev_state &d, const cudaDeviceProp &p)
         (s = gd_cuda(cudaDeviceGetStreamPriorityRange(&least, &greatest),
                      "cudaDeviceGetStreamPriorityRange")) ||
         (s = gd_cuda(cudaStreamCreateWithPriority(&d.hi, cudaStreamNonBlocking, greatest),
+                     "cudaStreamCreateWithPriority")) ||
+        (s = gd_cuda(cudaStreamCreateWithPriority(&d.hi2, cudaStreamNonBlocking, greatest),
                      "cudaStreamCreateWithPriority")))
         return s;
+    for (int i = 0; i < 2; ++i)
+        for (int j = 0; j < 2; ++j)
+            if ((s = gd_cuda(cudaEventCreateWithFlags(&d.side_ev[i][j], cudaEventDisableTiming),
+                             "cudaEventCreate")))
+                return s;
     for (int i = 0; i < GD_KERNEL_STREAMS; ++i)
         if ((s = gd_cuda(cudaEventCreateWithFlags(&d.alloc_ev[i], cudaEventDisableTiming),
                          "cudaEventCreate")))
@@ -230,10 +240,9 @@ extern "C" void gd_release(void)
         t_ordinal = o;
         dev_state &d = cur();
         cudaSetDevice(o);
-        cudaStreamSynchronize(d.stream);
-        cudaStreamSynchronize(d.stream2);
-        cudaStreamSynchronize(d.hi);
-        cudaStreamSynchronize(d.copy);
+        cudaStream_t users[GD_KERNEL_STREAMS];
+        gd_kernel_streams(users);
+        for (int i = 0; i < GD_KERNEL_STREAMS; ++i) cudaStreamSynchronize(users[i]);
         gd_pool_release();
         release_objects();
         d.ready = 0;
@@ -246,6 +255,43 @@ extern "C" void gd_release(void)
 extern "C" cudaStream_t gd_stream(void) { return cur().stream; }
 extern "C" cudaStream_t gd_stream2(void) { return cur().stream2; }
 extern "C" cudaStream_t gd_stream_hi(void) { return cur().hi; }
+extern "C" void gd_kernel_streams(cudaStream_t *st)
+{
+    const dev_state &d = cur();
+    st[0] = d.stream;
+    st[1] = d.stream2;
+    st[2] = d.copy;
+    st[3] = d.hi;
+    st[4] = d.hi2;
+}
+
+/* the side of stream2 is hi2, of any other stream hi; the fork event
+ * recorded on st, the side waits for it; the join the other way. An event
+ * is recorded again only after every wait on its last record is queued
+ * (a wait takes the record current when it is queued), so one pair a
+ * side serves every launch. */
+extern "C" cudaStream_t gd_side_begin(cudaStream_t st)
+{
+    dev_state &d = cur();
+    const int i = st == d.stream2 ? 1 : 0;
+    cudaStream_t side = i ? d.hi2 : d.hi;
+    if (side == st) return st;
+    if (gd_cuda(cudaEventRecord(d.side_ev[i][0], st), "cudaEventRecord") ||
+        gd_cuda(cudaStreamWaitEvent(side, d.side_ev[i][0], 0), "cudaStreamWaitEvent"))
+        return NULL;
+    return side;
+}
+
+extern "C" gd_status gd_side_end(cudaStream_t st)
+{
+    dev_state &d = cur();
+    const int i = st == d.stream2 ? 1 : 0;
+    cudaStream_t side = i ? d.hi2 : d.hi;
+    if (side == st) return GD_OK;
+    gd_status s;
+    if ((s = gd_cuda(cudaEventRecord(d.side_ev[i][1], side), "cudaEventRecord"))) return s;
+    return gd_cuda(cudaStreamWaitEvent(st, d.side_ev[i][1], 0), "cudaStreamWaitEvent");
+}
 extern "C" cudaStream_t gd_copy_stream(void) { return cur().copy; }
 extern "C" cudaStream_t gd_alloc_stream(void) { return cur().alloc_st; }
 extern "C" cudaEvent_t gd_alloc_event(int i) { return cur().alloc_ev[i]; }

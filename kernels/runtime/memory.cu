@@ -173,8 +173,8 @@ static cudaError_t device_malloc(void **p, size_t bytes, bool pooled)
         e = cudaMallocAsync(p, bytes, gd_alloc_stream());
     }
     if (e != cudaSuccess) return e;
-    cudaStream_t users[GD_KERNEL_STREAMS] = {gd_stream(), gd_stream2(), gd_copy_stream(),
-                                             gd_stream_hi()};
+    cudaStream_t users[GD_KERNEL_STREAMS];
+    gd_kernel_streams(users);
     if ((e = cudaEventRecord(gd_alloc_event(0), gd_alloc_stream())) != cudaSuccess) return e;
     for (int i = 0; i < GD_KERNEL_STREAMS; ++i)
         if ((e = cudaStreamWaitEvent(users[i], gd_alloc_event(0), 0)) != cudaSuccess) return e;
@@ -237,8 +237,8 @@ extern "C" gd_status gd_alloc_kept(gd_allocs *a, void **p, size_t bytes,
 /* the pool's frees come after everything the streams still run */
 static void frees_after_streams(void)
 {
-    cudaStream_t users[GD_KERNEL_STREAMS] = {gd_stream(), gd_stream2(), gd_copy_stream(),
-                                             gd_stream_hi()};
+    cudaStream_t users[GD_KERNEL_STREAMS];
+    gd_kernel_streams(users);
     for (int i = 0; i < GD_KERNEL_STREAMS; ++i) {
         cudaEventRecord(gd_alloc_event(i), users[i]);
         cudaStreamWaitEvent(gd_alloc_stream(), gd_alloc_event(i), 0);

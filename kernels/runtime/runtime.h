@@ -127,6 +127,14 @@ cudaStream_t gd_stream2(void);
 /* A stream of the greatest priority, for kernels on a critical path beside
  * gd_stream()'s (the block scheduler gives it the SMs first that free). */
 cudaStream_t gd_stream_hi(void);
+/* Work beside a launcher's stream st that should have the SMs first: the
+ * side stream (of the greatest priority; one for gd_stream2, one for the
+ * others) after st's work so far, NULL on failure; gd_side_end: st after
+ * the side's work so far. A side's kernels launched with or after st's
+ * still run first as SMs free (the block scheduler dispatches a higher
+ * priority's pending blocks before the others'). */
+cudaStream_t gd_side_begin(cudaStream_t st);
+gd_status gd_side_end(cudaStream_t st);
 int gd_sm_count(void); /* after gd_device_ready */
 int gd_cc_major(void); /* the compute capability's major number, likewise */
 
@@ -137,8 +145,9 @@ int gd_cc_major(void); /* the compute capability's major number, likewise */
 cudaStream_t gd_copy_stream(void);
 cudaStream_t gd_alloc_stream(void);
 /* the streams that use allocations: gd_stream, gd_stream2, the copy stream,
- * gd_stream_hi (each has an allocation event) */
-enum { GD_KERNEL_STREAMS = 4 };
+ * gd_stream_hi and the second side stream (each has an allocation event) */
+enum { GD_KERNEL_STREAMS = 5 };
+void gd_kernel_streams(cudaStream_t *st); /* into st[GD_KERNEL_STREAMS] */
 cudaEvent_t gd_alloc_event(int i); /* 0..GD_KERNEL_STREAMS-1 */
 int gd_is_ready(void);
 gd_status gd_copies_create(void);
