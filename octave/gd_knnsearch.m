@@ -29,8 +29,8 @@
 ## @item @qcode{"IndexClass"}
 ## @qcode{"double"} (default, as knnsearch) or @qcode{"int32"}.
 ## @item @qcode{"Variant"}
-## @qcode{"fused"}, @qcode{"gemm"} (Euclidean and squared Euclidean, K
-## up to 256: candidates from the tensor cores, certified, then the exact
+## @qcode{"fused"}, @qcode{"gemm"} (Euclidean, squared Euclidean and
+## cosine (correlation, spearman), K up to 256: candidates from the tensor cores, certified, then the exact
 ## distances: @qcode{"fused"}'s results to the bit), @qcode{"cpu"} or
 ## @qcode{"auto"} (default; @qcode{"gemm"} where it serves a large search).
 ## @item @qcode{"Devices"}

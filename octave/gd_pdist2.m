@@ -35,7 +35,8 @@
 ## @qcode{"int32"} halves it. Variants: @qcode{"fused"} (the GPU),
 ## @qcode{"gemm"} (the GPU's tensor cores for the candidates, certified,
 ## then the exact distances: @qcode{"fused"}'s results to the bit;
-## Euclidean and squared Euclidean, @qcode{"Smallest"} or
+## Euclidean, squared Euclidean and cosine (correlation and spearman
+## too), @qcode{"Smallest"} or
 ## @qcode{"Largest"}, K up to 256; a
 ## query whose candidates overflow, and any other search, runs
 ## @qcode{"fused"}, which @code{info.kernel} says), @qcode{"cpu"} or

@@ -209,6 +209,58 @@ check() { octave_ok "check_knn('$1', '$2')" "cases within bounds"; }
         disp('worst cases ok')" "worst cases ok"
 }
 
+@test "gemm for cosine and correlation: fused's D and I bit for bit (ties, scaled copies, every direction close; smallest, largest); zero rows and NaN by fused, counted" {
+    require_gpu
+    octave_ok "n = 0;
+        for cls = {'single', 'double'}
+          for c = {{20000, 300, 16, 10}, {9000, 257, 3, 1}, {30001, 129, 128, 100}}
+            [mx, my, d, K] = c{1}{:};
+            for kind = 1:4
+              switch kind
+                case 1, X = randn(mx, d, cls{1}); Y = randn(my, d, cls{1});
+                case 2, X = cast(randi(4, mx, d), cls{1}); Y = cast(randi(4, my, d), cls{1});   % parallel rows, exact ties
+                case 3, B = randn(ceil(mx / 3), d, cls{1}); X = [B; 2 * B; B / 3](1:mx, :); Y = 5 * X(randperm(mx, my), :);   % scaled copies: distance 0
+                case 4, X = 100 + randn(mx, d, cls{1}); Y = 100 + randn(my, d, cls{1});   % every direction close to every other
+              end
+              for m = {'cosine', 'correlation'}
+                for o = {'Smallest', 'Largest'}
+                  [D0, I0] = gd_pdist2(X, Y, m{1}, o{1}, K, 'Variant', 'fused');
+                  [D, I, info] = gd_pdist2(X, Y, m{1}, o{1}, K, 'Variant', 'gemm');
+                  if (! isequaln(D, D0) || ! isequal(I, I0))
+                    error('gemm differs from fused: %s %s %s %d x %d x %d K = %d kind %d (%s)', cls{1}, m{1}, o{1}, mx, my, d, K, kind, info.kernel);
+                  end
+                  % (correlation on randi rows: a constant row has no direction, so fused for all)
+                  assert(strncmp(info.kernel, 'certified candidates', 20) || (kind == 2 && strcmp(m{1}, 'correlation')), info.kernel);
+                  n += 1;
+                end
+              end
+            end
+            printf('%s %d x %d x %d K = %d: %s\n', cls{1}, mx, my, d, K, info.kernel);
+          end
+        end
+        printf('%d searches identical to fused\n', n);
+        % a query with a zero row or NaN: that query by fused; X with a
+        % zero row: every query
+        X = randn(20000, 6, 'single'); Y = randn(40, 6, 'single'); Y(3, :) = 0; Y(9, 4) = NaN;
+        [D0, I0] = gd_pdist2(X, Y, 'cosine', 'Smallest', 4, 'Variant', 'fused');
+        [D, I, info] = gd_pdist2(X, Y, 'cosine', 'Smallest', 4, 'Variant', 'gemm');
+        assert(isequaln(D, D0) && isequal(I, I0)); disp(info.kernel);
+        assert(strcmp(info.kernel, 'certified candidates, 2 of 40 queries by fused'));
+        X(11, :) = 0;
+        [D0, I0] = gd_pdist2(X, Y, 'cosine', 'Smallest', 4, 'Variant', 'fused');
+        [D, I, info] = gd_pdist2(X, Y, 'cosine', 'Smallest', 4, 'Variant', 'gemm');
+        assert(isequaln(D, D0) && isequal(I, I0)); disp(info.kernel);
+        assert(strncmp(info.kernel, 'fused (gemm: a row of X with NaN', 32));
+        % spearman (cosine on ranks) and gd_knnsearch
+        X = randn(20000, 12); Y = randn(100, 12);
+        [D0, I0] = gd_pdist2(X, Y, 'spearman', 'Smallest', 7, 'Variant', 'fused');
+        [D, I, info] = gd_pdist2(X, Y, 'spearman', 'Smallest', 7, 'Variant', 'gemm');
+        assert(isequal(D, D0) && isequal(I, I0)); disp(info.kernel);
+        [I0, D0] = gd_knnsearch(X, Y, 'K', 9, 'Distance', 'cosine', 'Variant', 'fused');
+        [I, D] = gd_knnsearch(X, Y, 'K', 9, 'Distance', 'cosine', 'Variant', 'gemm');
+        assert(isequal(D, D0) && isequal(I, I0)); disp('cosine ok')" "96 searches identical to fused"
+}
+
 @test "gemm: gdArrays in and out, gd_knnsearch, two simulated devices, and 'auto' on a large search" {
     require_gpu
     octave_ok "X = randn(60000, 32, 'single'); Y = randn(3000, 32, 'single');

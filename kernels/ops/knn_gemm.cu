@@ -28,6 +28,12 @@
  *            by FMA ('fused''s order: its value to the bit), the distance
  *            by the same root and rescue as 'fused', sorted by (key, row)
  *
+ * Cosine (tiles/knnbound.h, "Cosine"): each row's norm as 'fused' takes
+ * it (row_info), the TF32 rows the rows times their norms' inverses (no
+ * centre), every row's parts 1/2 +- B_cos/2 and the product's coefficient
+ * -1, the re-rank 'fused''s dot product and epilogue. Rows with NaN or
+ * Inf, a zero norm or one out of the bound's range are flagged as above.
+ *
  * A query whose candidates pass CAP, or whose row holds NaN or Inf, is
  * flagged for the caller; X with NaN or Inf, or norms the bound cannot
  * hold in float, sends the whole search back. Double: the products from
@@ -40,6 +46,7 @@
 #include "ops/knn_gemm.h"
 #include "tiles/knnbound.h"
 #include "tiles/knnkey.h"
+#include "tiles/metric.cuh"
 #include "tiles/norm2.h"
 
 #include <math.h>
@@ -171,13 +178,43 @@ __global__ void row_bounds(const T *A, int64_t ld, int64_t rows, int64_t rows_p,
     }
 }
 
+// cosine: each row i < rows's parts from its norm (row_info's, as
+// 'fused''s) and NaN flag: cu_ok and cl_ok (1/2 +- B_cos/2, or the
+// largest's, rounded outward) where the norm is in the bound's range, its
+// inverse into inv; else as row_bounds leaves a bad row. Rows past rows
+// (to rows_p): never candidates.
+template <class T>
+__global__ void cos_bounds(const T *__restrict__ norm, const unsigned char *__restrict__ nan,
+                           int64_t rows, int64_t rows_p, float cu_ok, float cl_ok, T *inv,
+                           float *cu, float *cl, unsigned char *bad, int *any_bad)
+{
+    const int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+    if (i >= rows_p) return;
+    if (i >= rows) {
+        cu[i] = cl[i] = INFINITY;
+        inv[i] = 0;
+        return;
+    }
+    // |x|^2 within [2^-60, 2^120] single, [2^-900, 2^1000] double
+    const T n = norm[i], lo = sizeof(T) == 4 ? (T)0x1p-30 : (T)0x1p-450,
+            hi = sizeof(T) == 4 ? (T)0x1p60 : (T)0x1p500;
+    const bool ok = !nan[i] && n >= lo && n <= hi;
+    inv[i] = ok ? 1 / n : 0;
+    cu[i] = ok ? cu_ok : INFINITY;
+    cl[i] = ok ? cl_ok : -INFINITY;
+    if (!ok) {
+        if (bad) bad[i] = 1;
+        if (any_bad) atomicOr(any_bad, 1);
+    }
+}
+
 // A (column-major, ld) by rows: At (rows_p x dp, row-major) the TF32 of
-// each row less c, zeros past the rows and features; Ar (rows x d,
-// row-major) the rows as given. Tiles of 32 rows x 32 features through
+// each row less c (or, with inv, times inv[row]), zeros past the rows and
+// features; Ar (rows x d, row-major) the rows as given. Tiles of 32 rows x 32 features through
 // shared memory, so that reads and writes are both contiguous.
 template <class T>
 __global__ void rows_by_rows(const T *A, int64_t ld, int64_t rows, int64_t rows_p, int64_t d,
-                             int64_t dp, const T *c, float *At, T *Ar)
+                             int64_t dp, const T *c, const T *inv, float *At, T *Ar)
 {
     __shared__ T tile[32][33];
     const int64_t i0 = blockIdx.x * (int64_t)32, k0 = blockIdx.y * (int64_t)32;
@@ -192,7 +229,7 @@ __global__ void rows_by_rows(const T *A, int64_t ld, int64_t rows, int64_t rows_
         if (i >= rows_p || k >= dp) continue;
         const T x = tile[tx][r];
         const bool in = i < rows && k < d;
-        At[i * dp + k] = in ? tf32((float)(x - c[k])) : 0.0f;
+        At[i * dp + k] = in ? tf32((float)(inv ? x * inv[i] : x - c[k])) : 0.0f;
         if (in) Ar[i * d + k] = x;
     }
 }
@@ -440,7 +477,8 @@ __global__ void __launch_bounds__(RB)
 rerank(const T *__restrict__ Yr, const T *__restrict__ Xr, int64_t n, int64_t d, int64_t qg0,
        const int *__restrict__ count, const int *__restrict__ entries,
        const int *__restrict__ cand, int64_t K, bool root, int largest, T *__restrict__ D,
-       int32_t *__restrict__ I, unsigned char *__restrict__ fell)
+       int32_t *__restrict__ I, unsigned char *__restrict__ fell, const T *__restrict__ nX,
+       const T *__restrict__ nY)
 {
     extern __shared__ __align__(16) unsigned char dyn[];
     uint64_t *key = (uint64_t *)dyn;
@@ -503,15 +541,21 @@ rerank(const T *__restrict__ Yr, const T *__restrict__ Xr, int64_t n, int64_t d,
             }
             if (tid < kn) qs[tid] = Yr[qg * d + k0 + tid];
             __syncthreads();
-            for (int k = 0; k < kn; ++k) {
-                const T t = qs[k] - rows[tid][k];
-                acc = fma(t, t, acc);
-            }
+            if (nX) // cosine: 'fused''s dot product (gd_tile::dot_rn)
+                for (int k = 0; k < kn; ++k) acc = add_rn(acc, mul_rn(rows[tid][k], qs[k]));
+            else
+                for (int k = 0; k < kn; ++k) {
+                    const T t = qs[k] - rows[tid][k];
+                    acc = fma(t, t, acc);
+                }
         }
         if (p < c) {
             T v = acc;
-            if (root) v = gd_rescue(acc) ? gd_scaled_norm(Xr + (int64_t)x * d, 1, Yr + qg * d, 1, d)
-                                         : gd_root(acc);
+            if (nX)
+                v = x < n ? epilogue(GD_COSINE, acc, nX[x], nY[qg], false, false, d) : (T)0;
+            else if (root)
+                v = gd_rescue(acc) ? gd_scaled_norm(Xr + (int64_t)x * d, 1, Yr + qg * d, 1, d)
+                                   : gd_root(acc);
             key[p] = x < n ? (sizeof(T) == 4 ? (uint64_t)gd_key_f((float)v, largest)
                                              : gd_key_d((double)v, largest))
                            : ~(uint64_t)0;
@@ -565,20 +609,24 @@ namespace {
 /* The search's device memory beside X: one allocation for the rows' forms
  * and the bound's parts (a call holds few allocations): Xt, Yt (TF32
  * rows), Xr, Yr (the rows as given, by rows), the bound's parts, the
- * centre, the flags, each at off[i]; and, for each query of a batch, its
+ * centre, the flags, cosine's norms, inverses and NaN flags, each at
+ * off[i]; and, for each query of a batch, its
  * records (one a tile of points) and candidates */
 struct gemm_memory {
-    size_t off[9], forms, per_query;
+    size_t off[11], forms, per_query;
     gemm_memory(int64_t mx, int64_t my, int64_t d, size_t es)
     {
         const int64_t ntiles = (mx + TN - 1) / TN, np = ntiles * TN;
         const int64_t mq = (my + TM - 1) / TM * TM, dp = (d + KC - 1) / KC * KC;
-        const size_t sz[9] = {(size_t)(np * dp) * 4, (size_t)(mq * dp) * 4,
-                              (size_t)(mx * d) * es, (size_t)(my * d) * es,
-                              (size_t)(2 * np + 2 * mq) * 4, (size_t)d * es, (size_t)(2 * my),
-                              sizeof(int), 0};
+        // ... then cosine's: the rows' norms and their inverses (X's np,
+        // Y's mq), their NaN flags
+        const size_t sz[11] = {(size_t)(np * dp) * 4, (size_t)(mq * dp) * 4,
+                               (size_t)(mx * d) * es, (size_t)(my * d) * es,
+                               (size_t)(2 * np + 2 * mq) * 4, (size_t)d * es, (size_t)(2 * my),
+                               sizeof(int), (size_t)(2 * np + 2 * mq) * es,
+                               (size_t)(np + mq), 0};
         forms = 0;
-        for (int i = 0; i < 9; ++i) {
+        for (int i = 0; i < 11; ++i) {
             off[i] = forms;
             forms += (sz[i] + 255) / 256 * 256;
         }
@@ -603,6 +651,15 @@ int64_t gd_knn_gemm(gd_call &c, const gd_knn_gemm_args &a, unsigned char *fell, 
     const int64_t mq = (my + TM - 1) / TM * TM, dp = (d + KC - 1) / KC * KC;
     const double ut = sizeof(T) == 4 ? 0x1p-10 : 0x1p-10 + 0x1p-24;
     const double kappa = gd_knn_kappa(d, 0x1p-24, ut);
+    /* cosine: every row's parts, 1/2 +- B_cos/2 (the largest's: -1/2 +-
+     * B_cos/2), in float outward */
+    const double bcos = gd_knn_cos_bound(d, sizeof(T) == 4 ? 0x1p-24 : 0x1p-53, ut);
+    const double cu_d = a.largest ? (bcos - 1) / 2 : (1 + bcos) / 2,
+                 cl_d = a.largest ? (-1 - bcos) / 2 : (1 - bcos) / 2;
+    float cu_ok = (float)cu_d, cl_ok = (float)cl_d;
+    if ((double)cu_ok < cu_d) cu_ok = nextafterf(cu_ok, INFINITY);
+    if ((double)cl_ok > cl_d) cl_ok = nextafterf(cl_ok, -INFINITY);
+    const float coef = a.cosine ? (a.largest ? 1.0f : -1.0f) : (a.largest ? 2.0f : -2.0f);
     char what[128];
     const gemm_memory mem(mx, my, d, sizeof(T));
     const size_t *off = mem.off;
@@ -617,6 +674,8 @@ int64_t gd_knn_gemm(gd_call &c, const gd_knn_gemm_args &a, unsigned char *fell, 
     int *xbad = (int *)(w + off[7]);
     float *cux = bx, *clx = bx + np, *cuq = bx + 2 * np, *clq = cuq + mq;
     unsigned char *dfell = qbad + my;
+    T *nX = (T *)(w + off[8]), *nY = nX + np, *invX = nY + mq, *invY = invX + np;
+    unsigned char *nanX = (unsigned char *)(w + off[9]), *nanY = nanX + np;
     /* the records of a batch of query tiles within a quarter of what is
      * free (and of the cap); the candidates beside them */
     const int64_t per_q = (int64_t)mem.per_query;
@@ -651,16 +710,30 @@ int64_t gd_knn_gemm(gd_call &c, const gd_knn_gemm_args &a, unsigned char *fell, 
         if (splits > nt) splits = nt;
         const int64_t per = (nt + splits - 1) / splits;
         const dim3 grid((unsigned)qt, (unsigned)((nt + per - 1) / per));
-        gemm_pass<<<grid, NT, gsm, s>>>(Yt + q0 * dp, Xt, nb, ntiles, dp, cuq + q0, clq + q0, cux, clx, U, R, t0, t1, per, a.largest ? 2.0f : -2.0f);
+        gemm_pass<<<grid, NT, gsm, s>>>(Yt + q0 * dp, Xt, nb, ntiles, dp, cuq + q0, clq + q0, cux, clx, U, R, t0, t1, per, coef);
     };
-    /* the rows of X r0 .. r1 (to rows_p past the last) prepared on s */
+    /* rows r0 .. r1 of A (to r1p past the last), its parts at cu, cl (and
+     * its bad rows flagged in bad, or any in any_bad), its TF32 and
+     * by-rows forms at At, Ar; cosine's norms, inverses and NaN flags at
+     * nA, iA, fA; on s */
+    auto prep = [&](const T *A, int64_t ld, int64_t r0, int64_t r1, int64_t r1p, float *cu,
+                    float *cl, unsigned char *bad, int *any_bad, float *At, T *Ar, T *nA, T *iA,
+                    unsigned char *fA, cudaStream_t s) {
+        A += r0;
+        const unsigned nb = gd_blocks_for(r1p - r0, 128);
+        if (a.cosine) {
+            row_info<T><<<gd_blocks_for(r1 - r0, 256), 256, 0, s>>>(A, ld, r1 - r0, d, nA + r0, fA + r0);
+            cos_bounds<T><<<nb, 128, 0, s>>>(nA + r0, fA + r0, r1 - r0, r1p - r0, cu_ok, cl_ok, iA + r0, cu + r0, cl + r0, bad, any_bad);
+        } else {
+            row_bounds<T><<<nb, 128, 0, s>>>(A, ld, r1 - r0, r1p - r0, d, ctr, kappa, a.largest, cu + r0, cl + r0, bad, any_bad);
+        }
+        rows_by_rows<T><<<dim3((unsigned)((r1p - r0) / 32), (unsigned)(dp / 32)), dim3(32, 8), 0, s>>>(A, ld, r1 - r0, r1p - r0, d, dp, a.cosine ? (const T *)NULL : ctr, a.cosine ? iA + r0 : (const T *)NULL, At + r0 * dp, Ar + r0 * d);
+    };
     auto prep_x = [&](int64_t r0, int64_t r1, int64_t r1p, cudaStream_t s) {
-        row_bounds<T><<<gd_blocks_for(r1p - r0, 128), 128, 0, s>>>(X + r0, ldx, r1 - r0, r1p - r0, d, ctr, kappa, a.largest, cux + r0, clx + r0, (unsigned char *)NULL, xbad);
-        rows_by_rows<T><<<dim3((unsigned)((r1p - r0) / 32), (unsigned)(dp / 32)), dim3(32, 8), 0, s>>>(X + r0, ldx, r1 - r0, r1p - r0, d, dp, ctr, Xt + r0 * dp, Xr + r0 * d);
+        prep(X, ldx, r0, r1, r1p, cux, clx, (unsigned char *)NULL, xbad, Xt, Xr, nX, invX, nanX, s);
     };
     auto prep_y = [&](cudaStream_t s) {
-        row_bounds<T><<<gd_blocks_for(mq, 128), 128, 0, s>>>((const T *)a.Y, a.ldy, my, mq, d, ctr, kappa, a.largest, cuq, clq, qbad, (int *)NULL);
-        rows_by_rows<T><<<dim3((unsigned)(mq / 32), (unsigned)(dp / 32)), dim3(32, 8), 0, s>>>((const T *)a.Y, a.ldy, my, mq, d, dp, ctr, Yt, Yr);
+        prep((const T *)a.Y, a.ldy, 0, my, mq, cuq, clq, qbad, (int *)NULL, Yt, Yr, nY, invY, nanY, s);
     };
     c.cuda(cudaMemsetAsync(qbad, 0, (size_t)(2 * my), st), "clearing the queries' flags");
     c.cuda(cudaMemsetAsync(xbad, 0, sizeof(int), st), "clearing X's flag");
@@ -687,7 +760,7 @@ int64_t gd_knn_gemm(gd_call &c, const gd_knn_gemm_args &a, unsigned char *fell, 
                 /* on the first stream, before the units: the others start
                  * after it */
                 c.begin(GD_PHASE_PREP, st);
-                centre<T><<<(unsigned)d, 256, 0, st>>>(X, ldx, r1, ctr);
+                if (!a.cosine) centre<T><<<(unsigned)d, 256, 0, st>>>(X, ldx, r1, ctr);
                 prep_y(st);
                 c.launched("preparing the rows");
                 c.end(GD_PHASE_PREP, st);
@@ -702,7 +775,7 @@ int64_t gd_knn_gemm(gd_call &c, const gd_knn_gemm_args &a, unsigned char *fell, 
         q_first = batch;
     } else {
         c.begin(GD_PHASE_PREP, st);
-        centre<T><<<(unsigned)d, 256, 0, st>>>(X, ldx, mx, ctr);
+        if (!a.cosine) centre<T><<<(unsigned)d, 256, 0, st>>>(X, ldx, mx, ctr);
         prep_x(0, mx, np, st);
         prep_y(st);
         c.launched("preparing the rows");
@@ -714,7 +787,7 @@ int64_t gd_knn_gemm(gd_call &c, const gd_knn_gemm_args &a, unsigned char *fell, 
         if (q0 >= q_first) gemm(q0, nb, 0, ntiles, st);
         select_tau<<<(unsigned)nb, 256, 0, st>>>(U, ntiles, K, tau);
         extract<<<(unsigned)((nb + 7) / 8), 256, 0, st>>>(R, nb, ntiles, tau, qbad + q0, count, cand, entries);
-        rerank<T><<<(unsigned)nb, RB, rsm, st>>>(Yr, Xr, mx, d, q0, count, entries, cand, K, a.root, a.largest, (T *)a.D, a.I, dfell);
+        rerank<T><<<(unsigned)nb, RB, rsm, st>>>(Yr, Xr, mx, d, q0, count, entries, cand, K, a.root, a.largest, (T *)a.D, a.I, dfell, a.cosine ? nX : (const T *)NULL, nY);
         c.launched("the certified neighbours");
     }
     c.end(GD_PHASE_KERNEL, st);

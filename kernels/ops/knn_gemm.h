@@ -1,5 +1,6 @@
 /* knn_gemm.h - the certified 'gemm' nearest neighbours (knn_gemm.cu), for
- * knn.cu's driver: candidates from one TF32 product on the tensor cores
+ * knn.cu's driver (Euclidean, squared Euclidean, cosine): candidates from
+ * one TF32 product on the tensor cores
  * with tiles/knnbound.h's bound, then their exact distances in 'fused''s
  * order and the selection in its order, so that D and I are 'fused''s bit
  * for bit. Queries whose candidates do not fit (or whose rows hold NaN or
@@ -21,12 +22,13 @@ struct gd_knn_gemm_args {
                               same passes on -f's bounds */
     void *D;               /* K x my, ld K, on the device */
     int32_t *I;            /* likewise, 1-based rows of X */
+    bool cosine;           /* cosine (root ignored), else Euclidean */
 };
 
 /* Whether the certified passes serve a search: why not (a phrase for
- * info.kernel) where they do not, else NULL. The metric (Euclidean or
- * squared), the order (smallest), the device (sm_80 or later: TF32
- * mma.sync) and the sizes are the caller's to check first. */
+ * info.kernel) where they do not, else NULL. The metric (Euclidean,
+ * squared or cosine) and the device (sm_80 or later: TF32 mma.sync) are
+ * the caller's to check first. */
 const char *gd_knn_gemm_unfit(int64_t mx, int64_t K, int64_t d);
 
 /* The device bytes the search takes beside X (of es bytes an element):

@@ -87,6 +87,40 @@
  *  1; the query v against the point v has f = 0 and e = 2^-8 d, within a
  *  few percent of B: kappa has no room to lose.
  */
+/*
+ * Cosine (correlation and spearman arrive as cosine on prepared rows).
+ * 'fused' computes g = max (0, fl (1 - fl (v / fl (n_q n_x)))), v the dot
+ * product of the rows as given (each product and each sum rounded, in
+ * feature order), n_q and n_x the rows' norms (fl (sqrt) of their sums of
+ * squares, computed likewise). The product's rows are each row times the
+ * inverse of its norm, then rounded to TF32, and e = 1 - t, t their dot
+ * product on the tensor cores. With rho = q.x / (|q| |x|), |rho| <= 1,
+ * g1 = gamma_{d+1}:
+ *  1. The fused value. |v - q.x| <= gamma_d |q||x|. Each norm is |q| (1 +
+ *     eta), |eta| <= g1 (the sum within gamma_d, the root halves it and
+ *     rounds once). So fl (n_q n_x) = |q||x| (1 + eta_q)(1 + eta_x)(1 +
+ *     d1) and the quotient is (rho + w) Phi, |w| <= gamma_d, |Phi - 1| <=
+ *     phi = (1 + u) / ((1 - g1)^2 (1 - u)) - 1: it is within E_q = phi +
+ *     gamma_d (1 + phi) of rho. 1 - q rounds once more, at most u (2 +
+ *     E_q); the clamp at 0 moves g towards 1 - rho >= 0, never away.
+ *  2. The product's rows: q^_k = (q_k / |q|)(1 + a_k), |a_k| <= a = u_t +
+ *     2u + 2 g1 (the norm, the inverse and the product each round; then
+ *     TF32). |q^.x^ - rho| <= (2a + a^2) sum |q_k x_k| / (|q||x|) <= 2a +
+ *     a^2 (Cauchy-Schwarz). The tensor cores' sums, as above: at most 5 d
+ *     u_f sum |q^_k x^_k| <= 5 d u_f (1 + a)^2 (u_f = 2^-24: they add in
+ *     float whatever the class).
+ *  3. Underflow: rows with |q|^2 below 2^-60 (single; double 2^-900) are
+ *     left to 'fused', so each product that underflows in 1 costs at most
+ *     2^-90 d of rho; a TF32 input flushed to zero, less than 2^-126 each.
+ *     d 2^-80 covers both.
+ *  So |g - e| <= B_cos = (E_q + u (2 + E_q) + 2a + a^2 + 5 d u_f (1 +
+ *  a)^2)(1 + 2^-8) + d 2^-80, the same for every pair: U = e + B_cos =
+ *  (1/2 + B_cos/2) + (1/2 + B_cos/2) - t, each row's part rounded up (L
+ *  likewise, down), the product's coefficient -1. B_cos is about 2 u_t:
+ *  2.1e-3 in single at d = 128, against distances in [0, 2] (randn rows
+ *  of 128 features: the nearest of 10^6 lie near 0.6, spread about
+ *  0.09).
+ */
 #ifndef GD_KNNBOUND_H
 #define GD_KNNBOUND_H
 
@@ -118,6 +152,20 @@ GD_KB double gd_knn_bound(double kappa, int64_t d, double u, double nq, double n
     const double g1 = (d + 1) * u / (1 - (d + 1) * u);
     const double r = (sqrt(nq) + sqrt(nx)) * (1 + g1 + 2 * u);
     return kappa * r * r;
+}
+
+/* B_cos for d features (every pair's): u the class's unit roundoff, ut
+ * the product inputs' (as for gd_knn_kappa), u_f float's */
+GD_KB double gd_knn_cos_bound(int64_t d, double u, double ut)
+{
+    const double uf = 0x1p-24;
+    const double gd = d * u / (1 - d * u), g1 = (d + 1) * u / (1 - (d + 1) * u);
+    const double phi = (1 + u) / ((1 - g1) * (1 - g1) * (1 - u)) - 1;
+    const double eq = phi + gd * (1 + phi);
+    const double a = ut + 2 * u + 2 * g1;
+    return (eq + u * (2 + eq) + 2 * a + a * a + 5 * (double)d * uf * (1 + a) * (1 + a)) *
+               (1 + 0x1p-8) +
+           (double)d * 0x1p-80;
 }
 
 /* the candidates' cut: a point is one where e - B <= gd_knn_cut (U, u),
