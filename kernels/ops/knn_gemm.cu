@@ -745,9 +745,13 @@ int64_t gd_knn_gemm(gd_call &c, const gd_knn_gemm_args &a, unsigned char *fell, 
          * The centre from the first piece (any centre keeps the bound) */
         const gd_matrix &H = *a.Xh;
         const size_t es = sizeof(T);
-        // (pieces from 128 MB: at 8192 x 65536 x 128, 32 MB, four pieces
-        // took 8.07 ms host to host against one's 6.59 on an H100)
-        const int pieces = batch == mq && (size_t)(mx * d) * es >= ((size_t)128 << 20) ? 4 : 1;
+        // (four pieces from 16 MB: H100, 8192 x 65536 x 128, X 32 MB, each
+        // copy's staging beside its transfer, one piece 5.55 ms host to
+        // host, two 5.21, four 4.94)
+        const int pieces = batch == mq && (size_t)(mx * d) * es >= ((size_t)16 << 20) &&
+                                   !gd_setting_is(GD_SET_KNN_PIECES, "1")
+                               ? 4
+                               : 1;
         gd_pipeline pl(c, st, gd_stream2(), gd_stream_hi());
         for (int p = 0; p < pieces && c.ok(); ++p) {
             const int64_t t0 = ntiles * p / pieces, t1 = ntiles * (p + 1) / pieces;

@@ -213,6 +213,15 @@ static gd_pieces pieces(bool flat, size_t width, size_t height)
     q.total = width * height;
     q.staged = q.total >= STAGE_MIN && (flat || width <= SLOT_BYTES) && stage_ready();
     q.step = !q.staged ? q.total : flat ? SLOT_BYTES : SLOT_BYTES / width * width;
+    /* a contiguous block under the slots' bytes in a piece a slot (of at
+     * least STAGE_MIN), so that each piece's staging overlaps the one
+     * before's transfer instead of preceding it whole (H100, kNN 8192 x
+     * 65536 from the host, X 32 MB: 6.64 -> 5.55 ms host to host) */
+    if (q.staged && flat && q.total < GD_SLOTS * SLOT_BYTES) {
+        size_t st = (q.total + GD_SLOTS - 1) / GD_SLOTS;
+        st = (st + 4095) / 4096 * 4096;
+        q.step = st < STAGE_MIN ? STAGE_MIN : st;
+    }
     return q;
 }
 
