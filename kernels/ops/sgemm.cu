@@ -144,8 +144,7 @@ __global__ void sgemm_k5_tiled(const float *__restrict__ A,
 // ---------------------------------------------------------------------------
 // tuned: the 128x128 block tile of tile.cuh (256 threads, 8x8 outputs
 // each, 16-byte loads, three shared stages of 16 k-steps filled by
-// cp.async) with fused multiply-adds; 128x64 (128 threads) for the
-// smallest products (split_for). When the output has fewer tiles
+// cp.async) with fused multiply-adds. When the output has fewer tiles
 // than the GPU has SMs, the k range is split into S slices computed side
 // by side into a workspace and summed in slice order by a second kernel
 // (split-k), so a result does not depend on timing.
@@ -202,9 +201,9 @@ template <bool GUARD> gd_status launch_k5(const gd_plan &p)
     return GD_OK;
 }
 
-// Split-k: when the output has fewer tiles than the GPU has SMs, the k
-// range is cut into slices (whole stages) so that about one block runs on
-// each SM. One block an SM, not two: on an H100 (132 SMs), 1024^3
+// Split-k: when the output has fewer 128x128 tiles than the GPU has SMs,
+// the k range is cut into slices (whole stages) so that about one block
+// runs on each SM. One block an SM, not two: on an H100 (132 SMs), 1024^3
 // in 2 slices (128 blocks) took 58.4 us, in 4 (256 blocks, two an SM, as
 // the kernel's bounds allow) 63.1, unsplit 96.2; 512^3 in 8 slices 19.8,
 // in 2 (slices of at least 256 k-steps, the earlier rule) 32.2; each
@@ -212,24 +211,13 @@ template <bool GUARD> gd_status launch_k5(const gd_plan &p)
 struct split {
     int slices;
     int64_t kchunk; // whole stages; every slice non-empty
-    bool narrow;    // 128x64 tiles (128 threads, up to four blocks an SM)
 };
-int64_t tile_count(const gd_plan &p, int64_t tn)
-{
-    return ((p.args.whole_m + gd_tile::BIG - 1) / gd_tile::BIG) *
-           ((p.args.whole_n + tn - 1) / tn);
-}
 template <int BK> split split_for(const gd_plan &p)
 {
     // (from the whole result's sizes: a device's panel of it, or a block,
     // is cut as the whole is, so that its sums are the same)
-    // Where 128x128 tiles would need eight slices or more, 128x64 ones
-    // need half as many, each slice another pass in sum_slices (H100,
-    // 512^3: 8 slices of 128x128 20.1 us, 4 of 128x64 15.9; at 700^3,
-    // 1000^3 and 1000x3000x500, 2 or 3 slices, 128x64 tiles lost or tied)
-    split r;
-    r.narrow = 8 * tile_count(p, gd_tile::BIG) <= gd_sm_count();
-    int64_t tiles = tile_count(p, r.narrow ? 64 : gd_tile::BIG);
+    int64_t tiles = ((p.args.whole_m + gd_tile::BIG - 1) / gd_tile::BIG) *
+                    ((p.args.whole_n + gd_tile::BIG - 1) / gd_tile::BIG);
     if (tiles < 1) tiles = 1; /* (an empty result launches nothing) */
     int64_t s = tiles >= gd_sm_count() ? 1 : gd_sm_count() / tiles;
     if (s > 16) s = 16;
@@ -237,6 +225,7 @@ template <int BK> split split_for(const gd_plan &p)
     if (env && atoi(env) >= 1) s = atoi(env) > 16 ? 16 : atoi(env);
     if (s > p.kp / BK) s = p.kp / BK;
     if (s < 1) s = 1;
+    split r;
     r.kchunk = gd_round_up((p.kp + s - 1) / s, BK);
     r.slices = (int)((p.kp + r.kchunk - 1) / r.kchunk);
     return r;
@@ -257,16 +246,9 @@ template <int BK> gd_status launch_tuned(const gd_plan &p)
     // 2.93 ms, the form without the split arguments in 3.04 (measured with
     // the earlier two-stage register fill, not again since; ptxas's
     // schedules differ, and for min-plus it is the other way round)
-    if (sp.narrow)
-        gd_tile::launch_big<gd_tile::muladd, float, BK, gd_tile::layout<16, 8, 4, true>,
-                            gd_tile::identity, true>((const float *)p.A, (const float *)p.B, out,
-                                                     p.mp, p.np, p.kp, sp.kchunk, count,
-                                                     (int)sp.slices, p.st);
-    else
-        gd_tile::launch_big<gd_tile::muladd, float, BK, gd_tile::layout<16, 16, 2, true>,
-                            gd_tile::identity, true>((const float *)p.A, (const float *)p.B, out,
-                                                     p.mp, p.np, p.kp, sp.kchunk, count,
-                                                     (int)sp.slices, p.st);
+    gd_tile::launch_big<gd_tile::muladd, float, BK, gd_tile::layout<16, 16, 2, true>, gd_tile::identity,
+                        true>((const float *)p.A, (const float *)p.B, out, p.mp, p.np, p.kp,
+                              sp.kchunk, count, (int)sp.slices, p.st);
     if (sp.slices > 1) {
         const int64_t blocks = (count + 1023) / 1024;
         sum_slices<<<(unsigned)(blocks < 4096 ? blocks : 4096), 256, 0, p.st>>>(

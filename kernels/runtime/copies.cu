@@ -18,6 +18,7 @@
 enum { GD_SLOTS = 4 };
 static const size_t SLOT_BYTES = (size_t)32 << 20;
 static const size_t STAGE_MIN = (size_t)1 << 20; /* smaller: direct */
+static const size_t PIECE_MIN = (size_t)8 << 20;  /* a staged piece's least */
 
 struct gd_slot {
     char *buf;
@@ -213,14 +214,17 @@ static gd_pieces pieces(bool flat, size_t width, size_t height)
     q.total = width * height;
     q.staged = q.total >= STAGE_MIN && (flat || width <= SLOT_BYTES) && stage_ready();
     q.step = !q.staged ? q.total : flat ? SLOT_BYTES : SLOT_BYTES / width * width;
-    /* a contiguous block under the slots' bytes in a piece a slot (of at
-     * least STAGE_MIN), so that each piece's staging overlaps the one
-     * before's transfer instead of preceding it whole (H100, kNN 8192 x
-     * 65536 from the host, X 32 MB: 6.64 -> 5.55 ms host to host) */
+    /* a contiguous block under the slots' bytes in up to a piece a slot,
+     * each of PIECE_MIN or more, so that each piece's staging overlaps the
+     * one before's transfer instead of preceding it whole (H100, kNN 8192
+     * x 65536 from the host, X 32 MB: 6.64 -> 5.55 ms host to host).
+     * Smaller pieces lose: parallel_copy gives each thread whole huge
+     * pages, so a 1 MB piece is one thread's (sgemm 1024^3 from the host,
+     * 4 MB operands in 1 MB pieces: 1.26 -> 1.55 ms) */
     if (q.staged && flat && q.total < GD_SLOTS * SLOT_BYTES) {
         size_t st = (q.total + GD_SLOTS - 1) / GD_SLOTS;
         st = (st + 4095) / 4096 * 4096;
-        q.step = st < STAGE_MIN ? STAGE_MIN : st;
+        q.step = st < PIECE_MIN ? PIECE_MIN : st;
     }
     return q;
 }
