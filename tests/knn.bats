@@ -116,32 +116,7 @@ check() { octave_ok "check_knn('$1', '$2')" "cases within bounds"; }
 
 @test "gemm on the GPU: fused's D and I bit for bit (single, double, euclidean, squared, smallest, largest; ties, duplicates, clusters)" {
     require_gpu
-    octave_ok "n = 0;
-        for cls = {'single', 'double'}
-          for c = {{20000, 300, 16, 10}, {9000, 257, 3, 1}, {40000, 700, 128, 64}, {30001, 129, 37, 100}}
-            [mx, my, d, K] = c{1}{:};
-            for kind = 1:4
-              switch kind
-                case 1, X = randn(mx, d, cls{1}); Y = randn(my, d, cls{1});
-                case 2, X = cast(randi(4, mx, d), cls{1}); Y = cast(randi(4, my, d), cls{1});   % many exact ties
-                case 3, X = repmat(randn(ceil(mx / 3), d, cls{1}), 3, 1)(1:mx, :); Y = X(randperm(mx, my), :);   % duplicates, zero distances
-                case 4, X = randn(mx, d, cls{1}) * 1e-3 + 5 * (rand(mx, 1, cls{1}) > 0.5); Y = X(1:my, :) + 1e-4;   % two tight clusters
-              end
-              for m = {'euclidean', 'squaredeuclidean'}
-                for o = {'Smallest', 'Largest'}
-                  [D0, I0] = gd_pdist2(X, Y, m{1}, o{1}, K, 'Variant', 'fused');
-                  [D, I, info] = gd_pdist2(X, Y, m{1}, o{1}, K, 'Variant', 'gemm');
-                  if (! isequal(D, D0) || ! isequal(I, I0))
-                    error('gemm differs from fused: %s %s %s %d x %d x %d K = %d kind %d (%s)', cls{1}, m{1}, o{1}, mx, my, d, K, kind, info.kernel);
-                  end
-                  assert(strncmp(info.kernel, 'certified candidates', 20), info.kernel);
-                  n += 1;
-                end
-              end
-            end
-            printf('%s %d x %d x %d K = %d: %s\n', cls{1}, mx, my, d, K, info.kernel);
-          end
-        end
+    octave_ok "n = check_knn_gemm('euclidean', {{20000, 300, 16, 10}, {9000, 257, 3, 1}, {40000, 700, 128, 64}, {30001, 129, 37, 100}});
         printf('%d searches identical to fused\n', n)" "128 searches identical to fused"
 }
 
@@ -211,33 +186,7 @@ check() { octave_ok "check_knn('$1', '$2')" "cases within bounds"; }
 
 @test "gemm for cosine and correlation: fused's D and I bit for bit (ties, scaled copies, every direction close; smallest, largest); zero rows and NaN by fused, counted" {
     require_gpu
-    octave_ok "n = 0;
-        for cls = {'single', 'double'}
-          for c = {{20000, 300, 16, 10}, {9000, 257, 3, 1}, {30001, 129, 128, 100}}
-            [mx, my, d, K] = c{1}{:};
-            for kind = 1:4
-              switch kind
-                case 1, X = randn(mx, d, cls{1}); Y = randn(my, d, cls{1});
-                case 2, X = cast(randi(4, mx, d), cls{1}); Y = cast(randi(4, my, d), cls{1});   % parallel rows, exact ties
-                case 3, B = randn(ceil(mx / 3), d, cls{1}); X = [B; 2 * B; B / 3](1:mx, :); Y = 5 * X(randperm(mx, my), :);   % scaled copies: distance 0
-                case 4, X = 100 + randn(mx, d, cls{1}); Y = 100 + randn(my, d, cls{1});   % every direction close to every other
-              end
-              for m = {'cosine', 'correlation'}
-                for o = {'Smallest', 'Largest'}
-                  [D0, I0] = gd_pdist2(X, Y, m{1}, o{1}, K, 'Variant', 'fused');
-                  [D, I, info] = gd_pdist2(X, Y, m{1}, o{1}, K, 'Variant', 'gemm');
-                  if (! isequaln(D, D0) || ! isequal(I, I0))
-                    error('gemm differs from fused: %s %s %s %d x %d x %d K = %d kind %d (%s)', cls{1}, m{1}, o{1}, mx, my, d, K, kind, info.kernel);
-                  end
-                  % (correlation on randi rows: a constant row has no direction, so fused for all)
-                  assert(strncmp(info.kernel, 'certified candidates', 20) || (kind == 2 && strcmp(m{1}, 'correlation')), info.kernel);
-                  n += 1;
-                end
-              end
-            end
-            printf('%s %d x %d x %d K = %d: %s\n', cls{1}, mx, my, d, K, info.kernel);
-          end
-        end
+    octave_ok "n = check_knn_gemm('cosine', {{20000, 300, 16, 10}, {9000, 257, 3, 1}, {30001, 129, 128, 100}});
         printf('%d searches identical to fused\n', n);
         % a query with a zero row or NaN: that query by fused; X with a
         % zero row: every query
