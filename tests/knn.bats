@@ -230,6 +230,12 @@ check() { octave_ok "check_knn('$1', '$2')" "cases within bounds"; }
         assert(strcmp(info.variant, 'gemm')); printf('auto: %s, %s\n', info.variant, info.kernel);
         [D0, I0] = gd_pdist2(X, Y, 'Smallest', 10, 'Variant', 'fused');
         assert(isequal(D, D0) && isequal(I, I0));
+        [D, I, info] = gd_pdist2(X, Y, 'Largest', 10);
+        assert(strcmp(info.variant, 'gemm'));
+        [D0, I0] = gd_pdist2(X, Y, 'Largest', 10, 'Variant', 'fused');
+        assert(isequal(D, D0) && isequal(I, I0));
+        [D, I, info] = gd_pdist2(X, Y, 'Smallest', 100);
+        assert(strcmp(info.variant, 'fused')); printf('auto at 5 tiles a neighbour: %s\n', info.variant);
         disp('gemm everywhere')" "gemm everywhere"
 }
 

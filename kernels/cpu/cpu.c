@@ -126,29 +126,36 @@ const char *gd_cpu_note(void)
     return g_thread_note;
 }
 
-enum { CPU_IB = 512, CPU_KB = 128, CPU_JB = 16 };
+/* (CPU_FEW: the most outputs a product runs its terms in parts for) */
+enum { CPU_IB = 512, CPU_KB = 128, CPU_JB = 16, CPU_FEW = 64 };
 
 /* With K (the witness): each term that replaces the minimum records its
  * k + 1 in K (1 where every term is NaN: none replaces the start). The
- * loop over i stays branch-free (selects), and vectorises. */
+ * loop over i stays branch-free (selects), and vectorises. A part takes
+ * the terms [kbase, kbase + k) of B's columns (leading dimension ldb),
+ * its columns in parallel where par is set. A product of few outputs and
+ * many terms (a row by a column: one output) runs the terms in one part a
+ * thread instead, the parts' minima then folded in k order by the same
+ * rule, so the first term attaining the minimum still wins. */
 #define DEFINE_CPU_MINPLUS(NAME, T, INIT, EMPTY, ADD)                          \
-    void NAME(const T *A, const T *B, T *R, int32_t *K, int64_t m, int64_t k,  \
-              int64_t n)                                                       \
+    static void NAME##_part(const T *A, const T *B, int64_t ldb, T *R,         \
+                            int32_t *K, int64_t m, int64_t k, int64_t n,       \
+                            int64_t kbase, int par)                            \
     {                                                                          \
         const T init = k > 0 ? (INIT) : (EMPTY);                               \
         int64_t njb = (n + CPU_JB - 1) / CPU_JB, done = 0;                     \
-        _Pragma("omp parallel for schedule(dynamic) num_threads(gd_cpu_threads())") \
+        _Pragma("omp parallel for schedule(dynamic) if (par) num_threads(gd_cpu_threads())") \
         for (int64_t jb = 0; jb < njb; ++jb) {                                 \
             if (gd_interrupted()) continue; /* Ctrl-C */                      \
             int64_t d_;                                                        \
             _Pragma("omp atomic capture") d_ = done++;                         \
-            gd_progress("column block", (double)d_, (double)njb);              \
+            if (par) gd_progress("column block", (double)d_, (double)njb);     \
             int64_t j0 = jb * CPU_JB;                                          \
             int64_t j1 = j0 + CPU_JB < n ? j0 + CPU_JB : n;                    \
             for (int64_t j = j0; j < j1; ++j)                                  \
                 for (int64_t i = 0; i < m; ++i) {                              \
                     R[i + m * j] = init;                                       \
-                    if (K) K[i + m * j] = k > 0 ? 1 : 0;                       \
+                    if (K) K[i + m * j] = k > 0 ? (int32_t)(kbase + 1) : 0;    \
                 }                                                              \
             for (int64_t k0 = 0; k0 < k; k0 += CPU_KB) {                       \
                 if (gd_interrupted()) break; /* each CPU_KB terms: Ctrl-C */  \
@@ -160,9 +167,9 @@ enum { CPU_IB = 512, CPU_KB = 128, CPU_JB = 16 };
                         int32_t *w = K ? K + m * j : NULL;                     \
                         for (int64_t kk = k0; kk < k1; ++kk) {                 \
                             const T *a = A + m * kk;                           \
-                            const T b = B[kk + k * j];                         \
+                            const T b = B[kk + ldb * j];                       \
                             if (w) {                                           \
-                                const int32_t kw = (int32_t)(kk + 1);          \
+                                const int32_t kw = (int32_t)(kbase + kk + 1);  \
                                 for (int64_t i = i0; i < i1; ++i) {            \
                                     T s = ADD(a[i], b);                        \
                                     T c = r[i];                                \
@@ -182,6 +189,45 @@ enum { CPU_IB = 512, CPU_KB = 128, CPU_JB = 16 };
                 }                                                              \
             }                                                                  \
         }                                                                      \
+    }                                                                          \
+    void NAME(const T *A, const T *B, T *R, int32_t *K, int64_t m, int64_t k,  \
+              int64_t n)                                                       \
+    {                                                                          \
+        const int nt = gd_cpu_threads();                                       \
+        const int64_t outs = m * n, so = outs + 128; /* parts' lines apart */  \
+        T *Rp = NULL;                                                          \
+        int32_t *Kp = NULL;                                                    \
+        if (nt > 1 && outs <= CPU_FEW && k >= (int64_t)nt * CPU_KB * 64) {     \
+            Rp = (T *)malloc((size_t)(nt * so) * sizeof(T));                   \
+            Kp = (int32_t *)malloc((size_t)(nt * so) * sizeof(int32_t));       \
+        }                                                                      \
+        if (!Rp || !Kp) {                                                      \
+            free(Rp);                                                          \
+            free(Kp);                                                          \
+            NAME##_part(A, B, k, R, K, m, k, n, 0, 1);                         \
+            return;                                                            \
+        }                                                                      \
+        _Pragma("omp parallel for schedule(static, 1) num_threads(nt)")       \
+        for (int p = 0; p < nt; ++p) {                                         \
+            const int64_t k0 = k * p / nt, k1 = k * (p + 1) / nt;              \
+            NAME##_part(A + m * k0, B + k0, k, Rp + so * p, K ? Kp + so * p : NULL, \
+                        m, k1 - k0, n, k0, 0);                                 \
+        }                                                                      \
+        for (int64_t o = 0; o < outs; ++o) {                                   \
+            T c = Rp[o];                                                       \
+            int32_t w = K ? Kp[o] : 0;                                         \
+            if (c != c) w = 1; /* every term of the first part NaN */         \
+            for (int p = 1; p < nt; ++p) {                                     \
+                const T s = Rp[so * p + o];                                    \
+                const int take = s < c || (c != c && s == s);                  \
+                c = take ? s : c;                                              \
+                w = take && K ? Kp[so * p + o] : w;                            \
+            }                                                                  \
+            R[o] = c;                                                          \
+            if (K) K[o] = w;                                                   \
+        }                                                                      \
+        free(Rp);                                                              \
+        free(Kp);                                                              \
     }
 
 #define GD_PLUS(a, b) ((a) + (b))

@@ -533,13 +533,17 @@ const double SPLIT_MIN = 17179869184.0;
 // 'auto' takes the gemm variant from this many (pair, feature) triples,
 // where X has at least this many tiles of 128 points a neighbour: a query's
 // candidates are about 1.2 K points, and about 0.7 K^2 / tiles tiles hold
-// two of them and are taken whole (128 points each); at 48 K tiles that is
-// 2 K points more (H100: 8192 queries among 65536 points, 512 tiles, K = 10
-// gemm 2.92 ms against fused's 6.40, but K = 100 14.54 against 9.26).
-// Cosine the same (fused's cosine is slower than its Euclidean, gemm's
-// the same: 8192 among 65536, K = 10, 2.98 against 9.15 ms)
-const double AUTO_GEMM_FROM = 8589934592.0;
-const int64_t AUTO_GEMM_TILES_K = 48;
+// two of them and are taken whole (128 points each). Measured on an H100
+// (kernels/NOTES.md, "'auto' for gemm"): 240 searches of 8192 to 262144
+// points, 512 to 8192 queries, d = 16 to 256, K = 1 to 100, smallest and
+// largest, from the host; gemm wins from about 8 tiles a neighbour down to
+// 2^30 triples and loses by up to 5x at 2 to 3 tiles a neighbour. This rule
+// is within 0.7% of the better variant in the geometric mean (worst 1.34x,
+// at the edge: 32768 points, K = 32, d = 16), where 2^33 triples and 48
+// tiles a neighbour had given 13% (worst 2.4x). Cosine the same: fused's
+// cosine is slower than its Euclidean, gemm's is not
+const double AUTO_GEMM_FROM = 1073741824.0;
+const int64_t AUTO_GEMM_TILES_K = 8;
 
 gd_status run_cpu(const gd_matrix &X0, const gd_matrix &Y0, gd_class cls, gd_distance metric,
                   int64_t K, int largest, gd_out Dout, gd_out Iout, gd_class icls, gd_timing *t)
@@ -957,7 +961,8 @@ gd_status run_gpu(const gd_matrix &X0, const gd_matrix &Y0, gd_distance metric, 
          * cap or the free memory leaves no room, 'fused' (which needs far
          * less) */
         const double need = (double)g.mx * g.d * sizeof(T) +
-                            (double)gd_knn_gemm_bytes(g.mx, g.my, g.d, sizeof(T), 0);
+                            (double)gd_knn_gemm_bytes(g.mx, g.my, g.d, sizeof(T),
+                                                      g.metric.metric == GD_COSINE, 0);
         int64_t room = c.free_bytes();
         if (c.cap_left() < room) room = c.cap_left();
         if (need > 0.8 * (double)room) why = "not enough GPU memory";
@@ -1155,10 +1160,8 @@ extern "C" gd_status gd_knn(const char *name, const gd_matrix *X, const gd_matri
         if ((s = gd_auto_device(t, &gpu))) return s;
         const bool resident = t->resident || D.device || I.device;
         v = gpu && (t->ops >= AUTO_CPU_BELOW || resident) ? 0 : 1;
-        /* the gemm variant where it serves and pays (its preparation
-         * and selection cost some milliseconds a call: from 2^33 (pair,
-         * feature) triples, 8192 queries among 8192 points of 128) */
-        if (v == 0 && t->ops >= AUTO_GEMM_FROM && !largest && !gemm_unfit(dist, K, mx, d) &&
+        /* the gemm variant where it serves and pays (AUTO_GEMM_FROM) */
+        if (v == 0 && t->ops >= AUTO_GEMM_FROM && !gemm_unfit(dist, K, mx, d) &&
             (mx + 127) / 128 >= AUTO_GEMM_TILES_K * K)
             v = 2;
     } else {

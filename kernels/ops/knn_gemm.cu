@@ -656,17 +656,17 @@ namespace {
  * records (one a tile of points) and candidates */
 struct gemm_memory {
     size_t off[11], forms, per_query;
-    gemm_memory(int64_t mx, int64_t my, int64_t d, size_t es)
+    gemm_memory(int64_t mx, int64_t my, int64_t d, size_t es, bool cosine)
     {
         const int64_t ntiles = (mx + TN - 1) / TN, np = ntiles * TN;
         const int64_t mq = (my + TM - 1) / TM * TM, dp = (d + KC - 1) / KC * KC;
-        // ... then cosine's: the rows' norms and their inverses (X's np,
-        // Y's mq), their NaN flags
+        // ... then cosine's (none for Euclidean): the rows' norms and
+        // their inverses (X's np, Y's mq), their NaN flags
         const size_t sz[11] = {(size_t)(np * dp) * 4, (size_t)(mq * dp) * 4,
                                (size_t)(mx * d) * es, (size_t)(my * d) * es,
                                (size_t)(2 * np + 2 * mq) * 4, (size_t)d * es, (size_t)(2 * my),
-                               sizeof(int), (size_t)(2 * np + 2 * mq) * es,
-                               (size_t)(np + mq), 0};
+                               sizeof(int), cosine ? (size_t)(2 * np + 2 * mq) * es : 0,
+                               cosine ? (size_t)(np + mq) : 0, 0};
         forms = 0;
         for (int i = 0; i < 11; ++i) {
             off[i] = forms;
@@ -677,9 +677,10 @@ struct gemm_memory {
 };
 } // namespace
 
-size_t gd_knn_gemm_bytes(int64_t mx, int64_t my, int64_t d, size_t es, int64_t batch)
+size_t gd_knn_gemm_bytes(int64_t mx, int64_t my, int64_t d, size_t es, bool cosine,
+                         int64_t batch)
 {
-    const gemm_memory g(mx, my, d, es);
+    const gemm_memory g(mx, my, d, es, cosine);
     return g.forms + (size_t)(batch > TM ? batch : TM) * g.per_query;
 }
 
@@ -703,7 +704,7 @@ int64_t gd_knn_gemm(gd_call &c, const gd_knn_gemm_args &a, unsigned char *fell, 
     if ((double)cl_ok > cl_d) cl_ok = nextafterf(cl_ok, -INFINITY);
     const float coef = a.cosine ? (a.largest ? 1.0f : -1.0f) : (a.largest ? 2.0f : -2.0f);
     char what[128];
-    const gemm_memory mem(mx, my, d, sizeof(T));
+    const gemm_memory mem(mx, my, d, sizeof(T), a.cosine);
     const size_t *off = mem.off;
     gd_describe(what, sizeof what, "the TF32 rows, the rows and the bound", np + mq, dp, GD_SINGLE);
     char *w = (char *)c.alloc(mem.forms, what);

@@ -32,9 +32,11 @@ struct gd_knn_gemm_args {
 const char *gd_knn_gemm_unfit(int64_t mx, int64_t K, int64_t d);
 
 /* The device bytes the search takes beside X (of es bytes an element):
- * the rows' forms and the bound's parts, and the records and candidates
- * of a batch of queries (at least 128: the least it runs in). */
-size_t gd_knn_gemm_bytes(int64_t mx, int64_t my, int64_t d, size_t es, int64_t batch);
+ * the rows' forms and the bound's parts (and cosine's norms), and the
+ * records and candidates of a batch of queries (at least 128: the least
+ * it runs in). */
+size_t gd_knn_gemm_bytes(int64_t mx, int64_t my, int64_t d, size_t es, bool cosine,
+                         int64_t batch);
 
 /* The search on the call's stream: D and I written for every query but
  * those whose flag in fell (my bytes, host, written here) is set; their

@@ -270,11 +270,18 @@ extern "C" void gd_kernel_streams(cudaStream_t *st)
  * is recorded again only after every wait on its last record is queued
  * (a wait takes the record current when it is queued), so one pair a
  * side serves every launch. */
+/* the side stream beside st, and which of the two pairs it is */
+static cudaStream_t side_of(dev_state &d, cudaStream_t st, int *i)
+{
+    *i = st == d.stream2 ? 1 : 0;
+    return *i ? d.hi2 : d.hi;
+}
+
 extern "C" cudaStream_t gd_side_begin(cudaStream_t st)
 {
     dev_state &d = cur();
-    const int i = st == d.stream2 ? 1 : 0;
-    cudaStream_t side = i ? d.hi2 : d.hi;
+    int i;
+    const cudaStream_t side = side_of(d, st, &i);
     if (side == st) return st;
     if (gd_cuda(cudaEventRecord(d.side_ev[i][0], st), "cudaEventRecord") ||
         gd_cuda(cudaStreamWaitEvent(side, d.side_ev[i][0], 0), "cudaStreamWaitEvent"))
@@ -285,8 +292,8 @@ extern "C" cudaStream_t gd_side_begin(cudaStream_t st)
 extern "C" gd_status gd_side_end(cudaStream_t st)
 {
     dev_state &d = cur();
-    const int i = st == d.stream2 ? 1 : 0;
-    cudaStream_t side = i ? d.hi2 : d.hi;
+    int i;
+    const cudaStream_t side = side_of(d, st, &i);
     if (side == st) return GD_OK;
     gd_status s;
     if ((s = gd_cuda(cudaEventRecord(d.side_ev[i][1], side), "cudaEventRecord"))) return s;
