@@ -11,6 +11,34 @@ check() { octave_ok "check_minplus('$1', '$2')" "cases exact"; }
 @test "auto variant, single, exact" { check auto single; }
 @test "auto variant, double, exact" { check auto double; }
 
+# a product of a few outputs and many terms runs its terms in one part a
+# host thread, the parts folded in k order: the first term attaining the
+# minimum, NaN terms skipped, all-NaN outputs NaN with K = 1
+@test "cpu variant, few outputs of many terms (the terms in parts): exact, with the witness, every kind of class" {
+    octave_ok "warning('off', 'gd:nogpu');
+        for c = {'single', 'double', 'int8', 'uint16', 'int32', 'int64'}
+          for trial = 1:12
+            m = randi(3); n = randi(3); k = randi([20000 90000]);
+            A = cast(randi([-3 3], m, k), c{1}); B = cast(randi([-3 3], k, n), c{1});
+            if any(strcmp(c{1}, {'single', 'double'}))
+              A(rand(size(A)) < 0.3) = NaN;
+              if trial == 1, A(:) = NaN; elseif trial == 2, A(:, 1:end-1) = NaN; end
+            elseif trial == 1
+              A(:) = intmax(c{1}); B(:) = 1;
+            end
+            [R, K] = gd_minplus(A, B, 'Variant', 'cpu');
+            R0 = zeros(m, n, c{1}); K0 = zeros(m, n);
+            for i = 1:m, for j = 1:n
+              s = A(i,:).' + B(:,j);
+              if all(isnan(s)), R0(i,j) = NaN; K0(i,j) = 1; else, [R0(i,j), K0(i,j)] = min(s); end
+            end, end
+            assert(isequaln(R, R0) && isequal(K, K0), sprintf('%s, trial %d', c{1}, trial));
+            assert(isequaln(gd_minplus(A, B, 'Variant', 'cpu'), R0));
+          end
+        end
+        disp('parts exact')" "parts exact"
+}
+
 @test "v0 on the GPU, single, exact" { require_gpu; check v0 single; }
 @test "v0 on the GPU, double, exact" { require_gpu; check v0 double; }
 @test "v1 on the GPU, single, exact" { require_gpu; check v1 single; }
