@@ -530,6 +530,14 @@ const double AUTO_CPU_BELOW = 1 << 16;
 // kernel on an H100). Not measured for kNN itself: min-plus's measured
 // break-even (a few ms of kernel a device, minplus.cu) carried over
 const double SPLIT_MIN = 17179869184.0;
+// ... and the gemm variant, which divides the queries (each device
+// uploads X whole), from 2^36 a device and 8192 queries: two H100s, from
+// the host, 10^6 points: 1000 and 4000 queries 0.68-0.88x as fast on two
+// devices as on one (X's upload twice against half the kernels), 10,000
+// 1.26x (K = 10) and 1.36x (K = 100); 65536 points: 4096 queries 0.69x,
+// 16384 1.50x
+const double SPLIT_MIN_GEMM = 68719476736.0;
+const int64_t SPLIT_GEMM_QUERIES = 8192;
 // 'auto' takes the gemm variant from this many (pair, feature) triples,
 // where X has at least this many tiles of 128 points a neighbour: a query's
 // candidates are about 1.2 K points, and about 0.7 K^2 / tiles tiles hold
@@ -987,9 +995,10 @@ gd_status run_gpu(const gd_matrix &X0, const gd_matrix &Y0, gd_distance metric, 
 }
 
 /* ---------------------------------------------------------------------
- * Across devices. Where Y has as many rows as X or more, each device takes
- * a range of queries (Y's rows: D's and I's columns, contiguous) with the
- * whole of X. Where X is the larger, each takes a range of X's rows with
+ * Across devices. Where Y has as many rows as X or more, or the variant is
+ * gemm, each device takes a range of queries (Y's rows: D's and I's
+ * columns, contiguous) with the whole of X. Where X is the larger (fused),
+ * each takes a range of X's rows with
  * every query and finds each query's K nearest among its rows; the host
  * then merges the devices' lists in the kernels' own order, (key, row):
  * a candidate's distance does not depend on which rows share its tile,
@@ -1182,8 +1191,11 @@ extern "C" gd_status gd_knn(const char *name, const gd_matrix *X, const gd_matri
     x.largest = largest;
     x.D = D;
     x.I = I;
-    x.points = mx > my;
     x.gemm = v == 2;
+    /* gemm: the queries split, whatever X's size (each device's search
+     * is then half of every pass; with X's rows split, each device
+     * re-ranked K candidates a query, every query) */
+    x.points = mx > my && !x.gemm;
     x.mult = x.points ? gd_tile::BIG : 64;
     gd_op_call oc = {};
     oc.variant = VARIANTS[v].name;
@@ -1194,7 +1206,7 @@ extern "C" gd_status gd_knn(const char *name, const gd_matrix *X, const gd_matri
     oc.names[0] = "D";
     oc.names[1] = "I";
     oc.resident = t->resident || D.device || I.device;
-    oc.split_min = SPLIT_MIN;
+    oc.split_min = !x.gemm ? SPLIT_MIN : my >= SPLIT_GEMM_QUERIES ? SPLIT_MIN_GEMM : HUGE_VAL;
     oc.units = ((x.points ? mx : my) + x.mult - 1) / x.mult;
     auto one = [&] {
         return cls == GD_SINGLE
