@@ -10,7 +10,11 @@
 ## Each row: medians of 3 calls of each, taken in turns (one device, then
 ## all); h2h is the whole call as Octave waits for it (tic/toc), kernel the
 ## longest device's kernel time (CUDA events), up and down the longest
-## device's copies. A "gdArrays" row starts from a gdArray on device 1
+## device's copies. A "distributed" row leaves the N-device result in
+## pieces where each device computed them ('Distributed', true: gdArray's
+## help), the one-device result on device 1; "then gathered" brings it to
+## the host in the call (each device copying its piece at once).
+## A "gdArrays" row starts from a gdArray on device 1
 ## and leaves the result there (the other devices copy the operands and
 ## their panels of the result peer to peer).
 
@@ -40,6 +44,17 @@ function [D, info] = ap (varargin)
   [D, ~, info] = gd_apsp (varargin{:});
 endfunction
 
+function [R, info] = pd (varargin)
+  [R, info] = gd_pdist (varargin{:});
+endfunction
+
+function [R, info] = pd_gather (varargin)
+  ## the distances, then on the host (a distributed D: each device's piece
+  ## at once)
+  [R, info] = gd_pdist (varargin{:});
+  R = gather (R);
+endfunction
+
 function [R, info] = p2 (varargin)
   ## gd_pdist2's D and its info (the third output)
   [R, ~, info] = gd_pdist2 (varargin{:});
@@ -64,12 +79,18 @@ cases = {
     @() rand(sc(8192)), @(A, d) mp(A, "Devices", d);
   "min-plus single, gdArrays", sprintf("n = %d", sc(16384)), ...
     @() gdArray(rand(sc(16384), "single")), @(A, d) mp(A, "Devices", d);
+  "min-plus single, gdArrays, distributed", sprintf("n = %d", sc(16384)), ...
+    @() gdArray(rand(sc(16384), "single")), @(A, d) mp(A, "Devices", d, "Distributed", numel (d) > 1);
   "sgemm (cublas)", sprintf("n = %d", sc(16384)), ...
     @() randn(sc(16384), "single"), @(A, d) gd_sgemm(A, A, "Variant", "cublas", "Devices", d);
   "sgemm (tuned)", sprintf("n = %d", sc(16384)), ...
     @() randn(sc(16384), "single"), @(A, d) gd_sgemm(A, A, "Variant", "tuned", "Devices", d);
   "pdist euclidean single", sprintf("%d x 128", sc(65536)), ...
     @() randn(sc(65536), 128, "single"), @(X, d) gd_pdist(X, "Devices", d);
+  "pdist euclidean single, gdArrays, distributed", sprintf("%d x 128", sc(65536)), ...
+    @() gdArray(randn(sc(65536), 128, "single")), @(X, d) pd(X, "Devices", d, "Distributed", numel (d) > 1);
+  "pdist euclidean single, gdArrays, distributed, then gathered", sprintf("%d x 128", sc(65536)), ...
+    @() gdArray(randn(sc(65536), 128, "single")), @(X, d) pd_gather(X, "Devices", d, "Distributed", numel (d) > 1);
   "pdist2 euclidean single", sprintf("%d x %d x 128", sc(32768), sc(32768)), ...
     @() randn(sc(32768), 128, "single"), @(X, d) p2(X, X, "Devices", d);
   "kNN single, K = 100", sprintf("%d queries, %d points, d = 128", sc(10000), sc(1000000)), ...

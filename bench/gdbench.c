@@ -85,7 +85,7 @@ static void *fresh_buffer(void *ctx, size_t bytes)
 static gd_status run(const job *j, const char *variant, const void *A, const void *B,
                      void *C, void **fresh, gd_timing *t)
 {
-    gd_out out = {C, C ? NULL : fresh_buffer, fresh, NULL};
+    gd_out out = {C, C ? NULL : fresh_buffer, fresh, NULL, NULL};
     const gd_matrix a = gd_host_matrix(A, j->cls, j->m, j->k);
     if (!strcmp(j->op, "minplus")) {
         const gd_matrix b = gd_host_matrix(B, j->cls, j->k, j->n);

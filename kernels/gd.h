@@ -79,6 +79,10 @@ typedef struct {
     int64_t rows, cols, ld;
     int dev; /* a device matrix's device (0-based index, as gd_info numbers
                 them); 0 for a host one */
+    /* a distributed matrix (where GD_DEVICE, ptr NULL, dev its first
+     * piece's device): its pieces of columns, each on its own device
+     * (gd_pieces, below); NULL for every other */
+    const struct gd_pieces *pieces;
 } gd_matrix;
 
 /* A tight host matrix (what a C caller or a gateway mostly has). */
@@ -93,6 +97,7 @@ static inline gd_matrix gd_host_matrix(const void *ptr, gd_class cls, int64_t ro
     a.cols = cols;
     a.ld = rows;
     a.dev = 0;
+    a.pieces = 0;
     return a;
 }
 
@@ -243,11 +248,29 @@ typedef struct {
  * the call then fails with GD_ERR_MEMORY. A result of 0 bytes may get any
  * pointer. */
 typedef void *(*gd_host_alloc)(void *ctx, size_t bytes);
+/* A distributed matrix: rows x (the pieces' columns), piece i its columns
+ * [first, first + cols) on device index dev, tight (rows x cols) at ptr,
+ * from the memory pool (gd_dev_free_at), the pieces in column order. */
+typedef struct {
+    void *ptr;
+    int dev;
+    int64_t first, cols;
+} gd_piece;
+typedef struct gd_pieces {
+    int n;
+    gd_piece p[GD_MAX_DEVICES];
+} gd_pieces;
+/* (pieces: a resident result (device set) that may stay distributed: an
+ * operation that divides its result's columns over devices leaves each
+ * device's columns there, as pieces (n > 0, *device NULL); one that runs
+ * on one device leaves pieces->n 0 and the result at *device. On failure
+ * nothing is left allocated and n is 0.) */
 typedef struct {
     void *ptr;
     gd_host_alloc fn;
     void *ctx;
     void **device;
+    gd_pieces *pieces;
 } gd_out;
 
 /* ---- resident matrices ------------------------------------------------ */
@@ -263,8 +286,19 @@ void gd_dev_free_at(int dev, void *p);
 gd_status gd_dev_upload(const gd_matrix *A, void **dst, gd_timing *t);
 
 /* The elements of A (any place, any ld) into the tight host buffer of
- * out (rows x cols of A's class). t: download_ms and total_ms. */
+ * out (rows x cols of A's class); a distributed A's pieces each by its own
+ * device, at once. t: download_ms and total_ms. */
 gd_status gd_dev_download(const gd_matrix *A, gd_out out, gd_timing *t);
+
+/* A distributed device copy of a host matrix: its columns divided over
+ * the n devices idx (as a divided product divides its result's), each
+ * device uploading its own piece, at once; pieces with no column are
+ * left out. On failure nothing is left allocated (P->n 0). */
+gd_status gd_dev_upload_pieces(const gd_matrix *A, int n, const int idx[GD_MAX_DEVICES],
+                               gd_pieces *P, gd_timing *t);
+
+/* Frees every piece of P (P->n is 0 after). */
+void gd_pieces_free(gd_pieces *P);
 
 /* R = A.' (cols x rows, A's class), on the device when A is there. */
 gd_status gd_transpose(const gd_matrix *A, gd_out R, gd_timing *t);

@@ -23,6 +23,8 @@ typedef struct {
     uint32_t gen; /* 0: free */
     size_t bytes;
     int wrapped;  /* 1: a gdArray object holds it (gd_op_claim) */
+    gd_pieces *pieces; /* a distributed matrix's (m.pieces; malloc'd, so
+                          that m.pieces stays put when the table grows) */
 } entry;
 
 static entry *g_tab;
@@ -49,7 +51,10 @@ static uint32_t next_gen(void)
 
 static void release(entry *e)
 {
-    if (e->m.where == GD_DEVICE)
+    if (e->pieces) {
+        gd_pieces_free(e->pieces);
+        free(e->pieces);
+    } else if (e->m.where == GD_DEVICE)
         gd_dev_free_at(e->m.dev, (void *)e->m.ptr);
     else
         free((void *)e->m.ptr);
@@ -70,7 +75,10 @@ static void lock_while_live(void)
     }
 }
 
-double gd_reg_add(void *ptr, int on_device, gd_class cls, int64_t rows, int64_t cols)
+/* an entry of ptr (own NULL), or of the pieces own (a distributed matrix:
+ * ptr NULL); on failure what it was given is freed */
+static double reg_add(void *ptr, int on_device, gd_class cls, int64_t rows, int64_t cols,
+                      gd_pieces *own)
 {
     size_t slot;
     if (g_nfree) {
@@ -96,6 +104,11 @@ double gd_reg_add(void *ptr, int on_device, gd_class cls, int64_t rows, int64_t 
         e->m.cols = cols;
         e->m.ld = rows;
         e->m.dev = on_device ? gd_mex_place()->device - 1 : 0; /* where the call left it */
+        if (own) {
+            e->pieces = own;
+            e->m.pieces = own;
+            e->m.dev = own->p[0].dev;
+        }
         e->gen = next_gen();
         e->bytes = (size_t)(rows * cols) * gd_class_bytes(cls);
         g_bytes += (double)e->bytes;
@@ -104,13 +117,33 @@ double gd_reg_add(void *ptr, int on_device, gd_class cls, int64_t rows, int64_t 
         return (double)e->gen * SLOT_COUNT + (double)slot;
     }
 full:
-    if (on_device)
+    if (own) {
+        gd_pieces_free(own);
+        free(own);
+    } else if (on_device)
         gd_dev_free_at(gd_mex_place()->device - 1, ptr);
     else
         free(ptr);
     gd_mex_error("gdArray", "gd:memory", "cannot record another gdArray (%zu are live)",
                  g_used);
     return 0;
+}
+
+double gd_reg_add(void *ptr, int on_device, gd_class cls, int64_t rows, int64_t cols)
+{
+    return reg_add(ptr, on_device, cls, rows, cols, NULL);
+}
+
+double gd_reg_add_pieces(gd_pieces *P, gd_class cls, int64_t rows, int64_t cols)
+{
+    gd_pieces *own = (gd_pieces *)malloc(sizeof *own);
+    if (!own) {
+        gd_pieces_free(P);
+        gd_mex_error("gdArray", "gd:memory", "cannot record a distributed gdArray");
+    }
+    *own = *P;
+    P->n = 0;
+    return reg_add(NULL, 1, cls, rows, cols, own);
 }
 
 static entry *lookup(double id)
@@ -260,10 +293,11 @@ gd_out gd_mex_result_out(gd_mex_result *r, int resident, int on_device, size_t m
     r->m = (int64_t)m;
     r->n = (int64_t)n;
     if (!resident) return gd_mex_output(&r->host, m, n, cls);
-    gd_out o = {NULL, NULL, NULL, NULL};
-    if (r->on_device)
+    gd_out o = {NULL, NULL, NULL, NULL, NULL};
+    if (r->on_device) {
         o.device = &r->dev;
-    else {
+        if (gd_mex_distributed()) o.pieces = &r->pieces;
+    } else {
         o.fn = host_alloc;
         o.ctx = r;
     }
@@ -275,6 +309,7 @@ void gd_mex_result_free(gd_mex_result *r)
     if (r->host.array) mxDestroyArray(r->host.array);
     free(r->buf);
     if (r->dev) gd_dev_free_at(gd_mex_place()->device - 1, r->dev);
+    gd_pieces_free(&r->pieces);
     memset(r, 0, sizeof *r);
 }
 
@@ -287,6 +322,7 @@ mxArray *gd_mex_result_take(const char *fn, gd_mex_result *r, gd_status s)
         gd_mex_fail(fn, s);
     }
     if (!r->resident) return r->host.array;
+    if (r->pieces.n > 0) return gd_mex_wrap(fn, gd_reg_add_pieces(&r->pieces, r->cls, r->m, r->n));
     void *p = r->on_device ? r->dev : r->buf;
     const double id = gd_reg_add(p, r->on_device, r->cls, r->m, r->n);
     return gd_mex_wrap(fn, id);

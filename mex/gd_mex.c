@@ -157,6 +157,8 @@ void gd_mex_option_string(const char *fn, const char *optname,
                      optname, strcmp(optname, "metric") ? "'" : "");
 }
 
+static int g_distributed; /* 'Distributed', true in this call (gd_mex_home_reset) */
+
 void gd_mex_options(const char *fn, int nrhs, const mxArray *prhs[],
                     int first, int nnames, const char *const names[],
                     const mxArray *values[])
@@ -178,6 +180,14 @@ void gd_mex_options(const char *fn, int nrhs, const mxArray *prhs[],
             devices_given = 1;
             continue;
         }
+        if (!strcmp(name, "distributed")) {
+            const mxArray *v = prhs[i + 1];
+            if (!((mxIsLogical(v) || (mxIsNumeric(v) && !mxIsComplex(v))) &&
+                  mxGetNumberOfElements(v) == 1 && !mxIsSparse(v)))
+                gd_mex_error(fn, "gd:input", "'Distributed' must be true or false");
+            g_distributed = mxGetScalar(v) != 0;
+            continue;
+        }
         int found = -1;
         for (int o = 0; o < nnames; ++o) {
             char want[64];
@@ -193,7 +203,7 @@ void gd_mex_options(const char *fn, int nrhs, const mxArray *prhs[],
                 strncat(valid, names[o], sizeof valid - strlen(valid) - 1);
                 strncat(valid, "'", sizeof valid - strlen(valid) - 1);
             }
-            strncat(valid, ", 'Devices'", sizeof valid - strlen(valid) - 1);
+            strncat(valid, ", 'Devices', 'Distributed'", sizeof valid - strlen(valid) - 1);
             mxGetString(prhs[i], name, sizeof name); /* as the user typed it */
             gd_mex_error(fn, "gd:input", "unknown option '%s' (options: %s)",
                          name, valid);
@@ -236,7 +246,10 @@ void gd_mex_home_reset(void)
     memset(&g_place, 0, sizeof g_place);
     g_place.device = 1;
     g_home_fixed = 0;
+    g_distributed = 0;
 }
+
+int gd_mex_distributed(void) { return g_distributed; }
 
 void gd_mex_home(int dev, int from_list)
 {
@@ -425,7 +438,7 @@ gd_out gd_mex_output(gd_mex_out *o, size_t m, size_t n, gd_class cls)
     o->n = n;
     o->cls = cls;
     o->array = NULL;
-    gd_out out = {NULL, gd_mex_out_alloc, o};
+    gd_out out = {NULL, gd_mex_out_alloc, o, NULL, NULL};
     return out;
 }
 

@@ -59,6 +59,11 @@ void gd_mex_options(const char *fn, int nrhs, const mxArray *prhs[],
  * call's place (gd_mex_place) or raises gd:input. Each call starts from
  * the default (GD_DEVICES; gd_mex_home_reset). */
 void gd_mex_devices_option(const char *fn, const mxArray *v);
+/* Every operation's option 'Distributed' (true or false, default false):
+ * a resident result of a call divided over devices stays where each
+ * device computed its columns (a distributed gdArray); 1 when given
+ * true in this call. */
+int gd_mex_distributed(void);
 
 /* The call's place (gd_place): its device, gd_mex_home_reset at each
  * call's start (device 1); gd_mex_home(dev, 0) for each gdArray operand
@@ -182,6 +187,7 @@ typedef struct {
     void *dev;        /* the kept device allocation */
     void *buf;        /* the host buffer of a host-held gdArray */
     size_t buf_bytes;
+    gd_pieces pieces; /* a distributed result's pieces ('Distributed') */
 } gd_mex_result;
 gd_out gd_mex_result_out(gd_mex_result *r, int resident, int on_device, size_t m, size_t n,
                          gd_class cls);
@@ -204,6 +210,9 @@ int gd_mex_on_device(int n, const gd_matrix *const ops[]);
  * starts at a random value each time the gateway is loaded: an id from
  * before a reload, of a freed entry or made up matches no live entry. */
 double gd_reg_add(void *ptr, int on_device, gd_class cls, int64_t rows, int64_t cols);
+/* the same for a distributed matrix: the entry owns the pieces from then
+ * on (P->n is 0 after) */
+double gd_reg_add_pieces(gd_pieces *P, gd_class cls, int64_t rows, int64_t cols);
 /* the entry's matrix, or NULL when id names no live entry */
 const gd_matrix *gd_reg_find(double id);
 /* the entry is held by a gdArray object (the constructor's upload): no

@@ -3,7 +3,11 @@
  *
  *   id = __gd__('upload', A)          a new table entry holding A
  *   id = __gd__('upload', A, d)       the same on device d (1-based)
- *   d = __gd__('device', G)           the device G lives on (1-based)
+ *   id = __gd__('upload', A, 'devices', L)  distributed: A's columns
+ *                                     divided over the devices L ('all':
+ *                                     every device), a piece on each
+ *   d = __gd__('device', G)           the device G lives on (1-based; a
+ *                                     distributed G's, one a piece)
  *   A = __gd__('gather', G)           G's elements as an Octave matrix
  *   __gd__('free', id)                frees a live entry (else nothing)
  *   R = __gd__('transpose', G)        G.' as a new gdArray
@@ -34,8 +38,20 @@ void gd_op_upload(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
     static const char FN[] = "gdArray";
     (void)nlhs;
-    if (nrhs != 1 && nrhs != 2) gd_mex_error(FN, "gd:input", "expected one matrix");
-    if (nrhs == 2) {
+    if (nrhs < 1 || nrhs > 3) gd_mex_error(FN, "gd:input", "expected one matrix");
+    int pieces = 0; /* 'Devices': how many devices it is divided over */
+    int idx[GD_MAX_DEVICES];
+    if (nrhs == 3) {
+        char name[16];
+        gd_mex_option_string(FN, "option", prhs[1], name, sizeof name);
+        if (strcmp(name, "devices"))
+            gd_mex_error(FN, "gd:input", "expected 'Device', d or 'Devices', list");
+        gd_mex_devices_option(FN, prhs[2]);
+        const gd_place *at = gd_mex_place();
+        pieces = at->devices.n ? at->devices.n : gd_device_count();
+        for (int i = 0; i < pieces; ++i) idx[i] = at->devices.n ? at->devices.idx[i] : i;
+        if (pieces <= 1) pieces = 0; /* one device (or none): an array of one piece */
+    } else if (nrhs == 2) {
         /* 'Device', d: checked here against the devices gd sees */
         const mxArray *d = prhs[1];
         const double x = mxIsNumeric(d) && !mxIsComplex(d) && mxGetNumberOfElements(d) == 1
@@ -58,8 +74,17 @@ void gd_op_upload(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     const gd_matrix h = gd_host_matrix(p, cls, (int64_t)mxGetM(prhs[0]), (int64_t)mxGetN(prhs[0]));
     gd_timing t = gd_mex_timing(); /* its place: the device 'Device' named */
     void *dev = NULL;
-    gd_status s = gd_dev_upload(&h, &dev, &t);
     double id;
+    if (pieces && h.cols >= 1) {
+        gd_pieces P;
+        const gd_status ps = gd_dev_upload_pieces(&h, pieces, idx, &P, &t);
+        if (ps) gd_mex_fail(FN, ps);
+        id = gd_reg_add_pieces(&P, cls, h.rows, h.cols);
+        gd_reg_held(id);
+        plhs[0] = mxCreateDoubleScalar(id);
+        return;
+    }
+    gd_status s = gd_dev_upload(&h, &dev, &t);
     if (s == GD_ERR_NOGPU) {
         /* no GPU: the gdArray holds its data on the host, and every
          * operation on it runs on the CPU */
@@ -115,8 +140,35 @@ void gd_op_row(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     const double i = mxGetScalar(prhs[1]);
     if (!(i >= 1 && i <= (double)m.rows && i == floor(i)))
         gd_mex_error(FN, "gd:input", "row %g is outside 1..%lld", i, (long long)m.rows);
+    const size_t es = gd_class_bytes(m.cls);
+    if (m.pieces) {
+        /* each piece's part of the row, in its place */
+        gd_mex_out R;
+        gd_mex_output(&R, 1, (size_t)m.cols, m.cls);
+        char *buf = (char *)gd_mex_out_alloc(&R, (size_t)m.cols * es);
+        if (!buf) gd_mex_error(FN, "gd:memory", "cannot allocate the row in host memory");
+        for (int p = 0; p < m.pieces->n; ++p) {
+            const gd_piece *pc = &m.pieces->p[p];
+            gd_matrix row = m;
+            row.pieces = NULL;
+            row.ptr = (const char *)pc->ptr + (size_t)(i - 1) * es;
+            row.dev = pc->dev;
+            row.rows = 1;
+            row.cols = pc->cols;
+            gd_out o = {NULL, NULL, NULL, NULL, NULL};
+            o.ptr = buf + (size_t)pc->first * es;
+            gd_timing t = gd_mex_timing();
+            const gd_status s = gd_dev_download(&row, o, &t);
+            if (s) {
+                mxDestroyArray(R.array);
+                gd_mex_fail(FN, s);
+            }
+        }
+        plhs[0] = R.array;
+        return;
+    }
     gd_matrix row = m;
-    row.ptr = (const char *)m.ptr + (size_t)(i - 1) * gd_class_bytes(m.cls);
+    row.ptr = (const char *)m.ptr + (size_t)(i - 1) * es;
     row.rows = 1;
     plhs[0] = download(FN, &row);
 }
@@ -233,6 +285,11 @@ void gd_op_device(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     (void)nlhs;
     gd_matrix m;
     array_arg("gdArray", "G", nrhs, prhs, &m);
+    if (m.pieces) {
+        plhs[0] = mxCreateDoubleMatrix(1, (mwSize)m.pieces->n, mxREAL);
+        for (int p = 0; p < m.pieces->n; ++p) mxGetDoubles(plhs[0])[p] = m.pieces->p[p].dev + 1;
+        return;
+    }
     plhs[0] = mxCreateDoubleScalar(m.where == GD_DEVICE ? m.dev + 1 : 1);
 }
 
@@ -266,7 +323,19 @@ void gd_op_describe(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
         snprintf(amount, sizeof amount, "%.0f B", bytes);
     char where[300];
     gd_device_info di;
-    if (m->where != GD_DEVICE)
+    if (m->pieces) {
+        /* "devices 1 and 2: columns 1-2048 on 1, 2049-4096 on 2" */
+        int o = snprintf(where, sizeof where, "devices");
+        for (int p = 0; p < m->pieces->n && o < (int)sizeof where; ++p)
+            o += snprintf(where + o, sizeof where - o, "%s%d",
+                          p == 0 ? " " : p + 1 == m->pieces->n ? " and " : ", ",
+                          m->pieces->p[p].dev + 1);
+        for (int p = 0; p < m->pieces->n && o < (int)sizeof where; ++p)
+            o += snprintf(where + o, sizeof where - o, "%scolumns %lld-%lld on %d",
+                          p ? ", " : ": ", (long long)m->pieces->p[p].first + 1,
+                          (long long)(m->pieces->p[p].first + m->pieces->p[p].cols),
+                          m->pieces->p[p].dev + 1);
+    } else if (m->where != GD_DEVICE)
         snprintf(where, sizeof where, "the host: no GPU");
     else if (gd_device_count() > 1 && !gd_device_query_at(m->dev, &di))
         snprintf(where, sizeof where, "device %d, %s", m->dev + 1, di.name);

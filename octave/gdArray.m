@@ -2,6 +2,7 @@ classdef gdArray < handle
 ## -*- texinfo -*-
 ## @deftypefn  {} {@var{G} =} gdArray (@var{A})
 ## @deftypefnx {} {@var{G} =} gdArray (@var{A}, "Device", @var{d})
+## @deftypefnx {} {@var{G} =} gdArray (@var{A}, "Devices", @var{list})
 ## A matrix kept in GPU memory across calls.
 ##
 ## @code{@var{G} = gdArray (@var{A})} copies the real, full, 2-D single,
@@ -33,6 +34,19 @@ classdef gdArray < handle
 ## (@code{gd_minplus}, @code{gd_sgemm}, @code{gd_pdist2}) divide across
 ## them and put the result together on the first device named; the other
 ## operations run on that first device alone.
+##
+## A distributed gdArray keeps its columns in pieces on several devices:
+## @code{gdArray (@var{A}, "Devices", @var{list})} (or @qcode{"all"})
+## divides @var{A}'s columns over them, each device uploading its own
+## piece; and a call divided over devices with @qcode{"Distributed"},
+## @code{true} (@code{gd_minplus}, @code{gd_sgemm}, @code{gd_pdist2},
+## @code{gd_pdist}) leaves each device's columns of the result where it
+## computed them, so that nothing is gathered onto one device.
+## @code{gather} brings the pieces to the host, every device copying its
+## own at once; @code{device} lists the pieces' devices and @code{disp}
+## their columns. Every operation takes a distributed gdArray: one that
+## reads a whole matrix on one device copies the pieces there, peer to
+## peer, for that call.
 ##
 ## An operation never writes into its operands; an Octave matrix passed
 ## beside a gdArray is copied to the GPU for that call only. Mixed classes
@@ -95,8 +109,10 @@ classdef gdArray < handle
       endif
       if (nargin == 3 && ischar (varargin{1}) && strcmpi (varargin{1}, "Device"))
         dev = varargin(2);
+      elseif (nargin == 3 && ischar (varargin{1}) && strcmpi (varargin{1}, "Devices"))
+        dev = {"devices", varargin{2}};
       elseif (nargin != 1)
-        error ("gd:input", "gdArray: expected one matrix: G = gdArray (A) or gdArray (A, 'Device', d)");
+        error ("gd:input", "gdArray: expected one matrix: G = gdArray (A), gdArray (A, 'Device', d) or gdArray (A, 'Devices', list)");
       else
         dev = {};
       endif
@@ -137,7 +153,8 @@ classdef gdArray < handle
       varargout = __gd_gather__ (nargout, varargin{:});
     endfunction
 
-    ## the device G lives on, as gd_info numbers them (1 without a GPU)
+    ## the device G lives on, as gd_info numbers them (1 without a GPU);
+    ## a distributed G's devices, one a piece of its columns, in order
     function d = device (G)
       d = __gd__ ("device", G);
     endfunction
@@ -197,7 +214,7 @@ classdef gdArray < handle
           else
             [I, J, r, c] = __gd_index__ (G.sz, subs);
             if (r * c == 0)
-              R = gdArray (zeros (r, c, G.cls), "Device", device (G));
+              R = gdArray (zeros (r, c, G.cls), "Device", device (G)(1));
             else
               R = __gd__ ("index", G, I, J, r, c);
             endif
@@ -374,7 +391,20 @@ endclassdef
 %! assert (gather (G), A);
 
 %!error <expected one matrix> gdArray ()
-%!error <expected one matrix> gdArray (1, "Devices", 1)
+%!error <expected one matrix> gdArray (1, "Devics", 1)
+%!error <'Devices' must hold whole device indices> gdArray (1, "Devices", 0)
+
+%!test
+%! ## 'Devices' on one device (or none): an array of one piece
+%! warning ("off", "gd:nogpu", "local");
+%! G = gdArray (A, "Devices", 1);
+%! assert (device (G), 1);
+%! assert (gather (G), A);
+%! G = gdArray (A, "Devices", "all");
+%! assert (gather (G), A);
+%! R = gd_minplus (gdArray (single (A(1:20, 1:20))), "Distributed", true);
+%! assert (gather (R), gd_minplus (single (A(1:20, 1:20))));
+%!error <'Distributed' must be true or false> gd_minplus (gdArray (1), "Distributed", "x")
 %!error <'Device' must be one whole device index> gdArray (1, "Device", 0)
 %!error <'Device' must be one whole device index> gdArray (1, "Device", [1 2])
 %!error <expected one matrix> gdArray (1, 2)

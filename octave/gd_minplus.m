@@ -83,6 +83,8 @@
 ## Which GPUs compute: @qcode{"all"} (the default, or the environment
 ## variable GD_DEVICES's list) or a vector of indices as @code{gd_info}'s
 ## @code{devices} numbers them. Several devices each compute a panel of @var{R}'s columns (and of @var{K}) with the whole of @var{A}: the result is the one-device result bit for bit. @qcode{"all"} divides a product of 2^36 steps a device or more; below, one device is faster. A call on gdArrays runs on the first one's device and leaves @var{R} there; with @qcode{"Devices"} given it divides as well, @var{R} put together on the first device named (panels copied peer to peer).
+## @item "Distributed"
+## @code{true}: a divided call on gdArrays leaves each device's panels of @var{R} (and @var{K}) where it computed them, a distributed gdArray (see @code{gdArray}), instead of putting them together on one device. Default @code{false}.
 ## @end table
 ##
 ## @var{info} (the output after those of Octave's @code{min}) is a struct:

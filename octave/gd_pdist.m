@@ -85,7 +85,10 @@
 ## the pairs, bit for bit what one device computes; @qcode{"all"} divides
 ## from 2^33 (pair, feature) steps a device. A gdArray @var{X} runs on
 ## its own device alone (or on the first device named), @var{D} left
-## there.
+## there; with @qcode{"Distributed"}, @code{true} it divides too, and
+## each device's columns of @var{D} stay where it computed them (a
+## distributed gdArray, see @code{gdArray}: nothing gathered onto one
+## device).
 ##
 ## @seealso{gd_pdist2, gd_squareform, gdArray}
 ## @end deftypefn

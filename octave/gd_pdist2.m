@@ -74,7 +74,9 @@
 ## result is the one-device result bit for bit. With gdArrays the call runs
 ## on the first one's device and leaves its results there; @var{D} alone
 ## divides as well when @qcode{"Devices"} is given (put together on the
-## first device named), the neighbour forms run on that device alone.
+## first device named, or with @qcode{"Distributed"}, @code{true} left
+## in each device's panels, a distributed gdArray), the neighbour forms
+## run on that device alone.
 ##
 ## @seealso{gd_knnsearch, gd_pdist, gd_squareform, gdArray}
 ## @end deftypefn

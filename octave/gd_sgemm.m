@@ -42,6 +42,8 @@
 ## Which GPUs compute: @qcode{"all"} (the default, or the environment
 ## variable GD_DEVICES's list) or a vector of indices as @code{gd_info}'s
 ## @code{devices} numbers them. Several devices each compute a panel of @var{C}'s columns; the tuned kernels' panels are the one-device result bit for bit (cuBLAS picks its kernel by the panel's shape, so its sums may round differently). @qcode{"all"} divides a product of 2^39 flops a device or more. A call on gdArrays runs on the first one's device and leaves @var{C} there; with @qcode{"Devices"} given it divides as well, @var{C} put together on the first device named.
+## @item "Distributed"
+## @code{true}: a divided call on gdArrays leaves each device's panel of @var{C} where it computed it, a distributed gdArray (see @code{gdArray}). Default @code{false}.
 ## @end table
 ##
 ## @var{info} is a struct as for @code{gd_minplus}: size [m k n], ops

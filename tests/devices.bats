@@ -130,3 +130,54 @@ with_devices() {
         assert(isequal(Dn, D1) && isequal(isnan(Dn), isnan(D1)), 'D across %d capped devices differs', N);
         disp('divided memory ok')" "divided memory ok"
 }
+
+@test "distributed gdArrays: columns in pieces on every device, results left where computed, every operation takes one, bit for bit, nothing left behind" {
+    require_gpu
+    with_devices
+    octave_ok "N = numel(gd_info().devices); n0 = gd_info().gdarrays;
+        A = rand(700, 'single'); B = rand(700, 300 * N + 7, 'single'); X = rand(1500, 33, 'single');
+        # an upload in pieces: every device its columns
+        G = gdArray(B, 'Devices', 1:N);
+        assert(isequal(device(G), 1:N) && isequal(gather(G), B) && isequal(size(G), size(B)));
+        s = disp(G); assert(! isempty(strfind(s, 'devices 1')) && ! isempty(strfind(s, 'columns 1-')), s);
+        # products and pdist left in pieces, the one-device results bit for bit
+        GA = gdArray(A);
+        R = gd_minplus(GA, G, 'Devices', 1:N, 'Distributed', true);
+        assert(isequal(device(R), 1:N) && isequal(gather(R), gd_minplus(A, B)));
+        [R2, K2] = gd_minplus(GA, G, 'Devices', 1:N, 'Distributed', true);
+        [R0, K0] = gd_minplus(A, B);
+        assert(isequal(device(R2), 1:N) && isequal(device(K2), 1:N));
+        assert(isequal(gather(R2), R0) && isequal(gather(K2), K0));
+        C = gd_sgemm(GA, G, 'Variant', 'tuned', 'Devices', 1:N, 'Distributed', true);
+        assert(isequal(device(C), 1:N) && isequal(gather(C), gd_sgemm(A, B, 'Variant', 'tuned')));
+        D = gd_pdist(gdArray(X), 'Devices', 1:N, 'Distributed', true);
+        assert(isequal(device(D), 1:N) && isequal(gather(D), gd_pdist(X)));
+        E = gd_pdist2(gdArray(X), gdArray(X(1:900, :)), 'Devices', 1:N, 'Distributed', true);
+        assert(isequal(device(E), 1:N) && isequal(gather(E), gd_pdist2(X, X(1:900, :))));
+        # a distributed operand anywhere: the pieces brought together for
+        # the call (operations on one device), or read in place
+        assert(isequal(gather(gd_squareform(D)), gd_squareform(gd_pdist(X))));
+        Rh = gather(R);
+        assert(isequal(gather(gd_minplus(R(:, 1:700))), gd_minplus(Rh(:, 1:700))));
+        assert(isequal(gather(gd_minplus(GA, R, 'Devices', 1:N)), gd_minplus(A, Rh)));
+        assert(isequal(gather(R(3:9, [1 400 end])), Rh(3:9, [1 400 end])));
+        assert(isequal(gather(R.'), Rh.'));
+        W = single(randi([1 9], 400)); W(1:401:end) = 0; [Dw, P] = gd_apsp(W);
+        GW = gdArray(W, 'Devices', 1:N);
+        assert(isequal(gather(gd_apsp(GW)), Dw));
+        GP = gdArray(P, 'Devices', 1:N);
+        assert(isequal(gd_path(GP, 3, 377), gd_path(P, 3, 377)));
+        [Dk, Ik] = gd_pdist2(gdArray(X), gdArray(X(1:50, :)), 'Smallest', 4);
+        [Dk2, Ik2] = gd_pdist2(gdArray(X, 'Devices', 1:N), gdArray(X(1:50, :)), 'Smallest', 4);
+        assert(isequal(gather(Dk), gather(Dk2)) && isequal(gather(Ik), gather(Ik2)));
+        # a divided call that fails leaves no piece anywhere
+        f0 = [gd_info().devices.memory_free];
+        setenv('GD_GPU_MEM_LIMIT', sprintf('%d:100000', N));
+        expect_error('gd:memory', sprintf('device %d .*GD_GPU_MEM_LIMIT', N), @gd_minplus, GA, G, 'Devices', 1:N, 'Distributed', true);
+        expect_error('gd:memory', 'GD_GPU_MEM_LIMIT', @gdArray, B, 'Devices', 1:N);
+        unsetenv('GD_GPU_MEM_LIMIT');
+        assert([gd_info().devices.memory_free] >= f0 - 2^20);
+        clear G GA R R2 K2 C D E GW GP Dk Ik Dk2 Ik2;
+        assert(gd_info().gdarrays == n0);
+        disp('distributed ok')" "distributed ok"
+}

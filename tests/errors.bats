@@ -27,7 +27,7 @@ err() { octave_error "A = rand(4); B = rand(4, 3);" "$1"; }
 @test "inner dimensions disagree" { err "'gd:size', 'inner dimensions must agree: A is 4x3, B is 4x3', @gd_minplus, B, B"; }
 @test "unknown variant" { err "'gd:variant', 'unknown variant .v9. [(]variants: auto, v0, v1, v2, v3, v4, v5, cpu[)]', @gd_minplus, A, 'Variant', 'v9'"; }
 @test "variant not a string" { err "'gd:input', 'value of .Variant. must be', @gd_minplus, A, 'Variant', 3"; }
-@test "unknown option" { err "'gd:input', 'unknown option .Speed. [(]options: .Variant., .IndexClass., .Devices.[)]', @gd_minplus, A, B, 'Speed', 'max'"; }
+@test "unknown option" { err "'gd:input', 'unknown option .Speed. [(]options: .Variant., .IndexClass., .Devices., .Distributed.[)]', @gd_minplus, A, B, 'Speed', 'max'"; }
 @test "option name not a string" { err "'gd:input', 'argument 5: expected an option name', @gd_minplus, A, B, 'Variant', 'cpu', 3, 'x'"; }
 @test "odd option count" { err "'gd:input', 'name/value pairs', @gd_minplus, A, B, 'Variant'"; }
 @test "option and variant names are case-insensitive" {

@@ -109,16 +109,33 @@ struct pdist_split {
     double p;
     gd_out out;
     int64_t bound[GD_MAX_DEVICES + 1];
+    gd_pieces *pieces; /* distributed: each part's D where it computed it */
 };
 
 gd_status pdist_part(void *c, int i, int, gd_timing *t)
 {
     const pdist_split &x = *(const pdist_split *)c;
     if (x.bound[i + 1] == x.bound[i]) return GD_OK;
-    return x.X->cls == GD_SINGLE
-               ? run_gpu<float>(*x.v, *x.X, x.metric, x.p, x.out, t, x.bound[i], x.bound[i + 1])
-               : gd_pdist_run_gpu_d((int)(x.v - VARIANTS), *x.X, x.metric, x.p, x.out, t,
-                                    x.bound[i], x.bound[i + 1]);
+    /* a resident X on another device: copied here */
+    gd_local here;
+    gd_matrix X;
+    gd_status s = here.take(x.X, &X, "X");
+    if (s) return s;
+    gd_out out = x.out;
+    void *piece = NULL;
+    if (x.pieces) {
+        out = gd_out{};
+        out.device = &piece;
+    }
+    s = X.cls == GD_SINGLE
+            ? run_gpu<float>(*x.v, X, x.metric, x.p, out, t, x.bound[i], x.bound[i + 1])
+            : gd_pdist_run_gpu_d((int)(x.v - VARIANTS), X, x.metric, x.p, out, t, x.bound[i],
+                                 x.bound[i + 1]);
+    if (!s && x.pieces) {
+        const int64_t n = X.rows, a = tri_start(x.bound[i], n);
+        x.pieces->p[i] = {piece, gd_device_index(), a, tri_start(x.bound[i + 1], n) - a};
+    }
+    return s;
 }
 
 gd_status split_pdist(const pdist_variant &v, const gd_matrix &X, gd_distance dist, gd_out out,
@@ -140,9 +157,31 @@ gd_status split_pdist(const pdist_variant &v, const gd_matrix &X, gd_distance di
         x.bound[i] = j;
     }
     x.bound[nd] = n - 1;
+    x.pieces = NULL;
+    gd_status s;
+    if (out.device) {
+        /* resident: the parts' pieces of D stay where they were computed
+         * (divided only where the result may stay distributed) */
+        if (!out.pieces) return gd_fail(GD_ERR_INPUT, "internal: pdist divided, D resident whole");
+        x.pieces = out.pieces;
+        memset(x.pieces, 0, sizeof *x.pieces);
+        x.pieces->n = nd;
+        s = gd_run_parts(nd, idx, pdist_part, &x, t);
+        if (s) {
+            gd_pieces_free(x.pieces);
+            return s;
+        }
+        int k = 0;
+        for (int i = 0; i < nd; ++i)
+            if (x.pieces->p[i].cols) x.pieces->p[k++] = x.pieces->p[i];
+        x.pieces->n = k;
+        *out.device = NULL;
+        t->kept = 1;
+        return GD_OK;
+    }
     char what[96];
     gd_describe(what, sizeof what, "D", 1, P, X.cls);
-    gd_status s = gd_out_buffer(&x.out, (size_t)P * gd_class_bytes(X.cls), what);
+    s = gd_out_buffer(&x.out, (size_t)P * gd_class_bytes(X.cls), what);
     if (s) return s;
     /* (D's pages are faulted in by the parts' own copies, both devices'
      * at once: touching them first, or beside the parts, was slower on
@@ -201,6 +240,8 @@ extern "C" gd_status gd_pdist(const char *name, const gd_matrix *Xm, gd_distance
     oc.outs[0] = &D;
     oc.names[0] = "D";
     oc.resident = Xm->where == GD_DEVICE || D.device;
+    /* with resident data it divides where D may stay distributed */
+    oc.divides_resident = D.device && D.pieces;
     oc.split_min = SPLIT_MIN1;
     oc.units = (n - 1 + BIG - 1) / BIG;
     s = gd_run_op(

@@ -411,8 +411,9 @@ template <class T> struct pdist_gpu {
         if (buf > Pj || keep) buf = Pj;
         if (room < first) buf = first / (int64_t)es; // let the allocation say why
         if (keep) {
-            gd_describe(what, sizeof what, "D", 1, P, cls);
-            dD = (T *)c.alloc_kept(out, (size_t)P * es, what);
+            // (a device's part of a distributed D: its columns' pairs)
+            gd_describe(what, sizeof what, "D", 1, Pj, cls);
+            dD = (T *)c.alloc_kept(out, (size_t)Pj * es, what);
         } else {
             gd_describe(what, sizeof what, "a panel of D", buf, 1, cls);
             dD = (T *)c.alloc((size_t)buf * es, what);

@@ -679,6 +679,9 @@ struct split_ctx {
     int home, home_ord;
     /* A on the host, uploaded once in all (NULL: by every part whole) */
     gd_share *share;
+    /* a distributed result: each part's panels of R (and K) stay on its
+     * device, as piece `part` (NULL: R made whole) */
+    gd_pieces *rp, *kp;
 };
 
 /* a part's resident panel (bytes at src, on this thread's device) into
@@ -702,7 +705,29 @@ gd_status product_part(void *c, int i, int nparts, gd_timing *t)
     gd_part_range(x.n, x.mult, i, nparts, &j0, &j1);
     const size_t es = gd_class_bytes(x.cls);
     gd_matrix B = *x.B;
-    if (x.op->b_rows) {
+    gd_pieces sub = {};
+    if (B.pieces) {
+        /* a distributed B: the pieces of its columns [j0, j1); the part's
+         * own device's piece read in place where it holds them all */
+        const size_t col = (size_t)B.rows * es;
+        for (int p = 0; p < B.pieces->n; ++p) {
+            const gd_piece &pc = B.pieces->p[p];
+            const int64_t lo = j0 > pc.first ? j0 : pc.first;
+            const int64_t hi = j1 < pc.first + pc.cols ? j1 : pc.first + pc.cols;
+            if (hi > lo)
+                sub.p[sub.n++] = {(char *)pc.ptr + (size_t)(lo - pc.first) * col, pc.dev, lo - j0,
+                                  hi - lo};
+        }
+        B.cols = j1 - j0;
+        if (sub.n == 1 && sub.p[0].dev == gd_device_index()) {
+            B.ptr = sub.p[0].ptr;
+            B.ld = B.rows;
+            B.dev = sub.p[0].dev;
+            B.pieces = NULL;
+        } else {
+            B.pieces = &sub;
+        }
+    } else if (x.op->b_rows) {
         B.ptr = (const char *)B.ptr + (size_t)j0 * es;
         B.rows = j1 - j0;
     } else {
@@ -716,7 +741,7 @@ gd_status product_part(void *c, int i, int nparts, gd_timing *t)
     if (j1 == j0) return GD_OK;
     gd_out out = {}, kout = {};
     void *pR = NULL, *pK = NULL;
-    if (x.dR) {
+    if (x.dR || x.rp) {
         out.device = &pR;
         kout.device = &pK;
     } else {
@@ -725,6 +750,11 @@ gd_status product_part(void *c, int i, int nparts, gd_timing *t)
     }
     if (args.witness) args.witness = &kout;
     gd_status s = gd_run_product(*x.op, *x.v, x.cls, *x.A, B, out, args, t, x.share, i, nparts);
+    if (!s && x.rp) { /* the panels stay here */
+        x.rp->p[i] = {pR, gd_device_index(), j0, j1 - j0};
+        if (x.kp) x.kp->p[i] = {pK, gd_device_index(), j0, j1 - j0};
+        return s;
+    }
     if (s || !x.dR) return s;
     const size_t cells = (size_t)((j1 - j0) * x.m);
     s = panel_home(x, (char *)x.dR + (size_t)(j0 * x.m) * es, pR, cells * es, "R");
@@ -772,6 +802,36 @@ static gd_status split_product(const gd_product_op &op, const gd_product_variant
     const size_t cells = (size_t)(x.m * x.n);
     char what[96];
     gd_status s;
+    if (out.device && out.pieces && (!args.witness || args.witness->pieces)) {
+        /* distributed: each part's panels where it computed them */
+        if ((s = gd_device_ready())) return s;
+        x.rp = out.pieces;
+        x.kp = args.witness ? args.witness->pieces : NULL;
+        memset(x.rp, 0, sizeof *x.rp);
+        if (x.kp) memset(x.kp, 0, sizeof *x.kp);
+        x.rp->n = nd;
+        if (x.kp) x.kp->n = nd;
+        x.share = share_a(x, nd, idx);
+        s = gd_run_parts(nd, idx, product_part, &x, t);
+        gd_share_free(x.share);
+        gd_pieces *ps[2] = {x.rp, x.kp};
+        for (gd_pieces *p : ps) {
+            if (!p) continue;
+            if (s) {
+                gd_pieces_free(p);
+                continue;
+            }
+            int k = 0; /* the parts with columns, in order */
+            for (int i = 0; i < p->n; ++i)
+                if (p->p[i].cols) p->p[k++] = p->p[i];
+            p->n = k;
+        }
+        if (s) return s;
+        t->kept = 1;
+        *out.device = NULL;
+        if (args.witness) *args.witness->device = NULL;
+        return GD_OK;
+    }
     if (out.device) {
         /* resident: R (and K) made here, on the result's device */
         gd_allocs al = {};
@@ -845,10 +905,18 @@ gd_status gd_product(const gd_product_op &op, const gd_product_variant *table,
         (s = gd_check_size("the result", m, n, es)))
         return s;
     /* resident operands on another device than this thread's: copied
-     * here first (the result stays here) */
+     * here first (the result stays here); but a distributed B of the
+     * computation's class stays in its pieces, whose columns a divided
+     * call's parts read where they are (product_part), one device
+     * bringing them together otherwise (gd_run_product) */
     gd_local here;
     gd_matrix Ah, Bh;
-    if ((s = here.take2(A0, B0, &Ah, &Bh))) return s;
+    if (B0->pieces && B0 != A0 && B0->pieces != A0->pieces && B0->cls == cls && !op.b_rows) {
+        if ((s = here.take(A0, &Ah, "A"))) return s;
+        Bh = *B0;
+    } else if ((s = here.take2(A0, B0, &Ah, &Bh))) {
+        return s;
+    }
     A0 = &Ah;
     B0 = &Bh;
     const gd_product_variant *v;
@@ -884,7 +952,8 @@ gd_status gd_product(const gd_product_op &op, const gd_product_variant *table,
     gd_matrix A, B;
     void *ha = NULL, *hb = NULL;
     if (!(s = gd_operand_class(A0, cls, &A, &conv, &ha, "A"))) {
-        if (B0 == A0 || (B0->ptr == A0->ptr && B0->where == A0->where && B0->cls == A0->cls &&
+        if (B0 == A0 || (B0->ptr == A0->ptr && B0->pieces == A0->pieces &&
+                         B0->where == A0->where && B0->cls == A0->cls &&
                          B0->rows == A0->rows && B0->cols == A0->cols && B0->ld == A0->ld))
             B = A; /* the same array twice: converted once */
         else

@@ -202,14 +202,14 @@ static double *ms_of(int upload)
 /* How a copy of height rows of width bytes goes: a contiguous block (both
  * pitches width) in slots' worth of bytes, else in whole rows; staged when
  * it is large enough and the slots exist. */
-struct gd_pieces {
+struct copy_plan {
     bool flat, staged;
     size_t total, step;
 };
 
-static gd_pieces pieces(bool flat, size_t width, size_t height)
+static copy_plan plan_of(bool flat, size_t width, size_t height)
 {
-    gd_pieces q;
+    copy_plan q;
     q.flat = flat;
     q.total = width * height;
     q.staged = q.total >= STAGE_MIN && (flat || width <= SLOT_BYTES) && stage_ready();
@@ -232,7 +232,7 @@ static gd_pieces pieces(bool flat, size_t width, size_t height)
 /* one piece on the copy stream, len bytes at byte offset off of a copy of
  * rows of width bytes (pitches dp and sp; both ignored when flat), timed
  * by the slot's events */
-static gd_status transfer(gd_slot *sl, const gd_pieces &q, char *dst, size_t dp,
+static gd_status transfer(gd_slot *sl, const copy_plan &q, char *dst, size_t dp,
                           const char *src, size_t sp, size_t width, size_t len,
                           cudaMemcpyKind kind, const char *what)
 {
@@ -250,7 +250,7 @@ static gd_status transfer(gd_slot *sl, const gd_pieces &q, char *dst, size_t dp,
 extern "C" gd_status gd_upload_to(void *dst, size_t dpitch, const void *src, size_t spitch,
                                   size_t width, size_t height, cudaEvent_t done, const char *what)
 {
-    const gd_pieces q = pieces(spitch == width && dpitch == width, width, height);
+    const copy_plan q = plan_of(spitch == width && dpitch == width, width, height);
     for (size_t off = 0; off < q.total; off += q.step) {
         const size_t len = q.total - off < q.step ? q.total - off : q.step;
         gd_slot *sl;
@@ -263,7 +263,7 @@ extern "C" gd_status gd_upload_to(void *dst, size_t dpitch, const void *src, siz
              * contiguous where dst is */
             parallel_copy(sl->buf, width, from, spitch, q.flat ? len : width,
                           q.flat ? 1 : len / width);
-            gd_pieces one = q;
+            copy_plan one = q;
             one.flat = dpitch == width;
             s = transfer(sl, one, to, dpitch, sl->buf, width, width, len,
                          cudaMemcpyHostToDevice, what);
@@ -290,7 +290,7 @@ extern "C" gd_status gd_download(void *dst, size_t dpitch, const void *src, size
     gd_status s;
     if (!width || !height) return GD_OK;
     if (after && (s = gd_cuda(cudaStreamWaitEvent(gd_copy_stream(), after, 0), what))) return s;
-    const gd_pieces q = pieces(spitch == width && dpitch == width, width, height);
+    const copy_plan q = plan_of(spitch == width && dpitch == width, width, height);
     for (size_t off = 0; off < q.total; off += q.step) {
         const size_t len = q.total - off < q.step ? q.total - off : q.step;
         gd_slot *sl;

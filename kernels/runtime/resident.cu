@@ -175,10 +175,42 @@ extern "C" gd_status gd_operand_device(const gd_matrix *a, gd_allocs *al, const 
     return s;
 }
 
+/* a distributed operand as one tight matrix on this thread's device: each
+ * piece copied into its columns, peer to peer (the piece on this device
+ * too: an operation reads one matrix), freed with the call's allocations */
+static gd_status assemble(const gd_matrix *a, gd_allocs *al, gd_matrix *out, const char *label)
+{
+    gd_status s = gd_device_ready();
+    if (s) return s;
+    const size_t es = gd_class_bytes(a->cls), col = (size_t)a->rows * es;
+    char what[96], copy[128];
+    gd_describe(what, sizeof what, label, a->rows, a->cols, a->cls);
+    void *p;
+    if ((s = gd_alloc(al, &p, col * (size_t)a->cols, what))) return s;
+    cudaStream_t st = gd_stream();
+    if ((s = gd_cuda(cudaStreamSynchronize(gd_alloc_stream()), what))) return s;
+    for (int i = 0; i < a->pieces->n && !s; ++i) {
+        const gd_piece &pc = a->pieces->p[i];
+        snprintf(copy, sizeof copy, "copy of %s's columns %lld-%lld from device %d to device %d",
+                 label, (long long)pc.first + 1, (long long)(pc.first + pc.cols), pc.dev + 1,
+                 gd_device_index() + 1);
+        s = gd_peer_copy((char *)p + (size_t)pc.first * col, gd_ordinal(), pc.ptr,
+                         gd_device_ordinal(pc.dev), (size_t)pc.cols * col, st, copy);
+    }
+    if (!s) s = gd_cuda(cudaStreamSynchronize(st), what);
+    if (s) return s;
+    out->ptr = p;
+    out->ld = a->rows;
+    out->dev = gd_device_index();
+    out->pieces = NULL;
+    return GD_OK;
+}
+
 extern "C" gd_status gd_operand_here(const gd_matrix *a, gd_allocs *al, gd_matrix *out,
                                      const char *label)
 {
     *out = *a;
+    if (a->pieces) return assemble(a, al, out, label);
     if (a->where != GD_DEVICE || a->dev == gd_device_index()) return GD_OK;
     gd_status s = gd_device_ready();
     if (s) return s;
@@ -215,7 +247,7 @@ extern "C" gd_status gd_operand_host(const gd_matrix *a, gd_matrix *out, void **
     if (!p)
         return gd_fail(GD_ERR_MEMORY, "cannot allocate a host copy of %s (%.1f MiB)", what,
                        gd_mib(bytes));
-    gd_out o = {p, NULL, NULL, NULL};
+    gd_out o = {p, NULL, NULL, NULL, NULL};
     gd_timing t;
     memset(&t, 0, sizeof t);
     /* after whatever the kernels' stream still does to it (a conversion) */
@@ -335,6 +367,89 @@ extern "C" gd_status gd_dev_upload(const gd_matrix *A, void **dst, gd_timing *t)
     return s;
 }
 
+/* ---- distributed matrices: a piece a device, each moved by its own */
+
+struct piece_job {
+    const gd_matrix *A; /* the whole (host, for an upload) */
+    const gd_pieces *P;
+    char *host;         /* the host matrix (a download) */
+    gd_pieces *made;    /* the pieces made (an upload) */
+};
+
+static gd_status download_piece(void *c, int i, int, gd_timing *t)
+{
+    const piece_job &x = *(const piece_job *)c;
+    const gd_piece &pc = x.P->p[i];
+    const size_t col = (size_t)x.A->rows * gd_class_bytes(x.A->cls);
+    gd_matrix one = gd_host_matrix(pc.ptr, x.A->cls, x.A->rows, pc.cols);
+    one.where = GD_DEVICE;
+    one.dev = pc.dev;
+    gd_out o = {};
+    o.ptr = x.host + (size_t)pc.first * col;
+    gd_timing pt = {};
+    const gd_status s = gd_dev_download(&one, o, &pt);
+    t->download_ms = pt.download_ms;
+    snprintf(t->device, sizeof t->device, "%s", pt.device);
+    return s;
+}
+
+static gd_status upload_piece(void *c, int i, int, gd_timing *t)
+{
+    const piece_job &x = *(const piece_job *)c;
+    gd_piece &pc = x.made->p[i];
+    if (!pc.cols) return GD_OK;
+    const size_t es = gd_class_bytes(x.A->cls);
+    gd_matrix one = *x.A;
+    one.ptr = (const char *)x.A->ptr + (size_t)(pc.first * x.A->ld) * es;
+    one.cols = pc.cols;
+    gd_timing pt = {};
+    const gd_status s = gd_dev_upload(&one, &pc.ptr, &pt);
+    t->upload_ms = pt.upload_ms;
+    snprintf(t->device, sizeof t->device, "%s", pt.device);
+    return s;
+}
+
+extern "C" void gd_pieces_free(gd_pieces *P)
+{
+    for (int i = 0; i < P->n; ++i)
+        if (P->p[i].ptr) gd_dev_free_at(P->p[i].dev, P->p[i].ptr);
+    P->n = 0;
+}
+
+extern "C" gd_status gd_dev_upload_pieces(const gd_matrix *A, int n,
+                                          const int idx[GD_MAX_DEVICES], gd_pieces *P,
+                                          gd_timing *t)
+{
+    gd_entry entry(t);
+    const double t0 = gd_now_ms();
+    memset(P, 0, sizeof *P);
+    gd_status s = gd_check_size("the array", A->rows, A->cols, gd_class_bytes(A->cls));
+    if (s) return s;
+    if (n < 1 || n > GD_MAX_DEVICES) return gd_fail(GD_ERR_INPUT, "internal: %d pieces", n);
+    P->n = n;
+    for (int i = 0; i < n; ++i) {
+        int64_t lo, hi;
+        gd_part_range(A->cols, 1, i, n, &lo, &hi);
+        P->p[i].dev = idx[i];
+        P->p[i].first = lo;
+        P->p[i].cols = hi - lo;
+    }
+    piece_job x = {A, P, NULL, P};
+    s = gd_run_parts(n, idx, upload_piece, &x, t);
+    if (s) {
+        gd_pieces_free(P);
+        return s;
+    }
+    /* the pieces with columns, in order */
+    int k = 0;
+    for (int i = 0; i < n; ++i)
+        if (P->p[i].cols) P->p[k++] = P->p[i];
+    P->n = k;
+    t->kept = 0;
+    t->total_ms = gd_now_ms() - t0;
+    return GD_OK;
+}
+
 extern "C" gd_status gd_dev_download(const gd_matrix *A, gd_out out, gd_timing *t)
 {
     gd_entry entry(t);
@@ -351,6 +466,16 @@ extern "C" gd_status gd_dev_download(const gd_matrix *A, gd_out out, gd_timing *
                    (const char *)A->ptr + (size_t)(j * A->ld) * es, (size_t)A->rows * es);
         t->total_ms = gd_now_ms() - t0;
         return GD_OK;
+    }
+    if (A->pieces) {
+        /* each piece by its own device's copy engine, all at once */
+        if ((s = gd_out_buffer(&out, bytes, what))) return s;
+        piece_job x = {A, A->pieces, (char *)out.ptr, NULL};
+        int idx[GD_MAX_DEVICES];
+        for (int i = 0; i < A->pieces->n; ++i) idx[i] = A->pieces->p[i].dev;
+        s = gd_run_parts(A->pieces->n, idx, download_piece, &x, t);
+        t->total_ms = gd_now_ms() - t0;
+        return s;
     }
     gd_on_device there(A->dev); /* the copy engine of A's device */
     {

@@ -394,9 +394,9 @@ struct gd_local {
     {
         gd_status s = take(a, ah, "A");
         if (s) return s;
-        if (b == a || (b->ptr == a->ptr && b->where == a->where && b->dev == a->dev &&
-                       b->cls == a->cls && b->rows == a->rows && b->cols == a->cols &&
-                       b->ld == a->ld)) {
+        if (b == a || (b->ptr == a->ptr && b->pieces == a->pieces && b->where == a->where &&
+                       b->dev == a->dev && b->cls == a->cls && b->rows == a->rows &&
+                       b->cols == a->cols && b->ld == a->ld)) {
             *bh = *ah;
             return GD_OK;
         }
