@@ -158,7 +158,7 @@ with_devices() {
         # the call (operations on one device), or read in place
         assert(isequal(gather(gd_squareform(D)), gd_squareform(gd_pdist(X))));
         Rh = gather(R);
-        assert(isequal(gather(gd_minplus(R(:, 1:700))), gd_minplus(Rh(:, 1:700))));
+        assert(isequal(gather(gd_minplus(R(1:300, 1:300))), gd_minplus(Rh(1:300, 1:300))));
         assert(isequal(gather(gd_minplus(GA, R, 'Devices', 1:N)), gd_minplus(A, Rh)));
         assert(isequal(gather(R(3:9, [1 400 end])), Rh(3:9, [1 400 end])));
         assert(isequal(gather(R.'), Rh.'));
