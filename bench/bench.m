@@ -211,7 +211,7 @@ if (any (strcmp (ops, "sgemm")))
   printf ("\nsgemm\n%-7s %-13s %-5s %16s %10s %10s %6s %9s %9s %8s %8s\n", "section",
           "variant", "edges", "m x k x n", "kernel ms", "GFLOP/s", "%peak",
           "h2h GF/s", "h2h ms", "copy ms", "%cublas");
-  md{end+1} = sprintf ("\n## sgemm\n\nPeak FP32: %.3g flop/s (128 FMA lanes/SM). GFLOP/s = 2mnk / time. %% cublas: kernel-only rate over cublas's at the same size and edges mode, measured in this run. Sections: ladder (the article's table at 4096), edges (padded zeros vs guarded loads at a size that is not a multiple of any tile), sweep (tuned vs cublas).\n\n| section | variant | edges | m x k x n | kernel ms | GFLOP/s kernel | %% of peak | GFLOP/s host-to-host | h2h ms | copy ms | %% of cublas |\n|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n",
+  md{end+1} = sprintf ("\n## sgemm\n\nPeak FP32: %.3g flop/s (128 FMA lanes/SM). GFLOP/s = 2mnk / time. %% cublas: kernel-only rate over cublas's at the same size and edges mode, measured in this run. Sections: ladder (the article's table at 4096), edges (padded zeros vs guarded loads at a size that is not a multiple of any tile), sweep (tuned vs cublas). Medians of 3 to 5 calls, of 51 for products of 2^31 steps or fewer.\n\n| section | variant | edges | m x k x n | kernel ms | GFLOP/s kernel | %% of peak | GFLOP/s host-to-host | h2h ms | copy ms | %% of cublas |\n|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n",
                        ceiling.sgemm);
   plan(:,1:3) = cellfun (scale, plan(:,1:3), "UniformOutput", false);
   cublas_rate = containers.Map ();
@@ -233,7 +233,9 @@ if (any (strcmp (ops, "sgemm")))
       error ("bench: sgemm %s %s at %s is not exact", v, e, key);
     endif
     clear C;
-    reps = 3 + 2 * (m * n * k <= 2^33);
+    ## (products of 2^31 steps or fewer run in tens of microseconds, where
+    ## five calls' median moved by 10% between runs, cuBLAS's too: 51)
+    reps = pick (m * n * k <= 2^31, 51, 3 + 2 * (m * n * k <= 2^33));
     r = time_call (@gd_sgemm, {A, B, "Variant", v, "Edges", e}, reps);
     rate = r.ops / (r.kernel_ms * 1e-3);
     ## cublas runs last among a section's rows of one size: the % of
@@ -544,7 +546,7 @@ if (any (strcmp (ops, "knn")))
   ## of their full columns.
   printf ("\nnearest neighbours\n%-30s %-6s %6s %10s %10s %10s %8s\n", "queries x points", "class",
           "K", "kernel ms", "h2h ms", "full ms", "/ full");
-  md{end+1} = sprintf ("\n## nearest neighbours\n\n`[D, I] = gd_pdist2 (X, Y, 'euclidean', 'Smallest', K, 'Variant', v)` (and one case with 'cosine', named so), randn data, d = 128: 'fused' (distance tiles selected as they are computed) and, for K up to 256, 'gemm' (candidates from the tensor cores, certified, re-ranked exactly: fused's D and I bit for bit, checked here on every call's first run), beside `torch.cdist` + `torch.topk` on the same GPU where the machine has PyTorch (bench/torch_knn.py: its kernel column the time with X and Y on the GPU, CUDA events; its h2h from host tensors to host tensors; medians of 3). kernel: the fused kernels (CUDA events); h2h: `tic; [D, I] = gd_pdist2 (X, Y, ...); toc` from Octave matrices (the 10,000 x 1,000,000 rows from gdArrays, results kept, but for the row marked `host`; X from the host is uploaded in up to three pieces of whole splits, each piece's splits starting when it has arrived: the `GD_KNN_PIECES=1` row is the same call with X in one piece); full: the kernel time of the whole distance matrix of the same sizes (pdist2 'tuned', kept on the GPU; in panels of queries where it would fill more than half the GPU's memory, the panels' times summed), the work the selection rides on. Medians of 5 calls (3 at 10,000 x 1,000,000; 1 for K >= 1024).\n\n| queries x points | class | K | kernel ms | h2h ms | full distances ms | kernel / full | splits |\n|---|---|---:|---:|---:|---:|---:|---|\n");
+  md{end+1} = sprintf ("\n## nearest neighbours\n\n`[D, I] = gd_pdist2 (X, Y, 'euclidean', 'Smallest', K, 'Variant', v)` (and one case with 'cosine', named so), randn data, d = 128: 'fused' (distance tiles selected as they are computed) and, for K up to 256, 'gemm' (candidates from the tensor cores, certified, re-ranked exactly: fused's D and I bit for bit, checked here on every call's first run), beside `torch.cdist` + `torch.topk` on the same GPU where the machine has PyTorch (bench/torch_knn.py: its kernel column the time with X and Y on the GPU, CUDA events; its h2h from host tensors to host tensors; medians of 3). kernel: the fused kernels (CUDA events); h2h: `tic; [D, I] = gd_pdist2 (X, Y, ...); toc` from Octave matrices (the 10,000 x 1,000,000 rows from gdArrays, results kept, but for the row marked `host`; X from the host is uploaded in up to three pieces of whole splits, each piece's splits starting when it has arrived: the `GD_KNN_PIECES=1` row is the same call with X in one piece); full: the kernel time of the whole distance matrix of the same sizes (pdist2 'tuned', kept on the GPU; in panels of queries where it would fill more than half the GPU's memory, the panels' times summed), the work the selection rides on. Medians of 21 calls (3 at 10,000 x 1,000,000; 1 for K >= 1024).\n\n| queries x points | class | K | kernel ms | h2h ms | full distances ms | kernel / full | splits |\n|---|---|---:|---:|---:|---:|---:|---|\n");
   cases = {8192, 65536, "single", [10 100], false, "euclidean";
            10000, 1000000, "single", [1 10 100 1024 4096], true, "euclidean";
            10000, 1000000, "single", [100], false, "euclidean";
@@ -607,7 +609,7 @@ if (any (strcmp (ops, "knn")))
         endif
         clear D0 I0;
       endif
-      reps = pick (K >= 1024, 1, pick (resident || mx > 100000, 3, 5));
+      reps = pick (K >= 1024, 1, pick (resident || mx > 100000, 3, 21));
       tk = th = zeros (1, reps);
       for r = 1:reps
         t0 = tic (); [D, I, info] = gd_pdist2 (X, Y, metric, "Smallest", K, "Variant", v); th(r) = toc (t0) * 1e3;

@@ -66,8 +66,9 @@ PKG_FUNCTIONS="gd_minplus gd_apsp gd_path gd_sgemm gd_pdist gd_pdist2 gd_squaref
 
 # install_and_test: pkg install -local the tarball with HOME=$BATS_TEST_TMPDIR
 # (nothing of the user's own packages), then in a new Octave pkg load gd
-# and run every function's %! tests, printing "FAILED name" for any that
-# fails. $1: extra commands for the new Octave.
+# and run every function's %! tests (those of $2 alone where given),
+# printing "FAILED name" for any that fails. $1: extra commands for the new
+# Octave.
 install_and_test() {
     export HOME="$BATS_TEST_TMPDIR"
     # pkg runs make in src/: in parallel, as make test builds (nvcc takes
@@ -80,7 +81,7 @@ install_and_test() {
     [[ "$output" == *"installed: gd "* ]]
     install_output="$output"
     local tests="" f
-    for f in $PKG_FUNCTIONS; do
+    for f in ${2:-$PKG_FUNCTIONS}; do
         tests="$tests if (! test ('$f', 'quiet', stdout)) printf ('FAILED %s\n', '$f'); end;"
     done
     run octave-cli -q --no-gui --no-init-file --no-history --eval \
