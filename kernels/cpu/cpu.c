@@ -128,6 +128,10 @@ const char *gd_cpu_note(void)
 
 /* (CPU_FEW: the most outputs a product runs its terms in parts for) */
 enum { CPU_IB = 512, CPU_KB = 128, CPU_JB = 16, CPU_FEW = 64 };
+/* Octave's min rule for the witness: term s replaces the minimum c where
+ * it is smaller, or where c is NaN and s is not (so the first term
+ * attaining the minimum stays, and NaN terms are skipped) */
+#define CPU_TAKES(s, c) ((s) < (c) || ((c) != (c) && (s) == (s)))
 
 /* With K (the witness): each term that replaces the minimum records its
  * k + 1 in K (1 where every term is NaN: none replaces the start). The
@@ -173,7 +177,7 @@ enum { CPU_IB = 512, CPU_KB = 128, CPU_JB = 16, CPU_FEW = 64 };
                                 for (int64_t i = i0; i < i1; ++i) {            \
                                     T s = ADD(a[i], b);                        \
                                     T c = r[i];                                \
-                                    int take = s < c || (c != c && s == s);    \
+                                    int take = CPU_TAKES(s, c);                \
                                     r[i] = take ? s : c;                       \
                                     w[i] = take ? kw : w[i];                   \
                                 }                                              \
@@ -199,9 +203,9 @@ enum { CPU_IB = 512, CPU_KB = 128, CPU_JB = 16, CPU_FEW = 64 };
         int32_t *Kp = NULL;                                                    \
         if (nt > 1 && outs <= CPU_FEW && k >= (int64_t)nt * CPU_KB * 64) {     \
             Rp = (T *)malloc((size_t)(nt * so) * sizeof(T));                   \
-            Kp = (int32_t *)malloc((size_t)(nt * so) * sizeof(int32_t));       \
+            Kp = K ? (int32_t *)malloc((size_t)(nt * so) * sizeof(int32_t)) : NULL; \
         }                                                                      \
-        if (!Rp || !Kp) {                                                      \
+        if (!Rp || (K && !Kp)) {                                               \
             free(Rp);                                                          \
             free(Kp);                                                          \
             NAME##_part(A, B, k, R, K, m, k, n, 0, 1);                         \
@@ -219,7 +223,7 @@ enum { CPU_IB = 512, CPU_KB = 128, CPU_JB = 16, CPU_FEW = 64 };
             if (c != c) w = 1; /* every term of the first part NaN */         \
             for (int p = 1; p < nt; ++p) {                                     \
                 const T s = Rp[so * p + o];                                    \
-                const int take = s < c || (c != c && s == s);                  \
+                const int take = CPU_TAKES(s, c);                              \
                 c = take ? s : c;                                              \
                 w = take && K ? Kp[so * p + o] : w;                            \
             }                                                                  \

@@ -265,12 +265,12 @@ extern "C" void gd_kernel_streams(cudaStream_t *st)
     st[4] = d.hi2;
 }
 
-/* the side of stream2 is hi2, of any other stream hi; the fork event
- * recorded on st, the side waits for it; the join the other way. An event
- * is recorded again only after every wait on its last record is queued
- * (a wait takes the record current when it is queued), so one pair a
- * side serves every launch. */
-/* the side stream beside st, and which of the two pairs it is */
+/* the side stream beside st, and which of the two pairs it is (the side
+ * of stream2 is hi2, of any other stream hi). gd_side_begin records the
+ * fork event on st and the side waits for it; gd_side_end the join, the
+ * other way. An event is recorded again only after every wait on its last
+ * record is queued (a wait takes the record current when it is queued),
+ * so one pair a side serves every launch. */
 static cudaStream_t side_of(dev_state &d, cudaStream_t st, int *i)
 {
     *i = st == d.stream2 ? 1 : 0;
