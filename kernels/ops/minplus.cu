@@ -453,10 +453,24 @@ int64_t a_tiles(const gd_plan &p) { return (p.args.whole_m + gd_tile::BIG - 1) /
 // (B's tile columns run to its padded width, whole_n rounded up to the
 // column multiple, BIG, not to 64)
 int64_t b_tiles(const gd_plan &p) { return gd_round_up(p.args.whole_n, gd_tile::BIG) / 64; }
+size_t flags_v5(const gd_plan &p)
+{
+    return gd_round_up((SIGNS + a_tiles(p) + b_tiles(p)) * (int64_t)sizeof(int), 256);
+}
+// B's own layout serves the witness's epilogue as its k-major copy where
+// its columns are whole 16-byte vectors
+bool b_kmajor(const gd_plan &p)
+{
+    return p.Bk && p.k % 4 == 0 && p.ldbk % 4 == 0 && (uintptr_t)p.Bk % 16 == 0;
+}
+// single with the witness: then A k-major (gd_tile::kmajor), mp x kp, and
+// B (np x kp) unless its own layout serves, for the integer-min form's
+// epilogue
 size_t work_v5(const gd_plan &p)
 {
     if (gd_class_is_int(p.cls)) return gd_minplus_int_work(p);
-    return (size_t)(SIGNS + a_tiles(p) + b_tiles(p)) * sizeof(int);
+    if (!p.K || p.cls != GD_SINGLE) return flags_v5(p);
+    return flags_v5(p) + (size_t)((p.mp + (b_kmajor(p) ? 0 : p.np)) * p.kp) * sizeof(float);
 }
 
 // single: each block of A and of B is scanned once, before the first
@@ -468,7 +482,7 @@ gd_status inspect_v5(const gd_plan &p, gd_class cls, const void *A, int64_t a, i
     if (cls != GD_SINGLE) return GD_OK;
     int *w = (int *)p.work;
     gd_status s;
-    if (first && (s = gd_cuda(cudaMemsetAsync(w, 0, work_v5(p), p.st), "clearing the sign flags")))
+    if (first && (s = gd_cuda(cudaMemsetAsync(w, 0, flags_v5(p), p.st), "clearing the sign flags")))
         return s;
     if (A)
         find_negative<32><<<1024, 256, 0, p.st>>>((const float4 *)A, a / 4, a * p.kp / 4,
@@ -507,12 +521,14 @@ void after_v5(const gd_plan &p, gd_class cls, gd_timing *t)
 }
 
 // v5 with the witness: the tile with an epilogue per element
-// (gd_tile::each_tile_kernel). Single: groups of four k-steps, 128x64
-// tiles of 128 threads, two blocks an SM (the 64 witnesses need the
-// registers); in the integer min where no operand is negative, else fminf,
-// chosen on the device as for the minimum alone. Double: one k-step a
-// group, 128x64 tiles of 128 threads, the witnesses in shared memory (the
-// 64 double accumulators fill the registers), stages of 4 k-steps.
+// (gd_tile::each_tile_kernel), 128x64 tiles of 128 threads, two blocks an
+// SM (the 64 witnesses need the registers). Single: in the integer min
+// where no operand is negative, a stage of 16 k-steps a group
+// (minplus_first_stage; its epilogue reads A k-major, made for it, and B
+// in its own layout), else fminf on groups of four k-steps, chosen on the
+// device as for the minimum alone. Double: one k-step a group, the
+// witnesses in shared memory (the 64 double accumulators fill the
+// registers), stages of 4 k-steps.
 typedef gd_tile::layout<16, 8, 2, true> witness_layout;
 
 // The outputs of minplus_sel that read +Inf: NaN where every term is NaN,
@@ -555,9 +571,21 @@ template <class T> gd_status launch_v5_witness(const gd_plan &p)
                                                                 p.kp, out, p.st);
     } else {
         const int *neg = (const int *)p.work;
-        gd_tile::launch_each<gd_tile::minplus_first_nonneg, float, V5_BK_NONNEG, witness_layout,
-                             gd_tile::store_first<float>, 0>(A, p.mp, B, p.np, p.mp, p.np, p.kp,
-                                                             out, p.st, neg);
+        // the epilogue's k-major operands: A's made (in the workspace, only
+        // where the integer min runs), B's own layout where it serves
+        float *At = (float *)((char *)p.work + flags_v5(p));
+        gd_tile::launch_kmajor<0>(A, p.mp, p.mp, p.kp, At, p.st, neg);
+        gd_tile::store_first_kmajor kout = {(float *)p.C, p.K, p.ldc, At, (const float *)p.Bk,
+                                            p.kp, p.ldbk, p.k};
+        if (!b_kmajor(p)) {
+            float *Bk = At + p.mp * p.kp;
+            gd_tile::launch_kmajor<0>(B, p.np, p.np, p.kp, Bk, p.st, neg);
+            kout.Bk = Bk;
+            kout.lbk = kout.k = p.kp;
+        }
+        gd_tile::launch_each<gd_tile::minplus_first_stage<V5_BK_NONNEG>, float,
+                             V5_BK_NONNEG, witness_layout, gd_tile::store_first_kmajor, 0>(
+            A, p.mp, B, p.np, p.mp, p.np, p.kp, kout, p.st, neg);
         gd_tile::launch_each<gd_tile::minplus_first<4>, float, V5_BK, witness_layout,
                              gd_tile::store_first<float>, 1>(A, p.mp, B, p.np, p.mp, p.np, p.kp,
                                                              out, p.st, neg);

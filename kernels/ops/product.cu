@@ -270,6 +270,12 @@ struct product_run {
             }
             p.K = (int *)dK;
         }
+        p.Bk = NULL;
+        p.ldbk = 0;
+        if (!op.b_rows && (dB || devB)) {
+            p.Bk = dB ? dB : B.ptr;
+            p.ldbk = dB ? b_tight : B.ld;
+        }
         p.A = raw || a_direct ? (dA ? dA : A.ptr) : dAp;
         p.B = raw || b_direct ? (dB ? dB : B.ptr) : dBq;
         p.C = dC;

@@ -47,6 +47,10 @@ struct gd_plan {
     void *work;             /* the variant's workspace (work_f bytes) */
     int *K;                 /* the witness (k + 1 of each C(i,j), int32, in
                                C's layout and leading dimension), or NULL */
+    const void *Bk;         /* B in its own layout (k x n, column-major,
+                               leading dimension ldbk) where the device has
+                               it so (uploaded, or resident), else NULL */
+    int64_t ldbk;
     /* Large products run in blocks of C, each a product of its own (A a
      * block of rows, B of columns, C theirs, with their own padded sizes
      * and leading dimensions), so that the first kernels start once their

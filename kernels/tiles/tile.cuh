@@ -235,6 +235,74 @@ struct minplus_first_nonneg {
     }
 };
 
+// single, no operand with its sign bit set, the group a whole stage of
+// shared memory (WITNESS 2, K = BK): each output's minimum over the stage,
+// m, is kept apart from the running one, a pair of k-steps one
+// three-input integer min as in R alone (minplus_nonneg), and folded in at
+// the stage's end: where m is below the running minimum it takes its place
+// and w becomes the stage. Three instructions a stage an output beyond R's
+// (16 k-steps), where groups of four k-steps cost two a group; the
+// epilogue then finds the k among the stage's sums (store_first_kmajor:
+// k-major operands, the stage's sums in 16-byte loads). NOTES.md, "The
+// witness a stage at a time".
+template <int BK> struct minplus_first_stage {
+    enum { K = BK, WITNESS = 2 };
+    template <class T> __device__ static T init() { return __int_as_float(0x7fffffff); }
+    // open: the stage's first pair (a constant once the stage is unrolled)
+    __device__ static void pair(int &m, bool open, float a0, float b0, float a1, float b1)
+    {
+        const int s0 = __float_as_int(a0 + b0), s1 = __float_as_int(a1 + b1);
+        m = open ? min(s0, s1) : __vimin3_s32(m, s0, s1);
+    }
+    template <class W> __device__ static void fold(float &acc, W &&w, int g, int m)
+    {
+        const int o = __float_as_int(acc);
+        w = m < o ? g : w;
+        acc = __int_as_float(min(o, m));
+    }
+};
+
+// The thread's operands of H k-steps from kk of a stage in shared memory
+// (the layout stage() below describes): a[h][r] row r's, b[h][c] column c's.
+template <int H, int LX, int LY, class T, int BK, int NA, int NB>
+__device__ __forceinline__ void load_steps(const T (&As)[BK][NA], const T (&Bs)[BK][NB], int kk,
+                                           int tx, int ty, T (&a)[H][8], T (&b)[H][8])
+{
+    typedef typename vec16<T>::type V;
+    enum { W = vec16<T>::N };
+#pragma unroll
+    for (int h = 0; h < H; ++h)
+#pragma unroll
+        for (int g = 0; g < 8 / W; ++g) {
+            unpack(a[h] + g * W, *reinterpret_cast<const V *>(&As[kk + h][g * LX * W + W * tx]));
+            unpack(b[h] + g * W, *reinterpret_cast<const V *>(&Bs[kk + h][g * LY * W + W * ty]));
+        }
+}
+
+// One stage of minplus_first_stage: the stage's minima, then folded into
+// acc (w: the stage g where they fell).
+template <class Op, class T, int NK, int LX, int LY, int BK, int NA, int NB, class Wit>
+__device__ __forceinline__ void stage_fold(const T (&As)[BK][NA], const T (&Bs)[BK][NB], int tx,
+                                           int ty, T (&acc)[8][8], Wit wit, int g)
+{
+    static_assert(NK % 2 == 0, "pairs of k-steps");
+    int m[8][8];
+#pragma unroll
+    for (int kk = 0; kk < NK; kk += 2) {
+        T a[2][8], b[2][8];
+        load_steps<2, LX, LY>(As, Bs, kk, tx, ty, a, b);
+#pragma unroll
+        for (int r = 0; r < 8; ++r)
+#pragma unroll
+            for (int c = 0; c < 8; ++c)
+                Op::pair(m[r][c], kk == 0, a[0][r], b[0][c], a[1][r], b[1][c]);
+    }
+#pragma unroll
+    for (int r = 0; r < 8; ++r)
+#pragma unroll
+        for (int c = 0; c < 8; ++c) Op::fold(acc[r][c], wit[r][c], g, m[r][c]);
+}
+
 // The first k of group w (of K) where A(i,k) + B(k,j) equals the minimum v
 // (0 when v is NaN: every term was); *val receives that sum, which is the
 // minimum with the sign of zero Octave's min gives (the first attaining
@@ -269,19 +337,12 @@ template <class Op, class T, int NK, int LX, int LY, int BK, int NA, int NB,
 __device__ __forceinline__ void stage(const T (&As)[BK][NA], const T (&Bs)[BK][NB], int tx, int ty,
                                       T (&acc)[8][8], Wit wit = nullptr, int g0 = 0)
 {
-    typedef typename vec16<T>::type V;
-    enum { W = vec16<T>::N, K = Op::K };
+    enum { K = Op::K };
     static_assert(NK % K == 0, "whole steps of the operation");
 #pragma unroll
     for (int kk = 0; kk < NK; kk += K) {
         T a[K][8], b[K][8];
-#pragma unroll
-        for (int h = 0; h < K; ++h)
-#pragma unroll
-            for (int g = 0; g < 8 / W; ++g) {
-                unpack(a[h] + g * W, *reinterpret_cast<const V *>(&As[kk + h][g * LX * W + W * tx]));
-                unpack(b[h] + g * W, *reinterpret_cast<const V *>(&Bs[kk + h][g * LY * W + W * ty]));
-            }
+        load_steps<K, LX, LY>(As, Bs, kk, tx, ty, a, b);
 #pragma unroll
         for (int r = 0; r < 8; ++r)
 #pragma unroll
@@ -462,6 +523,12 @@ __device__ __forceinline__ void accumulate_big(const T *__restrict__ Ap, int64_t
     const int gk = (int)(k0 / Op::K), gs = BK / Op::K;
     (void)gk;
     (void)gs;
+    // stage t, from shared memory (a witness a stage at a time, WITNESS 2:
+    // stage_fold below)
+    static_assert(Op::WITNESS != 2 || ASYNC, "a witness a stage at a time fills by cp.async");
+    auto compute = [&](const T (&as)[BK][BM], const T (&bs)[BK][BN], int t) {
+        if constexpr (Op::WITNESS != 2) stage<Op, T, BK, TX, TY>(as, bs, tx, ty, acc, wit, gk + gs * t);
+    };
     if constexpr (ASYNC) {
         // fill(t): stage t into buffer t % S, or an empty group past the
         // last stage, so that wait_async<1> always means "stage t is in"
@@ -483,12 +550,17 @@ __device__ __forceinline__ void accumulate_big(const T *__restrict__ Ap, int64_t
             wait_async<1>();
             __syncthreads(); // stage t is in; every thread is done with t - 1
             fill(t + 2);     // into the buffer of t - 1
-            stage<Op, T, BK, TX, TY>(As[t % S], Bs[t % S], tx, ty, acc, wit, gk + gs * t);
+            if constexpr (Op::WITNESS == 2)
+                stage_fold<Op, T, BK, TX, TY>(As[t % S], Bs[t % S], tx, ty, acc, wit, gk + t);
+            else
+                compute(As[t % S], Bs[t % S], t);
         }
-        if (HALF && half) {
-            wait_async<1>();
-            __syncthreads();
-            stage<Op, T, BK / 2, TX, TY>(As[full % S], Bs[full % S], tx, ty, acc);
+        if constexpr (HALF) {
+            if (half) {
+                wait_async<1>();
+                __syncthreads();
+                stage<Op, T, BK / 2, TX, TY>(As[full % S], Bs[full % S], tx, ty, acc);
+            }
         }
     } else {
     V pa[LA], pb[LB];
@@ -511,7 +583,7 @@ __device__ __forceinline__ void accumulate_big(const T *__restrict__ Ap, int64_t
 #pragma unroll
             for (int l = 0; l < LB; ++l) pb[l] = __ldg(reinterpret_cast<const V *>(gb + rowB * l));
         }
-        stage<Op, T, BK, TX, TY>(As[cur], Bs[cur], tx, ty, acc, wit, gk + gs * t);
+        compute(As[cur], Bs[cur], t);
         if (t + 1 < stages) {
 #pragma unroll
             for (int l = 0; l < LA; ++l)
@@ -522,7 +594,8 @@ __device__ __forceinline__ void accumulate_big(const T *__restrict__ Ap, int64_t
         }
         __syncthreads();
     }
-    if (HALF && half) stage<Op, T, BK / 2, TX, TY>(As[full & 1], Bs[full & 1], tx, ty, acc);
+    if constexpr (HALF)
+        if (half) stage<Op, T, BK / 2, TX, TY>(As[full & 1], Bs[full & 1], tx, ty, acc);
     }
 }
 
@@ -758,6 +831,112 @@ template <class T> struct store_first {
         const int64_t k = first_k<G>(Ap, lda, Bt, ldb, i, j, v, w, &v);
         C[i + ldc * j] = v;
         K[i + ldc * j] = (int)(k + 1);
+    }
+};
+
+/* The operands k-major: At[k + kp i] = Ap[i + lda k] for i < rows, k < kp
+ * (a 32 x 32 square through shared memory a block of 32 x 8 threads), so
+ * that a witness's group of sums is K contiguous elements of each (four
+ * 16-byte loads a side for 16 k-steps, where the padded layouts take one
+ * load a k-step). GATE >= 0: only where *gate == GATE, as the kernel that
+ * reads them. */
+template <int GATE>
+__global__ void kmajor(const float *__restrict__ Ap, int64_t lda, int64_t rows, int64_t kp,
+                       float *__restrict__ At, const int *__restrict__ gate)
+{
+    if (GATE >= 0 && *gate != GATE) return;
+    __shared__ float sq[32][33];
+    const int64_t k0 = blockIdx.x * 32ll, i0 = blockIdx.y * 32ll;
+#pragma unroll
+    for (int y = threadIdx.y; y < 32; y += 8) {
+        const int64_t k = k0 + y, i = i0 + threadIdx.x;
+        if (k < kp && i < rows) sq[y][threadIdx.x] = Ap[i + lda * k];
+    }
+    __syncthreads();
+#pragma unroll
+    for (int y = threadIdx.y; y < 32; y += 8) {
+        const int64_t i = i0 + y, k = k0 + threadIdx.x;
+        if (k < kp && i < rows) At[k + kp * i] = sq[threadIdx.x][y];
+    }
+}
+template <int GATE = -1>
+void launch_kmajor(const float *Ap, int64_t lda, int64_t rows, int64_t kp, float *At,
+                   cudaStream_t st, const int *gate = nullptr)
+{
+    for (int64_t r = 0; r < rows; r += 65535 * 32ll) {
+        const int64_t nr = rows - r < 65535 * 32ll ? rows - r : 65535 * 32ll;
+        kmajor<GATE><<<dim3((unsigned)((kp + 31) / 32), (unsigned)((nr + 31) / 32)), dim3(32, 8), 0,
+                       st>>>(Ap + r, lda, nr, kp, At + kp * r, gate);
+    }
+}
+
+/* The first k of group w (of G) where At(k, i) + Bk(k, j) equals the
+ * minimum v, from k-major copies (At[k + lat i], Bk[k + lbk j]; lat, lbk
+ * and kend multiples of 4): the group's sums (k < kend), last to first, so that the
+ * first equal one is the one kept, every load independent of the others.
+ * NaN (every term was): 0. v is the sum itself: no operand has its sign
+ * bit set, so there is no zero's sign to take. */
+template <int G>
+__device__ __forceinline__ int64_t first_k_kmajor(const float *__restrict__ At, int64_t lat,
+                                                  const float *__restrict__ Bk, int64_t lbk,
+                                                  int64_t kend, int64_t i, int64_t j, float v,
+                                                  int w)
+{
+    static_assert(G % 4 == 0, "16-byte loads");
+    if (v != v) return 0;
+    const int64_t k0 = (int64_t)w * G;
+    const int n = (int)(kend - k0 < G ? kend - k0 : G);
+    const float4 *a = reinterpret_cast<const float4 *>(At + lat * i + k0);
+    const float4 *b = reinterpret_cast<const float4 *>(Bk + lbk * j + k0);
+    int h = 0;
+#pragma unroll
+    for (int q = G / 4 - 1; q >= 0; --q) {
+        if (4 * q < n) {
+            const float4 x = __ldg(a + q), y = __ldg(b + q);
+            h = x.w + y.w == v ? 4 * q + 3 : h;
+            h = x.z + y.z == v ? 4 * q + 2 : h;
+            h = x.y + y.y == v ? 4 * q + 1 : h;
+            h = x.x + y.x == v ? 4 * q : h;
+        }
+    }
+    return k0 + h;
+}
+
+// store_first from the k-major copies (minplus_first_stages' epilogue),
+// the thread's piece at once: every output's k first, with no store
+// between the loads (a store may alias a later load, which would keep
+// each output's loads behind the previous output's stores: 64 rounds of
+// memory latency a thread), then C and K in 16-byte stores.
+struct store_first_kmajor {
+    enum { TILE = 1 };
+    float *C;
+    int *K;
+    int64_t ldc;
+    const float *At, *Bk; // k-major A and B (first_k_kmajor)
+    int64_t lat, lbk, k;
+    template <int G, int TX, int TY, class Wit>
+    __device__ void tile(int64_t i0, int64_t j0, int tx, int ty, const float (&acc)[8][8], Wit wit,
+                         const float *, int64_t, const float *, int64_t, int64_t) const
+    {
+#pragma unroll
+        for (int c = 0; c < 8; ++c) {
+            const int64_t j = j0 + big_offset<float, TY>(ty, c);
+#pragma unroll
+            for (int r = 0; r < 8; ++r)
+                wit[r][c] = (int)first_k_kmajor<G>(At, lat, Bk, lbk, k, i0 + big_offset<float, TX>(tx, r),
+                                                   j, acc[r][c], wit[r][c]) + 1;
+        }
+#pragma unroll
+        for (int c = 0; c < 8; ++c) {
+            const int64_t e = ldc * (j0 + big_offset<float, TY>(ty, c)) + i0 + 4 * tx;
+#pragma unroll
+            for (int g = 0; g < 2; ++g) {
+                *reinterpret_cast<float4 *>(C + e + g * 4 * TX) =
+                    make_float4(acc[4 * g][c], acc[4 * g + 1][c], acc[4 * g + 2][c], acc[4 * g + 3][c]);
+                *reinterpret_cast<int4 *>(K + e + g * 4 * TX) =
+                    make_int4(wit[4 * g][c], wit[4 * g + 1][c], wit[4 * g + 2][c], wit[4 * g + 3][c]);
+            }
+        }
     }
 };
 
