@@ -37,7 +37,7 @@
  * other: each product reads D and its transpose.
  *
  * Single inputs without a negative (or -0) weight take min-plus's integer
- * min (minplus_nonneg, minplus_first_nonneg), as v5 does: the sums of such
+ * min (minplus_nonneg, minplus_first_stage), as v5 does: the sums of such
  * weights stay non-negative. A negative cycle shows as a negative diagonal
  * entry at the end (or in W); the call then fails with GD_ERR_NEGCYCLE.
  */
@@ -232,6 +232,35 @@ template <class T> struct last_edge_out {
             p = (int)gd_tile::first_k<G>(Ap, lda, Bt, ldb, i, j, v, w, &s) + 1;
         }
         P[i + ld * j] = p;
+    }
+};
+
+// last_edge_out for minplus_first_stage (single, non-negative): the
+// stage's sums from k-major copies (Dk: D's rows, Wk: W's transpose, both
+// np wide), every P found before any is stored (store_first_kmajor's
+// order)
+struct last_edge_kmajor {
+    enum { TILE = 1 };
+    const float *D;
+    int *P;
+    int64_t ld, n, i0;
+    const float *Dk, *Wk;
+    int64_t np;
+    template <int G, int TX, int TY, class Wit>
+    __device__ void tile(int64_t r0, int64_t j0, int tx, int ty, const float (&acc)[8][8], Wit wit,
+                         const float *, int64_t, const float *, int64_t, int64_t) const
+    {
+        using gd_tile::each_output;
+        each_output<float, TX, TY>(r0, j0, tx, ty, [&](int r, int c, int64_t i, int64_t j) {
+            const int64_t gi = i + i0;
+            int p = 0;
+            if (gi < n && j < n && gi != j && D[i + ld * j] < INFINITY)
+                p = (int)gd_tile::first_k_kmajor<G>(Dk, np, Wk, np, np, i, j, acc[r][c], wit[r][c]) + 1;
+            wit[r][c] = p;
+        });
+        each_output<float, TX, TY>(r0, j0, tx, ty, [&](int r, int c, int64_t i, int64_t j) {
+            if (i + i0 < n && j < n) P[i + ld * j] = wit[r][c];
+        });
     }
 };
 
@@ -622,6 +651,9 @@ struct apsp_run {
     /* fw: the rounds' panels, one allocation (panel_set); squaring: the
      * second buffers and D's transpose */
     void *arena, *D2, *P2, *H2, *Dt;
+    /* the last edges' k-major operands (single, non-negative): D's rows
+     * and W's transpose, for the witness's epilogue */
+    void *Dk, *Wk;
     char what[128];
 
     gd_status alloc(void **ptr, int64_t rows, int64_t cols, gd_class c, const char *label)
@@ -990,9 +1022,19 @@ struct apsp_run {
         if constexpr (sizeof(T) == 8)
             launch_each<minplus_first<1>, T, 4, layout<16, 8, 1>, last_edge_out<T>, -1, true>(
                 A, ld, B, np, rows, np, np, out, st);
-        else if (nonneg)
-            launch_each<minplus_first_nonneg, T, 16, layout<16, 8, 2, true>, last_edge_out<T>>(
-                A, ld, B, np, rows, np, np, out, st);
+        else if (nonneg) {
+            // a stage a group (minplus_first_stage), the epilogue from
+            // k-major copies of the operands
+            if ((s = alloc(&Dk, rows, np, cls, "D's rows k-major")) ||
+                (s = alloc(&Wk, np, np, cls, "W k-major")))
+                return s;
+            launch_kmajor(A, ld, rows, np, (T *)Dk, st);
+            launch_kmajor(B, np, np, np, (T *)Wk, st);
+            const last_edge_kmajor kout = {A, (int *)P + (row0 - d0), ld, n, row0,
+                                           (const T *)Dk, (const T *)Wk, np};
+            launch_each<minplus_first_stage<16>, T, 16, layout<16, 8, 2, true>, last_edge_kmajor>(
+                A, ld, B, np, rows, np, np, kout, st);
+        }
         else
             launch_each<minplus_first<4>, T, 8, layout<16, 8, 2, true>, last_edge_out<T>>(
                 A, ld, B, np, rows, np, np, out, st);

@@ -194,9 +194,9 @@ struct maxabs {
  * group holding the first k that attains the final minimum (ties never
  * move it: a later equal sum leaves the minimum as it was). first_k below
  * then finds that k among the group's K sums. Tracking a group instead of
- * every k costs one compare and one select per group: with K = 4 and the
- * three-input integer min, 2 FADD + 1 IMNMX3 + ... a step pair, half the
- * bookkeeping of a per-step witness (NOTES.md). NaN: a running minimum
+ * every k costs one compare and one select per group (groups of 4 with
+ * fminf; of a whole stage, 16, with the integer min: minplus_first_stage),
+ * a fraction of a per-step witness's bookkeeping (NOTES.md). NaN: a running minimum
  * that is still NaN moves w on every group; if it stays NaN to the end,
  * every term was NaN and first_k gives k = 0, as Octave's min gives index
  * 1. */
@@ -217,24 +217,6 @@ template <int G> struct minplus_first {
     __device__ static float gmin_(float x, float y) { return fminf(x, y); }
     __device__ static double gmin_(double x, double y) { return fmin(x, y); }
 };
-// single, no operand with its sign bit set (minplus_nonneg): groups of 4
-// k-steps, their sums' minimum in two three-input integer mins
-struct minplus_first_nonneg {
-    enum { K = 4, WITNESS = 1 };
-    template <class T> __device__ static T init() { return __int_as_float(0x7fffffff); }
-    __device__ static void stepw(float &acc, int &w, int g, const float (&a)[4][8],
-                                 const float (&b)[4][8], int r, int c)
-    {
-        const int m = __vimin3_s32(__float_as_int(a[0][r] + b[0][c]),
-                                   __float_as_int(a[1][r] + b[1][c]),
-                                   __float_as_int(a[2][r] + b[2][c]));
-        const int o = __float_as_int(acc);
-        const int n = __vimin3_s32(o, m, __float_as_int(a[3][r] + b[3][c]));
-        w = n != o ? g : w;
-        acc = __int_as_float(n);
-    }
-};
-
 // single, no operand with its sign bit set, the group a whole stage of
 // shared memory (WITNESS 2, K = BK): each output's minimum over the stage,
 // m, is kept apart from the running one, a pair of k-steps one
@@ -442,6 +424,19 @@ template <class T, int L = 16> __device__ __forceinline__ int big_offset(int a, 
 {
     enum { W = vec16<T>::N };
     return (b / W) * L * W + a * W + b % W;
+}
+
+// fn(r, c, i, j) for each of thread (tx, ty)'s 64 outputs of the big tile
+// at (i0, j0): register (r, c), output (i, j), column by column
+template <class T, int TX, int TY, class Fn>
+__device__ __forceinline__ void each_output(int64_t i0, int64_t j0, int tx, int ty, Fn &&fn)
+{
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+        const int64_t j = j0 + big_offset<T, TY>(ty, c);
+#pragma unroll
+        for (int r = 0; r < 8; ++r) fn(r, c, i0 + big_offset<T, TX>(tx, r), j);
+    }
 }
 
 // cp.async (sm_80 on): 16 bytes from global to shared memory without a
@@ -902,7 +897,7 @@ __device__ __forceinline__ int64_t first_k_kmajor(const float *__restrict__ At, 
     return k0 + h;
 }
 
-// store_first from the k-major copies (minplus_first_stages' epilogue),
+// store_first from the k-major copies (minplus_first_stage's epilogue),
 // the thread's piece at once: every output's k first, with no store
 // between the loads (a store may alias a later load, which would keep
 // each output's loads behind the previous output's stores: 64 rounds of
@@ -918,14 +913,9 @@ struct store_first_kmajor {
     __device__ void tile(int64_t i0, int64_t j0, int tx, int ty, const float (&acc)[8][8], Wit wit,
                          const float *, int64_t, const float *, int64_t, int64_t) const
     {
-#pragma unroll
-        for (int c = 0; c < 8; ++c) {
-            const int64_t j = j0 + big_offset<float, TY>(ty, c);
-#pragma unroll
-            for (int r = 0; r < 8; ++r)
-                wit[r][c] = (int)first_k_kmajor<G>(At, lat, Bk, lbk, k, i0 + big_offset<float, TX>(tx, r),
-                                                   j, acc[r][c], wit[r][c]) + 1;
-        }
+        each_output<float, TX, TY>(i0, j0, tx, ty, [&](int r, int c, int64_t i, int64_t j) {
+            wit[r][c] = (int)first_k_kmajor<G>(At, lat, Bk, lbk, k, i, j, acc[r][c], wit[r][c]) + 1;
+        });
 #pragma unroll
         for (int c = 0; c < 8; ++c) {
             const int64_t e = ldc * (j0 + big_offset<float, TY>(ty, c)) + i0 + 4 * tx;
