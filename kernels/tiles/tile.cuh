@@ -860,8 +860,8 @@ void launch_kmajor(const float *Ap, int64_t lda, int64_t rows, int64_t kp, float
 {
     for (int64_t r = 0; r < rows; r += 65535 * 32ll) {
         const int64_t nr = rows - r < 65535 * 32ll ? rows - r : 65535 * 32ll;
-        kmajor<GATE><<<dim3((unsigned)((kp + 31) / 32), (unsigned)((nr + 31) / 32)), dim3(32, 8), 0,
-                       st>>>(Ap + r, lda, nr, kp, At + kp * r, gate);
+        const dim3 grid((unsigned)((kp + 31) / 32), (unsigned)((nr + 31) / 32)), block(32, 8);
+        kmajor<GATE><<<grid, block, 0, st>>>(Ap + r, lda, nr, kp, At + kp * r, gate);
     }
 }
 
