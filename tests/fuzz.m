@@ -245,12 +245,22 @@ function why = check_result (fname, args, out)
       endfor
       if (isa (X, "single") || isa (Y, "single")) cls = "single"; else cls = "double"; endif
       X = double (cast (X, cls)); Y = double (cast (Y, cls));
-      F = zeros (rows (X), rows (Y));
       if (! any (strcmpi (o.distance, {"euclidean", "squaredeuclidean", "sqeuclidean", "cityblock", "chebychev"})))
         return;                         # a metric the fuzz does not recompute
       endif
+      k = min (o.k, rows (X));
+      if (columns (X) == 0 && numel (out) > 1)
+        ## no features: every distance 0, so any k distinct rows (a million
+        ## empty rows each side has no pairwise reference to build)
+        D = out{2}; s = sort (R, 2);
+        if (! isequal (size (R), [rows(Y) k]) || ! isequal (D, zeros (rows (Y), k, cls))
+            || any (R(:) < 1 | R(:) > rows (X)) || any (any (diff (s, 1, 2) == 0)))
+          why = "gd_knnsearch: with no features, not k distinct rows at distance 0";
+        endif
+        return;
+      endif
+      F = zeros (rows (X), rows (Y));
       for j = 1:rows (Y)
-        if (columns (X) == 0) break; endif   # no features: every distance 0
         switch (lower (o.distance))
           case {"euclidean", "squaredeuclidean", "sqeuclidean"}, F(:,j) = sum ((X - Y(j,:)).^2, 2);
           case "cityblock", F(:,j) = sum (abs (X - Y(j,:)), 2);
@@ -262,7 +272,6 @@ function why = check_result (fname, args, out)
         if (any (isnan (X(:))) || any (isnan (Y(j,:)))) F(any (isnan (X), 2) | any (isnan (Y(j,:))), j) = NaN; endif
       endfor
       if (strcmpi (o.distance, "euclidean")) F = sqrt (F); endif
-      k = min (o.k, rows (X));
       if (numel (out) < 2) return; endif
       D = out{2};
       if (! isequal (size (R), [rows(Y) k]) || ! isequal (size (D), [rows(Y) k]) || ! strcmp (class (D), cls))

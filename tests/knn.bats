@@ -260,6 +260,27 @@ check() { octave_ok "check_knn('$1', '$2')" "cases within bounds"; }
         assert(D, zeros(2, 2)); assert(I, [1 1; 2 2]); disp('empty ok')" "empty ok"
 }
 
+@test "no features: a million empty rows each side answer at once, the first rows of X, every metric's empty distance" {
+    # every pair ties at the metric's value on two empty rows: the first K
+    # rows of X, at once (the search over all of them was 10^12 pairs)
+    octave_ok "tic; [I, D] = gd_knnsearch(zeros(1e6, 0), zeros(1e6, 0));
+        assert(I, ones(1e6, 1)); assert(D, zeros(1e6, 1));
+        [D, I] = gd_pdist2(zeros(1e6, 0), single(zeros(3e5, 0)), 'Largest', 3);
+        assert(I, repmat((1:3)', 1, 3e5)); assert(D, zeros(3, 3e5, 'single'));
+        assert(toc < 20);
+        for m = {'euclidean', 'squaredeuclidean', 'seuclidean', 'cityblock', 'minkowski', 'chebychev', 'cosine', 'hamming', 'jaccard'}
+          for l = {'Smallest', 'Largest'}
+            [D, I] = gd_pdist2(zeros(9, 0), zeros(4, 0), m{1}, l{1}, 5);
+            assert(I, repmat((1:5)', 1, 4));
+            F = gd_pdist2(zeros(9, 0), zeros(4, 0), m{1});   # every pair's value
+            assert(D, F(1:5, :));
+          endfor
+        endfor
+        expect_error('gd:input', 'positive definite', @gd_knnsearch, zeros(5, 0), zeros(3, 0), 'Distance', 'mahalanobis');
+        expect_error('gd:input', 'positive definite', @gd_pdist, zeros(5, 0), 'mahalanobis');
+        disp('no features ok')" "no features ok"
+}
+
 @test "examples/tsne_affinities.m runs: the neighbours agree with the sort, P is a distribution" {
     cd "$GD_ROOT"
     run env GD_EXAMPLE_N=1200 octave-cli -q --no-gui --no-init-file --no-history examples/tsne_affinities.m

@@ -1129,7 +1129,8 @@ extern "C" gd_status gd_knn(const char *name, const gd_matrix *X, const gd_matri
     const double t0 = gd_now_ms();
     if (D.device) *D.device = NULL;
     if (I.device) *I.device = NULL;
-    const int64_t mx = X->rows, my = Y->rows, d = X->cols;
+    const int64_t my = Y->rows, d = X->cols;
+    int64_t mx = X->rows;
     const gd_class cls = (X->cls == GD_SINGLE || Y->cls == GD_SINGLE) ? GD_SINGLE : GD_DOUBLE;
     gd_status s;
     if (Y->cols != d)
@@ -1154,6 +1155,11 @@ extern "C" gd_status gd_knn(const char *name, const gd_matrix *X, const gd_matri
     if ((s = here.take2(X, Y, &Xh, &Yh))) return s;
     X = &Xh;
     Y = &Yh;
+    /* no features: every pair's distance is the metric's value on two empty
+     * rows, and ties go to the lower row, so X's first K rows are the
+     * answer; the search over the rest would find nothing (and a million
+     * empty rows each side are 10^12 pairs) */
+    if (d == 0 && mx > K) Xh.rows = Xh.ld = mx = K;
     int v = -1;
     /* every metric runs fused, but jaccard in single past 65535 features,
      * whose counts would not fit the tile's 16 bits (as pdist2's tuned) */

@@ -90,8 +90,11 @@ function [args, X, Y] = __gd_prepare__ (fn, X, Y, args)
       else
         C = cov (double (gather (X)) - c);  # centred: no digits lost to an offset
       endif
-      [R, bad] = chol (double (C));
-      if (bad || d == 0)
+      bad = d == 0;                     # (chol of 0x0 gives no second output)
+      if (! bad)
+        [R, bad] = chol (double (C));
+      endif
+      if (bad)
         error ("gd:input", "%s: mahalanobis's covariance must be symmetric positive definite (with rows (X) > columns (X) for the default cov (X))", fn);
       endif
       [X, Y] = prepare (@(Z) cast ((double (Z) - c) / R, class (Z)), X, Y);
