@@ -166,15 +166,8 @@ gd_status split_pdist(const pdist_variant &v, const gd_matrix &X, gd_distance di
         x.pieces = out.pieces;
         memset(x.pieces, 0, sizeof *x.pieces);
         x.pieces->n = nd;
-        s = gd_run_parts(nd, idx, pdist_part, &x, t);
-        if (s) {
-            gd_pieces_free(x.pieces);
+        if ((s = gd_pieces_settle(x.pieces, gd_run_parts(nd, idx, pdist_part, &x, t))))
             return s;
-        }
-        int k = 0;
-        for (int i = 0; i < nd; ++i)
-            if (x.pieces->p[i].cols) x.pieces->p[k++] = x.pieces->p[i];
-        x.pieces->n = k;
         *out.device = NULL;
         t->kept = 1;
         return GD_OK;

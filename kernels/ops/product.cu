@@ -821,17 +821,8 @@ static gd_status split_product(const gd_product_op &op, const gd_product_variant
         s = gd_run_parts(nd, idx, product_part, &x, t);
         gd_share_free(x.share);
         gd_pieces *ps[2] = {x.rp, x.kp};
-        for (gd_pieces *p : ps) {
-            if (!p) continue;
-            if (s) {
-                gd_pieces_free(p);
-                continue;
-            }
-            int k = 0; /* the parts with columns, in order */
-            for (int i = 0; i < p->n; ++i)
-                if (p->p[i].cols) p->p[k++] = p->p[i];
-            p->n = k;
-        }
+        for (gd_pieces *p : ps)
+            if (p) gd_pieces_settle(p, s);
         if (s) return s;
         t->kept = 1;
         *out.device = NULL;
@@ -958,9 +949,7 @@ gd_status gd_product(const gd_product_op &op, const gd_product_variant *table,
     gd_matrix A, B;
     void *ha = NULL, *hb = NULL;
     if (!(s = gd_operand_class(A0, cls, &A, &conv, &ha, "A"))) {
-        if (B0 == A0 || (B0->ptr == A0->ptr && B0->pieces == A0->pieces &&
-                         B0->where == A0->where && B0->cls == A0->cls &&
-                         B0->rows == A0->rows && B0->cols == A0->cols && B0->ld == A0->ld))
+        if (gd_same_matrix(A0, B0))
             B = A; /* the same array twice: converted once */
         else
             s = gd_operand_class(B0, cls, &B, &conv, &hb, "B");

@@ -416,6 +416,19 @@ extern "C" void gd_pieces_free(gd_pieces *P)
     P->n = 0;
 }
 
+gd_status gd_pieces_settle(gd_pieces *P, gd_status s)
+{
+    if (s) {
+        gd_pieces_free(P);
+        return s;
+    }
+    int k = 0; /* the pieces with columns, in order */
+    for (int i = 0; i < P->n; ++i)
+        if (P->p[i].cols) P->p[k++] = P->p[i];
+    P->n = k;
+    return GD_OK;
+}
+
 extern "C" gd_status gd_dev_upload_pieces(const gd_matrix *A, int n,
                                           const int idx[GD_MAX_DEVICES], gd_pieces *P,
                                           gd_timing *t)
@@ -435,16 +448,7 @@ extern "C" gd_status gd_dev_upload_pieces(const gd_matrix *A, int n,
         P->p[i].cols = hi - lo;
     }
     piece_job x = {A, P, NULL, P};
-    s = gd_run_parts(n, idx, upload_piece, &x, t);
-    if (s) {
-        gd_pieces_free(P);
-        return s;
-    }
-    /* the pieces with columns, in order */
-    int k = 0;
-    for (int i = 0; i < n; ++i)
-        if (P->p[i].cols) P->p[k++] = P->p[i];
-    P->n = k;
+    if ((s = gd_pieces_settle(P, gd_run_parts(n, idx, upload_piece, &x, t)))) return s;
     t->kept = 0;
     t->total_ms = gd_now_ms() - t0;
     return GD_OK;

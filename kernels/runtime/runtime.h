@@ -67,6 +67,10 @@ int gd_call_devices(const gd_place *at, int resident, int divides_resident, doub
 typedef gd_status (*gd_part_fn)(void *ctx, int part, int nparts, gd_timing *t);
 gd_status gd_run_parts(int n, const int idx[GD_MAX_DEVICES], gd_part_fn fn, void *ctx,
                        gd_timing *t);
+/* A divided call's resident result, after its parts (s: their status):
+ * on failure every piece freed and s returned; else the pieces that hold
+ * columns kept, in order. */
+gd_status gd_pieces_settle(gd_pieces *P, gd_status s);
 
 /* An operand the parts of a divided call share (the products' A, which
  * every part reads whole): each stage's piece of it goes up from the host
@@ -380,6 +384,14 @@ gd_status gd_run_op(const gd_op_call &oc, gd_timing *t, Cpu &&cpu, One &&one, Sp
                                    oc.split_min, oc.units, idx);
     return gd_split_needed(nd, idx) ? split(nd, idx) : one();
 }
+/* One array given twice: the same descriptor, or the same memory seen the
+ * same way (an operand then is uploaded, copied or converted once). */
+static inline bool gd_same_matrix(const gd_matrix *a, const gd_matrix *b)
+{
+    return b == a || (b->ptr == a->ptr && b->pieces == a->pieces && b->where == a->where &&
+                      b->dev == a->dev && b->cls == a->cls && b->rows == a->rows &&
+                      b->cols == a->cols && b->ld == a->ld);
+}
 /* A call's resident operands on this thread's device: take() gives a
  * itself, or for one on another device a copy here (gd_operand_here);
  * the copies go when the object does (after the streams' work). take2
@@ -394,9 +406,7 @@ struct gd_local {
     {
         gd_status s = take(a, ah, "A");
         if (s) return s;
-        if (b == a || (b->ptr == a->ptr && b->pieces == a->pieces && b->where == a->where &&
-                       b->dev == a->dev && b->cls == a->cls && b->rows == a->rows &&
-                       b->cols == a->cols && b->ld == a->ld)) {
+        if (gd_same_matrix(a, b)) {
             *bh = *ah;
             return GD_OK;
         }
