@@ -21,11 +21,14 @@
 ## the memory; on the device it is int32 either way). Every row of
 ## @var{P} is a shortest-path tree: following it from any j reaches i in
 ## at most n - 1 steps, and the route's weights add up to @code{D(i,j)}
-## to the rounding of that sum. The last edge of each path is the first q
-## of @code{min (D(i,q) + W(q,j))}; where rounding at D's magnitude ties a
-## path through q with the direct edge (a cycle lighter than the lengths'
-## rounding) and those choices would go round in a circle, the row is
-## chosen again level by level from i over the edges whose sum ties.
+## to the rounding of that sum. In @qcode{"fw"} each round tags the
+## lengths that fall, and @code{P(i,j) = P(k,j)} for a k of the round where
+## @code{D(i,j)} last fell with @code{D(i,k) + D(k,j) == D(i,j)}; elsewhere
+## (and where rounding leaves no such k) the last edge of each path is the
+## first q of @code{min (D(i,q) + W(q,j))}. Where rounding at D's magnitude
+## ties a path through q with the direct edge (a cycle lighter than the
+## lengths' rounding) and those choices would go round in a circle, the row
+## is chosen again level by level from i over the edges whose sum ties.
 ##
 ## Negative edges are allowed. A negative cycle (a negative diagonal entry
 ## included) raises @qcode{"gd:negcycle"} naming a vertex whose closed
@@ -73,11 +76,11 @@
 ## @code{devices} numbers them. The lengths alone divide by rows of
 ## blocks (each round's closed block and row panel copied to the other
 ## devices peer to peer), @var{D} bit for bit the one-device @var{D};
-## @qcode{"all"} divides from 2^36 steps a device. In single @var{P}
-## divides with @var{D}: each device its rows of @var{P} from its rows of
-## @var{D} (the last edges), bit for bit; a cycle of weight 0 sends the
-## call to the first device alone (the edge counts). Double's @var{P}
-## (tracked through the rounds), an integer class's @var{P},
+## @qcode{"all"} divides from 2^36 steps a device. In single and double
+## @var{P} divides with @var{D}: each device tags its rows, and the first
+## finds @var{P} from all the tags, bit for bit; a cycle of weight 0 sends
+## the call to the first device alone (the edge counts). An integer
+## class's @var{P},
 ## @qcode{"squaring"} and gdArrays run on one device: a gdArray's own
 ## (its results left there), else the first
 ## named.

@@ -175,30 +175,33 @@ function check_devices (which)
   W(nv - 1, 4) = 1;  W(nv - 1, nv - 1) = -1;  W(130, 130) = -3;   # the first is named
   expect_error ("gd:negcycle", "W\\(130,130\\) < 0", @gd_apsp, W, "Variant", "fw", "Devices", all_);
   ncase += 4;
-  ## single's P divides with D (its rows from D's rows): integer weights
-  ## (ties), negative edges, a graph with a cycle of weight 0 (found
-  ## across devices, then P with the edge counts on the first device)
+  ## P divides with D (the slabs' tags, the chain on the first device),
+  ## single and double: integer weights (ties), negative edges, a graph
+  ## with a cycle of weight 0 (found across devices, then P with the edge
+  ## counts on the first device)
   nv = 128 * N + 77;
   W = single (randi ([1 9], nv));  W(rand (nv) < 0.95) = Inf;
   V = single (randi ([-9 50], nv));  V(rand (nv) < 0.9) = Inf;
   V = triu (V, 1) + tril (Inf (nv, "single"), -1);
   Z = W;  Z(3, 8) = 0;  Z(8, 3) = 0;
-  for G = {W, V, Z}
+  for G = {W, V, Z, double(V)}
     [D1, P1] = gd_apsp (G{1}, "Devices", 1);
     [Dn, Pn, in] = gd_apsp (G{1}, "Devices", all_);
     zero = any (any (G{1} == 0 & G{1}.' == 0 & ! eye (nv)));
-    same (Dn, D1, in, merge (zero, 1, all_), sprintf ("apsp single D with P, zero cycle %d", zero));
-    same_bits (Pn, P1, sprintf ("apsp single P across devices, zero cycle %d", zero));
-    if (! zero && isempty (strfind (in.kernel, "P by rows")))
-      error ("check_devices: apsp single with P across devices says '%s'", in.kernel);
+    same (Dn, D1, in, merge (zero, 1, all_), sprintf ("apsp %s D with P, zero cycle %d", class (G{1}), zero));
+    same_bits (Pn, P1, sprintf ("apsp %s P across devices, zero cycle %d", class (G{1}), zero));
+    if (! zero && isempty (strfind (in.kernel, "P from the tags")))
+      error ("check_devices: apsp %s with P across devices says '%s'", class (G{1}), in.kernel);
     endif
     ncase++;
   endfor
-  W = rand (300);  W(rand (300) < 0.9) = Inf;
+  ## an integer class's P runs on one device, the first of the list
+  W = int16 (randi (9, 300));  W(rand (300) < 0.9) = intmax ("int16");
   [D1, P1] = gd_apsp (W, "Devices", 1);
   [DN, PN, iN] = gd_apsp (W, "Devices", [N 1]);
-  same (DN, D1, iN, N, "apsp with P on the last device");
+  same (DN, D1, iN, N, "apsp int16 with P on the last device");
   same_bits (PN, P1, "apsp's predecessors on the last device");
+  W = rand (300);  W(rand (300) < 0.9) = Inf;
   W(5, 9) = -1;  W(9, 5) = -1;       # a negative cycle through 5 and 9
   expect_error ("gd:negcycle", "negative cycle", @gd_apsp, W, "Devices", all_);
   ncase += 2;

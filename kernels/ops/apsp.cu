@@ -23,14 +23,18 @@
  * (gd_tile::relax) writes D(i,j) only where the path through the round's
  * best k is strictly shorter.
  *
- * P: from the final lengths, P(i,j) = the first q of min_q D(i,q) +
- * W(q,j), the last edge of a shortest path (one witness product:
- * last_edge_pass); in fw's double rounds, P(i,j) = P(k,j) where D(i,j)
- * falls, the predecessor of j on the path from k, k the first of the
- * round's minimum (the witness kernels; in single those rounds cost more
- * than the product afterwards, NOTES.md). Either is a shortest-path tree
- * unless the graph has a cycle of weight 0; then a second run tracks P
- * and breaks ties by the paths' edge counts.
+ * P, in fw: each round tags the lengths that fall with the round (in P's
+ * array, beside the length: relax's tag), and after the last round the
+ * chain finds P from the tags and the final lengths: where D(i,j) last
+ * fell in round r, some k of r's block still has D(i,k) + D(k,j) ==
+ * D(i,j) (chain_search), and P(i,j) = P(k,j), the predecessor of j on
+ * the path from k, which pointer jumping down column j resolves
+ * (chain_jump); a length that never fell is the edge's, P(i,j) = i. In
+ * squaring (and where the chain finds no k: rounding), from the final
+ * lengths: P(i,j) = the first q of min_q D(i,q) + W(q,j), the last edge
+ * of a shortest path (one witness product: last_edge_pass). Either is a
+ * shortest-path tree unless the graph has a cycle of weight 0; then a
+ * second run tracks P and breaks ties by the paths' edge counts.
  *
  * 'squaring': D = min (D, D (x) D) with the witness, until nothing
  * changes (at most ceil(log2 n) + 1 products), from one buffer into the
@@ -448,15 +452,108 @@ __global__ void tree_repair(const T *__restrict__ D, int *__restrict__ P, int64_
     }
 }
 
+// P from the rounds' tags (apsp_run::chain_pass). Where the length of
+// i -> j last fell in round r (P(i,j) = ~r), it fell to D(i,k) + D(k,j)
+// for a k of r's block, and the final lengths still say so: D(i,k) and
+// D(k,j) can only have fallen since, and none of their sums is below a
+// length (D(i,j) fell no more). chain_search makes P(i,j) = ~k for the
+// first such k (k != i, j: not the path itself), reading row i of D from
+// its transpose Dt and column j of D, 16 k at a time; where rounding
+// leaves no such k it sets flags[0] (the caller then takes the last
+// edges). P(i,j) >= 0 (a length that never fell: the edge's, i + 1, or
+// none, 0) stays. Threads along i, each block a warp's rows and rows of j.
+template <class T>
+__global__ void chain_search(const T *__restrict__ D, const T *__restrict__ Dt,
+                             int *__restrict__ P, int64_t ld, int n, int *flags)
+{
+    typedef typename gd_tile::vec16<T>::type V;
+    enum { W = gd_tile::vec16<T>::N };
+    const int64_t i = blockIdx.x * 32ll + threadIdx.x;
+    bool bad = false;
+    if (i < n)
+        for (int64_t j = blockIdx.y * (int64_t)blockDim.y + threadIdx.y; j < n;
+             j += (int64_t)gridDim.y * blockDim.y) {
+            const int64_t e = i + ld * j;
+            const int tag = P[e];
+            if (tag >= 0) continue;
+            const int64_t k0 = (int64_t)~tag * FB;
+            const T v = D[e];
+            const V *a = reinterpret_cast<const V *>(Dt + ld * i + k0);
+            const V *b = reinterpret_cast<const V *>(D + ld * j + k0);
+            int found = -1;
+            /* 16 k at a time, their loads together: the first match ends
+             * the search after a few rounds of memory latency */
+            for (int q = 0; q < FB / W && found < 0; q += 16 / W) {
+                T x[16], y[16];
+#pragma unroll
+                for (int u = 0; u < 16 / W; ++u) {
+                    gd_tile::unpack(x + W * u, __ldg(a + q + u));
+                    gd_tile::unpack(y + W * u, __ldg(b + q + u));
+                }
+#pragma unroll
+                for (int w = 15; w >= 0; --w) {
+                    const int64_t k = k0 + W * q + w;
+                    if (x[w] + y[w] == v && k != i && k != j) found = (int)k;
+                }
+            }
+            P[e] = found >= 0 ? ~found : 0;
+            bad |= found < 0;
+        }
+    if (bad) atomicOr(flags, 1);
+}
+
+// P(i,j) = ~k (the path through k) becomes P(k,j) by pointer jumping down
+// column j (one block a column, the column in shared memory where SH,
+// else in place) until every entry is a vertex or none (>= 0). Following
+// them never comes back (a circle would be a closed walk of weight 0, and
+// the caller has ruled out cycles of weight 0), so a chain of at most n
+// ends within ceil(log2 n) + 1 jumps; one still going after that sets
+// flags[0] (rounding: the caller then takes the last edges).
+template <bool SH>
+__global__ void chain_jump(int *__restrict__ P, int64_t ld, int n, int *flags)
+{
+    extern __shared__ int sh[];
+    int most = 1;
+    while ((1ll << most) < n) ++most;
+    for (int64_t j = blockIdx.x; j < n; j += gridDim.x) {
+        volatile int *col = SH ? sh : P + ld * j;
+        if (SH) {
+            for (int i = threadIdx.x; i < n; i += blockDim.x) sh[i] = P[i + ld * j];
+            __syncthreads();
+        }
+        for (int pass = 0;; ++pass) {
+            int more = 0;
+            for (int i = threadIdx.x; i < n; i += blockDim.x) {
+                const int q = col[i];
+                if (q < 0) {
+                    const int t = col[~q];
+                    col[i] = t;
+                    more |= t < 0;
+                }
+            }
+            if (!__syncthreads_or(more)) break;
+            if (pass > most) {
+                if (threadIdx.x == 0) atomicOr(flags, 1);
+                break;
+            }
+        }
+        if (SH) {
+            for (int i = threadIdx.x; i < n; i += blockDim.x) P[i + ld * j] = sh[i];
+            __syncthreads();
+        }
+    }
+}
+
 // Step 1: Floyd-Warshall on the diagonal block at (k0, k0): one block of
 // 256 threads, each holding an R x R piece of the block's lengths in
 // registers (rows R tx.., columns R ty..); a step k reads row k and column
 // k from shared memory, where their owners put them at the end of step
-// k - 1 (two buffers, one barrier a step). TRACK 1: the predecessors P
-// too, P(i,j) = P(k,j) where the path through k is shorter; TRACK 2: P and
-// the edge counts H (fewer edges break a tie, as in gd_tile::relax). They
-// live in shared memory (64 or 128 KiB), read and written only where a
-// path changes or ties. Row k and column k change in step k only through
+// k - 1 (two buffers, one barrier a step). TRACK 1: P(i,j) = tag where
+// any path through the block was shorter (the round, as relax tags; a bit
+// an output in registers, P written at the end); TRACK 2: P and the edge
+// counts H, P(i,j) = P(k,j) (fewer edges break a tie, as in
+// gd_tile::relax), in shared memory (128 KiB), read and written only
+// where a path changes or ties. Row k and column k change in step k only through
 // D(k,k) < 0 (a negative cycle, reported at the end), so step k reads
 // their P and H in place. NaN (the padding) never takes part: a sum is
 // taken only where it is smaller.
@@ -464,7 +561,8 @@ enum { DIAG_R = 8, DIAG_NT = FB / DIAG_R, DIAG_THREADS = DIAG_NT * DIAG_NT };
 
 template <class T, int TRACK>
 __global__ void __launch_bounds__(DIAG_THREADS)
-    fw_diag(T *__restrict__ D, int *__restrict__ P, int *__restrict__ H, int64_t ld, int64_t k0)
+    fw_diag(T *__restrict__ D, int *__restrict__ P, int *__restrict__ H, int64_t ld, int64_t k0,
+            int tag)
 {
     enum { R = DIAG_R, NT = DIAG_NT };
     __shared__ T colk[2][FB], rowk[2][FB];
@@ -477,10 +575,12 @@ __global__ void __launch_bounds__(DIAG_THREADS)
     for (int r = 0; r < R; ++r)
 #pragma unroll
         for (int c = 0; c < R; ++c) d[r][c] = D[base + R * tx + r + ld * (R * ty + c)];
-    if constexpr (TRACK > 0)
+    unsigned long long fell = 0; // TRACK 1: bit R r + c, output (r, c)
+    static_assert(R * R <= 64, "a bit an output");
+    if constexpr (TRACK == 2)
         for (int e = threadIdx.x; e < FB * FB; e += DIAG_THREADS) {
             ps[e] = P[base + e % FB + ld * (e / FB)];
-            if (TRACK == 2) hs[e] = H[base + e % FB + ld * (e / FB)];
+            hs[e] = H[base + e % FB + ld * (e / FB)];
         }
     // row kn and column kn (its index q within the owners' pieces) into
     // buffer b
@@ -513,7 +613,7 @@ __global__ void __launch_bounds__(DIAG_THREADS)
                     } else if constexpr (TRACK == 1) {
                         if (s < d[r][c]) {
                             d[r][c] = s;
-                            ps[R * tx + r + FB * (R * ty + c)] = ps[k + FB * (R * ty + c)];
+                            fell |= 1ull << (R * r + c);
                         }
                     } else if (s <= d[r][c] && s < (T)INFINITY) {
                         const int i = R * tx + r, j = R * ty + c;
@@ -533,42 +633,47 @@ __global__ void __launch_bounds__(DIAG_THREADS)
     for (int r = 0; r < R; ++r)
 #pragma unroll
         for (int c = 0; c < R; ++c) D[base + R * tx + r + ld * (R * ty + c)] = d[r][c];
-    if constexpr (TRACK > 0)
+    if constexpr (TRACK == 1)
+#pragma unroll
+        for (int r = 0; r < R; ++r)
+#pragma unroll
+            for (int c = 0; c < R; ++c)
+                if (fell >> (R * r + c) & 1) P[base + R * tx + r + ld * (R * ty + c)] = tag;
+    if constexpr (TRACK == 2)
         for (int e = threadIdx.x; e < FB * FB; e += DIAG_THREADS) {
             P[base + e % FB + ld * (e / FB)] = ps[e];
-            if (TRACK == 2) H[base + e % FB + ld * (e / FB)] = hs[e];
+            H[base + e % FB + ld * (e / FB)] = hs[e];
         }
 }
 
 template <class T, int TRACK>
-gd_status launch_fw_diag_(T *D, int *P, int *H, int64_t ld, int64_t k0, cudaStream_t st)
+gd_status launch_fw_diag_(T *D, int *P, int *H, int64_t ld, int64_t k0, int tag, cudaStream_t st)
 {
-    const int bytes = TRACK * FB * FB * (int)sizeof(int);
-    if (TRACK) {
+    const int bytes = TRACK == 2 ? 2 * FB * FB * (int)sizeof(int) : 0;
+    if (TRACK == 2) {
         gd_status s = gd_cuda(gd_dynamic_smem<fw_diag<T, TRACK>>(bytes),
                               "the diagonal block's shared memory");
         if (s) return s;
     }
-    fw_diag<T, TRACK><<<1, DIAG_THREADS, bytes, st>>>(D, P, H, ld, k0);
+    fw_diag<T, TRACK><<<1, DIAG_THREADS, bytes, st>>>(D, P, H, ld, k0, tag);
     return GD_OK;
 }
 
-// the closure with P where P is set, with H where H is
+// the closure with P where P is set (tags, or with H where H is: the
+// predecessors and edge counts)
 template <class T>
-gd_status launch_fw_diag(T *D, int *P, int *H, int64_t ld, int64_t k0, cudaStream_t st)
+gd_status launch_fw_diag(T *D, int *P, int *H, int64_t ld, int64_t k0, int tag, cudaStream_t st)
 {
-    return H ? launch_fw_diag_<T, 2>(D, P, H, ld, k0, st)
-             : P ? launch_fw_diag_<T, 1>(D, P, H, ld, k0, st)
-                 : launch_fw_diag_<T, 0>(D, P, H, ld, k0, st);
+    return H ? launch_fw_diag_<T, 2>(D, P, H, ld, k0, tag, st)
+             : P ? launch_fw_diag_<T, 1>(D, P, H, ld, k0, tag, st)
+                 : launch_fw_diag_<T, 0>(D, P, H, ld, k0, tag, st);
 }
 
 /* One product of a round (or of squaring) with the relaxing epilogue:
  * out = min (out, A (x) B) over mp x np x kp but the hole, A (lda) and Bt
  * (ldb) in min-plus v5's layouts and kernels (the integer min for single
- * without negative weights). Predecessors come from the epilogue
- * (gd_tile::relax) as out asks: with edge counts (out.Hout), else, where
- * out has P, from the witness kernels (the first k of each minimum;
- * double alone: single tracks P in the rounds only with edge counts). */
+ * without negative weights). Predecessors as out asks (gd_tile::relax):
+ * with edge counts (out.Hout), else the round's tag where out has P. */
 template <class T>
 void relax_product(const T *A, int64_t lda, const T *Bt, int64_t ldb, int64_t mp, int64_t np,
                    int64_t kp, const gd_tile::relax<T> &out, bool nonneg, cudaStream_t st, gd_tile::hole h = gd_tile::hole{0, 0, 0, 0})
@@ -576,10 +681,7 @@ void relax_product(const T *A, int64_t lda, const T *Bt, int64_t ldb, int64_t mp
     using namespace gd_tile;
     typedef relax<T, RELAX_HOPS> RH;
     if constexpr (sizeof(T) == 8) {
-        if (out.Pout && !out.Hout)
-            launch_each<minplus_first<1>, T, 4, layout<16, 8, 1>, relax<T>, -1, true>(
-                A, lda, Bt, ldb, mp, np, kp, out, st, nullptr, h);
-        else if (out.Hout)
+        if (out.Hout)
             launch_each<minplus, T, 8, shape<T>, RH>(A, lda, Bt, ldb, mp, np, kp,
                                                      out.template as<RELAX_HOPS>(), st, nullptr, h);
         else /* the compare and select (1.5 times fmin's rate): an output
@@ -626,11 +728,11 @@ struct apsp_run {
     /* hops: the edge counts break ties (gd_tile::relax); taken when the
      * graph has a cycle of weight 0, found after a run without them */
     bool hops;
-    /* P tracked through the rounds: with the edge counts, or in fw's
-     * double rounds by the witness kernels (there cheaper than the
-     * witness product afterwards: NOTES.md); else P comes from the final
-     * lengths (last_edge_pass) */
-    bool track;
+    /* P tracked through the rounds with the edge counts; chain: fw's
+     * rounds tag the lengths that fall, and P comes from the tags after
+     * the last (chain_pass); else P comes from the final lengths
+     * (last_edge_pass) */
+    bool track, chain;
     /* the call's allocations: its gd_call's (one device), or the device's
      * own (fw_devices) */
     gd_allocs *al;
@@ -752,7 +854,7 @@ struct apsp_run {
         {
             apsp_init<T, I><<<gd_blocks_for(rows * r.np, 256), 256, 0, r.st>>>(
                 (const I *)r.w, r.ld_w(), r.w0, (T *)r.D, r.ld_d(), r.d0,
-                r.track ? (int *)r.P : NULL, r.hops ? (int *)r.H : NULL, r.n, r.np, r0, rows,
+                r.track || r.chain ? (int *)r.P : NULL, r.hops ? (int *)r.H : NULL, r.n, r.np, r0, rows,
                 r.flags);
         }
     };
@@ -866,14 +968,15 @@ struct apsp_run {
     gd_status close_panels(const panel_set &ps, int64_t k0, int b, cudaStream_t L)
     {
         T *d = (T *)D;
-        int *p = track ? (int *)P : NULL, *h = hops ? (int *)H : NULL;
+        int *p = track || chain ? (int *)P : NULL, *h = hops ? (int *)H : NULL;
         const size_t panel = (size_t)(np * FB) * es, ipanel = (size_t)(np * FB) * sizeof(int);
         const size_t ib = sizeof(int);
-        gd_status s = launch_fw_diag<T>(d, p, h, np, k0, L);
+        const int tag = ~(int)(k0 / FB);
+        gd_status s = launch_fw_diag<T>(d, p, h, np, k0, tag, L);
         if (s) return s;
         cudaMemcpyAsync(ps.Acol, d + np * k0, panel, cudaMemcpyDeviceToDevice, L);
         gd_launch_transpose(cls, d + k0 + np * k0, np, ps.Dkt, FB, FB, L);
-        if (p)
+        if (track)
             cudaMemcpy2DAsync(ps.Pkk, FB * ib, p + k0 + np * k0, np * ib, FB * ib, FB,
                               cudaMemcpyDeviceToDevice, L);
         if (h) {
@@ -885,11 +988,11 @@ struct apsp_run {
                                        p ? p + np * k0 : NULL, p ? p + np * k0 : NULL,
                                        ps.Pkk, FB, NULL,
                                        h ? h + np * k0 : NULL, h ? h + np * k0 : NULL,
-                                       ps.Hkk, ps.Hcol2, np};
+                                       ps.Hkk, ps.Hcol2, np, tag};
         relax_product<T>((const T *)ps.Acol, np, (const T *)ps.Dkt, FB, np, FB, FB, col, nonneg, L);
         cudaMemcpyAsync(ps.Ac[b], d + np * k0, panel, cudaMemcpyDeviceToDevice, L);
         gd_launch_transpose(cls, d + k0, np, ps.Bt[b], FB, np, L);
-        if (p)
+        if (track)
             cudaMemcpy2DAsync(ps.Prow[b], FB * ib, p + k0, np * ib, FB * ib, np,
                               cudaMemcpyDeviceToDevice, L);
         if (h) {
@@ -913,7 +1016,7 @@ struct apsp_run {
         panel_set ps;
         if ((s = panels(&ps))) return s;
         T *d = (T *)D;
-        int *p = track ? (int *)P : NULL, *h = hops ? (int *)H : NULL;
+        int *p = track || chain ? (int *)P : NULL, *h = hops ? (int *)H : NULL;
         cudaStream_t L = gd_stream_hi();
         const cudaEvent_t go = call->event(), cross = call->event(), ready = call->event(),
                           joined = call->event();
@@ -929,20 +1032,22 @@ struct apsp_run {
             const int64_t kn = (r + 1) * FB;
             const bool next = r + 1 < rounds;
             const T *A = (const T *)ps.Ac[b], *B = (const T *)ps.Bt[b];
+            const int tag = ~(int)r;
             cudaStreamWaitEvent(st, ready, 0);
             if (next) {
                 /* the next round's column panel (all rows), then its row
                  * panel but the diagonal block */
                 const gd_tile::relax<T> col = {d + np * kn, d + np * kn, np,
                                                p ? p + np * kn : NULL, p ? p + np * kn : NULL,
-                                               p ? ps.Prow[b] + FB * kn : NULL, FB, NULL,
+                                               track ? ps.Prow[b] + FB * kn : NULL, FB, NULL,
                                                h ? h + np * kn : NULL, h ? h + np * kn : NULL,
-                                               h ? ps.Hrow[b] + FB * kn : NULL, ps.Hcol[b], np};
+                                               h ? ps.Hrow[b] + FB * kn : NULL, ps.Hcol[b], np,
+                                               tag};
                 relax_product<T>(A, np, B + kn, np, np, FB, FB, col, nonneg, st);
                 const gd_tile::relax<T> row = {d + kn, d + kn, np, p ? p + kn : NULL,
                                                p ? p + kn : NULL, ps.Prow[b], FB, NULL,
                                                h ? h + kn : NULL, h ? h + kn : NULL, ps.Hrow[b],
-                                               h ? ps.Hcol[b] + kn : NULL, np};
+                                               h ? ps.Hcol[b] + kn : NULL, np, tag};
                 relax_product<T>(A + kn, np, B, np, FB, np, FB, row, nonneg, st,
                                  gd_tile::hole{0, 0, kn, FB});
                 cudaEventRecord(cross, st);
@@ -952,7 +1057,7 @@ struct apsp_run {
             }
             /* every other block */
             const gd_tile::relax<T> all = {d, d, np, p, p, ps.Prow[b], FB, NULL,
-                                           h, h, ps.Hrow[b], ps.Hcol[b], np};
+                                           h, h, ps.Hrow[b], ps.Hcol[b], np, tag};
             relax_product<T>(A, np, B, np, np, np, FB, all, nonneg, st,
                              next ? gd_tile::hole{kn, FB, kn, FB} : gd_tile::hole{0, 0, 0, 0});
             if ((s = gd_cuda(cudaGetLastError(), "a Floyd-Warshall round"))) break;
@@ -1039,6 +1144,41 @@ struct apsp_run {
             launch_each<minplus_first<4>, T, 8, layout<16, 8, 2, true>, last_edge_out<T>>(
                 A, ld, B, np, rows, np, np, out, st);
         return gd_cuda(cudaGetLastError(), "the predecessors' product");
+    }
+
+    /* P from the rounds' tags (chain, all of D and P on this device):
+     * chain_search, then chain_jump; where rounding breaks a chain
+     * (*fallback), P from the last edges instead */
+    template <class T> gd_status chain_pass(bool *fallback)
+    {
+        gd_status s;
+        *fallback = false;
+        if (n == 0) return GD_OK;
+        if ((s = alloc(&Dt, np, np, cls, "D transposed"))) return s;
+        gd_launch_transpose(cls, D, np, Dt, np, np, st);
+        if ((s = gd_cuda(cudaMemsetAsync(flags, 0, sizeof(int), st), "clearing a flag"))) return s;
+        const int64_t gy = (n + 7) / 8 < 65535 ? (n + 7) / 8 : 65535;
+        chain_search<T><<<dim3((unsigned)((n + 31) / 32), (unsigned)gy), dim3(32, 8), 0, st>>>(
+            (const T *)D, (const T *)Dt, (int *)P, np, (int)n, flags);
+        const size_t sh = (size_t)n * sizeof(int);
+        const unsigned cols = (unsigned)(n < 65535 ? n : 65535);
+        if (sh <= 160 * 1024) {
+            /* (the most any n asks: set once a device) */
+            if ((s = gd_cuda(gd_dynamic_smem<chain_jump<true>>(160 * 1024),
+                             "the chain's shared memory")))
+                return s;
+            chain_jump<true><<<cols, 512, sh, st>>>((int *)P, np, (int)n, flags);
+        } else {
+            chain_jump<false><<<cols, 512, 0, st>>>((int *)P, np, (int)n, flags);
+        }
+        int f = 0;
+        if ((s = gd_cuda(cudaGetLastError(), "the predecessors' chain")) ||
+            (s = gd_cuda(cudaMemcpyAsync(&f, flags, sizeof f, cudaMemcpyDeviceToHost, st),
+                         "reading a flag")) ||
+            (s = gd_cuda(cudaStreamSynchronize(st), "the predecessors' chain")))
+            return s;
+        *fallback = f != 0;
+        return f ? last_edge_pass<T>() : GD_OK;
     }
 
     /* P's rows [row0, row0 + rows) (all of them: rows < 0) made
@@ -1476,19 +1616,19 @@ gd_status run_cpu_int(const gd_matrix &W, gd_out Dout, const gd_out *P0, gd_clas
     });
 }
 
-/* The one-device run's rounds: the lengths (with P in fw's double
- * rounds); without a cycle of weight 0, then P from them (one witness
- * product) where the rounds did not track it; with one (P may go round
- * it), a second run that tracks P and breaks ties by the paths' edge
- * counts. */
+/* The one-device run's rounds: the lengths (with fw, P's tags); without a
+ * cycle of weight 0, then P from them (the chain; squaring: one witness
+ * product); with one (P may go round it), a second run that tracks P and
+ * breaks ties by the paths' edge counts. *fallback: the chain gave way to
+ * the last edges. */
 static void gpu_rounds(gd_call &c, apsp_run &r, bool fw, const gd_matrix &W, gd_out &Dout,
-                       gd_out *Pout, gd_class pcls, int64_t *cycle_vertex)
+                       gd_out *Pout, gd_class pcls, int64_t *cycle_vertex, bool *fallback)
 {
     for (int run = 0; run < 2 && c.ok(); ++run) {
         c.begin(GD_PHASE_PREP, r.st);
         if (run == 0) {
             c.check(r.prepare(W));
-            r.track = r.wp && fw && r.cls == GD_DOUBLE;
+            r.chain = r.wp && fw;
         }
         if (c.ok()) c.check(r.fill(cycle_vertex));
         c.end(GD_PHASE_PREP, r.st);
@@ -1504,14 +1644,17 @@ static void gpu_rounds(gd_call &c, apsp_run &r, bool fw, const gd_matrix &W, gd_
         bool zero = false;
         if (!c.ok() || !r.wp || r.hops || !c.check(r.zero_cycle(&zero))) break;
         if (!zero) {
-            if (!r.track) {
-                c.begin(GD_PHASE_KERNEL, r.st);
+            c.begin(GD_PHASE_KERNEL, r.st);
+            if (r.chain)
+                c.check(r.cls == GD_SINGLE ? r.chain_pass<float>(fallback)
+                                           : r.chain_pass<double>(fallback));
+            else
                 c.check(r.cls == GD_SINGLE ? r.last_edge_pass<float>() : r.last_edge_pass<double>());
-                c.end(GD_PHASE_KERNEL, r.st);
-            }
+            c.end(GD_PHASE_KERNEL, r.st);
             break;
         }
         r.hops = r.track = true;
+        r.chain = false;
     }
 }
 
@@ -1532,7 +1675,8 @@ gd_status run_gpu(bool fw, const gd_matrix &W, gd_out Dout, const gd_out *P0, gd
     r.st = gd_stream();
     gd_out Pout = {};
     if (P0) Pout = *P0;
-    gpu_rounds(c, r, fw, W, Dout, P0 ? &Pout : NULL, pcls, cycle_vertex);
+    bool fallback = false;
+    gpu_rounds(c, r, fw, W, Dout, P0 ? &Pout : NULL, pcls, cycle_vertex, &fallback);
     int repaired = 0;
     if (c.ok() && r.wp) {
         c.begin(GD_PHASE_KERNEL, r.st);
@@ -1542,8 +1686,11 @@ gd_status run_gpu(bool fw, const gd_matrix &W, gd_out Dout, const gd_out *P0, gd
     if (c.ok()) c.check(r.results(Dout, P0 ? &Pout : NULL, pcls));
     if (c.wait(r.st, "the shortest paths"))
         r.kernel_name(t->kernel, sizeof t->kernel,
-                      r.hops ? (repaired ? "edge counts, P repaired" : "edge counts")
-                             : (repaired ? "P repaired" : ""));
+                      r.hops       ? (repaired ? "edge counts, P repaired" : "edge counts")
+                      : fallback   ? (repaired ? "P from the last edges, repaired"
+                                               : "P from the last edges")
+                      : repaired   ? "P repaired"
+                                   : "");
     if (!c.ok()) {
         /* a kept result made before the failure goes with the call */
         if (Dout.device) *Dout.device = NULL;
@@ -1555,12 +1702,13 @@ gd_status run_gpu(bool fw, const gd_matrix &W, gd_out Dout, const gd_out *P0, gd
 }
 
 /* ---------------------------------------------------------------------
- * Floyd-Warshall across devices (D, and single's P after): device e owns
- * the rows of a slab of blocks [row0, row1) of D (all columns) and holds
- * them alone, an array of the slab's rows (rows x np, leading dimension
- * rows = row1 - row0; apsp_run's d0 and ldd), as it holds W's rows of its
- * slab alone where P is not asked and its rows of P: the memory of the
- * lengths divides with the devices. Round K:
+ * Floyd-Warshall across devices (D, and P after): device e owns the rows
+ * of a slab of blocks [row0, row1) of D (all columns) and holds them
+ * alone, an array of the slab's rows (rows x np, leading dimension rows =
+ * row1 - row0; apsp_run's d0 and ldd), as it holds W's rows of its slab
+ * and, with P, the tags of its rows: the memory of the rounds divides
+ * with the devices (with P the first device then gathers all of D and the
+ * tags, and holds all of W, for the chain: fw_chain). Round K:
  *   the owner of K's rows closes D(K,K) (fw_diag), relaxes its rows of
  *   the column panel against it (step 2) and publishes the closed block
  *   transposed and the row panel transposed, as the one-device rounds
@@ -1611,7 +1759,7 @@ static gd_status fw_close(fw_device *dv, int nd, int64_t R, bool nonneg)
 {
     const int64_t k0 = R * FB, np = dv[0].r.np;
     const size_t es = sizeof(T);
-    const int b = (int)(R & 1);
+    const int b = (int)(R & 1), tag = ~(int)R;
     int o = 0;
     while (!(dv[o].row0 <= k0 && k0 < dv[o].row1)) ++o;
     gd_status s;
@@ -1622,8 +1770,10 @@ static gd_status fw_close(fw_device *dv, int nd, int64_t R, bool nonneg)
             on_device(f);
             cudaStream_t L = f.L;
             const int64_t rows = f.row1 - f.row0;
-            /* the slab's rows of D: row i, column j at d[i - row0 + rows j] */
+            /* the slab's rows of D: row i, column j at d[i - row0 + rows j]
+             * (and of P's tags, p, alike) */
             T *d = (T *)f.r.D;
+            int *p = f.r.chain ? (int *)f.r.P : NULL;
             if ((s = gd_cuda(cudaStreamWaitEvent(L, f.cross, 0), "a Floyd-Warshall round")))
                 return s;
             if (e == o) {
@@ -1631,7 +1781,9 @@ static gd_status fw_close(fw_device *dv, int nd, int64_t R, bool nonneg)
                 for (int x = 0; x < nd; ++x)
                     if (x != o && dv[x].pulled_once) cudaStreamWaitEvent(L, dv[x].pulled, 0);
                 T *dkk = d + (k0 - f.row0) + rows * k0;
-                if ((s = launch_fw_diag<T>(dkk, NULL, NULL, rows, 0, L))) return s;
+                if ((s = launch_fw_diag<T>(dkk, p ? p + (k0 - f.row0) + rows * k0 : NULL, NULL,
+                                           rows, 0, tag, L)))
+                    return s;
                 gd_launch_transpose(f.r.cls, dkk, rows, f.Dkt[b], FB, FB, L);
             } else {
                 if ((s = gd_cuda(cudaStreamWaitEvent(L, dv[o].published, 0), "a Floyd-Warshall round")) ||
@@ -1642,8 +1794,9 @@ static gd_status fw_close(fw_device *dv, int nd, int64_t R, bool nonneg)
             /* its rows of the column panel: one contiguous piece */
             T *dcol = d + rows * k0;
             cudaMemcpyAsync(f.Acol, dcol, (size_t)(rows * FB) * es, cudaMemcpyDeviceToDevice, L);
-            const gd_tile::relax<T> col = {dcol, dcol, rows, NULL, NULL, NULL, FB,
-                                           NULL, NULL, NULL, NULL, NULL, np};
+            int *pcol = p ? p + rows * k0 : NULL;
+            const gd_tile::relax<T> col = {dcol, dcol, rows, pcol, pcol, NULL, FB,
+                                           NULL, NULL, NULL, NULL, NULL, np, tag};
             relax_product<T>((const T *)f.Acol, rows, (const T *)f.Dkt[b], FB, rows, FB, FB, col,
                              nonneg, L);
             cudaMemcpyAsync(f.Ac[b], dcol, (size_t)(rows * FB) * es, cudaMemcpyDeviceToDevice, L);
@@ -1672,7 +1825,7 @@ static gd_status fw_round(fw_device *dv, int nd, int64_t r, int64_t rounds, bool
 {
     const int64_t np = dv[0].r.np, kn = (r + 1) * FB;
     const bool next = r + 1 < rounds;
-    const int b = (int)(r & 1);
+    const int b = (int)(r & 1), tag = ~(int)r;
     gd_status s;
     for (int e = 0; e < nd; ++e) {
         fw_device &f = dv[e];
@@ -1680,16 +1833,19 @@ static gd_status fw_round(fw_device *dv, int nd, int64_t r, int64_t rounds, bool
         cudaStream_t st = f.r.st;
         const int64_t rows = f.row1 - f.row0;
         T *d = (T *)f.r.D;
+        int *p = f.r.chain ? (int *)f.r.P : NULL;
         const T *A = (const T *)f.Ac[b], *B = (const T *)f.Bt[b];
         if ((s = gd_cuda(cudaStreamWaitEvent(st, f.ready, 0), "a Floyd-Warshall round"))) return s;
         if (next) {
-            const gd_tile::relax<T> col = {d + rows * kn, d + rows * kn, rows, NULL,
-                                           NULL, NULL, FB, NULL, NULL, NULL, NULL, NULL, np};
+            int *pc = p ? p + rows * kn : NULL;
+            const gd_tile::relax<T> col = {d + rows * kn, d + rows * kn, rows, pc,
+                                           pc, NULL, FB, NULL, NULL, NULL, NULL, NULL, np, tag};
             relax_product<T>(A, rows, B + kn, np, rows, FB, FB, col, nonneg, st);
             if (f.row0 <= kn && kn < f.row1) {
                 T *dk = d + (kn - f.row0);
-                const gd_tile::relax<T> row = {dk, dk, rows, NULL, NULL, NULL, FB, NULL,
-                                               NULL, NULL, NULL, NULL, np};
+                int *pk = p ? p + (kn - f.row0) : NULL;
+                const gd_tile::relax<T> row = {dk, dk, rows, pk, pk, NULL, FB, NULL,
+                                               NULL, NULL, NULL, NULL, np, tag};
                 relax_product<T>(A + (kn - f.row0), rows, B, np, FB, np, FB, row, nonneg, st,
                                  gd_tile::hole{0, 0, kn, FB});
             }
@@ -1702,11 +1858,12 @@ static gd_status fw_round(fw_device *dv, int nd, int64_t r, int64_t rounds, bool
         on_device(f);
         const int64_t rows = f.row1 - f.row0;
         T *d = (T *)f.r.D;
+        int *p = f.r.chain ? (int *)f.r.P : NULL;
         const bool mine = f.row0 <= kn && kn < f.row1;
         const gd_tile::hole h = !next ? gd_tile::hole{0, 0, 0, 0}
                                       : gd_tile::hole{mine ? kn - f.row0 : 0, mine ? FB : 0, kn, FB};
-        const gd_tile::relax<T> all = {d, d, rows, NULL, NULL, NULL, FB, NULL,
-                                       NULL, NULL, NULL, NULL, np};
+        const gd_tile::relax<T> all = {d, d, rows, p, p, NULL, FB, NULL,
+                                       NULL, NULL, NULL, NULL, np, tag};
         relax_product<T>((const T *)f.Ac[b], rows, (const T *)f.Bt[b], np, rows, np, FB, all,
                          nonneg, f.r.st, h);
         if ((s = gd_cuda(cudaGetLastError(), "a Floyd-Warshall round"))) return s;
@@ -1727,6 +1884,10 @@ struct fw_call {
     size_t es;
     int at;           /* the device where the call failed (-1: the parts name theirs) */
     gd_timing parts;  /* gd_run_parts's; each device's times are in its t */
+    /* with P, on the first device: all of D (gathered for the zero-cycle
+     * check) and all of P (from the slabs' tags by the chain) */
+    void *whole, *wholeP;
+    bool fallback;    /* the chain gave way to the last edges */
 };
 
 /* Part e (on device e's thread): W's rows of its slab uploaded, an array
@@ -1747,11 +1908,14 @@ static gd_status fw_upload_part(void *c, int e, int, gd_timing *)
     const size_t wes = gd_class_bytes(W.cls);
     void *w = NULL;
     char what[96];
-    /* the rows held: all of W, or the slab's (w0 its first, ldw their count) */
-    const int64_t u0 = x.P ? 0 : f.row0, un = x.P ? n : rows;
+    /* the rows held: the slab's (w0 its first, ldw their count), or, on
+     * the first device with P, all of W (the chain's fallback and P's
+     * repair read it whole there) */
+    const bool all = x.P && e == 0;
+    const int64_t u0 = all ? 0 : f.row0, un = all ? n : rows;
     f.r.w0 = u0;
     f.r.ldw = un;
-    gd_describe(what, sizeof what, x.P ? "W" : "W's rows", un, n, W.cls);
+    gd_describe(what, sizeof what, all ? "W" : "W's rows", un, n, W.cls);
     gd_call &k = *f.call;
     f.r.flags = (int *)k.alloc(2 * sizeof(unsigned long long), "the flags");
     if ((w = k.alloc((size_t)(un * n) * wes, what))) {
@@ -1785,11 +1949,10 @@ static void download_rows(gd_pipeline &pl, void *dst, size_t es, int64_t n, int6
                         (size_t)(to[q] - from[q]), done, what);
 }
 
-/* Part e (on device e's thread): its slab's rows of P (from its rows of D
- * and all of W, as the one-device product computes them; an array of the
- * slab's rows, as D is) and of D (an integer W's in its class), into the
- * host results: two units of a pipeline, D's going down while P's are
- * computed. */
+/* Part e (on device e's thread): its slab's rows of D (an integer W's in
+ * its class) into the host result, and on the first device all of P
+ * (fw_chain's, in its class): two units of a pipeline, D's going down
+ * while P's class is made. */
 static gd_status fw_results_part(void *c, int e, int nd, gd_timing *)
 {
     fw_call &x = *(fw_call *)c;
@@ -1802,11 +1965,9 @@ static gd_status fw_results_part(void *c, int e, int nd, gd_timing *)
     const gd_class wcls = x.W->cls, cls = f.r.cls;
     const size_t es = f.r.es, wes = gd_class_bytes(wcls), pes = gd_class_bytes(x.pcls);
     void *tightD = NULL, *tightP = NULL;
+    const bool p_here = x.P && e == 0 && n > 0;
     if (rows > 0 && wcls != cls) tightD = k.alloc((size_t)(rows * n) * wes, "D's rows");
-    if (rows > 0 && x.P) {
-        k.check(f.r.alloc(&f.r.P, held, np, GD_INT32, "P's rows"));
-        tightP = k.alloc((size_t)(rows * n) * pes, "P's rows");
-    }
+    if (p_here) tightP = k.alloc((size_t)(n * n) * pes, "P");
     if (rows > 0 && k.ok()) {
         gd_pipeline pl(k, f.r.st, gd_stream2());
         /* D's rows: in W's class (a tight copy), or as they are */
@@ -1822,17 +1983,14 @@ static gd_status fw_results_part(void *c, int e, int nd, gd_timing *)
         else
             download_rows(pl, x.D->ptr, wes, n, f.row0, rows, f.r.D, (size_t)held * es, c0,
                           d_done, "copy of D from the GPU");
-        pl.flush(); /* no inputs to come: D goes down while P is computed */
-        /* P's rows from the last edges, then in their class */
-        if (x.P) {
-            pl.units_begin(GD_PHASE_KERNEL);
-            k.check(f.r.last_edge_pass<float>(f.row0, held));
-            if (k.ok()) k.check(f.r.trees(f.row0, rows, &f.repaired));
-            gd_launch_widen(x.pcls, (const int *)f.r.P, held, tightP, rows, n, f.r.st);
-            const cudaEvent_t p_done = pl.unit_done("the predecessors' product");
+        pl.flush(); /* no inputs to come: D goes down while P's class is made */
+        if (p_here) {
+            pl.units_begin(GD_PHASE_PREP);
+            gd_launch_widen(x.pcls, (const int *)x.wholeP, np, tightP, n, n, f.r.st);
+            const cudaEvent_t p_done = pl.unit_done("the predecessors' class");
             pl.units_end();
-            download_rows(pl, x.P->ptr, pes, n, f.row0, rows, tightP, (size_t)rows * pes, c0,
-                          p_done, "copy of P from the GPU");
+            pl.download(x.P->ptr, (size_t)(n * n) * pes, tightP, (size_t)(n * n) * pes,
+                        (size_t)(n * n) * pes, 1, p_done, "copy of P from the GPU");
         }
         pl.end();
     }
@@ -1906,6 +2064,9 @@ static gd_status fw_prepare(fw_call &x, int64_t *cycle_vertex)
         f.r.d0 = f.row0;
         f.r.ldd = rows;
         if ((s = f.r.alloc(&f.r.D, rows, np, cls, "D's rows"))) break;
+        /* with P, its rows' tags (the chain's, after the rounds) */
+        f.r.wp = f.r.chain = x.P != NULL;
+        if (x.P && (s = f.r.alloc(&f.r.P, rows, np, GD_INT32, "P's rows"))) break;
         f.L = gd_stream_hi();
         if ((s = f.r.alloc(&f.Acol, rows, FB, cls, "the column panel")) ||
             (s = f.r.alloc(&f.Ac[0], rows, FB, cls, "the column panel")) ||
@@ -2013,23 +2174,52 @@ static gd_status fw_negative(fw_call &x, int64_t *cycle_vertex)
                    "vertex %lld has negative length", (long long)neg);
 }
 
-/* P (single): a cycle of weight 0 is looked for in the whole D, gathered
+/* P: a cycle of weight 0 is looked for in the whole D, gathered
  * on the first device (an np x np array made for it); *zero when found */
 static gd_status fw_zero_cycle(fw_call &x, bool *zero)
 {
     fw_device &f0 = x.dv[0];
     on_device(f0);
     x.at = 0;
-    void *whole = NULL;
-    gd_status s = f0.r.alloc(&whole, x.np, x.np, x.cls, "D");
+    gd_status s = f0.r.alloc(&x.whole, x.np, x.np, x.cls, "D");
     for (int e = 0; e < x.nd && !s; ++e) {
         const fw_device &f = x.dv[e];
         const size_t held = (size_t)(f.row1 - f.row0) * x.es;
-        s = gd_peer_copy_2d((char *)whole + (size_t)f.row0 * x.es, (size_t)x.np * x.es, f0.ord,
+        s = gd_peer_copy_2d((char *)x.whole + (size_t)f.row0 * x.es, (size_t)x.np * x.es, f0.ord,
                             f.r.D, held, f.ord, held, (size_t)x.np, f0.r.st,
                             "D's rows between devices");
     }
-    if (!s) s = f0.r.zero_cycle(zero, whole);
+    if (!s) s = f0.r.zero_cycle(zero, x.whole);
+    return s;
+}
+
+/* P (no cycle of weight 0) on the first device: the slabs' tags
+ * gathered beside all of D, the chain over the whole (the one-device
+ * run's P, bit for bit), the trees checked and repaired */
+static gd_status fw_chain(fw_call &x)
+{
+    fw_device &f0 = x.dv[0];
+    on_device(f0);
+    x.at = 0;
+    gd_status s = f0.r.alloc(&x.wholeP, x.np, x.np, GD_INT32, "P");
+    for (int e = 0; e < x.nd && !s; ++e) {
+        const fw_device &f = x.dv[e];
+        const size_t held = (size_t)(f.row1 - f.row0) * sizeof(int);
+        s = gd_peer_copy_2d((char *)x.wholeP + (size_t)f.row0 * sizeof(int),
+                            (size_t)x.np * sizeof(int), f0.ord, f.r.P, held, f.ord, held,
+                            (size_t)x.np, f0.r.st, "P's rows between devices");
+    }
+    if (s) return s;
+    /* the first device's run, over the whole arrays */
+    apsp_run v = f0.r;
+    v.D = x.whole;
+    v.P = x.wholeP;
+    v.d0 = v.ldd = 0;
+    v.Dt = v.Dk = v.Wk = NULL;
+    f0.call->begin(GD_PHASE_KERNEL, v.st);
+    s = x.cls == GD_SINGLE ? v.chain_pass<float>(&x.fallback) : v.chain_pass<double>(&x.fallback);
+    if (!s) s = v.trees(0, -1, &f0.repaired);
+    f0.call->end(GD_PHASE_KERNEL, v.st);
     return s;
 }
 
@@ -2070,13 +2260,15 @@ static gd_status fw_end(fw_call &x, gd_status s, int mine, gd_timing *t)
     gd_use_device_index(mine);
     cudaSetDevice(gd_ordinal());
     snprintf(t->variant, sizeof t->variant, "fw");
+    const char *more = !x.P         ? "rows of blocks"
+                       : x.fallback ? (repaired ? "rows of blocks, P from the last edges, repaired"
+                                                : "rows of blocks, P from the last edges")
+                       : repaired   ? "rows of blocks, P from the tags, repaired"
+                                    : "rows of blocks, P from the tags";
     if (x.W->cls == GD_DOUBLE)
-        snprintf(t->kernel, sizeof t->kernel, "double, rows of blocks");
+        snprintf(t->kernel, sizeof t->kernel, "double, %s", more);
     else
-        x.dv[0].r.kernel_name(t->kernel, sizeof t->kernel,
-                              !x.P       ? "rows of blocks"
-                              : repaired ? "rows of blocks, P by rows, P repaired"
-                                         : "rows of blocks, P by rows");
+        x.dv[0].r.kernel_name(t->kernel, sizeof t->kernel, more);
     snprintf(t->device, sizeof t->device, "%.200s x %d", x.nd ? gd_device_name() : "", x.nd);
     return s;
 }
@@ -2112,12 +2304,12 @@ static gd_status fw_devices(const gd_matrix &W, gd_out Dout, const gd_out *P0, g
         s = dv[0].r.host_results(Dout, NULL, pcls);
     }
     if (!s) s = fw_negative(x, cycle_vertex);
-    /* P (single) without a cycle of weight 0: each device computes its
-     * slab's rows of P from its rows of D and W (the last edges), the rows
-     * one device's product computes, bit for bit. With one (P may go
-     * round it), nothing is kept: the call runs again on one device, with
-     * the edge counts (*redo). */
+    /* P without a cycle of weight 0: from the slabs' tags and all
+     * of D on the first device (fw_chain), as one device's run finds it,
+     * bit for bit. With one (P may go round it), nothing is kept: the
+     * call runs again on one device, with the edge counts (*redo). */
     if (!s && P0) s = fw_zero_cycle(x, redo);
+    if (!s && P0 && !*redo) s = fw_chain(x);
     /* the host results, then each device's rows of P and D into them, the
      * devices beside one another */
     char what[96];
@@ -2203,10 +2395,11 @@ extern "C" gd_status gd_apsp(const char *name, const gd_matrix *W, gd_out D, con
             return gd_fail(GD_ERR_VARIANT, "'fw' computes the integer classes in single or double "
                            "where the weights prove every sum exact: int64 and uint64 never");
     }
-    /* D divides (rows of blocks), and in single P with it (its rows from
-     * D's); double's P (tracked through the rounds), squaring and resident
-     * data on one device, the first of the selection */
-    const bool rows = v == 0 && (!P || W->cls == GD_SINGLE);
+    /* D divides (rows of blocks), and in single and double P with it (the
+     * slabs' tags, the chain on the first device); an integer class's P,
+     * squaring and resident data on one device, the first of the
+     * selection */
+    const bool rows = v == 0 && (!P || !ints);
     gd_out po = {};
     if (P) po = *P;
     gd_op_call oc = {};

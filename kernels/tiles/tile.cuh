@@ -931,24 +931,22 @@ struct store_first_kmajor {
 };
 
 /* relax: D(i,j) = v where v < D(i,j) (a shorter path; NaN never is). With
- * predecessors (Pout set): from a witness Op, P(i,j) = Pk(k, j), the
- * predecessor of j on the path through k, k the first of the minimum (the
- * graph has no cycle of weight 0: P(i,j) then ends a shortest path,
- * NOTES.md); with MODE RELAX_HOPS, the edge counts too: H(i,j) = Hc(i,
- * k) + Hk(k, j), k the one with the fewest edges among those whose sum is v, and a
- * path of the same length with fewer edges replaces the old one (P and H
- * only). Lengths first, then edge counts: following P then always goes to
- * a path of fewer edges or a shorter one, never round a cycle of weight 0
- * (with ties taken as they come, P(i,j) = q and P(i,q) = j can happen
- * there: NOTES.md). The k is found by reading the product's operands
- * again (k < kp, or the witness's group) where the length fell (or tied,
- * with H). In place (Dout == Din, Pout == Pin, Hout == Hin: only changes
- * are written), or from Din, Pin, Hin into Dout, Pout, Hout (every element
- * written). *changed is set when a length fell (NULL: not asked). P and H
- * are int32 (P 1-based, 0 for none) with D's leading dimension; Pk and Hk
- * have ldpk, Hc ldhc. */
-// relax's epilogues: the thread's piece at once (lengths, or P from a
-// witness Op), or an output at a time with the edge counts
+ * predecessors (Pout set) and MODE RELAX_TILE: tag beside each length that
+ * fell (Floyd-Warshall's rounds: the round, from which apsp.cu's chain
+ * finds P after the last round). With MODE RELAX_HOPS, P and the edge
+ * counts: H(i,j) = Hc(i, k) + Hk(k, j), k the one with the fewest edges
+ * among those whose sum is v, P(i,j) = Pk(k, j), the predecessor of j on
+ * the path through k, and a path of the same length with fewer edges
+ * replaces the old one. Lengths first, then edge counts: following P then
+ * always goes to a path of fewer edges or a shorter one, never round a
+ * cycle of weight 0 (NOTES.md). The k is found by reading the product's
+ * operands again where the length fell or tied. In place (Dout == Din,
+ * Pout == Pin, Hout == Hin: only changes are written), or from Din, Pin,
+ * Hin into Dout, Pout, Hout (every element written). *changed is set when
+ * a length fell (NULL: not asked). P and H are int32 (P 1-based, 0 for
+ * none) with D's leading dimension; Pk and Hk have ldpk, Hc ldhc. */
+// relax's epilogues: the thread's piece at once (lengths, and tags), or
+// an output at a time with the edge counts
 enum { RELAX_TILE = 0, RELAX_HOPS = 1 };
 template <class T, int MODE = RELAX_TILE> struct relax {
     enum { TILE = MODE != RELAX_HOPS };
@@ -965,30 +963,24 @@ template <class T, int MODE = RELAX_TILE> struct relax {
     const int *Hk;
     const int *Hc;
     int64_t ldhc;
+    int tag; // RELAX_TILE with Pout: written where a length falls
 
     // the same outputs, with another of the epilogues
     template <int M> __host__ __device__ relax<T, M> as() const
     {
-        return relax<T, M>{Din, Dout, ldd, Pin, Pout, Pk, ldpk, changed, Hin, Hout, Hk, Hc, ldhc};
+        return relax<T, M>{Din, Dout, ldd, Pin, Pout, Pk, ldpk, changed, Hin, Hout, Hk, Hc, ldhc, tag};
     }
 
     /* The thread's piece: each column's old lengths in 16-byte loads,
-     * the lengths that fell written at once. With P, the outputs that
-     * fell go into a queue (in the thread's local memory); a warp then
-     * waits for the thread with the most of them, not for every row where
-     * any of its threads has one (past the first rounds few outputs fall).
-     * From a witness Op (G > 0), four at a time: their groups' sums, the
-     * first equal to the minimum, its predecessor. */
+     * the lengths that fell written at once (and the tag with each). */
     template <int G, int TX, int TY, class Wit>
-    __device__ void tile(int64_t i0, int64_t j0, int tx, int ty, const T (&acc)[8][8], Wit wit,
-                         const T *__restrict__ Ap, int64_t lda, const T *__restrict__ Bt,
-                         int64_t ldb, int64_t) const
+    __device__ void tile(int64_t i0, int64_t j0, int tx, int ty, const T (&acc)[8][8], Wit,
+                         const T *__restrict__, int64_t, const T *__restrict__, int64_t,
+                         int64_t) const
     {
+        static_assert(G == 0, "relax takes the lengths' kernels");
         typedef typename vec16<T>::type V;
-        enum { W = vec16<T>::N, Q = 4, QUEUE = G > 0 };
-        T qv[QUEUE ? 64 : 1];
-        int qrc[QUEUE ? 64 : 1];
-        int n = 0;
+        enum { W = vec16<T>::N };
         bool fell = false;
 #pragma unroll
         for (int c = 0; c < 8; ++c) {
@@ -1006,44 +998,14 @@ template <class T, int MODE = RELAX_TILE> struct relax {
                 if (v < old[r]) {
                     fell = true;
                     Dout[e] = v;
-                    if constexpr (QUEUE) {
-                        qv[n] = v;
-                        qrc[n++] = r | c << 3 | (G > 0 ? (int)wit[r][c] << 6 : 0);
-                    }
+                    if (Pout) Pout[e] = tag;
                 } else if (Dout != Din) {
                     Dout[e] = old[r];
-                    if (QUEUE) Pout[e] = Pin[e];
+                    if (Pout) Pout[e] = Pin[e];
                 }
             }
         }
         if (fell && changed) *changed = 1;
-        if constexpr (G > 0) {
-            for (int q0 = 0; q0 < n; q0 += Q) {
-                T sum[Q][G];
-                int iu[Q], ju[Q], ku[Q]; // within the tile, the group's first k
-#pragma unroll
-                for (int u = 0; u < Q; ++u)
-                    if (q0 + u < n) {
-                        const int x = qrc[q0 + u];
-                        iu[u] = big_offset<T, TX>(tx, x & 7);
-                        ju[u] = big_offset<T, TY>(ty, x >> 3 & 7);
-                        ku[u] = (x >> 6) * G;
-#pragma unroll
-                        for (int h = 0; h < G; ++h)
-                            sum[u][h] = Ap[i0 + iu[u] + lda * (ku[u] + h)] +
-                                        Bt[j0 + ju[u] + ldb * (ku[u] + h)];
-                    }
-#pragma unroll
-                for (int u = 0; u < Q; ++u)
-                    if (q0 + u < n) {
-                        int h = G - 1;
-#pragma unroll
-                        for (int g = G - 2; g >= 0; --g)
-                            if (sum[u][g] == qv[q0 + u]) h = g;
-                        Pout[i0 + iu[u] + ldd * (j0 + ju[u])] = Pk[ku[u] + h + ldpk * (j0 + ju[u])];
-                    }
-            }
-        }
     }
 
     // HOPS, an output at a time: the k with the fewest edges among those
