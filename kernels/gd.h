@@ -542,6 +542,7 @@ typedef enum {
     GD_SET_MEMPOOL,
     GD_SET_BLOCKS,
     GD_SET_SPLIT,
+    GD_SET_SPLIT_SUM,
     GD_SET_BY_TILE,
     GD_SET_KNN_PIECES,
     GD_SET_SHARE,

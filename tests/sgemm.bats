@@ -39,6 +39,7 @@ check() { octave_ok "check_sgemm('$1')" "cases within bounds"; }
     # last blocks. Fresh random operands, results poisoned first.
     run octave_run "setenv('GD_POISON', '1');
         A = randn(1000, 333, 'single'); B = randn(333, 777, 'single'); A(5, :) = NaN; B(:, 9) = Inf;
+        E0 = double(A) * double(B); ok0 = isfinite(E0);
         for v = {'tuned', 'k5', 'k4-128-j4-k4', 'k3-32-i2', 'k1-32', 'cublas'}
           for e = {'pad', 'guard'}
             setenv('GD_BLOCKS', '1'); C1 = gd_sgemm(A, B, 'Variant', v{1}, 'Edges', e{1});
@@ -50,6 +51,16 @@ check() { octave_ok "check_sgemm('$1')" "cases within bounds"; }
         setenv('GD_SPLIT', '4'); setenv('GD_BLOCKS', '1'); S1 = gd_sgemm(A, B, 'Variant', 'tuned');
         setenv('GD_BLOCKS', '3'); S3 = gd_sgemm(A, B, 'Variant', 'tuned');
         assert(isequal(typecast(S3(:), 'uint32'), typecast(S1(:), 'uint32')));
+        # the slices summed in a cluster of their blocks (sm_90 on, up to
+        # 8) and by the second kernel: the same sums in the same order
+        setenv('GD_BLOCKS', '1');
+        for s = [2 3 5 8 16]
+          setenv('GD_SPLIT', num2str(s));
+          setenv('GD_SPLIT_SUM', 'kernel'); K1 = gd_sgemm(A, B, 'Variant', 'tuned');
+          unsetenv('GD_SPLIT_SUM'); Q1 = gd_sgemm(A, B, 'Variant', 'tuned');
+          assert(isequal(typecast(Q1(:), 'uint32'), typecast(K1(:), 'uint32')), '%d slices: cluster and kernel sums differ', s);
+          assert(max(abs(double(Q1(ok0)) - E0(ok0)) ./ max(1, abs(E0(ok0)))) < 1e-4, '%d slices: wrong', s);
+        end
         unsetenv('GD_SPLIT'); unsetenv('GD_BLOCKS');
         E = double(A) * double(B); ok = isfinite(E);
         assert(max(abs(double(C3(ok)) - E(ok)) ./ max(1, abs(E(ok)))) < 1e-4); disp('blocks same')"

@@ -27,6 +27,9 @@ static const struct {
                                     "one piece, no copy overlapped)"},
     [GD_SET_SPLIT] = {"GD_SPLIT", "s (1 to 16): sgemm 'tuned' cuts k into s slices summed in "
                                   "order, for experiments (else the size decides)"},
+    [GD_SET_SPLIT_SUM] = {"GD_SPLIT_SUM", "kernel: sgemm 'tuned''s slices are summed by a second "
+                                          "kernel through a workspace, not in a cluster of their "
+                                          "blocks (the same sums; for experiments)"},
     [GD_SET_BY_TILE] = {"GD_BY_TILE", "1: min-plus v5 in single takes the integer min on each "
                                       "tile free of negative operands whatever the product's "
                                       "size; 0: only where the whole product is (else the size "

@@ -718,6 +718,79 @@ void launch_big(const T *Ap, const T *Bt, T *C, int64_t mp, int64_t np, int64_t 
     }
 }
 
+/* Split-k summed in the cluster (sm_90 and later): the S slices of a tile
+ * run as one cluster of S blocks (1 x 1 x S, S <= 8), and the slices'
+ * partial sums meet in distributed shared memory instead of a workspace
+ * in global memory and a second kernel. Each block puts its 64 partial
+ * sums in its own shared memory (unit u = 8g + c: the thread's four rows
+ * of group g in column c, one 16-byte vector); after the cluster's
+ * barrier, block z adds the units u = z, z + S, ... over the S blocks in
+ * slice order (v = slice 0's, then v += slice 1's, ...: the order, and so
+ * the bits, of sum_slices) and stores them in C; a second barrier keeps
+ * every block's shared memory alive until its peers have read it. Dynamic
+ * shared memory: SPLIT_SMEM bytes, the 64 KB of partials and more, so
+ * that one block runs on an SM (split-k runs about one block an SM: two
+ * share its FMA pipe; NOTES.md, sgemm). Float, the 16 x 16 layout. */
+enum { SPLIT_CLUSTER_MAX = 8, SPLIT_SMEM = 120 * 1024 };
+
+template <class Op, class T, int BK, class L, class Fn>
+__global__ void __launch_bounds__(L::TX * L::TY, L::MINB)
+cluster_split_kernel(const T *__restrict__ Ap, const T *__restrict__ Bt, T *__restrict__ C,
+                     int64_t mp, int64_t np, int64_t kp, int64_t kchunk, int64_t jt)
+{
+    typedef typename vec16<T>::type V;
+    enum { NT = L::TX * L::TY, W = vec16<T>::N, UNITS = 64 / W };
+    static_assert(W == 4 && L::TX * 8 / W * W == L::TX * 8, "float tiles of 16-byte vectors");
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    extern __shared__ __align__(16) unsigned char split_smem[];
+    V *part = reinterpret_cast<V *>(split_smem);
+    const int64_t i0 = blockIdx.x * (int64_t)(8 * L::TX), j0 = (jt + blockIdx.y) * (8 * L::TY);
+    const int z = (int)blockIdx.z, S = (int)gridDim.z, tid = threadIdx.x;
+    const int tx = tid % L::TX, ty = tid / L::TX;
+    T acc[8][8];
+    {
+        const int64_t k0 = z * kchunk, k1 = k0 + kchunk < kp ? k0 + kchunk : kp;
+        accumulate_big<Op, T, BK, L::TX, L::TY, L::ASYNC>(Ap, mp, Bt, np, k0, k1, i0, j0, acc);
+    }
+#pragma unroll
+    for (int u = 0; u < UNITS; ++u) {
+        const int g = u / 8, c = u % 8;
+        T v[W];
+#pragma unroll
+        for (int w = 0; w < W; ++w) v[w] = acc[g * W + w][c];
+        part[u * NT + tid] = pack(v);
+    }
+    // the cluster's barrier: arrive with release, wait with acquire (the
+    // partials written above are visible to the peers after it)
+    asm volatile("barrier.cluster.arrive.release.aligned;\n"
+                 "barrier.cluster.wait.acquire.aligned;" ::: "memory");
+    const Fn fn;
+    for (int u = z; u < UNITS; u += S) {
+        const int g = u / 8, c = u % 8;
+        T sum[W], x[W];
+        for (int q = 0; q < S; ++q) {
+            // slice q's block is rank q of the cluster (1 x 1 x S)
+            uint32_t local = (uint32_t)__cvta_generic_to_shared(&part[u * NT + tid]), remote;
+            asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(local), "r"(q));
+            float4 r;
+            asm volatile("ld.shared::cluster.v4.f32 {%0, %1, %2, %3}, [%4];"
+                         : "=f"(r.x), "=f"(r.y), "=f"(r.z), "=f"(r.w) : "r"(remote) : "memory");
+            unpack(x, r);
+#pragma unroll
+            for (int w = 0; w < W; ++w) sum[w] = q ? sum[w] + x[w] : x[w];
+        }
+#pragma unroll
+        for (int w = 0; w < W; ++w) sum[w] = fn(sum[w]);
+        T *col = C + (size_t)mp * (size_t)(j0 + big_offset<T, L::TY>(ty, c)) + i0;
+        *reinterpret_cast<V *>(&col[g * L::TX * W + W * tx]) = pack(sum);
+    }
+    asm volatile("barrier.cluster.arrive.release.aligned;\n"
+                 "barrier.cluster.wait.acquire.aligned;" ::: "memory");
+#else
+    __trap(); /* launched only on sm_90 and later (launch_split_cluster) */
+#endif
+}
+
 /* 3. The big tile with an epilogue per element: the witness forms
  * (minplus_first...) and results that are read before they are written
  * (C = min(C, A (x) B): shortest paths). Block (x, jt + y) computes the
