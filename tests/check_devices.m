@@ -76,6 +76,22 @@ function check_devices (which)
     same_bits (Dn, D1, ["knn K = 60 of 300 rows " c{1}]);
     same_bits (In, I1, ["knn K = 60 of 300 rows, I " c{1}]);
     ncase++;
+    ## the gemm neighbours, the queries split, X from the host: on real
+    ## devices with peer access X's upload is shared (each device a share
+    ## of each piece, the rest pulled from the others); with device 2
+    ## capped below the search's memory its part runs fused, and the
+    ## others upload its share of X themselves
+    X = cast (randn (40000, 24), c{1});  Y = cast (randn (3000, 24), c{1});
+    X(5:9,:) = repmat (X(1,:), 5, 1);  Y(7,:) = X(1,:);
+    [D1, I1] = gd_pdist2 (X, Y, "euclidean", "Smallest", 10, "Variant", "gemm", "Devices", 1);
+    for cap = {"", "2:14000000"}
+      setenv ("GD_GPU_MEM_LIMIT", cap{1});
+      [Dn, In, in] = gd_pdist2 (X, Y, "euclidean", "Smallest", 10, "Variant", "gemm", "Devices", all_);
+      unsetenv ("GD_GPU_MEM_LIMIT");
+      same (Dn, D1, in, all_, ["knn gemm, X shared, cap '" cap{1} "' D " c{1}]);
+      same (In, I1, in, all_, ["knn gemm, X shared, cap '" cap{1} "' I " c{1}]);
+      ncase += 2;
+    endfor
   endfor
 
   ## v5 single on signed data: info.kernel's tile counts (the sign split)

@@ -895,7 +895,7 @@ const char *gemm_unfit(gd_distance metric, int64_t K, int64_t mx, int64_t d)
  * failed). The queries it leaves run 'fused': their rows gathered, a
  * second search over X on the device, its D and I scattered into the
  * columns they belong to. */
-template <class T> bool run_gemm(gd_call &c, knn_gpu<T> &g, gd_timing *t)
+template <class T> bool run_gemm(gd_call &c, knn_gpu<T> &g, gd_timing *t, gd_knn_share *sh)
 {
     /* X from the host goes up in pieces inside the search (its first
      * tiles computed while the rest arrive) */
@@ -910,7 +910,7 @@ template <class T> bool run_gemm(gd_call &c, knn_gpu<T> &g, gd_timing *t)
     c.poison(g.dI, (size_t)(K * my) * 4, g.st, "poisoning I");
     gd_knn_gemm_args a = {dX, dY, g.up_x ? &g.Xc : NULL, mx, my, mx, my, d, K,
                           g.metric.metric == GD_EUCLIDEAN, g.largest != 0, g.dD, g.dI,
-                          g.metric.metric == GD_COSINE};
+                          g.metric.metric == GD_COSINE, g.up_x ? sh : NULL};
     unsigned char *fell = (unsigned char *)c.host_alloc((size_t)my + 1, "the queries' flags");
     if (!fell) return true;
     bool all = false;
@@ -957,7 +957,7 @@ template <class T> bool run_gemm(gd_call &c, knn_gpu<T> &g, gd_timing *t)
 template <class T>
 gd_status run_gpu(const gd_matrix &X0, const gd_matrix &Y0, gd_distance metric, int64_t K,
                   int largest, gd_out Dout, gd_out Iout, gd_class icls, gd_timing *t,
-                  bool gemm = false)
+                  bool gemm = false, gd_knn_share *sh = NULL)
 {
     gd_call c(t, gemm ? "gemm" : "fused");
     if (!c.ok()) return c.finish();
@@ -975,8 +975,14 @@ gd_status run_gpu(const gd_matrix &X0, const gd_matrix &Y0, gd_distance metric, 
         if (c.cap_left() < room) room = c.cap_left();
         if (need > 0.8 * (double)room) why = "not enough GPU memory";
     }
+    /* a part that does not search by gemm from the host leaves X's share
+     * at once: the others upload what it would have */
+    if (sh && (why || !g.up_x || !c.ok())) {
+        gd_share_end(sh->x, sh->part, false);
+        sh->ended = true;
+    }
     if (gemm && !why) {
-        if (run_gemm(c, g, t)) return c.finish();
+        if (run_gemm(c, g, t, sh)) return c.finish();
         why = metric.metric == GD_COSINE ? "a row of X with NaN, Inf, or a zero or extreme norm"
                                          : "X holds NaN or Inf";
     }
@@ -1015,6 +1021,8 @@ struct knn_split {
     void *pd;       /* points: the parts' lists, K x my each */
     int32_t *pi;
     int64_t mult;
+    gd_share *share; /* gemm, queries split, X from the host: X's upload
+                        shared (or NULL) */
 };
 
 gd_status knn_part(void *c, int i, int nparts, gd_timing *t)
@@ -1038,11 +1046,16 @@ gd_status knn_part(void *c, int i, int nparts, gd_timing *t)
         Y.rows = hi - lo;
         D.ptr = (char *)x.D.ptr + (size_t)(lo * x.K) * es;
         I.ptr = (char *)x.I.ptr + (size_t)(lo * x.K) * gd_class_bytes(x.icls);
-        if (hi == lo) return GD_OK;
     }
-    return x.cls == GD_SINGLE
-               ? run_gpu<float>(X, Y, x.metric, x.K, x.largest, D, I, icls, t, x.gemm)
-               : run_gpu<double>(X, Y, x.metric, x.K, x.largest, D, I, icls, t, x.gemm);
+    gd_knn_share sh = {x.share, i, nparts, false};
+    gd_status s = GD_OK;
+    if (Y.rows > 0 || x.points)
+        s = x.cls == GD_SINGLE ? run_gpu<float>(X, Y, x.metric, x.K, x.largest, D, I, icls, t,
+                                                x.gemm, x.share ? &sh : NULL)
+                               : run_gpu<double>(X, Y, x.metric, x.K, x.largest, D, I, icls, t,
+                                                 x.gemm, x.share ? &sh : NULL);
+    if (x.share && !sh.ended) gd_share_end(x.share, i, false);
+    return s;
 }
 
 /* query j's K least of the parts' lists, by (key, row) */
@@ -1090,7 +1103,17 @@ gd_status split_knn(knn_split &x, int nd, const int *idx, gd_timing *t)
     gd_describe(what, sizeof what, "I", K, my, x.icls);
     if (!s) s = gd_out_buffer(&x.I, (size_t)(K * my) * gd_class_bytes(x.icls), what);
     if (s) return s;
-    if (!x.points) return gd_run_parts(nd, idx, knn_part, &x, t);
+    if (!x.points) {
+        /* X from the host to every device: each uploads a share of it and
+         * pulls the rest from the others (the host's copies, which two
+         * devices' uploads of all of X contended for, halve) */
+        if (x.gemm && x.X->where == GD_HOST)
+            x.share = gd_share_make(nd, idx, GD_KNN_SHARE_PIECES);
+        s = gd_run_parts(nd, idx, knn_part, &x, t);
+        gd_share_free(x.share);
+        x.share = NULL;
+        return s;
+    }
     x.pd = malloc((size_t)(nd * K * my) * es + 8);
     x.pi = (int32_t *)malloc((size_t)(nd * K * my) * 4 + 4);
     if (!x.pd || !x.pi) {

@@ -791,18 +791,51 @@ int64_t gd_knn_gemm(gd_call &c, const gd_knn_gemm_args &a, unsigned char *fell, 
         // (four pieces from 16 MB: H100, 8192 x 65536 x 128, X 32 MB, each
         // copy's staging beside its transfer, one piece 5.55 ms host to
         // host, two 5.21, four 4.94)
-        const int pieces = batch == mq && (size_t)(mx * d) * es >= ((size_t)16 << 20) &&
+        // (shared: the pieces the share was made for, on every part)
+        gd_knn_share *sh = a.share;
+        const int pieces = sh ? GD_KNN_SHARE_PIECES
+                           : batch == mq && (size_t)(mx * d) * es >= ((size_t)16 << 20) &&
                                    !gd_setting_is(GD_SET_KNN_PIECES, "1")
                                ? 4
                                : 1;
         gd_pipeline pl(c, st, gd_stream2(), gd_stream_hi());
+        /* rows r0 .. r1 of X from the host, an input of the next unit */
+        auto up = [&](int64_t r0, int64_t r1) {
+            return pl.upload((char *)a.X + (size_t)r0 * es, (size_t)mx * es,
+                             (const char *)H.ptr + (size_t)r0 * es, (size_t)H.ld * es,
+                             (size_t)(r1 - r0) * es, (size_t)d, "copy of X to the GPU");
+        };
+        int put = 0; /* the pieces whose share this part has put */
         for (int p = 0; p < pieces && c.ok(); ++p) {
             const int64_t t0 = ntiles * p / pieces, t1 = ntiles * (p + 1) / pieces;
             const int64_t r0 = t0 * TN, r1 = t1 * TN < mx ? t1 * TN : mx;
-            if (!pl.upload((char *)a.X + (size_t)r0 * es, (size_t)mx * es,
-                           (const char *)H.ptr + (size_t)r0 * es, (size_t)H.ld * es,
-                           (size_t)(r1 - r0) * es, (size_t)d, "copy of X to the GPU"))
-                break;
+            if (!sh) {
+                if (!up(r0, r1)) break;
+            } else {
+                /* part q's share of the piece: rows s(q) .. s(q + 1); this
+                 * part's from the host, put once there; the others' pulled
+                 * from their devices, or from the host where a part has
+                 * left the share (failed, or its search took another way) */
+                auto s_of = [&](int q) { return r0 + (r1 - r0) * q / sh->n; };
+                if (!up(s_of(sh->part), s_of(sh->part + 1)) ||
+                    !c.check(gd_share_put(sh->x, sh->part, p,
+                                          (const char *)a.X + (size_t)s_of(sh->part) * es,
+                                          gd_copy_stream())))
+                    break;
+                ++put;
+                for (int q = 0; q < sh->n && c.ok(); ++q) {
+                    if (q == sh->part) continue;
+                    bool absent = false;
+                    char *at = (char *)a.X + (size_t)s_of(q) * es;
+                    if (c.check(gd_share_get_2d(sh->x, sh->part, q, p, at, (size_t)mx * es,
+                                                (size_t)mx * es,
+                                                (size_t)(s_of(q + 1) - s_of(q)) * es,
+                                                (size_t)d, pl.stream(), &absent)) &&
+                        absent)
+                        up(s_of(q), s_of(q + 1));
+                }
+                if (!c.ok()) break;
+            }
             if (p == 0) {
                 /* on the first stream, before the units: the others start
                  * after it */
@@ -819,6 +852,10 @@ int64_t gd_knn_gemm(gd_call &c, const gd_knn_gemm_args &a, unsigned char *fell, 
             pl.unit_done("the certified neighbours' product");
         }
         pl.end();
+        if (sh) { /* (waits for the other parts' pulls of this one's X) */
+            gd_share_end(sh->x, sh->part, c.ok() && put == pieces);
+            sh->ended = true;
+        }
         q_first = batch;
     } else {
         c.begin(GD_PHASE_PREP, st);

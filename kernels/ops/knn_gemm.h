@@ -10,6 +10,18 @@
 
 #include "runtime/call.h"
 
+/* X shared by the parts of a divided search (queries split, X from the
+ * host): each part uploads its share of every piece of X's rows and pulls
+ * the others' from their devices (gd_share, runtime.h), in GD_KNN_SHARE_PIECES
+ * pieces. ended: the search has called gd_share_end (else the caller
+ * must, with ok false). */
+enum { GD_KNN_SHARE_PIECES = 4 };
+struct gd_knn_share {
+    gd_share *x;
+    int part, n;
+    bool ended;
+};
+
 struct gd_knn_gemm_args {
     const void *X, *Y;     /* on the device, column-major, the class's (X:
                               where Xh is given, the place, mx x d, tight,
@@ -23,6 +35,8 @@ struct gd_knn_gemm_args {
     void *D;               /* K x my, ld K, on the device */
     int32_t *I;            /* likewise, 1-based rows of X */
     bool cosine;           /* cosine (root ignored), else Euclidean */
+    gd_knn_share *share;   /* X's upload shared with the other parts, or
+                              NULL */
 };
 
 /* Whether the certified passes serve a search: why not (a phrase for

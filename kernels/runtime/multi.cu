@@ -489,27 +489,39 @@ extern "C" gd_status gd_share_put(gd_share *x, int part, int q, const void *ptr,
     return s;
 }
 
-extern "C" gd_status gd_share_get(gd_share *x, int part, int r, int q, void *dst, size_t bytes,
-                                  cudaStream_t st)
+extern "C" gd_status gd_share_get_2d(gd_share *x, int part, int r, int q, void *dst,
+                                     size_t dpitch, size_t spitch, size_t width, size_t height,
+                                     cudaStream_t st, bool *absent)
 {
     pthread_mutex_lock(&x->mu);
     while (!x->put[q][r] && !x->failed) pthread_cond_wait(&x->cv, &x->mu);
     const bool there = x->put[q][r];
     const void *src = x->ptr[q][r];
     pthread_mutex_unlock(&x->mu);
+    if (!there && absent) {
+        *absent = true;
+        return GD_OK;
+    }
     if (!there)
         return gd_fail(GD_ERR_INTERRUPT, "stopped: another device's part of the call failed");
     char what[96];
-    snprintf(what, sizeof what, "copy of A's block from device %d to device %d",
+    snprintf(what, sizeof what, "copy of a shared operand from device %d to device %d",
              x->idx[r] + 1, x->idx[part] + 1);
     const cudaStream_t pl = x->pull[part];
     gd_status s;
     if ((s = gd_cuda(cudaStreamWaitEvent(pl, x->put_ev[q][r], 0), what)) ||
-        (s = gd_peer_copy(dst, x->ord[part], src, x->ord[r], bytes, pl, what)) ||
+        (s = gd_peer_copy_2d(dst, dpitch, x->ord[part], src, spitch, x->ord[r], width, height,
+                             pl, what)) ||
         (s = gd_cuda(cudaEventRecord(x->got_ev[part], pl), what)) ||
         (s = gd_cuda(cudaStreamWaitEvent(st, x->got_ev[part], 0), what)))
         return s;
     return GD_OK;
+}
+
+extern "C" gd_status gd_share_get(gd_share *x, int part, int r, int q, void *dst, size_t bytes,
+                                  cudaStream_t st)
+{
+    return gd_share_get_2d(x, part, r, q, dst, bytes, bytes, bytes, 1, st, NULL);
 }
 
 extern "C" void gd_share_end(gd_share *x, int part, bool ok)

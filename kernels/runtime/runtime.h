@@ -100,6 +100,13 @@ gd_status gd_share_put(gd_share *x, int part, int q, const void *ptr, cudaStream
  * is r's). */
 gd_status gd_share_get(gd_share *x, int part, int r, int q, void *dst, size_t bytes,
                        cudaStream_t st);
+/* The same for a share of height rows of width bytes (pitch spitch on r's
+ * device) into dst (pitch dpitch). absent non-NULL: where r has failed or
+ * ended without putting stage q, *absent is set and nothing fails (the
+ * caller brings those bytes another way). */
+gd_status gd_share_get_2d(gd_share *x, int part, int r, int q, void *dst, size_t dpitch,
+                          size_t spitch, size_t width, size_t height, cudaStream_t st,
+                          bool *absent);
 /* part has done with x (ok: it put every stage's share): waits until
  * every part has, and every part's pulls have finished. */
 void gd_share_end(gd_share *x, int part, bool ok);
