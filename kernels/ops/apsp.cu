@@ -717,6 +717,19 @@ template <class T, class Fn> void with_weights(gd_class wcls, Fn &&fn)
 
 /* The GPU variants' common run: D (and P) on the device from W, the
  * variant's rounds, the negative-cycle check, the results. */
+/* After the launches queued on st: their error, then bytes of the device's
+ * src (flags, a count) into the host's dst, waited for; what names the
+ * work */
+static gd_status read_back(void *dst, const void *src, size_t bytes, cudaStream_t st,
+                           const char *what)
+{
+    gd_status s;
+    if ((s = gd_cuda(cudaGetLastError(), what)) ||
+        (s = gd_cuda(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, st), what)))
+        return s;
+    return gd_cuda(cudaStreamSynchronize(st), what);
+}
+
 struct apsp_run {
     /* cls: the class of D and of the rounds; wcls: W's (and the results'):
      * cls itself, or an integer class whose graph runs in single or double
@@ -815,11 +828,7 @@ struct apsp_run {
         if (rows > 0 && n > 0)
             gd_with_int_class(wcls, range_fn{(const char *)w + (size_t)(r0 - w0) * gd_class_bytes(wcls),
                                              ld_w(), rows, n, (unsigned long long *)flags, st});
-        if ((s = gd_cuda(cudaGetLastError(), "the weights' range")) ||
-            (s = gd_cuda(cudaMemcpyAsync(r, flags, 2 * sizeof r[0], cudaMemcpyDeviceToHost, st),
-                         "reading the weights' range")))
-            return s;
-        return gd_cuda(cudaStreamSynchronize(st), "the weights' range");
+        return read_back(r, flags, 2 * sizeof r[0], st, "the weights' range");
     }
     /* the class of the rounds from the whole W's range */
     gd_status exact_class_of(const unsigned long long r[2])
@@ -885,9 +894,7 @@ struct apsp_run {
     }
     gd_status fill_read(int f[2])
     {
-        gd_status s = gd_cuda(cudaMemcpyAsync(f, flags, 2 * sizeof(int), cudaMemcpyDeviceToHost, st),
-                              "reading the flags");
-        return s ? s : gd_cuda(cudaStreamSynchronize(st), "the initialisation kernel");
+        return read_back(f, flags, 2 * sizeof(int), st, "the initialisation kernel");
     }
     /* the verdict of the flags (every device's together): a NaN or a
      * negative diagonal fails; else whether every weight is non-negative */
@@ -1089,11 +1096,7 @@ struct apsp_run {
                                      (const int *)H, (const int *)H, np};
             relax_product<T>((const T *)D, np, (const T *)Dt, np, np, np, np, out, nonneg, st);
             int c = 0;
-            if ((s = gd_cuda(cudaGetLastError(), "a squaring")) ||
-                (s = gd_cuda(cudaMemcpyAsync(&c, changed, sizeof c, cudaMemcpyDeviceToHost, st),
-                             "reading a flag")) ||
-                (s = gd_cuda(cudaStreamSynchronize(st), "a squaring")))
-                return s;
+            if ((s = read_back(&c, changed, sizeof c, st, "a squaring"))) return s;
             void *x = D;
             D = D2;
             D2 = x;
@@ -1172,11 +1175,7 @@ struct apsp_run {
             chain_jump<false><<<cols, 512, 0, st>>>((int *)P, np, (int)n, flags);
         }
         int f = 0;
-        if ((s = gd_cuda(cudaGetLastError(), "the predecessors' chain")) ||
-            (s = gd_cuda(cudaMemcpyAsync(&f, flags, sizeof f, cudaMemcpyDeviceToHost, st),
-                         "reading a flag")) ||
-            (s = gd_cuda(cudaStreamSynchronize(st), "the predecessors' chain")))
-            return s;
+        if ((s = read_back(&f, flags, sizeof f, st, "the predecessors' chain"))) return s;
         *fallback = f != 0;
         return f ? last_edge_pass<T>() : GD_OK;
     }
@@ -1208,11 +1207,7 @@ struct apsp_run {
         if ((s = gd_cuda(cudaMemsetAsync(bad, 0, sizeof(int), st), "clearing a count"))) return s;
         tree_check<0><<<(unsigned)grid, threads, in_shared ? sh : 0, st>>>(
             (const int *)P + at, ld, (int)n, row0, rows, scratch, bad);
-        if ((s = gd_cuda(cudaGetLastError(), "the predecessors' check")) ||
-            (s = gd_cuda(cudaMemcpyAsync(repaired, bad, sizeof(int), cudaMemcpyDeviceToHost, st),
-                         "reading a count")) ||
-            (s = gd_cuda(cudaStreamSynchronize(st), "the predecessors' check")))
-            return s;
+        if ((s = read_back(repaired, bad, sizeof(int), st, "the predecessors' check"))) return s;
         if (!*repaired) return GD_OK;
         /* W transposed, Inf on the diagonal, into Dt (which the last edges'
          * product may have made already: the same values) */
@@ -1255,11 +1250,7 @@ struct apsp_run {
             apsp_zero_cycle<float><<<blocks, 256, 0, st>>>((const float *)d, n, np, flags);
         else
             apsp_zero_cycle<double><<<blocks, 256, 0, st>>>((const double *)d, n, np, flags);
-        if ((s = gd_cuda(cudaGetLastError(), "the zero-cycle check")) ||
-            (s = gd_cuda(cudaMemcpyAsync(&f, flags, sizeof f, cudaMemcpyDeviceToHost, st),
-                         "reading a flag")) ||
-            (s = gd_cuda(cudaStreamSynchronize(st), "the zero-cycle check")))
-            return s;
+        if ((s = read_back(&f, flags, sizeof f, st, "the zero-cycle check"))) return s;
         *found = f != 0;
         return GD_OK;
     }
@@ -1278,11 +1269,7 @@ struct apsp_run {
             apsp_diag<float><<<blocks, 256, 0, st>>>((const float *)D, n, np, flags);
         else
             apsp_diag<double><<<blocks, 256, 0, st>>>((const double *)D, n, np, flags);
-        if ((s = gd_cuda(cudaGetLastError(), "the diagonal check")) ||
-            (s = gd_cuda(cudaMemcpyAsync(f, flags, sizeof f, cudaMemcpyDeviceToHost, st),
-                         "reading the flags")) ||
-            (s = gd_cuda(cudaStreamSynchronize(st), "the shortest paths")))
-            return s;
+        if ((s = read_back(f, flags, sizeof f, st, "the diagonal check"))) return s;
         if (f[0] & F_NEGCYCLE) {
             *cycle_vertex = f[1];
             return gd_fail(GD_ERR_NEGCYCLE,
@@ -2161,11 +2148,7 @@ static gd_status fw_negative(fw_call &x, int64_t *cycle_vertex)
         else
             apsp_diag<double><<<bl, 256, 0, st>>>((const double *)f.r.D + f.row0 * held,
                                                   last - f.row0, held, f.r.flags);
-        if ((s = gd_cuda(cudaGetLastError(), "the diagonal check")) ||
-            (s = gd_cuda(cudaMemcpyAsync(fl, f.r.flags, sizeof fl, cudaMemcpyDeviceToHost, st),
-                         "reading the flags")) ||
-            (s = gd_cuda(cudaStreamSynchronize(st), "the shortest paths")))
-            break;
+        if ((s = read_back(fl, f.r.flags, sizeof fl, st, "the diagonal check"))) break;
         if ((fl[0] & F_NEGCYCLE) && !neg) neg = f.row0 + fl[1];
     }
     if (s || !neg) return s;

@@ -734,9 +734,10 @@ template <class T> struct knn_gpu {
          * its own: a piece's splits start once its rows have arrived, while
          * the rest are still on their way (the first piece the smallest).
          * One piece where X is small or the queries take one split. */
-        if (up_x && (size_t)(mx * d) * es >= ((size_t)16 << 20) &&
-            !gd_setting_is(GD_SET_KNN_PIECES, "1"))
-            pieces = splits < 3 ? (int)splits : 3;
+        if (up_x && (size_t)(mx * d) * es >= ((size_t)16 << 20)) {
+            const int q = gd_knn_pieces(3);
+            pieces = splits < q ? (int)splits : q;
+        }
         char what[128];
         gd_describe(what, sizeof what, "the neighbour lists", splits * batch * NQ, 2 * K, GD_INT32);
         dL = c.alloc((size_t)(splits * batch * per_tile), what);
@@ -1108,7 +1109,9 @@ gd_status split_knn(knn_split &x, int nd, const int *idx, gd_timing *t)
          * pulls the rest from the others (the host's copies, which two
          * devices' uploads of all of X contended for, halve) */
         if (x.gemm && x.X->where == GD_HOST)
-            x.share = gd_share_make(nd, idx, GD_KNN_SHARE_PIECES);
+            x.share = gd_share_make(
+                nd, idx,
+                gd_knn_gemm_pieces((size_t)(x.X->rows * x.X->cols) * gd_class_bytes(x.cls)));
         s = gd_run_parts(nd, idx, knn_part, &x, t);
         gd_share_free(x.share);
         x.share = NULL;

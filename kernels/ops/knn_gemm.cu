@@ -639,6 +639,22 @@ rerank(const T *__restrict__ Yr, const T *__restrict__ Xr, int64_t n, int64_t d,
 
 } // namespace
 
+int gd_knn_pieces(int rule)
+{
+    const char *v = gd_setting_text(GD_SET_KNN_PIECES);
+    const int q = v ? atoi(v) : 0;
+    return q >= 1 && q <= GD_MAX_SIDE ? q : rule;
+}
+
+// (two H200s, 10,000 queries among 10^6 points, X 512 MB from the host,
+// medians of 9: 4 pieces 40.29 ms on one device, 24.61 on two; 8 pieces
+// 37.83 and 22.23)
+int gd_knn_gemm_pieces(size_t xbytes)
+{
+    const size_t q = xbytes / ((size_t)64 << 20);
+    return gd_knn_pieces(q < 4 ? 4 : q > 8 ? 8 : (int)q);
+}
+
 const char *gd_knn_gemm_unfit(int64_t mx, int64_t K, int64_t d)
 {
     if (d < 1) return "no features";
@@ -788,16 +804,14 @@ int64_t gd_knn_gemm(gd_call &c, const gd_knn_gemm_args &a, unsigned char *fell, 
          * The centre from the first piece (any centre keeps the bound) */
         const gd_matrix &H = *a.Xh;
         const size_t es = sizeof(T);
-        // (four pieces from 16 MB: H100, 8192 x 65536 x 128, X 32 MB, each
-        // copy's staging beside its transfer, one piece 5.55 ms host to
-        // host, two 5.21, four 4.94)
+        // (four pieces from 16 MB, one a 64 MB up to 8: H100, 8192 x 65536
+        // x 128, X 32 MB, each copy's staging beside its transfer, one
+        // piece 5.55 ms host to host, two 5.21, four 4.94)
         // (shared: the pieces the share was made for, on every part)
         gd_knn_share *sh = a.share;
-        const int pieces = sh ? GD_KNN_SHARE_PIECES
-                           : batch == mq && (size_t)(mx * d) * es >= ((size_t)16 << 20) &&
-                                   !gd_setting_is(GD_SET_KNN_PIECES, "1")
-                               ? 4
-                               : 1;
+        const int pieces = sh || (batch == mq && (size_t)(mx * d) * es >= ((size_t)16 << 20))
+                               ? gd_knn_gemm_pieces((size_t)(mx * d) * es)
+                               : gd_knn_pieces(1);
         gd_pipeline pl(c, st, gd_stream2(), gd_stream_hi());
         /* rows r0 .. r1 of X from the host, an input of the next unit */
         auto up = [&](int64_t r0, int64_t r1) {

@@ -10,12 +10,18 @@
 
 #include "runtime/call.h"
 
+/* the pieces X goes up in from the host: GD_KNN_PIECES (1 to 8) where
+ * set, else rule */
+int gd_knn_pieces(int rule);
+/* the gemm search's pieces for X of xbytes from the host: one a 64 MB,
+ * from 4 to 8 (gd_knn_pieces) */
+int gd_knn_gemm_pieces(size_t xbytes);
+
 /* X shared by the parts of a divided search (queries split, X from the
  * host): each part uploads its share of every piece of X's rows and pulls
- * the others' from their devices (gd_share, runtime.h), in GD_KNN_SHARE_PIECES
- * pieces. ended: the search has called gd_share_end (else the caller
- * must, with ok false). */
-enum { GD_KNN_SHARE_PIECES = 4 };
+ * the others' from their devices (gd_share, runtime.h), in
+ * gd_knn_gemm_pieces pieces. ended: the search has called gd_share_end
+ * (else the caller must, with ok false). */
 struct gd_knn_share {
     gd_share *x;
     int part, n;

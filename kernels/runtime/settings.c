@@ -34,8 +34,9 @@ static const struct {
                                       "tile free of negative operands whatever the product's "
                                       "size; 0: only where the whole product is (else the size "
                                       "decides), for experiments and tests"},
-    [GD_SET_KNN_PIECES] = {"GD_KNN_PIECES", "1: nearest neighbours upload X in one piece (no "
-                                            "overlap of the upload; the bench's comparison)"},
+    [GD_SET_KNN_PIECES] = {"GD_KNN_PIECES", "q (1 to 8): nearest neighbours upload X in q "
+                                            "pieces (1: one, no overlap of the upload, the "
+                                            "bench's comparison; else the size decides)"},
     [GD_SET_SHARE] = {"GD_SHARE", "0: each device of a divided product uploads A whole (else "
                                   "each uploads a share and pulls the others' from their "
                                   "devices)"},
