@@ -74,6 +74,20 @@ struct dim3 {
     dim3(unsigned a = 1, unsigned b = 1, unsigned c = 1) : x(a), y(b), z(c) {}
 };
 struct uint3 { unsigned x, y, z; };
+enum cudaLaunchAttributeID { cudaLaunchAttributeClusterDimension };
+struct cudaLaunchAttribute {
+    cudaLaunchAttributeID id;
+    union {
+        struct { unsigned x, y, z; } clusterDim;
+    } val;
+};
+struct cudaLaunchConfig_t {
+    dim3 gridDim, blockDim;
+    size_t dynamicSmemBytes;
+    cudaStream_t stream;
+    cudaLaunchAttribute *attrs;
+    unsigned numAttrs;
+};
 struct int2 { int x, y; };
 struct int4 { int x, y, z, w; };
 struct float4 { float x, y, z, w; };
@@ -160,6 +174,14 @@ static inline cudaError_t cudaEventSynchronize(cudaEvent_t) { GD_NOCUDA_FAIL; }
 static inline cudaError_t cudaEventQuery(cudaEvent_t) { GD_NOCUDA_FAIL; }
 static inline cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t, cudaEvent_t) { *ms = 0; GD_NOCUDA_FAIL; }
 template <class F> static inline cudaError_t cudaFuncSetAttribute(F, cudaFuncAttribute, int) { GD_NOCUDA_FAIL; }
+template <class F, class... A>
+static inline cudaError_t cudaLaunchKernelEx(const cudaLaunchConfig_t *, F, A...) { GD_NOCUDA_FAIL; }
+template <class F>
+static inline cudaError_t cudaOccupancyMaxActiveClusters(int *n, F, const cudaLaunchConfig_t *)
+{
+    *n = 0;
+    GD_NOCUDA_FAIL;
+}
 template <class F>
 static inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, F, int, size_t)
 {

@@ -738,10 +738,10 @@ __global__ void __launch_bounds__(L::TX * L::TY, L::MINB)
 cluster_split_kernel(const T *__restrict__ Ap, const T *__restrict__ Bt, T *__restrict__ C,
                      int64_t mp, int64_t np, int64_t kp, int64_t kchunk, int64_t jt)
 {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     typedef typename vec16<T>::type V;
     enum { NT = L::TX * L::TY, W = vec16<T>::N, UNITS = 64 / W };
-    static_assert(W == 4 && L::TX * 8 / W * W == L::TX * 8, "float tiles of 16-byte vectors");
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    static_assert(W == 4, "float tiles of 16-byte vectors");
     extern __shared__ __align__(16) unsigned char split_smem[];
     V *part = reinterpret_cast<V *>(split_smem);
     const int64_t i0 = blockIdx.x * (int64_t)(8 * L::TX), j0 = (jt + blockIdx.y) * (8 * L::TY);
@@ -786,8 +786,8 @@ cluster_split_kernel(const T *__restrict__ Ap, const T *__restrict__ Bt, T *__re
     }
     asm volatile("barrier.cluster.arrive.release.aligned;\n"
                  "barrier.cluster.wait.acquire.aligned;" ::: "memory");
-#else
-    __trap(); /* launched only on sm_90 and later (launch_split_cluster) */
+#elif defined(__CUDA_ARCH__)
+    __trap(); /* launched only on sm_90 and later (sgemm.cu's in_cluster) */
 #endif
 }
 
