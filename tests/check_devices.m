@@ -229,6 +229,29 @@ function check_devices (which)
   same (Cn, C1, in, all_, "sgemm tuned");
   ncase++;
 
+  ## one array as both operands, in blocks: each device uploads its own
+  ## columns once and pulls the others' blocks of rows (simulated devices:
+  ## uploads them itself); the bits of one device and of GD_SHARE=twice
+  setenv ("GD_BLOCKS", "3");
+  for c = {"single", "double"}
+    G = cast (randi ([-4 40], 700 + N, 700 + N), c{1});
+    G(randperm (numel (G), 40)) = NaN;  G(randperm (numel (G), 40)) = -0;
+    [R1, ~, i1] = gd_minplus (G, "Devices", 1);
+    [Rn, ~, in] = gd_minplus (G, G, "Devices", all_);
+    same (Rn, R1, in, all_, ["minplus of one array " c{1}]);
+    setenv ("GD_SHARE", "twice");
+    [Rt, ~, it] = gd_minplus (G, "Devices", all_);
+    unsetenv ("GD_SHARE");
+    same (Rt, R1, it, all_, ["minplus of one array, uploaded twice " c{1}]);
+    ncase += 2;
+  endfor
+  G = randn (900 + N, "single");
+  [C1, i1] = gd_sgemm (G, G, "Variant", "tuned", "Devices", 1);
+  [Cn, in] = gd_sgemm (G, G, "Variant", "tuned", "Devices", all_);
+  same (Cn, C1, in, all_, "sgemm of one array");
+  unsetenv ("GD_BLOCKS");
+  ncase++;
+
   ## one device but the first; the devices in another order
   [R2, ~, i2] = gd_minplus (A, B, "Devices", N);
   if (! isequal (i2.devices, N))

@@ -71,6 +71,34 @@ blocks() { octave_ok "setenv('GD_BLOCKS', '3'); check_minplus('$1', '$2')" "case
 @test "v5 in blocks, single, exact" { require_gpu; blocks v5 single; }
 @test "v5 in blocks, double, exact" { require_gpu; blocks v5 double; }
 
+@test "one array as both operands, in blocks: uploaded once, exact, the bits of uploading it twice" {
+    require_gpu
+    # A (x) A in 3 x 3 blocks goes up once, in crosses (each stage the
+    # block of columns from its first row down and the block of rows
+    # past it); GD_SHARE=twice uploads it as A and as B, as before.
+    # NaN, Inf, negatives (v5's sign split), signed zeros; fresh data,
+    # results poisoned first.
+    run octave_run "setenv('GD_POISON', '1'); setenv('GD_BLOCKS', '3');
+        for c = {'single', 'double'}
+          for v = {'v5', 'v4', 'v1'}
+            if (strcmp(v{1}, 'v4') && strcmp(c{1}, 'double')) continue; end
+            G = cast(randi([-4 40], 700, 700), c{1}); G(randperm(numel(G), 60)) = NaN;
+            G(randperm(numel(G), 60)) = Inf; G(randperm(numel(G), 60)) = -0;
+            Gin = G; E = gd_minplus(G, G, 'Variant', 'cpu');
+            R1 = gd_minplus(G, 'Variant', v{1}); R2 = gd_minplus(G, G, 'Variant', v{1});
+            setenv('GD_SHARE', 'twice'); Rt = gd_minplus(G, 'Variant', v{1}); unsetenv('GD_SHARE');
+            assert(isequaln(R1, E), '%s %s: once differs from the cpu', v{1}, c{1});
+            assert(isequal(typecast(R1(:), 'uint8'), typecast(Rt(:), 'uint8')), '%s %s: once and twice differ', v{1}, c{1});
+            assert(isequal(typecast(R2(:), 'uint8'), typecast(Rt(:), 'uint8')), '%s %s: (G, G) differs', v{1}, c{1});
+            assert(isequaln(G, Gin));
+          end
+        end
+        unsetenv('GD_BLOCKS'); disp('once exact')"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"once exact"* ]]
+}
+
 @test "v5 in blocks: a negative only in the last block of rows, found before its first use" {
     require_gpu
     # the blocks of the first rows run the integer min; those that use the

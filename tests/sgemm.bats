@@ -32,6 +32,26 @@ check() { octave_ok "check_sgemm('$1')" "cases within bounds"; }
     [[ "$output" == *exact* ]]
 }
 
+@test "sgemm of one array with itself in blocks: uploaded once, the bits of uploading it twice and of one block" {
+    require_gpu
+    run octave_run "setenv('GD_POISON', '1');
+        G = randn(1000, 'single'); G(7, 5) = NaN; G(9, 11) = Inf;
+        for v = {'tuned', 'k5', 'k4-128-j4-k4'}
+          for e = {'pad', 'guard'}
+            setenv('GD_BLOCKS', '1'); C1 = gd_sgemm(G, G, 'Variant', v{1}, 'Edges', e{1});
+            setenv('GD_BLOCKS', '3'); C3 = gd_sgemm(G, G, 'Variant', v{1}, 'Edges', e{1});
+            setenv('GD_SHARE', 'twice'); Ct = gd_sgemm(G, G, 'Variant', v{1}, 'Edges', e{1}); unsetenv('GD_SHARE');
+            assert(isequal(typecast(C3(:), 'uint32'), typecast(C1(:), 'uint32')), '%s %s: blocks differ', v{1}, e{1});
+            assert(isequal(typecast(Ct(:), 'uint32'), typecast(C1(:), 'uint32')), '%s %s: twice differs', v{1}, e{1});
+          end
+        end
+        unsetenv('GD_BLOCKS'); E = double(G) * double(G); ok = isfinite(E);
+        assert(max(abs(double(C3(ok)) - E(ok)) ./ max(1, abs(E(ok)))) < 1e-4); disp('once same')"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"once same"* ]]
+}
+
 @test "sgemm in blocks of C (copies beside kernels): each variant's bits as in one block; split-k sums in one" {
     require_gpu
     # GD_BLOCKS=3 cuts even a small product into 3 x 3 blocks, each a

@@ -769,6 +769,8 @@ struct apsp_run {
     /* the last edges' k-major operands (single, non-negative): D's rows
      * and W's transpose, for the witness's epilogue */
     void *Dk, *Wk;
+    /* the host results' pages being touched (host_results; settle) */
+    gd_prefault *touching[2];
     char what[128];
 
     gd_status alloc(void **ptr, int64_t rows, int64_t cols, gd_class c, const char *label)
@@ -1319,7 +1321,8 @@ struct apsp_run {
     };
 
     /* The host's D (and P), ahead of results: made, and every page
-     * touched, while the kernels run (gd_host_prefault) */
+     * touched by threads of their own while the kernels run
+     * (gd_host_prefault; settle waits for them) */
     gd_status host_results(gd_out &Dout, gd_out *Pout, gd_class pcls)
     {
         gd_status s;
@@ -1328,14 +1331,24 @@ struct apsp_run {
         if (!Dout.device) {
             gd_describe(what, sizeof what, "D", n, n, wcls);
             if ((s = gd_out_buffer(&Dout, db, what))) return s;
-            gd_host_prefault(Dout.ptr, db);
+            touching[0] = gd_host_prefault(Dout.ptr, db);
         }
         if (Pout && !Pout->device) {
             gd_describe(what, sizeof what, "P", n, n, pcls);
             if ((s = gd_out_buffer(Pout, pb, what))) return s;
-            gd_host_prefault(Pout->ptr, pb);
+            touching[1] = gd_host_prefault(Pout->ptr, pb);
         }
         return GD_OK;
+    }
+
+    /* the host results' pages touched (before anything writes them, and
+     * on every path before the call returns) */
+    void settle()
+    {
+        for (gd_prefault *&f : touching) {
+            gd_host_prefault_wait(f);
+            f = NULL;
+        }
     }
 
     /* D (ld np) and P into their outputs: kept (tight copies on the
@@ -1345,6 +1358,7 @@ struct apsp_run {
     gd_status results(gd_out &Dout, gd_out *Pout, gd_class pcls)
     {
         gd_status s;
+        settle();
         void *tightP = NULL, *keptD = NULL, *down = NULL;
         const size_t wes = gd_class_bytes(wcls);
         size_t pitch = (size_t)np * es;
@@ -1683,6 +1697,7 @@ gd_status run_gpu(bool fw, const gd_matrix &W, gd_out Dout, const gd_out *P0, gd
         if (Dout.device) *Dout.device = NULL;
         if (P0 && P0->device) *P0->device = NULL;
     }
+    r.settle();
     const gd_status s = c.finish();
     if (!s) t->kept = Dout.device != NULL;
     return s;
@@ -2278,14 +2293,14 @@ static gd_status fw_devices(const gd_matrix &W, gd_out Dout, const gd_out *P0, g
     gd_status s = gd_run_parts(nd, idx, fw_upload_part, &x, &x.parts);
     if (!s && gd_class_is_int(W.cls)) s = fw_class(x);
     if (!s) s = fw_prepare(x, cycle_vertex);
-    if (!s) s = x.cls == GD_SINGLE ? fw_all_rounds<float>(x) : fw_all_rounds<double>(x);
-    /* D's host result made, and its pages touched, while the rounds run
+    /* D's host result made, and its pages touched while the rounds run
      * (with P it waits: a cycle of weight 0 runs the call again
      * elsewhere) */
     if (!s && !P0) {
         x.at = -1;
         s = dv[0].r.host_results(Dout, NULL, pcls);
     }
+    if (!s) s = x.cls == GD_SINGLE ? fw_all_rounds<float>(x) : fw_all_rounds<double>(x);
     if (!s) s = fw_negative(x, cycle_vertex);
     /* P without a cycle of weight 0: from the slabs' tags and all
      * of D on the first device (fw_chain), as one device's run finds it,
@@ -2304,8 +2319,10 @@ static gd_status fw_devices(const gd_matrix &W, gd_out Dout, const gd_out *P0, g
         }
         gd_describe(what, sizeof what, "D", x.n, x.n, W.cls);
         if (!s) s = gd_out_buffer(&Dout, (size_t)(x.n * x.n) * gd_class_bytes(W.cls), what);
+        dv[0].r.settle();
         if (!s) s = gd_run_parts(nd, idx, fw_results_part, &x, &x.parts);
     }
+    dv[0].r.settle();
     return fw_end(x, s, mine, t);
 }
 

@@ -841,10 +841,10 @@ int64_t gd_knn_gemm(gd_call &c, const gd_knn_gemm_args &a, unsigned char *fell, 
                     if (q == sh->part) continue;
                     bool absent = false;
                     char *at = (char *)a.X + (size_t)s_of(q) * es;
-                    if (c.check(gd_share_get_2d(sh->x, sh->part, q, p, at, (size_t)mx * es,
-                                                (size_t)mx * es,
-                                                (size_t)(s_of(q + 1) - s_of(q)) * es,
-                                                (size_t)d, pl.stream(), &absent)) &&
+                    if (c.check(gd_share_get(sh->x, sh->part, q, p, at, (size_t)mx * es, 0,
+                                             (size_t)mx * es,
+                                             (size_t)(s_of(q + 1) - s_of(q)) * es, (size_t)d,
+                                             pl.stream(), &absent)) &&
                         absent)
                         up(s_of(q), s_of(q + 1));
                 }

@@ -121,6 +121,13 @@ gd_blocks block_grid(const gd_product_op &op, const gd_product_variant &v, gd_cl
     return g;
 }
 
+/* A divided product's columns: part i of n gets [*j0, *j1), whole tiles
+ * of every kernel */
+void part_columns(int64_t n, int i, int nparts, int64_t *j0, int64_t *j1)
+{
+    gd_part_range(n, 256, i, nparts, j0, j1);
+}
+
 /* One call of a product on the GPU, in pieces the scheduler
  * (gd_run_product) puts together: plan (where each operand is read from,
  * what is allocated), allocate, then per stage the operands' blocks
@@ -139,6 +146,12 @@ struct product_run {
     gd_layout lay; /* the variant's layout for the class (integers: raw) */
     bool pout;     /* C padded (the variant's padded_out, not for integers) */
     bool raw, devA, devB, keep, same, copyA, copyB, a_direct, b_direct;
+    /* one host array given as both operands (A (x) A; a divided call's B
+     * is some of A's columns, from column jb of A): uploaded once, whole,
+     * into dA (m x k, leading dimension m), stage by stage in crosses
+     * (operands_cross); B's blocks are read from it */
+    bool cross;
+    int64_t jb;
     gd_blocks g;
     gd_call &c;
     void *dA, *dB, *dAp, *dBq, *dC, *dR;
@@ -211,6 +224,15 @@ struct product_run {
         /* A (x) A, the same array twice, in one block of rows: one upload
          * serves both operands */
         same = B.ptr == A.ptr && B.where == A.where && B.ld == A.ld && n == m && g.bi == 1;
+        cross = false;
+        jb = 0;
+        if (!devA && !devB && !raw && !same && !op.b_rows && k == m && B.rows == k &&
+            B.ld == A.ld && !gd_setting_is(GD_SET_SHARE, "twice")) {
+            const ptrdiff_t off = (const char *)B.ptr - (const char *)A.ptr;
+            const ptrdiff_t col = (ptrdiff_t)((size_t)A.ld * es);
+            cross = off >= 0 && off % col == 0 && off / col + n <= k;
+            jb = cross ? off / col : 0;
+        }
         /* B's rows run along its first dimension: n x k given by rows,
          * else k x n */
         b_tight = op.b_rows ? n : k;
@@ -224,7 +246,7 @@ struct product_run {
          * the layout does not transpose it) */
         a_direct = !raw && g.bi == 1 && m == p.mp && k == p.kp && (!devA || A.ld == m);
         b_direct = !raw && g.bj == 1 && k == p.kp && n == p.np &&
-                   (lay == GD_PADDED || op.b_rows) && (!devB || B.ld == b_tight);
+                   (lay == GD_PADDED || op.b_rows) && (!devB || B.ld == b_tight || cross);
         dA = dB = dAp = dBq = dC = dR = dK = dKR = NULL;
         nb = 0;
     }
@@ -242,7 +264,7 @@ struct product_run {
         if ((!devA || copyA) && (s = alloc(&dA, m, k, "A"))) return s;
         if (same)
             dB = dA;
-        else if ((!devB || copyB) && (s = alloc(&dB, k, n, "B")))
+        else if (!cross && (!devB || copyB) && (s = alloc(&dB, k, n, "B")))
             return s;
         if (!raw && k > 0) {
             if (!a_direct && (s = alloc(&dAp, p.mp, p.kp, "padded A"))) return s;
@@ -272,12 +294,14 @@ struct product_run {
         }
         p.Bk = NULL;
         p.ldbk = 0;
-        if (!op.b_rows && (dB || devB)) {
-            p.Bk = dB ? dB : B.ptr;
-            p.ldbk = dB ? b_tight : B.ld;
+        /* (cross: B's columns in dA, k == m its leading dimension) */
+        const void *b_dev = cross ? (const void *)((char *)dA + (size_t)(jb * m) * es) : dB;
+        if (!op.b_rows && (b_dev || devB)) {
+            p.Bk = b_dev ? b_dev : B.ptr;
+            p.ldbk = b_dev ? b_tight : B.ld;
         }
         p.A = raw || a_direct ? (dA ? dA : A.ptr) : dAp;
-        p.B = raw || b_direct ? (dB ? dB : B.ptr) : dBq;
+        p.B = raw || b_direct ? (b_dev ? b_dev : B.ptr) : dBq;
         p.C = dC;
         p.lda = raw && !dA ? A.ld : p.mp;
         p.ldb = lay == GD_PADDED_BT ? p.np : raw && !dB ? B.ld : op.b_rows ? p.n : p.kp;
@@ -295,18 +319,66 @@ struct product_run {
         return c.status();
     }
 
+    /* rows [r0, r1) and columns [c0, c1) of the host's A into their place
+     * in dA (leading dimension m) */
+    bool upload_a(int64_t r0, int64_t r1, int64_t c0, int64_t c1)
+    {
+        if (r1 <= r0 || c1 <= c0) return true;
+        return pl->upload((char *)dA + (size_t)(r0 + c0 * m) * es, (size_t)m * es,
+                          (const char *)A.ptr + (size_t)(r0 + c0 * A.ld) * es, (size_t)A.ld * es,
+                          (size_t)(r1 - r0) * es, (size_t)(c1 - c0), "copy of A to the GPU");
+    }
+
+    /* Stage q of one array given as both operands (cross): every part
+     * uploads its own columns of A, [jb, jb + n), once in all: B's block
+     * of columns from row i0 down (the rows above came with the blocks of
+     * rows before), and the block of rows i0 .. i0+mi-1 in its columns
+     * past that block. Then the block of rows is complete here in this
+     * part's columns, and on every other part's device in that part's:
+     * those come peer to peer (gd_share_get), or from the host where
+     * the call has no share or that part has dropped out. B's blocks are
+     * then read from dA; only A's block of rows crosses between devices. */
+    gd_status operands_cross(int q, int64_t i0, int64_t mi, int64_t j0, int64_t nj,
+                             const char **a_blk, int64_t *a_ld, const char **b_blk, int64_t *b_ld)
+    {
+        gd_status s;
+        const int64_t c0 = jb + (j0 < n ? j0 : n), c1 = jb + (j0 + nj < n ? j0 + nj : n);
+        if (!upload_a(i0, m, c0, c1) || !upload_a(i0, i0 + mi, c1, jb + n)) return c.status();
+        if (share && (s = gd_share_put(share, part, q, dA, gd_copy_stream()))) return s;
+        for (int r = 0; r < nparts; ++r) {
+            int64_t o0, o1;
+            part_columns(p.args.whole_n, r, nparts, &o0, &o1);
+            if (r == part || o1 <= o0 || mi == 0) continue;
+            const size_t at = (size_t)(i0 + o0 * m) * es;
+            bool absent = !share;
+            if (share && (s = gd_share_get(share, part, r, q, (char *)dA + at, (size_t)m * es, at,
+                                           (size_t)m * es, (size_t)mi * es, (size_t)(o1 - o0), st,
+                                           &absent)))
+                return s;
+            if (absent && !upload_a(i0, i0 + mi, o0, o1)) return c.status();
+        }
+        *a_blk = (const char *)dA + (size_t)i0 * es;
+        *a_ld = m;
+        *b_blk = nj ? (const char *)dA + (size_t)((jb + j0) * m) * es : NULL;
+        *b_ld = m;
+        return GD_OK;
+    }
+
     /* Stage q's block of A (rows i0 .. i0+mi-1) and of B (columns j0 ..
      * j0+nj-1) on the device, in the variant's layout. An uploaded A is
      * kept as blocks of rows, each contiguous (mi x k at i0 k; padded,
-     * mpi x kp at i0 kp); B's blocks of columns are contiguous already
-     * (transposed: npj x kp at j0 kp). A resident operand's blocks are
-     * read in place (leading dimension A.ld or B.ld). */
+     * mpi x kp at i0 kp), or whole (cross); B's blocks of columns are
+     * contiguous already (transposed: npj x kp at j0 kp). A resident
+     * operand's blocks are read in place (leading dimension A.ld or
+     * B.ld). */
     gd_status operands(int q, int64_t i0, int64_t mi, int64_t j0, int64_t nj)
     {
         gd_status s;
         const char *a_blk = NULL, *b_blk = NULL;
         int64_t a_ld = mi, b_ld = b_tight;
-        if (mi && k) {
+        if (cross) {
+            if ((s = operands_cross(q, i0, mi, j0, nj, &a_blk, &a_ld, &b_blk, &b_ld))) return s;
+        } else if (mi && k) {
             if (!devA && share) {
                 /* this part's share of the block's columns (contiguous
                  * in it), from the host; the others' come from their
@@ -338,7 +410,7 @@ struct product_run {
                 a_ld = A.ld;
             }
         }
-        if (nj && k) {
+        if (nj && k && !cross) {
             const int64_t b_off = op.b_rows ? 0 : j0; /* b_rows: one block */
             const size_t rows = (size_t)(op.b_rows ? k : nj);
             if (same) {
@@ -365,14 +437,23 @@ struct product_run {
                 b_ld = B.ld;
             }
         }
-        if (mi && k && !devA && share)
+        if (mi && k && !devA && share && !cross)
             for (int r = 0; r < nparts; ++r) {
                 int64_t k0, k1;
                 gd_part_range(k, 1, r, nparts, &k0, &k1);
-                if (r != part && k1 > k0 &&
-                    (s = gd_share_get(share, part, r, q, (char *)a_blk + (size_t)(k0 * mi) * es,
-                                      (size_t)((k1 - k0) * mi) * es, st)))
+                if (r == part || k1 <= k0) continue;
+                char *theirs = (char *)a_blk + (size_t)(k0 * mi) * es;
+                const size_t bytes = (size_t)((k1 - k0) * mi) * es;
+                bool absent = false;
+                if ((s = gd_share_get(share, part, r, q, theirs, bytes, 0, bytes, bytes, 1, st,
+                                      &absent)))
                     return s;
+                /* (r dropped out: its columns from the host) */
+                if (absent && !pl->upload(theirs, (size_t)mi * es,
+                                          (const char *)A.ptr + (size_t)(i0 + k0 * A.ld) * es,
+                                          (size_t)A.ld * es, (size_t)mi * es, (size_t)(k1 - k0),
+                                          "copy of A to the GPU"))
+                    return c.status();
             }
         c.begin(GD_PHASE_PREP, st);
         if (k > 0 && !raw) {
@@ -679,7 +760,7 @@ struct split_ctx {
     const gd_matrix *A, *B;
     gd_out out, kout;
     const gd_op_args *args;
-    int64_t m, n, mult;
+    int64_t m, n;
     /* a resident result: R and K on device home (CUDA ordinal home_ord) */
     void *dR, *dK;
     int home, home_ord;
@@ -708,7 +789,7 @@ gd_status product_part(void *c, int i, int nparts, gd_timing *t)
 {
     const split_ctx &x = *(const split_ctx *)c;
     int64_t j0, j1;
-    gd_part_range(x.n, x.mult, i, nparts, &j0, &j1);
+    part_columns(x.n, i, nparts, &j0, &j1);
     const size_t es = gd_class_bytes(x.cls);
     gd_matrix B = *x.B;
     gd_pieces sub = {};
@@ -781,7 +862,7 @@ static gd_share *share_a(const split_ctx &x, int nd, const int *idx)
     if (x.A->where != GD_HOST || x.A->cols == 0) return NULL;
     for (int i = 0; i < nd; ++i) {
         int64_t j0, j1;
-        gd_part_range(x.n, x.mult, i, nd, &j0, &j1);
+        part_columns(x.n, i, nd, &j0, &j1);
         if (j1 == j0) return NULL;
     }
     return gd_share_make(nd, idx, GD_MAX_SIDE);
@@ -801,7 +882,6 @@ static gd_status split_product(const gd_product_op &op, const gd_product_variant
     x.args = &args;
     x.m = A.rows;
     x.n = op.b_rows ? B.rows : B.cols;
-    x.mult = 256; /* whole tiles of every kernel a panel */
     x.out = out;
     x.home = gd_device_index();
     x.home_ord = gd_ordinal();

@@ -5,6 +5,7 @@
 #include "runtime/runtime.h"
 
 #include <omp.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,11 +135,10 @@ static void parallel_copy(char *dst, size_t dp, const char *src, size_t sp,
  * 1024 a bench run saw the calls slower with it (NOTES.md). */
 static const size_t PREFAULT_MIN = (size_t)32 << 20;
 
-extern "C" void gd_host_prefault(void *p, size_t bytes)
+static void touch_pages(void *p, size_t bytes)
 {
     const uintptr_t huge = (uintptr_t)2 << 20, small = 4096, d0 = (uintptr_t)p;
     const int nt = copy_threads();
-    if (gd_setting_is(GD_SET_PREFAULT, "0") || !p || bytes < PREFAULT_MIN || nt < 2) return;
     const uintptr_t first = d0 / huge;
     const int64_t pages = (int64_t)((d0 + bytes + huge - 1) / huge - first);
 #pragma omp parallel for num_threads(nt) schedule(static)
@@ -148,6 +148,41 @@ extern "C" void gd_host_prefault(void *p, size_t bytes)
         if (b > d0 + bytes) b = d0 + bytes;
         for (uintptr_t x = a; x < b; x = (x / small + 1) * small) *(volatile char *)x = 0;
     }
+}
+
+struct gd_prefault {
+    pthread_t th;
+    void *p;
+    size_t bytes;
+};
+
+static void *prefault_thread(void *arg)
+{
+    gd_prefault *f = (gd_prefault *)arg;
+    touch_pages(f->p, f->bytes);
+    return NULL;
+}
+
+extern "C" gd_prefault *gd_host_prefault(void *p, size_t bytes)
+{
+    if (gd_setting_is(GD_SET_PREFAULT, "0") || !p || bytes < PREFAULT_MIN || copy_threads() < 2)
+        return NULL;
+    gd_prefault *f = (gd_prefault *)malloc(sizeof *f);
+    if (f) {
+        f->p = p;
+        f->bytes = bytes;
+        if (pthread_create(&f->th, NULL, prefault_thread, f) == 0) return f;
+        free(f);
+    }
+    touch_pages(p, bytes);
+    return NULL;
+}
+
+extern "C" void gd_host_prefault_wait(gd_prefault *f)
+{
+    if (!f) return;
+    pthread_join(f->th, NULL);
+    free(f);
 }
 
 static gd_status slot_finish(gd_slot *sl)

@@ -390,6 +390,7 @@ struct gd_share {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     int done, failed;
+    bool ended[GD_MAX_DEVICES]; /* the part has called gd_share_end */
     const void *ptr[GD_MAX_SIDE][GD_MAX_DEVICES];
     bool put[GD_MAX_SIDE][GD_MAX_DEVICES];
     cudaEvent_t put_ev[GD_MAX_SIDE][GD_MAX_DEVICES]; /* on the putting part's device */
@@ -489,14 +490,14 @@ extern "C" gd_status gd_share_put(gd_share *x, int part, int q, const void *ptr,
     return s;
 }
 
-extern "C" gd_status gd_share_get_2d(gd_share *x, int part, int r, int q, void *dst,
-                                     size_t dpitch, size_t spitch, size_t width, size_t height,
-                                     cudaStream_t st, bool *absent)
+extern "C" gd_status gd_share_get(gd_share *x, int part, int r, int q, void *dst, size_t dpitch,
+                                  size_t offset, size_t spitch, size_t width, size_t height,
+                                  cudaStream_t st, bool *absent)
 {
     pthread_mutex_lock(&x->mu);
-    while (!x->put[q][r] && !x->failed) pthread_cond_wait(&x->cv, &x->mu);
+    while (!x->put[q][r] && !x->failed && !x->ended[r]) pthread_cond_wait(&x->cv, &x->mu);
     const bool there = x->put[q][r];
-    const void *src = x->ptr[q][r];
+    const void *src = (const char *)x->ptr[q][r] + offset;
     pthread_mutex_unlock(&x->mu);
     if (!there && absent) {
         *absent = true;
@@ -518,12 +519,6 @@ extern "C" gd_status gd_share_get_2d(gd_share *x, int part, int r, int q, void *
     return GD_OK;
 }
 
-extern "C" gd_status gd_share_get(gd_share *x, int part, int r, int q, void *dst, size_t bytes,
-                                  cudaStream_t st)
-{
-    return gd_share_get_2d(x, part, r, q, dst, bytes, bytes, bytes, 1, st, NULL);
-}
-
 extern "C" void gd_share_end(gd_share *x, int part, bool ok)
 {
     /* the end of this part's pulls (on an idle stream: at once); where it
@@ -533,6 +528,7 @@ extern "C" void gd_share_end(gd_share *x, int part, bool ok)
     cudaGetLastError();
     pthread_mutex_lock(&x->mu);
     ++x->done;
+    x->ended[part] = true;
     if (!ok) x->failed = 1;
     pthread_cond_broadcast(&x->cv);
     while (x->done < x->n) pthread_cond_wait(&x->cv, &x->mu);

@@ -93,20 +93,17 @@ void gd_share_free(gd_share *x);
 /* part's share of stage q is at ptr on its device once the work queued
  * so far on stream st is done. */
 gd_status gd_share_put(gd_share *x, int part, int q, const void *ptr, cudaStream_t st);
-/* part r's share of stage q, bytes, into dst on part's device (this
- * thread's), by this device's copy engine on a stream of the share's;
- * stream st waits for it. Waits on the host for r's gd_share_put: where
- * r has failed instead, fails with GD_ERR_INTERRUPT (the call's failure
- * is r's). */
-gd_status gd_share_get(gd_share *x, int part, int r, int q, void *dst, size_t bytes,
-                       cudaStream_t st);
-/* The same for a share of height rows of width bytes (pitch spitch on r's
- * device) into dst (pitch dpitch). absent non-NULL: where r has failed or
- * ended without putting stage q, *absent is set and nothing fails (the
- * caller brings those bytes another way). */
-gd_status gd_share_get_2d(gd_share *x, int part, int r, int q, void *dst, size_t dpitch,
-                          size_t spitch, size_t width, size_t height, cudaStream_t st,
-                          bool *absent);
+/* height rows of width bytes at offset from part r's share of stage q
+ * (pitch spitch on r's device) into dst (pitch dpitch) on part's device
+ * (this thread's), by this device's copy engine on a stream of the
+ * share's; stream st waits for them. Waits on the host for r's
+ * gd_share_put. Where r has failed or ended without putting stage q
+ * instead: absent non-NULL, *absent is set and nothing fails (the caller
+ * brings those bytes another way); else GD_ERR_INTERRUPT (the call's
+ * failure is r's). */
+gd_status gd_share_get(gd_share *x, int part, int r, int q, void *dst, size_t dpitch,
+                       size_t offset, size_t spitch, size_t width, size_t height,
+                       cudaStream_t st, bool *absent);
 /* part has done with x (ok: it put every stage's share): waits until
  * every part has, and every part's pulls have finished. */
 void gd_share_end(gd_share *x, int part, bool ok);
@@ -278,10 +275,15 @@ gd_status gd_download(void *dst, size_t dpitch, const void *src, size_t spitch,
 gd_status gd_copies_finish(void);
 /* Touches every page of a fresh host result of 32 MiB or more (the
  * system clears each page at its first touch), by up to 16 threads on
- * whole huge pages: called while the kernels run, it takes the first
- * touch off the download's path, whose copies out of the slots then write
- * touched memory. GD_PREFAULT=0 turns it off. */
-void gd_host_prefault(void *p, size_t bytes);
+ * whole huge pages, on a thread of its own while the caller goes on (the
+ * kernels run): it takes the first touch off the download's path, whose
+ * copies out of the slots then write touched memory. The handle is for
+ * gd_host_prefault_wait, which must come before anything else writes the
+ * memory or frees it; NULL: nothing to wait for (too small, GD_PREFAULT=0,
+ * or done before the return where no thread could be made). */
+typedef struct gd_prefault gd_prefault;
+gd_prefault *gd_host_prefault(void *p, size_t bytes);
+void gd_host_prefault_wait(gd_prefault *f);
 
 /* Events without timing, for ordering one stream after another:
  * 0..GD_MAX_PANELS-1, which a gd_call hands out in order (gd_call::event).

@@ -39,7 +39,8 @@ static const struct {
                                             "bench's comparison; else the size decides)"},
     [GD_SET_SHARE] = {"GD_SHARE", "0: each device of a divided product uploads A whole (else "
                                   "each uploads a share and pulls the others' from their "
-                                  "devices)"},
+                                  "devices); twice: one array given as both operands goes "
+                                  "up as each (else once)"},
     [GD_SET_POISON] = {"GD_POISON", "set (to anything): outputs on the device are filled with "
                                     "0xCD bytes before the kernels run, so an element a kernel "
                                     "fails to write shows (tests)"},
