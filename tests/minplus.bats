@@ -99,6 +99,29 @@ blocks() { octave_ok "setenv('GD_BLOCKS', '3'); check_minplus('$1', '$2')" "case
     [[ "$output" == *"once exact"* ]]
 }
 
+@test "a tall product in blocks, its first block of columns in halves: exact, the bits of one block" {
+    require_gpu
+    # 4096 x 2048: two blocks of rows, the one block of columns cut in
+    # two (1024 each); one array with itself (cross) and two arrays
+    run octave_run "setenv('GD_POISON', '1');
+        for c = {'single', 'double'}
+          A = cast(randi([-3 30], 4096, 150), c{1}); B = cast(randi([-3 30], 150, 2048), c{1});
+          A(randperm(numel(A), 30)) = NaN; B(randperm(numel(B), 30)) = Inf;
+          E = gd_minplus(A, B, 'Variant', 'cpu'); R = gd_minplus(A, B, 'Variant', 'v5');
+          setenv('GD_BLOCKS', '1'); R1 = gd_minplus(A, B, 'Variant', 'v5'); unsetenv('GD_BLOCKS');
+          assert(isequaln(R, E), '%s: differs from the cpu', c{1});
+          assert(isequal(typecast(R(:), 'uint8'), typecast(R1(:), 'uint8')), '%s: blocks differ', c{1});
+        end
+        T = randn(4096, 300, 'single'); S = randn(300, 2048, 'single');
+        C = gd_sgemm(T, S, 'Variant', 'tuned');
+        setenv('GD_BLOCKS', '1'); C1 = gd_sgemm(T, S, 'Variant', 'tuned'); unsetenv('GD_BLOCKS');
+        assert(isequal(typecast(C(:), 'uint32'), typecast(C1(:), 'uint32')), 'sgemm: blocks differ');
+        disp('tall exact')"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"tall exact"* ]]
+}
+
 @test "v5 in blocks: a negative only in the last block of rows, found before its first use" {
     require_gpu
     # the blocks of the first rows run the integer min; those that use the

@@ -88,22 +88,53 @@ void launch_prep_b(const gd_product_op &op, gd_layout in, const T *B, int64_t ld
     }
 }
 
-// The blocks of C: bi x bj of at most wi x wj. Large products of a layout
-// whose blocks are products of their own get blocks of 2048 or more a side
-// (a launch still fills an H100) and at most 4 a side; GD_BLOCKS=q asks
-// for q a side (1 to 8, down to one tile), for tests and experiments.
+// The blocks of C: bi x bj. Large products of a layout whose blocks are
+// products of their own get blocks of 2048 or more a side (a launch still
+// fills an H100) and at most GD_MAX_SIDE a side; GD_BLOCKS=q asks for q a
+// side (1 to 8, down to one tile), for tests and experiments.
 // Blocks exist to overlap transfers with kernels: a product where nothing
 // moves (resident operands, resident result) is one block.
+//
+// A tall grid (twice the blocks of rows or more: a divided call's part of
+// a square product) starts its blocks of columns at half width. Stage 0
+// uploads B's first block of columns whole (k rows) and A's first block
+// of rows; the next stage's upload goes on while stage 0 computes. The
+// compute of a stage grows with the blocks' areas and its upload with
+// their sides, so a narrower first block of columns lets the kernels start
+// sooner (two H200s, min-plus 16384 from the host: about 2 ms of 150).
 struct gd_blocks {
     int bi, bj;
-    int64_t wi, wj;
+    /* block (i, j): rows [ri[i], ri[i + 1]), columns [cj[j], cj[j + 1]) */
+    int64_t ri[GD_MAX_SIDE + 1], cj[GD_MAX_SIDE + 1];
+    /* stage q's block of rows (of columns): its first and its size, the
+     * end and 0 past the last */
+    int64_t row0(int q) const { return q < bi ? ri[q] : ri[bi]; }
+    int64_t rows(int q) const { return q < bi ? ri[q + 1] - ri[q] : 0; }
+    int64_t col0(int q) const { return q < bj ? cj[q] : cj[bj]; }
+    int64_t cols(int q) const { return q < bj ? cj[q + 1] - cj[q] : 0; }
 };
+
+// the boundaries of count blocks of w (multiples of mult) over len, the
+// first block in two halves where halve
+static int block_bounds(int64_t len, int64_t w, int64_t mult, bool halve, int64_t *b)
+{
+    int nb = 0;
+    b[0] = 0;
+    const int64_t half = gd_round_up(w / 2, mult);
+    if (halve && half < w && half < len) b[++nb] = half;
+    for (int64_t e = w; b[nb] < len; e += w) b[++nb] = e < len ? e : len;
+    return nb;
+}
 
 gd_blocks block_grid(const gd_product_op &op, const gd_product_variant &v, gd_class cls,
                      int64_t m, int64_t k, int64_t n, bool nothing_moves, bool witness,
                      bool scratch)
 {
-    gd_blocks g = {1, 1, m, n};
+    gd_blocks g;
+    g.bi = g.bj = 1;
+    g.ri[0] = g.cj[0] = 0;
+    g.ri[1] = m;
+    g.cj[1] = n;
     /* the integer launchers keep their lanes in one workspace: one block */
     if (!op.panels || op.b_rows || k == 0 || (v.in != GD_PADDED_BT && v.in != GD_RAW) ||
         nothing_moves || witness || gd_class_is_int(cls) || v.one_block || scratch)
@@ -114,10 +145,10 @@ gd_blocks block_grid(const gd_product_op &op, const gd_product_variant &v, gd_cl
     qi = qi < 1 ? 1 : qi > GD_MAX_SIDE ? GD_MAX_SIDE : qi;
     qj = qj < 1 ? 1 : qj > GD_MAX_SIDE ? GD_MAX_SIDE : qj;
     const int64_t mi = v.in == GD_RAW ? 1 : v.row_mult, mj = v.in == GD_RAW ? 1 : v.col_mult;
-    g.wi = gd_round_up((m + qi - 1) / qi, mi);
-    g.wj = gd_round_up((n + qj - 1) / qj, mj);
-    g.bi = (int)((m + g.wi - 1) / g.wi);
-    g.bj = (int)((n + g.wj - 1) / g.wj);
+    const int64_t wi = gd_round_up((m + qi - 1) / qi, mi), wj = gd_round_up((n + qj - 1) / qj, mj);
+    const int64_t bi = (m + wi - 1) / wi, bj = (n + wj - 1) / wj;
+    g.bi = block_bounds(m, wi, mi, false, g.ri);
+    g.bj = block_bounds(n, wj, mj, bi >= 2 * bj, g.cj);
     return g;
 }
 
@@ -342,7 +373,7 @@ struct product_run {
                              const char **a_blk, int64_t *a_ld, const char **b_blk, int64_t *b_ld)
     {
         gd_status s;
-        const int64_t c0 = jb + (j0 < n ? j0 : n), c1 = jb + (j0 + nj < n ? j0 + nj : n);
+        const int64_t c0 = jb + j0, c1 = jb + j0 + nj;
         if (!upload_a(i0, m, c0, c1) || !upload_a(i0, i0 + mi, c1, jb + n)) return c.status();
         if (share && (s = gd_share_put(share, part, q, dA, gd_copy_stream()))) return s;
         for (int r = 0; r < nparts; ++r) {
@@ -504,11 +535,11 @@ struct product_run {
                 if ((i > j ? i : j) != q) continue;
                 gd_plan &b = blk[nb];
                 b = p;
-                const int64_t bi0 = i * g.wi, bj0 = j * g.wj;
+                const int64_t bi0 = g.ri[i], bj0 = g.cj[j];
                 b.i0 = bi0;
                 b.j0 = bj0;
-                b.m = m - bi0 < g.wi ? m - bi0 : g.wi;
-                b.n = n - bj0 < g.wj ? n - bj0 : g.wj;
+                b.m = g.ri[i + 1] - bi0;
+                b.n = g.cj[j + 1] - bj0;
                 if (g.bi * g.bj > 1) {
                     b.mp = raw ? b.m : gd_round_up(b.m, v.row_mult);
                     b.np = raw ? b.n : gd_round_up(b.n, v.col_mult);
@@ -649,10 +680,8 @@ gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
         /* stage q: A's block q and B's block q are made ready, then every
          * block of C they complete is computed */
         for (int q = 0; q < stages && c.go_on(pl, "stage", q, stages); ++q) {
-            const int64_t i0 = q * r.g.wi, j0 = q * r.g.wj;
-            const int64_t mi = q < r.g.bi ? (r.m - i0 < r.g.wi ? r.m - i0 : r.g.wi) : 0;
-            const int64_t nj = q < r.g.bj ? (r.n - j0 < r.g.wj ? r.n - j0 : r.g.wj) : 0;
-            if (c.check(r.operands(q, i0, mi, j0, nj))) c.check(r.compute(q, run));
+            if (c.check(r.operands(q, r.g.row0(q), r.g.rows(q), r.g.col0(q), r.g.cols(q))))
+                c.check(r.compute(q, run));
         }
         pl.end();
         if (c.ok()) c.check(r.result());
