@@ -121,7 +121,7 @@ static int block_bounds(int64_t len, int64_t w, int64_t mult, bool halve, int64_
     int nb = 0;
     b[0] = 0;
     const int64_t half = gd_round_up(w / 2, mult);
-    if (halve && half < w && half < len) b[++nb] = half;
+    if (halve && half >= mult && half < w && half < len) b[++nb] = half;
     for (int64_t e = w; b[nb] < len; e += w) b[++nb] = e < len ? e : len;
     return nb;
 }
@@ -259,10 +259,16 @@ struct product_run {
         jb = 0;
         if (!devA && !devB && !raw && !same && !op.b_rows && k == m && B.rows == k &&
             B.ld == A.ld && !gd_setting_is(GD_SET_SHARE, "twice")) {
+            /* B is this part's columns of A, and the parts' columns
+             * together are all of A's (B may also be some columns of A
+             * alone: Octave's A(:, 1:7) shares A's memory) */
             const ptrdiff_t off = (const char *)B.ptr - (const char *)A.ptr;
             const ptrdiff_t col = (ptrdiff_t)((size_t)A.ld * es);
-            cross = off >= 0 && off % col == 0 && off / col + n <= k;
-            jb = cross ? off / col : 0;
+            int64_t j0, j1;
+            part_columns(p.args.whole_n, part, nparts, &j0, &j1);
+            cross = p.args.whole_n == k && off >= 0 && off % col == 0 && off / col == j0 &&
+                    j1 - j0 == n;
+            jb = cross ? j0 : 0;
         }
         /* B's rows run along its first dimension: n x k given by rows,
          * else k x n */
@@ -667,10 +673,10 @@ gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
     gd_matrix A, B;
     if (!c.check(here.take2(&A0, &B0, &A, &B))) return finish();
     product_run r(c, op, v, cls, A, B, out, t);
-    r.plan(args);
     r.share = share;
     r.part = part;
     r.nparts = nparts;
+    r.plan(args);
     gd_pipeline pl(c, r.st, r.st2);
     r.pl = &pl;
     const int stages = r.g.bi > r.g.bj ? r.g.bi : r.g.bj;
