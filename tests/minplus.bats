@@ -102,10 +102,10 @@ blocks() { octave_ok "setenv('GD_BLOCKS', '3'); check_minplus('$1', '$2')" "case
     [[ "$output" == *"once exact"* ]]
 }
 
-@test "a tall product in blocks, its first block of columns in halves: exact, the bits of one block" {
+@test "a tall product in blocks (two of rows, one of columns): exact, the bits of one block" {
     require_gpu
-    # 4096 x 2048: two blocks of rows, the one block of columns cut in
-    # two (1024 each); one array with itself (cross) and two arrays
+    # 4096 x 2048 from the sizes alone (no GD_BLOCKS): min-plus in single
+    # and double, sgemm tuned
     run octave_run "setenv('GD_POISON', '1');
         for c = {'single', 'double'}
           A = cast(randi([-3 30], 4096, 150), c{1}); B = cast(randi([-3 30], 150, 2048), c{1});

@@ -94,14 +94,6 @@ void launch_prep_b(const gd_product_op &op, gd_layout in, const T *B, int64_t ld
 // side (1 to 8, down to one tile), for tests and experiments.
 // Blocks exist to overlap transfers with kernels: a product where nothing
 // moves (resident operands, resident result) is one block.
-//
-// A tall grid (twice the blocks of rows or more: a divided call's part of
-// a square product) starts its blocks of columns at half width. Stage 0
-// uploads B's first block of columns whole (k rows) and A's first block
-// of rows; the next stage's upload goes on while stage 0 computes. The
-// compute of a stage grows with the blocks' areas and its upload with
-// their sides, so a narrower first block of columns lets the kernels start
-// sooner (two H200s, min-plus 16384 from the host: about 2 ms of 150).
 struct gd_blocks {
     int bi, bj;
     /* block (i, j): rows [ri[i], ri[i + 1]), columns [cj[j], cj[j + 1]) */
@@ -114,14 +106,11 @@ struct gd_blocks {
     int64_t cols(int q) const { return q < bj ? cj[q + 1] - cj[q] : 0; }
 };
 
-// the boundaries of count blocks of w (multiples of mult) over len, the
-// first block in two halves where halve
-static int block_bounds(int64_t len, int64_t w, int64_t mult, bool halve, int64_t *b)
+// the boundaries of blocks of w over len; their count
+static int block_bounds(int64_t len, int64_t w, int64_t *b)
 {
     int nb = 0;
     b[0] = 0;
-    const int64_t half = gd_round_up(w / 2, mult);
-    if (halve && half >= mult && half < w && half < len) b[++nb] = half;
     for (int64_t e = w; b[nb] < len; e += w) b[++nb] = e < len ? e : len;
     return nb;
 }
@@ -145,10 +134,8 @@ gd_blocks block_grid(const gd_product_op &op, const gd_product_variant &v, gd_cl
     qi = qi < 1 ? 1 : qi > GD_MAX_SIDE ? GD_MAX_SIDE : qi;
     qj = qj < 1 ? 1 : qj > GD_MAX_SIDE ? GD_MAX_SIDE : qj;
     const int64_t mi = v.in == GD_RAW ? 1 : v.row_mult, mj = v.in == GD_RAW ? 1 : v.col_mult;
-    const int64_t wi = gd_round_up((m + qi - 1) / qi, mi), wj = gd_round_up((n + qj - 1) / qj, mj);
-    const int64_t bi = (m + wi - 1) / wi, bj = (n + wj - 1) / wj;
-    g.bi = block_bounds(m, wi, mi, false, g.ri);
-    g.bj = block_bounds(n, wj, mj, bi >= 2 * bj, g.cj);
+    g.bi = block_bounds(m, gd_round_up((m + qi - 1) / qi, mi), g.ri);
+    g.bj = block_bounds(n, gd_round_up((n + qj - 1) / qj, mj), g.cj);
     return g;
 }
 
