@@ -270,7 +270,7 @@ struct product_run {
          * the layout does not transpose it) */
         a_direct = !raw && g.bi == 1 && m == p.mp && k == p.kp && (!devA || A.ld == m);
         b_direct = !raw && g.bj == 1 && k == p.kp && n == p.np &&
-                   (lay == GD_PADDED || op.b_rows) && (!devB || B.ld == b_tight || cross);
+                   (lay == GD_PADDED || op.b_rows) && (!devB || B.ld == b_tight);
         dA = dB = dAp = dBq = dC = dR = dK = dKR = NULL;
         nb = 0;
     }
