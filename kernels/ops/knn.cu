@@ -978,10 +978,7 @@ gd_status run_gpu(const gd_matrix &X0, const gd_matrix &Y0, gd_distance metric, 
     }
     /* a part that does not search by gemm from the host leaves X's share
      * at once: the others upload what it would have */
-    if (sh && (why || !g.up_x || !c.ok())) {
-        gd_share_end(sh->x, sh->part, false);
-        sh->ended = true;
-    }
+    if (sh && (why || !g.up_x || !c.ok())) sh->leave(false);
     if (gemm && !why) {
         if (run_gemm(c, g, t, sh)) return c.finish();
         why = metric.metric == GD_COSINE ? "a row of X with NaN, Inf, or a zero or extreme norm"
@@ -1023,7 +1020,8 @@ struct knn_split {
     int32_t *pi;
     int64_t mult;
     gd_share *share; /* gemm, queries split, X from the host: X's upload
-                        shared (or NULL) */
+                        shared (or NULL), in pieces */
+    int pieces;
 };
 
 gd_status knn_part(void *c, int i, int nparts, gd_timing *t)
@@ -1048,14 +1046,14 @@ gd_status knn_part(void *c, int i, int nparts, gd_timing *t)
         D.ptr = (char *)x.D.ptr + (size_t)(lo * x.K) * es;
         I.ptr = (char *)x.I.ptr + (size_t)(lo * x.K) * gd_class_bytes(x.icls);
     }
-    gd_knn_share sh = {x.share, i, nparts, false};
+    gd_knn_share sh = {x.share, i, nparts, x.pieces, false};
     gd_status s = GD_OK;
     if (Y.rows > 0 || x.points)
         s = x.cls == GD_SINGLE ? run_gpu<float>(X, Y, x.metric, x.K, x.largest, D, I, icls, t,
                                                 x.gemm, x.share ? &sh : NULL)
                                : run_gpu<double>(X, Y, x.metric, x.K, x.largest, D, I, icls, t,
                                                  x.gemm, x.share ? &sh : NULL);
-    if (x.share && !sh.ended) gd_share_end(x.share, i, false);
+    if (x.share) sh.leave(false);
     return s;
 }
 
@@ -1108,10 +1106,10 @@ gd_status split_knn(knn_split &x, int nd, const int *idx, gd_timing *t)
         /* X from the host to every device: each uploads a share of it and
          * pulls the rest from the others (the host's copies, which two
          * devices' uploads of all of X contended for, halve) */
-        if (x.gemm && x.X->where == GD_HOST)
-            x.share = gd_share_make(
-                nd, idx,
-                gd_knn_gemm_pieces((size_t)(x.X->rows * x.X->cols) * gd_class_bytes(x.cls)));
+        if (x.gemm && x.X->where == GD_HOST) {
+            x.pieces = gd_knn_gemm_pieces((size_t)(x.X->rows * x.X->cols) * gd_class_bytes(x.cls));
+            x.share = gd_share_make(nd, idx, x.pieces);
+        }
         s = gd_run_parts(nd, idx, knn_part, &x, t);
         gd_share_free(x.share);
         x.share = NULL;

@@ -809,7 +809,8 @@ int64_t gd_knn_gemm(gd_call &c, const gd_knn_gemm_args &a, unsigned char *fell, 
         // piece 5.55 ms host to host, two 5.21, four 4.94)
         // (shared: the pieces the share was made for, on every part)
         gd_knn_share *sh = a.share;
-        const int pieces = sh || (batch == mq && (size_t)(mx * d) * es >= ((size_t)16 << 20))
+        const int pieces = sh ? sh->pieces
+                           : batch == mq && (size_t)(mx * d) * es >= ((size_t)16 << 20)
                                ? gd_knn_gemm_pieces((size_t)(mx * d) * es)
                                : gd_knn_pieces(1);
         gd_pipeline pl(c, st, gd_stream2(), gd_stream_hi());
@@ -866,10 +867,7 @@ int64_t gd_knn_gemm(gd_call &c, const gd_knn_gemm_args &a, unsigned char *fell, 
             pl.unit_done("the certified neighbours' product");
         }
         pl.end();
-        if (sh) { /* (waits for the other parts' pulls of this one's X) */
-            gd_share_end(sh->x, sh->part, c.ok() && put == pieces);
-            sh->ended = true;
-        }
+        if (sh) sh->leave(c.ok() && put == pieces); /* (waits for the others' pulls) */
         q_first = batch;
     } else {
         c.begin(GD_PHASE_PREP, st);

@@ -19,13 +19,20 @@ int gd_knn_gemm_pieces(size_t xbytes);
 
 /* X shared by the parts of a divided search (queries split, X from the
  * host): each part uploads its share of every piece of X's rows and pulls
- * the others' from their devices (gd_share, runtime.h), in
- * gd_knn_gemm_pieces pieces. ended: the search has called gd_share_end
- * (else the caller must, with ok false). */
+ * the others' from their devices (gd_share, runtime.h), in the pieces the
+ * share was made for. A part leaves it once, on every path: at once where
+ * its search does not take the gemm form from the host (the others then
+ * upload its rows themselves), else after its last piece. */
 struct gd_knn_share {
     gd_share *x;
-    int part, n;
+    int part, n, pieces;
     bool ended;
+    /* (ok: every piece's share was put) */
+    void leave(bool ok)
+    {
+        if (!ended) gd_share_end(x, part, ok);
+        ended = true;
+    }
 };
 
 struct gd_knn_gemm_args {
