@@ -150,10 +150,15 @@ gd_status split_pdist(const pdist_variant &v, const gd_matrix &X, gd_distance di
     const int64_t n = X.rows, P = tri_start(n - 1, n);
     x.bound[0] = 0;
     for (int i = 1; i < nd; ++i) {
-        /* the first 128-column step at which part i's share begins */
+        /* the 128-column step at which part i's share begins */
         const double want = (double)P * i / nd;
         int64_t j = x.bound[i - 1];
         while (j + BIG < n - 1 && (double)tri_start(j + BIG, n) <= want) j += BIG;
+        /* the step nearest the even share, not the one below it: at
+         * 65536 x 128 on two devices the second part had 0.5% more pairs
+         * than the first, and it starts later (X copied to it) */
+        if (j + BIG < n - 1 && (double)tri_start(j + BIG, n) - want < want - (double)tri_start(j, n))
+            j += BIG;
         x.bound[i] = j;
     }
     x.bound[nd] = n - 1;
