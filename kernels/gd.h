@@ -544,6 +544,7 @@ typedef enum {
     GD_SET_SPLIT,
     GD_SET_SPLIT_SUM,
     GD_SET_BY_TILE,
+    GD_SET_CHAIN,
     GD_SET_KNN_PIECES,
     GD_SET_SHARE,
     GD_SET_POISON,

@@ -36,6 +36,17 @@ trees() { octave_ok "check_apsp_trees('$1', '$2')" "trees ok"; }
     octave_ok "N = numel(gd_info().devices); check_apsp_trees('fw', 'single', 20, false, [128 * N - 60, 128 * N + 77], 'Devices', 1:N)" "trees ok"
 }
 
+# chain_jump's form for n > 40960 (a column past shared memory), forced
+# at sizes a test can afford
+@test "P's chains followed in global memory (GD_CHAIN=global): exact, never circles" {
+    require_gpu
+    export GD_CHAIN=global
+    octave_ok "W = rand(300, 'single'); [D, P, info] = gd_apsp(W, 'Variant', 'fw'); disp(info.kernel)" "chains in global memory"
+    check fw single "[63 65 300 1000]"
+    check fw double "[65 300]"
+    trees fw single
+}
+
 @test "real-valued weights: lengths to rounding, routes consistent" {
     require_gpu
     octave_ok "for v = {'fw', 'squaring'}

@@ -746,6 +746,9 @@ struct apsp_run {
      * the last (chain_pass); else P comes from the final lengths
      * (last_edge_pass) */
     bool track, chain;
+    /* chain_pass followed the chains in global memory (n > 40960, or
+     * GD_CHAIN=global): said in the kernel's name */
+    bool chain_global;
     /* the call's allocations: its gd_call's (one device), or the device's
      * own (fw_devices) */
     gd_allocs *al;
@@ -1167,13 +1170,14 @@ struct apsp_run {
             (const T *)D, (const T *)Dt, (int *)P, np, (int)n, flags);
         const size_t sh = (size_t)n * sizeof(int);
         const unsigned cols = (unsigned)(n < 65535 ? n : 65535);
-        if (sh <= 160 * 1024) {
+        if (sh <= 160 * 1024 && !gd_setting_is(GD_SET_CHAIN, "global")) {
             /* (the most any n asks: set once a device) */
             if ((s = gd_cuda(gd_dynamic_smem<chain_jump<true>>(160 * 1024),
                              "the chain's shared memory")))
                 return s;
             chain_jump<true><<<cols, 512, sh, st>>>((int *)P, np, (int)n, flags);
         } else {
+            chain_global = true;
             chain_jump<false><<<cols, 512, 0, st>>>((int *)P, np, (int)n, flags);
         }
         int f = 0;
@@ -1294,7 +1298,10 @@ struct apsp_run {
                      *kind ? ", " : "", kind);
         else
             snprintf(head, sizeof head, "%s", kind);
-        snprintf(buf, len, "%s%s%s", head, *head && *more ? ", " : "", more);
+        const int at = snprintf(buf, len, "%s%s%s", head, *head && *more ? ", " : "", more);
+        if (chain_global && at >= 0 && (size_t)at < len)
+            snprintf(buf + at, len - (size_t)at, "%s", at ? ", chains in global memory"
+                                                          : "chains in global memory");
     }
 
     /* D in W's class, tight, at dst (ld ldo): its rows [row0, row0 +

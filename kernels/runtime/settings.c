@@ -34,6 +34,9 @@ static const struct {
                                       "tile free of negative operands whatever the product's "
                                       "size; 0: only where the whole product is (else the size "
                                       "decides), for experiments and tests"},
+    [GD_SET_CHAIN] = {"GD_CHAIN", "global: gd_apsp follows the predecessors' chains in global "
+                                  "memory whatever n (its form where a column is past shared "
+                                  "memory, n > 40960), for tests"},
     [GD_SET_KNN_PIECES] = {"GD_KNN_PIECES", "q (1 to 8): nearest neighbours upload X in q "
                                             "pieces (1: one, no overlap of the upload, the "
                                             "bench's comparison; else the size decides)"},
