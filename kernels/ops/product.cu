@@ -343,14 +343,25 @@ struct product_run {
         return c.status();
     }
 
-    /* rows [r0, r1) and columns [c0, c1) of the host's A into their place
-     * in dA (leading dimension m) */
-    bool upload_a(int64_t r0, int64_t r1, int64_t c0, int64_t c1)
+    /* rows [r0, r1) and columns [c0, c1) of the host's A to dst (leading
+     * dimension ld) */
+    bool upload_a_to(const char *dst, int64_t ld, int64_t r0, int64_t r1, int64_t c0, int64_t c1)
     {
         if (r1 <= r0 || c1 <= c0) return true;
-        return pl->upload((char *)dA + (size_t)(r0 + c0 * m) * es, (size_t)m * es,
+        return pl->upload((void *)dst, (size_t)ld * es,
                           (const char *)A.ptr + (size_t)(r0 + c0 * A.ld) * es, (size_t)A.ld * es,
                           (size_t)(r1 - r0) * es, (size_t)(c1 - c0), "copy of A to the GPU");
+    }
+    /* ... into their place in the whole A at dA (leading dimension m) */
+    bool upload_a(int64_t r0, int64_t r1, int64_t c0, int64_t c1)
+    {
+        return upload_a_to((const char *)dA + (size_t)(r0 + c0 * m) * es, m, r0, r1, c0, c1);
+    }
+    /* ... columns [c0, c1) of the block of rows i0 .. i0+mi-1 into their
+     * place in the tight block at blk (leading dimension mi) */
+    bool upload_block(const char *blk, int64_t i0, int64_t mi, int64_t c0, int64_t c1)
+    {
+        return upload_a_to(blk + (size_t)(c0 * mi) * es, mi, i0, i0 + mi, c0, c1);
     }
 
     /* Stage q of one array given as both operands (cross): every part
@@ -410,19 +421,13 @@ struct product_run {
                 a_blk = (const char *)dA + (size_t)(i0 * k) * es;
                 int64_t k0, k1;
                 gd_part_range(k, 1, part, nparts, &k0, &k1);
-                const char *mine = a_blk + (size_t)(k0 * mi) * es;
-                if (k1 > k0 && !pl->upload((void *)mine, (size_t)mi * es,
-                                           (const char *)A.ptr + (size_t)(i0 + k0 * A.ld) * es,
-                                           (size_t)A.ld * es, (size_t)mi * es, (size_t)(k1 - k0),
-                                           "copy of A to the GPU"))
-                    return c.status();
-                if ((s = gd_share_put(share, part, q, mine, gd_copy_stream()))) return s;
+                if (!upload_block(a_blk, i0, mi, k0, k1)) return c.status();
+                if ((s = gd_share_put(share, part, q, a_blk + (size_t)(k0 * mi) * es,
+                                      gd_copy_stream())))
+                    return s;
             } else if (!devA) {
                 a_blk = (const char *)dA + (size_t)(i0 * k) * es;
-                if (!pl->upload((void *)a_blk, (size_t)mi * es, (const char *)A.ptr + (size_t)i0 * es,
-                                (size_t)A.ld * es, (size_t)mi * es, (size_t)k,
-                                "copy of A to the GPU"))
-                    return c.status();
+                if (!upload_block(a_blk, i0, mi, 0, k)) return c.status();
             } else if (copyA) {
                 a_blk = (const char *)dA + (size_t)(i0 * k) * es;
                 if ((s = gd_copy_d2d((void *)a_blk, (size_t)mi * es,
@@ -473,11 +478,7 @@ struct product_run {
                                       &absent)))
                     return s;
                 /* (r dropped out: its columns from the host) */
-                if (absent && !pl->upload(theirs, (size_t)mi * es,
-                                          (const char *)A.ptr + (size_t)(i0 + k0 * A.ld) * es,
-                                          (size_t)A.ld * es, (size_t)mi * es, (size_t)(k1 - k0),
-                                          "copy of A to the GPU"))
-                    return c.status();
+                if (absent && !upload_block(a_blk, i0, mi, k0, k1)) return c.status();
             }
         c.begin(GD_PHASE_PREP, st);
         if (k > 0 && !raw) {
