@@ -7,6 +7,9 @@
 #   make bench      bench/bench.m: tables on stdout and bench/results/,
 #                   then the README's performance section (make readme) and
 #                   the charts (make charts: bench/results/*.png, gnuplot)
+#   make sanitize   tests/sanitize.m (every GPU kernel) under
+#                   compute-sanitizer's memcheck, racecheck, synccheck and
+#                   initcheck; fails on any report (needs a GPU)
 #   make deps       find Octave, mkoctfile, bats, the statistics package;
 #                   install what is missing with apt-get when root
 #   make dist       gd-<version>.tar.gz, the Octave package (pkg install)
@@ -31,7 +34,7 @@ DIST    := gd-$(VERSION)
 
 OCTAVE_RUN := $(OCTAVE) -q --no-gui --no-init-file --no-history
 
-.PHONY: all test demo bench bench-devices readme charts deps dist clean fp64mix
+.PHONY: all test demo bench bench-devices readme charts deps dist clean fp64mix sanitize
 all: $(GATEWAYS) build/gdbench
 
 # the C benchmark: one operation/variant/size, no Octave
@@ -89,6 +92,19 @@ bench: all $(if $(filter yes,$(GD_CUDA)),build/fp64_mix)
 	GLIBC_TUNABLES=glibc.malloc.hugetlb=1 $(OCTAVE_RUN) --eval "addpath('$(CURDIR)/octave'); source('bench/bench_fresh.m')"
 	GLIBC_TUNABLES=glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=17179869184 $(OCTAVE_RUN) --eval "addpath('$(CURDIR)/octave'); source('bench/bench_fresh.m')"
 	$(MAKE) readme charts
+
+# every GPU kernel under compute-sanitizer's four tools, none may report
+SANITIZER ?= $(or $(shell command -v compute-sanitizer 2>/dev/null),$(wildcard $(dir $(NVCC))compute-sanitizer))
+sanitize: all
+	@test -n "$(SANITIZER)" || { echo "make sanitize: compute-sanitizer not found (it ships with the CUDA toolkit)"; exit 1; }
+	@set -e; for t in memcheck racecheck synccheck initcheck; do \
+	  echo "== compute-sanitizer --tool $$t"; \
+	  $(SANITIZER) --tool $$t --error-exitcode 97 --print-limit 20 \
+	    $(OCTAVE_RUN) --eval "source('tests/sanitize.m')" > build/sanitize-$$t.log 2>&1 \
+	    || { tail -40 build/sanitize-$$t.log; echo "make sanitize: $$t reported (build/sanitize-$$t.log)"; exit 1; }; \
+	  grep -E "ERROR SUMMARY|RACECHECK SUMMARY" build/sanitize-$$t.log || true; \
+	  grep -q "every kernel ran" build/sanitize-$$t.log || { tail -20 build/sanitize-$$t.log; exit 1; }; \
+	done; echo "make sanitize: memcheck, racecheck, synccheck and initcheck report nothing"
 
 # every device of the host against one (a host with two GPUs or more)
 bench-devices: all

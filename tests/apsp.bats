@@ -36,7 +36,7 @@ trees() { octave_ok "check_apsp_trees('$1', '$2')" "trees ok"; }
     octave_ok "N = numel(gd_info().devices); check_apsp_trees('fw', 'single', 20, false, [128 * N - 60, 128 * N + 77], 'Devices', 1:N)" "trees ok"
 }
 
-# chain_jump's form for n > 40960 (a column past shared memory), forced
+# chain_jump's form for n > 20480 (a column past shared memory), forced
 # at sizes a test can afford
 @test "P's chains followed in global memory (GD_CHAIN=global): exact, never circles" {
     require_gpu

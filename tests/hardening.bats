@@ -36,6 +36,22 @@ load helpers
     [[ "$output" == *alive* ]]
 }
 
+# a stack no machine can map: libgomp would end the process at its first
+# team ("Thread creation failed"); gd sizes the team to the threads that
+# can be created (one here, with gd:threads, where the system refuses the
+# mapping; all where it overcommits)
+@test "OMP_STACKSIZE larger than the machine (4000G): the threads that can be created, no exit" {
+    OMP_STACKSIZE=4000G run octave_run "lastwarn(''); warning('off', 'gd:nogpu');
+        A = rand(40); R = gd_minplus(A, 'Variant', 'cpu'); [msg, id] = lastwarn();
+        assert(isempty(id) || (strcmp(id, 'gd:threads') && ! isempty(strfind(msg, 'OMP_STACKSIZE=4000G'))));
+        assert(isequal(R, min(permute(A, [1 3 2]) + permute(A, [3 2 1]), [], 3)));
+        D = gd_pdist(rand(400, 9), 'Variant', 'cpu'); C = gd_sgemm(A, A, 'Variant', 'cpu');
+        printf('threads %d, %s\n', gd_info().cpu_threads, id); disp('alive')"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *alive* ]]
+}
+
 # libgomp ends the process when it cannot create a thread: the team is
 # capped at the processors and at what the address space leaves room for
 # (the GPU hidden in both runs: a CUDA driver that initialises maps gigabytes

@@ -16,6 +16,7 @@
 #include "tiles/knnkey.h"
 #include "tiles/norm2.h"
 
+#include <pthread.h>
 #include <stdio.h>
 
 #include <ctype.h>
@@ -81,11 +82,51 @@ static double space_left(void)
     return (double)r.rlim_cur - used;
 }
 
+/* How many of want threads with a stack of OMP_STACKSIZE (st bytes)
+ * can exist at once, beside this one: each created (and left waiting)
+ * until one fails, then all let go. libgomp creates its team's threads
+ * with that stack and ends the process where one fails ("libgomp: Thread
+ * creation failed"): OMP_STACKSIZE=100G passes every check above on a
+ * machine without ulimit -v, and no mapping of 100 GiB is granted. */
+static void *probe_wait(void *arg)
+{
+    pthread_mutex_t *m = (pthread_mutex_t *)arg;
+    pthread_mutex_lock(m);
+    pthread_mutex_unlock(m);
+    return NULL;
+}
+
+static int threads_creatable(int want, double st)
+{
+    if (want <= 1 || st <= 0) return want;
+    pthread_attr_t a;
+    if (pthread_attr_init(&a) != 0) return 1;
+    if (st > 9e18 || pthread_attr_setstacksize(&a, (size_t)st) != 0) {
+        pthread_attr_destroy(&a);
+        return 1;
+    }
+    pthread_t *t = (pthread_t *)malloc(sizeof(pthread_t) * (size_t)want);
+    if (!t) {
+        pthread_attr_destroy(&a);
+        return 1;
+    }
+    pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+    pthread_mutex_lock(&m);
+    int made = 0;
+    while (made < want - 1 && pthread_create(&t[made], &a, probe_wait, &m) == 0) ++made;
+    pthread_mutex_unlock(&m);
+    for (int k = 0; k < made; ++k) pthread_join(t[k], NULL);
+    free(t);
+    pthread_attr_destroy(&a);
+    return made + 1;
+}
+
 /* The team: OpenMP's count (OMP_NUM_THREADS), at most the processors, at
- * most what the address space leaves room for (a thread libgomp cannot
- * create ends the process: "libgomp: Thread creation failed"), one where
- * the stack asked for is too small. A count cut to one says why
- * (gd_cpu_note: the gateways warn gd:threads). */
+ * most what the address space leaves room for and what can be created
+ * with OMP_STACKSIZE's stack (a thread libgomp cannot create ends the
+ * process: "libgomp: Thread creation failed"), one where the stack asked
+ * for is too small. A count cut says why (gd_cpu_note: the gateways warn
+ * gd:threads). */
 int gd_cpu_threads(void)
 {
     if (!g_threads) {
@@ -114,6 +155,21 @@ int gd_cpu_threads(void)
                              "the address-space limit (ulimit -v) leaves %.0f MiB, too little "
                              "for a team of threads: gd's CPU work runs on one thread",
                              left / 1048576.0);
+            }
+        }
+        if (g_threads > 1 && st > 0) {
+            const int made = threads_creatable(g_threads, st);
+            if (made < g_threads) {
+                if (made == 1)
+                    snprintf(g_thread_note, sizeof g_thread_note,
+                             "no thread with a stack of OMP_STACKSIZE=%s can be created: gd's "
+                             "CPU work runs on one thread", gd_setting_text(GD_SET_OMP_STACKSIZE));
+                else
+                    snprintf(g_thread_note, sizeof g_thread_note,
+                             "only %d threads with a stack of OMP_STACKSIZE=%s can be created: "
+                             "gd's CPU work runs on %d of the %d asked for", made,
+                             gd_setting_text(GD_SET_OMP_STACKSIZE), made, g_threads);
+                g_threads = made;
             }
         }
     }

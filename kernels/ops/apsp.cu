@@ -287,20 +287,24 @@ struct last_edge_kmajor {
 
 // Row i0 + r of P (rows of ld ld) for each r < rows, one block a row:
 // whether following P from every j with P(i,j) != 0 reaches i. Pointer
-// jumping on the row (anc, n ints: shared memory, or the block's part of
-// scratch): anc(j) = anc(anc(j)) until nothing changes or a chain of n
-// would have reached its end, the reachable bit (31) kept. A row that
-// fails goes into bad[1 + ...], bad[0] counting. (A template: nvcc's
-// stubs lose a plain kernel of an anonymous namespace.)
+// jumping on the row in two buffers of n ints (shared memory, or the
+// block's 2n ints of scratch): each round reads one and writes the other,
+// anc'(j) = anc(anc(j)), until nothing changes or a chain of n would have
+// reached its end, the reachable bit (31) kept. No thread reads what
+// another writes in the same round (compute-sanitizer's racecheck finds
+// no hazard). A row that fails goes into bad[1 + ...], bad[0] counting.
+// (A template: nvcc's stubs lose a plain kernel of an anonymous
+// namespace.)
 template <int U>
 __global__ void tree_check(const int *__restrict__ P, int64_t ld, int n, int64_t i0,
                            int64_t rows, int *scratch, int *bad)
 {
     extern __shared__ int sh[];
-    int *anc = scratch ? scratch + (int64_t)n * blockIdx.x : sh;
+    int *const buf = scratch ? scratch + 2 * (int64_t)n * blockIdx.x : sh;
     const int R = 0x80000000, V = 0x7fffffff;
     for (int64_t r = blockIdx.x; r < rows; r += gridDim.x) {
         const int i = (int)(i0 + r);
+        int *anc = buf, *nxt = buf + n;
         for (int j = threadIdx.x; j < n; j += blockDim.x) {
             const int p = P[r + ld * j];
             anc[j] = j == i || p <= 0 || p > n ? j : (p - 1) | R;
@@ -312,11 +316,12 @@ __global__ void tree_check(const int *__restrict__ P, int64_t ld, int n, int64_t
             int moved = 0;
             for (int j = threadIdx.x; j < n; j += blockDim.x) {
                 const int a = anc[j], b = anc[a & V] & V;
-                if (b != (a & V)) {
-                    anc[j] = b | (a & R);
-                    moved = 1;
-                }
+                nxt[j] = b | (a & R);
+                moved |= b != (a & V);
             }
+            int *t = anc;
+            anc = nxt;
+            nxt = t;
             if (!__syncthreads_or(moved)) break;
         }
         int wrong = 0;
@@ -503,44 +508,49 @@ __global__ void chain_search(const T *__restrict__ D, const T *__restrict__ Dt,
 }
 
 // P(i,j) = ~k (the path through k) becomes P(k,j) by pointer jumping down
-// column j (one block a column, the column in shared memory where SH,
-// else in place) until every entry is a vertex or none (>= 0). Following
-// them never comes back (a circle would be a closed walk of weight 0, and
-// the caller has ruled out cycles of weight 0), so a chain of at most n
-// ends within ceil(log2 n) + 1 jumps; one still going after that sets
-// flags[0] (rounding: the caller then takes the last edges).
+// column j (one block a column) until every entry is a vertex or none (>=
+// 0), in two buffers of n ints: shared memory where SH; else the column in
+// P and the block's n ints of scratch, taken in turn. Each pass reads one
+// buffer and writes the other (no thread reads what another writes in the
+// same pass), and the column ends in P. Following them never comes back
+// (a circle would be a closed walk of weight 0, and the caller has ruled
+// out cycles of weight 0), so a chain of at most n ends within
+// ceil(log2 n) + 1 jumps; one still going after that sets flags[0]
+// (rounding: the caller then takes the last edges).
 template <bool SH>
-__global__ void chain_jump(int *__restrict__ P, int64_t ld, int n, int *flags)
+__global__ void chain_jump(int *__restrict__ P, int64_t ld, int n, int *scratch, int *flags)
 {
     extern __shared__ int sh[];
     int most = 1;
     while ((1ll << most) < n) ++most;
     for (int64_t j = blockIdx.x; j < n; j += gridDim.x) {
-        volatile int *col = SH ? sh : P + ld * j;
+        int *const pc = P + ld * j;
+        int *a = SH ? sh : pc, *b = SH ? sh + n : scratch + (int64_t)n * blockIdx.x;
         if (SH) {
-            for (int i = threadIdx.x; i < n; i += blockDim.x) sh[i] = P[i + ld * j];
+            for (int i = threadIdx.x; i < n; i += blockDim.x) a[i] = pc[i];
             __syncthreads();
         }
         for (int pass = 0;; ++pass) {
             int more = 0;
             for (int i = threadIdx.x; i < n; i += blockDim.x) {
-                const int q = col[i];
-                if (q < 0) {
-                    const int t = col[~q];
-                    col[i] = t;
-                    more |= t < 0;
-                }
+                const int q = a[i];
+                const int t = q < 0 ? a[~q] : q;
+                b[i] = t;
+                more |= t < 0;
             }
+            int *t = a;
+            a = b;
+            b = t;
             if (!__syncthreads_or(more)) break;
             if (pass > most) {
                 if (threadIdx.x == 0) atomicOr(flags, 1);
                 break;
             }
         }
-        if (SH) {
-            for (int i = threadIdx.x; i < n; i += blockDim.x) P[i + ld * j] = sh[i];
-            __syncthreads();
+        if (a != pc) {
+            for (int i = threadIdx.x; i < n; i += blockDim.x) pc[i] = a[i];
         }
+        __syncthreads();
     }
 }
 
@@ -746,7 +756,7 @@ struct apsp_run {
      * the last (chain_pass); else P comes from the final lengths
      * (last_edge_pass) */
     bool track, chain;
-    /* chain_pass followed the chains in global memory (n > 40960, or
+    /* chain_pass followed the chains in global memory (n > 20480, or
      * GD_CHAIN=global): said in the kernel's name */
     bool chain_global;
     /* the call's allocations: its gd_call's (one device), or the device's
@@ -1168,17 +1178,22 @@ struct apsp_run {
         const int64_t gy = (n + 7) / 8 < 65535 ? (n + 7) / 8 : 65535;
         chain_search<T><<<dim3((unsigned)((n + 31) / 32), (unsigned)gy), dim3(32, 8), 0, st>>>(
             (const T *)D, (const T *)Dt, (int *)P, np, (int)n, flags);
-        const size_t sh = (size_t)n * sizeof(int);
-        const unsigned cols = (unsigned)(n < 65535 ? n : 65535);
+        const size_t sh = 2 * (size_t)n * sizeof(int);
         if (sh <= 160 * 1024 && !gd_setting_is(GD_SET_CHAIN, "global")) {
             /* (the most any n asks: set once a device) */
             if ((s = gd_cuda(gd_dynamic_smem<chain_jump<true>>(160 * 1024),
                              "the chain's shared memory")))
                 return s;
-            chain_jump<true><<<cols, 512, sh, st>>>((int *)P, np, (int)n, flags);
+            const unsigned cols = (unsigned)(n < 65535 ? n : 65535);
+            chain_jump<true><<<cols, 512, sh, st>>>((int *)P, np, (int)n, NULL, flags);
         } else {
+            /* the second buffer of each block's column in global memory */
             chain_global = true;
-            chain_jump<false><<<cols, 512, 0, st>>>((int *)P, np, (int)n, flags);
+            const int64_t cols = n < 4 * (int64_t)gd_sm_count() ? n : 4 * (int64_t)gd_sm_count();
+            int *scratch = NULL;
+            if ((s = alloc((void **)&scratch, n, cols, GD_INT32, "the chain's second buffer")))
+                return s;
+            chain_jump<false><<<(unsigned)cols, 512, 0, st>>>((int *)P, np, (int)n, scratch, flags);
         }
         int f = 0;
         if ((s = read_back(&f, flags, sizeof f, st, "the predecessors' chain"))) return s;
@@ -1198,12 +1213,13 @@ struct apsp_run {
         int *bad = NULL, *scratch = NULL;
         const int threads = 512;
         const int64_t ld = ld_d(), at = row0 - d0;
-        const size_t sh = (size_t)n * sizeof(int);
-        /* the row in shared memory where it fits, else in the blocks' scratch */
+        const size_t sh = 2 * (size_t)n * sizeof(int);
+        /* the row's two buffers in shared memory where they fit, else in
+         * the blocks' scratch */
         const bool in_shared = sh <= 160 * 1024;
         const int64_t grid = rows < 4 * (int64_t)gd_sm_count() ? rows : 4 * (int64_t)gd_sm_count();
         if ((s = alloc((void **)&bad, rows + 1, 1, GD_INT32, "the rows P circles in")) ||
-            (!in_shared && (s = alloc((void **)&scratch, n, grid, GD_INT32, "P's rows' check"))))
+            (!in_shared && (s = alloc((void **)&scratch, 2 * n, grid, GD_INT32, "P's rows' check"))))
             return s;
         if (in_shared && (s = gd_cuda(cudaFuncSetAttribute(tree_check<0>,
                                                           cudaFuncAttributeMaxDynamicSharedMemorySize,

@@ -1,0 +1,86 @@
+## sanitize.m - every GPU kernel of gd at least once, on small inputs, for
+## `make sanitize` (compute-sanitizer's memcheck, racecheck, synccheck and
+## initcheck each run this script; any report fails the target). Each
+## result is checked against the host's, so that a kernel the tools watch
+## also did its work.
+1;
+function ok (c, what)
+  if (! c)
+    error ("sanitize: %s differs from the host's", what);
+  endif
+endfunction
+addpath (fullfile (fileparts (mfilename ("fullpath")), "..", "octave"));
+if (! gd_info ().available && isempty (getenv ("GD_SANITIZE_ANYWHERE")))
+  error ("sanitize: no CUDA GPU: %s", gd_info ().reason);
+endif
+
+## min-plus: every variant, single and double, with the witness; integers
+for c = {"single", "double"}
+  A = cast (rand (150, 70) * 100, c{1}); B = cast (rand (70, 130) * 100, c{1});
+  [E, F] = gd_minplus (A, B, "Variant", "cpu");
+  for v = {"v0", "v1", "v2", "v3", "v4", "v5"}
+    [R, K] = gd_minplus (A, B, "Variant", v{1});
+    ok (isequal (R, E) && isequal (K, F), ["minplus " v{1} " " c{1}]);
+  endfor
+  ok (isequal (gd_minplus (-A, B), gd_minplus (-A, B, "Variant", "cpu")), "minplus signed");
+endfor
+for c = {"int8", "uint16", "int32", "int64"}
+  A = cast (randi (50, 90, 40), c{1}); B = cast (randi (50, 40, 70), c{1});
+  ok (isequal (gd_minplus (A, B), gd_minplus (A, B, "Variant", "cpu")), ["minplus " c{1}]);
+endfor
+
+## sgemm: a kernel of each rung, the tuned kernel, cuBLAS
+A = single (randi (5, 130, 70)); B = single (randi (5, 70, 90));
+for v = {"k1-32", "k2-64", "k3-32-i2", "k4-128-j4-k4", "k5", "tuned", "cublas"}
+  ok (isequal (gd_sgemm (A, B, "Variant", v{1}), A * B), ["sgemm " v{1}]);
+endfor
+
+## distances: every pdist variant and metric family, pdist2, the neighbours
+X = randi (9, 200, 7); Y = randi (9, 60, 7);
+for c = {"single", "double"}
+  Xc = cast (X, c{1}); Yc = cast (Y, c{1});
+  for v = {"naive", "tiled", "tuned"}
+    ok (isequal (gd_pdist (Xc, "squaredeuclidean", "Variant", v{1}), ...
+                 gd_pdist (Xc, "squaredeuclidean", "Variant", "cpu")), ["pdist " v{1}]);
+  endfor
+  for m = {"cityblock", "chebychev", "cosine", "hamming", "jaccard", "correlation", "seuclidean"}
+    D = gd_pdist (Xc, m{1});
+    ok (isequal (size (D), [1 200*199/2]), ["pdist " m{1}]);
+  endfor
+  for v = {"naive", "tuned"}
+    ok (isequal (gd_pdist2 (Xc, Yc, "cityblock", "Variant", v{1}), ...
+                 gd_pdist2 (Xc, Yc, "cityblock", "Variant", "cpu")), ["pdist2 " v{1}]);
+  endfor
+  [D, I] = gd_pdist2 (Xc, Yc, "squaredeuclidean", "Smallest", 5, "Variant", "fused");
+  [E, J] = gd_pdist2 (Xc, Yc, "squaredeuclidean", "Smallest", 5, "Variant", "cpu");
+  ok (isequal (D, E) && isequal (I, J), ["knn fused " c{1}]);
+endfor
+P = randn (3000, 32, "single"); Q = randn (200, 32, "single");
+[D, I] = gd_pdist2 (P, Q, "Smallest", 8, "Variant", "gemm");
+[E, J] = gd_pdist2 (P, Q, "Smallest", 8, "Variant", "fused");
+ok (isequal (D, E) && isequal (I, J), "knn gemm");
+
+## shortest paths: fw (its chains, the trees' check and repair), squaring,
+## a cycle of weight 0 (P tracked with the edge counts)
+for c = {"single", "double"}
+  W = cast (randi (20, 300), c{1}); W(rand (300) < 0.7) = Inf;
+  [E, Q] = gd_apsp (W, "Variant", "cpu");
+  for v = {"fw", "squaring"}
+    [D, P] = gd_apsp (W, "Variant", v{1});
+    ok (isequal (D, E), ["apsp " v{1} " " c{1}]);
+  endfor
+endfor
+W = single ([0 1 Inf; -1+2^-30 0 Inf; Inf 2^30 0]);
+[D, P] = gd_apsp (W, "Variant", "fw");
+W = single (randi (9, 140)); W(rand (140) < 0.8) = Inf; W(2, 3) = 0; W(3, 2) = 0;
+[D, P] = gd_apsp (W, "Variant", "fw");
+ok (isequal (D, gd_apsp (W, "Variant", "cpu")), "apsp zero cycle");
+D = gd_apsp (int16 (randi (9, 130)), "Variant", "fw");
+
+## gdArrays: upload, indexing, transpose, a resident chain, gather
+G = gdArray (single (rand (70, 50)));
+H = G(3:40, [1 5 9]).';
+ok (isequal (gather (H), gather (G)(3:40, [1 5 9]).'), "gdArray indexing");
+S = gd_squareform (gd_pdist (G));
+ok (isequal (gather (S), gd_squareform (gd_pdist (gather (G)))), "resident chain");
+printf ("sanitize: every kernel ran and agreed with the host\n");
