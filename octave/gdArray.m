@@ -57,11 +57,28 @@ classdef gdArray < handle
 ## the end of a function). @code{gd_info} reports how many gdArrays are
 ## alive and the bytes they hold.
 ##
-## Methods: @code{gather}, @code{device}, @code{size}, @code{rows}, @code{columns},
-## @code{numel}, @code{ndims}, @code{isempty}, @code{classUnderlying},
+## Methods: @code{gather}, @code{device}, @code{size}, @code{rows},
+## @code{columns}, @code{numel}, @code{ndims}, @code{length},
+## @code{isempty}, @code{isscalar}, @code{isvector}, @code{isrow},
+## @code{iscolumn}, @code{ismatrix}, @code{issquare},
+## @code{classUnderlying}, @code{underlyingType}, @code{isfloat},
+## @code{isinteger}, @code{isnumeric}, @code{isreal}, @code{existsOnGPU},
 ## @code{transpose} and @code{ctranspose} (@code{G.'} and @code{G'}, on
-## the GPU), @code{isa (G, "gdArray")}. Octave's arithmetic and indexing
-## do not apply: gather first.
+## the GPU), and @code{()} indexing by Octave's rules (@code{G(i, j)},
+## @code{G(mask)}, @code{G(:)}, @code{end}: a gdArray on @var{G}'s device,
+## gathered there). @code{logical}, @code{any}, @code{all},
+## @code{isequal} and @code{isequaln} give the answer the matrix gives
+## (from its gathered values). Octave's arithmetic, comparisons,
+## reductions, conversions and indexed assignment do not take a gdArray
+## yet: they raise @qcode{"gd:gather"}, which says to gather first
+## (@code{[@var{G}, @var{H}]} says "gdArray/horzcat method failed": Octave's
+## concatenation puts its own message over the method's).
+##
+## A gdArray in a condition (@code{if @var{G}}, @code{while @var{G}},
+## @code{@var{G} && @var{x}}) is always false: Octave evaluates a
+## classdef object there without calling any of its methods, so no
+## error can be raised. Write @code{if (all (@var{G}(:)))} or
+## @code{if (gather (@var{G}))}.
 ##
 ## Without a GPU a gdArray holds its data in host memory and every
 ## operation on it runs on the CPU, warning once with id
@@ -70,7 +87,9 @@ classdef gdArray < handle
 ## Octave 7 cannot save classdef objects and calls no @code{saveobj} for
 ## them: @code{save -v7} stores a struct of the handle's fields (not the
 ## matrix) and the other formats fail. Gather a gdArray before
-## @code{save}. Only gd makes a gdArray of an id, once: its properties
+## @code{save}. Assigning a property (@code{G.id = 7}) fails with
+## Octave's message about a structure array: Octave asks @code{numel}
+## before the assignment and refuses a count other than 1. Only gd makes a gdArray of an id, once: its properties
 ## are set by gd alone. A gdArray whose data is gone (deleted with
 ## @code{delete}, or the gd gateway unloaded) raises @qcode{"gd:stale"}
 ## when used.
@@ -80,9 +99,9 @@ classdef gdArray < handle
   properties
     ## (no comment between classdef and here: Octave 7 would show it as
     ## the class's help instead of the texinfo above.) Set by the
-    ## constructor alone, once: each set method below refuses a property
-    ## that holds its value already (a second object on the same id would
-    ## free its memory when it goes). Not SetAccess = private: once Octave
+    ## constructor alone, once: subsasgn below refuses a property that
+    ## holds its value already (a second object on the same id would free
+    ## its memory when it goes). Not SetAccess = private: once Octave
     ## 7 has called this constructor through a function handle (@gdArray),
     ## later constructor calls set properties as if from outside the class
     ## (and, with numel overloaded, through numel: hence sz is set last and
@@ -122,25 +141,6 @@ classdef gdArray < handle
       G.id = __gd__ ("upload", A, dev{:});
       G.cls = class (A);
       G.sz = size (A);
-    endfunction
-
-    function G = set.id (G, v)
-      if (G.id != -1)
-        error ("gd:input", "gdArray: its id is set by gd alone");
-      endif
-      G.id = v;
-    endfunction
-    function G = set.cls (G, v)
-      if (! isempty (G.cls))
-        error ("gd:input", "gdArray: its class is set by gd alone");
-      endif
-      G.cls = v;
-    endfunction
-    function G = set.sz (G, v)
-      if (numel (G.sz) != 3)
-        error ("gd:input", "gdArray: its size is set by gd alone");
-      endif
-      G.sz = v;
     endfunction
 
     function delete (G)
@@ -297,6 +297,323 @@ classdef gdArray < handle
       R = __gd__ ("transpose", G);
     endfunction
 
+    ## the answers a matrix gives, from the gathered values (logical
+    ## context, comparisons of whole arrays, shape queries)
+    function tf = logical (G)
+      tf = logical (gather (G));
+    endfunction
+    function tf = any (G, varargin)
+      tf = any (gather (G), varargin{:});
+    endfunction
+    function tf = all (G, varargin)
+      tf = all (gather (G), varargin{:});
+    endfunction
+    function tf = isequal (varargin)
+      [varargin{:}] = gather (varargin{:});
+      tf = isequal (varargin{:});
+    endfunction
+    function tf = isequaln (varargin)
+      [varargin{:}] = gather (varargin{:});
+      tf = isequaln (varargin{:});
+    endfunction
+    function tf = isscalar (G)
+      tf = all (G.sz(1:2) == 1);
+    endfunction
+    function tf = isvector (G)
+      tf = any (G.sz(1:2) == 1) && prod (G.sz(1:2)) >= 1;
+    endfunction
+    function tf = isrow (G)
+      tf = G.sz(1) == 1;
+    endfunction
+    function tf = iscolumn (G)
+      tf = G.sz(2) == 1;
+    endfunction
+    function tf = ismatrix (G)
+      tf = true;
+    endfunction
+    function tf = issquare (G)
+      tf = G.sz(1) == G.sz(2);
+    endfunction
+
+    ## assignment: G(i, j) = x needs Octave's arithmetic on the device (not
+    ## yet). G.name = x: the constructor's own (which come here once Octave
+    ## 7 has called it through a function handle), each property once,
+    ## while it holds its default; any other is refused (a second object
+    ## on the same id would free its memory when it goes)
+    function G = subsasgn (G, s, x)
+      if (strcmp (s(1).type, "."))
+        name = s(1).subs;
+        unset = (strcmp (name, "id") && isequal (G.id, -1)) ...
+                || (strcmp (name, "cls") && isempty (G.cls)) ...
+                || (strcmp (name, "sz") && numel (G.sz) == 3);
+        if (! unset || numel (s) > 1)
+          error ("gd:input", "gdArray: its properties are set by gd alone ('%s' cannot be assigned)", name);
+        endif
+        G = builtin ("subsasgn", G, s, x);
+        return;
+      endif
+      __gd_refuse__ ("indexed assignment (G(...) = x)");
+    endfunction
+
+    ## Octave's operators and functions that do not take a gdArray yet:
+    ## an error with id "gd:gather" that says to gather first (Octave's own
+    ## would say "method not defined" or "wrong type argument 'object'")
+    function varargout = plus (varargin)
+      __gd_refuse__ ("'+' (plus)");
+    endfunction
+    function varargout = minus (varargin)
+      __gd_refuse__ ("'-' (minus)");
+    endfunction
+    function varargout = times (varargin)
+      __gd_refuse__ ("'.*' (times)");
+    endfunction
+    function varargout = rdivide (varargin)
+      __gd_refuse__ ("'./' (rdivide)");
+    endfunction
+    function varargout = ldivide (varargin)
+      __gd_refuse__ ("'.\\' (ldivide)");
+    endfunction
+    function varargout = mtimes (varargin)
+      __gd_refuse__ ("'*' (mtimes)");
+    endfunction
+    function varargout = mrdivide (varargin)
+      __gd_refuse__ ("'/' (mrdivide)");
+    endfunction
+    function varargout = mldivide (varargin)
+      __gd_refuse__ ("'\\' (mldivide)");
+    endfunction
+    function varargout = power (varargin)
+      __gd_refuse__ ("'.^' (power)");
+    endfunction
+    function varargout = mpower (varargin)
+      __gd_refuse__ ("'^' (mpower)");
+    endfunction
+    function varargout = uminus (varargin)
+      __gd_refuse__ ("unary '-' (uminus)");
+    endfunction
+    function varargout = uplus (varargin)
+      __gd_refuse__ ("unary '+' (uplus)");
+    endfunction
+    function varargout = lt (varargin)
+      __gd_refuse__ ("'<' (lt)");
+    endfunction
+    function varargout = le (varargin)
+      __gd_refuse__ ("'<=' (le)");
+    endfunction
+    function varargout = gt (varargin)
+      __gd_refuse__ ("'>' (gt)");
+    endfunction
+    function varargout = ge (varargin)
+      __gd_refuse__ ("'>=' (ge)");
+    endfunction
+    function varargout = eq (varargin)
+      __gd_refuse__ ("'==' (eq)");
+    endfunction
+    function varargout = ne (varargin)
+      __gd_refuse__ ("'!=' (ne)");
+    endfunction
+    function varargout = and (varargin)
+      __gd_refuse__ ("'&' (and)");
+    endfunction
+    function varargout = or (varargin)
+      __gd_refuse__ ("'|' (or)");
+    endfunction
+    function varargout = not (varargin)
+      __gd_refuse__ ("'!' (not)");
+    endfunction
+    function varargout = colon (varargin)
+      __gd_refuse__ ("':' (colon)");
+    endfunction
+    function varargout = horzcat (varargin)
+      __gd_refuse__ ("[G, H] (horzcat)");
+    endfunction
+    function varargout = vertcat (varargin)
+      __gd_refuse__ ("[G; H] (vertcat)");
+    endfunction
+    function varargout = cat (varargin)
+      __gd_refuse__ ("cat");
+    endfunction
+    function varargout = sum (varargin)
+      __gd_refuse__ ("sum");
+    endfunction
+    function varargout = prod (varargin)
+      __gd_refuse__ ("prod");
+    endfunction
+    function varargout = cumsum (varargin)
+      __gd_refuse__ ("cumsum");
+    endfunction
+    function varargout = cumprod (varargin)
+      __gd_refuse__ ("cumprod");
+    endfunction
+    function varargout = max (varargin)
+      __gd_refuse__ ("max");
+    endfunction
+    function varargout = min (varargin)
+      __gd_refuse__ ("min");
+    endfunction
+    function varargout = mean (varargin)
+      __gd_refuse__ ("mean");
+    endfunction
+    function varargout = median (varargin)
+      __gd_refuse__ ("median");
+    endfunction
+    function varargout = mode (varargin)
+      __gd_refuse__ ("mode");
+    endfunction
+    function varargout = abs (varargin)
+      __gd_refuse__ ("abs");
+    endfunction
+    function varargout = sqrt (varargin)
+      __gd_refuse__ ("sqrt");
+    endfunction
+    function varargout = exp (varargin)
+      __gd_refuse__ ("exp");
+    endfunction
+    function varargout = log (varargin)
+      __gd_refuse__ ("log");
+    endfunction
+    function varargout = log2 (varargin)
+      __gd_refuse__ ("log2");
+    endfunction
+    function varargout = log10 (varargin)
+      __gd_refuse__ ("log10");
+    endfunction
+    function varargout = log1p (varargin)
+      __gd_refuse__ ("log1p");
+    endfunction
+    function varargout = expm1 (varargin)
+      __gd_refuse__ ("expm1");
+    endfunction
+    function varargout = sin (varargin)
+      __gd_refuse__ ("sin");
+    endfunction
+    function varargout = cos (varargin)
+      __gd_refuse__ ("cos");
+    endfunction
+    function varargout = tan (varargin)
+      __gd_refuse__ ("tan");
+    endfunction
+    function varargout = tanh (varargin)
+      __gd_refuse__ ("tanh");
+    endfunction
+    function varargout = floor (varargin)
+      __gd_refuse__ ("floor");
+    endfunction
+    function varargout = ceil (varargin)
+      __gd_refuse__ ("ceil");
+    endfunction
+    function varargout = round (varargin)
+      __gd_refuse__ ("round");
+    endfunction
+    function varargout = fix (varargin)
+      __gd_refuse__ ("fix");
+    endfunction
+    function varargout = sign (varargin)
+      __gd_refuse__ ("sign");
+    endfunction
+    function varargout = mod (varargin)
+      __gd_refuse__ ("mod");
+    endfunction
+    function varargout = rem (varargin)
+      __gd_refuse__ ("rem");
+    endfunction
+    function varargout = isnan (varargin)
+      __gd_refuse__ ("isnan");
+    endfunction
+    function varargout = isinf (varargin)
+      __gd_refuse__ ("isinf");
+    endfunction
+    function varargout = isfinite (varargin)
+      __gd_refuse__ ("isfinite");
+    endfunction
+    function varargout = double (varargin)
+      __gd_refuse__ ("double");
+    endfunction
+    function varargout = single (varargin)
+      __gd_refuse__ ("single");
+    endfunction
+    function varargout = int8 (varargin)
+      __gd_refuse__ ("int8");
+    endfunction
+    function varargout = int16 (varargin)
+      __gd_refuse__ ("int16");
+    endfunction
+    function varargout = int32 (varargin)
+      __gd_refuse__ ("int32");
+    endfunction
+    function varargout = int64 (varargin)
+      __gd_refuse__ ("int64");
+    endfunction
+    function varargout = uint8 (varargin)
+      __gd_refuse__ ("uint8");
+    endfunction
+    function varargout = uint16 (varargin)
+      __gd_refuse__ ("uint16");
+    endfunction
+    function varargout = uint32 (varargin)
+      __gd_refuse__ ("uint32");
+    endfunction
+    function varargout = uint64 (varargin)
+      __gd_refuse__ ("uint64");
+    endfunction
+    function varargout = char (varargin)
+      __gd_refuse__ ("char");
+    endfunction
+    function varargout = reshape (varargin)
+      __gd_refuse__ ("reshape");
+    endfunction
+    function varargout = repmat (varargin)
+      __gd_refuse__ ("repmat");
+    endfunction
+    function varargout = diag (varargin)
+      __gd_refuse__ ("diag");
+    endfunction
+    function varargout = triu (varargin)
+      __gd_refuse__ ("triu");
+    endfunction
+    function varargout = tril (varargin)
+      __gd_refuse__ ("tril");
+    endfunction
+    function varargout = sort (varargin)
+      __gd_refuse__ ("sort");
+    endfunction
+    function varargout = find (varargin)
+      __gd_refuse__ ("find");
+    endfunction
+    function varargout = nnz (varargin)
+      __gd_refuse__ ("nnz");
+    endfunction
+    function varargout = norm (varargin)
+      __gd_refuse__ ("norm");
+    endfunction
+    function varargout = full (varargin)
+      __gd_refuse__ ("full");
+    endfunction
+    function varargout = sparse (varargin)
+      __gd_refuse__ ("sparse");
+    endfunction
+    function varargout = permute (varargin)
+      __gd_refuse__ ("permute");
+    endfunction
+    function varargout = squeeze (varargin)
+      __gd_refuse__ ("squeeze");
+    endfunction
+    function varargout = circshift (varargin)
+      __gd_refuse__ ("circshift");
+    endfunction
+    function varargout = fliplr (varargin)
+      __gd_refuse__ ("fliplr");
+    endfunction
+    function varargout = flipud (varargin)
+      __gd_refuse__ ("flipud");
+    endfunction
+    function varargout = kron (varargin)
+      __gd_refuse__ ("kron");
+    endfunction
+    function varargout = dot (varargin)
+      __gd_refuse__ ("dot");
+    endfunction
+
     function s = disp (G)
       if (nargout > 0)
         s = [__gd__("describe", G), "\n"];
@@ -316,6 +633,8 @@ endclassdef
 %!test
 %! G = gdArray (A);
 %! assert (isa (G, "gdArray"));
+%! ## (Octave's [G, G] replaces the method's error with its own)
+%! fail ("[G, G]", "horzcat method failed");
 %! assert (gather (G), A);
 %! assert (size (G), [37 23]);
 %! assert (size (G, 1), 37);
@@ -492,7 +811,35 @@ endclassdef
 %! endfor
 %!error <out of bound> G = gdArray (magic (3)); G(4, 1)
 %!error <\{\} indexing is not defined> G = gdArray (magic (3)); G{1}
-%!error <cannot convert> G = gdArray (magic (3)); G(1, 1) = 0;
+%!error <indexed assignment .* gather it first> G = gdArray (magic (3)); G(1, 1) = 0;
+%!test
+%! ## the answers a matrix gives; the operators that need Octave's
+%! ## arithmetic refused with gd:gather
+%! warning ("off", "gd:nogpu", "local");
+%! A = magic (3);
+%! G = gdArray (A);
+%! assert (any (G), any (A));
+%! assert (all (gdArray (double (A > 4))), all (A > 4));
+%! assert (any (gdArray (zeros (2))), [false false]);
+%! assert (all (G, 2), all (A, 2));
+%! assert (isequal (G, A) && isequal (A, G) && isequal (G, G, A));
+%! assert (! isequal (G, A + 1));
+%! assert (isequaln (gdArray ([NaN 1]), [NaN 1]));
+%! assert (logical (gdArray ([0 2])), [false true]);
+%! assert ([isscalar(G) isscalar(gdArray(1)) isvector(G(1, :)) isrow(G(1, :)) iscolumn(G(:, 1)) ismatrix(G) issquare(G)], [false true true true true true true]);
+%! ops = {@() G + 1, @() 1 - G, @() G .* G, @() -G, @() G > 0, @() ! G, @() horzcat (G, G), ...
+%!        @() sum (G), @() max (G), @() double (G), @() reshape (G, 1, 9), @() single (G), ...
+%!        @() exp (G), @() G * G, @() G / 2, @() G == G, @() isnan (G)};
+%! for k = 1:numel (ops)
+%!   try
+%!     ops{k} ();
+%!     error ("test:case", "operation %d: no error", k);
+%!   catch err
+%!     assert (err.identifier, "gd:gather");
+%!     assert (! isempty (strfind (err.message, "gather it first")));
+%!   end_try_catch
+%! endfor
+%! assert (gather (G), A);
 %!error <at most two subscripts> G = gdArray (magic (3)); G(1, 1, 2)
 
 %!demo
