@@ -60,9 +60,9 @@ load helpers
         end
         expect_error('gd:input', 'expected one matrix', @gdArray, 0, G.id, [1e9 1e9], 'double');
         expect_error('gd:input', 'expected one matrix', @gdArray, rand(3, 4), 'Variant', 'auto', 1);
-        expect_error('gd:input', 'its id is set by gd alone', @subsasgn, g, struct('type', '.', 'subs', 'id'), G.id);
-        expect_error('gd:input', 'its size is set by gd alone', @subsasgn, g, struct('type', '.', 'subs', 'sz'), 'auto');
-        expect_error('gd:input', 'its class is set by gd alone', @subsasgn, g, struct('type', '.', 'subs', 'cls'), 'single');
+        expect_error('gd:input', 'set by gd alone .\x27id\x27 cannot be assigned', @subsasgn, g, struct('type', '.', 'subs', 'id'), G.id);
+        expect_error('gd:input', 'set by gd alone .\x27sz\x27 cannot be assigned', @subsasgn, g, struct('type', '.', 'subs', 'sz'), 'auto');
+        expect_error('gd:input', 'set by gd alone .\x27cls\x27 cannot be assigned', @subsasgn, g, struct('type', '.', 'subs', 'cls'), 'single');
         assert(isequal(size(g), [1 1]) && gather(g) == 7 && strcmp(classUnderlying(g), 'double'));
         clear R g
         assert(isequal(gather(G), A));
