@@ -183,8 +183,9 @@ void gd_mex_options(const char *fn, int nrhs, const mxArray *prhs[],
         if (!strcmp(name, "distributed")) {
             const mxArray *v = prhs[i + 1];
             if (!((mxIsLogical(v) || (mxIsNumeric(v) && !mxIsComplex(v))) &&
-                  mxGetNumberOfElements(v) == 1 && !mxIsSparse(v)))
-                gd_mex_error(fn, "gd:input", "'Distributed' must be true or false");
+                  mxGetNumberOfElements(v) == 1 && !mxIsSparse(v)) ||
+                !(mxGetScalar(v) == 0 || mxGetScalar(v) == 1))
+                gd_mex_error(fn, "gd:input", "'Distributed' must be true or false (or 1 or 0)");
             g_distributed = mxGetScalar(v) != 0;
             continue;
         }

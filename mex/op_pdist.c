@@ -22,7 +22,8 @@ static int option_name(const mxArray *a)
 {
     return gd_mex_is_string(a, "variant") || gd_mex_is_string(a, "smallest") ||
            gd_mex_is_string(a, "largest") || gd_mex_is_string(a, "indexclass") ||
-           gd_mex_is_string(a, "p") || gd_mex_is_string(a, "devices");
+           gd_mex_is_string(a, "p") || gd_mex_is_string(a, "devices") ||
+           gd_mex_is_string(a, "distributed");
 }
 
 /* K of 'Smallest'/'Largest': a positive whole number */

@@ -724,6 +724,11 @@ endclassdef
 %! R = gd_minplus (gdArray (single (A(1:20, 1:20))), "Distributed", true);
 %! assert (gather (R), gd_minplus (single (A(1:20, 1:20))));
 %!error <'Distributed' must be true or false> gd_minplus (gdArray (1), "Distributed", "x")
+%!error <'Distributed' must be true or false> gd_minplus (1, "Distributed", NaN)
+%!error <'Distributed' must be true or false> gd_sgemm (1, 1, "Distributed", 2.5)
+%!error <'Distributed' must be true or false> gd_apsp (0, "Distributed", -3)
+%!error <'Distributed' must be true or false> gd_minplus (1, "Distributed", 2^40)
+%!error <'Distributed' must be true or false> gd_minplus (1, "Distributed", -Inf)
 %!error <'Device' must be one whole device index> gdArray (1, "Device", 0)
 %!error <'Device' must be one whole device index> gdArray (1, "Device", [1 2])
 %!error <expected one matrix> gdArray (1, 2)

@@ -98,6 +98,7 @@ function [Idx, D, info, varargout] = gd_knnsearch (X, Y, varargin)
   variant = "auto";
   iclass = "double";
   P = []; Scale = []; Cov = [];
+  set = struct ("p", false, "scale", false, "cov", false);
   devices = {};
   for a = 1:2:numel (varargin)
     name = varargin{a};
@@ -112,12 +113,16 @@ function [Idx, D, info, varargout] = gd_knnsearch (X, Y, varargin)
         metric = value;
       case "p"
         P = value;
+        set.p = true;
       case "scale"
         Scale = value;
+        set.scale = true;
       case "cov"
         Cov = value;
+        set.cov = true;
       case "sortindices"
-        if (! (isscalar (value) && (islogical (value) || isnumeric (value))))
+        if (! (isscalar (value) && (islogical (value) || (isnumeric (value) && isreal (value)))
+               && (value == 0 || value == 1)))
           error ("gd:input", "gd_knnsearch: 'SortIndices' must be true or false");
         endif
       case "indexclass"
@@ -137,9 +142,15 @@ function [Idx, D, info, varargout] = gd_knnsearch (X, Y, varargin)
                         "handle cannot run on the GPU)"]);
   endif
   margs = {metric};
-  given = {"P", P, "minkowski"; "Scale", Scale, "seuclidean"; "Cov", Cov, "mahalanobis"};
+  given = {"P", P, "minkowski", set.p; "Scale", Scale, "seuclidean", set.scale;
+           "Cov", Cov, "mahalanobis", set.cov};
   for g = 1:rows (given)
-    if (! isempty (given{g,2}))
+    if (given{g,4} && (isempty (given{g,2}) || ! isnumeric (given{g,2})))
+      error ("gd:input", "gd_knnsearch: '%s' must be a real numeric %s, not %s", given{g,1}, ...
+             {"scalar", "vector of scales", "matrix"}{g}, ...
+             ifelse_text (isempty (given{g,2}), "empty", class (given{g,2})));
+    endif
+    if (given{g,4})
       if (! strcmpi (metric, given{g,3}))
         error ("gd:input", "gd_knnsearch: '%s' goes with the '%s' distance, not '%s'", ...
                given{g,1}, given{g,3}, metric);
@@ -162,6 +173,15 @@ function [Idx, D, info, varargout] = gd_knnsearch (X, Y, varargin)
   end_try_catch
   Idx = Idx.';
   D = D.';
+endfunction
+
+
+function t = ifelse_text (c, a, b)
+  if (c)
+    t = a;
+  else
+    t = b;
+  endif
 endfunction
 
 %!test
@@ -197,6 +217,11 @@ endfunction
 %!error <unknown option 'Radius'> gd_knnsearch (1, 1, "Radius", 2)
 %!error <positive whole number> gd_knnsearch (1, 1, "K", 0)
 %!error <'P' goes with the 'minkowski' distance> gd_knnsearch (1, 1, "P", 3)
+%!error <'SortIndices' must be true or false> gd_knnsearch (1, 1, "SortIndices", NaN)
+%!error <'Scale' must be a real numeric vector of scales, not empty> gd_knnsearch (1, 1, "Distance", "seuclidean", "Scale", [])
+%!error <'Cov' must be a real numeric matrix, not empty> gd_knnsearch (1, 1, "Distance", "mahalanobis", "Cov", "")
+%!error <'Cov' must be a real numeric matrix, not char> gd_knnsearch (1, 1, "Distance", "mahalanobis", "Cov", "ab")
+%!error <'P' must be a real numeric scalar, not empty> gd_knnsearch (1, 1, "Distance", "minkowski", "P", [])
 %!error <'Distance' must be a metric's name> gd_knnsearch (1, 1, "Distance", @(a, b) 1)
 %!test
 %! warning ("off", "gd:nogpu", "local");

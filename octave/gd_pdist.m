@@ -178,6 +178,15 @@ endfunction
 %!error <needs at least 2 columns> gd_pdist (X(:,1), "correlation")
 %!error <the others run on 'tuned' and 'cpu'> gd_pdist (X, "cosine", "Variant", "naive")
 %!error <unknown metric 'taxi'> gd_pdist (X, "taxi", 3)
+%!test
+%! ## every option where a name may stand, 'Distributed' and 'Devices' too
+%! warning ("off", "gd:nogpu", "local");
+%! X = rand (20, 3);
+%! E = gd_pdist (X);
+%! assert (gd_pdist (X, "Distributed", false), E);
+%! assert (gather (gd_pdist (X, "Distributed", true)), E);
+%! assert (gd_pdist (X, "Devices", 1, "Variant", "auto"), E);
+%! assert (gd_pdist (X, "euclidean", "Distributed", false), E);
 %!error <function-handle metric> gd_pdist (X, @(x, y) sum (abs (x - y), 2))
 %!error <metric must be a character row without NUL> gd_pdist (X, ["euclidean" char(0)])
 %!error <value of 'Variant' must be> gd_pdist (X, "Variant", ["cpu" char(0) "x"])

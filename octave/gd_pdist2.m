@@ -157,6 +157,14 @@ endfunction
 %!error <positive real scalar> gd_pdist2 (X, Y, "minkowski", -1)
 %!error <symmetric positive definite> gd_pdist2 (X, Y, "mahalanobis", zeros (3))
 %!error <unknown metric 'taxi'> gd_pdist2 (X, Y, "taxi")
+%!test
+%! warning ("off", "gd:nogpu", "local");
+%! X = rand (20, 3); Y = rand (7, 3);
+%! E = gd_pdist2 (X, Y);
+%! assert (gd_pdist2 (X, Y, "Distributed", false), E);
+%! assert (gather (gd_pdist2 (X, Y, "Distributed", true)), E);
+%! assert (gd_pdist2 (X, Y, "Devices", 1), E);
+%! assert (gd_pdist2 (X, Y, "cityblock", "Distributed", false), gd_pdist2 (X, Y, "cityblock"));
 %!assert (gd_pdist2 (X > 0, Y > 0, "hamming"), gd_pdist2 (double (X > 0), double (Y > 0), "hamming"))
 
 %!demo

@@ -26,7 +26,7 @@
 ## @end deftypefn
 
 function [args, X, Y] = __gd_prepare__ (fn, X, Y, args)
-  options = {"variant", "smallest", "largest", "indexclass", "p", "devices"};
+  options = {"variant", "smallest", "largest", "indexclass", "p", "devices", "distributed"};
   if (isempty (args) || ! ischar (args{1}) || rows (args{1}) > 1
       || any (strcmpi (args{1}, options)))
     no_p (fn, args);
