@@ -19,8 +19,11 @@ for c = {"single", "double"}
   A = cast (rand (150, 70) * 100, c{1}); B = cast (rand (70, 130) * 100, c{1});
   [E, F] = gd_minplus (A, B, "Variant", "cpu");
   for v = {"v0", "v1", "v2", "v3", "v4", "v5"}
+    ok (isequal (gd_minplus (A, B, "Variant", v{1}), E), ["minplus " v{1} " " c{1}]);
+  endfor
+  for v = {"v0", "v1", "v5"}
     [R, K] = gd_minplus (A, B, "Variant", v{1});
-    ok (isequal (R, E) && isequal (K, F), ["minplus " v{1} " " c{1}]);
+    ok (isequal (R, E) && isequal (K, F), ["minplus witness " v{1} " " c{1}]);
   endfor
   ok (isequal (gd_minplus (-A, B), gd_minplus (-A, B, "Variant", "cpu")), "minplus signed");
 endfor
@@ -48,8 +51,12 @@ for c = {"single", "double"}
     ok (isequal (size (D), [1 200*199/2]), ["pdist " m{1}]);
   endfor
   for v = {"naive", "tuned"}
-    ok (isequal (gd_pdist2 (Xc, Yc, "cityblock", "Variant", v{1}), ...
-                 gd_pdist2 (Xc, Yc, "cityblock", "Variant", "cpu")), ["pdist2 " v{1}]);
+    ok (isequal (gd_pdist2 (Xc, Yc, "squaredeuclidean", "Variant", v{1}), ...
+                 gd_pdist2 (Xc, Yc, "squaredeuclidean", "Variant", "cpu")), ["pdist2 " v{1}]);
+  endfor
+  for m = {"cityblock", "cosine", "hamming"}
+    D = gd_pdist2 (Xc, Yc, m{1}, "Variant", "tuned");
+    ok (isequal (size (D), [200 60]), ["pdist2 " m{1}]);
   endfor
   [D, I] = gd_pdist2 (Xc, Yc, "squaredeuclidean", "Smallest", 5, "Variant", "fused");
   [E, J] = gd_pdist2 (Xc, Yc, "squaredeuclidean", "Smallest", 5, "Variant", "cpu");

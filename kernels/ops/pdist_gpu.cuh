@@ -394,6 +394,9 @@ template <class T> struct pdist_gpu {
         return metric == GD_COSINE || metric == GD_HAMMING || metric == GD_JACCARD;
     }
 
+    /* the rows of the norms and NaN flags: X's, padded as the tiles read */
+    int64_t info_rows() const { return v.k == TUNED && np > n ? np : n; }
+
     /* the operands and D's buffer on the device */
     bool allocate()
     {
@@ -403,7 +406,9 @@ template <class T> struct pdist_gpu {
             gd_describe(what, sizeof what, "padded X", np, da, cls);
             dXp = (T *)c.alloc((size_t)(np * da) * es, what);
         }
-        if (rows_info()) dInfo = c.alloc((size_t)n * (es + 1), "the rows' norms and NaN flags");
+        /* every row the tiles read, the padding's too (np: the tuned
+         * kernel's padded rows, whose outputs are never stored) */
+        if (rows_info()) dInfo = c.alloc((size_t)info_rows() * (es + 1), "the rows' norms and NaN flags");
         int64_t room = c.free_bytes() / 10 * 9;
         if (c.cap_left() < room) room = c.cap_left();
         const int64_t first = tri_start(n - 1 < BIG ? n - 1 : BIG, n) * (int64_t)es;
@@ -442,11 +447,14 @@ template <class T> struct pdist_gpu {
         if (metric == GD_MINKOWSKI) c.check(set_minkowski_p(mp, st));
         md.metric = metric;
         md.d = d;
+        const int64_t ri = info_rows();
         md.nx = md.ny = dInfo ? (const T *)dInfo : NULL;
-        md.fx = md.fy = dInfo ? (const unsigned char *)((const T *)dInfo + n) : NULL;
+        md.fx = md.fy = dInfo ? (const unsigned char *)((const T *)dInfo + ri) : NULL;
         if (dInfo) {
+            /* the padding's entries zero (read by the tiles, never stored) */
+            c.cuda(cudaMemsetAsync(dInfo, 0, (size_t)ri * (es + 1), st), "clearing the rows' norms");
             row_info<T><<<gd_blocks_for(n, 256), 256, 0, st>>>(dX, n, n, d, (T *)dInfo,
-                                                              (unsigned char *)((T *)dInfo + n));
+                                                              (unsigned char *)((T *)dInfo + ri));
             c.launched("the rows' norms");
         }
         c.end(GD_PHASE_PREP, st);
