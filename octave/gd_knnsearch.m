@@ -148,7 +148,7 @@ function [Idx, D, info, varargout] = gd_knnsearch (X, Y, varargin)
     if (given{g,4} && (isempty (given{g,2}) || ! isnumeric (given{g,2})))
       error ("gd:input", "gd_knnsearch: '%s' must be a real numeric %s, not %s", given{g,1}, ...
              {"scalar", "vector of scales", "matrix"}{g}, ...
-             ifelse_text (isempty (given{g,2}), "empty", class (given{g,2})));
+             {class(given{g,2}), "empty"}{1 + isempty (given{g,2})});
     endif
     if (given{g,4})
       if (! strcmpi (metric, given{g,3}))
@@ -175,14 +175,6 @@ function [Idx, D, info, varargout] = gd_knnsearch (X, Y, varargin)
   D = D.';
 endfunction
 
-
-function t = ifelse_text (c, a, b)
-  if (c)
-    t = a;
-  else
-    t = b;
-  endif
-endfunction
 
 %!test
 %! warning ("off", "gd:nogpu", "local");
