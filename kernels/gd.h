@@ -560,6 +560,18 @@ const char *gd_setting_what(gd_setting s);
 const char *gd_setting_text(gd_setting s);
 /* whether it is set to exactly value ("0": the setting that turns a thing off) */
 int gd_setting_is(gd_setting s, const char *value);
+/* a setting that is a whole decimal number in [lo, hi]: 1 and *out where
+ * it holds one, 0 where it is unset or empty, -1 where it holds anything
+ * else (the caller then goes on as if unset) */
+int gd_setting_int(gd_setting s, long lo, long hi, long *out);
+/* whether a setting holds a value its reader ignores (GD_BLOCKS,
+ * GD_SPLIT, GD_KNN_PIECES, GD_SIM_DEVICES, GD_VERBOSE, GD_GPU_MEM_LIMIT;
+ * the gateway warns gd:settings, once a value) */
+int gd_setting_malformed(gd_setting s);
+/* the most pieces a side of a product in blocks (GD_BLOCKS, GD_KNN_PIECES) */
+enum { GD_MAX_SIDE = 8 };
+/* whether GD_GPU_MEM_LIMIT is set and is neither bytes nor i:bytes,... */
+int gd_mem_limit_malformed(void);
 
 #ifdef __cplusplus
 }

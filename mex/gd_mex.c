@@ -520,6 +520,27 @@ static double g_call_ms, g_said_ms;
 static pthread_t g_caller;
 static char g_op[32];
 
+/* A setting holding a value its reader ignores: warning gd:settings, once
+ * a value (a new value warns again) */
+static void check_settings(void)
+{
+    static const gd_setting checked[] = {GD_SET_BLOCKS, GD_SET_SPLIT, GD_SET_KNN_PIECES,
+                                         GD_SET_SIM_DEVICES, GD_SET_VERBOSE,
+                                         GD_SET_GPU_MEM_LIMIT};
+    static char said[sizeof checked / sizeof checked[0]][64];
+    for (size_t k = 0; k < sizeof checked / sizeof checked[0]; ++k) {
+        const gd_setting s = checked[k];
+        if (!gd_setting_malformed(s)) continue;
+        const char *v = gd_setting_text(s);
+        if (!strncmp(said[k], v, sizeof said[k] - 1) && said[k][0]) continue;
+        snprintf(said[k], sizeof said[k], "%s", v);
+        char msg[512];
+        snprintf(msg, sizeof msg, "%s='%.40s' is ignored: it takes %s", gd_setting_name(s), v,
+                 gd_setting_what(s));
+        warn("gd:settings", msg);
+    }
+}
+
 void gd_mex_call_begin(const char *op)
 {
     g_call_ms = now_ms();
@@ -530,13 +551,14 @@ void gd_mex_call_begin(const char *op)
     char *tail = strstr(g_op, "_info");
     if (tail) *tail = 0;
     gd_set_progress(progress);
+    check_settings();
 }
 
 /* GD_VERBOSE's level: 0 (unset), 1, or 2 (progress from the start) */
 static int verbose(void)
 {
-    const char *v = gd_setting_text(GD_SET_VERBOSE);
-    return v && v[0] == '2' ? 2 : v && v[0] && v[0] != '0' ? 1 : 0;
+    long level = 0;
+    return gd_setting_int(GD_SET_VERBOSE, 0, 2, &level) > 0 ? (int)level : 0;
 }
 
 /* a host loop's progress (gd_progress): with GD_VERBOSE, on Octave's

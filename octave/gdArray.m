@@ -203,12 +203,6 @@ classdef gdArray < handle
       switch (s(1).type)
         case "()"
           subs = s(1).subs;
-          if (numel (subs) > 2 && ! all (cellfun (@(x) isequal (x, 1) || strcmp (x, ":"), subs(3:end))))
-            error ("gd:input", "gdArray: a gdArray is 2-D: index it with at most two subscripts");
-          endif
-          if (numel (subs) > 2)
-            subs = subs(1:2);
-          endif
           if (isempty (subs))
             R = G;
           else
@@ -845,7 +839,20 @@ endclassdef
 %!   end_try_catch
 %! endfor
 %! assert (gather (G), A);
-%!error <at most two subscripts> G = gdArray (magic (3)); G(1, 1, 2)
+%!error <G\(_,_,2\): out of bound 1 \(dimensions are 3x3\)> G = gdArray (magic (3)); G(1, 1, 2)
+%!error id=Octave:index-out-of-bounds G = gdArray (magic (3)); G(1, 1, 2)
+%!error <past the second must each be 1> G = gdArray (magic (3)); G(1, 1, [1 1])
+%!test
+%! ## as a matrix: later subscripts of 1, a sparse subscript's values
+%! warning ("off", "gd:nogpu", "local");
+%! A = magic (4);
+%! G = gdArray (A);
+%! assert (gather (G(2, 3, 1)), A(2, 3, 1));
+%! assert (gather (G(:, 2, 1, 1)), A(:, 2, 1, 1));
+%! assert (gather (G(sparse (5))), A(sparse (5)));
+%! assert (gather (G(2, sparse (3))), A(2, 3));
+%!error <there is no device 5> gdArray (1, "Device", 5)
+%!error id=gd:input gdArray (1, "Device", 5)
 
 %!demo
 %! ## data kept on the GPU (on the host where there is none): repeated

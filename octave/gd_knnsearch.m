@@ -158,10 +158,13 @@ function [Idx, D, info, varargout] = gd_knnsearch (X, Y, varargin)
       margs{2} = given{g,2};
     endif
   endfor
-  [args, X, Y] = __gd_prepare__ ("gd_knnsearch", X, Y, [margs, {"Smallest", K, "Variant", ...
-                                 variant, "IndexClass", iclass}, devices]);
+  [args, X, Y, zero] = __gd_prepare__ ("gd_knnsearch", X, Y, [margs, {"Smallest", K, "Variant", ...
+                                       variant, "IndexClass", iclass}, devices]);
   try
-    if (nargout < 3)
+    if (! isempty (zero))
+      ## seuclidean with a scale of 0: each distance Inf or NaN
+      [D, Idx, info] = __gd_zero_scale__ (zero, "pdist2", {X, Y}, args, 3);
+    elseif (nargout < 3)
       [D, Idx] = __gd__ ("pdist2", X, Y, args{:});
     else
       [D, Idx, info] = __gd__ ("pdist2", X, Y, args{:});
@@ -227,6 +230,18 @@ endfunction
 %! [S, J] = sort (gd_pdist2 (X, Y, "mahalanobis", C), 1);
 %! assert (gd_knnsearch (X, Y, "K", 2, "Distance", "mahalanobis", "Cov", C), J(1:2,:).');
 
+%!test
+%! ## 'Scale' with a 0: every distance Inf (all zero-scale columns differ)
+%! ## or NaN; the neighbours the Inf ones by index, then the NaN ones
+%! warning ("off", "gd:nogpu", "local");
+%! A = [0 0; 1 1; 2 5; 3 1; 5 5];
+%! B = [0 1; 2 2];
+%! [Idx, D] = gd_knnsearch (A, B, "K", 3, "Distance", "seuclidean", "Scale", [1 0]);
+%! assert (Idx, [1 3 5; 1 2 3]);
+%! assert (D, [Inf Inf Inf; Inf Inf Inf]);
+%! [Idx, D] = gd_knnsearch (A, B, "K", 5, "Distance", "seuclidean", "Scale", [1 0]);
+%! assert (Idx, [1 3 5 2 4; 1 2 3 4 5]);
+%! assert (isnan (D), logical ([0 0 0 1 1; 0 0 0 0 0]));
 %!error <gd_knnsearch: X and Y must have the same number of columns> gd_knnsearch (rand (5, 2), rand (3, 3))
 %!error <gd_knnsearch: X must be a single or double matrix> gd_knnsearch ({1}, rand (3, 2))
 %!error id=gd:input gd_knnsearch (rand (5, 2), {1})

@@ -22,6 +22,7 @@ function [r, varargout] = gd_path (varargin)
     error ("gd:input", "gd_path: too many outputs");
   endif
   [P, i, j] = varargin{:};
+  [i, j] = gather (i, j);       # (vertex indices held as gdArrays: their values)
   if (isa (P, "gdArray"))
     n = rows (P);
     if (columns (P) != n)

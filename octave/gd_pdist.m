@@ -106,8 +106,13 @@ function [R, info, varargout] = gd_pdist (varargin)
   endif
   ## the statistics package's metrics on rows prepared for the kernels'
   if (nargin >= 2)
-    [args, X] = __gd_prepare__ ("gd_pdist", varargin{1}, [], varargin(2:end));
+    [args, X, ~, zero] = __gd_prepare__ ("gd_pdist", varargin{1}, [], varargin(2:end));
     varargin = [{X}, args];
+    if (! isempty (zero))
+      ## seuclidean with a scale of 0: each distance Inf or NaN
+      [R, ~, info] = __gd_zero_scale__ (zero, "pdist", {X}, args, nargout);
+      return;
+    endif
   endif
   if (nargout < 2)
     R = __gd__ ("pdist", varargin{:});
@@ -209,6 +214,30 @@ endfunction
 %!   assert (gd_pdist (Y), pdist (Y), -8 * eps);
 %!   assert (gd_pdist (single (Y)), single (pdist (Y)), -8 * eps ("single"));
 %! endif
+%!test
+%! ## seuclidean by its definition, sqrt (sum (((x - y) ./ S).^2)), at
+%! ## scales 0 and Inf: a zero-scale column where x and y differ adds Inf,
+%! ## where they are equal (or NaN) NaN; a scale of Inf adds 0, or NaN
+%! ## where x - y is not finite
+%! warning ("off", "gd:nogpu", "local");
+%! def = @(X, S) arrayfun (@(i, j) sqrt (sum (((X(i,:) - X(j,:)) ./ S).^2)), ...
+%!                         nchoosek (1:rows (X), 2)(:,1), nchoosek (1:rows (X), 2)(:,2)).';
+%! V = [0 0; 1 1; 2 5];
+%! assert (gd_pdist (V, "seuclidean", [1 0]), [Inf Inf Inf]);
+%! assert (gd_pdist (V, "seuclidean", [1 0]), def (V, [1 0]));
+%! V = [0 0 1; 1 0 2; 2 5 3; 3 5 NaN; 4 7 Inf; 4 7 -Inf];
+%! for S = {[1 0 1], [0 0 1], [1 1 Inf], [1 0 Inf], [0 0 0], [2 Inf 0]}
+%!   for c = {"double", "single"}
+%!     Z = cast (V, c{1});
+%!     R = gd_pdist (Z, "seuclidean", S{1});
+%!     assert (class (R), c{1});
+%!     E = def (double (Z), S{1});
+%!     assert (isnan (R), isnan (E));
+%!     assert (double (R(! isnan (E))), E(! isnan (E)), 1e-6 * max ([1 E(isfinite (E))]));
+%!   endfor
+%! endfor
+%! ## a constant column's default scale, std, is 0: every pair NaN (0/0)
+%! assert (all (isnan (gd_pdist ([1 2; 1 5; 1 9], "seuclidean"))));
 %!error <unknown variant> gd_pdist (X, "euclidean", "Variant", "fast")
 %!error <not int16> gd_pdist (int16 (X))
 %!error <complex> gd_pdist (X * 1i)

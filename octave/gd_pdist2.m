@@ -96,8 +96,16 @@ function [R, I, varargout] = gd_pdist2 (varargin)
   endfor
   ## the statistics package's metrics on rows prepared for the kernels'
   if (nargin >= 3)
-    [args, X, Y] = __gd_prepare__ ("gd_pdist2", varargin{1}, varargin{2}, varargin(3:end));
+    [args, X, Y, zero] = __gd_prepare__ ("gd_pdist2", varargin{1}, varargin{2}, varargin(3:end));
     varargin = [{X, Y}, args];
+    if (! isempty (zero))
+      ## seuclidean with a scale of 0: each distance Inf or NaN
+      [R, I, info] = __gd_zero_scale__ (zero, "pdist2", {X, Y}, args, nargout);
+      if (nargout > 2)
+        varargout{1} = info;
+      endif
+      return;
+    endif
   endif
   if (nargout < 2)
     R = __gd__ ("pdist2", varargin{:});
@@ -157,6 +165,29 @@ endfunction
 %!error <positive real scalar> gd_pdist2 (X, Y, "minkowski", -1)
 %!error <symmetric positive definite> gd_pdist2 (X, Y, "mahalanobis", zeros (3))
 %!error <unknown metric 'taxi'> gd_pdist2 (X, Y, "taxi")
+%!test
+%! ## seuclidean by its definition at scales 0 and Inf (gd_pdist's test),
+%! ## the nearest first: Inf by index, then NaN; the index class asked
+%! warning ("off", "gd:nogpu", "local");
+%! A = [0 0 1; 1 0 2; 2 5 3; 3 5 NaN; 4 7 Inf];
+%! B = [1 0 2; 3 6 3; 4 7 -Inf];
+%! def = @(S) cell2mat (arrayfun (@(i) arrayfun (@(j) sqrt (sum (((A(i,:) - B(j,:)) ./ S).^2)), ...
+%!                                          1:rows (B)), (1:rows (A)).', "UniformOutput", false));
+%! for S = {[1 0 1], [0 0 1], [1 1 Inf], [2 Inf 0]}
+%!   E = def (S{1});
+%!   R = gd_pdist2 (single (A), single (B), "seuclidean", S{1});
+%!   assert (class (R), "single");
+%!   assert (isnan (R), isnan (E));
+%!   assert (double (R(! isnan (E))), E(! isnan (E)), 1e-5 * max ([1; E(isfinite (E))]));
+%!   [Dk, I] = gd_pdist2 (A, B, "seuclidean", S{1}, "Smallest", 4, "IndexClass", "int32");
+%!   [Es, J] = sort (E, 1);
+%!   assert (Dk, Es(1:4,:));
+%!   assert (I, int32 (J(1:4,:)));
+%!   [Dk, I] = gd_pdist2 (A, B, "seuclidean", S{1}, "Largest", 2);
+%!   [Es, J] = sort (E, 1, "descend");
+%!   assert (Dk, Es(1:2,:));
+%!   assert (I, J(1:2,:));
+%! endfor
 %!test
 %! warning ("off", "gd:nogpu", "local");
 %! X = rand (20, 3); Y = rand (7, 3);

@@ -36,6 +36,24 @@ trees() { octave_ok "check_apsp_trees('$1', '$2')" "trees ok"; }
     octave_ok "N = numel(gd_info().devices); check_apsp_trees('fw', 'single', 20, false, [128 * N - 60, 128 * N + 77], 'Devices', 1:N)" "trees ok"
 }
 
+# Every route of P sums to D within D's rounding, 4 n eps times its sum
+# of |w| (check_apsp_routes.m: single graphs of vertex potentials up to
+# 1e6). The last edges' first q chose, in the cpu variant, routes of light
+# edges for lengths summed through far heavier vertices: seed 1867's 4 -> 1
+# summed to -2456.946 against D = -2457 (bound 0.046), and seeds 1557,
+# 1599, 1784 likewise; tree_check and gd_cpu_apsp_trees now sum each
+# route's strays and choose such rows again
+routes() { octave_ok "$1" "every route's sum within its bound"; }
+@test "routes sum to D within its rounding: cpu, the seeds that strayed and 600 more" {
+    routes "check_apsp_routes('cpu', [1557 1599 1784 1867], 12:51); check_apsp_routes('cpu', 1:600, 12:51)"
+}
+@test "routes sum to D within its rounding: fw, squaring, GD_CHAIN=global, simulated devices" {
+    require_gpu
+    routes "check_apsp_routes('fw', [1557 1599 1784 1867 1:700], 12:51); check_apsp_routes('squaring', [1557 1599 1784 1867 1:700], 12:51)"
+    GD_CHAIN=global routes "check_apsp_routes('fw', 1:300, 12:51)"
+    GD_SIM_DEVICES=3 routes "check_apsp_routes('fw', 1:40, [129 200 300 385], 'Devices', 1:3)"
+}
+
 # chain_jump's form for n > 20480 (a column past shared memory), forced
 # at sizes a test can afford
 @test "P's chains followed in global memory (GD_CHAIN=global): exact, never circles" {

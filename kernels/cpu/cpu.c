@@ -15,11 +15,13 @@
 #include "gd.h"
 #include "tiles/knnkey.h"
 #include "tiles/norm2.h"
+#include "tiles/route.h"
 
 #include <pthread.h>
 #include <stdio.h>
 
 #include <ctype.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <sys/resource.h>
@@ -814,61 +816,75 @@ DEFINE_CPU_FW_TILE(gd_cpu_fw_d, double, 8, 8, GD_PLUS)
 DEFINE_CPU_FW(gd_cpu_fw_f, float, GD_PLUS, GD_BELOW_INF)
 DEFINE_CPU_FW(gd_cpu_fw_d, double, GD_PLUS, GD_BELOW_INF)
 
-/* P's rows as shortest-path trees (apsp.cu's tree_check and tree_repair,
- * which explain why and how, on the host, bit for bit): row i is walked
- * from every j (each vertex once, marked on the way); a walk that comes
- * back to a vertex of its own, or stops at a vertex other than i, marks
- * the row, which is then chosen again by levels. D (ld ldd) and W (ld
- * ldw) n x n, P (ld n) 1-based. */
-#define DEFINE_CPU_TREES(NAME, T)                                              \
+/* P's rows as shortest-path trees whose routes sum to D (apsp.cu's
+ * tree_check and tree_repair, which explain why and how, on the host):
+ * row i is walked from every j (each vertex once, marked on the way), the
+ * strays of route.h summed from i outwards; a walk that comes back to a
+ * vertex of its own, stops at a vertex other than i, or reaches a vertex
+ * whose route strays past D's rounding, marks the row, which is then
+ * chosen again by levels. D (ld ldd) and W (ld ldw) n x n, P (ld n)
+ * 1-based. E, A: the routes' strays and |w| summed, per vertex. */
+#define DEFINE_CPU_TREES(NAME, T, STRAY, EPS)                                  \
     static void NAME##_row(const T *D, int64_t ldd, const T *W, int64_t ldw,   \
-                           int32_t *P, int64_t n, int64_t i, T *M, int32_t *lev, \
-                           int32_t *front, int32_t *next)                      \
+                           int32_t *P, int64_t n, int64_t i, double *E, double *A, \
+                           int32_t *lev, int32_t *front, int32_t *next)        \
     {                                                                          \
+        const T *d = D + i;                                                    \
         for (int64_t j = 0; j < n; ++j) {                                      \
-            T m = (T)INFINITY;                                                 \
-            for (int64_t q = 0; q < n; ++q) {                                  \
-                const T s = q == j ? (T)INFINITY : D[i + ldd * q] + W[q + ldw * j]; \
-                m = s < m ? s : m;                                             \
-            }                                                                  \
-            M[j] = m;                                                          \
             lev[j] = j == i ? 0 : -1;                                          \
+            E[j] = A[j] = 0;                                                   \
         }                                                                      \
         int64_t nf = 1;                                                        \
         front[0] = (int32_t)i;                                                 \
         for (int32_t L = 0; nf > 0; ++L) {                                     \
             int64_t nn = 0;                                                    \
+            /* j attaches to the first q of the level through which its */    \
+            /* route is within D's rounding */                                 \
             for (int64_t j = 0; j < n; ++j) {                                  \
-                if (lev[j] >= 0 || !(M[j] < (T)INFINITY)) continue;            \
+                if (lev[j] >= 0 || !(d[ldd * j] < (T)INFINITY)) continue;      \
                 for (int64_t f = 0; f < nf; ++f) {                             \
                     const int64_t q = front[f];                                \
-                    if (q != j && (T)(D[i + ldd * q] + W[q + ldw * j]) == M[j]) { \
+                    const T w = W[q + ldw * j];                                \
+                    if (q == j || !(w < (T)INFINITY)) continue;                \
+                    const double e = E[q] + STRAY(d[ldd * q], w, d[ldd * j]),  \
+                                 a = A[q] + fabs((double)w);                   \
+                    if (gd_route_within(e, a, n, EPS)) {                       \
                         P[i + n * j] = (int32_t)q + 1;                         \
                         lev[j] = L + 1;                                        \
+                        E[j] = e;                                              \
+                        A[j] = a;                                              \
                         next[nn++] = (int32_t)j;                               \
                         break;                                                 \
                     }                                                          \
                 }                                                              \
             }                                                                  \
             if (nn == 0) {                                                     \
-                /* none: the one vertex nearest to tight from the attached */ \
+                /* none: the one vertex whose route from an attached q */     \
+                /* strays least past its bound */                              \
                 int64_t bj = -1, bq = -1;                                      \
-                T bx = (T)INFINITY;                                            \
+                double bx = INFINITY, be = 0, ba = 0;                          \
                 for (int64_t j = 0; j < n; ++j) {                              \
-                    if (lev[j] >= 0 || !(M[j] < (T)INFINITY)) continue;        \
+                    if (lev[j] >= 0 || !(d[ldd * j] < (T)INFINITY)) continue;  \
                     for (int64_t q = 0; q < n; ++q) {                          \
-                        if (lev[q] < 0 || q == j) continue;                    \
-                        const T x = (T)(D[i + ldd * q] + W[q + ldw * j]) - M[j]; \
+                        const T w = W[q + ldw * j];                            \
+                        if (lev[q] < 0 || q == j || !(w < (T)INFINITY)) continue; \
+                        const double e = E[q] + STRAY(d[ldd * q], w, d[ldd * j]), \
+                                     a = A[q] + fabs((double)w),               \
+                                     x = fabs(e) - 4.0 * (double)n * (EPS) * a; \
                         if (x < bx) {                                          \
                             bx = x;                                            \
                             bj = j;                                            \
                             bq = q;                                            \
+                            be = e;                                            \
+                            ba = a;                                            \
                         }                                                      \
                     }                                                          \
                 }                                                              \
                 if (bj >= 0) {                                                 \
                     P[i + n * bj] = (int32_t)bq + 1;                           \
                     lev[bj] = L + 1;                                           \
+                    E[bj] = be;                                                \
+                    A[bj] = ba;                                                \
                     next[nn++] = (int32_t)bj;                                  \
                 }                                                              \
             }                                                                  \
@@ -883,17 +899,19 @@ DEFINE_CPU_FW(gd_cpu_fw_d, double, GD_PLUS, GD_BELOW_INF)
         int failed = 0;                                                        \
         _Pragma("omp parallel num_threads(gd_cpu_threads()) reduction(+ : count) reduction(| : failed)") \
         {                                                                      \
-            char *work = (char *)malloc((size_t)n * (sizeof(T) + 4 * sizeof(int32_t)) + 1); \
+            char *work = (char *)malloc((size_t)n * (2 * sizeof(double) + 4 * sizeof(int32_t)) + 1); \
             if (!work) failed = 1;                                             \
-            T *M = (T *)work;                                                  \
-            int32_t *mark = (int32_t *)(M + n), *lev = mark + n, *front = lev + n, \
+            double *E = (double *)work, *A = E + n;                            \
+            int32_t *mark = (int32_t *)(A + n), *lev = mark + n, *front = lev + n, \
                     *next = front + n;                                         \
             _Pragma("omp for schedule(dynamic, 16)")                           \
             for (int64_t i = 0; i < n; ++i) {                                  \
                 if (gd_interrupted()) continue; /* Ctrl-C */                  \
                 if (!work) continue;                                           \
-                /* mark: 0 not seen, -1 - w on walk w, 1 leads to i */         \
+                /* mark: 0 not seen, -1 - w on walk w, 1 leads to i within */ \
+                /* D's rounding (E, A its route's sums) */                     \
                 for (int64_t j = 0; j < n; ++j) mark[j] = j == i ? 1 : 0;      \
+                E[i] = A[i] = 0;                                               \
                 int bad = 0;                                                   \
                 for (int64_t j = 0; j < n && !bad; ++j) {                      \
                     if (mark[j] || P[i + n * j] == 0) continue;                \
@@ -911,10 +929,20 @@ DEFINE_CPU_FW(gd_cpu_fw_d, double, GD_PLUS, GD_BELOW_INF)
                         bad = 1;                                               \
                         break;                                                 \
                     }                                                          \
-                    for (v = j; mark[v] != 1; v = P[i + n * v] - 1) mark[v] = 1; \
+                    /* the walk's vertices, then their sums from i out */     \
+                    int64_t len = 0;                                           \
+                    for (v = j; mark[v] != 1; v = P[i + n * v] - 1) front[len++] = (int32_t)v; \
+                    for (int64_t k = len - 1; k >= 0 && !bad; --k) {           \
+                        const int64_t u = front[k], q = P[i + n * u] - 1;      \
+                        const T w = W[q + ldw * u];                            \
+                        E[u] = E[q] + STRAY(D[i + ldd * q], w, D[i + ldd * u]); \
+                        A[u] = A[q] + fabs((double)w);                         \
+                        bad = !gd_route_within(E[u], A[u], n, EPS);            \
+                        mark[u] = 1;                                           \
+                    }                                                          \
                 }                                                              \
                 if (bad) {                                                     \
-                    NAME##_row(D, ldd, W, ldw, P, n, i, M, lev, front, next);  \
+                    NAME##_row(D, ldd, W, ldw, P, n, i, E, A, lev, front, next); \
                     ++count;                                                   \
                 }                                                              \
             }                                                                  \
@@ -923,8 +951,8 @@ DEFINE_CPU_FW(gd_cpu_fw_d, double, GD_PLUS, GD_BELOW_INF)
         *repaired = count;                                                     \
         return failed ? -1 : 0;                                                \
     }
-DEFINE_CPU_TREES(gd_cpu_apsp_trees_f, float)
-DEFINE_CPU_TREES(gd_cpu_apsp_trees_d, double)
+DEFINE_CPU_TREES(gd_cpu_apsp_trees_f, float, gd_stray_f, (double)FLT_EPSILON)
+DEFINE_CPU_TREES(gd_cpu_apsp_trees_d, double, gd_stray_d, DBL_EPSILON)
 
 /* Shortest paths on the integer classes: the class's largest value is "no
  * edge" (Inf has no integer value), a sum with it stays it, and every

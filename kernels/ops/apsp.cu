@@ -47,8 +47,10 @@
  */
 #include "ops/product.h"
 #include "runtime/call.h"
+#include "tiles/route.h"
 #include "tiles/tile.cuh"
 
+#include <float.h>
 #include <math.h>
 #include <new>
 #include <stdio.h>
@@ -268,46 +270,81 @@ struct last_edge_kmajor {
     }
 };
 
-// P's rows as shortest-path trees. The first q of min_q D(i,q) + W(q,j)
-// need not lead back to i: at D's magnitude rounding can make the sum
-// through q tie with the direct edge (W = [0 1 Inf; -1+2^-30 0 Inf; Inf
-// 2^30 0]: P(3,2) = 1 and P(3,1) = 2, a circle, though the cycle 1 -> 2 ->
-// 1 weighs 2^-30). tree_check finds the rows whose predecessors do not
-// all lead back to their source; tree_repair chooses those rows' P again
-// (cpu.c's gd_cpu_apsp_trees does the same on the host, bit for bit):
-// M(j) = min_q D(i,q) + W(q,j) over q != j (the sum the witness took),
-// then by levels from i: P(i,j) = the smallest q attached at the level
-// before whose sum is M(j) (a tight edge), every j that has one taking the
-// next level. Rounding can close a set of vertices whose tight edges all
-// come from inside it (the circle above); a level that attaches nothing
-// while reachable vertices are left then attaches one of them, the one
-// whose sum from an attached q exceeds its M(j) least (the first j, then
-// the first q), and the levels go on from it. Each vertex points at one
-// attached before it: a tree, always.
+// P's rows as shortest-path trees whose routes sum to D. The first q of
+// min_q D(i,q) + W(q,j) need not lead back to i: at D's magnitude
+// rounding can make the sum through q tie with the direct edge (W = [0 1
+// Inf; -1+2^-30 0 Inf; Inf 2^30 0]: P(3,2) = 1 and P(3,1) = 2, a circle,
+// though the cycle 1 -> 2 -> 1 weighs 2^-30). Nor need its route's
+// weights sum to D(i,j) within their own rounding: D(i,j) may have been
+// summed through vertices of far larger lengths (vertex potentials of
+// 1e6, a length of -2457 whose rounding is that of 1e6), and a
+// predecessor that ties with it in single leads along light edges whose
+// sum is 0.05 away. tree_check finds the rows with a circle or a route
+// that strays past D's rounding (route.h: the strays D(i,q) + W(q,j) -
+// D(i,j) of its steps summed beyond 4 n eps times its sum of |w|);
+// tree_repair chooses those rows' P again (cpu.c's gd_cpu_apsp_trees does
+// the same on the host): by levels from i, P(i,j) = the smallest q
+// attached at the level before through which j's route is within D's
+// rounding, every j that has one taking the next level. A level that
+// attaches nothing while reachable vertices are left attaches the one
+// whose route from an attached q strays least past its bound (the first
+// j, then the first q), and the levels go on from it. Each vertex points
+// at one attached before it: a tree, always.
 
 // Row i0 + r of P (rows of ld ld) for each r < rows, one block a row:
-// whether following P from every j with P(i,j) != 0 reaches i. Pointer
-// jumping on the row in two buffers of n ints (shared memory, or the
-// block's 2n ints of scratch): each round reads one and writes the other,
-// anc'(j) = anc(anc(j)), until nothing changes or a chain of n would have
-// reached its end, the reachable bit (31) kept. No thread reads what
-// another writes in the same round (compute-sanitizer's racecheck finds
-// no hazard). A row that fails goes into bad[1 + ...], bad[0] counting.
-// (A template: nvcc's stubs lose a plain kernel of an anonymous
-// namespace.)
-template <int U>
-__global__ void tree_check(const int *__restrict__ P, int64_t ld, int n, int64_t i0,
-                           int64_t rows, int *scratch, int *bad)
+// whether following P from every j with P(i,j) != 0 reaches i, each
+// route's strays and |w| summed on the way. Pointer jumping on the row in
+// two buffers (shared memory, or the block's tree_check_work of scratch):
+// each round reads one and writes the other, anc'(j) = anc(anc(j)) and
+// E'(j) = E(j) + E(anc(j)) (A likewise), until nothing changes or a chain
+// of n would have reached its end, the reachable bit (31) kept. No thread
+// reads what another writes in the same round (compute-sanitizer's
+// racecheck finds no hazard). A row that fails goes into bad[1 + ...],
+// bad[0] counting. D's rows as P's, Wt[j + ldt q] = W(q,j) with Inf on
+// the diagonal (last_edges). The sums are in double in any order: the
+// host's walk may differ from them in the last bit of a sum (a row at its
+// bound to that bit).
+__host__ __device__ inline size_t tree_check_work(int64_t n)
 {
-    extern __shared__ int sh[];
-    int *const buf = scratch ? scratch + 2 * (int64_t)n * blockIdx.x : sh;
+    return (size_t)n * (4 * sizeof(double) + 2 * sizeof(int));
+}
+template <class T> __device__ __forceinline__ double stray(T dq, T w, T dj);
+template <> __device__ __forceinline__ double stray<float>(float dq, float w, float dj)
+{
+    return gd_stray_f(dq, w, dj);
+}
+template <> __device__ __forceinline__ double stray<double>(double dq, double w, double dj)
+{
+    return gd_stray_d(dq, w, dj);
+}
+template <class T> __device__ __forceinline__ double class_eps()
+{
+    return sizeof(T) == 4 ? (double)FLT_EPSILON : DBL_EPSILON;
+}
+template <class T>
+__global__ void tree_check(const int *__restrict__ P, const T *__restrict__ D, int64_t ld,
+                           const T *__restrict__ Wt, int64_t ldt, int n, int64_t i0, int64_t rows,
+                           char *scratch, int *bad)
+{
+    extern __shared__ double shd[];
+    double *const buf = scratch ? (double *)(scratch + tree_check_work(n) * blockIdx.x) : shd;
     const int R = 0x80000000, V = 0x7fffffff;
+    const double eps = class_eps<T>();
     for (int64_t r = blockIdx.x; r < rows; r += gridDim.x) {
         const int i = (int)(i0 + r);
-        int *anc = buf, *nxt = buf + n;
+        double *E = buf, *E2 = buf + n, *A = buf + 2 * n, *A2 = buf + 3 * n;
+        int *anc = (int *)(buf + 4 * n), *nxt = anc + n;
         for (int j = threadIdx.x; j < n; j += blockDim.x) {
             const int p = P[r + ld * j];
-            anc[j] = j == i || p <= 0 || p > n ? j : (p - 1) | R;
+            if (j == i || p <= 0 || p > n) {
+                anc[j] = j;
+                E[j] = A[j] = 0;
+            } else {
+                const T w = Wt[j + ldt * (p - 1)];
+                anc[j] = (p - 1) | R;
+                E[j] = stray<T>(D[r + ld * (p - 1)], w, D[r + ld * j]);
+                A[j] = fabs((double)w);
+            }
         }
         __syncthreads();
         // a chain that reaches its end does so within ceil(log2 n) + 1
@@ -317,28 +354,36 @@ __global__ void tree_check(const int *__restrict__ P, int64_t ld, int n, int64_t
             for (int j = threadIdx.x; j < n; j += blockDim.x) {
                 const int a = anc[j], b = anc[a & V] & V;
                 nxt[j] = b | (a & R);
+                E2[j] = E[j] + E[a & V];
+                A2[j] = A[j] + A[a & V];
                 moved |= b != (a & V);
             }
             int *t = anc;
             anc = nxt;
             nxt = t;
+            double *u = E;
+            E = E2;
+            E2 = u;
+            u = A;
+            A = A2;
+            A2 = u;
             if (!__syncthreads_or(moved)) break;
         }
         int wrong = 0;
         for (int j = threadIdx.x; j < n; j += blockDim.x) {
             const int a = anc[j];
-            wrong |= (a & R) && (a & V) != i;
+            wrong |= (a & R) && ((a & V) != i || !gd_route_within(E[j], A[j], n, eps));
         }
         if (__syncthreads_or(wrong) && threadIdx.x == 0) bad[1 + atomicAdd(bad, 1)] = (int)r;
         __syncthreads();
     }
 }
 
-// A block's work space in tree_repair: M (n of T), then three arrays of n
-// ints; 16-byte aligned
-__host__ __device__ inline size_t tree_work(int64_t n, size_t es)
+// A block's work space in tree_repair: the routes' strays and |w| (n
+// doubles each), then three arrays of n ints; 16-byte aligned
+__host__ __device__ inline size_t tree_work(int64_t n)
 {
-    return ((size_t)n * (es + 3 * sizeof(int)) + 15) / 16 * 16;
+    return ((size_t)n * (2 * sizeof(double) + 3 * sizeof(int)) + 15) / 16 * 16;
 }
 
 // (x, j, q) with the least (x, j) of the block's threads into thread 0's;
@@ -371,32 +416,26 @@ template <class T> __device__ void block_least(T &x, int &j, int &q, least_red<T
     __syncthreads();
 }
 
-// The rows bad names (tree_check's) chosen again as above; D's and P's
-// rows as tree_check's P, Wt[j + ldt q] = W(q,j) with Inf on the
-// diagonal (last_edges). Each block's scratch: M (n of T), then the
-// levels, the level's vertices and the next level's (n ints each).
+// The rows bad names (tree_check's) chosen again as above; D, P and Wt as
+// tree_check's. Each block's scratch: tree_work(n).
 template <class T>
 __global__ void tree_repair(const T *__restrict__ D, int *__restrict__ P, int64_t ld,
                             const T *__restrict__ Wt, int64_t ldt, int n, int64_t i0,
                             const int *__restrict__ bad, char *scratch)
 {
-    T *M = (T *)(scratch + tree_work(n, sizeof(T)) * blockIdx.x);
-    int *lev = (int *)(M + n), *front = lev + n, *next = front + n;
+    double *E = (double *)(scratch + tree_work(n) * blockIdx.x), *A = E + n;
+    int *lev = (int *)(A + n), *front = lev + n, *next = front + n;
     __shared__ int nf, nn;
-    __shared__ least_red<T> red;
+    __shared__ least_red<double> red;
+    const double eps = class_eps<T>(), b4 = 4.0 * (double)n * eps;
     for (int b = blockIdx.x; b < bad[0]; b += gridDim.x) {
         const int64_t r = bad[1 + b];
         const int i = (int)(i0 + r);
         const T *d = D + r;
         __syncthreads(); /* every thread past the last row's nf */
         for (int j = threadIdx.x; j < n; j += blockDim.x) {
-            T m = (T)INFINITY;
-            for (int q = 0; q < n; ++q) {
-                const T s = d[ld * q] + Wt[j + ldt * q];
-                m = s < m ? s : m;
-            }
-            M[j] = m;
             lev[j] = j == i ? 0 : -1;
+            E[j] = A[j] = 0;
         }
         if (threadIdx.x == 0) {
             front[0] = i;
@@ -405,31 +444,45 @@ __global__ void tree_repair(const T *__restrict__ D, int *__restrict__ P, int64_
         }
         __syncthreads();
         for (int L = 0; nf > 0; ++L) {
-            // the tight edges from this level's vertices
+            // j's route through this level's vertices
             for (int j = threadIdx.x; j < n; j += blockDim.x) {
-                if (lev[j] >= 0 || !(M[j] < (T)INFINITY)) continue;
+                if (lev[j] >= 0 || !(d[ld * j] < (T)INFINITY)) continue;
                 int best = n;
+                double be = 0, ba = 0;
                 for (int f = 0; f < nf; ++f) {
                     const int q = front[f];
-                    if (q < best && d[ld * q] + Wt[j + ldt * q] == M[j]) best = q;
+                    const T w = Wt[j + ldt * q];
+                    if (q >= best || q == j || !(w < (T)INFINITY)) continue;
+                    const double e = E[q] + stray<T>(d[ld * q], w, d[ld * j]),
+                                 a = A[q] + fabs((double)w);
+                    if (gd_route_within(e, a, n, eps)) {
+                        best = q;
+                        be = e;
+                        ba = a;
+                    }
                 }
                 if (best < n) {
                     P[r + ld * j] = best + 1;
                     lev[j] = L + 1;
+                    E[j] = be;
+                    A[j] = ba;
                     next[atomicAdd(&nn, 1)] = j;
                 }
             }
             __syncthreads();
             if (nn == 0) {
-                // none: the one vertex nearest to tight from the attached,
-                // (excess, j) least over the block, q the first of j's
-                T bx = (T)INFINITY;
+                // none: the one vertex whose route from an attached q
+                // strays least past its bound, (excess, j) least over the
+                // block, q the first of j's
+                double bx = INFINITY;
                 int bj = n, bq = n;
                 for (int j = threadIdx.x; j < n; j += blockDim.x) {
-                    if (lev[j] >= 0 || !(M[j] < (T)INFINITY)) continue;
+                    if (lev[j] >= 0 || !(d[ld * j] < (T)INFINITY)) continue;
                     for (int q = 0; q < n; ++q) {
-                        if (lev[q] < 0 || q == j) continue;
-                        const T x = (T)(d[ld * q] + Wt[j + ldt * q]) - M[j];
+                        const T w = Wt[j + ldt * q];
+                        if (lev[q] < 0 || q == j || !(w < (T)INFINITY)) continue;
+                        const double e = E[q] + stray<T>(d[ld * q], w, d[ld * j]),
+                                     x = fabs(e) - b4 * (A[q] + fabs((double)w));
                         if (x < bx) {
                             bx = x;
                             bj = j;
@@ -439,8 +492,11 @@ __global__ void tree_repair(const T *__restrict__ D, int *__restrict__ P, int64_
                 }
                 block_least(bx, bj, bq, red);
                 if (threadIdx.x == 0 && bj < n) {
+                    const T w = Wt[bj + ldt * bq];
                     P[r + ld * bj] = bq + 1;
                     lev[bj] = L + 1;
+                    E[bj] = E[bq] + stray<T>(d[ld * bq], w, d[ld * bj]);
+                    A[bj] = A[bq] + fabs((double)w);
                     next[0] = bj;
                     nn = 1;
                 }
@@ -1202,35 +1258,30 @@ struct apsp_run {
     }
 
     /* P's rows [row0, row0 + rows) (all of them: rows < 0) made
-     * shortest-path trees: the rows tree_check finds circling are chosen
-     * again by tree_repair; *repaired counts them */
+     * shortest-path trees whose routes sum to D: the rows tree_check
+     * finds circling or straying are chosen again by tree_repair;
+     * *repaired counts them */
     gd_status trees(int64_t row0, int64_t rows, int *repaired)
     {
         gd_status s;
         if (rows < 0) rows = n;
         *repaired = 0;
         if (rows <= 0) return GD_OK;
-        int *bad = NULL, *scratch = NULL;
+        int *bad = NULL;
+        char *scratch = NULL;
         const int threads = 512;
         const int64_t ld = ld_d(), at = row0 - d0;
-        const size_t sh = 2 * (size_t)n * sizeof(int);
+        const size_t sh = tree_check_work(n);
         /* the row's two buffers in shared memory where they fit, else in
          * the blocks' scratch */
         const bool in_shared = sh <= 160 * 1024;
-        const int64_t grid = rows < 4 * (int64_t)gd_sm_count() ? rows : 4 * (int64_t)gd_sm_count();
+        /* (in global memory two blocks an SM: 40 bytes a vertex each) */
+        const int64_t most = (in_shared ? 4 : 2) * (int64_t)gd_sm_count();
+        const int64_t grid = rows < most ? rows : most;
         if ((s = alloc((void **)&bad, rows + 1, 1, GD_INT32, "the rows P circles in")) ||
-            (!in_shared && (s = alloc((void **)&scratch, 2 * n, grid, GD_INT32, "P's rows' check"))))
+            (!in_shared &&
+             (s = alloc((void **)&scratch, (int64_t)tree_check_work(n), grid, GD_UINT8, "P's rows' check"))))
             return s;
-        if (in_shared && (s = gd_cuda(cudaFuncSetAttribute(tree_check<0>,
-                                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                          (int)sh),
-                                      "the predecessors' check")))
-            return s;
-        if ((s = gd_cuda(cudaMemsetAsync(bad, 0, sizeof(int), st), "clearing a count"))) return s;
-        tree_check<0><<<(unsigned)grid, threads, in_shared ? sh : 0, st>>>(
-            (const int *)P + at, ld, (int)n, row0, rows, scratch, bad);
-        if ((s = read_back(repaired, bad, sizeof(int), st, "the predecessors' check"))) return s;
-        if (!*repaired) return GD_OK;
         /* W transposed, Inf on the diagonal, into Dt (which the last edges'
          * product may have made already: the same values) */
         if ((s = alloc(&Dt, np, np, cls, "W transposed"))) return s;
@@ -1238,11 +1289,29 @@ struct apsp_run {
             with_weights<float>(wcls, last_edges_fn<float>{*this});
         else
             with_weights<double>(wcls, last_edges_fn<double>{*this});
+        if ((s = gd_cuda(cudaMemsetAsync(bad, 0, sizeof(int), st), "clearing a count"))) return s;
+        if (cls == GD_SINGLE) {
+            if (in_shared && (s = gd_cuda(gd_dynamic_smem<tree_check<float>>((int)sh),
+                                          "the predecessors' check")))
+                return s;
+            tree_check<float><<<(unsigned)grid, threads, in_shared ? sh : 0, st>>>(
+                (const int *)P + at, (const float *)D + at, ld, (const float *)Dt, np, (int)n, row0,
+                rows, scratch, bad);
+        } else {
+            if (in_shared && (s = gd_cuda(gd_dynamic_smem<tree_check<double>>((int)sh),
+                                          "the predecessors' check")))
+                return s;
+            tree_check<double><<<(unsigned)grid, threads, in_shared ? sh : 0, st>>>(
+                (const int *)P + at, (const double *)D + at, ld, (const double *)Dt, np, (int)n,
+                row0, rows, scratch, bad);
+        }
+        if ((s = read_back(repaired, bad, sizeof(int), st, "the predecessors' check"))) return s;
+        if (!*repaired) return GD_OK;
         const int64_t rg = *repaired < grid ? *repaired : grid;
         char *work = NULL;
         snprintf(what, sizeof what, "the work space of P's rows chosen again (%.1f MiB)",
-                 (double)tree_work(n, es) * (double)rg / 1048576.0);
-        if ((s = gd_alloc(al, (void **)&work, tree_work(n, es) * (size_t)rg, what)))
+                 (double)tree_work(n) * (double)rg / 1048576.0);
+        if ((s = gd_alloc(al, (void **)&work, tree_work(n) * (size_t)rg, what)))
             return s;
         if (cls == GD_SINGLE)
             tree_repair<float><<<(unsigned)rg, threads, 0, st>>>(

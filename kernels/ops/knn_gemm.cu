@@ -641,9 +641,8 @@ rerank(const T *__restrict__ Yr, const T *__restrict__ Xr, int64_t n, int64_t d,
 
 int gd_knn_pieces(int rule)
 {
-    const char *v = gd_setting_text(GD_SET_KNN_PIECES);
-    const int q = v ? atoi(v) : 0;
-    return q >= 1 && q <= GD_MAX_SIDE ? q : rule;
+    long q;
+    return gd_setting_int(GD_SET_KNN_PIECES, 1, GD_MAX_SIDE, &q) > 0 ? (int)q : rule;
 }
 
 // (two H200s, 10,000 queries among 10^6 points, X 512 MB from the host,

@@ -129,8 +129,8 @@ gd_blocks block_grid(const gd_product_op &op, const gd_product_variant &v, gd_cl
         nothing_moves || witness || gd_class_is_int(cls) || v.one_block || scratch)
         return g;
     int64_t qi = m / 2048, qj = n / 2048;
-    const char *env = gd_setting_text(GD_SET_BLOCKS);
-    if (env && atoi(env) >= 1) qi = qj = atoi(env);
+    long asked;
+    if (gd_setting_int(GD_SET_BLOCKS, 1, GD_MAX_SIDE, &asked) > 0) qi = qj = asked;
     qi = qi < 1 ? 1 : qi > GD_MAX_SIDE ? GD_MAX_SIDE : qi;
     qj = qj < 1 ? 1 : qj > GD_MAX_SIDE ? GD_MAX_SIDE : qj;
     const int64_t mi = v.in == GD_RAW ? 1 : v.row_mult, mj = v.in == GD_RAW ? 1 : v.col_mult;

@@ -223,8 +223,8 @@ template <int BK> split split_for(const gd_plan &p)
     if (tiles < 1) tiles = 1; /* (an empty result launches nothing) */
     int64_t s = tiles >= gd_sm_count() ? 1 : gd_sm_count() / tiles;
     if (s > 16) s = 16;
-    const char *env = gd_setting_text(GD_SET_SPLIT);
-    if (env && atoi(env) >= 1) s = atoi(env) > 16 ? 16 : atoi(env);
+    long asked;
+    if (gd_setting_int(GD_SET_SPLIT, 1, 16, &asked) > 0) s = asked;
     if (s > p.kp / BK) s = p.kp / BK;
     if (s < 1) s = 1;
     split r;

@@ -363,11 +363,8 @@ extern "C" gd_status gd_device_query(gd_device_info *o)
  * it. */
 static int sim_devices(void)
 {
-    const char *v = gd_setting_text(GD_SET_SIM_DEVICES);
-    if (!v || !*v) return 0;
-    char *end;
-    long n = strtol(v, &end, 10);
-    return *end || n < 1 ? 0 : n > GD_MAX_DEVICES ? GD_MAX_DEVICES : (int)n;
+    long n = 0;
+    return gd_setting_int(GD_SET_SIM_DEVICES, 0, GD_MAX_DEVICES, &n) > 0 ? (int)n : 0;
 }
 
 extern "C" int gd_devices_simulated(void)

@@ -104,29 +104,46 @@ extern "C" gd_status gd_check_size(const char *what, int64_t rows, int64_t cols,
 
 /* GD_GPU_MEM_LIMIT: bytes, a cap on every device; or "i:bytes,j:bytes",
  * caps on devices i and j (1-based, as gd_info numbers them) alone. The
- * cap of the device this thread works on (gd_device_index). */
-extern "C" int64_t gd_mem_limit(void)
+ * cap of device mine (1-based; 0: none asked), -1 where none applies;
+ * -2 where the value is neither form. */
+static int64_t mem_limit_of(const char *v, long long mine)
 {
-    const char *v = gd_setting_text(GD_SET_GPU_MEM_LIMIT);
-    if (!v || !*v) return -1;
     char *end;
     errno = 0;
     if (!strchr(v, ':')) {
         long long x = strtoll(v, &end, 10);
-        if (errno || *end || x < 0) return -1;
+        if (errno || end == v || *end || x < 0) return -2;
         return x;
     }
-    const long long mine = gd_device_index() + 1;
+    int64_t cap = -1;
     for (const char *q = v; *q;) {
         errno = 0;
         long long dev = strtoll(q, &end, 10);
-        if (errno || *end != ':') return -1;
-        long long x = strtoll(end + 1, &end, 10);
-        if (errno || (*end && *end != ',') || x < 0) return -1;
-        if (dev == mine) return x;
+        if (errno || end == q || *end != ':' || dev < 1) return -2;
+        const char *at = end + 1;
+        long long x = strtoll(at, &end, 10);
+        if (errno || end == at || (*end && *end != ',') || x < 0) return -2;
+        if (dev == mine && cap < 0) cap = x;
         q = *end ? end + 1 : end;
+        if (*end && !*q) return -2; /* a trailing comma */
     }
-    return -1;
+    return cap;
+}
+
+/* The cap of the device this thread works on (gd_device_index); -1 where
+ * none applies or the value is malformed (gd_mem_limit_malformed) */
+extern "C" int64_t gd_mem_limit(void)
+{
+    const char *v = gd_setting_text(GD_SET_GPU_MEM_LIMIT);
+    if (!v || !*v) return -1;
+    const int64_t x = mem_limit_of(v, gd_device_index() + 1);
+    return x < 0 ? -1 : x;
+}
+
+extern "C" int gd_mem_limit_malformed(void)
+{
+    const char *v = gd_setting_text(GD_SET_GPU_MEM_LIMIT);
+    return v && *v && mem_limit_of(v, 0) == -2;
 }
 
 /* Advice only: where the kernel has transparent huge pages in madvise

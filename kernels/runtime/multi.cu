@@ -628,10 +628,13 @@ extern "C" int gd_get_device(void) { return gd_device_index(); }
 
 extern "C" gd_status gd_check_device(int index)
 {
-    const int count = index == 0 ? 1 : gd_device_count(); /* device 0: always */
-    if (index < 0 || index >= GD_MAX_DEVICES || (count > 0 && index >= count))
-        return gd_fail(GD_ERR_INPUT, "there is no device %d: gd sees %d device%s (gd_info "
-                       "lists them)", index + 1, count, count == 1 ? "" : "s");
+    /* device 0: always (without a GPU, the host memory gd works in) */
+    const int count = index == 0 ? 1 : gd_device_count();
+    if (index < 0 || index >= GD_MAX_DEVICES || index >= (count > 0 ? count : 1))
+        return count > 0 ? gd_fail(GD_ERR_INPUT, "there is no device %d: gd sees %d device%s "
+                                   "(gd_info lists them)", index + 1, count, count == 1 ? "" : "s")
+                         : gd_fail(GD_ERR_INPUT, "there is no device %d: gd sees no GPU (its "
+                                   "data stays in host memory, as device 1)", index + 1);
     return GD_OK;
 }
 

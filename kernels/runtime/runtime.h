@@ -290,7 +290,7 @@ void gd_host_prefault_wait(gd_prefault *f);
  * A product in blocks (at most GD_MAX_SIDE a side) takes one a block, two
  * a stage for the uploads of A's and B's blocks and two a stage for its
  * stretch of units: 97 in 8 x 8 blocks. */
-enum { GD_MAX_SIDE = 8, GD_MAX_PANELS = 128 };
+enum { GD_MAX_PANELS = 128 }; /* (GD_MAX_SIDE: gd.h) */
 cudaEvent_t gd_panel_event(int i);
 
 /* The end of every GPU call, on every path: after a failure (s != GD_OK)

@@ -6,6 +6,7 @@
  * reads them. */
 #include "gd.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,4 +77,30 @@ int gd_setting_is(gd_setting s, const char *value)
 {
     const char *v = gd_setting_text(s);
     return v && strcmp(v, value) == 0;
+}
+
+int gd_setting_int(gd_setting s, long lo, long hi, long *out)
+{
+    const char *v = gd_setting_text(s);
+    if (!v || !*v) return 0;
+    char *end;
+    errno = 0;
+    const long x = strtol(v, &end, 10);
+    if (errno || end == v || *end || x < lo || x > hi) return -1;
+    *out = x;
+    return 1;
+}
+
+int gd_setting_malformed(gd_setting s)
+{
+    long x;
+    switch (s) {
+    case GD_SET_BLOCKS:
+    case GD_SET_KNN_PIECES: return gd_setting_int(s, 1, GD_MAX_SIDE, &x) < 0;
+    case GD_SET_SPLIT: return gd_setting_int(s, 1, 16, &x) < 0;
+    case GD_SET_SIM_DEVICES: return gd_setting_int(s, 0, GD_MAX_DEVICES, &x) < 0;
+    case GD_SET_VERBOSE: return gd_setting_int(s, 0, 2, &x) < 0;
+    case GD_SET_GPU_MEM_LIMIT: return gd_mem_limit_malformed();
+    default: return 0;
+    }
 }

@@ -43,6 +43,13 @@ function [I, J, r, c] = __gd_index__ (sz, subs)
     J = along (subs{2}, n, @(v) sprintf ("G(_,%s)", v), m, n);
     r = numel (I);
     c = numel (J);
+    ## G(i, j, 1, ...): a 2-D array's later dimensions have length 1
+    for t = 3:numel (subs)
+      name = @(v) sprintf ("G(%s%s)", repmat ("_,", 1, t - 1), v);
+      if (numel (along (subs{t}, 1, name, m, n)) != 1)
+        error ("gd:input", "gdArray: a gdArray is 2-D: its subscripts past the second must each be 1 or ':'");
+      endif
+    endfor
   endif
 endfunction
 
@@ -69,7 +76,7 @@ function kk = checked (k, bound, name, m, n)
     endif
     kk = find (k);
   elseif ((isnumeric (k) || ischar (k)) && isreal (k))
-    kk = double (k);
+    kk = full (double (k));     # (a sparse subscript: its values)
     bad = kk(! (kk == fix (kk) & kk >= 1 & kk < 2^63));
     if (! isempty (bad))
       error ("Octave:invalid-index",

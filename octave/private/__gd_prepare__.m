@@ -1,5 +1,5 @@
 ## -*- texinfo -*-
-## @deftypefn {} {[@var{args}, @var{X}, @var{Y}] =} __gd_prepare__ (@var{fn}, @var{X}, @var{Y}, @var{args})
+## @deftypefn {} {[@var{args}, @var{X}, @var{Y}, @var{zero}] =} __gd_prepare__ (@var{fn}, @var{X}, @var{Y}, @var{args})
 ## The metric of a distance call (gd_pdist, gd_pdist2, gd_knnsearch), as
 ## the kernel layer computes it. @var{args} are the arguments after the
 ## data: a metric name first, its parameter (minkowski's P, seuclidean's
@@ -12,7 +12,13 @@
 ## @item seuclidean: euclidean on @code{(X - c) ./ S}, S the scales
 ## (default @code{std (X)}, the statistics package's weights @code{1 ./
 ## var (X)}), c the columns' means of X (finite values): rows moved to the
-## origin before they are scaled keep their digits at any offset;
+## origin before they are scaled keep their digits at any offset. The
+## definition, @code{sqrt (sum (((x - y) ./ S).^2))}, holds for every
+## scale: a column of scale Inf adds 0 where x - y is finite and NaN where
+## it is not (it becomes 0 or NaN); the columns of scale 0 leave the
+## prepared rows and come back in @var{zero} (@code{zero.x}, @code{zero.y},
+## as double; [] where no scale is 0), for __gd_zero_scale__ to make each
+## distance Inf or NaN from them;
 ## @item mahalanobis: euclidean on @code{(X - c) / R}, @code{R = chol (C)}
 ## (C default @code{cov (X)}): @code{(x - y) * inv (C) * (x - y)'} is the
 ## squared distance of the transformed rows;
@@ -25,7 +31,8 @@
 ## again (the result stays a gdArray). @var{Y} is [] for pdist.
 ## @end deftypefn
 
-function [args, X, Y] = __gd_prepare__ (fn, X, Y, args)
+function [args, X, Y, zero] = __gd_prepare__ (fn, X, Y, args)
+  zero = [];
   options = {"variant", "smallest", "largest", "indexclass", "p", "devices", "distributed"};
   if (isempty (args) || ! ischar (args{1}) || rows (args{1}) > 1
       || any (strcmpi (args{1}, options)))
@@ -78,7 +85,19 @@ function [args, X, Y] = __gd_prepare__ (fn, X, Y, args)
       if (! has)
         S = std (double (gather (X)) - c, 0, 1);  # centred: no digits lost to an offset
       endif
-      [X, Y] = prepare (@(Z) cast ((double (Z) - c) ./ S(:).', class (Z)), X, Y);
+      S = double (S(:).');
+      z = S == 0;
+      if (any (z))
+        ## the columns of scale 0: every distance Inf or NaN from them
+        Z = double (gather (X));
+        zero.x = Z(:, z);
+        zero.y = [];
+        if (! isempty (Y) || isa (Y, "gdArray"))
+          Z = double (gather (Y));
+          zero.y = Z(:, z);
+        endif
+      endif
+      [X, Y] = prepare (@(Z) cast (scaled (double (Z), c, S), class (Z)), X, Y);
       args = [{"euclidean"}, rest];
     case "mahalanobis"
       c = offset (X);
@@ -145,6 +164,24 @@ function c = offset (X)
   X(! f) = 0;
   c = sum (X, 1) ./ max (sum (f, 1), 1);
   c(! isfinite (c)) = 0;
+endfunction
+
+function Z = scaled (Z, c, S)
+  ## (Z - c) ./ S on the columns of a scale other than 0 (those leave);
+  ## a column of scale Inf is 0 where Z is finite (x - y then is: its term
+  ## (x - y) / Inf is 0) and NaN where not (Inf - y or NaN: NaN)
+  keep = S != 0;
+  f = isinf (S);
+  Z(:, f) = ifelse_nan (isfinite (Z(:, f)));
+  c(f) = 0;
+  S(f) = 1;
+  Z = (Z(:, keep) - c(keep)) ./ S(keep);
+endfunction
+
+function Z = ifelse_nan (t)
+  ## 0 where t, NaN where not
+  Z = zeros (size (t));
+  Z(! t) = NaN;
 endfunction
 
 function R = nan_rows (R, Z)
