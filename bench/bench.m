@@ -407,7 +407,34 @@ if (any (strcmp (ops, "resident")))
   endfor
   [R, ~, info] = gd_minplus(G);
   md{end+1} = resident_row (sprintf ("one call, min-plus n=16 single (%s)", info.variant), median (th), median (tr), info.kernel_ms);
-  clear A G R;
+  clear R;
+  fflush (stdout);
+
+  ## 5. what a call costs beyond its kernels, each form timed in turns
+  ## (medians of 500): an empty product (the gateway's path alone), a
+  ## 16 x 16 product from the host and on a gdArray (the result object's
+  ## making included), and gd_knnsearch against gd_pdist2's 'Smallest' on
+  ## 64 points and 16 queries (gd_knnsearch's wrapper)
+  E = zeros (0, "single"); X = rand (64, 8, "single"); Y = rand (16, 8, "single");
+  forms = {"empty product, gd_minplus (zeros (0))", @() gd_minplus (E);
+           "16 x 16 product from the host (v1)", @() gd_minplus (A, "Variant", "v1");
+           "16 x 16 product on a gdArray", @() gd_minplus (G);
+           "64 x 16 kNN, K = 4: gd_pdist2 'Smallest'", @() gd_pdist2 (X, Y, "euclidean", "Smallest", 4);
+           "64 x 16 kNN, K = 4: gd_knnsearch", @() gd_knnsearch (X, Y, "K", 4)};
+  for i = 1:20, for f = 1:rows (forms), forms{f,2} (); endfor, endfor
+  t = zeros (rows (forms), 500);
+  for i = 1:500
+    for f = 1:rows (forms)
+      t0 = tic (); forms{f,2} (); t(f,i) = toc (t0) * 1e3;
+    endfor
+  endfor
+  printf ("\nthe cost of a call\n");
+  md{end+1} = sprintf ("\n## the cost of a call\n\nWall clock of calls whose kernels take microseconds, each form timed in turns with the others (medians of 500 calls): what Octave, the wrapper and the gateway add to any call. A change to the call path shows here first.\n\n| call | ms |\n|---|---:|\n");
+  for f = 1:rows (forms)
+    printf ("%-44s %8.3f\n", forms{f,1}, median (t(f,:)));
+    md{end+1} = sprintf ("| %s | %.3f |\n", forms{f,1}, median (t(f,:)));
+  endfor
+  clear A G E X Y;
   fflush (stdout);
 endif
 
@@ -627,6 +654,28 @@ if (any (strcmp (ops, "knn")))
                            pick (isempty (env), "", [" (" env ")"]));
       fflush (stdout);
       progress ();
+      ## the same search through gd_knnsearch (its rows a query), from the
+      ## host, timed in turns with gd_pdist2's: its wrapper's cost
+      if (strcmp (v, "gemm") && ! resident && mx <= 100000 && strcmp (metric, "euclidean"))
+        [Ik, Dk] = gd_knnsearch (X, Y, "K", K, "Variant", v);
+        if (! isequal (Dk, gather (gd_pdist2 (X, Y, "Smallest", K, "Variant", v)).') || ...
+            ! isequal (Ik, gather (nthargout (2, @gd_pdist2, X, Y, "Smallest", K, "Variant", v)).'))
+          error ("bench: gd_knnsearch differs from gd_pdist2's 'Smallest'");
+        endif
+        tq = tk = th = zeros (1, reps);
+        for r = 1:reps
+          t0 = tic (); [Ik, Dk, info] = gd_knnsearch (X, Y, "K", K, "Variant", v); tq(r) = toc (t0) * 1e3;
+          tk(r) = info.kernel_ms; clear Ik Dk;
+          t0 = tic (); [D, I] = gd_pdist2 (X, Y, metric, "Smallest", K, "Variant", v); th(r) = toc (t0) * 1e3;
+          clear D I;
+        endfor
+        name = sprintf ("%d x %d, gemm via gd_knnsearch", my, mx);
+        printf ("%-30s %-6s %6d %10.2f %10.2f %10.2f %8.2f (gd_pdist2 h2h %.2f in turns: %.3f)\n", name,
+                cls, K, median (tk), median (tq), tf, median (tk) / tf, median (th), median (tq) / median (th));
+        md{end+1} = sprintf ("| %s | %s | %d | %.2f | %.2f | %.2f | %.2f | %s; h2h %.3f x gd_pdist2's (%.2f ms, timed in turns) |\n",
+                             name, cls, K, median (tk), median (tq), tf, median (tk) / tf, info.kernel,
+                             median (tq) / median (th), median (th));
+      endif
      endfor
      ## PyTorch on the same GPU (once a case and K, from the host only)
      if (K <= 256 && ! resident && strcmp (metric, "euclidean"))

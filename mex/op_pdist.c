@@ -7,6 +7,9 @@
  *                  (or 'Largest', K; 'IndexClass' 'double' or 'int32';
  *                  'Variant' of gd_knn)                       K x my
  *   list = __gd__('pdist', 'variants')
+ *   [Idx, D, info] = __gd__('knnsearch', X, Y [, metric], 'Smallest', K, ...)
+ *                  (gd_knnsearch: pdist2's form, its errors in gd_knnsearch's
+ *                  names, host results my x K)
  *   list = __gd__('knn', 'variants')
  *
  * X and Y are Octave matrices or gdArrays; with any gdArray D is one.
@@ -49,6 +52,7 @@ typedef struct {
     int knn, largest;   /* 'Smallest' or 'Largest' given; which */
     int64_t K;
     gd_class icls;      /* the indices' class */
+    int by_query;       /* gd_knnsearch's form: host results my x K */
 } pdist_args;
 
 /* The metric after the data (text that names no option, or a function
@@ -129,7 +133,8 @@ static void pdist_options(const char *FN, int NOPERANDS, int nlhs, int nrhs,
     c->K = 0;
     c->icls = GD_DOUBLE;
     if (c->knn) {
-        c->K = knn_count(FN, values[1] ? "Smallest" : "Largest", values[1] ? values[1] : values[2]);
+        c->K = knn_count(FN, c->by_query ? "K" : values[1] ? "Smallest" : "Largest",
+                         values[1] ? values[1] : values[2]);
         char iname[16] = "double";
         if (values[3]) gd_mex_option_string(FN, "IndexClass", values[3], iname, sizeof iname);
         if (strcmp(iname, "double") && strcmp(iname, "int32"))
@@ -137,6 +142,26 @@ static void pdist_options(const char *FN, int NOPERANDS, int nlhs, int nrhs,
                          iname);
         c->icls = strcmp(iname, "int32") ? GD_DOUBLE : GD_INT32;
     }
+}
+
+/* a host result's transpose (a replaces it; single, double or int32) */
+static mxArray *transposed(mxArray *a)
+{
+    const size_t m = mxGetM(a), n = mxGetN(a);
+    mxArray *t = mxCreateNumericMatrix(n, m, mxGetClassID(a), mxREAL);
+    if (mxGetElementSize(a) == 8) {
+        const double *x = (const double *)mxGetData(a);
+        double *y = (double *)mxGetData(t);
+        for (size_t i = 0; i < m; ++i)
+            for (size_t j = 0; j < n; ++j) y[j + n * i] = x[i + m * j];
+    } else {
+        const float *x = (const float *)mxGetData(a);
+        float *y = (float *)mxGetData(t);
+        for (size_t i = 0; i < m; ++i)
+            for (size_t j = 0; j < n; ++j) y[j + n * i] = x[i + m * j];
+    }
+    mxDestroyArray(a);
+    return t;
 }
 
 /* [D, I, info]: the K nearest (or farthest) rows of X to each row of Y */
@@ -154,6 +179,11 @@ static void run_knn(const char *FN, int nlhs, mxArray *plhs[], pdist_args *c, gd
     gd_status s = gd_knn(c->variant, &c->X, &c->Y, c->dist, c->K, c->largest, dout, iout,
                          c->icls, &t);
     gd_mex_take_pair(FN, nlhs, plhs, &D, &I, s);
+    if (c->by_query && !c->resident) {
+        /* gd_knnsearch's rows a query (a gdArray's its wrapper turns) */
+        plhs[0] = transposed(plhs[0]);
+        plhs[1] = transposed(plhs[1]);
+    }
     gd_mex_after_call(FN, &t);
     if (nlhs > 2) {
         const int64_t size[4] = {mx, my, d, c->K};
@@ -197,6 +227,7 @@ static void run_pdist(const char *FN, int NOPERANDS, int nlhs, mxArray *plhs[], 
 static void pdist_any(const char *FN, int NOPERANDS, int nlhs, mxArray *plhs[], int nrhs,
                       const mxArray *prhs[])
 {
+    const int by_query = !strcmp(FN, "gd_knnsearch");
     const gd_variant_info *list;
     int count = NOPERANDS == 1 ? gd_pdist_variants(&list) : gd_pdist2_variants(&list);
     if (gd_mex_variants_call(FN, nlhs, plhs, nrhs, prhs, NOPERANDS == 1 ? 2 : 3, count, list))
@@ -206,6 +237,7 @@ static void pdist_any(const char *FN, int NOPERANDS, int nlhs, mxArray *plhs[], 
                                                     : "expected matrices X and Y (see help %s)", FN);
     pdist_args c;
     memset(&c, 0, sizeof c);
+    c.by_query = by_query;
     int gx = 0, gy = 0;
     gd_mex_operand(FN, "X", prhs[0], &c.X, &gx);
     gd_mex_check_float(FN, "X", &c.X);
@@ -237,6 +269,13 @@ void gd_op_pdist(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 void gd_op_pdist2(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
     pdist_any("gd_pdist2", 2, nlhs, plhs, nrhs, prhs);
+}
+
+/* gd_knnsearch: pdist2's 'Smallest' form under its own name, host
+ * results a row a query (my x K) */
+void gd_op_knnsearch(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    pdist_any("gd_knnsearch", 2, nlhs, plhs, nrhs, prhs);
 }
 
 /* the kNN forms' variant table (gd_knnsearch ('variants')) */

@@ -160,22 +160,23 @@ function [Idx, D, info, varargout] = gd_knnsearch (X, Y, varargin)
   endfor
   [args, X, Y, zero] = __gd_prepare__ ("gd_knnsearch", X, Y, [margs, {"Smallest", K, "Variant", ...
                                        variant, "IndexClass", iclass}, devices]);
-  try
-    if (! isempty (zero))
-      ## seuclidean with a scale of 0: each distance Inf or NaN
-      [D, Idx, info] = __gd_zero_scale__ (zero, "pdist2", {X, Y}, args, 3);
-    elseif (nargout < 3)
-      [D, Idx] = __gd__ ("pdist2", X, Y, args{:});
+  if (! isempty (zero))
+    ## seuclidean with a scale of 0: each distance Inf or NaN
+    [D, Idx, info] = __gd_zero_scale__ (zero, "pdist2", {X, Y}, args, 3);
+    Idx = Idx.';
+    D = D.';
+  else
+    ## (the gateway's rows a query from the host; a gdArray's turned here)
+    if (nargout < 3)
+      [D, Idx] = __gd__ ("knnsearch", X, Y, args{:});
     else
-      [D, Idx, info] = __gd__ ("pdist2", X, Y, args{:});
+      [D, Idx, info] = __gd__ ("knnsearch", X, Y, args{:});
     endif
-  catch err
-    ## the gateway's words are pdist2's: this function's names instead
-    msg = regexprep (err.message, '^gd_pdist2:', 'gd_knnsearch:');
-    error (err.identifier, "%s", strrep (msg, "'Smallest'", "'K'"));
-  end_try_catch
-  Idx = Idx.';
-  D = D.';
+    if (isa (D, "gdArray"))
+      Idx = Idx.';
+      D = D.';
+    endif
+  endif
 endfunction
 
 
