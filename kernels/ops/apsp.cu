@@ -1291,14 +1291,15 @@ struct apsp_run {
             with_weights<double>(wcls, last_edges_fn<double>{*this});
         if ((s = gd_cuda(cudaMemsetAsync(bad, 0, sizeof(int), st), "clearing a count"))) return s;
         if (cls == GD_SINGLE) {
-            if (in_shared && (s = gd_cuda(gd_dynamic_smem<tree_check<float>>((int)sh),
+            /* (the most any n asks: the attribute is set once a device) */
+            if (in_shared && (s = gd_cuda(gd_dynamic_smem<tree_check<float>>(160 * 1024),
                                           "the predecessors' check")))
                 return s;
             tree_check<float><<<(unsigned)grid, threads, in_shared ? sh : 0, st>>>(
                 (const int *)P + at, (const float *)D + at, ld, (const float *)Dt, np, (int)n, row0,
                 rows, scratch, bad);
         } else {
-            if (in_shared && (s = gd_cuda(gd_dynamic_smem<tree_check<double>>((int)sh),
+            if (in_shared && (s = gd_cuda(gd_dynamic_smem<tree_check<double>>(160 * 1024),
                                           "the predecessors' check")))
                 return s;
             tree_check<double><<<(unsigned)grid, threads, in_shared ? sh : 0, st>>>(
