@@ -826,11 +826,17 @@ DEFINE_CPU_FW(gd_cpu_fw_d, double, GD_PLUS, GD_BELOW_INF)
  * 1-based. E, A: the routes' strays and |w| summed, per vertex. */
 #define DEFINE_CPU_TREES(NAME, T, STRAY, EPS)                                  \
     static void NAME##_row(const T *D, int64_t ldd, const T *W, int64_t ldw,   \
-                           int32_t *P, int64_t n, int64_t i, double *E, double *A, \
+                           int32_t *P, int64_t n, int64_t i, T *M, double *E, double *A, \
                            int32_t *lev, int32_t *front, int32_t *next)        \
     {                                                                          \
         const T *d = D + i;                                                    \
         for (int64_t j = 0; j < n; ++j) {                                      \
+            T m = (T)INFINITY;                                                 \
+            for (int64_t q = 0; q < n; ++q) {                                  \
+                const T s = q == j ? (T)INFINITY : d[ldd * q] + W[q + ldw * j]; \
+                m = s < m ? s : m;                                             \
+            }                                                                  \
+            M[j] = m;                                                          \
             lev[j] = j == i ? 0 : -1;                                          \
             E[j] = A[j] = 0;                                                   \
         }                                                                      \
@@ -838,14 +844,15 @@ DEFINE_CPU_FW(gd_cpu_fw_d, double, GD_PLUS, GD_BELOW_INF)
         front[0] = (int32_t)i;                                                 \
         for (int32_t L = 0; nf > 0; ++L) {                                     \
             int64_t nn = 0;                                                    \
-            /* j attaches to the first q of the level through which its */    \
-            /* route is within D's rounding */                                 \
+            /* j attaches to the first q of the level whose sum is M(j) */    \
+            /* and through which its route is within D's rounding */          \
             for (int64_t j = 0; j < n; ++j) {                                  \
-                if (lev[j] >= 0 || !(d[ldd * j] < (T)INFINITY)) continue;      \
+                if (lev[j] >= 0 || !(M[j] < (T)INFINITY) || !(d[ldd * j] < (T)INFINITY)) \
+                    continue;                                                  \
                 for (int64_t f = 0; f < nf; ++f) {                             \
                     const int64_t q = front[f];                                \
                     const T w = W[q + ldw * j];                                \
-                    if (q == j || !(w < (T)INFINITY)) continue;                \
+                    if (q == j || (T)(d[ldd * q] + w) != M[j]) continue;       \
                     const double e = E[q] + STRAY(d[ldd * q], w, d[ldd * j]),  \
                                  a = A[q] + fabs((double)w);                   \
                     if (gd_route_within(e, a, n, EPS)) {                       \
@@ -860,7 +867,7 @@ DEFINE_CPU_FW(gd_cpu_fw_d, double, GD_PLUS, GD_BELOW_INF)
             }                                                                  \
             if (nn == 0) {                                                     \
                 /* none: the one vertex whose route from an attached q */     \
-                /* strays least past its bound */                              \
+                /* strays least past its bound (or is most within it) */      \
                 int64_t bj = -1, bq = -1;                                      \
                 double bx = INFINITY, be = 0, ba = 0;                          \
                 for (int64_t j = 0; j < n; ++j) {                              \
@@ -899,10 +906,11 @@ DEFINE_CPU_FW(gd_cpu_fw_d, double, GD_PLUS, GD_BELOW_INF)
         int failed = 0;                                                        \
         _Pragma("omp parallel num_threads(gd_cpu_threads()) reduction(+ : count) reduction(| : failed)") \
         {                                                                      \
-            char *work = (char *)malloc((size_t)n * (2 * sizeof(double) + 4 * sizeof(int32_t)) + 1); \
+            char *work = (char *)malloc((size_t)n * (2 * sizeof(double) + sizeof(T) + 4 * sizeof(int32_t)) + 1); \
             if (!work) failed = 1;                                             \
             double *E = (double *)work, *A = E + n;                            \
-            int32_t *mark = (int32_t *)(A + n), *lev = mark + n, *front = lev + n, \
+            T *M = (T *)(A + n);                                               \
+            int32_t *mark = (int32_t *)(M + n), *lev = mark + n, *front = lev + n, \
                     *next = front + n;                                         \
             _Pragma("omp for schedule(dynamic, 16)")                           \
             for (int64_t i = 0; i < n; ++i) {                                  \
@@ -942,7 +950,7 @@ DEFINE_CPU_FW(gd_cpu_fw_d, double, GD_PLUS, GD_BELOW_INF)
                     }                                                          \
                 }                                                              \
                 if (bad) {                                                     \
-                    NAME##_row(D, ldd, W, ldw, P, n, i, E, A, lev, front, next); \
+                    NAME##_row(D, ldd, W, ldw, P, n, i, M, E, A, lev, front, next); \
                     ++count;                                                   \
                 }                                                              \
             }                                                                  \

@@ -283,12 +283,16 @@ struct last_edge_kmajor {
 // that strays past D's rounding (route.h: the strays D(i,q) + W(q,j) -
 // D(i,j) of its steps summed beyond 4 n eps times its sum of |w|);
 // tree_repair chooses those rows' P again (cpu.c's gd_cpu_apsp_trees does
-// the same on the host): by levels from i, P(i,j) = the smallest q
-// attached at the level before through which j's route is within D's
-// rounding, every j that has one taking the next level. A level that
-// attaches nothing while reachable vertices are left attaches the one
-// whose route from an attached q strays least past its bound (the first
-// j, then the first q), and the levels go on from it. Each vertex points
+// the same on the host): M(j) = min_q D(i,q) + W(q,j) over q != j (the
+// sum the witness took), then by levels from i: P(i,j) = the smallest q
+// attached at the level before whose sum is M(j) (a tight edge) and
+// through which j's route is within D's rounding, every j that has one
+// taking the next level. A level that attaches nothing while reachable
+// vertices are left attaches the one whose route from an attached q
+// strays least past its bound (or most within it; the first j, then the
+// first q), and the levels go on from it: the route through heavier
+// vertices that D(i,j) was summed over, where the tight edges' routes
+// stray. Each vertex points
 // at one attached before it: a tree, always.
 
 // Row i0 + r of P (rows of ld ld) for each r < rows, one block a row:
@@ -380,10 +384,11 @@ __global__ void tree_check(const int *__restrict__ P, const T *__restrict__ D, i
 }
 
 // A block's work space in tree_repair: the routes' strays and |w| (n
-// doubles each), then three arrays of n ints; 16-byte aligned
-__host__ __device__ inline size_t tree_work(int64_t n)
+// doubles each), M (n of the class), then three arrays of n ints; 16-byte
+// aligned
+__host__ __device__ inline size_t tree_work(int64_t n, size_t es)
 {
-    return ((size_t)n * (2 * sizeof(double) + 3 * sizeof(int)) + 15) / 16 * 16;
+    return ((size_t)n * (2 * sizeof(double) + es + 3 * sizeof(int)) + 15) / 16 * 16;
 }
 
 // (x, j, q) with the least (x, j) of the block's threads into thread 0's;
@@ -417,14 +422,15 @@ template <class T> __device__ void block_least(T &x, int &j, int &q, least_red<T
 }
 
 // The rows bad names (tree_check's) chosen again as above; D, P and Wt as
-// tree_check's. Each block's scratch: tree_work(n).
+// tree_check's. Each block's scratch: tree_work(n, sizeof(T)).
 template <class T>
 __global__ void tree_repair(const T *__restrict__ D, int *__restrict__ P, int64_t ld,
                             const T *__restrict__ Wt, int64_t ldt, int n, int64_t i0,
                             const int *__restrict__ bad, char *scratch)
 {
-    double *E = (double *)(scratch + tree_work(n) * blockIdx.x), *A = E + n;
-    int *lev = (int *)(A + n), *front = lev + n, *next = front + n;
+    double *E = (double *)(scratch + tree_work(n, sizeof(T)) * blockIdx.x), *A = E + n;
+    T *M = (T *)(A + n);
+    int *lev = (int *)(M + n), *front = lev + n, *next = front + n;
     __shared__ int nf, nn;
     __shared__ least_red<double> red;
     const double eps = class_eps<T>(), b4 = 4.0 * (double)n * eps;
@@ -434,6 +440,12 @@ __global__ void tree_repair(const T *__restrict__ D, int *__restrict__ P, int64_
         const T *d = D + r;
         __syncthreads(); /* every thread past the last row's nf */
         for (int j = threadIdx.x; j < n; j += blockDim.x) {
+            T m = (T)INFINITY;
+            for (int q = 0; q < n; ++q) {
+                const T s = d[ld * q] + Wt[j + ldt * q];
+                m = s < m ? s : m;
+            }
+            M[j] = m;
             lev[j] = j == i ? 0 : -1;
             E[j] = A[j] = 0;
         }
@@ -444,15 +456,16 @@ __global__ void tree_repair(const T *__restrict__ D, int *__restrict__ P, int64_
         }
         __syncthreads();
         for (int L = 0; nf > 0; ++L) {
-            // j's route through this level's vertices
+            // j's tight edges from this level's vertices, its route
+            // through them within D's rounding
             for (int j = threadIdx.x; j < n; j += blockDim.x) {
-                if (lev[j] >= 0 || !(d[ld * j] < (T)INFINITY)) continue;
+                if (lev[j] >= 0 || !(M[j] < (T)INFINITY) || !(d[ld * j] < (T)INFINITY)) continue;
                 int best = n;
                 double be = 0, ba = 0;
                 for (int f = 0; f < nf; ++f) {
                     const int q = front[f];
                     const T w = Wt[j + ldt * q];
-                    if (q >= best || q == j || !(w < (T)INFINITY)) continue;
+                    if (q >= best || q == j || (T)(d[ld * q] + w) != M[j]) continue;
                     const double e = E[q] + stray<T>(d[ld * q], w, d[ld * j]),
                                  a = A[q] + fabs((double)w);
                     if (gd_route_within(e, a, n, eps)) {
@@ -1311,8 +1324,8 @@ struct apsp_run {
         const int64_t rg = *repaired < grid ? *repaired : grid;
         char *work = NULL;
         snprintf(what, sizeof what, "the work space of P's rows chosen again (%.1f MiB)",
-                 (double)tree_work(n) * (double)rg / 1048576.0);
-        if ((s = gd_alloc(al, (void **)&work, tree_work(n) * (size_t)rg, what)))
+                 (double)tree_work(n, es) * (double)rg / 1048576.0);
+        if ((s = gd_alloc(al, (void **)&work, tree_work(n, es) * (size_t)rg, what)))
             return s;
         if (cls == GD_SINGLE)
             tree_repair<float><<<(unsigned)rg, threads, 0, st>>>(
