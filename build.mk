@@ -104,6 +104,8 @@ else
 NOCUDA_CXXFLAGS ?= -O2 -std=c++17 -fPIC -fopenmp -Wall -Wno-unknown-pragmas -Wno-unused-variable \
                    -Wno-unused-but-set-variable -Wno-array-bounds -Wno-maybe-uninitialized \
                    -Wno-unused-function -DGD_CUDA_LIB='""'
+# why there is no CUDA, for gd_info's reason
+NOCUDA_WHY := -DGD_NO_CUDA_WHY='"$(if $(shell command -v $(NVCC) 2>/dev/null),GD_CUDA=no,no nvcc) when gd was built"'
 GD_LIBS   := -lrt -ldl -lpthread -lgomp -lstdc++
 BUILD_ID  := nocuda
 
@@ -116,7 +118,7 @@ build/nocuda/%: kernels/%
 NOCUDA_SRC := $(patsubst kernels/%,build/nocuda/%,$(KERNEL_HDR))
 build/%.o: build/nocuda/%.cu $(NOCUDA_SRC) kernels/nocuda/cuda_runtime.h kernels/nocuda/cublas_v2.h
 	@mkdir -p $(@D)
-	$(CXX) -x c++ $(NOCUDA_CXXFLAGS) -Ikernels/nocuda -Ibuild/nocuda -c $< -o $@
+	$(CXX) -x c++ $(NOCUDA_CXXFLAGS) $(NOCUDA_WHY) -Ikernels/nocuda -Ibuild/nocuda -c $< -o $@
 endif
 
 build/cpu/cpu.o: kernels/cpu/cpu.c kernels/gd.h kernels/tiles/norm2.h kernels/tiles/knnkey.h

@@ -63,6 +63,11 @@
 ## @end group
 ## @end example
 ##
+## With the environment variable @env{GD_VERBOSE} set to 1, each call
+## prints its variant, device and times; one longer than 2 s also prints
+## how far it is, about once a second (2: from its start). Ctrl-C stops a
+## call within about a second (@qcode{"gd:interrupted"}).
+##
 ## @seealso{gd_pdist2, gd_pdist, gdArray}
 ## @end deftypefn
 

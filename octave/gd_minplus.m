@@ -132,6 +132,11 @@
 ## @var{info} then says which operands were resident (@code{resident}) and
 ## whether the result stayed on the GPU (@code{kept}).
 ##
+## With the environment variable @env{GD_VERBOSE} set to 1, each call
+## prints its variant, device and times; one longer than 2 s also prints
+## how far it is, about once a second (2: from its start). Ctrl-C stops a
+## call within about a second (@qcode{"gd:interrupted"}).
+##
 ## @seealso{gd_apsp, gd_info, gdArray}
 ## @end deftypefn
 

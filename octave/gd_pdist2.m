@@ -78,6 +78,11 @@
 ## in each device's panels, a distributed gdArray), the neighbour forms
 ## run on that device alone.
 ##
+## With the environment variable @env{GD_VERBOSE} set to 1, each call
+## prints its variant, device and times; one longer than 2 s also prints
+## how far it is, about once a second (2: from its start). Ctrl-C stops a
+## call within about a second (@qcode{"gd:interrupted"}).
+##
 ## @seealso{gd_knnsearch, gd_pdist, gd_squareform, gdArray}
 ## @end deftypefn
 

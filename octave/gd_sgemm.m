@@ -60,6 +60,11 @@
 ## @var{info} says which operands were gdArrays on the GPU already
 ## (@code{resident}) and whether the result stayed there (@code{kept}).
 ##
+## With the environment variable @env{GD_VERBOSE} set to 1, each call
+## prints its variant, device and times; one longer than 2 s also prints
+## how far it is, about once a second (2: from its start). Ctrl-C stops a
+## call within about a second (@qcode{"gd:interrupted"}).
+##
 ## @seealso{gd_minplus, gd_info, gdArray}
 ## @end deftypefn
 

@@ -32,6 +32,10 @@ NEXT="s = gd_info(); assert(s.gdarrays, 0); printf('next ok %d\n', isequal(gd_ap
     stops "X = rand(200000, 64); Y = rand(20000, 64)" "I = gd_knnsearch(X, Y, 'K', 10, 'Variant', 'cpu')"
 }
 
+@test "Ctrl-C stops gd_sgemm on the cpu variant (the host BLAS in panels of columns)" {
+    stops "A = rand(6000, 'single')" "C = gd_sgemm(A, A, 'Variant', 'cpu')"
+}
+
 @test "Ctrl-C stops a gdArray chain on the host and leaves no gdArray" {
     stops "G = gdArray(rand(3000))" "H = gd_apsp(G, 'Variant', 'cpu')" "clear G; "
 }

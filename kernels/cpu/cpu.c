@@ -25,6 +25,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 #ifdef _OPENMP
 #include <omp.h>
@@ -358,10 +359,19 @@ int gd_cpu_minplus_int(gd_class cls, const void *A, const void *B, void *R, int3
 #define DEFINE_CPU_PDIST(NAME, T, SQRT, RESCUE, NORM)                          \
     void NAME(const T *X, int64_t n, int64_t d, int root, T *D)                \
     {                                                                          \
+        /* the progress in pairs begun (column j holds n - j - 1) */          \
+        const double pairs = (double)n * (double)(n - 1) / 2;                  \
+        int64_t begun = 0;                                                     \
         _Pragma("omp parallel for schedule(dynamic, 8) num_threads(gd_cpu_threads())") \
         for (int64_t j = 0; j < n - 1; ++j) {                                  \
             if (gd_interrupted()) continue; /* Ctrl-C */                      \
-            gd_progress("column", (double)j, (double)(n - 1));                 \
+            int64_t b_;                                                        \
+            _Pragma("omp atomic capture")                                      \
+            {                                                                  \
+                b_ = begun;                                                    \
+                begun += n - j - 1;                                            \
+            }                                                                  \
+            gd_progress("pair", (double)b_, pairs);                            \
             T *col = D + j * (2 * n - j - 1) / 2; /* pairs (j+1.., j) */      \
             const int64_t len = n - j - 1;                                     \
             for (int64_t r = 0; r < len; ++r) col[r] = 0;                      \
@@ -612,6 +622,7 @@ static void knn_sift(knn_pair *h, int64_t n, int64_t i)
             INFO(X, mx, d, nx, fx);                                            \
             INFO(Y, my, d, nx + mx, fx + mx);                                  \
         }                                                                      \
+        int64_t queries = 0; /* begun, for the progress */                    \
         if (!failed) {                                                         \
         _Pragma("omp parallel num_threads(gd_cpu_threads())")                  \
         {                                                                      \
@@ -624,6 +635,9 @@ static void knn_sift(knn_pair *h, int64_t n, int64_t i)
                 _Pragma("omp for schedule(dynamic, 4)")                        \
                 for (int64_t j = 0; j < my; ++j) {                             \
                     if (gd_interrupted()) continue; /* Ctrl-C */              \
+                    int64_t q_;                                                \
+                    _Pragma("omp atomic capture") q_ = queries++;              \
+                    gd_progress("query", (double)q_, (double)my);              \
                     if (other)                                                 \
                         METRIC_COLUMN(m, X, mx, 0, Y, my, j, d, nx, fx, nx + mx, fx + mx, \
                                       col, aux);                               \
@@ -1042,8 +1056,23 @@ gd_status gd_cpu_sgemm(const float *A, const float *B, float *C, int64_t m,
         for (int64_t e = 0; e < m * n; ++e) C[e] = 0.0f;
         return GD_OK;
     }
-    const int M = (int)m, N = (int)n, K = (int)k;
+    /* in panels of C's columns (each column's sums are the whole
+     * product's), Ctrl-C and the progress between them: a panel's width
+     * doubles while one takes under a quarter of a second */
+    const int M = (int)m, K = (int)k;
     const float one = 1.0f, zero = 0.0f;
-    sgemm_("N", "N", &M, &N, &K, &one, A, &M, B, &K, &zero, C, &M);
+    int64_t w = 1;
+    for (int64_t j = 0; j < n;) {
+        if (gd_interrupted()) return GD_ERR_INTERRUPT;
+        const int N = (int)(n - j < w ? n - j : w);
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        sgemm_("N", "N", &M, &N, &K, &one, A, &M, B + k * j, &K, &zero, C + m * j, &M);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        j += N;
+        gd_progress("column", (double)j, (double)n);
+        if ((double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec) < 0.25)
+            w *= 2;
+    }
     return GD_OK;
 }

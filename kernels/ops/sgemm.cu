@@ -514,9 +514,9 @@ static_assert(sizeof GUARD_TABLE == sizeof PAD_TABLE, "one entry per name in eac
 gd_status cpu_sgemm(gd_class, const void *A, const void *B, void *C, int *, int64_t m,
                     int64_t k, int64_t n, const gd_op_args &)
 {
-    if (gd_cpu_sgemm((const float *)A, (const float *)B, (float *)C, m, k, n))
-        return gd_fail(GD_ERR_SIZE, "the host BLAS takes sizes below 2^31");
-    return GD_OK;
+    const gd_status s = gd_cpu_sgemm((const float *)A, (const float *)B, (float *)C, m, k, n);
+    if (s == GD_ERR_SIZE) return gd_fail(GD_ERR_SIZE, "the host BLAS takes sizes below 2^31");
+    return s ? gd_fail(s, "interrupted") : GD_OK;
 }
 
 // Zeros add nothing to a sum; a sum over nothing is 0. auto: cublas (tuned

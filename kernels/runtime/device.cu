@@ -104,7 +104,10 @@ static const char *no_device_reason(char *buf, size_t len)
 {
     int count = 0, driver = 0;
 #ifdef GD_NO_CUDA
-    snprintf(buf, len, "built without CUDA (no nvcc when gd was built)");
+#ifndef GD_NO_CUDA_WHY
+#define GD_NO_CUDA_WHY "no nvcc when gd was built"
+#endif
+    snprintf(buf, len, "built without CUDA (%s)", GD_NO_CUDA_WHY);
     return buf;
 #endif
     if (cudaDriverGetVersion(&driver) != cudaSuccess || driver == 0) {
