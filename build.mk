@@ -30,8 +30,8 @@ HOST_BLAS := $(shell $(MKOCTFILE) -p BLAS_LIBS 2>/dev/null)
 # (the longest to compile first: make -j then ends with the short ones)
 KERNEL_CU  := ops/pdist ops/pdist_d ops/knn ops/knn_gemm ops/pdist2 ops/apsp ops/minplus_int ops/sgemm ops/minplus ops/product \
               runtime/resident runtime/multi runtime/layout runtime/call runtime/copies runtime/memory runtime/device
-KERNEL_HDR := kernels/gd.h kernels/runtime/runtime.h kernels/runtime/call.h kernels/runtime/layout.cuh kernels/ops/product.h kernels/ops/pdist.h kernels/ops/pdist_gpu.cuh kernels/tiles/tile.cuh \
-              kernels/tiles/norm2.h kernels/tiles/metric.cuh kernels/tiles/knnkey.h kernels/tiles/knnbound.h kernels/ops/knn_gemm.h
+# every header of the layer (the no-CUDA build's stubs aside)
+KERNEL_HDR := kernels/gd.h $(filter-out kernels/nocuda/%,$(wildcard kernels/*/*.h kernels/*/*.cuh))
 KERNEL_OBJ := $(patsubst %,build/%.o,$(KERNEL_CU)) build/cpu/cpu.o build/runtime/settings.o \
               build/runtime/interrupt.o
 GATEWAYS   := $(GATEWAY_DIR)/__gd__.mex $(GATEWAY_DIR)/__gd_uninit__.oct

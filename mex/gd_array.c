@@ -266,6 +266,68 @@ void gd_mex_operand_int(const char *fn, const char *argname, const mxArray *a, g
     operand(fn, argname, a, out, gdarray, 1);
 }
 
+/* A product's operands A and B (or A alone, square, as both) with their
+ * sizes and class checked (gd_mex.h) */
+static void get_operands(const char *fn, int nrhs, const mxArray *prhs[], int square_alone,
+                         gd_mex_operands *o, int ints)
+{
+    if (nrhs == 0)
+        gd_mex_error(fn, "gd:input", "expected %s (see help %s)",
+                     square_alone ? "a matrix A, or A and B" : "matrices A and B", fn);
+    int ga = 0, gb = 0;
+    if (ints) {
+        gd_mex_operand_int(fn, "A", prhs[0], &o->A, &ga);
+    } else {
+        gd_mex_operand(fn, "A", prhs[0], &o->A, &ga);
+        gd_mex_check_float(fn, "A", &o->A);
+    }
+    o->B = o->A;
+    gb = ga;
+    o->first = 1;
+    if (nrhs >= 2 && !mxIsChar(prhs[1])) {
+        if (ints) {
+            gd_mex_operand_int(fn, "B", prhs[1], &o->B, &gb);
+        } else {
+            gd_mex_operand(fn, "B", prhs[1], &o->B, &gb);
+            gd_mex_check_float(fn, "B", &o->B);
+        }
+        o->first = 2;
+        if (nrhs >= 3 && !mxIsChar(prhs[2]))
+            gd_mex_error(fn, "gd:input", "too many input arguments: expected "
+                         "A, B and name/value options");
+    } else if (!square_alone) {
+        gd_mex_error(fn, "gd:input", "expected matrices A and B");
+    } else if (o->A.rows != o->A.cols) {
+        gd_mex_error(fn, "gd:size", "with one argument A must be square, "
+                     "not %lldx%lld (use %s(A, B))", (long long)o->A.rows,
+                     (long long)o->A.cols, fn);
+    }
+    o->m = o->A.rows;
+    o->k = o->A.cols;
+    o->n = o->B.cols;
+    if (o->B.rows != o->k)
+        gd_mex_error(fn, "gd:size", "inner dimensions must agree: A is "
+                     "%lldx%lld, B is %lldx%lld", (long long)o->m, (long long)o->k,
+                     (long long)o->B.rows, (long long)o->n);
+    /* single wins, as in Octave: each double operand is converted first;
+     * an integer class is the class (the kernel layer refuses a mix) */
+    o->cls = o->A.cls != GD_SINGLE && o->A.cls != GD_DOUBLE ? o->A.cls
+             : (o->A.cls == GD_SINGLE || o->B.cls == GD_SINGLE) ? GD_SINGLE : GD_DOUBLE;
+    o->resident = ga || gb;
+}
+
+void gd_mex_get_operands(const char *fn, int nrhs, const mxArray *prhs[],
+                         int square_alone, gd_mex_operands *o)
+{
+    get_operands(fn, nrhs, prhs, square_alone, o, 0);
+}
+
+void gd_mex_get_operands_int(const char *fn, int nrhs, const mxArray *prhs[],
+                             int square_alone, gd_mex_operands *o)
+{
+    get_operands(fn, nrhs, prhs, square_alone, o, 1);
+}
+
 int gd_mex_on_device(int n, const gd_matrix *const ops[])
 {
     for (int i = 0; i < n; ++i)

@@ -51,6 +51,10 @@ static void apsp(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[], int
         p32 = !strcmp(pname, "int32");
     }
     const gd_class pcls = p32 ? GD_INT32 : GD_DOUBLE;
+    /* (the device options' parser takes 'Distributed' for every function) */
+    if (gd_mex_distributed())
+        gd_mex_error(FN, "gd:input", "'Distributed', true: gd_apsp's D and P come back whole "
+                     "(a gdArray's on one device); 'Devices' divides the work");
 
     const int on_device = W.where == GD_DEVICE;
     gd_mex_result D, P;

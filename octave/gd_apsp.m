@@ -86,6 +86,10 @@
 ## named.
 ## @end table
 ##
+## @qcode{"Distributed"}, true (the other functions' option for results
+## divided across devices) is refused: @var{D} and @var{P} come back
+## whole.
+##
 ## @code{[D, ~, info] = gd_apsp (@dots{})} computes no @var{P}.
 ## @var{info} is the struct of every gd operation (variant, kernel: in
 ## single @qcode{"integer min"} where no weight is negative, else
@@ -228,6 +232,7 @@ endfunction
 %! assert (issparse (S) && nnz (S) == 4);   # not modified
 %!error <must be square> gd_apsp (sparse (2, 3))
 %!error <logical> gd_apsp (sparse (logical ([0 1; 1 0])))
+%!error <'Distributed', true: gd_apsp's D and P come back whole> gd_apsp ([0 1; 1 0], "Distributed", true)
 %!error <unknown variant> gd_apsp (W, "Variant", "dijkstra")
 
 %!demo
