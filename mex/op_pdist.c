@@ -9,7 +9,7 @@
  *   list = __gd__('pdist', 'variants')
  *   [Idx, D, info] = __gd__('knnsearch', X, Y [, metric], 'Smallest', K, ...)
  *                  (gd_knnsearch: pdist2's form, its errors in gd_knnsearch's
- *                  names, host results my x K)
+ *                  names, its results my x K)
  *   list = __gd__('knn', 'variants')
  *
  * X and Y are Octave matrices or gdArrays; with any gdArray D is one.
@@ -178,9 +178,11 @@ static void run_knn(const char *FN, int nlhs, mxArray *plhs[], pdist_args *c, gd
     gd_out iout = gd_mex_result_out(&I, c->resident, on, (size_t)c->K, (size_t)my, c->icls);
     gd_status s = gd_knn(c->variant, &c->X, &c->Y, c->dist, c->K, c->largest, dout, iout,
                          c->icls, &t);
+    /* gd_knnsearch's rows a query: a gdArray's turned where it is */
+    if (!s && c->by_query && c->resident) s = gd_mex_result_transpose(&D, &t);
+    if (!s && c->by_query && c->resident) s = gd_mex_result_transpose(&I, &t);
     gd_mex_take_pair(FN, nlhs, plhs, &D, &I, s);
     if (c->by_query && !c->resident) {
-        /* gd_knnsearch's rows a query (a gdArray's its wrapper turns) */
         plhs[0] = transposed(plhs[0]);
         plhs[1] = transposed(plhs[1]);
     }
@@ -271,8 +273,8 @@ void gd_op_pdist2(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     pdist_any("gd_pdist2", 2, nlhs, plhs, nrhs, prhs);
 }
 
-/* gd_knnsearch: pdist2's 'Smallest' form under its own name, host
- * results a row a query (my x K) */
+/* gd_knnsearch: pdist2's 'Smallest' form under its own name, its results
+ * a row a query (my x K) */
 void gd_op_knnsearch(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
     pdist_any("gd_knnsearch", 2, nlhs, plhs, nrhs, prhs);

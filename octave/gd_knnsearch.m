@@ -167,19 +167,13 @@ function [Idx, D, info, varargout] = gd_knnsearch (X, Y, varargin)
                                        variant, "IndexClass", iclass}, devices]);
   if (! isempty (zero))
     ## seuclidean with a scale of 0: each distance Inf or NaN
-    [D, Idx, info] = __gd_zero_scale__ (zero, "pdist2", {X, Y}, args, 3);
-    Idx = Idx.';
-    D = D.';
+    [D, Idx, info] = __gd_zero_scale__ (zero, "knnsearch", {X, Y}, args, 3);
   else
-    ## (the gateway's rows a query from the host; a gdArray's turned here)
+    ## (the gateway's results a row a query)
     if (nargout < 3)
       [D, Idx] = __gd__ ("knnsearch", X, Y, args{:});
     else
       [D, Idx, info] = __gd__ ("knnsearch", X, Y, args{:});
-    endif
-    if (isa (D, "gdArray"))
-      Idx = Idx.';
-      D = D.';
     endif
   endif
 endfunction

@@ -5,7 +5,8 @@
 ## where x and y differ there and NaN where they are equal or either is
 ## NaN (0/0), so each distance is NaN where the other columns' distance is
 ## NaN or some zero-scale column adds NaN, else Inf. @var{zero}: those
-## columns (__gd_prepare__'s); @var{op}: "pdist" or "pdist2";
+## columns (__gd_prepare__'s); @var{op}: "pdist", "pdist2" or
+## "knnsearch" (pdist2's, the K a row a query);
 ## @var{data}: the prepared rows ({X} or {X, Y}, without those columns);
 ## @var{args}: the prepared arguments. The gateway computes the other
 ## columns' distances (all of them: 'Smallest' and 'Largest' are taken
@@ -16,6 +17,11 @@
 
 function [R, I, info] = __gd_zero_scale__ (zero, op, data, args, nout)
   I = [];
+  ## gd_knnsearch's form: pdist2's, its results a row a query
+  by_query = strcmp (op, "knnsearch");
+  if (by_query)
+    op = "pdist2";
+  endif
   ## 'Smallest' / 'Largest' K and 'IndexClass' taken out, for the whole
   ## matrix; a value the gateway would refuse goes to it, for its error
   K = [];
@@ -99,6 +105,10 @@ function [R, I, info] = __gd_zero_scale__ (zero, op, data, args, nout)
       [R, I] = sort (R, 1, mode);
       R = R(1:K, :);
       I = cast (I(1:K, :), iclass);
+      if (by_query)
+        R = R.';
+        I = I.';
+      endif
     endif
   endif
   if (resident)
