@@ -38,6 +38,9 @@
 ## indices: several devices divide the queries, or the points where
 ## @var{X} is the larger (their lists merged), as @code{gd_pdist2} does.
 ## With gdArrays, the first one's device alone (or the first named).
+## @item @qcode{"NSMethod"}, @qcode{"BucketSize"}
+## the search structure of the statistics package's knnsearch, taken and
+## not used: gd compares every pair (an exhaustive search, exact).
 ## @end table
 ##
 ## The distances and the order are @code{gd_pdist2}'s with
@@ -98,6 +101,10 @@ function [Idx, D, info, varargout] = gd_knnsearch (X, Y, varargin)
   if (islogical (Y))
     Y = double (Y);
   endif
+  ## the options, one list: the parser's, the help's table's (docs.bats
+  ## checks it) and the unknown option's message
+  OPTIONS = {"K", "Distance", "P", "Scale", "Cov", "SortIndices", "IndexClass", "Variant", ...
+             "Devices", "NSMethod", "BucketSize"};
   K = 1;
   metric = "euclidean";
   variant = "auto";
@@ -111,35 +118,37 @@ function [Idx, D, info, varargout] = gd_knnsearch (X, Y, varargin)
     if (! ischar (name) || rows (name) > 1)
       error ("gd:input", "gd_knnsearch: option names are text, not %s", class (name));
     endif
-    switch (lower (name))
-      case "k"
+    known = strcmpi (name, OPTIONS);
+    if (! any (known))
+      error ("gd:input", "gd_knnsearch: unknown option '%s' (options: %s)", name, strjoin (OPTIONS, ", "));
+    endif
+    switch (OPTIONS{known})
+      case "K"
         K = value;
-      case "distance"
+      case "Distance"
         metric = value;
-      case "p"
+      case "P"
         P = value;
         set.p = true;
-      case "scale"
+      case "Scale"
         Scale = value;
         set.scale = true;
-      case "cov"
+      case "Cov"
         Cov = value;
         set.cov = true;
-      case "sortindices"
+      case "SortIndices"
         if (! (isscalar (value) && (islogical (value) || (isnumeric (value) && isreal (value)))
                && (value == 0 || value == 1)))
           error ("gd:input", "gd_knnsearch: 'SortIndices' must be true or false");
         endif
-      case "indexclass"
+      case "IndexClass"
         iclass = value;
-      case "variant"
+      case "Variant"
         variant = value;
-      case "devices"
+      case "Devices"
         devices = {"Devices", value};
-      case {"nsmethod", "bucketsize"}
+      case {"NSMethod", "BucketSize"}
         ## the search structure of knnsearch: gd always compares every pair
-      otherwise
-        error ("gd:input", "gd_knnsearch: unknown option '%s' (options: K, Distance, P, Scale, Cov, SortIndices, IndexClass, Variant, Devices)", name);
     endswitch
   endfor
   if (! ischar (metric) || rows (metric) > 1)

@@ -74,3 +74,18 @@ load helpers
         [[ "$output" != *"Set by the constructor alone"* ]]
     fi
 }
+
+@test "gd_knnsearch's help lists exactly the options of its one list (OPTIONS), which the parser takes" {
+    f="$GD_ROOT/octave/gd_knnsearch.m"
+    list=$(sed -n '/^  OPTIONS = {/,/};/p' "$f" | grep -o '"[A-Za-z]*"' | tr -d '"' | sort)
+    help=$(sed -n '/^## @table/,/^## @end table/p' "$f" | grep '^## @item' | grep -o '@qcode{"[A-Za-z]*"}' \
+        | sed 's/@qcode{"\(.*\)"}/\1/' | sort)
+    echo "list: $list"; echo "help: $help"
+    [ -n "$list" ]
+    [ "$list" = "$help" ]
+    # every name the list holds is taken (a value the option refuses aside)
+    for o in $list; do
+        run octave_run "warning('off', 'all'); try gd_knnsearch(rand(5, 2), rand(2, 2), '$o', 1); catch e, disp(e.message); end"
+        [[ "$output" != *"unknown option"* ]]
+    done
+}
