@@ -89,3 +89,7 @@ load helpers
         [[ "$output" != *"unknown option"* ]]
     done
 }
+
+@test "kernels/NOTES.md is decisions and their measurements: at most 800 lines (the history is in git)" {
+    [ "$(wc -l < "$GD_ROOT/kernels/NOTES.md")" -le 800 ]
+}
