@@ -28,10 +28,10 @@ HOST_BLAS := $(shell $(MKOCTFILE) -p BLAS_LIBS 2>/dev/null)
 # driver), tiles/ (the register tiles and steps the ops share), cpu/ (the host
 # implementations); gd.h is the layer's interface
 # (the longest to compile first: make -j then ends with the short ones)
-KERNEL_CU  := ops/pdist ops/pdist_d ops/knn ops/knn_gemm ops/pdist2 ops/apsp ops/minplus_int ops/sgemm ops/minplus ops/product \
+KERNEL_CU  := ops/pdist ops/pdist_d ops/knn/knn ops/knn/gemm ops/pdist2 ops/apsp/apsp ops/minplus/int ops/sgemm ops/minplus/minplus ops/product/product \
               runtime/resident runtime/multi runtime/layout runtime/call runtime/copies runtime/memory runtime/device
 # every header of the layer (the no-CUDA build's stubs aside)
-KERNEL_HDR := kernels/gd.h $(filter-out kernels/nocuda/%,$(wildcard kernels/*/*.h kernels/*/*.cuh))
+KERNEL_HDR := kernels/gd.h $(filter-out kernels/nocuda/%,$(wildcard kernels/*/*.h kernels/*/*.cuh kernels/*/*/*.cuh))
 KERNEL_OBJ := $(patsubst %,build/%.o,$(KERNEL_CU)) build/cpu/cpu.o build/runtime/settings.o \
               build/runtime/interrupt.o
 GATEWAYS   := $(GATEWAY_DIR)/__gd__.mex $(GATEWAY_DIR)/__gd_uninit__.oct
@@ -121,7 +121,7 @@ build/%.o: build/nocuda/%.cu $(NOCUDA_SRC) kernels/nocuda/cuda_runtime.h kernels
 	$(CXX) -x c++ $(NOCUDA_CXXFLAGS) $(NOCUDA_WHY) -Ikernels/nocuda -Ibuild/nocuda -c $< -o $@
 endif
 
-build/cpu/cpu.o: kernels/cpu/cpu.c kernels/gd.h kernels/tiles/norm2.h kernels/tiles/knnkey.h
+build/cpu/cpu.o: kernels/cpu/cpu.c $(filter-out kernels/cpu/cpu.c,$(wildcard kernels/cpu/*.c)) kernels/gd.h kernels/tiles/norm2.h kernels/tiles/knnkey.h kernels/tiles/route.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Ikernels -c $< -o $@
 build/runtime/%.o: kernels/runtime/%.c kernels/gd.h

@@ -15,7 +15,7 @@ load helpers
 @test "no kernel spills registers on sm_90" {
     cd "$GD_ROOT"
     command -v "${NVCC:-nvcc}" >/dev/null || skip "no nvcc"
-    for f in minplus minplus_int apsp pdist pdist_d pdist2 knn knn_gemm sgemm; do
+    for f in minplus/minplus minplus/int apsp/apsp pdist pdist_d pdist2 knn/knn knn/gemm sgemm; do
         # the build's own report where it is newer than the source and has
         # sm_90 (make builds with -Xptxas -v), else a compile for sm_90
         log="build/ops/$f.ptxas"
@@ -23,7 +23,7 @@ load helpers
             output="$(cat "$log")"
         else
             run "${NVCC:-nvcc}" -O3 -std=c++17 -arch=sm_90 -Ikernels -Xptxas -v -c "kernels/ops/$f.cu" \
-                -o "$BATS_TEST_TMPDIR/$f.o"
+                -o "$BATS_TEST_TMPDIR/${f//\//_}.o"
             [ "$status" -eq 0 ] || { echo "$output"; false; }
         fi
         report="$(echo "$output" | awk '/Compiling entry function/ { name = $0; sm90 = /sm_90/ }

@@ -1,4 +1,4 @@
-/* minplus_int.cu - min-plus on the integer classes on the GPU.
+/* minplus/int.cu - min-plus on the integer classes on the GPU.
  *
  * R(i,j) = min over k of A(i,k) + B(k,j) with Octave's saturating integer
  * addition, in the operands' class (int8 ... uint64), bit for bit what

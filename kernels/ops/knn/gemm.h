@@ -1,4 +1,4 @@
-/* knn_gemm.h - the certified 'gemm' nearest neighbours (knn_gemm.cu), for
+/* knn/gemm.h - the certified 'gemm' nearest neighbours (gemm.cu), for
  * knn.cu's driver (Euclidean, squared Euclidean, cosine): candidates from
  * one TF32 product on the tensor cores
  * with tiles/knnbound.h's bound, then their exact distances in 'fused''s

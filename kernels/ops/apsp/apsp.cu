@@ -1,0 +1,219 @@
+/* apsp.cu - all-pairs shortest paths: D and the predecessors P.
+ *
+ * 'fw': blocked Floyd-Warshall on the GPU, the three-phase formulation of
+ * Katz and Kider ("All-pairs shortest-paths for large graphs on the GPU",
+ * 2008) and Lund and Smith ("A multi-stage CUDA kernel for Floyd-Warshall",
+ * 2010), with min-plus v5's tile doing the work. D lives on the device,
+ * padded to np = n rounded up to FB (NaN outside n x n: a NaN term never
+ * wins), and is updated in place; transfers happen only at the ends. A
+ * round for the diagonal block K (FB vertices):
+ *   1. close K itself: Floyd-Warshall on the FB x FB block in registers
+ *      (fw_diag);
+ *   2. the column panel D(:,K) = min (D(:,K), D(:,K) (x) D(K,K)): one
+ *      product of np x FB x FB;
+ *   3. every block: D = min (D, D(:,K) (x) D(K,:)), np x FB x np.
+ * Step 3 reads the row panel before its update by D(K,K) (the classic
+ * phase 2); its result is the same as with the panel updated first,
+ * because the column panel is closed under D(K,K) already. Steps 2 and 3
+ * read copies of the panels (the column panel, the row panel transposed
+ * into the layout of min-plus's B), so no kernel reads what it writes.
+ * Lookahead: step 3 of round K relaxes the next round's panels first;
+ * steps 1 and 2 of the next round then run on a stream of the greatest
+ * priority while the rest of step 3 runs (fw()). The tile's epilogue
+ * (gd_tile::relax) writes D(i,j) only where the path through the round's
+ * best k is strictly shorter.
+ *
+ * P, in fw: each round tags the lengths that fall with the round (in P's
+ * array, beside the length: relax's tag), and after the last round the
+ * chain finds P from the tags and the final lengths: where D(i,j) last
+ * fell in round r, some k of r's block still has D(i,k) + D(k,j) ==
+ * D(i,j) (chain_search), and P(i,j) = P(k,j), the predecessor of j on
+ * the path from k, which pointer jumping down column j resolves
+ * (chain_jump); a length that never fell is the edge's, P(i,j) = i. In
+ * squaring (and where the chain finds no k: rounding), from the final
+ * lengths: P(i,j) = the first q of min_q D(i,q) + W(q,j), the last edge
+ * of a shortest path (one witness product: last_edge_pass). Either is a
+ * shortest-path tree unless the graph has a cycle of weight 0; then a
+ * second run tracks P and breaks ties by the paths' edge counts.
+ *
+ * 'squaring': D = min (D, D (x) D) with the witness, until nothing
+ * changes (at most ceil(log2 n) + 1 products), from one buffer into the
+ * other: each product reads D and its transpose.
+ *
+ * Single inputs without a negative (or -0) weight take min-plus's integer
+ * min (minplus_nonneg, minplus_first_stage), as v5 does: the sums of such
+ * weights stay non-negative. A negative cycle shows as a negative diagonal
+ * entry at the end (or in W); the call then fails with GD_ERR_NEGCYCLE.
+ */
+#include "ops/product.h"
+#include "runtime/call.h"
+#include "tiles/route.h"
+#include "tiles/tile.cuh"
+
+#include <float.h>
+#include <math.h>
+#include <new>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <type_traits>
+
+namespace {
+
+// The Floyd-Warshall block: a round's depth, the diagonal block's side.
+enum { FB = 128 };
+
+// flags[0] bits: 1 NaN in W, 2 a negative diagonal entry, 4 a weight
+// with its sign bit set (not NaN), 8 a negative diagonal entry of D at the
+// end; flags[1]: the smallest such vertex (1-based), from 2 or 8.
+enum { F_NAN = 1, F_NEGDIAG = 2, F_SIGN = 4, F_NEGCYCLE = 8 };
+
+#include "ops/apsp/kernels.cuh"
+#include "ops/apsp/last_edges.cuh"
+#include "ops/apsp/trees.cuh"
+#include "ops/apsp/chain.cuh"
+#include "ops/apsp/rounds.cuh"
+#include "ops/apsp/run.cuh"
+
+
+const gd_variant_info VARIANTS[] = {
+    {"fw", "blocked Floyd-Warshall on the GPU: rounds of 128 vertices, the closure of the "
+           "diagonal block in registers, then min-plus v5's tile relaxing the column panel "
+           "and every block in place, the next round's panels first (lookahead)",
+     1},
+    {"squaring", "repeated min-plus squaring with the witness, D = min (D, D (x) D) until "
+                 "nothing changes",
+     1},
+    {"cpu", "blocked Floyd-Warshall on the host, OpenMP, 64-vertex blocks", 0},
+};
+const int NVARIANTS = sizeof VARIANTS / sizeof VARIANTS[0];
+
+// 'auto' below this n runs on the host (a GPU call costs more than the
+// whole job there)
+enum { AUTO_CPU_BELOW = 128 };
+// 'all' devices divide Floyd-Warshall from 2^36 steps (n^3) a device: n =
+// 4096 on one, 5160 on two (two H200s gain 1.19x at n = 8192 single;
+// below 5160 not measured)
+const double SPLIT_MIN = 68719476736.0;
+
+#include "ops/apsp/host.cuh"
+#include "ops/apsp/one_device.cuh"
+#include "ops/apsp/devices.cuh"
+
+} // namespace
+
+/* gd_apsp on another device than this thread's: one part */
+struct apsp_one {
+    bool fw;
+    const gd_matrix *W;
+    gd_out D;
+    const gd_out *P;
+    gd_class pcls;
+    int64_t *cycle_vertex;
+};
+
+static gd_status apsp_part(void *c, int, int, gd_timing *t)
+{
+    apsp_one &x = *(apsp_one *)c;
+    return run_gpu(x.fw, *x.W, x.D, x.P, x.pcls, x.cycle_vertex, t);
+}
+
+extern "C" int gd_apsp_variants(const gd_variant_info **list)
+{
+    *list = VARIANTS;
+    return NVARIANTS;
+}
+
+extern "C" gd_status gd_apsp(const char *name, const gd_matrix *W, gd_out D, const gd_out *P,
+                             gd_class pcls, int64_t *cycle_vertex, gd_timing *t)
+{
+    gd_entry entry(t);
+    const double t0 = gd_now_ms();
+    *cycle_vertex = 0;
+    if (D.device) *D.device = NULL;
+    if (P && P->device) *P->device = NULL;
+    if (W->rows != W->cols)
+        return gd_fail(GD_ERR_SIZE, "W must be square (the weights of a graph), not %lldx%lld",
+                       (long long)W->rows, (long long)W->cols);
+    const int64_t n = W->rows;
+    const size_t es = gd_class_bytes(W->cls);
+    gd_status s;
+    if ((s = gd_check_size("W", n, n, es))) return s;
+    t->ops = (double)n * (double)n * (double)n;
+    t->resident = W->where == GD_DEVICE ? 1u : 0u;
+    /* a resident W on another device: copied to this thread's */
+    gd_local here;
+    gd_matrix Wh;
+    if ((s = here.take(W, &Wh, "W"))) return s;
+    W = &Wh;
+    /* the integer classes: 'fw' in single or double where the weights
+     * prove it exact (apsp_run::exact_class; int64 and uint64 never),
+     * else the host in the class; 'auto' tries the GPU where it may */
+    const bool ints = gd_class_is_int(W->cls), wide = ints && es > 4;
+    const bool automatic = strcmp(name, "auto") == 0;
+    int v = -1;
+    if (automatic && wide) {
+        v = 2;
+    } else if (automatic) {
+        bool gpu;
+        if ((s = gd_auto_device(t, &gpu))) return s;
+        v = gpu && (n >= AUTO_CPU_BELOW || W->where == GD_DEVICE || D.device) ? 0 : 2;
+    } else {
+        for (int i = 0; i < NVARIANTS; ++i)
+            if (strcmp(VARIANTS[i].name, name) == 0) v = i;
+        if (v < 0) return gd_fail(GD_ERR_VARIANT, "unknown variant '%s'", name);
+        if (ints && v == 1)
+            return gd_fail(GD_ERR_VARIANT, "variant 'squaring' computes single and double; the "
+                           "integer classes run on 'fw' (the GPU) and 'cpu' ('auto' chooses)");
+        if (wide && v == 0)
+            return gd_fail(GD_ERR_VARIANT, "'fw' computes the integer classes in single or double "
+                           "where the weights prove every sum exact: int64 and uint64 never");
+    }
+    /* D divides (rows of blocks), and in single and double P with it (the
+     * slabs' tags, the chain on the first device); an integer class's P,
+     * squaring and resident data on one device, the first of the
+     * selection */
+    const bool rows = v == 0 && (!P || !ints);
+    gd_out po = {};
+    if (P) po = *P;
+    gd_op_call oc = {};
+    oc.variant = VARIANTS[v].name;
+    oc.gpu = v != 2;
+    oc.empty = n == 0;
+    oc.outs[0] = &D;
+    oc.outs[1] = P ? &po : NULL;
+    oc.names[0] = "D";
+    oc.names[1] = "P";
+    oc.resident = W->where == GD_DEVICE || D.device || (P && P->device);
+    oc.split_min = SPLIT_MIN;
+    oc.units = rows ? (n + FB - 1) / FB : 1;
+    auto cpu = [&] {
+        return ints ? run_cpu_int(*W, D, P, pcls, cycle_vertex, t)
+                    : run_cpu(*W, D, P, pcls, cycle_vertex, t);
+    };
+    s = gd_run_op(
+        oc, t, cpu, [&] { return run_gpu(v == 0, *W, D, P, pcls, cycle_vertex, t); },
+        [&](int nd, const int *idx) {
+            bool redo = false;
+            if (rows && nd > 1) {
+                const gd_status sr = fw_devices(*W, D, P, pcls, cycle_vertex, nd, idx, t, &redo);
+                if (!redo) return sr; /* done: D (and P) by rows of blocks */
+            }
+            /* on one device of the selection; or (redo) a cycle of weight
+             * 0 found across devices: P with the edge counts, on the first
+             * device alone */
+            apsp_one x = {v == 0, W, D, P, pcls, cycle_vertex};
+            return gd_run_parts(1, idx, apsp_part, &x, t);
+        });
+    /* an integer graph the GPU cannot compute exactly: the host's */
+    if (s == GD_ERR_VARIANT && ints && automatic && v != 2) {
+        const gd_timing kept = *t;
+        gd_timing_reset(t);
+        t->ops = kept.ops;
+        t->resident = kept.resident;
+        s = run_cpu_int(*W, D, P, pcls, cycle_vertex, t);
+    }
+    t->total_ms = gd_now_ms() - t0;
+    return s;
+}

@@ -1,0 +1,132 @@
+/* ops/knn/devices.cuh - the search across devices: X's rows or the queries a part, the parts' lists merged on the host.
+ * Part of knn.cu, which includes it inside its anonymous namespace, in
+ * its place among the others (each part uses the ones before it). */
+struct knn_split {
+    const gd_matrix *X, *Y;
+    gd_class cls, icls;
+    gd_distance metric;
+    int64_t K;
+    int largest;
+    bool points;    /* X's rows split; else the queries */
+    bool gemm;      /* the gemm variant (else fused) */
+    gd_out D, I;
+    void *pd;       /* points: the parts' lists, K x my each */
+    int32_t *pi;
+    int64_t mult;
+    gd_share *share; /* gemm, queries split, X from the host: X's upload
+                        shared (or NULL), in pieces */
+    int pieces;
+};
+
+gd_status knn_part(void *c, int i, int nparts, gd_timing *t)
+{
+    const knn_split &x = *(const knn_split *)c;
+    const size_t es = gd_class_bytes(x.cls);
+    int64_t lo, hi;
+    gd_matrix X = *x.X, Y = *x.Y;
+    gd_out D = {}, I = {};
+    gd_class icls = x.icls;
+    if (x.points) {
+        gd_part_range(X.rows, x.mult, i, nparts, &lo, &hi);
+        X.ptr = (const char *)X.ptr + (size_t)lo * gd_class_bytes(X.cls);
+        X.rows = hi - lo;
+        D.ptr = (char *)x.pd + (size_t)(i * x.K * Y.rows) * es;
+        I.ptr = x.pi + i * x.K * Y.rows;
+        icls = GD_INT32;
+    } else {
+        gd_part_range(Y.rows, x.mult, i, nparts, &lo, &hi);
+        Y.ptr = (const char *)Y.ptr + (size_t)lo * gd_class_bytes(Y.cls);
+        Y.rows = hi - lo;
+        D.ptr = (char *)x.D.ptr + (size_t)(lo * x.K) * es;
+        I.ptr = (char *)x.I.ptr + (size_t)(lo * x.K) * gd_class_bytes(x.icls);
+    }
+    gd_knn_share sh = {x.share, i, nparts, x.pieces, false};
+    gd_status s = GD_OK;
+    if (Y.rows > 0 || x.points)
+        s = x.cls == GD_SINGLE ? run_gpu<float>(X, Y, x.metric, x.K, x.largest, D, I, icls, t,
+                                                x.gemm, x.share ? &sh : NULL)
+                               : run_gpu<double>(X, Y, x.metric, x.K, x.largest, D, I, icls, t,
+                                                 x.gemm, x.share ? &sh : NULL);
+    if (x.share) sh.leave(false);
+    return s;
+}
+
+/* query j's K least of the parts' lists, by (key, row) */
+template <class T>
+void merge_lists(const knn_split &x, int nparts, const int64_t *first_row)
+{
+    const int64_t K = x.K, my = x.Y->rows;
+    const T *pd = (const T *)x.pd;
+#pragma omp parallel for schedule(static) num_threads(gd_cpu_threads())
+    for (int64_t j = 0; j < my; ++j) {
+        int64_t at[GD_MAX_DEVICES] = {};
+        for (int64_t k = 0; k < K; ++k) {
+            int best = -1;
+            uint64_t bkey = 0;
+            int64_t brow = 0;
+            for (int p = 0; p < nparts; ++p) {
+                if (at[p] == K) continue;
+                const int64_t e = p * K * my + j * K + at[p];
+                const uint64_t key = sizeof(T) == 4 ? gd_key_f((float)pd[e], x.largest)
+                                                    : gd_key_d((double)pd[e], x.largest);
+                const int64_t row = first_row[p] + x.pi[e];
+                if (best < 0 || key < bkey || (key == bkey && row < brow)) {
+                    best = p;
+                    bkey = key;
+                    brow = row;
+                }
+            }
+            const int64_t e = best * K * my + j * K + at[best]++;
+            ((T *)x.D.ptr)[j * K + k] = pd[e];
+            if (x.icls == GD_INT32)
+                ((int32_t *)x.I.ptr)[j * K + k] = (int32_t)brow;
+            else
+                ((double *)x.I.ptr)[j * K + k] = (double)brow;
+        }
+    }
+}
+
+gd_status split_knn(knn_split &x, int nd, const int *idx, gd_timing *t)
+{
+    const int64_t K = x.K, my = x.Y->rows;
+    const size_t es = gd_class_bytes(x.cls);
+    char what[96];
+    gd_describe(what, sizeof what, "D", K, my, x.cls);
+    gd_status s = gd_out_buffer(&x.D, (size_t)(K * my) * es, what);
+    gd_describe(what, sizeof what, "I", K, my, x.icls);
+    if (!s) s = gd_out_buffer(&x.I, (size_t)(K * my) * gd_class_bytes(x.icls), what);
+    if (s) return s;
+    if (!x.points) {
+        /* X from the host to every device: each uploads a share of it and
+         * pulls the rest from the others (the host's copies, which two
+         * devices' uploads of all of X contended for, halve) */
+        if (x.gemm && x.X->where == GD_HOST) {
+            x.pieces = gd_knn_gemm_pieces((size_t)(x.X->rows * x.X->cols) * gd_class_bytes(x.cls));
+            x.share = gd_share_make(nd, idx, x.pieces);
+        }
+        s = gd_run_parts(nd, idx, knn_part, &x, t);
+        gd_share_free(x.share);
+        x.share = NULL;
+        return s;
+    }
+    x.pd = malloc((size_t)(nd * K * my) * es + 8);
+    x.pi = (int32_t *)malloc((size_t)(nd * K * my) * 4 + 4);
+    if (!x.pd || !x.pi) {
+        s = gd_fail(GD_ERR_MEMORY, "cannot allocate the devices' neighbour lists (%.1f MiB) in "
+                    "host memory", gd_mib((size_t)(nd * K * my) * (es + 4)));
+    } else if (!(s = gd_run_parts(nd, idx, knn_part, &x, t))) {
+        int64_t first_row[GD_MAX_DEVICES], hi;
+        for (int p = 0; p < nd; ++p) gd_part_range(x.X->rows, x.mult, p, nd, &first_row[p], &hi);
+        const double t0 = gd_now_ms();
+        if (x.cls == GD_SINGLE)
+            merge_lists<float>(x, nd, first_row);
+        else
+            merge_lists<double>(x, nd, first_row);
+        t->prep_ms += gd_now_ms() - t0;
+        snprintf(t->kernel, sizeof t->kernel, "rows split, merged");
+    }
+    free(x.pd);
+    free(x.pi);
+    return s;
+}
+

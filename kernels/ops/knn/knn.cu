@@ -1,0 +1,221 @@
+/* knn.cu - nearest neighbours: the K smallest (or largest) distances from
+ * each query (a row of Y) to the rows of X, selected while the distances
+ * are computed, so that the mx x my matrix is never stored.
+ *
+ * fused: the tile of pdist2 'tuned' (tile.cuh: 128 rows of X by 64
+ * queries in single, 128 by 128 in double, 8x8 pairs a thread), the same
+ * arithmetic in the same order, so each distance is gd_pdist2's to the
+ * bit. A block keeps its queries and walks a range of X's row tiles (a
+ * split); for each query it holds a sorted list of its K best (key, row)
+ * pairs so far (knnkey.h: the order of a stable sort) in global memory and
+ * the list's K-th pair, the threshold, in shared memory. A distance that
+ * beats its query's threshold goes into the query's bucket of 32 in
+ * shared memory (an atomic add on the bucket's count); a full bucket (or
+ * the split's end) is merged into the list by one warp: a bitonic sort of
+ * the 32 across the warp's lanes, then each element of either sorted run
+ * finds its place in the merged run by a binary search in the other, and
+ * the first K are written to the list's second buffer, whose K-th pair is
+ * the new threshold. Distances that found their bucket full are tested
+ * again against the new threshold. Once a list holds K pairs only
+ * distances among the K best so far pass, about K (1 + ln (n / K)) of n
+ * in random order, so the selection costs little beside the distances.
+ * The splits' lists are then merged, a warp a query, and written out as D
+ * and I. Splits give the GPU enough blocks: the queries alone (8192 / 64
+ * = 128 blocks) would not fill it.
+ *
+ * The ideas are the threshold-filtered k-selection of FAISS's GPU
+ * brute-force search ("Billion-scale similarity search with GPUs",
+ * Johnson, Douze and Jegou) and the bitonic merge it builds its warp
+ * queues from; unlike FAISS, any K (no cap), double, and the exact
+ * unexpanded distances.
+ */
+#include "ops/knn/gemm.h"
+#include "tiles/knnkey.h"
+#include "tiles/metric.cuh"
+#include "tiles/norm2.h"
+#include "ops/product.h"
+#include "runtime/call.h"
+#include "runtime/layout.cuh"
+#include "tiles/tile.cuh"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+namespace {
+
+#include "ops/knn/select.cuh"
+#include "ops/knn/fused.cuh"
+
+const gd_variant_info VARIANTS[] = {
+    {"fused", "pdist2's tuned tiles, each distance tested against its query's K-th best so "
+              "far and kept in a bucket in shared memory; warps merge full buckets into "
+              "sorted lists (bitonic sort, then merge by binary search); the full matrix is "
+              "never stored",
+     1},
+    {"cpu", "OpenMP on the host: a query's column of distances at a time, a heap of K", 0},
+    {"gemm", "euclidean, squaredeuclidean and cosine (correlation, spearman), the K smallest or largest (K up to 256): candidates from one "
+             "TF32 product on the tensor cores with a certified bound on its error, then their "
+             "exact distances as 'fused' computes them and the same selection (fused's D and I "
+             "bit for bit); a query whose candidates overflow runs 'fused'",
+     1},
+};
+const int NVARIANTS = sizeof VARIANTS / sizeof VARIANTS[0];
+
+// 'auto' below this many (pair, feature) triples: the host finishes
+// before a GPU round trip would
+const double AUTO_CPU_BELOW = 1 << 16;
+// 'all' devices divide a search from 2^34 (pair, feature) triples a
+// device (16384 queries among 8192 points of 128 features: some 2 ms of
+// kernel on an H100). Not measured for kNN itself: min-plus's measured
+// break-even (a few ms of kernel a device, minplus.cu) carried over
+const double SPLIT_MIN = 17179869184.0;
+// ... and the gemm variant, which divides the queries (each device
+// uploads X whole), from 2^36 a device and 8192 queries: two H100s, from
+// the host, 10^6 points: 1000 and 4000 queries 0.68-0.88x as fast on two
+// devices as on one (X's upload twice against half the kernels), 10,000
+// 1.26x (K = 10) and 1.36x (K = 100); 65536 points: 4096 queries 0.69x,
+// 16384 1.50x
+const double SPLIT_MIN_GEMM = 68719476736.0;
+const int64_t SPLIT_GEMM_QUERIES = 8192;
+// 'auto' takes the gemm variant from this many (pair, feature) triples,
+// where X has at least this many tiles of 128 points a neighbour: a query's
+// candidates are about 1.2 K points, and about 0.7 K^2 / tiles tiles hold
+// two of them and are taken whole (128 points each). Measured on an H100
+// (kernels/NOTES.md, "'auto' for gemm"): 240 searches of 8192 to 262144
+// points, 512 to 8192 queries, d = 16 to 256, K = 1 to 100, smallest and
+// largest, from the host; gemm wins from about 8 tiles a neighbour down to
+// 2^30 triples and loses by up to 5x at 2 to 3 tiles a neighbour. This rule
+// is within 0.7% of the better variant in the geometric mean (worst 1.34x,
+// at the edge: 32768 points, K = 32, d = 16), where 2^33 triples and 48
+// tiles a neighbour had given 13% (worst 2.4x). Cosine the same: fused's
+// cosine is slower than its Euclidean, gemm's is not
+const double AUTO_GEMM_FROM = 1073741824.0;
+const int64_t AUTO_GEMM_TILES_K = 8;
+
+#include "ops/knn/host.cuh"
+#include "ops/knn/gpu.cuh"
+#include "ops/knn/devices.cuh"
+
+} // namespace
+
+extern "C" int gd_knn_variants(const gd_variant_info **list)
+{
+    *list = VARIANTS;
+    return NVARIANTS;
+}
+
+extern "C" gd_status gd_knn(const char *name, const gd_matrix *X, const gd_matrix *Y,
+                            gd_distance dist, int64_t K, int largest, gd_out D, gd_out I,
+                            gd_class icls, gd_timing *t)
+{
+    const gd_metric metric = dist.metric;
+    gd_entry entry(t);
+    const double t0 = gd_now_ms();
+    if (D.device) *D.device = NULL;
+    if (I.device) *I.device = NULL;
+    const int64_t my = Y->rows, d = X->cols;
+    int64_t mx = X->rows;
+    const gd_class cls = (X->cls == GD_SINGLE || Y->cls == GD_SINGLE) ? GD_SINGLE : GD_DOUBLE;
+    gd_status s;
+    if (Y->cols != d)
+        return gd_fail(GD_ERR_SIZE, "X and Y must have the same number of columns: X is "
+                       "%lldx%lld, Y is %lldx%lld", (long long)mx, (long long)d, (long long)my,
+                       (long long)Y->cols);
+    if ((s = gd_check_size("X", mx, d, gd_class_bytes(cls))) ||
+        (s = gd_check_size("Y", my, d, gd_class_bytes(cls))))
+        return s;
+    if (mx >= ((int64_t)1 << 31))
+        return gd_fail(GD_ERR_SIZE, "X has %lld rows: the neighbours' rows are 32-bit (at most "
+                       "2^31 - 1)", (long long)mx);
+    if (K > mx || (K < 1 && mx > 0) || K < 0)
+        return gd_fail(GD_ERR_INPUT, "K must be between 1 and the rows of X (%lld), not %lld",
+                       (long long)mx, (long long)K);
+    if ((s = gd_check_size("D", K, my, gd_class_bytes(cls)))) return s;
+    t->ops = (double)mx * (double)my * (double)d;
+    t->resident = (X->where == GD_DEVICE ? 1u : 0u) | (Y->where == GD_DEVICE ? 2u : 0u);
+    /* resident operands on another device: copied to this thread's */
+    gd_local here;
+    gd_matrix Xh, Yh;
+    if ((s = here.take2(X, Y, &Xh, &Yh))) return s;
+    X = &Xh;
+    Y = &Yh;
+    /* no features: every pair's distance is the metric's value on two empty
+     * rows, and ties go to the lower row, so X's first K rows are the
+     * answer; the search over the rest would find nothing (and a million
+     * empty rows each side are 10^12 pairs) */
+    if (d == 0 && mx > K) Xh.rows = Xh.ld = mx = K;
+    int v = -1;
+    /* every metric runs fused, but jaccard in single past 65535 features,
+     * whose counts would not fit the tile's 16 bits (as pdist2's tuned) */
+    if (metric == GD_JACCARD && cls == GD_SINGLE && d > 65535) {
+        if (strcmp(name, "fused") == 0)
+            return gd_fail(GD_ERR_VARIANT, "jaccard in single on the GPU counts at most 65535 "
+                           "features (X has %lld); the 'cpu' variant takes any ('auto' chooses "
+                           "it)", (long long)d);
+        if (strcmp(name, "auto") == 0) name = "cpu";
+    }
+    if (strcmp(name, "auto") == 0) {
+        bool gpu;
+        if ((s = gd_auto_device(t, &gpu))) return s;
+        const bool resident = t->resident || D.device || I.device;
+        v = gpu && (t->ops >= AUTO_CPU_BELOW || resident) ? 0 : 1;
+        /* the gemm variant where it serves and pays (AUTO_GEMM_FROM) */
+        if (v == 0 && t->ops >= AUTO_GEMM_FROM && !gemm_unfit(dist, K, mx, d) &&
+            (mx + 127) / 128 >= AUTO_GEMM_TILES_K * K)
+            v = 2;
+    } else {
+        for (int i = 0; i < NVARIANTS; ++i)
+            if (strcmp(VARIANTS[i].name, name) == 0) v = i;
+        if (v < 0) return gd_fail(GD_ERR_VARIANT, "unknown variant '%s'", name);
+    }
+    /* across devices: nothing resident (that lives on this thread's
+     * device); X's rows split where X is the larger and every part still
+     * has K rows, else the queries */
+    knn_split x = {};
+    x.X = X;
+    x.Y = Y;
+    x.cls = cls;
+    x.icls = icls;
+    x.metric = dist;
+    x.K = K;
+    x.largest = largest;
+    x.D = D;
+    x.I = I;
+    x.gemm = v == 2;
+    /* gemm: the queries split, whatever X's size (each device's search
+     * is then half of every pass; with X's rows split, each device
+     * re-ranked K candidates a query, every query) */
+    x.points = mx > my && !x.gemm;
+    x.mult = x.points ? gd_tile::BIG : 64;
+    gd_op_call oc = {};
+    oc.variant = VARIANTS[v].name;
+    oc.gpu = v != 1;
+    oc.empty = my == 0 || K == 0;
+    oc.outs[0] = &D;
+    oc.outs[1] = &I;
+    oc.names[0] = "D";
+    oc.names[1] = "I";
+    oc.resident = t->resident || D.device || I.device;
+    oc.split_min = !x.gemm ? SPLIT_MIN : my >= SPLIT_GEMM_QUERIES ? SPLIT_MIN_GEMM : HUGE_VAL;
+    oc.units = ((x.points ? mx : my) + x.mult - 1) / x.mult;
+    auto one = [&] {
+        return cls == GD_SINGLE
+                   ? run_gpu<float>(*X, *Y, dist, K, largest, D, I, icls, t, x.gemm)
+                   : run_gpu<double>(*X, *Y, dist, K, largest, D, I, icls, t, x.gemm);
+    };
+    s = gd_run_op(
+        oc, t, [&] { return run_cpu(*X, *Y, cls, dist, K, largest, D, I, icls, t); }, one,
+        [&](int nd, const int *idx) {
+            /* X's rows split: every part must hold K rows (the last one
+             * is the shortest) */
+            for (int64_t lo, hi; x.points && nd > 1; --nd) {
+                gd_part_range(mx, x.mult, nd - 1, nd, &lo, &hi);
+                if (hi - lo >= K) break;
+            }
+            return gd_split_needed(nd, idx) ? split_knn(x, nd, idx, t) : one();
+        });
+    t->total_ms = gd_now_ms() - t0;
+    return s;
+}
