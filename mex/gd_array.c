@@ -389,7 +389,13 @@ gd_status gd_mex_result_transpose(gd_mex_result *r, gd_timing *t)
     v.dev = r->on_device ? gd_mex_place()->device - 1 : 0;
     gd_mex_result T;
     const gd_out out = gd_mex_result_out(&T, 1, r->on_device, (size_t)r->n, (size_t)r->m, r->cls);
-    const gd_status s = gd_transpose(&v, out, t);
+    /* (the transpose's own record: an operation's entry resets it; the
+     * call's keeps its variant and kernel, its total the transpose's too) */
+    gd_timing tt;
+    memset(&tt, 0, sizeof tt);
+    tt.at = t->at;
+    const gd_status s = gd_transpose(&v, out, &tt);
+    t->total_ms += tt.total_ms;
     if (s) {
         gd_mex_result_free(&T);
         return s;

@@ -251,6 +251,17 @@ endfunction
 %! [Idx, D] = gd_knnsearch (A, B, "K", 5, "Distance", "seuclidean", "Scale", [1 0]);
 %! assert (Idx, [1 3 5 2 4; 1 2 3 4 5]);
 %! assert (isnan (D), logical ([0 0 0 1 1; 0 0 0 0 0]));
+%!test
+%! ## gdArrays in: the results gdArrays a row a query, as from the host,
+%! ## and info the search's (not the turning's)
+%! warning ("off", "gd:nogpu", "local");
+%! X = rand (40, 3); Y = rand (6, 3);
+%! [I, D, info] = gd_knnsearch (gdArray (X), gdArray (Y), "K", 4);
+%! [I0, D0, info0] = gd_knnsearch (X, Y, "K", 4);
+%! assert (isa (I, "gdArray") && isa (D, "gdArray"));
+%! assert (gather (I), I0);
+%! assert (gather (D), D0);
+%! assert (info.variant, info0.variant);
 %!error <gd_knnsearch: X and Y must have the same number of columns> gd_knnsearch (rand (5, 2), rand (3, 3))
 %!error <gd_knnsearch: X must be a single or double matrix> gd_knnsearch ({1}, rand (3, 2))
 %!error id=gd:input gd_knnsearch (rand (5, 2), {1})
