@@ -31,7 +31,7 @@ HOST_BLAS := $(shell $(MKOCTFILE) -p BLAS_LIBS 2>/dev/null)
 KERNEL_CU  := ops/pdist ops/pdist_d ops/knn/knn ops/knn/gemm ops/pdist2 ops/apsp/apsp ops/minplus/int ops/sgemm ops/minplus/minplus ops/product/product \
               runtime/resident runtime/multi runtime/layout runtime/call runtime/copies runtime/memory runtime/device
 # every header of the layer (the no-CUDA build's stubs aside)
-KERNEL_HDR := kernels/gd.h $(filter-out kernels/nocuda/%,$(wildcard kernels/*/*.h kernels/*/*.cuh kernels/*/*/*.cuh))
+KERNEL_HDR := kernels/gd.h $(filter-out kernels/nocuda/%,$(wildcard kernels/*/*.h kernels/*/*.cuh kernels/*/*/*.h kernels/*/*/*.cuh))
 KERNEL_OBJ := $(patsubst %,build/%.o,$(KERNEL_CU)) build/cpu/cpu.o build/runtime/settings.o \
               build/runtime/interrupt.o
 GATEWAYS   := $(GATEWAY_DIR)/__gd__.mex $(GATEWAY_DIR)/__gd_uninit__.oct

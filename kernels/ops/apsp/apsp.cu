@@ -77,7 +77,9 @@ enum { F_NAN = 1, F_NEGDIAG = 2, F_SIGN = 4, F_NEGCYCLE = 8 };
 #include "ops/apsp/run.cuh"
 
 
-const gd_variant_info VARIANTS[] = {
+// The variants, named: their rows of VARIANTS, in order (checked below)
+enum apsp_variant { FW, SQUARING, CPU };
+constexpr gd_variant_info VARIANTS[] = {
     {"fw", "blocked Floyd-Warshall on the GPU: rounds of 128 vertices, the closure of the "
            "diagonal block in registers, then min-plus v5's tile relaxing the column panel "
            "and every block in place, the next round's panels first (lookahead)",
@@ -88,6 +90,10 @@ const gd_variant_info VARIANTS[] = {
     {"cpu", "blocked Floyd-Warshall on the host, OpenMP, 64-vertex blocks", 0},
 };
 const int NVARIANTS = sizeof VARIANTS / sizeof VARIANTS[0];
+constexpr bool named(const char *a, const char *b) { return *a == *b && (!*a || named(a + 1, b + 1)); }
+static_assert(named(VARIANTS[FW].name, "fw") && named(VARIANTS[SQUARING].name, "squaring") &&
+                  named(VARIANTS[CPU].name, "cpu") && NVARIANTS == 3,
+              "apsp_variant names VARIANTS' rows");
 
 // 'auto' below this n runs on the host (a GPU call costs more than the
 // whole job there)
@@ -154,19 +160,19 @@ extern "C" gd_status gd_apsp(const char *name, const gd_matrix *W, gd_out D, con
     const bool automatic = strcmp(name, "auto") == 0;
     int v = -1;
     if (automatic && wide) {
-        v = 2;
+        v = CPU;
     } else if (automatic) {
         bool gpu;
         if ((s = gd_auto_device(t, &gpu))) return s;
-        v = gpu && (n >= AUTO_CPU_BELOW || W->where == GD_DEVICE || D.device) ? 0 : 2;
+        v = gpu && (n >= AUTO_CPU_BELOW || W->where == GD_DEVICE || D.device) ? FW : CPU;
     } else {
         for (int i = 0; i < NVARIANTS; ++i)
             if (strcmp(VARIANTS[i].name, name) == 0) v = i;
         if (v < 0) return gd_fail(GD_ERR_VARIANT, "unknown variant '%s'", name);
-        if (ints && v == 1)
+        if (ints && v == SQUARING)
             return gd_fail(GD_ERR_VARIANT, "variant 'squaring' computes single and double; the "
                            "integer classes run on 'fw' (the GPU) and 'cpu' ('auto' chooses)");
-        if (wide && v == 0)
+        if (wide && v == FW)
             return gd_fail(GD_ERR_VARIANT, "'fw' computes the integer classes in single or double "
                            "where the weights prove every sum exact: int64 and uint64 never");
     }
@@ -174,12 +180,12 @@ extern "C" gd_status gd_apsp(const char *name, const gd_matrix *W, gd_out D, con
      * slabs' tags, the chain on the first device); an integer class's P,
      * squaring and resident data on one device, the first of the
      * selection */
-    const bool rows = v == 0 && (!P || !ints);
+    const bool rows = v == FW && (!P || !ints);
     gd_out po = {};
     if (P) po = *P;
     gd_op_call oc = {};
     oc.variant = VARIANTS[v].name;
-    oc.gpu = v != 2;
+    oc.gpu = v != CPU;
     oc.empty = n == 0;
     oc.outs[0] = &D;
     oc.outs[1] = P ? &po : NULL;
@@ -193,7 +199,7 @@ extern "C" gd_status gd_apsp(const char *name, const gd_matrix *W, gd_out D, con
                     : run_cpu(*W, D, P, pcls, cycle_vertex, t);
     };
     s = gd_run_op(
-        oc, t, cpu, [&] { return run_gpu(v == 0, *W, D, P, pcls, cycle_vertex, t); },
+        oc, t, cpu, [&] { return run_gpu(v == FW, *W, D, P, pcls, cycle_vertex, t); },
         [&](int nd, const int *idx) {
             bool redo = false;
             if (rows && nd > 1) {
@@ -203,11 +209,11 @@ extern "C" gd_status gd_apsp(const char *name, const gd_matrix *W, gd_out D, con
             /* on one device of the selection; or (redo) a cycle of weight
              * 0 found across devices: P with the edge counts, on the first
              * device alone */
-            apsp_one x = {v == 0, W, D, P, pcls, cycle_vertex};
+            apsp_one x = {v == FW, W, D, P, pcls, cycle_vertex};
             return gd_run_parts(1, idx, apsp_part, &x, t);
         });
     /* an integer graph the GPU cannot compute exactly: the host's */
-    if (s == GD_ERR_VARIANT && ints && automatic && v != 2) {
+    if (s == GD_ERR_VARIANT && ints && automatic && v != CPU) {
         const gd_timing kept = *t;
         gd_timing_reset(t);
         t->ops = kept.ops;

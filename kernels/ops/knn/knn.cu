@@ -48,7 +48,9 @@ namespace {
 #include "ops/knn/select.cuh"
 #include "ops/knn/fused.cuh"
 
-const gd_variant_info VARIANTS[] = {
+// The variants, named: their rows of VARIANTS, in order (checked below)
+enum knn_variant { FUSED, CPU, GEMM };
+constexpr gd_variant_info VARIANTS[] = {
     {"fused", "pdist2's tuned tiles, each distance tested against its query's K-th best so "
               "far and kept in a bucket in shared memory; warps merge full buckets into "
               "sorted lists (bitonic sort, then merge by binary search); the full matrix is "
@@ -62,6 +64,10 @@ const gd_variant_info VARIANTS[] = {
      1},
 };
 const int NVARIANTS = sizeof VARIANTS / sizeof VARIANTS[0];
+constexpr bool named(const char *a, const char *b) { return *a == *b && (!*a || named(a + 1, b + 1)); }
+static_assert(named(VARIANTS[FUSED].name, "fused") && named(VARIANTS[CPU].name, "cpu") &&
+                  named(VARIANTS[GEMM].name, "gemm") && NVARIANTS == 3,
+              "knn_variant names VARIANTS' rows");
 
 // 'auto' below this many (pair, feature) triples: the host finishes
 // before a GPU round trip would
@@ -160,11 +166,11 @@ extern "C" gd_status gd_knn(const char *name, const gd_matrix *X, const gd_matri
         bool gpu;
         if ((s = gd_auto_device(t, &gpu))) return s;
         const bool resident = t->resident || D.device || I.device;
-        v = gpu && (t->ops >= AUTO_CPU_BELOW || resident) ? 0 : 1;
+        v = gpu && (t->ops >= AUTO_CPU_BELOW || resident) ? FUSED : CPU;
         /* the gemm variant where it serves and pays (AUTO_GEMM_FROM) */
-        if (v == 0 && t->ops >= AUTO_GEMM_FROM && !gemm_unfit(dist, K, mx, d) &&
+        if (v == FUSED && t->ops >= AUTO_GEMM_FROM && !gemm_unfit(dist, K, mx, d) &&
             (mx + 127) / 128 >= AUTO_GEMM_TILES_K * K)
-            v = 2;
+            v = GEMM;
     } else {
         for (int i = 0; i < NVARIANTS; ++i)
             if (strcmp(VARIANTS[i].name, name) == 0) v = i;
@@ -183,7 +189,7 @@ extern "C" gd_status gd_knn(const char *name, const gd_matrix *X, const gd_matri
     x.largest = largest;
     x.D = D;
     x.I = I;
-    x.gemm = v == 2;
+    x.gemm = v == GEMM;
     /* gemm: the queries split, whatever X's size (each device's search
      * is then half of every pass; with X's rows split, each device
      * re-ranked K candidates a query, every query) */
@@ -191,7 +197,7 @@ extern "C" gd_status gd_knn(const char *name, const gd_matrix *X, const gd_matri
     x.mult = x.points ? gd_tile::BIG : 64;
     gd_op_call oc = {};
     oc.variant = VARIANTS[v].name;
-    oc.gpu = v != 1;
+    oc.gpu = v != CPU;
     oc.empty = my == 0 || K == 0;
     oc.outs[0] = &D;
     oc.outs[1] = &I;
