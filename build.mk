@@ -33,10 +33,10 @@ KERNEL_CU  := ops/pdist ops/pdist_d ops/knn/knn ops/knn/gemm ops/pdist2 ops/apsp
 # every header of the layer (the no-CUDA build's stubs aside)
 KERNEL_HDR := kernels/gd.h $(filter-out kernels/nocuda/%,$(wildcard kernels/*/*.h kernels/*/*.cuh kernels/*/*/*.h kernels/*/*/*.cuh))
 KERNEL_OBJ := $(patsubst %,build/%.o,$(KERNEL_CU)) build/cpu/cpu.o build/runtime/settings.o \
-              build/runtime/interrupt.o
+              build/runtime/interrupt.o build/runtime/mpi.o
 GATEWAYS   := $(GATEWAY_DIR)/__gd__.mex $(GATEWAY_DIR)/__gd_uninit__.oct
 MEX_SRC    := mex/__gd__.c mex/gd_mex.c mex/gd_array.c mex/op_product.c mex/op_pdist.c \
-              mex/op_info.c mex/op_array.c mex/op_apsp.c
+              mex/op_info.c mex/op_array.c mex/op_apsp.c mex/op_spmd.c
 
 ifeq ($(GD_CUDA),yes)
 CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(realpath $(shell command -v $(NVCC))))

@@ -451,6 +451,28 @@ gd_status gd_knn(const char *variant, const gd_matrix *X, const gd_matrix *Y,
                  gd_class icls, gd_timing *t);
 int gd_knn_variants(const gd_variant_info **list);
 
+/* ---- MPI (runtime/mpi.c): the ranks of a job, libmpi loaded at run time - */
+enum { GD_MPI_MOST = 4096 };
+/* whether a launcher (mpirun, srun) started this process */
+int gd_mpi_launched(void);
+/* MPI joined where a launcher started the process (else one rank of one) */
+gd_status gd_mpi_join(void);
+int gd_mpi_rank(void); /* 0-based; 0 outside a job */
+int gd_mpi_size(void); /* 1 outside a job */
+/* what was found, for gd_info: the MPI library's version line, or why none */
+const char *gd_mpi_found(void);
+const char *gd_nccl_found(void);
+/* collectives on host memory, every rank calling (nothing outside a job) */
+gd_status gd_mpi_barrier(void);
+gd_status gd_mpi_bcast(void *buf, size_t bytes, int root);
+gd_status gd_mpi_allgather(const void *mine, size_t bytes, void *all);
+/* counts[r] bytes from rank r into all, in rank order: on root, or on
+ * every rank where every */
+gd_status gd_mpi_gatherv(const void *mine, size_t bytes, void *all, const size_t *counts,
+                         int root, int every);
+/* MPI left, where gd joined it (the gateway's exit) */
+void gd_mpi_end(void);
+
 /* ---- CPU implementations (cpu.c) -------------------------------------- */
 
 /* min-plus; with K (else NULL) also the witness, k + 1 of each minimum
@@ -551,6 +573,8 @@ typedef enum {
     GD_SET_SIM_DEVICES,
     GD_SET_OMP_STACKSIZE,
     GD_SET_VERBOSE,
+    GD_SET_MPI_RANKS,
+    GD_SET_PMIX_RANK,
     GD_NSETTINGS
 } gd_setting;
 /* the variable's name ("GD_DEVICES") and what it does */

@@ -19,7 +19,7 @@ static const struct {
     {"describe", gd_op_describe},   {"apsp", gd_op_apsp},
     {"apsp_info", gd_op_apsp_info},
     {"row", gd_op_row},             {"knn", gd_op_knn},
-    {"knnsearch", gd_op_knnsearch},
+    {"knnsearch", gd_op_knnsearch}, {"spmd", gd_op_spmd},
     {"device", gd_op_device},       {"on_gpu", gd_op_on_gpu},
     {"index", gd_op_index},
 };

@@ -505,6 +505,7 @@ static void at_exit(void)
 {
     gd_reg_free_all();
     gd_release();
+    gd_mpi_end();
 }
 
 void gd_mex_init(void)

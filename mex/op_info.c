@@ -19,7 +19,7 @@ void gd_op_info(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
                             "sms", "clock_mhz", "memory_clock_mhz", "bus_width",
                             "memory_total", "memory_free", "memory_pool", "driver_version",
                             "runtime_version", "memory_limit", "cpu_threads",
-                            "gdarrays", "gdarray_bytes"};
+                            "gdarrays", "gdarray_bytes", "mpi", "nccl"};
     const int nf = sizeof fields / sizeof fields[0];
     mxArray *o = mxCreateStructMatrix(1, 1, nf, fields);
     char buf[32];
@@ -49,6 +49,15 @@ void gd_op_info(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     gd_reg_stats(&count, &bytes);
     mxSetField(o, 0, "gdarrays", mxCreateDoubleScalar(count));
     mxSetField(o, 0, "gdarray_bytes", mxCreateDoubleScalar(bytes));
+    /* the engines of many hosts, looked for (loaded at run time) */
+    char mpi[224];
+    if (gd_mpi_size() > 1)
+        snprintf(mpi, sizeof mpi, "%s; rank %d of %d", gd_mpi_found(), gd_mpi_rank() + 1,
+                 gd_mpi_size());
+    else
+        snprintf(mpi, sizeof mpi, "%s", gd_mpi_found());
+    mxSetField(o, 0, "mpi", mxCreateString(mpi));
+    mxSetField(o, 0, "nccl", mxCreateString(gd_nccl_found()));
 
     /* every device gd sees, and which ones a call takes by default */
     const int nd = d.available ? gd_device_count() : 0;

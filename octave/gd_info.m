@@ -16,7 +16,9 @@
 ## allocate; empty when unset), @code{cpu_threads} (OpenMP threads of
 ## the CPU variants), @code{gdarrays} (how many gdArrays are alive),
 ## @code{gdarray_bytes} (the memory they hold: on the GPU, or in host
-## memory where there is none) and @code{blas} (the BLAS Octave is linked
+## memory where there is none), @code{mpi} and @code{nccl} (the libraries
+## of many hosts, loaded at run time: what was found, or why not; in an MPI
+## job this rank and the ranks: @code{gd_spmdIndex}) and @code{blas} (the BLAS Octave is linked
 ## with, as @code{version ("-blas")} gives it: gd_sgemm's @qcode{"cpu"}
 ## variant and Octave's own products use it; the reference BLAS is some
 ## ten times slower than OpenBLAS).
@@ -82,6 +84,7 @@ function varargout = gd_info (varargin)
     endif
   endif
   printf ("    Octave's BLAS: %s\n", s.blas);
+  printf ("    MPI: %s; NCCL: %s\n", s.mpi, s.nccl);
 endfunction
 
 function t = ifelse_peers (p)

@@ -11,6 +11,11 @@ wanted=""
 command -v octave-cli >/dev/null 2>&1 || missing="$missing octave"
 command -v mkoctfile >/dev/null 2>&1 || missing="$missing liboctave-dev"
 command -v bats >/dev/null 2>&1 || missing="$missing bats"
+# the ranks of an MPI job (gd_spmd*): Open MPI's mpirun and libmpi, which
+# gd loads at run time; its headers for what is built on it
+command -v mpirun >/dev/null 2>&1 || missing="$missing openmpi-bin"
+[ -f /usr/lib/x86_64-linux-gnu/openmpi/include/mpi.h ] || [ -f /usr/include/mpi.h ] ||
+    wanted="$wanted libopenmpi-dev"
 # make bench's charts: Octave draws them headless through gnuplot, with the
 # FreeSans font Octave's text renderer loads
 command -v gnuplot >/dev/null 2>&1 || wanted="$wanted gnuplot-nox"

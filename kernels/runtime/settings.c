@@ -56,6 +56,11 @@ static const struct {
                                       "times; a call longer than 2 s also prints how far its "
                                       "rounds, blocks or panels are (host or GPU), about once a "
                                       "second (2: from its start)"},
+    [GD_SET_MPI_RANKS] = {"OMPI_COMM_WORLD_SIZE", "set by Open MPI's mpirun: the process is a "
+                                                  "rank of a job, and gd joins MPI at its first "
+                                                  "gd_spmd call"},
+    [GD_SET_PMIX_RANK] = {"PMIX_RANK", "set by a PMIx launcher (srun --mpi=pmix): as "
+                                       "OMPI_COMM_WORLD_SIZE"},
 };
 
 const char *gd_setting_name(gd_setting s)

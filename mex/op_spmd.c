@@ -1,0 +1,178 @@
+/* op_spmd.c - the ranks of an MPI job (octave/gd_spmd*.m), through
+ * __gd__('spmd', what, ...), as MATLAB's spmd functions name them:
+ *
+ *   r = __gd__('spmd', 'index')              this rank, 1 ... n
+ *   n = __gd__('spmd', 'size')               the ranks
+ *   __gd__('spmd', 'barrier')
+ *   X = __gd__('spmd', 'broadcast', src, X)  src's X on every rank (X
+ *                                            only needed on src)
+ *   Y = __gd__('spmd', 'cat', X, dim, dest)  every rank's X concatenated
+ *                                            along dim, on dest (0: every
+ *                                            rank; [] elsewhere)
+ *
+ * Outside a job (no launcher) there is one rank of one and each is the
+ * identity. A value is a real numeric, logical or char array; each rank
+ * first tells the others what it holds (class, size, or what is wrong
+ * with it), so a bad value on one rank raises the same gd:input on every
+ * rank, naming that rank, instead of leaving the others waiting. */
+#include "gd_mex.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { DIMS = 16 };
+/* what a rank holds: fixed size, so that it goes out in one collective */
+typedef struct {
+    int32_t bad;                  /* 1: msg says what is wrong */
+    int32_t cls;                  /* mxClassID */
+    int32_t nd;
+    int32_t pad;
+    int64_t dims[DIMS];
+    int64_t bytes;
+    char msg[160];
+} spmd_head;
+
+static void describe(const mxArray *X, spmd_head *h)
+{
+    memset(h, 0, sizeof *h);
+    if (!X) {
+        h->bad = 1;
+        snprintf(h->msg, sizeof h->msg, "no value given");
+        return;
+    }
+    const int ok = (mxIsNumeric(X) || mxIsLogical(X) || mxIsChar(X)) && !mxIsSparse(X) &&
+                   !mxIsComplex(X);
+    const size_t nd = mxGetNumberOfDimensions(X);
+    if (!ok || nd > DIMS) {
+        h->bad = 1;
+        snprintf(h->msg, sizeof h->msg, "must be a real, full numeric, logical or char array "
+                 "of at most %d dimensions, not %s%s", DIMS, mxIsComplex(X) ? "complex " : "",
+                 mxIsSparse(X) ? "sparse" : mxGetClassName(X));
+        return;
+    }
+    h->cls = (int32_t)mxGetClassID(X);
+    h->nd = (int32_t)nd;
+    for (size_t k = 0; k < nd; ++k) h->dims[k] = (int64_t)mxGetDimensions(X)[k];
+    h->bytes = (int64_t)(mxGetNumberOfElements(X) * mxGetElementSize(X));
+}
+
+static mxArray *make(const spmd_head *h)
+{
+    mwSize d[DIMS];
+    for (int k = 0; k < h->nd; ++k) d[k] = (mwSize)h->dims[k];
+    if (h->cls == mxLOGICAL_CLASS) return mxCreateLogicalArray((mwSize)h->nd, d);
+    if (h->cls == mxCHAR_CLASS) return mxCreateCharArray((mwSize)h->nd, d);
+    return mxCreateNumericArray((mwSize)h->nd, d, (mxClassID)h->cls, mxREAL);
+}
+
+static void check(const char *fn, gd_status s)
+{
+    if (s) gd_mex_fail(fn, s);
+}
+
+/* a rank argument: a whole number 1 ... n (or 0 where zero_ok) */
+static int rank_arg(const char *fn, const char *name, const mxArray *a, int n, int zero_ok)
+{
+    const double x = a && mxIsNumeric(a) && !mxIsComplex(a) && mxGetNumberOfElements(a) == 1
+                         ? mxGetScalar(a) : -1;
+    if (!(x == (int)x && x >= (zero_ok ? 0 : 1) && x <= n))
+        gd_mex_error(fn, "gd:input", "%s must be a rank, a whole number from 1 to %d%s", name, n,
+                     zero_ok ? " (or omitted: every rank)" : "");
+    return (int)x;
+}
+
+static void broadcast(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    static const char FN[] = "gd_spmdBroadcast";
+    (void)nlhs;
+    const int n = gd_mpi_size(), me = gd_mpi_rank() + 1;
+    const int src = rank_arg(FN, "the source", nrhs > 0 ? prhs[0] : NULL, n, 0);
+    spmd_head h;
+    if (me == src) describe(nrhs > 1 ? prhs[1] : NULL, &h);
+    check(FN, gd_mpi_bcast(&h, sizeof h, src - 1));
+    if (h.bad) gd_mex_error(FN, "gd:input", "rank %d's value %s", src, h.msg);
+    if (me == src) {
+        plhs[0] = mxDuplicateArray(prhs[1]);
+        check(FN, gd_mpi_bcast(mxGetData(plhs[0]), (size_t)h.bytes, src - 1));
+    } else {
+        plhs[0] = make(&h);
+        check(FN, gd_mpi_bcast(mxGetData(plhs[0]), (size_t)h.bytes, src - 1));
+    }
+}
+
+static void cat(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    static const char FN[] = "gd_spmdCat";
+    (void)nlhs;
+    const int n = gd_mpi_size(), me = gd_mpi_rank() + 1;
+    double dim = 1;
+    if (nrhs > 1 && !mxIsEmpty(prhs[1])) {
+        dim = mxIsNumeric(prhs[1]) && mxGetNumberOfElements(prhs[1]) == 1 ? mxGetScalar(prhs[1]) : 0;
+        if (!(dim >= 1 && dim <= DIMS && dim == (int)dim))
+            gd_mex_error(FN, "gd:input", "DIM must be a whole number from 1 to %d", DIMS);
+    }
+    const int dest = nrhs > 2 && !mxIsEmpty(prhs[2]) ? rank_arg(FN, "the destination", prhs[2], n, 0) : 0;
+    spmd_head mine, *all = (spmd_head *)mxCalloc((size_t)n, sizeof(spmd_head));
+    describe(nrhs > 0 ? prhs[0] : NULL, &mine);
+    check(FN, gd_mpi_allgather(&mine, sizeof mine, all));
+    /* every rank sees every rank's head: the same error everywhere */
+    for (int r = 0; r < n; ++r)
+        if (all[r].bad) gd_mex_error(FN, "gd:input", "rank %d's value %s", r + 1, all[r].msg);
+    const int d = (int)dim - 1;
+    for (int r = 1; r < n; ++r) {
+        if (all[r].cls != all[0].cls)
+            gd_mex_error(FN, "gd:input", "rank %d's value is %s where rank 1's is %s", r + 1,
+                         all[r].cls == mxLOGICAL_CLASS ? "logical" : "another class",
+                         all[0].cls == mxLOGICAL_CLASS ? "logical" : "another class");
+        const int nd = all[r].nd > all[0].nd ? all[r].nd : all[0].nd;
+        for (int k = 0; k < nd && k < DIMS; ++k) {
+            const int64_t a = k < all[0].nd ? all[0].dims[k] : 1, b = k < all[r].nd ? all[r].dims[k] : 1;
+            if (k != d && a != b)
+                gd_mex_error(FN, "gd:size", "rank %d's value is not the size of rank 1's but "
+                             "along dimension %d", r + 1, d + 1);
+        }
+    }
+    size_t *counts = (size_t *)mxCalloc((size_t)n, sizeof(size_t)), total = 0;
+    for (int r = 0; r < n; ++r) total += counts[r] = (size_t)all[r].bytes;
+    const int here = dest == 0 || dest == me;
+    char *buf = (char *)mxMalloc(total ? total : 1);
+    check(FN, gd_mpi_gatherv(mxGetData(prhs[0]), (size_t)mine.bytes, buf, counts, dest - 1,
+                             dest == 0));
+    if (!here) {
+        plhs[0] = mxCreateDoubleMatrix(0, 0, mxREAL);
+        return;
+    }
+    /* the parts, then Octave's own cat along dim */
+    mxArray **args = (mxArray **)mxCalloc((size_t)n + 1, sizeof(mxArray *));
+    args[0] = mxCreateDoubleScalar(dim);
+    size_t off = 0;
+    for (int r = 0; r < n; ++r) {
+        args[r + 1] = make(&all[r]);
+        memcpy(mxGetData(args[r + 1]), buf + off, counts[r]);
+        off += counts[r];
+    }
+    mexCallMATLAB(1, plhs, n + 1, args, "cat");
+}
+
+void gd_op_spmd(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    char what[16];
+    if (nrhs < 1 || !mxIsChar(prhs[0]) || mxGetString(prhs[0], what, sizeof what))
+        gd_mex_error("gd_spmd", "gd:input", "expected what to do");
+    const gd_status s = gd_mpi_join();
+    if (s) gd_mex_fail("gd_spmd", s);
+    if (!strcmp(what, "index")) {
+        plhs[0] = mxCreateDoubleScalar(gd_mpi_rank() + 1);
+    } else if (!strcmp(what, "size")) {
+        plhs[0] = mxCreateDoubleScalar(gd_mpi_size());
+    } else if (!strcmp(what, "barrier")) {
+        check("gd_spmdBarrier", gd_mpi_barrier());
+    } else if (!strcmp(what, "broadcast")) {
+        broadcast(nlhs, plhs, nrhs - 1, prhs + 1);
+    } else if (!strcmp(what, "cat")) {
+        cat(nlhs, plhs, nrhs - 1, prhs + 1);
+    } else {
+        gd_mex_error("gd_spmd", "gd:input", "unknown '%s'", what);
+    }
+}

@@ -1,0 +1,24 @@
+## -*- texinfo -*-
+## @deftypefn  {} {@var{X} =} gd_spmdBroadcast (@var{source}, @var{X})
+## @deftypefnx {} {@var{X} =} gd_spmdBroadcast (@var{source})
+## Rank @var{source}'s @var{X} on every rank of the MPI job, as MATLAB's
+## @code{spmdBroadcast}: class and size as on @var{source}, the bytes the
+## same. The other ranks may leave @var{X} out (what they pass is not
+## used). @var{X} is a real, full numeric, logical or char array (a
+## gdArray: gather it first). Where @var{source}'s value is refused,
+## every rank raises the same @qcode{"gd:input"} naming @var{source}.
+## Without a job it returns @var{X}.
+## @seealso{gd_spmdIndex, gd_spmdSize, gd_spmdBarrier, gd_spmdCat}
+## @end deftypefn
+
+function X = gd_spmdBroadcast (source, varargin)
+  if (nargin < 1 || nargin > 2)
+    error ("gd:input", "gd_spmdBroadcast: expected a source rank and a value");
+  endif
+  X = __gd__ ("spmd", "broadcast", source, varargin{:});
+endfunction
+
+%!assert (gd_spmdBroadcast (1, magic (3)), magic (3))
+%!assert (gd_spmdBroadcast (1, int8 ([1 -2])), int8 ([1 -2]))
+%!error <rank 1's value must be a real> gd_spmdBroadcast (1, {1})
+%!error <the source must be a rank> gd_spmdBroadcast (2, 1)

@@ -1,0 +1,24 @@
+## -*- texinfo -*-
+## @deftypefn  {} {@var{Y} =} gd_spmdCat (@var{X})
+## @deftypefnx {} {@var{Y} =} gd_spmdCat (@var{X}, @var{dim})
+## @deftypefnx {} {@var{Y} =} gd_spmdCat (@var{X}, @var{dim}, @var{destination})
+## Every rank's @var{X} concatenated along @var{dim} (default 1) in rank
+## order, as MATLAB's @code{spmdCat}: on every rank, or on rank
+## @var{destination} alone (the others get []). The values must have one
+## class and agree in size but along @var{dim}; a value refused on any
+## rank raises the same error on every rank, naming that rank. Without a
+## job it returns @var{X}.
+## @seealso{gd_spmdIndex, gd_spmdSize, gd_spmdBarrier, gd_spmdBroadcast}
+## @end deftypefn
+
+function Y = gd_spmdCat (X, dim = [], destination = [])
+  if (nargin < 1 || nargin > 3)
+    error ("gd:input", "gd_spmdCat: expected X, and optionally DIM and the destination rank");
+  endif
+  Y = __gd__ ("spmd", "cat", X, dim, destination);
+endfunction
+
+%!assert (gd_spmdCat ([1 2; 3 4]), [1 2; 3 4])
+%!assert (gd_spmdCat (single ([1 2]), 2, 1), single ([1 2]))
+%!error <DIM must be a whole number> gd_spmdCat (1, 0)
+%!error <rank 1's value must be a real> gd_spmdCat ({1})

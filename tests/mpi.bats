@@ -1,0 +1,86 @@
+#!/usr/bin/env bats
+# The ranks of an MPI job (gd_spmdIndex, gd_spmdSize, gd_spmdBarrier,
+# gd_spmdBroadcast, gd_spmdCat; runtime/mpi.c loads Open MPI at run time):
+# 2 and 3 ranks on this host's CPUs, every rank checking what it got
+# against what each rank computes for itself from the same seeds (bit for
+# bit), and the faults: a value refused on one rank is the same error on
+# every rank, and a rank that dies ends the job within seconds.
+
+load helpers
+
+# ranks N CODE: CODE in N ranks of Octave under mpirun (as root: allowed;
+# more ranks than cores: allowed; no single-copy mechanism in containers)
+ranks() {
+    command -v mpirun >/dev/null || { echo "mpirun not found: make deps installs openmpi-bin"; return 1; }
+    cd "$BATS_TEST_TMPDIR" # (a rank that dies may leave octave-workspace here)
+    OMPI_MCA_btl_vader_single_copy_mechanism=none timeout -s KILL 120 \
+        mpirun --allow-run-as-root --oversubscribe -np "$1" \
+        octave-cli -q --no-gui --no-init-file --no-history --eval \
+        "addpath('$GD_ROOT/octave'); warning('off', 'gd:nogpu'); $2"
+}
+
+SCRIPT="r = gd_spmdIndex(); n = gd_spmdSize(); seed = $RANDOM;
+  ok = true;
+  for src = 1:n
+    ## src's value, of a class by src, made by every rank from src's seed
+    rand('state', seed + src); randn('state', seed + src);
+    switch (mod(src, 5))
+      case 1, V = rand(3, 4) * src;
+      case 2, V = single(randn(2, src));
+      case 3, V = int16(fix(20 * rand(src, 3) - 10));
+      case 4, V = rand(2) > 0.5;
+      otherwise, V = char(64 + src * [1 2 3]);
+    endswitch
+    X = []; if (r == src) X = V; end
+    Y = gd_spmdBroadcast(src, X);
+    ok = ok && isequal(Y, V) && strcmp(class(Y), class(V));
+  end
+  A = gd_spmdCat(r * [1; 2], 1); ok = ok && isequal(A, kron((1:n)', [1; 2]));
+  B = gd_spmdCat(single(r * [1 2 3]), 2, n);
+  if (r == n) ok = ok && isequal(B, single(kron(1:n, [1 2 3]))); else ok = ok && isempty(B); end
+  gd_spmdBarrier();
+  printf('rank %d of %d ok %d\\n', r, n, ok);"
+
+@test "2 ranks: index, size, broadcast from each rank of every class, cat to all and to one, barrier" {
+    run ranks 2 "$SCRIPT"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [ "$(grep -c 'of 2 ok 1' <<< "$output")" -eq 2 ]
+}
+
+@test "3 ranks: the same" {
+    run ranks 3 "$SCRIPT"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [ "$(grep -c 'of 3 ok 1' <<< "$output")" -eq 3 ]
+}
+
+@test "a value refused on one rank: the same gd: error on every rank, naming it; the job goes on" {
+    run ranks 3 "r = gd_spmdIndex();
+      X = 1; if (r == 2) X = {1}; end
+      try gd_spmdBroadcast(2, X); catch e, printf('rank %d: %s: %s\n', r, e.identifier, e.message); end
+      try gd_spmdCat(ones(r, 2), 2); catch e, printf('rank %d: %s: %s\n', r, e.identifier, e.message); end
+      try gd_spmdCat(ones(2, 1 + (r == 3))); catch e, printf('rank %d: %s: %s\n', r, e.identifier, e.message); end
+      gd_spmdBarrier(); printf('rank %d went on\n', r);"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [ "$(grep -c "gd:input: gd_spmdBroadcast: rank 2's value must be a real" <<< "$output")" -eq 3 ]
+    [ "$(grep -c "gd:size: gd_spmdCat: rank 2's value is not the size of rank 1's but along dimension 2" <<< "$output")" -eq 3 ]
+    [ "$(grep -c "gd:size: gd_spmdCat: rank 3's value is not the size of rank 1's but along dimension 1" <<< "$output")" -eq 3 ]
+    [ "$(grep -c 'went on' <<< "$output")" -eq 3 ]
+}
+
+@test "a rank that dies ends the job within seconds (the others do not wait for ever)" {
+    start=$(date +%s)
+    run ranks 3 "r = gd_spmdIndex(); if (r == 3) exit(3); end; gd_spmdBroadcast(3, 1); pause(100);"
+    echo "$output"
+    [ "$status" -ne 0 ]
+    [ "$status" -ne 137 ] # (not the test's own kill)
+    [ $(( $(date +%s) - start )) -lt 30 ]
+    [[ "$output" == *"rank 3 has left the job"* ]]
+}
+
+@test "no launcher: rank 1 of 1 without MPI; gd_info says what MPI and NCCL it found" {
+    octave_ok "assert(gd_spmdIndex(), 1); assert(gd_spmdSize(), 1); assert(gd_spmdBroadcast(1, 5), 5);
+        s = gd_info(); assert(ischar(s.mpi) && ! isempty(s.mpi)); assert(ischar(s.nccl)); disp(s.mpi)" "MPI"
+}
