@@ -9,15 +9,18 @@
 load helpers
 
 # ranks N CODE: CODE in N ranks of Octave under mpirun (as root: allowed;
-# more ranks than cores: allowed; no single-copy mechanism in containers)
+# more ranks than cores: allowed; no single-copy mechanism in containers),
+# in the test's directory, where spmd_say writes each rank's lines to a
+# file of its own (the ranks' outputs interleave) and said prints them
 ranks() {
     command -v mpirun >/dev/null || { echo "mpirun not found: make deps installs openmpi-bin"; return 1; }
     cd "$BATS_TEST_TMPDIR" # (a rank that dies may leave octave-workspace here)
     OMPI_MCA_btl_vader_single_copy_mechanism=none timeout -s KILL 120 \
         mpirun --allow-run-as-root --oversubscribe -np "$1" \
         octave-cli -q --no-gui --no-init-file --no-history --eval \
-        "addpath('$GD_ROOT/octave'); warning('off', 'gd:nogpu'); $2"
+        "addpath('$GD_ROOT/octave'); addpath('$GD_ROOT/tests'); warning('off', 'gd:nogpu'); $2"
 }
+said() { cat "$BATS_TEST_TMPDIR"/said*; }
 
 SCRIPT="r = gd_spmdIndex(); n = gd_spmdSize(); seed = $RANDOM;
   ok = true;
@@ -39,45 +42,50 @@ SCRIPT="r = gd_spmdIndex(); n = gd_spmdSize(); seed = $RANDOM;
   B = gd_spmdCat(single(r * [1 2 3]), 2, n);
   if (r == n) ok = ok && isequal(B, single(kron(1:n, [1 2 3]))); else ok = ok && isempty(B); end
   gd_spmdBarrier();
-  printf('rank %d of %d ok %d\\n', r, n, ok);"
+  spmd_say('rank %d of %d ok %d\\n', r, n, ok);"
 
 @test "2 ranks: index, size, broadcast from each rank of every class, cat to all and to one, barrier" {
     run ranks 2 "$SCRIPT"
     echo "$output"
     [ "$status" -eq 0 ]
-    [ "$(grep -c 'of 2 ok 1' <<< "$output")" -eq 2 ]
+    said
+    [ "$(said | grep -c 'of 2 ok 1')" -eq 2 ]
 }
 
 @test "3 ranks: the same" {
     run ranks 3 "$SCRIPT"
     echo "$output"
     [ "$status" -eq 0 ]
-    [ "$(grep -c 'of 3 ok 1' <<< "$output")" -eq 3 ]
+    said
+    [ "$(said | grep -c 'of 3 ok 1')" -eq 3 ]
 }
 
 @test "a value refused on one rank: the same gd: error on every rank, naming it; the job goes on" {
     run ranks 3 "r = gd_spmdIndex();
       X = 1; if (r == 2) X = {1}; end
-      try gd_spmdBroadcast(2, X); catch e, printf('rank %d: %s: %s\n', r, e.identifier, e.message); end
-      try gd_spmdCat(ones(r, 2), 2); catch e, printf('rank %d: %s: %s\n', r, e.identifier, e.message); end
-      try gd_spmdCat(ones(2, 1 + (r == 3))); catch e, printf('rank %d: %s: %s\n', r, e.identifier, e.message); end
-      gd_spmdBarrier(); printf('rank %d went on\n', r);"
+      try gd_spmdBroadcast(2, X); catch e, spmd_say('rank %d: %s: %s\\n', r, e.identifier, e.message); end
+      try gd_spmdCat(ones(r, 2), 2); catch e, spmd_say('rank %d: %s: %s\\n', r, e.identifier, e.message); end
+      try gd_spmdCat(ones(2, 1 + (r == 3))); catch e, spmd_say('rank %d: %s: %s\\n', r, e.identifier, e.message); end
+      gd_spmdBarrier(); spmd_say('rank %d went on\\n', r);"
     echo "$output"
     [ "$status" -eq 0 ]
-    [ "$(grep -c "gd:input: gd_spmdBroadcast: rank 2's value must be a real" <<< "$output")" -eq 3 ]
-    [ "$(grep -c "gd:size: gd_spmdCat: rank 2's value is not the size of rank 1's but along dimension 2" <<< "$output")" -eq 3 ]
-    [ "$(grep -c "gd:size: gd_spmdCat: rank 3's value is not the size of rank 1's but along dimension 1" <<< "$output")" -eq 3 ]
-    [ "$(grep -c 'went on' <<< "$output")" -eq 3 ]
+    said
+    [ "$(said | grep -c "gd:input: gd_spmdBroadcast: rank 2's value must be a real")" -eq 3 ]
+    [ "$(said | grep -c "gd:size: gd_spmdCat: rank 2's value is not the size of rank 1's but along dimension 2")" -eq 3 ]
+    [ "$(said | grep -c "gd:size: gd_spmdCat: rank 3's value is not the size of rank 1's but along dimension 1")" -eq 3 ]
+    [ "$(said | grep -c 'went on')" -eq 3 ]
 }
 
 @test "a rank that dies ends the job within seconds (the others do not wait for ever)" {
     start=$(date +%s)
-    run ranks 3 "r = gd_spmdIndex(); if (r == 3) exit(3); end; gd_spmdBroadcast(3, 1); pause(100);"
+    run ranks 3 "r = gd_spmdIndex(); if (r == 3) exit(3); end;
+        try gd_spmdBroadcast(3, 1); catch e, spmd_say('%s\\n', e.message); rethrow(e); end; pause(100);"
     echo "$output"
     [ "$status" -ne 0 ]
     [ "$status" -ne 137 ] # (not the test's own kill)
     [ $(( $(date +%s) - start )) -lt 30 ]
-    [[ "$output" == *"rank 3 has left the job"* ]]
+    said
+    [ "$(said | grep -c 'rank 3 has left the job (its Octave ended) while this rank waited for it in a broadcast')" -eq 2 ]
 }
 
 @test "no launcher: rank 1 of 1 without MPI; gd_info says what MPI and NCCL it found" {
