@@ -11,3 +11,8 @@ endfunction
 
 %!test
 %! gd_spmdBarrier ();
+
+%!demo
+%! ## every rank here before any goes on
+%! gd_spmdBarrier ();
+%! printf ("rank %d passed the barrier\n", gd_spmdIndex ());

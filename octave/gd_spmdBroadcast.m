@@ -22,3 +22,11 @@ endfunction
 %!assert (gd_spmdBroadcast (1, int8 ([1 -2])), int8 ([1 -2]))
 %!error <rank 1's value must be a real> gd_spmdBroadcast (1, {1})
 %!error <the source must be a rank> gd_spmdBroadcast (2, 1)
+
+%!demo
+%! ## rank 1 draws the data, every rank gets the same matrix
+%! X = [];
+%! if (gd_spmdIndex () == 1)
+%!   X = rand (3);
+%! endif
+%! X = gd_spmdBroadcast (1, X)

@@ -22,3 +22,8 @@ endfunction
 %!assert (gd_spmdCat (single ([1 2]), 2, 1), single ([1 2]))
 %!error <DIM must be a whole number> gd_spmdCat (1, 0)
 %!error <rank 1's value must be a real> gd_spmdCat ({1})
+
+%!demo
+%! ## each rank's rows, put together on every rank in rank order
+%! part = gd_spmdIndex () * ones (2, 3);
+%! whole = gd_spmdCat (part, 1)

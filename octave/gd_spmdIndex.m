@@ -27,3 +27,7 @@ function r = gd_spmdIndex ()
 endfunction
 
 %!assert (gd_spmdIndex () >= 1 && gd_spmdIndex () <= gd_spmdSize ())
+
+%!demo
+%! ## this rank and the ranks (1 of 1 outside an MPI job)
+%! printf ("rank %d of %d\n", gd_spmdIndex (), gd_spmdSize ());

@@ -10,3 +10,8 @@ function n = gd_spmdSize ()
 endfunction
 
 %!assert (gd_spmdSize () >= 1)
+
+%!demo
+%! ## rows split among the ranks, this rank's share
+%! n = 10; k = gd_spmdSize (); r = gd_spmdIndex ();
+%! mine = floor ((r - 1) * n / k) + 1 : floor (r * n / k)

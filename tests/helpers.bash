@@ -62,7 +62,7 @@ make_dist() {
 }
 
 # the functions whose %! tests the installed package runs
-PKG_FUNCTIONS="gd_minplus gd_apsp gd_path gd_sgemm gd_pdist gd_pdist2 gd_squareform gd_knnsearch gdArray gather gd_info"
+PKG_FUNCTIONS="gd_minplus gd_apsp gd_path gd_sgemm gd_pdist gd_pdist2 gd_squareform gd_knnsearch gdArray gather gd_info gd_spmdIndex gd_spmdSize gd_spmdBarrier gd_spmdBroadcast gd_spmdCat"
 
 # install_and_test: pkg install -local the tarball with HOME=$BATS_TEST_TMPDIR
 # (nothing of the user's own packages), then in a new Octave pkg load gd

@@ -21,6 +21,10 @@ for_function() {
 @test "gd_apsp %! tests" { for_function gd_apsp; }
 @test "gd_path %! tests" { for_function gd_path; }
 @test "gd_knnsearch %! tests" { for_function gd_knnsearch; }
+@test "gd_spmdIndex, gd_spmdSize, gd_spmdBarrier, gd_spmdBroadcast, gd_spmdCat %! tests (one rank; mpi.bats: several)" {
+    for_function gd_spmdIndex; for_function gd_spmdSize; for_function gd_spmdBarrier;
+    for_function gd_spmdBroadcast; for_function gd_spmdCat;
+}
 
 @test "every function in octave/ has a %! test file entry here" {
     for f in "$GD_ROOT"/octave/*.m; do
