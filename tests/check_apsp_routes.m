@@ -57,28 +57,12 @@ endfunction
 
 function [ok, msg] = routes_ok (W, D, P)
   n = rows (W);
-  Wd = double (W);
-  [i, j] = find (isfinite (D) & ! eye (n));
-  v = j;
-  s = zeros (size (i));
-  a = zeros (size (i));
-  for step = 1:n
-    at = find (v != i);
-    if (isempty (at))
-      break;
-    endif
-    q = P(sub2ind ([n n], i(at), v(at)));
-    if (any (q < 1 | q > n))
-      k = at(find (q < 1 | q > n, 1));
-      ok = false;
-      msg = sprintf ("P(%d,%d) on the route to %d is %d", i(k), v(k), j(k), P(i(k), v(k)));
-      return;
-    endif
-    w = Wd(sub2ind ([n n], q, v(at)));
-    s(at) += w;
-    a(at) += abs (w);
-    v(at) = q;
-  endfor
+  [i, j, s, a, v, k] = route_sums (W, D, P);
+  if (k)
+    ok = false;
+    msg = sprintf ("P(%d,%d) on the route to %d is %d", i(k), v(k), j(k), P(i(k), v(k)));
+    return;
+  endif
   circ = find (v != i);
   if (! isempty (circ))
     ok = false;

@@ -119,22 +119,11 @@ function [ok, why, circles] = tree_ok (W, D, P, cls)
     ok = false;  why = "P is not 0 where nothing is reachable";
     return;
   endif
-  [i, j] = find (reach);
-  v = j;  len = zeros (size (i));  absum = len;  steps = len;
-  for s = 1:n
-    at = find (v != i);
-    if (isempty (at))
-      break;
-    endif
-    q = P(sub2ind ([n n], i(at), v(at)));
-    if (any (q < 1 | q > n))
-      ok = false;  circles = true;  why = "a route meets a vertex without a predecessor";
-      return;
-    endif
-    w = W(sub2ind ([n n], q, v(at)));
-    len(at) += w;  absum(at) += abs (w);  steps(at)++;
-    v(at) = q;
-  endfor
+  [i, j, len, absum, v, k] = route_sums (W, D, P);
+  if (k)
+    ok = false;  circles = true;  why = "a route meets a vertex without a predecessor";
+    return;
+  endif
   if (any (v != i))
     k = find (v != i, 1);
     ok = false;  circles = true;

@@ -40,20 +40,16 @@ static struct {
     fn_int_p initialized, finalized;
     int (*init_thread)(int *, char ***, int, int *);
     fn_void finalize;
-    int (*comm_rank)(void *, int *), (*comm_size)(void *, int *), (*barrier)(void *);
-    int (*bcast)(void *, int, void *, int, void *);
-    int (*allgather)(const void *, int, void *, void *, int, void *, void *);
-    int (*gatherv)(const void *, int, void *, void *, const int *, const int *, void *, int,
-                   void *);
-    int (*abort_)(void *, int);
+    int (*comm_rank)(void *, int *), (*comm_size)(void *, int *);
     int (*version)(char *, int *);
     int (*ibcast)(void *, int, void *, int, void *, void **);
     int (*iallgather)(const void *, int, void *, void *, int, void *, void *, void **);
     int (*igatherv)(const void *, int, void *, void *, const int *, const int *, void *, int,
                     void *, void **);
+    int (*iallgatherv)(const void *, int, void *, void *, const int *, const int *, void *,
+                       void *, void **);
     int (*test)(void **, int *, void *);
     int (*iprobe)(int, int, void *, int *, void *);
-    int (*recv)(void *, int, void *, int, int, void *, void *);
     int (*isend)(const void *, int, void *, int, int, void *, void **);
     void *world, *byte, *status_ignore;
     int gone; /* 1 + the first rank known to have left, 0: none */
@@ -86,28 +82,22 @@ static int load(void)
     M.finalize = (fn_void)sym("MPI_Finalize");
     M.comm_rank = (int (*)(void *, int *))sym("MPI_Comm_rank");
     M.comm_size = (int (*)(void *, int *))sym("MPI_Comm_size");
-    M.barrier = (int (*)(void *))sym("MPI_Barrier");
-    M.bcast = (int (*)(void *, int, void *, int, void *))sym("MPI_Bcast");
-    M.allgather = (int (*)(const void *, int, void *, void *, int, void *, void *))sym("MPI_Allgather");
-    M.gatherv = (int (*)(const void *, int, void *, void *, const int *, const int *, void *, int,
-                         void *))sym("MPI_Gatherv");
-    M.abort_ = (int (*)(void *, int))sym("MPI_Abort");
     M.version = (int (*)(char *, int *))sym("MPI_Get_library_version");
     M.ibcast = (int (*)(void *, int, void *, int, void *, void **))sym("MPI_Ibcast");
     M.iallgather = (int (*)(const void *, int, void *, void *, int, void *, void *, void **))sym("MPI_Iallgather");
     M.igatherv = (int (*)(const void *, int, void *, void *, const int *, const int *, void *, int,
                           void *, void **))sym("MPI_Igatherv");
+    M.iallgatherv = (int (*)(const void *, int, void *, void *, const int *, const int *, void *,
+                             void *, void **))sym("MPI_Iallgatherv");
     M.test = (int (*)(void **, int *, void *))sym("MPI_Test");
     M.iprobe = (int (*)(int, int, void *, int *, void *))sym("MPI_Iprobe");
-    M.recv = (int (*)(void *, int, void *, int, int, void *, void *))sym("MPI_Recv");
     M.isend = (int (*)(const void *, int, void *, int, int, void *, void **))sym("MPI_Isend");
     M.world = sym("ompi_mpi_comm_world");
     M.status_ignore = NULL; /* (Open MPI's MPI_STATUS_IGNORE is NULL) */
     M.byte = sym("ompi_mpi_byte");
     if (!M.initialized || !M.finalized || !M.init_thread || !M.finalize || !M.comm_rank ||
-        !M.comm_size || !M.barrier || !M.bcast || !M.allgather || !M.gatherv || !M.abort_ ||
-        !M.ibcast || !M.iallgather || !M.igatherv || !M.test || !M.iprobe || !M.recv ||
-        !M.isend || !M.world || !M.byte) {
+        !M.comm_size || !M.ibcast || !M.iallgather || !M.igatherv ||
+        !M.iallgatherv || !M.test || !M.iprobe || !M.isend || !M.world || !M.byte) {
         snprintf(M.what, sizeof M.what, "libmpi found but not Open MPI's (gd speaks Open MPI's ABI)");
         dlclose(M.lib);
         M.lib = NULL;
@@ -254,15 +244,11 @@ gd_status gd_mpi_gatherv(const void *mine, size_t bytes, void *all, const size_t
         d[r] = (int)off;
         off += counts[r];
     }
-    for (int r = 0; r < M.size; ++r) {
-        if (!every && r != root) continue;
-        void *req = NULL;
-        if (M.igatherv(mine, (int)bytes, M.byte, all, c, d, M.byte, r, M.world, &req))
-            return gd_fail(GD_ERR_INPUT, "MPI_Igatherv failed");
-        const gd_status s = wait_for(req, "a gather");
-        if (s) return s;
-    }
-    return GD_OK;
+    void *req = NULL;
+    if (every ? M.iallgatherv(mine, (int)bytes, M.byte, all, c, d, M.byte, M.world, &req)
+              : M.igatherv(mine, (int)bytes, M.byte, all, c, d, M.byte, root, M.world, &req))
+        return gd_fail(GD_ERR_INPUT, "MPI_I(all)gatherv failed");
+    return wait_for(req, "a gather");
 }
 
 void gd_mpi_end(void)

@@ -21,9 +21,10 @@ template <> struct shape<long long> : layout<16, 16, 1> {};
  * either way). Two independent blocks an SM instead of one of 128x128:
  * one block's barriers and store no longer idle the SM's FP64 pipe, which
  * the other keeps busy (16384 x 300: 82.6% of the FP64 ceiling against
- * 68.7%; NOTES.md). Min-plus double stays on 128x128, where this layout
- * is 9% slower (DMNMX, not the barriers, bounds it), and so do the fused
- * neighbours (chebychev 1.43x slower on it, the others within 12%). */
+ * 68.7%; NOTES.md). Min-plus double runs on it too since its step is a
+ * compare and select (123.5 -> 114.9 ms at 8192; with fmin, bound by
+ * DMNMX, it was 9% slower); the fused neighbours stay on 128x128
+ * (chebychev 1.43x slower on it, the others within 12%). */
 template <class T> struct dist_shape : shape<T> {};
 template <> struct dist_shape<double> : layout<16, 8, 2> {};
 
