@@ -144,24 +144,23 @@ static void pdist_options(const char *FN, int NOPERANDS, int nlhs, int nrhs,
     }
 }
 
-/* a host result's transpose (a replaces it; single, double or int32) */
-static mxArray *transposed(mxArray *a)
+/* a host result's transpose (a replaces it; single, double or int32):
+ * its elements unset until the kernel layer's cache-tiled transpose
+ * writes every one */
+static mxArray *transposed(const char *FN, mxArray *a)
 {
     const size_t m = mxGetM(a), n = mxGetN(a);
-    mxArray *t = mxCreateNumericMatrix(n, m, mxGetClassID(a), mxREAL);
-    if (mxGetElementSize(a) == 8) {
-        const double *x = (const double *)mxGetData(a);
-        double *y = (double *)mxGetData(t);
-        for (size_t i = 0; i < m; ++i)
-            for (size_t j = 0; j < n; ++j) y[j + n * i] = x[i + m * j];
-    } else {
-        const float *x = (const float *)mxGetData(a);
-        float *y = (float *)mxGetData(t);
-        for (size_t i = 0; i < m; ++i)
-            for (size_t j = 0; j < n; ++j) y[j + n * i] = x[i + m * j];
+    gd_mex_out o;
+    const gd_class cls = mxIsSingle(a) ? GD_SINGLE : mxIsInt32(a) ? GD_INT32 : GD_DOUBLE;
+    gd_out out = gd_mex_output(&o, n, m, cls);
+    void *r = out.fn(out.ctx, m * n * mxGetElementSize(a));
+    if (!r) {
+        mxDestroyArray(a);
+        gd_mex_error(FN, "gd:memory", "no host memory for the %zux%zu result", n, m);
     }
+    gd_cpu_transpose(mxGetElementSize(a), mxGetData(a), (int64_t)m, (int64_t)n, r);
     mxDestroyArray(a);
-    return t;
+    return o.array;
 }
 
 /* [D, I, info]: the K nearest (or farthest) rows of X to each row of Y */
@@ -183,8 +182,8 @@ static void run_knn(const char *FN, int nlhs, mxArray *plhs[], pdist_args *c, gd
     if (!s && c->by_query && c->resident) s = gd_mex_result_transpose(&I, &t);
     gd_mex_take_pair(FN, nlhs, plhs, &D, &I, s);
     if (c->by_query && !c->resident) {
-        plhs[0] = transposed(plhs[0]);
-        plhs[1] = transposed(plhs[1]);
+        plhs[0] = transposed(FN, plhs[0]);
+        plhs[1] = transposed(FN, plhs[1]);
     }
     gd_mex_after_call(FN, &t);
     if (nlhs > 2) {

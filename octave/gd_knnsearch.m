@@ -252,12 +252,14 @@ endfunction
 %! assert (Idx, [1 3 5 2 4; 1 2 3 4 5]);
 %! assert (isnan (D), logical ([0 0 0 1 1; 0 0 0 0 0]));
 %!test
-%! ## gdArrays in: the results gdArrays a row a query, as from the host,
-%! ## and info the search's (not the turning's)
+%! ## gdArrays in: the results gdArrays a row a query, as from the host
+%! ## with the same variant (auto runs a search this small from the host
+%! ## on the CPU, from gdArrays on their GPU), and info the search's (not
+%! ## the turning's)
 %! warning ("off", "gd:nogpu", "local");
 %! X = rand (40, 3); Y = rand (6, 3);
 %! [I, D, info] = gd_knnsearch (gdArray (X), gdArray (Y), "K", 4);
-%! [I0, D0, info0] = gd_knnsearch (X, Y, "K", 4);
+%! [I0, D0, info0] = gd_knnsearch (X, Y, "K", 4, "Variant", info.variant);
 %! assert (isa (I, "gdArray") && isa (D, "gdArray"));
 %! assert (gather (I), I0);
 %! assert (gather (D), D0);

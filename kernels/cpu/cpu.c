@@ -184,6 +184,33 @@ const char *gd_cpu_note(void)
     gd_cpu_threads();
     return g_thread_note;
 }
+/* R (n x m) = A' (A m x n, es bytes an element: 4 or 8), in tiles of 64
+ * x 64 so that both sides stay in cache, the tiles' columns over the
+ * threads: a kNN's results a query (my x K) from the kernel layer's K x
+ * my. A row by row transpose reads one element a cache line. */
+void gd_cpu_transpose(size_t es, const void *A, int64_t m, int64_t n, void *R)
+{
+    enum { T = 64 };
+    const int64_t tn = (n + T - 1) / T, tm = (m + T - 1) / T;
+    const int nt = (double)m * (double)n >= 65536.0 ? gd_cpu_threads() : 1;
+#pragma omp parallel for schedule(static) num_threads(nt)
+    for (int64_t b = 0; b < tn * tm; ++b) {
+        const int64_t j0 = b / tm * T, i0 = b % tm * T;
+        const int64_t j1 = j0 + T < n ? j0 + T : n, i1 = i0 + T < m ? i0 + T : m;
+        if (es == 8) {
+            const double *a = (const double *)A;
+            double *r = (double *)R;
+            for (int64_t j = j0; j < j1; ++j)
+                for (int64_t i = i0; i < i1; ++i) r[j + n * i] = a[i + m * j];
+        } else {
+            const float *a = (const float *)A;
+            float *r = (float *)R;
+            for (int64_t j = j0; j < j1; ++j)
+                for (int64_t i = i0; i < i1; ++i) r[j + n * i] = a[i + m * j];
+        }
+    }
+}
+
 #include "cpu/minplus.c"
 #include "cpu/distances.c"
 #include "cpu/knn.c"

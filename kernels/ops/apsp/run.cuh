@@ -477,30 +477,56 @@ struct apsp_run {
         return f ? last_edge_pass<T>() : GD_OK;
     }
 
+    /* tree_check<T, SUMS> on P's rows from row0: all rows of them, or
+     * (list) those list names; grid blocks, their buffers in shared memory
+     * where they fit, else in scratch (tree_check_work(n, SUMS) a block) */
+    template <class T, bool SUMS>
+    gd_status check_rows(int64_t row0, int64_t rows, const int *list, int64_t grid,
+                         char *scratch, int *bad, int *maybe)
+    {
+        gd_status s;
+        const int64_t ld = ld_d(), at = row0 - d0;
+        const size_t sh = scratch ? 0 : tree_check_work(n, SUMS);
+        /* (the most any n asks: the attribute is set once a device) */
+        if (sh && (s = gd_cuda(gd_dynamic_smem<tree_check<T, SUMS>>(160 * 1024),
+                               "the predecessors' check")))
+            return s;
+        tree_check<T, SUMS><<<(unsigned)grid, 512, sh, st>>>(
+            (const int *)P + at, (const T *)D + at, ld, (const T *)Dt, np, (int)n, row0, rows, list,
+            scratch, bad, maybe);
+        return gd_cuda(cudaGetLastError(), "the predecessors' check");
+    }
+
     /* P's rows [row0, row0 + rows) (all of them: rows < 0) made
      * shortest-path trees whose routes sum to D: the rows tree_check
      * finds circling or straying are chosen again by tree_repair;
-     * *repaired counts them */
+     * *repaired counts them. The check runs in two passes: every row's
+     * circles and steps (8 bytes a vertex), then the routes' sums (40)
+     * on the rows with a step that strays past its own share of the
+     * bound alone (tree_check) */
     gd_status trees(int64_t row0, int64_t rows, int *repaired)
     {
         gd_status s;
         if (rows < 0) rows = n;
         *repaired = 0;
         if (rows <= 0) return GD_OK;
-        int *bad = NULL;
+        int *bad = NULL, *maybe = NULL;
         char *scratch = NULL;
         const int threads = 512;
         const int64_t ld = ld_d(), at = row0 - d0;
-        const size_t sh = tree_check_work(n);
-        /* the row's two buffers in shared memory where they fit, else in
-         * the blocks' scratch */
-        const bool in_shared = sh <= 160 * 1024;
-        /* (in global memory two blocks an SM: 40 bytes a vertex each) */
-        const int64_t most = (in_shared ? 4 : 2) * (int64_t)gd_sm_count();
-        const int64_t grid = rows < most ? rows : most;
+        /* a pass's buffers in shared memory where they fit (up to 160 KiB
+         * a block), else in the blocks' scratch, two blocks an SM */
+        auto grid_of = [&](bool sums, int64_t r) {
+            const int64_t most =
+                (tree_check_work(n, sums) <= 160 * 1024 ? 4 : 2) * (int64_t)gd_sm_count();
+            return r < most ? r : most;
+        };
+        const int64_t grid = grid_of(false, rows);
+        const bool in_shared = tree_check_work(n, false) <= 160 * 1024;
         if ((s = alloc((void **)&bad, rows + 1, 1, GD_INT32, "the rows P circles in")) ||
-            (!in_shared &&
-             (s = alloc((void **)&scratch, (int64_t)tree_check_work(n), grid, GD_UINT8, "P's rows' check"))))
+            (s = alloc((void **)&maybe, rows + 1, 1, GD_INT32, "the rows whose routes are summed")) ||
+            (!in_shared && (s = alloc((void **)&scratch, (int64_t)tree_check_work(n, false), grid,
+                                      GD_UINT8, "P's rows' check"))))
             return s;
         /* W transposed, Inf on the diagonal, into Dt (which the last edges'
          * product may have made already: the same values) */
@@ -509,22 +535,26 @@ struct apsp_run {
             with_weights<float>(wcls, last_edges_fn<float>{*this});
         else
             with_weights<double>(wcls, last_edges_fn<double>{*this});
-        if ((s = gd_cuda(cudaMemsetAsync(bad, 0, sizeof(int), st), "clearing a count"))) return s;
-        if (cls == GD_SINGLE) {
-            /* (the most any n asks: the attribute is set once a device) */
-            if (in_shared && (s = gd_cuda(gd_dynamic_smem<tree_check<float>>(160 * 1024),
-                                          "the predecessors' check")))
+        if ((s = gd_cuda(cudaMemsetAsync(bad, 0, sizeof(int), st), "clearing a count")) ||
+            (s = gd_cuda(cudaMemsetAsync(maybe, 0, sizeof(int), st), "clearing a count")))
+            return s;
+        if ((s = cls == GD_SINGLE
+                     ? check_rows<float, false>(row0, rows, NULL, grid, scratch, bad, maybe)
+                     : check_rows<double, false>(row0, rows, NULL, grid, scratch, bad, maybe)))
+            return s;
+        int summed = 0;
+        if ((s = read_back(&summed, maybe, sizeof(int), st, "the predecessors' check"))) return s;
+        if (summed) {
+            const int64_t g2 = grid_of(true, summed);
+            char *sums = NULL;
+            if (tree_check_work(n, true) > 160 * 1024 &&
+                (s = alloc((void **)&sums, (int64_t)tree_check_work(n, true), g2, GD_UINT8,
+                           "P's routes' sums")))
                 return s;
-            tree_check<float><<<(unsigned)grid, threads, in_shared ? sh : 0, st>>>(
-                (const int *)P + at, (const float *)D + at, ld, (const float *)Dt, np, (int)n, row0,
-                rows, scratch, bad);
-        } else {
-            if (in_shared && (s = gd_cuda(gd_dynamic_smem<tree_check<double>>(160 * 1024),
-                                          "the predecessors' check")))
+            if ((s = cls == GD_SINGLE
+                         ? check_rows<float, true>(row0, rows, maybe, g2, sums, bad, NULL)
+                         : check_rows<double, true>(row0, rows, maybe, g2, sums, bad, NULL)))
                 return s;
-            tree_check<double><<<(unsigned)grid, threads, in_shared ? sh : 0, st>>>(
-                (const int *)P + at, (const double *)D + at, ld, (const double *)Dt, np, (int)n,
-                row0, rows, scratch, bad);
         }
         if ((s = read_back(repaired, bad, sizeof(int), st, "the predecessors' check"))) return s;
         if (!*repaired) return GD_OK;

@@ -26,22 +26,33 @@
 // stray. Each vertex points
 // at one attached before it: a tree, always.
 
-// Row i0 + r of P (rows of ld ld) for each r < rows, one block a row:
-// whether following P from every j with P(i,j) != 0 reaches i, each
-// route's strays and |w| summed on the way. Pointer jumping on the row in
-// two buffers (shared memory, or the block's tree_check_work of scratch):
-// each round reads one and writes the other, anc'(j) = anc(anc(j)) and
-// E'(j) = E(j) + E(anc(j)) (A likewise), until nothing changes or a chain
-// of n would have reached its end, the reachable bit (31) kept. No thread
-// reads what another writes in the same round (compute-sanitizer's
+// Row i0 + r of P (rows of ld ld), one block a row: whether following P
+// from every j with P(i,j) != 0 reaches i and, with SUMS, each route's
+// strays and |w| summed on the way. Pointer jumping on the row in two
+// buffers (shared memory, or the block's tree_check_work of scratch): each
+// round reads one and writes the other, anc'(j) = anc(anc(j)) and, with
+// SUMS, E'(j) = E(j) + E(anc(j)) (A likewise), until nothing changes or a
+// chain of n would have reached its end, the reachable bit (31) kept. No
+// thread reads what another writes in the same round (compute-sanitizer's
 // racecheck finds no hazard). A row that fails goes into bad[1 + ...],
-// bad[0] counting. D's rows as P's, Wt[j + ldt q] = W(q,j) with Inf on
-// the diagonal (last_edges). The sums are in double in any order: the
-// host's walk may differ from them in the last bit of a sum (a row at its
-// bound to that bit).
-__host__ __device__ inline size_t tree_check_work(int64_t n)
+// bad[0] counting. D's rows as P's, Wt[j + ldt q] = W(q,j) with Inf on the
+// diagonal (last_edges). The sums are in double in any order: the host's
+// walk may differ from them in the last bit of a sum (a row at its bound
+// to that bit).
+//
+// Without SUMS (8 bytes a vertex where the sums take 40) each step q -> j
+// is tested alone: a route whose every step strays by at most c eps
+// (|D(i,j)| + n |W(q,j)|), c = 2 / (1 + 2 n eps), is within its bound.
+// (Its strays' absolute sum T: each |D(i,j_k)| on the route is at most
+// A + T, A its |w| summed, and the route has fewer than n steps, so T <= c
+// n eps (2 A + T), T <= 2 c n eps A / (1 - c n eps) = 4 n eps A.) A
+// step's own rounding is eps / 2 |D(i,j)|: nearly every row passes, and
+// the rows with a step that does not go into maybe[1 + ...] (maybe[0]
+// counting) for the check with SUMS, which takes its rows from that
+// list.
+__host__ __device__ inline size_t tree_check_work(int64_t n, bool sums)
 {
-    return (size_t)n * (4 * sizeof(double) + 2 * sizeof(int));
+    return (size_t)n * ((sums ? 4 * sizeof(double) : 0) + 2 * sizeof(int));
 }
 template <class T> __device__ __forceinline__ double stray(T dq, T w, T dj);
 template <> __device__ __forceinline__ double stray<float>(float dq, float w, float dj)
@@ -56,31 +67,40 @@ template <class T> __device__ __forceinline__ double class_eps()
 {
     return sizeof(T) == 4 ? (double)FLT_EPSILON : DBL_EPSILON;
 }
-template <class T>
+template <class T, bool SUMS>
 __global__ void tree_check(const int *__restrict__ P, const T *__restrict__ D, int64_t ld,
                            const T *__restrict__ Wt, int64_t ldt, int n, int64_t i0, int64_t rows,
-                           char *scratch, int *bad)
+                           const int *__restrict__ list, char *scratch, int *bad, int *maybe)
 {
     extern __shared__ double shd[];
-    double *const buf = scratch ? (double *)(scratch + tree_check_work(n) * blockIdx.x) : shd;
+    double *const buf = scratch ? (double *)(scratch + tree_check_work(n, SUMS) * blockIdx.x) : shd;
     const int R = 0x80000000, V = 0x7fffffff;
-    const double eps = class_eps<T>();
-    for (int64_t r = blockIdx.x; r < rows; r += gridDim.x) {
+    const double eps = class_eps<T>(), c = 2.0 * eps / (1.0 + 2.0 * (double)n * eps);
+    if (list) rows = list[0];
+    for (int64_t b = blockIdx.x; b < rows; b += gridDim.x) {
+        const int64_t r = list ? list[1 + b] : b;
         const int i = (int)(i0 + r);
         double *E = buf, *E2 = buf + n, *A = buf + 2 * n, *A2 = buf + 3 * n;
-        int *anc = (int *)(buf + 4 * n), *nxt = anc + n;
+        int *anc = (int *)(SUMS ? buf + 4 * n : buf), *nxt = anc + n;
+        int far = 0;
         for (int j = threadIdx.x; j < n; j += blockDim.x) {
             const int p = P[r + ld * j];
             if (j == i || p <= 0 || p > n) {
                 anc[j] = j;
-                E[j] = A[j] = 0;
+                if (SUMS) E[j] = A[j] = 0;
             } else {
-                const T w = Wt[j + ldt * (p - 1)];
+                const T w = Wt[j + ldt * (p - 1)], dj = D[r + ld * j];
+                const double e = stray<T>(D[r + ld * (p - 1)], w, dj), a = fabs((double)w);
                 anc[j] = (p - 1) | R;
-                E[j] = stray<T>(D[r + ld * (p - 1)], w, D[r + ld * j]);
-                A[j] = fabs((double)w);
+                if (SUMS) {
+                    E[j] = e;
+                    A[j] = a;
+                } else {
+                    far |= !(fabs(e) <= c * (fabs((double)dj) + (double)n * a));
+                }
             }
         }
+        if (!SUMS) far = __syncthreads_or(far);
         __syncthreads();
         // a chain that reaches its end does so within ceil(log2 n) + 1
         // rounds; a circle's pointers go round for ever
@@ -89,27 +109,35 @@ __global__ void tree_check(const int *__restrict__ P, const T *__restrict__ D, i
             for (int j = threadIdx.x; j < n; j += blockDim.x) {
                 const int a = anc[j], b = anc[a & V] & V;
                 nxt[j] = b | (a & R);
-                E2[j] = E[j] + E[a & V];
-                A2[j] = A[j] + A[a & V];
+                if (SUMS) {
+                    E2[j] = E[j] + E[a & V];
+                    A2[j] = A[j] + A[a & V];
+                }
                 moved |= b != (a & V);
             }
             int *t = anc;
             anc = nxt;
             nxt = t;
-            double *u = E;
-            E = E2;
-            E2 = u;
-            u = A;
-            A = A2;
-            A2 = u;
+            if (SUMS) {
+                double *u = E;
+                E = E2;
+                E2 = u;
+                u = A;
+                A = A2;
+                A2 = u;
+            }
             if (!__syncthreads_or(moved)) break;
         }
         int wrong = 0;
         for (int j = threadIdx.x; j < n; j += blockDim.x) {
             const int a = anc[j];
-            wrong |= (a & R) && ((a & V) != i || !gd_route_within(E[j], A[j], n, eps));
+            wrong |= (a & R) && ((a & V) != i || (SUMS && !gd_route_within(E[j], A[j], n, eps)));
         }
-        if (__syncthreads_or(wrong) && threadIdx.x == 0) bad[1 + atomicAdd(bad, 1)] = (int)r;
+        if (__syncthreads_or(wrong)) {
+            if (threadIdx.x == 0) bad[1 + atomicAdd(bad, 1)] = (int)r;
+        } else if (!SUMS && far && threadIdx.x == 0) {
+            maybe[1 + atomicAdd(maybe, 1)] = (int)r;
+        }
         __syncthreads();
     }
 }
