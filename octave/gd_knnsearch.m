@@ -17,7 +17,14 @@
 ## (@qcode{"squaredeuclidean"}, @qcode{"seuclidean"},
 ## @qcode{"mahalanobis"}, @qcode{"cityblock"}, @qcode{"minkowski"},
 ## @qcode{"chebychev"}, @qcode{"cosine"}, @qcode{"correlation"},
-## @qcode{"spearman"}, @qcode{"hamming"}, @qcode{"jaccard"}).
+## @qcode{"spearman"}, @qcode{"hamming"}, @qcode{"jaccard"}), or a
+## function handle @var{f}: @code{@var{f} (@var{x}, @var{Z})} with
+## @var{x} one row of @var{X} and @var{Z} rows of @var{Y} returns a
+## column of their distances (the statistics package's call, as
+## @code{gd_pdist2}'s). A function handle runs on the host (info.variant
+## @qcode{"cpu"}), @var{Z} in blocks of at most 2^22 elements and the K
+## best kept between blocks of @var{X} (no rows (X) x rows (Y) matrix);
+## its distances are double.
 ## @item @qcode{"P"}, @qcode{"Scale"}, @qcode{"Cov"}
 ## the exponent of @qcode{"minkowski"} (default 2), the scales of
 ## @qcode{"seuclidean"} (default @code{std (X)}), the covariance of
@@ -38,10 +45,23 @@
 ## indices: several devices divide the queries, or the points where
 ## @var{X} is the larger (their lists merged), as @code{gd_pdist2} does.
 ## With gdArrays, the first one's device alone (or the first named).
+## @item @qcode{"IncludeTies"}
+## false (default) or true: every point at a distance equal to the K-th
+## too. @var{Idx} and @var{D} are then rows (Y)-by-1 cell arrays, cell j
+## a row of the neighbours of @code{Y(j,:)}, nearest first, ties to the
+## smaller index (host arrays, also from gdArrays). A K-th distance of
+## NaN ties with nothing.
 ## @item @qcode{"NSMethod"}, @qcode{"BucketSize"}
-## the search structure of the statistics package's knnsearch, taken and
-## not used: gd compares every pair (an exhaustive search, exact).
+## the search structure of the statistics package's knnsearch:
+## @qcode{"exhaustive"}, @qcode{"kdtree"} or @qcode{"hnsw"}, and a
+## positive whole leaf size, checked and not used: gd compares every pair
+## (an exhaustive search, exact), whichever is named, so that a call
+## written for the statistics package runs unchanged and gives the exact
+## answer.
 ## @end table
+##
+## Logical @var{X} and @var{Y} are taken as double, sparse ones as full
+## (the statistics package converts them likewise).
 ##
 ## The distances and the order are @code{gd_pdist2}'s with
 ## @qcode{"Smallest"}: exactly those of sorting each column of the full
@@ -101,14 +121,19 @@ function [Idx, D, info, varargout] = gd_knnsearch (X, Y, varargin)
   if (islogical (Y))
     Y = double (Y);
   endif
-  ## the options, one list: the parser's, the help's table's (docs.bats
-  ## checks it) and the unknown option's message
+  if (issparse (X))
+    X = full (X);                       # the rows are dense on the GPU
+  endif
+  if (issparse (Y))
+    Y = full (Y);
+  endif
   OPTIONS = {"K", "Distance", "P", "Scale", "Cov", "SortIndices", "IndexClass", "Variant", ...
-             "Devices", "NSMethod", "BucketSize"};
+             "Devices", "IncludeTies", "NSMethod", "BucketSize"};
   K = 1;
   metric = "euclidean";
   variant = "auto";
   iclass = "double";
+  ties = false;
   P = []; Scale = []; Cov = [];
   set = struct ("p", false, "scale", false, "cov", false);
   devices = {};
@@ -136,10 +161,13 @@ function [Idx, D, info, varargout] = gd_knnsearch (X, Y, varargin)
       case "Cov"
         Cov = value;
         set.cov = true;
-      case "SortIndices"
+      case {"SortIndices", "IncludeTies"}
         if (! (isscalar (value) && (islogical (value) || (isnumeric (value) && isreal (value)))
                && (value == 0 || value == 1)))
-          error ("gd:input", "gd_knnsearch: 'SortIndices' must be true or false");
+          error ("gd:input", "gd_knnsearch: '%s' must be true or false", OPTIONS{known});
+        endif
+        if (strcmp (OPTIONS{known}, "IncludeTies"))
+          ties = logical (value);
         endif
       case "IndexClass"
         iclass = value;
@@ -147,13 +175,21 @@ function [Idx, D, info, varargout] = gd_knnsearch (X, Y, varargin)
         variant = value;
       case "Devices"
         devices = {"Devices", value};
-      case {"NSMethod", "BucketSize"}
-        ## the search structure of knnsearch: gd always compares every pair
+      case "NSMethod"
+        if (! (ischar (value) && rows (value) == 1
+               && any (strcmpi (value, {"exhaustive", "kdtree", "hnsw"}))))
+          error ("gd:input", "gd_knnsearch: 'NSMethod' must be 'exhaustive', 'kdtree' or 'hnsw' (gd's search is exhaustive and exact whichever is named)");
+        endif
+      case "BucketSize"
+        if (! (isnumeric (value) && isreal (value) && isscalar (value) && value >= 1
+               && value == fix (value)))
+          error ("gd:input", "gd_knnsearch: 'BucketSize' must be a positive whole number (a k-d tree's leaf size, which gd's exhaustive search does not use)");
+        endif
     endswitch
   endfor
-  if (! ischar (metric) || rows (metric) > 1)
-    error ("gd:input", ["gd_knnsearch: 'Distance' must be a metric's name (a function " ...
-                        "handle cannot run on the GPU)"]);
+  handle = is_function_handle (metric);
+  if (! handle && (! ischar (metric) || rows (metric) > 1))
+    error ("gd:input", "gd_knnsearch: 'Distance' must be a metric's name or a function handle");
   endif
   margs = {metric};
   given = {"P", P, "minkowski", set.p; "Scale", Scale, "seuclidean", set.scale;
@@ -165,25 +201,74 @@ function [Idx, D, info, varargout] = gd_knnsearch (X, Y, varargin)
              {class(given{g,2}), "empty"}{1 + isempty (given{g,2})});
     endif
     if (given{g,4})
-      if (! strcmpi (metric, given{g,3}))
-        error ("gd:input", "gd_knnsearch: '%s' goes with the '%s' distance, not '%s'", ...
-               given{g,1}, given{g,3}, metric);
+      if (handle || ! strcmpi (metric, given{g,3}))
+        if (handle)
+          what = "a function handle";
+        else
+          what = ["'" metric "'"];
+        endif
+        error ("gd:input", "gd_knnsearch: '%s' goes with the '%s' distance, not %s", ...
+               given{g,1}, given{g,3}, what);
       endif
       margs{2} = given{g,2};
     endif
   endfor
-  [args, X, Y, zero] = __gd_prepare__ ("gd_knnsearch", X, Y, [margs, {"Smallest", K, "Variant", ...
+  if (handle && ! isempty (devices))
+    error ("gd:input", "gd_knnsearch: a function-handle distance runs on the host: 'Devices' does not apply");
+  endif
+  search = @(k) knn (handle, X, Y, margs, k, variant, iclass, devices, 3);
+  if (! ties)
+    if (nargout < 3)
+      [Idx, D] = knn (handle, X, Y, margs, K, variant, iclass, devices, nargout);
+    else
+      [Idx, D, info] = search (K);
+    endif
+    return;
+  endif
+  ## IncludeTies: every point at the K-th distance too. Searches with K
+  ## doubled until each query's last neighbour lies past its K-th (or all
+  ## of X is in), then each query's list cut after its last tie.
+  if (! (isnumeric (K) && isreal (K) && isscalar (K) && K >= 1 && K == fix (K)))
+    [Idx, D, info] = search (K);        # the search's own error
+  endif
+  mx = rows (X);
+  k = min (K + 1, mx);                  # one past the K-th: does it tie?
+  while (true)
+    [I1, D1, info] = search (k);
+    I1 = gather (I1);
+    D1 = gather (D1);
+    if (k >= mx || isempty (D1) || ! any (D1(:,end) == D1(:,K)))
+      break;
+    endif
+    k = min (mx, 2 * k);
+  endwhile
+  my = rows (D1);
+  Idx = cell (my, 1);
+  D = cell (my, 1);
+  Kc = min (K, columns (D1));
+  for q = 1:my
+    n = Kc + sum (D1(q,Kc+1:end) == D1(q,Kc));
+    Idx{q} = I1(q,1:n);
+    D{q} = D1(q,1:n);
+  endfor
+endfunction
+
+## One search of k neighbours: the gateway, or the host for a function
+## handle
+function [Idx, D, info] = knn (handle, X, Y, margs, k, variant, iclass, devices, nout)
+  if (handle)
+    opts = struct ("K", k, "IndexClass", iclass, "Variant", variant);
+    [Idx, D, info] = __gd_handle_dist__ ("gd_knnsearch", "knnsearch", margs{1}, X, Y, opts);
+    return;
+  endif
+  [args, X, Y, zero] = __gd_prepare__ ("gd_knnsearch", X, Y, [margs, {"Smallest", k, "Variant", ...
                                        variant, "IndexClass", iclass}, devices]);
   if (! isempty (zero))
-    ## seuclidean with a scale of 0: each distance Inf or NaN
     [D, Idx, info] = __gd_zero_scale__ (zero, "knnsearch", {X, Y}, args, 3);
+  elseif (nout < 3)
+    [D, Idx] = __gd__ ("knnsearch", X, Y, args{:});
   else
-    ## (the gateway's results a row a query)
-    if (nargout < 3)
-      [D, Idx] = __gd__ ("knnsearch", X, Y, args{:});
-    else
-      [D, Idx, info] = __gd__ ("knnsearch", X, Y, args{:});
-    endif
+    [D, Idx, info] = __gd__ ("knnsearch", X, Y, args{:});
   endif
 endfunction
 
@@ -226,7 +311,58 @@ endfunction
 %!error <'Cov' must be a real numeric matrix, not empty> gd_knnsearch (1, 1, "Distance", "mahalanobis", "Cov", "")
 %!error <'Cov' must be a real numeric matrix, not char> gd_knnsearch (1, 1, "Distance", "mahalanobis", "Cov", "ab")
 %!error <'P' must be a real numeric scalar, not empty> gd_knnsearch (1, 1, "Distance", "minkowski", "P", [])
-%!error <'Distance' must be a metric's name> gd_knnsearch (1, 1, "Distance", @(a, b) 1)
+%!error <'Distance' must be a metric's name or a function handle> gd_knnsearch (1, 1, "Distance", {1})
+%!error <the distance function must return a real column of 1> gd_knnsearch (1, 1, "Distance", @(a, b) [1 2])
+%!error <'P' goes with the 'minkowski' distance, not a function handle> gd_knnsearch (1, 1, "Distance", @(a, b) 1, "P", 3)
+%!error <'Variant' must be 'auto' or 'cpu'> gd_knnsearch (1, 1, "Distance", @(a, b) 1, "Variant", "fused")
+%!error <'NSMethod' must be 'exhaustive', 'kdtree' or 'hnsw'> gd_knnsearch (1, 1, "NSMethod", "balltree")
+%!error <'BucketSize' must be a positive whole number> gd_knnsearch (1, 1, "BucketSize", 0.5)
+%!error <'IncludeTies' must be true or false> gd_knnsearch (1, 1, "IncludeTies", NaN)
+%!test
+%! ## a function handle: the statistics package's call, f (a row of X, rows
+%! ## of Y); the result that of sorting the whole matrix it gives
+%! X = randi (5, 60, 3); Y = randi (5, 9, 3);
+%! f = @(x, Z) sum (abs (x - Z), 2) + 0.25 * (x(1) > Z(:,1));   # not symmetric
+%! Dfull = zeros (60, 9);
+%! for r = 1:60
+%!   Dfull(r,:) = f (X(r,:), Y)';
+%! endfor
+%! [s, i] = sort (Dfull, 1);
+%! [Idx, D, info] = gd_knnsearch (X, Y, "K", 7, "Distance", f);
+%! assert (Idx, i(1:7,:)');
+%! assert (D, s(1:7,:)');
+%! assert (info.variant, "cpu");
+%! [Idx, D] = gd_knnsearch (single (X), Y, "K", 70, "Distance", f, "IndexClass", "int32");
+%! assert (Idx, int32 (i'));
+%! assert (class (D), "double");
+%!test
+%! ## IncludeTies on an integer lattice: every point at the K-th distance,
+%! ## nearest first, ties to the smaller index, cell columns of rows
+%! [a, b] = meshgrid (0:6, 0:6); X = [a(:) b(:)]; Y = [3 3; 0 0; 2.5 3; 6 6];
+%! for K = [1 2 4 5 9 49]
+%!   [Idx, D] = gd_knnsearch (X, Y, "K", K, "IncludeTies", true);
+%!   assert (iscell (Idx) && iscell (D) && isequal (size (Idx), [4 1]));
+%!   Dall = gd_pdist2 (X, Y, "euclidean");
+%!   for q = 1:4
+%!     [s, i] = sort (Dall(:,q));
+%!     n = sum (s <= s(K));
+%!     assert (Idx{q}, i(1:n)');
+%!     assert (D{q}, s(1:n)');
+%!   endfor
+%! endfor
+%! [Idx, D] = gd_knnsearch (X, [3 3], "K", 2, "IncludeTies", true);
+%! assert (Idx{1}, [25 18 24 26 32]);
+%! assert (D{1}, [0 1 1 1 1]);
+%!test
+%! ## sparse and logical operands, as dense doubles; NSMethod and BucketSize
+%! ## taken (the search stays exhaustive and exact)
+%! X = sprand (40, 6, 0.3); Y = sprand (5, 6, 0.5);
+%! [I0, D0] = gd_knnsearch (full (X), full (Y), "K", 3);
+%! [I1, D1] = gd_knnsearch (X, Y, "K", 3, "NSMethod", "kdtree", "BucketSize", 10);
+%! assert ({I1, D1}, {I0, D0});
+%! L = rand (30, 5) > 0.5;
+%! assert (gd_knnsearch (L, L(1:4,:), "K", 2, "Distance", "hamming"), ...
+%!         gd_knnsearch (double (L), double (L(1:4,:)), "K", 2, "Distance", "hamming"));
 %!test
 %! warning ("off", "gd:nogpu", "local");
 %! X = randn (50, 4); Y = randn (6, 4);

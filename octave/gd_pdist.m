@@ -19,7 +19,14 @@
 ## @code{cov (X)}), @qcode{"cityblock"}, @qcode{"minkowski"} (exponent P,
 ## default 2; Inf is chebychev), @qcode{"chebychev"}, @qcode{"cosine"},
 ## @qcode{"correlation"}, @qcode{"spearman"}, @qcode{"hamming"},
-## @qcode{"jaccard"}. A function handle raises @qcode{"gd:input"}.
+## @qcode{"jaccard"}; or a function handle @var{f}, called as the
+## statistics package calls it: @code{@var{f} (X(i,:), X(j:k,:))} returns
+## the column of distances of row i to rows j to k. It runs on the host
+## (info.variant @qcode{"cpu"}; no GPU), a row against the rows after it
+## in blocks of at most 2^22 elements, and D is double, as the statistics
+## package's; a result of the wrong size or an error in @var{f} raises
+## @qcode{"gd:input"}. Logical @var{X} is taken as double and sparse as
+## full (densified once: the GPU computes on dense rows).
 ## A row with NaN gives NaN with every metric (MATLAB's rule; the
 ## statistics package's hamming and jaccard refuse NaN); so does a
 ## feature where both rows hold the same infinity (Inf - Inf is NaN), in
@@ -109,6 +116,17 @@ function [R, info, varargout] = gd_pdist (varargin)
   if (nargin >= 1 && islogical (varargin{1}))
     varargin{1} = double (varargin{1});
   endif
+  if (nargin >= 1 && issparse (varargin{1}))
+    varargin{1} = full (varargin{1});          # the rows are dense on the GPU
+  endif
+  if (nargin >= 2 && is_function_handle (varargin{2}))
+    if (nargout > 2)
+      error ("gd:input", "gd_pdist: too many outputs: [D, info]");
+    endif
+    [R, ~, info] = __gd_handle_dist__ ("gd_pdist", "pdist", varargin{2}, varargin{1}, [], ...
+                                       varargin(3:end));
+    return;
+  endif
   ## the statistics package's metrics on rows prepared for the kernels'
   if (nargin >= 2)
     [args, X, ~, zero] = __gd_prepare__ ("gd_pdist", varargin{1}, [], varargin(2:end));
@@ -197,7 +215,25 @@ endfunction
 %! assert (gather (gd_pdist (X, "Distributed", true)), E);
 %! assert (gd_pdist (X, "Devices", 1, "Variant", "auto"), E);
 %! assert (gd_pdist (X, "euclidean", "Distributed", false), E);
-%!error <function-handle metric> gd_pdist (X, @(x, y) sum (abs (x - y), 2))
+%!test
+%! ## a function handle: the statistics package's call and order, on the
+%! ## host; D double whatever X's class
+%! X = randn (23, 4); f = @(x, Z) sum (abs (x - Z) .^ 1.5, 2);
+%! ref = zeros (1, 0);
+%! for i = 1:22
+%!   ref = [ref, f(X(i,:), X(i+1:end,:))'];
+%! endfor
+%! [D, info] = gd_pdist (X, f);
+%! assert (D, ref);
+%! assert (info.variant, "cpu");
+%! assert (gd_pdist (single (X), f), double (gd_pdist (single (X), f)));
+%! assert (class (gd_pdist (single (X), f)), "double");
+%! assert (gd_pdist (X(1,:), f), zeros (1, 0));
+%! assert (gd_pdist (sparse (X), f), ref);
+%!error <the distance function must return a real column of 22> gd_pdist (rand (23, 2), @(x, Z) 1)
+%!error <the distance function failed> gd_pdist (rand (3, 2), @(x, Z) undefined_thing (x))
+%!error <'Variant' must be 'auto' or 'cpu'> gd_pdist (rand (3, 2), @(x, Z) sum (Z, 2), "Variant", "tuned")
+%!error <unknown option 'Smallest'> gd_pdist (rand (3, 2), @(x, Z) sum (Z, 2), "Smallest", 2)
 %!error <metric must be a character row without NUL> gd_pdist (X, ["euclidean" char(0)])
 %!error <value of 'Variant' must be> gd_pdist (X, "Variant", ["cpu" char(0) "x"])
 %!assert (gd_pdist (X, "sqeuclidean", "Variant", "cpu"), gd_pdist (X, "squaredeuclidean", "Variant", "cpu"))

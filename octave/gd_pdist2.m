@@ -17,7 +17,14 @@
 ## ones are computed as @code{sum ((x - y).^2)} (see @code{gd_pdist}):
 ## with @var{X} equal to @var{Y} the diagonal is exactly 0 (the
 ## statistics package's pdist2 uses the expanded form, which is not). A
-## single and a double operand compute in single.
+## single and a double operand compute in single. @var{metric} may also
+## be a function handle @var{f}: @code{@var{f} (X(i,:), Z)} returns the
+## column of distances of row i of @var{X} to the rows @var{Z} of @var{Y}
+## (the statistics package's call). It runs on the host (info.variant
+## @qcode{"cpu"}), @var{Z} in blocks of at most 2^22 elements; D is
+## double; with @qcode{"Smallest"} or @qcode{"Largest"} the K best are
+## kept between blocks of rows of @var{X}, so no mx-by-my matrix is made.
+## Logical operands are taken as double and sparse ones as full.
 ##
 ## Nearest neighbours: with @qcode{"Smallest"}, @var{K} (a positive whole
 ## number), @var{D} is K-by-my, column j holding the K smallest distances
@@ -98,7 +105,24 @@ function [R, I, varargout] = gd_pdist2 (varargin)
     if (islogical (varargin{a}))
       varargin{a} = double (varargin{a});
     endif
+    if (issparse (varargin{a}))
+      varargin{a} = full (varargin{a});        # the rows are dense on the GPU
+    endif
   endfor
+  if (nargin >= 3 && is_function_handle (varargin{3}))
+    if (nargout > 3)
+      error ("gd:input", "gd_pdist2: too many outputs: [D, I, info]");
+    endif
+    [R, I, info] = __gd_handle_dist__ ("gd_pdist2", "pdist2", varargin{3}, varargin{1}, ...
+                                       varargin{2}, varargin(4:end));
+    if (nargout == 2 && numel (info.size) == 3)
+      error ("gd:input", "gd_pdist2: [D, I] needs 'Smallest' or 'Largest' (I: the rows of the nearest); the info struct is the third output, [D, ~, info]");
+    endif
+    if (nargout > 2)
+      varargout{1} = info;
+    endif
+    return;
+  endif
   ## the statistics package's metrics on rows prepared for the kernels'
   if (nargin >= 3)
     [args, X, Y, zero] = __gd_prepare__ ("gd_pdist2", varargin{1}, varargin{2}, varargin(3:end));
@@ -209,3 +233,27 @@ endfunction
 %! X = [0 0; 1 0; 0 1; 5 5];  Y = [0.1 0.1; 4 4];
 %! D = gd_pdist2 (X, Y)
 %! [Dk, I] = gd_pdist2 (X, Y, "euclidean", "Smallest", 2)
+%!test
+%! ## a function handle: the statistics package's call, f (X(i,:), Y),
+%! ## the K search that of sorting the whole matrix (stable: ties to the
+%! ## smaller row; NaN last ascending, first descending)
+%! X = randi (4, 50, 3); X(7,:) = NaN; Y = randi (4, 8, 3);
+%! f = @(x, Z) max (abs (x - Z), [], 2) + 0.5 * (x(1) > Z(:,2));
+%! full = zeros (50, 8);
+%! for i = 1:50
+%!   full(i,:) = f (X(i,:), Y)';
+%! endfor
+%! [D, ~, info] = gd_pdist2 (X, Y, f);
+%! assert (D, full);
+%! assert (info.variant, "cpu");
+%! [s, i] = sort (full, 1);
+%! [D, I] = gd_pdist2 (X, Y, f, "Smallest", 9);
+%! assert ({D, I}, {s(1:9,:), i(1:9,:)});
+%! [s, i] = sort (full, 1, "descend");
+%! [D, I] = gd_pdist2 (single (X), Y, f, "Largest", 60, "IndexClass", "int32");
+%! assert ({D, I}, {s, int32(i)});
+%! assert (size (gd_pdist2 (zeros (0, 3), Y, f)), [0 8]);
+%! assert (size (gd_pdist2 (X, zeros (0, 3), f, "Smallest", 2)), [2 0]);
+%!error <\[D, I\] needs 'Smallest'> [D, I] = gd_pdist2 (rand (3, 2), rand (2, 2), @(x, Z) sum (Z, 2))
+%!error <'Devices' does not apply> gd_pdist2 (rand (3, 2), rand (2, 2), @(x, Z) sum (Z, 2), "Devices", 1)
+%!error <'Smallest' must be a positive whole number> gd_pdist2 (rand (3, 2), rand (2, 2), @(x, Z) sum (Z, 2), "Smallest", 0)

@@ -78,3 +78,25 @@ offsets() {
     octave_error "X = rand(5, 3);" "'gd:input', 'function-handle metric', @gd_pdist, X, @(a, b) 1"
     octave_error "X = rand(5, 3);" "'gd:input', 'unknown metric .taxi.', @gd_pdist2, X, X, 'taxi'"
 }
+
+# A distance given as a function handle: the statistics package's pdist
+# calls it the same way, so the results are its own to the bit; gdArray
+# operands give gdArrays; a search keeps the K best between blocks
+@test "a function-handle distance: the statistics package's pdist to the bit, pdist2 by rows, the search by sorting, gdArrays" {
+    octave_ok "warning('off', 'all'); pkg load statistics;
+        X = randn(120, 5); Y = randn(30, 5);
+        f = @(x, Z) sqrt(sum(abs(x - Z) .^ 3, 2)) + 0.1 * sum(x) * ones(rows(Z), 1);
+        assert(isequal(gd_pdist(X, f), pdist(X, f)));
+        assert(isequal(gd_pdist(single(X), f), pdist(single(X), f)));
+        F = zeros(120, 30);
+        for i = 1:120, F(i,:) = f(X(i,:), Y)'; end
+        assert(isequal(gd_pdist2(X, Y, f), F));
+        [s, k] = sort(F, 1);
+        [D, I] = gd_pdist2(X, Y, f, 'Smallest', 11);
+        assert(isequal({D, I}, {s(1:11,:), k(1:11,:)}));
+        [Ik, Dk] = gd_knnsearch(X, Y, 'K', 11, 'Distance', f);
+        assert(isequal({Dk, Ik}, {D', I'}));
+        G = gd_pdist2(gdArray(X), Y, f);
+        assert(isa(G, 'gdArray') && isequal(gather(G), F));
+        disp('handles ok')" "handles ok"
+}

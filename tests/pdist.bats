@@ -61,9 +61,12 @@ bad() { octave_error "X = rand(5, 3);" "$1"; }
     octave_ok "warning('off', 'gd:nogpu'); L = rand(9, 4) > 0.5;
         assert(isequal(gd_pdist(L, 'hamming'), gd_pdist(double(L), 'hamming'))); disp('logical ok')" "logical ok"
 }
-@test "pdist: complex, sparse, N-D, cell" {
+@test "pdist: complex, N-D, cell refused; sparse taken as full (as the statistics package)" {
     bad "'gd:input', 'X must be real', @gd_pdist, X * 1i"
-    bad "'gd:input', 'X must be a full matrix', @gd_pdist, sparse(X)"
+    octave_ok "warning('off', 'gd:nogpu'); S = sprand(12, 5, 0.4);
+        assert(isequal(gd_pdist(S), gd_pdist(full(S))));
+        assert(isequal(gd_pdist2(S, S(1:3,:), 'cityblock'), gd_pdist2(full(S), full(S(1:3,:)), 'cityblock')));
+        assert(isequal(gd_pdist(logical(S)), gd_pdist(double(logical(S))))); disp('sparse ok')" "sparse ok"
     bad "'gd:input', 'X must be a 2-D matrix', @gd_pdist, rand(2, 2, 2)"
     bad "'gd:input', 'not a cell array', @gd_pdist, num2cell(X)"
 }
