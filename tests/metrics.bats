@@ -75,7 +75,7 @@ offsets() {
     octave_error "X = rand(5, 3);" "'gd:variant', 'the others run on .tuned. and .cpu.', @gd_pdist2, X, X, 'cityblock', 'Variant', 'naive'"
     octave_error "X = rand(5, 3);" "'gd:variant', 'the others run on .tuned. and .cpu.', @gd_pdist, X, 'chebychev', 'Variant', 'tiled'"
     octave_error "X = rand(5, 70000, 'single');" "'gd:variant', 'jaccard in single on the GPU counts at most 65535 features', @gd_pdist2, X, X, 'jaccard', 'Smallest', 2, 'Variant', 'fused'"
-    octave_error "X = rand(5, 3);" "'gd:input', 'function-handle metric', @gd_pdist, X, @(a, b) 1"
+    octave_error "X = rand(5, 3);" "'gd:input', 'the distance function must return a real column of 4', @gd_pdist, X, @(a, b) 1"
     octave_error "X = rand(5, 3);" "'gd:input', 'unknown metric .taxi.', @gd_pdist2, X, X, 'taxi'"
 }
 
