@@ -12,7 +12,8 @@
 ##                                                 integer classes; "metrics":
 ##                                                 pdist's other metrics;
 ##                                                 "knnmetrics": the
-##                                                 neighbours of every metric)
+##                                                 neighbours of every metric;
+##                                                 "range": gd_rangesearch)
 ##   GD_BENCH_SIZES="1024 2048" make bench         (min-plus sizes)
 ##   GD_BENCH_QUICK=1 GD_BENCH_OUT=/tmp/b.md ...    (every size / 32: a smoke test)
 ##
@@ -24,6 +25,17 @@
 1;
 
 source ("bench/bench_common.m");
+
+## the Euclidean distances of X's rows to Y's on the host, in panels of 500
+## queries (the brute force beside gd_rangesearch)
+function F = pdist2_host (X, Y)
+  F = zeros (rows (X), rows (Y));
+  for j0 = 1:500:rows (Y)
+    j = j0:min (rows (Y), j0 + 499);
+    F(:,j) = sqrt (max (sumsq (X, 2) + sumsq (Y(j,:), 2)' - 2 * X * Y(j,:)', 0));
+  endfor
+endfunction
+
 
 function s = resident_row (name, h, r, k)
   ## a row of the resident table: printed, and returned for the markdown
@@ -38,7 +50,7 @@ if (! dev.available)
 endif
 ops = strsplit (strtrim (getenv ("GD_BENCH_OPS")));
 if (isempty (ops{1}))
-  ops = {"minplus", "sgemm", "pdist", "resident", "apsp", "knn", "knnmetrics", "int", "metrics"};
+  ops = {"minplus", "sgemm", "pdist", "resident", "apsp", "knn", "range", "knnmetrics", "int", "metrics"};
 endif
 quick = ! isempty (getenv ("GD_BENCH_QUICK"));
 scale = @(x) pick (quick, max (1, round (x / 32)), x);
@@ -693,6 +705,64 @@ if (any (strcmp (ops, "knn")))
   endfor
 endif
 
+if (any (strcmp (ops, "range")))
+  ## gd_rangesearch: 10,000 queries among 100,000 points, d = 16, randn,
+  ## a radius that gives about 50 neighbours (the median 50th neighbour's
+  ## distance of 200 queries), host to host, beside the statistics
+  ## package's rangesearch where it is installed (on 200 queries, scaled
+  ## to 10,000), else a brute force in Octave (pdist2's matrix a panel of
+  ## queries, then find); each checked against the other on 200 queries
+  progress ("range search", 2);
+  mx = scale (100000); my = scale (10000); d = 16;
+  md{end+1} = sprintf ("\n## range search\n\n`[Idx, D] = gd_rangesearch (X, Y, r)`, randn data, %d points, %d queries, d = %d, euclidean, single and double; r: the median distance of 200 queries' 50th neighbour. gd: K-nearest searches (K = 64, then four times larger for the queries whose K-th is within r), the cells built on the host; host to host, medians of 3. Beside: the statistics package's `rangesearch` where installed, else a brute force in Octave (the distance matrix in panels of 500 queries, then `find`), timed on 200 queries and scaled to all; each checked against gd's lists on those 200.\n\n| class | mean hits | searches | kernel ms | h2h ms | other | other ms (scaled) | gd's speed-up |\n|---|---:|---:|---:|---:|---|---:|---:|\n", mx, my, d);
+  printf ("\nrange search\n%-7s %10s %9s %10s %10s %-12s %12s %8s\n", "class", "mean hits", "searches", "kernel ms", "h2h ms", "other", "other ms", "x");
+  have_stats = ! isempty (pkg ("list", "statistics"));
+  if (have_stats)
+    pkg load statistics;
+    have_stats = exist ("rangesearch") == 2;
+  endif
+  for cls = {"single", "double"}
+    X = randn (mx, d, cls{1}); Y = randn (my, d, cls{1});
+    q = 1:min (my, 200);
+    [~, Dk] = gd_knnsearch (X, Y(q,:), "K", min (50, mx));
+    r = double (median (Dk(:,end)));
+    [Idx, D, info] = gd_rangesearch (X, Y, r);          # warm-up and the lists
+    th = []; tk = [];
+    for rep = 1:3
+      tic; [Idx, D, info] = gd_rangesearch (X, Y, r); th(end+1) = 1000 * toc;
+      tk(end+1) = info.kernel_ms;
+    endfor
+    hits = mean (cellfun (@numel, Idx));
+    tic;
+    if (have_stats)
+      other = "statistics rangesearch";
+      [Io, Do] = rangesearch (double (X), double (Y(q,:)), r);
+    else
+      other = "brute force (Octave)";
+      Io = cell (numel (q), 1);
+      F = pdist2_host (double (X), double (Y(q,:)));
+      for j = 1:numel (q)
+        [s, k] = sort (F(:,j));
+        Io{j} = k(s <= r)';
+      endfor
+    endif
+    to = 1000 * toc * my / numel (q);
+    ## the lists agree but for points at r to rounding (gd computes in
+    ## the data's class, the other in double)
+    for j = 1:numel (q)
+      diff = setxor (Io{j}, Idx{j});
+      dd = sqrt (sumsq (double (X(diff,:)) - double (Y(q(j),:)), 2));
+      if (any (abs (dd - r) > 1e-4 * r))
+        error ("bench: gd_rangesearch differs from %s on query %d", other, j);
+      endif
+    endfor
+    printf ("%-7s %10.1f %9d %10.2f %10.2f %-12s %12.1f %8.0f\n", cls{1}, hits, info.searches, median (tk), median (th), other, to, to / median (th));
+    md{end+1} = sprintf ("| %s | %.1f | %d | %.2f | %.2f | %s | %.1f | %.0f |\n", cls{1}, hits, info.searches, median (tk), median (th), other, to, to / median (th));
+    progress ();
+    clear X Y Idx D;
+  endfor
+endif
+
 if (any (strcmp (ops, "knnmetrics")))
   ## nearest neighbours with every metric the fused kernel computes:
   ## 8192 queries among 65536 points, d = 64, K = 10, beside pdist2
@@ -920,3 +990,4 @@ f = fopen (fn, "w");
 fprintf (f, "%s", merge_results (old, head, [md{:}]));
 fclose (f);
 printf ("\nwritten: %s\n", fn);
+

@@ -97,9 +97,9 @@ function why = check_result (fname, args, out)
   why = "";
   R = out{1};
   ## info is the output after those of Octave's counterpart: third for
-  ## gd_minplus ([R, K, info]: K as min's index), gd_apsp, gd_knnsearch and
-  ## gd_pdist2 ([D, I, info]), second for the others
-  at = 2 + any (strcmp (fname, {"gd_minplus", "gd_apsp", "gd_knnsearch", "gd_pdist2"}));
+  ## gd_minplus ([R, K, info]: K as min's index), gd_apsp, gd_knnsearch,
+  ## gd_rangesearch and gd_pdist2 ([D, I, info]), second for the others
+  at = 2 + any (strcmp (fname, {"gd_minplus", "gd_apsp", "gd_knnsearch", "gd_rangesearch", "gd_pdist2"}));
   if (numel (out) >= at && ! isstruct (out{at}) && ! ischar (args{1}))
     why = sprintf ("output %d is not the info struct", at);
     return;
@@ -302,6 +302,35 @@ function why = check_result (fname, args, out)
           why = "gd_knnsearch: a nearer row was left out"; return;
         endif
       endfor
+    case "gd_rangesearch"
+      ## each list: the rows within r of the query (but for a distance at r
+      ## to rounding), D their distances, ascending
+      if (ischar (args{1}))
+        if (! isstruct (R)) why = "variants: no struct"; endif
+        return;
+      endif
+      X = dense (args{1}); Y = dense (args{2}); r = double (args{3});
+      if (isa (X, "single") || isa (Y, "single")) cls = "single"; else cls = "double"; endif
+      X = double (cast (X, cls)); Y = double (cast (Y, cls));
+      if (! iscell (R) || ! isequal (size (R), [rows(Y) 1]))
+        why = "gd_rangesearch: Idx is not a rows (Y) x 1 cell"; return;
+      endif
+      for j = 1:rows (Y)
+        F = sqrt (sum ((X - Y(j,:)).^2, 2));
+        tol = 8 * eps (cls) * max (abs (F), r) + realmin (cls);
+        idx = R{j};
+        odd = setxor (idx, find (F <= r)');
+        if (any (abs (F(odd) - r) > tol(odd)) || numel (unique (idx)) != numel (idx))
+          why = "gd_rangesearch: a list is not the rows within r"; return;
+        endif
+        if (numel (out) > 1)
+          dj = double (out{2}{j});
+          if (! isequal (size (dj), size (idx)) || any (abs (dj - F(idx)') > tol(idx)')
+              || any (diff (dj) < 0))
+            why = "gd_rangesearch: D is not the rows' distances, ascending"; return;
+          endif
+        endif
+      endfor
     case "gd_squareform"
       X = args{1};
       if (! strcmp (class (R), class (X)))
@@ -362,6 +391,9 @@ function [args, label] = valid_call (fname)
       X = spoil (randn (m, k), c1); Y = spoil (randn (n, k), c2);
       K = randi ([1, m + 2]);
       args = [{X, Y, "K", K, "Distance", metric}, variant];
+    case "gd_rangesearch"
+      X = spoil (randn (m, k), c1); Y = spoil (randn (n, k), c2);
+      args = [{X, Y, {0, 0.5, 1.5, Inf}{randi (4)}}, variant];
     case "gd_info"
       args = {};
     case "gd_apsp"
@@ -410,6 +442,8 @@ function [base, maxout] = base_call (fname)
       base = {rand(1, 6), "tomatrix"}; maxout = 1;
     case "gd_knnsearch"
       base = {randn(6, 3), randn(4, 3), "K", 2, "Variant", "auto"}; maxout = 3;
+    case "gd_rangesearch"
+      base = {randn(6, 3), randn(4, 3), 0.8, "Variant", "auto"}; maxout = 3;
     case "gd_info"
       base = {}; maxout = 1;
     otherwise

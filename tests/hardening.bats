@@ -108,7 +108,7 @@ limited() { ulimit -v "$1"; shift; CUDA_VISIBLE_DEVICES= octave_run "$@"; }
 }
 
 @test "fuzz: every public function, every argument position, no crash, gd: ids or correct results" {
-    for f in gd_minplus gd_sgemm gd_pdist gd_pdist2 gd_knnsearch gd_squareform gd_info gd_apsp gd_path; do
+    for f in gd_minplus gd_sgemm gd_pdist gd_pdist2 gd_knnsearch gd_rangesearch gd_squareform gd_info gd_apsp gd_path; do
         run octave_run "fuzz('$f', $RANDOM)"
         echo "$output" | tail -n 25
         [ "$status" -eq 0 ]

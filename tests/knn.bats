@@ -290,3 +290,21 @@ check() { octave_ok "check_knn('$1', '$2')" "cases within bounds"; }
     [[ "$output" == *"each point its own nearest: true"* ]]
     [[ "$output" == *"symmetric true, sum 1.0000000000"* ]]
 }
+
+@test "gd_rangesearch on the GPU: the lists of the full matrix's sort, single and double, gdArrays, more than one search" {
+    require_gpu
+    octave_ok "for cls = {'single', 'double'}
+          X = randn(5000, 8, cls{1}); Y = randn(300, 8, cls{1});
+          [~, Dk] = gd_knnsearch(X, Y, 'K', 80); r = double(median(Dk(:,end)));
+          [Idx, D, info] = gd_rangesearch(X, Y, r);
+          assert(info.searches >= 2 && ! strcmp(info.variant, 'cpu'));
+          [I0, D0] = gd_knnsearch(X, Y, 'K', 5000, 'Variant', 'fused');
+          for q = 1:300
+            n = sum(D0(q,:) <= r);
+            assert(isequal(Idx{q}, I0(q,1:n)) && isequal(D{q}, D0(q,1:n)));
+          end
+          [Ig, Dg] = gd_rangesearch(gdArray(X), gdArray(Y), r);
+          assert(isequal(Ig, Idx) && isequal(Dg, D));
+        end
+        disp('range ok')" "range ok"
+}
