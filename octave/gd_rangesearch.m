@@ -179,6 +179,13 @@ function c = classUnderlying_of (A)
   endif
 endfunction
 
+%!demo
+%! ## the points within 1.1 of each query, nearest first (rangesearch's
+%! ## cells: a row of indices and one of distances a query)
+%! X = [0 0; 1 0; 0 1; 1 1; 5 5];
+%! Y = [0.2 0.1; 4.5 4.5];
+%! [Idx, D] = gd_rangesearch (X, Y, 1.1)
+
 %!shared X, Y
 %! warning ("off", "gd:nogpu");
 %! X = randn (300, 3); Y = randn (25, 3);

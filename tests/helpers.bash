@@ -61,8 +61,10 @@ make_dist() {
     ls "$BATS_FILE_TMPDIR"/gd-*.tar.gz | head -1
 }
 
-# the functions whose %! tests the installed package runs
-PKG_FUNCTIONS="gd_minplus gd_apsp gd_path gd_sgemm gd_pdist gd_pdist2 gd_squareform gd_knnsearch gdArray gather gd_info gd_spmdIndex gd_spmdSize gd_spmdBarrier gd_spmdBroadcast gd_spmdCat"
+# the functions whose %! tests the installed package runs: those of the
+# package's list (pkg/INDEX, a category's functions on the lines after it,
+# each indented)
+PKG_FUNCTIONS=$(grep '^ ' "$GD_ROOT/pkg/INDEX" | tr -s ' \n' ' ')
 
 # install_and_test: pkg install -local the tarball with HOME=$BATS_TEST_TMPDIR
 # (nothing of the user's own packages), then in a new Octave pkg load gd
