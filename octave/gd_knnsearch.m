@@ -232,7 +232,7 @@ function [Idx, D, info, varargout] = gd_knnsearch (X, Y, varargin)
     [Idx, D, info] = search (K);        # the search's own error
   endif
   mx = rows (X);
-  k = min (K + 1, mx);                  # one past the K-th: does it tie?
+  k = max (1, min (K + 1, mx));         # one past the K-th: does it tie?
   while (true)
     [I1, D1, info] = search (k);
     I1 = gather (I1);
@@ -247,7 +247,10 @@ function [Idx, D, info, varargout] = gd_knnsearch (X, Y, varargin)
   D = cell (my, 1);
   Kc = min (K, columns (D1));
   for q = 1:my
-    n = Kc + sum (D1(q,Kc+1:end) == D1(q,Kc));
+    n = Kc;
+    if (Kc > 0)
+      n += sum (D1(q,Kc+1:end) == D1(q,Kc));
+    endif
     Idx{q} = I1(q,1:n);
     D{q} = D1(q,1:n);
   endfor
@@ -350,6 +353,13 @@ endfunction
 %!     assert (D{q}, s(1:n)');
 %!   endfor
 %! endfor
+%! [Idx, D] = gd_knnsearch (zeros (0, 2), [3 3; 1 1], "K", 2, "IncludeTies", true);
+%! assert (size (Idx), [2 1]);
+%! assert (isempty (Idx{1}) && isempty (D{2}));
+%! [Idx, D] = gd_knnsearch (X, zeros (0, 2), "K", 2, "IncludeTies", true);
+%! assert (size (Idx), [0 1]);
+%! [Idx, D] = gd_knnsearch (X, [NaN 1], "K", 2, "IncludeTies", true);
+%! assert (Idx{1}, [1 2]);
 %! [Idx, D] = gd_knnsearch (X, [3 3], "K", 2, "IncludeTies", true);
 %! assert (Idx{1}, [25 18 24 26 32]);
 %! assert (D{1}, [0 1 1 1 1]);
