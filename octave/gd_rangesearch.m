@@ -96,6 +96,12 @@ function [Idx, D, info, varargout] = gd_rangesearch (X, Y, r, varargin)
     endif
   endfor
   t0 = tic ();
+  if (islogical (X) || issparse (X))
+    X = full (double (X));              # once, not a search each
+  endif
+  if (islogical (Y) || issparse (Y))
+    Y = full (double (Y));
+  endif
   mx = rows (X);
   my = rows (Y);
   if (columns (X) != columns (Y))
@@ -239,6 +245,12 @@ endfunction
 %! Idx = gd_rangesearch (Z, [Z(3,:); Z(4,:)], Inf);
 %! assert (isempty (Idx{1}));
 %! assert (! any (Idx{2} == 3) && numel (Idx{2}) == 299);
+%!test
+%! ## logical and sparse operands, as double and full
+%! L = rand (40, 6) > 0.5; S = sprand (40, 6, 0.3);
+%! assert (gd_rangesearch (L, L(1:3,:), 0.4, "Distance", "hamming"), ...
+%!         gd_rangesearch (double (L), double (L(1:3,:)), 0.4, "Distance", "hamming"));
+%! assert (gd_rangesearch (S, S(1:3,:), 0.5), gd_rangesearch (full (S), full (S(1:3,:)), 0.5));
 %!error <the radius r must be a real scalar> gd_rangesearch (X, Y, -1)
 %!error <the radius r must be a real scalar> gd_rangesearch (X, Y, NaN)
 %!error <the radius r must be a real scalar> gd_rangesearch (X, Y, [1 2])
