@@ -132,15 +132,17 @@ void gd_mex_options(const char *fn, int nrhs, const mxArray *prhs[],
         int found = -1;
         for (int o = 0; o < nnames; ++o) {
             char want[64];
-            size_t W = strlen(names[o]);
+            const char *n = names[o] + (names[o][0] == '=');
+            size_t W = strlen(n);
             for (size_t c = 0; c <= W; ++c)
-                want[c] = (char)tolower((unsigned char)names[o][c]);
+                want[c] = (char)tolower((unsigned char)n[c]);
             if (strcmp(name, want) == 0) found = o;
         }
         if (found < 0) {
             char valid[256] = "";
             for (int o = 0; o < nnames; ++o) {
-                strncat(valid, o ? ", '" : "'", sizeof valid - strlen(valid) - 1);
+                if (names[o][0] == '=') continue; /* the wrapper's */
+                strncat(valid, valid[0] ? ", '" : "'", sizeof valid - strlen(valid) - 1);
                 strncat(valid, names[o], sizeof valid - strlen(valid) - 1);
                 strncat(valid, "'", sizeof valid - strlen(valid) - 1);
             }

@@ -47,9 +47,12 @@ void gd_mex_check_shape(const char *fn, const char *argname, const mxArray *a);
 int gd_mex_is_string(const mxArray *a, const char *s);
 
 /* Name/value options after the operands. Every option a gateway knows is
- * listed in names; values[i] receives the value of names[i] (or stays as
- * given when absent). Raises gd:input on an odd count, a non-text name or
- * an unknown name. */
+ * listed in names (its one list: the parser's and the unknown-option
+ * message's, which docs.bats holds the help to); values[i] receives the
+ * value of names[i] (or stays as given when absent). A name written
+ * "=P" is the .m wrapper's to pass (minkowski's exponent, which the user
+ * gives after the metric): taken as "P", left out of the message. Raises
+ * gd:input on an odd count, a non-text name or an unknown name. */
 void gd_mex_options(const char *fn, int nrhs, const mxArray *prhs[],
                     int first, int nnames, const char *const names[],
                     const mxArray *values[]);

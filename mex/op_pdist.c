@@ -21,12 +21,18 @@
 #include <string.h>
 
 /* whether a names one of the options (a metric never does) */
+/* The options of pdist (OPTIONS1) and pdist2 and the nearest neighbours
+ * (OPTIONS2), one list each (gd_mex_options: "=P" is the wrapper's) */
+static const char *const OPTIONS1[] = {"Variant", "=P"};
+static const char *const OPTIONS2[] = {"Variant", "Smallest", "Largest", "IndexClass", "=P"};
+
+/* whether a names an option (any of pdist2's, 'Devices' or 'Distributed'):
+ * text that does not is the metric */
 static int option_name(const mxArray *a)
 {
-    return gd_mex_is_string(a, "variant") || gd_mex_is_string(a, "smallest") ||
-           gd_mex_is_string(a, "largest") || gd_mex_is_string(a, "indexclass") ||
-           gd_mex_is_string(a, "p") || gd_mex_is_string(a, "devices") ||
-           gd_mex_is_string(a, "distributed");
+    for (size_t o = 0; o < sizeof OPTIONS2 / sizeof *OPTIONS2; ++o)
+        if (gd_mex_is_string(a, OPTIONS2[o] + (OPTIONS2[o][0] == '='))) return 1;
+    return gd_mex_is_string(a, "devices") || gd_mex_is_string(a, "distributed");
 }
 
 /* K of 'Smallest'/'Largest': a positive whole number */
@@ -87,16 +93,14 @@ static void pdist_options(const char *FN, int NOPERANDS, int nlhs, int nrhs,
                           const mxArray *prhs[], int first, pdist_args *c, int count,
                           const gd_variant_info *list)
 {
-    static const char *const names1[] = {"Variant", "P"};
-    static const char *const names[] = {"Variant", "Smallest", "Largest", "IndexClass", "P"};
     const mxArray *values[5] = {NULL, NULL, NULL, NULL, NULL};
     if (NOPERANDS == 1) {
         const mxArray *v1[2] = {NULL, NULL};
-        gd_mex_options(FN, nrhs, prhs, first, 2, names1, v1);
+        gd_mex_options(FN, nrhs, prhs, first, 2, OPTIONS1, v1);
         values[0] = v1[0];
         values[4] = v1[1];
     } else {
-        gd_mex_options(FN, nrhs, prhs, first, 5, names, values);
+        gd_mex_options(FN, nrhs, prhs, first, 5, OPTIONS2, values);
     }
     /* minkowski's exponent (gd_pdist.m passes it as 'P'): positive, real */
     c->dist.p = 2;

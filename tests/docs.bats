@@ -93,3 +93,26 @@ load helpers
 @test "kernels/NOTES.md is decisions and their measurements: at most 800 lines (the history is in git)" {
     [ "$(wc -l < "$GD_ROOT/kernels/NOTES.md")" -le 800 ]
 }
+
+@test "each gateway function's help names every option its parser takes (the list its unknown-option message gives)" {
+    for call in "gd_minplus(1, 1" "gd_sgemm(1, 1" "gd_apsp(0" "gd_pdist(rand(3, 2), 'euclidean'" "gd_pdist2(rand(3, 2), rand(3, 2), 'euclidean'"; do
+        f=${call%%(*}
+        run octave_run "warning('off', 'all'); try $call, 'Zz', 1); catch e, disp(e.message); end"
+        list=$(echo "$output" | grep -o "options: .*)" | grep -o "'[A-Za-z]*'" | tr -d "'")
+        echo "$f: $list"
+        [ -n "$list" ]
+        for o in $list; do
+            grep -q "^##.*\"$o\"" "$GD_ROOT/octave/$f.m" || { echo "$f's help does not name '$o'"; return 1; }
+        done
+    done
+}
+
+@test "gd_rangesearch's help lists exactly the options of its one list (OPTIONS)" {
+    f="$GD_ROOT/octave/gd_rangesearch.m"
+    list=$(sed -n '/^  OPTIONS = {/,/};/p' "$f" | grep -o '"[A-Za-z]*"' | tr -d '"' | sort)
+    help=$(sed -n '/^## @table/,/^## @end table/p' "$f" | grep '^## @item' | grep -o '@qcode{"[A-Za-z]*"}' \
+        | sed 's/@qcode{"\(.*\)"}/\1/' | sort)
+    echo "list: $list"; echo "help: $help"
+    [ -n "$list" ]
+    [ "$list" = "$help" ]
+}
