@@ -83,8 +83,11 @@ void gd_mex_check_float(const char *fn, const char *argname, const gd_matrix *m)
 
 int gd_mex_is_string(const mxArray *a, const char *s)
 {
-    char buf[64];
-    return text_of(a, buf, sizeof buf) && strcmp(buf, s) == 0;
+    char buf[64], want[64];
+    size_t n = strlen(s);
+    if (n >= sizeof want) return 0;
+    for (size_t c = 0; c <= n; ++c) want[c] = (char)tolower((unsigned char)s[c]);
+    return text_of(a, buf, sizeof buf) && strcmp(buf, want) == 0;
 }
 
 void gd_mex_option_string(const char *fn, const char *optname,
