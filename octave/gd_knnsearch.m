@@ -242,18 +242,12 @@ function [Idx, D, info, varargout] = gd_knnsearch (X, Y, varargin)
     endif
     k = min (mx, 2 * k);
   endwhile
-  my = rows (D1);
-  Idx = cell (my, 1);
-  D = cell (my, 1);
   Kc = min (K, columns (D1));
-  for q = 1:my
-    n = Kc;
-    if (Kc > 0)
-      n += sum (D1(q,Kc+1:end) == D1(q,Kc));
-    endif
-    Idx{q} = I1(q,1:n);
-    D{q} = D1(q,1:n);
-  endfor
+  n = Kc * ones (rows (D1), 1);
+  if (Kc > 0)
+    n += sum (D1(:,Kc+1:end) == D1(:,Kc), 2);
+  endif
+  [Idx, D] = __gd_cells__ (I1, D1, n);
 endfunction
 
 ## One search of k neighbours: the gateway, or the host for a function

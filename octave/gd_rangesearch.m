@@ -143,12 +143,8 @@ function [Idx, D, info, varargout] = gd_rangesearch (X, Y, r, varargin)
     within = D1 <= r;
     more = within(:,end) & K < mx;
     done = ! more;
-    counts = sum (within(done,:), 2)';
-    M = within(done,:)';
-    T = I1(done,:)';
-    Idx(todo(done)) = mat2cell (reshape (T(M), 1, []), 1, counts);
-    T = D1(done,:)';
-    D(todo(done)) = mat2cell (reshape (T(M), 1, []), 1, counts);
+    [Idx(todo(done)), D(todo(done))] = __gd_cells__ (I1(done,:), D1(done,:), ...
+                                                     sum (within(done,:), 2));
     todo = todo(more);
     K = min (mx, 4 * K);
   endwhile
