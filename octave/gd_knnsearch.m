@@ -192,8 +192,11 @@ function [Idx, D, info, varargout] = gd_knnsearch (X, Y, varargin)
     error ("gd:input", "gd_knnsearch: 'Distance' must be a metric's name or a function handle");
   endif
   margs = {metric};
-  given = {"P", P, "minkowski", set.p; "Scale", Scale, "seuclidean", set.scale;
-           "Cov", Cov, "mahalanobis", set.cov};
+  given = {};
+  if (set.p || set.scale || set.cov)
+    given = {"P", P, "minkowski", set.p; "Scale", Scale, "seuclidean", set.scale;
+             "Cov", Cov, "mahalanobis", set.cov};
+  endif
   for g = 1:rows (given)
     if (given{g,4} && (isempty (given{g,2}) || ! isnumeric (given{g,2})))
       error ("gd:input", "gd_knnsearch: '%s' must be a real numeric %s, not %s", given{g,1}, ...
@@ -216,15 +219,15 @@ function [Idx, D, info, varargout] = gd_knnsearch (X, Y, varargin)
   if (handle && ! isempty (devices))
     error ("gd:input", "gd_knnsearch: a function-handle distance runs on the host: 'Devices' does not apply");
   endif
-  search = @(k) knn (handle, X, Y, margs, k, variant, iclass, devices, 3);
   if (! ties)
     if (nargout < 3)
       [Idx, D] = knn (handle, X, Y, margs, K, variant, iclass, devices, nargout);
     else
-      [Idx, D, info] = search (K);
+      [Idx, D, info] = knn (handle, X, Y, margs, K, variant, iclass, devices, 3);
     endif
     return;
   endif
+  search = @(k) knn (handle, X, Y, margs, k, variant, iclass, devices, 3);
   ## IncludeTies: every point at the K-th distance too. Searches with K
   ## doubled until each query's last neighbour lies past its K-th (or all
   ## of X is in), then each query's list cut after its last tie.
@@ -258,8 +261,13 @@ function [Idx, D, info] = knn (handle, X, Y, margs, k, variant, iclass, devices,
     [Idx, D, info] = __gd_handle_dist__ ("gd_knnsearch", "knnsearch", margs{1}, X, Y, opts);
     return;
   endif
-  [args, X, Y, zero] = __gd_prepare__ ("gd_knnsearch", X, Y, [margs, {"Smallest", k, "Variant", ...
-                                       variant, "IndexClass", iclass}, devices]);
+  args = [margs, {"Smallest", k, "Variant", variant, "IndexClass", iclass}, devices];
+  zero = [];
+  if (numel (margs) > 1 || ! any (strcmpi (margs{1}, {"euclidean", "squaredeuclidean", ...
+      "sqeuclidean", "cityblock", "chebychev", "cosine", "hamming", "jaccard"})))
+    ## the metrics the gateway does not compute as named: prepared rows
+    [args, X, Y, zero] = __gd_prepare__ ("gd_knnsearch", X, Y, args);
+  endif
   if (! isempty (zero))
     [D, Idx, info] = __gd_zero_scale__ (zero, "knnsearch", {X, Y}, args, 3);
   elseif (nout < 3)
