@@ -92,3 +92,25 @@ SCRIPT="r = gd_spmdIndex(); n = gd_spmdSize(); seed = $RANDOM;
     octave_ok "assert(gd_spmdIndex(), 1); assert(gd_spmdSize(), 1); assert(gd_spmdBroadcast(1, 5), 5);
         s = gd_info(); assert(ischar(s.mpi) && ! isempty(s.mpi)); assert(ischar(s.nccl)); disp(s.mpi)" "MPI"
 }
+
+# examples/ranks_knn.m: each rank searches its share of the points, rank 1
+# merges the lists; the merge must give one search's lists over all the
+# points, ties included (a lattice where most distances tie)
+example() {
+    cd "$BATS_TEST_TMPDIR"
+    GD_EXAMPLE_N=$2 GD_EXAMPLE_CHECK=1 GD_EXAMPLE_TIES=$3 OMPI_MCA_btl_vader_single_copy_mechanism=none \
+        timeout -s KILL 120 mpirun --allow-run-as-root --oversubscribe -np "$1" \
+        octave-cli -q --no-gui --no-init-file --no-history "$GD_ROOT/examples/ranks_knn.m"
+}
+@test "examples/ranks_knn.m: the ranks' merged lists are one search's, in 1, 2 and 3 ranks, with and without ties" {
+    command -v mpirun >/dev/null || { echo "mpirun not found: make deps installs openmpi-bin"; return 1; }
+    for np in 1 2 3; do
+        for ties in 0 1; do
+            run example $np 3001 $ties
+            echo "$output"
+            [ "$status" -eq 0 ]
+            [[ "$output" == *"$np ranks: the 10 nearest of 3001 points"* ]]
+            [ "$(echo "$output" | grep -c 'one search over all the points: the same lists')" -eq 1 ]
+        done
+    done
+}
