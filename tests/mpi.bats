@@ -114,3 +114,23 @@ example() {
         done
     done
 }
+
+@test "Ctrl-C on mpirun while a rank waits in a collective: every rank ends within seconds" {
+    command -v mpirun >/dev/null || { echo "mpirun not found: make deps installs openmpi-bin"; return 1; }
+    cd "$BATS_TEST_TMPDIR"
+    OMPI_MCA_btl_vader_single_copy_mechanism=none timeout -s KILL 60 \
+        mpirun --allow-run-as-root --oversubscribe -np 2 \
+        octave-cli -q --no-gui --no-init-file --no-history --eval \
+        "addpath('$GD_ROOT/octave'); if (gd_spmdIndex() == 2) pause(50); end; gd_spmdBarrier(); disp('past the barrier')" \
+        > out 2>&1 &
+    local pid=$! t=0
+    sleep 5
+    kill -INT $pid
+    while kill -0 $pid 2>/dev/null && [ $t -lt 100 ]; do sleep 0.1; t=$((t + 1)); done
+    cat out
+    echo "ended $t tenths of a second after SIGINT"
+    [ $t -lt 100 ]
+    ! grep -q "past the barrier" out
+    sleep 1
+    ! pgrep -f "gd_spmdIndex\(\) == 2"
+}
