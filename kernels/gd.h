@@ -493,9 +493,9 @@ int gd_cpu_minplus_int(gd_class cls, const void *A, const void *B, void *R, int3
  * so (else ""). */
 int gd_cpu_threads(void);
 const char *gd_cpu_note(void);
-/* R (n x m) = A' for A m x n of es (4 or 8) bytes an element, in cache
- * tiles on gd's threads */
-void gd_cpu_transpose(size_t es, const void *A, int64_t m, int64_t n, void *R);
+/* R (n x m) = A' for A m x n (leading dimension lda) of es (1, 2, 4 or 8)
+ * bytes an element, in cache tiles on gd's threads */
+void gd_cpu_transpose(size_t es, const void *A, int64_t lda, int64_t m, int64_t n, void *R);
 void gd_cpu_pdist_f(const float *X, int64_t n, int64_t d, int root, float *D);
 void gd_cpu_pdist_d(const double *X, int64_t n, int64_t d, int root, double *D);
 void gd_cpu_pdist2_f(const float *X, const float *Y, int64_t mx, int64_t my,

@@ -162,7 +162,7 @@ static mxArray *transposed(const char *FN, mxArray *a)
         mxDestroyArray(a);
         gd_mex_error(FN, "gd:memory", "no host memory for the %zux%zu result", n, m);
     }
-    gd_cpu_transpose(mxGetElementSize(a), mxGetData(a), (int64_t)m, (int64_t)n, r);
+    gd_cpu_transpose(mxGetElementSize(a), mxGetData(a), (int64_t)m, (int64_t)m, (int64_t)n, r);
     mxDestroyArray(a);
     return o.array;
 }

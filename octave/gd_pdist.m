@@ -226,6 +226,9 @@ endfunction
 %! [D, info] = gd_pdist (X, f);
 %! assert (D, ref);
 %! assert (info.variant, "cpu");
+%! ## the info of every gd operation, field for field
+%! [~, info0] = gd_pdist (X);
+%! assert (fieldnames (info), fieldnames (info0));
 %! assert (gd_pdist (single (X), f), double (gd_pdist (single (X), f)));
 %! assert (class (gd_pdist (single (X), f)), "double");
 %! assert (gd_pdist (X(1,:), f), zeros (1, 0));

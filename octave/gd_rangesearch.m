@@ -122,7 +122,7 @@ function [Idx, D, info, varargout] = gd_rangesearch (X, Y, r, varargin)
     ## nothing to find; the search still checks the operands and options
     [~, ~, info] = knn (X, Y, 1, varargin);
     Idx(:) = {zeros(1, 0)};
-    D(:) = {zeros(1, 0, class_of (X, Y))};
+    D(:) = {zeros(1, 0, info.class)};
     todo = [];
   endif
   while (! isempty (todo))
@@ -163,22 +163,6 @@ function [I, D, info] = knn (X, Y, K, opts)
   catch err
     error (err.identifier, "%s", strrep (err.message, "gd_knnsearch", "gd_rangesearch"));
   end_try_catch
-endfunction
-
-function c = class_of (X, Y)
-  if (strcmp (classUnderlying_of (X), "single") || strcmp (classUnderlying_of (Y), "single"))
-    c = "single";
-  else
-    c = "double";
-  endif
-endfunction
-
-function c = classUnderlying_of (A)
-  if (isa (A, "gdArray"))
-    c = classUnderlying (A);
-  else
-    c = class (A);
-  endif
 endfunction
 
 %!demo

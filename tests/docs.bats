@@ -75,20 +75,6 @@ load helpers
     fi
 }
 
-@test "gd_knnsearch's help lists exactly the options of its one list (OPTIONS), which the parser takes" {
-    f="$GD_ROOT/octave/gd_knnsearch.m"
-    list=$(sed -n '/^  OPTIONS = {/,/};/p' "$f" | grep -o '"[A-Za-z]*"' | tr -d '"' | sort)
-    help=$(sed -n '/^## @table/,/^## @end table/p' "$f" | grep '^## @item' | grep -o '@qcode{"[A-Za-z]*"}' \
-        | sed 's/@qcode{"\(.*\)"}/\1/' | sort)
-    echo "list: $list"; echo "help: $help"
-    [ -n "$list" ]
-    [ "$list" = "$help" ]
-    # every name the list holds is taken (a value the option refuses aside)
-    for o in $list; do
-        run octave_run "warning('off', 'all'); try gd_knnsearch(rand(5, 2), rand(2, 2), '$o', 1); catch e, disp(e.message); end"
-        [[ "$output" != *"unknown option"* ]]
-    done
-}
 
 @test "kernels/NOTES.md is decisions and their measurements: at most 800 lines (the history is in git)" {
     [ "$(wc -l < "$GD_ROOT/kernels/NOTES.md")" -le 800 ]
@@ -107,12 +93,23 @@ load helpers
     done
 }
 
-@test "gd_rangesearch's help lists exactly the options of its one list (OPTIONS)" {
-    f="$GD_ROOT/octave/gd_rangesearch.m"
-    list=$(sed -n '/^  OPTIONS = {/,/};/p' "$f" | grep -o '"[A-Za-z]*"' | tr -d '"' | sort)
-    help=$(sed -n '/^## @table/,/^## @end table/p' "$f" | grep '^## @item' | grep -o '@qcode{"[A-Za-z]*"}' \
-        | sed 's/@qcode{"\(.*\)"}/\1/' | sort)
-    echo "list: $list"; echo "help: $help"
-    [ -n "$list" ]
-    [ "$list" = "$help" ]
+# the wrappers that parse their own options: OPTIONS = {...} in the .m is
+# the one list, the help's @table names exactly it, and the parser takes
+# every name in it (a value the option refuses aside)
+@test "gd_knnsearch's and gd_rangesearch's help list exactly the options of their one list (OPTIONS), which the parser takes" {
+    for f in gd_knnsearch gd_rangesearch; do
+        m="$GD_ROOT/octave/$f.m"
+        list=$(sed -n '/^  OPTIONS = {/,/};/p' "$m" | grep -o '"[A-Za-z]*"' | tr -d '"' | sort)
+        help=$(sed -n '/^## @table/,/^## @end table/p' "$m" | grep '^## @item' | grep -o '@qcode{"[A-Za-z]*"}' \
+            | sed 's/@qcode{"\(.*\)"}/\1/' | sort)
+        echo "$f list: $list"; echo "$f help: $help"
+        [ -n "$list" ]
+        [ "$list" = "$help" ]
+        args="rand(5, 2), rand(2, 2)"
+        [ "$f" = gd_rangesearch ] && args="$args, 1"
+        for o in $list; do
+            run octave_run "warning('off', 'all'); try $f($args, '$o', 1); catch e, disp(e.message); end"
+            [[ "$output" != *"unknown option"* ]]
+        done
+    done
 }

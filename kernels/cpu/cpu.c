@@ -184,11 +184,19 @@ const char *gd_cpu_note(void)
     gd_cpu_threads();
     return g_thread_note;
 }
-/* R (n x m) = A' (A m x n, es bytes an element: 4 or 8), in tiles of 64
- * x 64 so that both sides stay in cache, the tiles' columns over the
- * threads: a kNN's results a query (my x K) from the kernel layer's K x
- * my. A row by row transpose reads one element a cache line. */
-void gd_cpu_transpose(size_t es, const void *A, int64_t m, int64_t n, void *R)
+/* R (n x m) = A' (A m x n of leading dimension lda, es bytes an element:
+ * 1, 2, 4 or 8), in tiles of 64 x 64 so that both sides stay in cache,
+ * the tiles over gd's threads: gdArray's G' without a GPU (gd_transpose's
+ * host path) and a kNN's results a query (my x K) from the kernel layer's
+ * K x my. A row-by-row transpose reads one element a cache line. */
+#define GD_TRANSPOSE_TILES(E)                                                                 \
+    do {                                                                                      \
+        const E *a = (const E *)A;                                                            \
+        E *r = (E *)R;                                                                        \
+        for (int64_t j = j0; j < j1; ++j)                                                     \
+            for (int64_t i = i0; i < i1; ++i) r[j + n * i] = a[i + lda * j];                  \
+    } while (0)
+void gd_cpu_transpose(size_t es, const void *A, int64_t lda, int64_t m, int64_t n, void *R)
 {
     enum { T = 64 };
     const int64_t tn = (n + T - 1) / T, tm = (m + T - 1) / T;
@@ -197,19 +205,15 @@ void gd_cpu_transpose(size_t es, const void *A, int64_t m, int64_t n, void *R)
     for (int64_t b = 0; b < tn * tm; ++b) {
         const int64_t j0 = b / tm * T, i0 = b % tm * T;
         const int64_t j1 = j0 + T < n ? j0 + T : n, i1 = i0 + T < m ? i0 + T : m;
-        if (es == 8) {
-            const double *a = (const double *)A;
-            double *r = (double *)R;
-            for (int64_t j = j0; j < j1; ++j)
-                for (int64_t i = i0; i < i1; ++i) r[j + n * i] = a[i + m * j];
-        } else {
-            const float *a = (const float *)A;
-            float *r = (float *)R;
-            for (int64_t j = j0; j < j1; ++j)
-                for (int64_t i = i0; i < i1; ++i) r[j + n * i] = a[i + m * j];
+        switch (es) {
+        case 8: GD_TRANSPOSE_TILES(uint64_t); break;
+        case 4: GD_TRANSPOSE_TILES(uint32_t); break;
+        case 2: GD_TRANSPOSE_TILES(uint16_t); break;
+        default: GD_TRANSPOSE_TILES(uint8_t); break;
         }
     }
 }
+#undef GD_TRANSPOSE_TILES
 
 #include "cpu/minplus.c"
 #include "cpu/distances.c"

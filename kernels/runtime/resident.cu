@@ -565,12 +565,7 @@ extern "C" gd_status gd_transpose(const gd_matrix *A, gd_out R, gd_timing *t)
     gd_describe(what, sizeof what, "the transpose", n, m, A->cls);
     return layout_op(
         A, R, n, m, what, t,
-        [&](char *buf, size_t es) {
-            for (int64_t j = 0; j < n; ++j)
-                for (int64_t i = 0; i < m; ++i)
-                    memcpy(buf + (size_t)(j + n * i) * es,
-                           (const char *)A->ptr + (size_t)(i + A->ld * j) * es, es);
-        },
+        [&](char *buf, size_t es) { gd_cpu_transpose(es, A->ptr, A->ld, m, n, buf); },
         [&](gd_call &c, const gd_matrix &Ah, void *dR, cudaStream_t st) {
             c.begin(GD_PHASE_KERNEL, st);
             if (dR && m * n > 0) gd_launch_transpose(A->cls, Ah.ptr, Ah.ld, dR, m, n, st);
