@@ -444,10 +444,12 @@ int gd_pdist2_variants(const gd_variant_info **list);
  * 'descend'): ties go to the smaller row, NaN sorts last ascending and
  * first descending. 1 <= K <= mx (K = 0 when mx = 0: empty results). D and I go where their gd_outs say
  * (both kept or both on the host). The full mx x my matrix is never
- * stored. variant: "auto", "fused" (distance tiles selected as they are
- * computed), "cpu". */
+ * stored. With by_query, D and I are my x K instead, a row a query (the
+ * orientation of knnsearch), written so by the kernel layer. variant:
+ * "auto", "fused" (distance tiles selected as they are computed), "gemm",
+ * "cpu". */
 gd_status gd_knn(const char *variant, const gd_matrix *X, const gd_matrix *Y,
-                 gd_distance metric, int64_t K, int largest, gd_out D, gd_out I,
+                 gd_distance metric, int64_t K, int largest, int by_query, gd_out D, gd_out I,
                  gd_class icls, gd_timing *t);
 int gd_knn_variants(const gd_variant_info **list);
 

@@ -375,36 +375,6 @@ void gd_mex_result_free(gd_mex_result *r)
     memset(r, 0, sizeof *r);
 }
 
-gd_status gd_mex_result_transpose(gd_mex_result *r, gd_timing *t)
-{
-    if (!r->resident || r->pieces.n > 0) return GD_OK; /* (a host result: the caller's) */
-    gd_matrix v;
-    memset(&v, 0, sizeof v);
-    v.ptr = r->on_device ? r->dev : r->buf;
-    v.where = r->on_device ? GD_DEVICE : GD_HOST;
-    v.cls = r->cls;
-    v.rows = r->m;
-    v.cols = r->n;
-    v.ld = r->m;
-    v.dev = r->on_device ? gd_mex_place()->device - 1 : 0;
-    gd_mex_result T;
-    const gd_out out = gd_mex_result_out(&T, 1, r->on_device, (size_t)r->n, (size_t)r->m, r->cls);
-    /* (the transpose's own record: an operation's entry resets it; the
-     * call's keeps its variant and kernel, its total the transpose's too) */
-    gd_timing tt;
-    memset(&tt, 0, sizeof tt);
-    tt.at = t->at;
-    const gd_status s = gd_transpose(&v, out, &tt);
-    t->total_ms += tt.total_ms;
-    if (s) {
-        gd_mex_result_free(&T);
-        return s;
-    }
-    gd_mex_result_free(r);
-    *r = T;
-    return GD_OK;
-}
-
 mxArray *gd_mex_result_take(const char *fn, gd_mex_result *r, gd_status s)
 {
     /* an interrupted call's results are partial: never returned */

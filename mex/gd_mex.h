@@ -192,9 +192,6 @@ typedef struct {
     size_t buf_bytes;
     gd_pieces pieces; /* a distributed result's pieces ('Distributed') */
 } gd_mex_result;
-/* A resident result (a gdArray to be) replaced by its transpose, on its
- * device or in host memory (a host result is left as it is) */
-gd_status gd_mex_result_transpose(gd_mex_result *r, gd_timing *t);
 gd_out gd_mex_result_out(gd_mex_result *r, int resident, int on_device, size_t m, size_t n,
                          gd_class cls);
 mxArray *gd_mex_result_take(const char *fn, gd_mex_result *r, gd_status s);

@@ -148,25 +148,6 @@ static void pdist_options(const char *FN, int NOPERANDS, int nlhs, int nrhs,
     }
 }
 
-/* a host result's transpose (a replaces it; single, double or int32):
- * its elements unset until the kernel layer's cache-tiled transpose
- * writes every one */
-static mxArray *transposed(const char *FN, mxArray *a)
-{
-    const size_t m = mxGetM(a), n = mxGetN(a);
-    gd_mex_out o;
-    const gd_class cls = mxIsSingle(a) ? GD_SINGLE : mxIsInt32(a) ? GD_INT32 : GD_DOUBLE;
-    gd_out out = gd_mex_output(&o, n, m, cls);
-    void *r = out.fn(out.ctx, m * n * mxGetElementSize(a));
-    if (!r) {
-        mxDestroyArray(a);
-        gd_mex_error(FN, "gd:memory", "no host memory for the %zux%zu result", n, m);
-    }
-    gd_cpu_transpose(mxGetElementSize(a), mxGetData(a), (int64_t)m, (int64_t)m, (int64_t)n, r);
-    mxDestroyArray(a);
-    return o.array;
-}
-
 /* [D, I, info]: the K nearest (or farthest) rows of X to each row of Y */
 static void run_knn(const char *FN, int nlhs, mxArray *plhs[], pdist_args *c, gd_class cls)
 {
@@ -177,18 +158,14 @@ static void run_knn(const char *FN, int nlhs, mxArray *plhs[], pdist_args *c, gd
     gd_mex_result D, I;
     gd_timing t = gd_mex_timing();
     const int on = gd_mex_on_device(2, ops);
-    gd_out dout = gd_mex_result_out(&D, c->resident, on, (size_t)c->K, (size_t)my, cls);
-    gd_out iout = gd_mex_result_out(&I, c->resident, on, (size_t)c->K, (size_t)my, c->icls);
-    gd_status s = gd_knn(c->variant, &c->X, &c->Y, c->dist, c->K, c->largest, dout, iout,
-                         c->icls, &t);
-    /* gd_knnsearch's rows a query: a gdArray's turned where it is */
-    if (!s && c->by_query && c->resident) s = gd_mex_result_transpose(&D, &t);
-    if (!s && c->by_query && c->resident) s = gd_mex_result_transpose(&I, &t);
+    /* gd_knnsearch's results a row a query, pdist2's a column */
+    const size_t r = c->by_query ? (size_t)my : (size_t)c->K,
+                 cl = c->by_query ? (size_t)c->K : (size_t)my;
+    gd_out dout = gd_mex_result_out(&D, c->resident, on, r, cl, cls);
+    gd_out iout = gd_mex_result_out(&I, c->resident, on, r, cl, c->icls);
+    gd_status s = gd_knn(c->variant, &c->X, &c->Y, c->dist, c->K, c->largest, c->by_query,
+                         dout, iout, c->icls, &t);
     gd_mex_take_pair(FN, nlhs, plhs, &D, &I, s);
-    if (c->by_query && !c->resident) {
-        plhs[0] = transposed(FN, plhs[0]);
-        plhs[1] = transposed(FN, plhs[1]);
-    }
     gd_mex_after_call(FN, &t);
     if (nlhs > 2) {
         const int64_t size[4] = {mx, my, d, c->K};

@@ -90,10 +90,7 @@ const double SPLIT_MIN1 = 8589934592.0;
 extern "C" int gd_pdist_variants(const gd_variant_info **list)
 {
     static gd_variant_info infos[NVARIANTS];
-    if (!infos[0].name)
-        for (int i = 0; i < NVARIANTS; ++i) infos[i] = VARIANTS[i].info;
-    *list = infos;
-    return NVARIANTS;
+    return gd_variant_infos(VARIANTS, NVARIANTS, infos, list);
 }
 
 namespace {
@@ -129,7 +126,7 @@ gd_status pdist_part(void *c, int i, int, gd_timing *t)
     }
     s = X.cls == GD_SINGLE
             ? run_gpu<float>(*x.v, X, x.metric, x.p, out, t, x.bound[i], x.bound[i + 1])
-            : gd_pdist_run_gpu_d((int)(x.v - VARIANTS), X, x.metric, x.p, out, t, x.bound[i],
+            : gd_pdist_run_gpu_d(x.v->info.name, X, x.metric, x.p, out, t, x.bound[i],
                                  x.bound[i + 1]);
     if (!s && x.pieces) {
         const int64_t n = X.rows, a = tri_start(x.bound[i], n);
@@ -193,9 +190,7 @@ extern "C" gd_status gd_pdist(const char *name, const gd_matrix *Xm, gd_distance
                               gd_out D, gd_timing *t)
 {
     const gd_metric metric = dist.metric;
-    gd_entry entry(t);
-    double t0 = gd_now_ms();
-    if (D.device) *D.device = NULL;
+    gd_op_entry entry(t, &D);
     const gd_class cls = Xm->cls;
     const int64_t n = Xm->rows, d = Xm->cols;
     t->resident = Xm->where == GD_DEVICE ? 1u : 0u;
@@ -214,23 +209,21 @@ extern "C" gd_status gd_pdist(const char *name, const gd_matrix *Xm, gd_distance
     gd_matrix Xh;
     if ((s = here.take(Xm, &Xh, "X"))) return s;
     Xm = &Xh;
-    const pdist_variant *v = NULL;
     {
         const gd_variant_info *list;
         const int count = gd_pdist_variants(&list);
         if ((s = pdist_metric_variant(metric, &name, gpu_named(name, list, count), cls, d)))
             return s;
     }
-    if (strcmp(name, "auto") == 0) {
-        bool gpu;
-        if ((s = gd_auto_device(t, &gpu))) return s;
-        const bool small = t->ops < AUTO_CPU_BELOW;
+    /* 'auto': tuned from AUTO_CPU_BELOW steps; below, the host, unless
+     * something is resident (then naive, or tuned for the metrics naive
+     * does not compute) */
+    const pdist_variant *v = gd_op_variant(VARIANTS, NVARIANTS, name, t, &s, [&](bool gpu) {
         const char *resident = gd_metric_on_gpu(metric) ? "naive" : "tuned";
-        name = !gpu ? "cpu" : !small ? "tuned" : Xm->where == GD_DEVICE || D.device ? resident : "cpu";
-    }
-    for (int i = 0; i < NVARIANTS; ++i)
-        if (strcmp(VARIANTS[i].info.name, name) == 0) v = &VARIANTS[i];
-    if (!v) return gd_fail(GD_ERR_VARIANT, "unknown variant '%s'", name);
+        return !gpu ? "cpu" : t->ops >= AUTO_CPU_BELOW ? "tuned"
+               : Xm->where == GD_DEVICE || D.device ? resident : "cpu";
+    });
+    if (!v) return s;
     gd_op_call oc = {};
     oc.variant = v->info.name;
     oc.gpu = v->info.gpu;
@@ -242,15 +235,13 @@ extern "C" gd_status gd_pdist(const char *name, const gd_matrix *Xm, gd_distance
     oc.divides_resident = D.device && D.pieces;
     oc.split_min = SPLIT_MIN1;
     oc.units = (n - 1 + BIG - 1) / BIG;
-    s = gd_run_op(
+    return gd_run_op(
         oc, t, [&] { return cpu_pdist(*Xm, dist, D, t); },
         [&] {
             return cls == GD_SINGLE
                        ? run_gpu<float>(*v, *Xm, metric, dist.p, D, t)
-                       : gd_pdist_run_gpu_d((int)(v - VARIANTS), *Xm, metric, dist.p, D, t, 0, -1);
+                       : gd_pdist_run_gpu_d(v->info.name, *Xm, metric, dist.p, D, t, 0, -1);
         },
         [&](int nd, const int *idx) { return split_pdist(*v, *Xm, dist, D, nd, idx, t); });
-    t->total_ms = gd_now_ms() - t0;
-    return s;
 }
 

@@ -11,6 +11,7 @@
 #include "tiles/metric.cuh"
 #include "tiles/norm2.h"
 #include "ops/product.h"
+#include "runtime/op.h"
 #include "tiles/tile.cuh"
 
 #include <math.h>
@@ -166,10 +167,10 @@ gd_status pdist_metric_variant(gd_metric m, const char **name, bool gpu_variant,
 
 } // namespace
 
-/* pdist's GPU call in double (pdist_d.cu): variant an index into the
- * variants' table (pdist_gpu.cuh), columns [jlo, jhi) of the triangle
- * (jhi -1: all) */
-gd_status gd_pdist_run_gpu_d(int variant, const gd_matrix &X, gd_metric metric, double p,
+/* pdist's GPU call in double (pdist_d.cu): the variant of the table
+ * (pdist_gpu.cuh) named variant, columns [jlo, jhi) of the triangle (jhi
+ * -1: all) */
+gd_status gd_pdist_run_gpu_d(const char *variant, const gd_matrix &X, gd_metric metric, double p,
                              gd_out out, gd_timing *t, int64_t jlo, int64_t jhi);
 
 #endif

@@ -4,8 +4,10 @@
  * build). */
 #include "ops/pdist_gpu.cuh"
 
-gd_status gd_pdist_run_gpu_d(int variant, const gd_matrix &X, gd_metric metric, double p,
+gd_status gd_pdist_run_gpu_d(const char *variant, const gd_matrix &X, gd_metric metric, double p,
                              gd_out out, gd_timing *t, int64_t jlo, int64_t jhi)
 {
-    return run_gpu<double>(VARIANTS[variant], X, metric, p, out, t, jlo, jhi);
+    const pdist_variant *v = gd_row_named(VARIANTS, NVARIANTS, variant);
+    if (!v) return gd_fail(GD_ERR_VARIANT, "unknown variant '%s'", variant);
+    return run_gpu<double>(*v, X, metric, p, out, t, jlo, jhi);
 }

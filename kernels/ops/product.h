@@ -10,7 +10,7 @@
 #ifndef GD_PRODUCT_H
 #define GD_PRODUCT_H
 
-#include "runtime/runtime.h"
+#include "runtime/op.h"
 
 /* How a variant wants its operands on the device. */
 enum gd_layout {
@@ -154,10 +154,6 @@ gd_status gd_product(const gd_product_op &op, const gd_product_variant *table,
                      const gd_matrix *B, gd_out out, const gd_op_args &args,
                      gd_timing *t);
 
-/* Whether cls is an integer class (GD_INT8 ... GD_UINT64, GD_INT32
- * included): an operand of those runs a variant's run_i. */
-static inline bool gd_class_is_int(gd_class c) { return c != GD_SINGLE && c != GD_DOUBLE; }
-
 /* Runs variant v on the GPU; A and B are of class cls (host or device).
  * As part part of nparts of a divided call, A on the host may be shared
  * (gd_share, runtime.h): each stage's block of A is uploaded a share by
@@ -166,21 +162,5 @@ gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
                          gd_class cls, const gd_matrix &A, const gd_matrix &B, gd_out out,
                          const gd_op_args &args, gd_timing *t, gd_share *share = NULL,
                          int part = 0, int nparts = 1);
-
-/* For 'auto': whether a GPU is usable (*gpu); when none is, t->fallback
- * says why. Fails only for a device that is there but broken. */
-gd_status gd_auto_device(gd_timing *t, bool *gpu);
-
-/* Whether anything of a call is resident: an operand on the device or a
- * result to keep there ('auto' then runs on the GPU whatever the size). */
-bool gd_any_resident(const gd_matrix *A, const gd_matrix *B, const gd_out &out);
-
-/* Looks a name up in a table of count variants (NULL when absent). */
-const gd_product_variant *gd_find_variant(const gd_product_variant *table,
-                                          int count, const char *name);
-
-/* The gd_variant_info entries of a table, copied once into infos. */
-int gd_variant_infos(const gd_product_variant *table, int count,
-                     gd_variant_info *infos, const gd_variant_info **list);
 
 #endif

@@ -597,7 +597,7 @@ extern "C" gd_status gd_sgemm(const char *name, gd_edges edges, const gd_matrix 
     if (A->cols == 1 && B->rows == 1 && (A->rows == 1 || B->cols == 1) && A->rows * B->cols > 0) {
         gd_entry entry(t);
         t->ops = 2.0 * (double)A->rows * (double)B->cols;
-        if (strcmp(name, "auto") && !gd_find_variant(table, NVARIANTS, name))
+        if (strcmp(name, "auto") && !gd_row_named(table, NVARIANTS, name))
             return gd_fail(GD_ERR_VARIANT, "unknown variant '%s'", name);
         return scalar_times(A, B, C, t);
     }

@@ -6,7 +6,7 @@
  * the result, a range of queries), so it computes what one device would
  * compute for those elements, by the same kernels in the same order: the
  * parts' results put together are the one-device result, bit for bit. */
-#include "runtime/runtime.h"
+#include "runtime/op.h"
 
 #include <ctype.h>
 #include <pthread.h>
@@ -647,3 +647,18 @@ extern "C" gd_status gd_set_device(int index)
     return GD_OK;
 }
 
+gd_status gd_auto_device(gd_timing *t, bool *gpu)
+{
+    gd_status s = gd_device_ready();
+    *gpu = s == GD_OK;
+    if (s == GD_ERR_NOGPU) {
+        snprintf(t->fallback, sizeof t->fallback, "%s", gd_last_error());
+        return GD_OK;
+    }
+    return s;
+}
+
+bool gd_any_resident(const gd_matrix *A, const gd_matrix *B, const gd_out &out)
+{
+    return out.device || A->where == GD_DEVICE || (B && B->where == GD_DEVICE);
+}

@@ -3,7 +3,7 @@
  * them (class conversion, host copies for host code), and the operations
  * on resident data that are layout alone: transpose and squareform. */
 #include "runtime/call.h"
-#include "runtime/runtime.h"
+#include "runtime/op.h"
 
 #include <stdio.h>
 #include <stdlib.h>

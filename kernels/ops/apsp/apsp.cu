@@ -45,7 +45,7 @@
  * weights stay non-negative. A negative cycle shows as a negative diagonal
  * entry at the end (or in W); the call then fails with GD_ERR_NEGCYCLE.
  */
-#include "ops/product.h"
+#include "runtime/op.h"
 #include "runtime/call.h"
 #include "tiles/route.h"
 #include "tiles/tile.cuh"
@@ -77,23 +77,25 @@ enum { F_NAN = 1, F_NEGDIAG = 2, F_SIGN = 4, F_NEGCYCLE = 8 };
 #include "ops/apsp/run.cuh"
 
 
-// The variants, named: their rows of VARIANTS, in order (checked below)
-enum apsp_variant { FW, SQUARING, CPU };
-constexpr gd_variant_info VARIANTS[] = {
-    {"fw", "blocked Floyd-Warshall on the GPU: rounds of 128 vertices, the closure of the "
-           "diagonal block in registers, then min-plus v5's tile relaxing the column panel "
-           "and every block in place, the next round's panels first (lookahead)",
-     1},
-    {"squaring", "repeated min-plus squaring with the witness, D = min (D, D (x) D) until "
-                 "nothing changes",
-     1},
-    {"cpu", "blocked Floyd-Warshall on the host, OpenMP, 64-vertex blocks", 0},
+// The variants: a row each, what it is said by its fields
+struct apsp_variant {
+    gd_variant_info info;
+    bool fw; /* Floyd-Warshall's rounds: D divides by rows of blocks, and
+                the integer classes run where the weights prove them exact */
+};
+const apsp_variant VARIANTS[] = {
+    {{"fw", "blocked Floyd-Warshall on the GPU: rounds of 128 vertices, the closure of the "
+            "diagonal block in registers, then min-plus v5's tile relaxing the column panel "
+            "and every block in place, the next round's panels first (lookahead)",
+      1},
+     true},
+    {{"squaring", "repeated min-plus squaring with the witness, D = min (D, D (x) D) until "
+                  "nothing changes",
+      1},
+     false},
+    {{"cpu", "blocked Floyd-Warshall on the host, OpenMP, 64-vertex blocks", 0}, false},
 };
 const int NVARIANTS = sizeof VARIANTS / sizeof VARIANTS[0];
-constexpr bool named(const char *a, const char *b) { return *a == *b && (!*a || named(a + 1, b + 1)); }
-static_assert(named(VARIANTS[FW].name, "fw") && named(VARIANTS[SQUARING].name, "squaring") &&
-                  named(VARIANTS[CPU].name, "cpu") && NVARIANTS == 3,
-              "apsp_variant names VARIANTS' rows");
 
 // 'auto' below this n runs on the host (a GPU call costs more than the
 // whole job there)
@@ -127,18 +129,15 @@ static gd_status apsp_part(void *c, int, int, gd_timing *t)
 
 extern "C" int gd_apsp_variants(const gd_variant_info **list)
 {
-    *list = VARIANTS;
-    return NVARIANTS;
+    static gd_variant_info infos[NVARIANTS];
+    return gd_variant_infos(VARIANTS, NVARIANTS, infos, list);
 }
 
 extern "C" gd_status gd_apsp(const char *name, const gd_matrix *W, gd_out D, const gd_out *P,
                              gd_class pcls, int64_t *cycle_vertex, gd_timing *t)
 {
-    gd_entry entry(t);
-    const double t0 = gd_now_ms();
+    gd_op_entry entry(t, &D, P);
     *cycle_vertex = 0;
-    if (D.device) *D.device = NULL;
-    if (P && P->device) *P->device = NULL;
     if (W->rows != W->cols)
         return gd_fail(GD_ERR_SIZE, "W must be square (the weights of a graph), not %lldx%lld",
                        (long long)W->rows, (long long)W->cols);
@@ -158,34 +157,27 @@ extern "C" gd_status gd_apsp(const char *name, const gd_matrix *W, gd_out D, con
      * else the host in the class; 'auto' tries the GPU where it may */
     const bool ints = gd_class_is_int(W->cls), wide = ints && es > 4;
     const bool automatic = strcmp(name, "auto") == 0;
-    int v = -1;
-    if (automatic && wide) {
-        v = CPU;
-    } else if (automatic) {
-        bool gpu;
-        if ((s = gd_auto_device(t, &gpu))) return s;
-        v = gpu && (n >= AUTO_CPU_BELOW || W->where == GD_DEVICE || D.device) ? FW : CPU;
-    } else {
-        for (int i = 0; i < NVARIANTS; ++i)
-            if (strcmp(VARIANTS[i].name, name) == 0) v = i;
-        if (v < 0) return gd_fail(GD_ERR_VARIANT, "unknown variant '%s'", name);
-        if (ints && v == SQUARING)
-            return gd_fail(GD_ERR_VARIANT, "variant 'squaring' computes single and double; the "
-                           "integer classes run on 'fw' (the GPU) and 'cpu' ('auto' chooses)");
-        if (wide && v == FW)
-            return gd_fail(GD_ERR_VARIANT, "'fw' computes the integer classes in single or double "
-                           "where the weights prove every sum exact: int64 and uint64 never");
-    }
+    const apsp_variant *v = gd_op_variant(VARIANTS, NVARIANTS, automatic && wide ? "cpu" : name,
+                                          t, &s, [&](bool gpu) {
+        return gpu && (n >= AUTO_CPU_BELOW || W->where == GD_DEVICE || D.device) ? "fw" : "cpu";
+    });
+    if (!v) return s;
+    if (ints && v->info.gpu && !v->fw)
+        return gd_fail(GD_ERR_VARIANT, "variant '%s' computes single and double; the integer "
+                       "classes run on 'fw' (the GPU) and 'cpu' ('auto' chooses)", v->info.name);
+    if (wide && v->fw)
+        return gd_fail(GD_ERR_VARIANT, "'fw' computes the integer classes in single or double "
+                       "where the weights prove every sum exact: int64 and uint64 never");
     /* D divides (rows of blocks), and in single and double P with it (the
      * slabs' tags, the chain on the first device); an integer class's P,
      * squaring and resident data on one device, the first of the
      * selection */
-    const bool rows = v == FW && (!P || !ints);
+    const bool rows = v->fw && (!P || !ints);
     gd_out po = {};
     if (P) po = *P;
     gd_op_call oc = {};
-    oc.variant = VARIANTS[v].name;
-    oc.gpu = v != CPU;
+    oc.variant = v->info.name;
+    oc.gpu = v->info.gpu;
     oc.empty = n == 0;
     oc.outs[0] = &D;
     oc.outs[1] = P ? &po : NULL;
@@ -199,7 +191,7 @@ extern "C" gd_status gd_apsp(const char *name, const gd_matrix *W, gd_out D, con
                     : run_cpu(*W, D, P, pcls, cycle_vertex, t);
     };
     s = gd_run_op(
-        oc, t, cpu, [&] { return run_gpu(v == FW, *W, D, P, pcls, cycle_vertex, t); },
+        oc, t, cpu, [&] { return run_gpu(v->fw, *W, D, P, pcls, cycle_vertex, t); },
         [&](int nd, const int *idx) {
             bool redo = false;
             if (rows && nd > 1) {
@@ -209,17 +201,16 @@ extern "C" gd_status gd_apsp(const char *name, const gd_matrix *W, gd_out D, con
             /* on one device of the selection; or (redo) a cycle of weight
              * 0 found across devices: P with the edge counts, on the first
              * device alone */
-            apsp_one x = {v == FW, W, D, P, pcls, cycle_vertex};
+            apsp_one x = {v->fw, W, D, P, pcls, cycle_vertex};
             return gd_run_parts(1, idx, apsp_part, &x, t);
         });
     /* an integer graph the GPU cannot compute exactly: the host's */
-    if (s == GD_ERR_VARIANT && ints && automatic && v != CPU) {
+    if (s == GD_ERR_VARIANT && ints && automatic && v->info.gpu) {
         const gd_timing kept = *t;
         gd_timing_reset(t);
         t->ops = kept.ops;
         t->resident = kept.resident;
         s = run_cpu_int(*W, D, P, pcls, cycle_vertex, t);
     }
-    t->total_ms = gd_now_ms() - t0;
     return s;
 }

@@ -9,6 +9,7 @@ struct knn_split {
     int largest;
     bool points;    /* X's rows split; else the queries */
     bool gemm;      /* the gemm variant (else fused) */
+    bool by_query;  /* D and I my x K (else K x my) */
     gd_out D, I;
     void *pd;       /* points: the parts' lists, K x my each */
     int32_t *pi;
@@ -77,11 +78,12 @@ void merge_lists(const knn_split &x, int nparts, const int64_t *first_row)
                 }
             }
             const int64_t e = best * K * my + j * K + at[best]++;
-            ((T *)x.D.ptr)[j * K + k] = pd[e];
+            const int64_t o = x.by_query ? k * my + j : j * K + k;
+            ((T *)x.D.ptr)[o] = pd[e];
             if (x.icls == GD_INT32)
-                ((int32_t *)x.I.ptr)[j * K + k] = (int32_t)brow;
+                ((int32_t *)x.I.ptr)[o] = (int32_t)brow;
             else
-                ((double *)x.I.ptr)[j * K + k] = (double)brow;
+                ((double *)x.I.ptr)[o] = (double)brow;
         }
     }
 }
@@ -104,7 +106,25 @@ gd_status split_knn(knn_split &x, int nd, const int *idx, gd_timing *t)
             x.pieces = gd_knn_gemm_pieces((size_t)(x.X->rows * x.X->cols) * gd_class_bytes(x.cls));
             x.share = gd_share_make(nd, idx, x.pieces);
         }
-        s = gd_run_parts(nd, idx, knn_part, &x, t);
+        /* by_query: the parts' columns K x my, turned into place after */
+        const size_t n = (size_t)(K * my), ies = gd_class_bytes(x.icls);
+        void *lists = x.by_query ? malloc(n * (es + ies) + 8) : NULL;
+        const gd_out D = x.D, I = x.I;
+        if (x.by_query && !lists)
+            s = gd_fail(GD_ERR_MEMORY, "cannot allocate the devices' neighbour lists (%.1f MiB) "
+                        "in host memory", gd_mib(n * (es + ies)));
+        if (lists) {
+            x.I.ptr = lists;
+            x.D.ptr = (char *)lists + n * ies;
+        }
+        if (!s) s = gd_run_parts(nd, idx, knn_part, &x, t);
+        if (!s && lists) {
+            gd_cpu_transpose(es, x.D.ptr, K, K, my, D.ptr);
+            gd_cpu_transpose(ies, x.I.ptr, K, K, my, I.ptr);
+        }
+        free(lists);
+        x.D = D;
+        x.I = I;
         gd_share_free(x.share);
         x.share = NULL;
         return s;

@@ -19,8 +19,8 @@ template <class T> struct knn_gpu {
     cudaStream_t st;
     gd_matrix Xc, Yc;
     const T *dX = NULL, *dY = NULL;
-    T *dXp = NULL, *dYp = NULL, *dD = NULL;
-    int32_t *dI = NULL;
+    T *dXp = NULL, *dYp = NULL, *dD = NULL, *tD = NULL;
+    int32_t *dI = NULL, *tI = NULL;
     void *dL = NULL, *dM = NULL, *dInfo = NULL, *keptI = NULL;
     /* X from the host goes straight into its padded layout, in pieces;
      * from the GPU it is padded by a kernel */
@@ -34,6 +34,9 @@ template <class T> struct knn_gpu {
      * variant's fallback): allocate() takes these */
     T *extD = NULL;
     int32_t *extI = NULL;
+    /* the results my x K, a row a query (knnsearch's): the lists, K x my,
+     * turned on the device before they are kept or copied down */
+    bool by_query = false;
 
     knn_gpu(gd_call &c_, const gd_matrix &X0, const gd_matrix &Y0, gd_distance m, int64_t K_,
             int lg, gd_out &D, gd_out &I, gd_class ic)
@@ -76,18 +79,29 @@ template <class T> struct knn_gpu {
         return c.ok();
     }
 
-    /* D and I on the device, kept (gdArrays) or for the host */
+    /* D and I on the device, kept (gdArrays) or for the host; turned
+     * by_query into a second pair that is kept or copied down */
     bool allocate_out()
+    {
+        return by_query ? (out_pair(false) && out_pair(true)) : out_pair(true);
+    }
+
+    /* one pair of D and I, K x my (or turned, my x K): kept where keep and
+     * the outputs are gdArrays, else the GPU call's own */
+    bool out_pair(bool keep)
     {
         char what[128];
         const size_t n = (size_t)(K * my);
-        gd_describe(what, sizeof what, "D", K, my, cls);
-        dD = (T *)(Dout.device ? c.alloc_kept(Dout, n * es, what) : c.alloc(n * es, what));
-        gd_describe(what, sizeof what, "I", K, my, GD_INT32);
-        dI = (int32_t *)(Iout.device && icls == GD_INT32 ? c.alloc_kept(Iout, n * 4, what)
-                                                         : c.alloc(n * 4, what));
-        if (Iout.device && icls != GD_INT32) {
-            gd_describe(what, sizeof what, "I", K, my, icls);
+        const int64_t r = keep && by_query ? my : K, cl = keep && by_query ? K : my;
+        T *&pD = keep && by_query ? tD : dD;
+        int32_t *&pI = keep && by_query ? tI : dI;
+        gd_describe(what, sizeof what, "D", r, cl, cls);
+        pD = (T *)(keep && Dout.device ? c.alloc_kept(Dout, n * es, what) : c.alloc(n * es, what));
+        gd_describe(what, sizeof what, "I", r, cl, GD_INT32);
+        pI = (int32_t *)(keep && Iout.device && icls == GD_INT32 ? c.alloc_kept(Iout, n * 4, what)
+                                                                 : c.alloc(n * 4, what));
+        if (keep && Iout.device && icls != GD_INT32) {
+            gd_describe(what, sizeof what, "I", r, cl, icls);
             keptI = c.alloc_kept(Iout, n * gd_class_bytes(icls), what);
         }
         return c.ok();
@@ -262,23 +276,34 @@ template <class T> struct knn_gpu {
      * through the host's conversion, as the cpu variant's */
     void deliver(gd_timing *t)
     {
-        if (keptI) gd_launch_widen(icls, dI, K, keptI, K, my, st);
-        c.launched("the indices' class");
+        const T *rD = dD;
+        const int32_t *rI = dI;
+        int64_t r = K, cl = my;
+        if (by_query && c.ok()) {
+            gd_launch_transpose(cls, dD, K, tD, K, my, st);
+            gd_launch_transpose(GD_INT32, dI, K, tI, K, my, st);
+            rD = tD;
+            rI = tI;
+            r = my;
+            cl = K;
+        }
+        if (keptI && c.ok()) gd_launch_widen(icls, rI, r, keptI, r, cl, st);
+        c.launched("the results' layout and class");
         const cudaEvent_t computed = c.event();
         c.cuda(cudaEventRecord(computed, st), "the neighbour kernels");
         const size_t bytes = (size_t)(K * my) * es;
         if (!Dout.device) {
             char what[96];
-            gd_describe(what, sizeof what, "D", K, my, cls);
+            gd_describe(what, sizeof what, "D", r, cl, cls);
             void *h = c.host_result(Dout, bytes, what);
-            if (h) c.download(h, bytes, dD, bytes, bytes, 1, computed, "copy of D from the GPU");
+            if (h) c.download(h, bytes, rD, bytes, bytes, 1, computed, "copy of D from the GPU");
         }
         c.wait(st, "the neighbour kernels");
         if (Iout.device || !c.ok()) return;
         int32_t *h = (int32_t *)c.host_alloc((size_t)(K * my) * 4, "the indices");
-        if (h && c.cuda(cudaMemcpy(h, dI, (size_t)(K * my) * 4, cudaMemcpyDeviceToHost),
+        if (h && c.cuda(cudaMemcpy(h, rI, (size_t)(K * my) * 4, cudaMemcpyDeviceToHost),
                         "copy of I from the GPU"))
-            c.check(gd_host_index_result(&Iout, h, K, my, icls, &Dout, "I", t));
+            c.check(gd_host_index_result(&Iout, h, r, cl, icls, &Dout, "I", t));
     }
 };
 
@@ -360,11 +385,12 @@ template <class T> bool run_gemm(gd_call &c, knn_gpu<T> &g, gd_timing *t, gd_knn
 template <class T>
 gd_status run_gpu(const gd_matrix &X0, const gd_matrix &Y0, gd_distance metric, int64_t K,
                   int largest, gd_out Dout, gd_out Iout, gd_class icls, gd_timing *t,
-                  bool gemm = false, gd_knn_share *sh = NULL)
+                  bool gemm = false, gd_knn_share *sh = NULL, bool by_query = false)
 {
     gd_call c(t, gemm ? "gemm" : "fused");
     if (!c.ok()) return c.finish();
     knn_gpu<T> g(c, X0, Y0, metric, K, largest, Dout, Iout, icls);
+    g.by_query = by_query;
     const char *why = gemm ? gemm_unfit(metric, K, g.mx, g.d) : NULL;
     if (gemm && !why) {
         /* what the search holds at least (X, its TF32 and by-rows forms,

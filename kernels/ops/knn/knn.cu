@@ -33,7 +33,7 @@
 #include "tiles/knnkey.h"
 #include "tiles/metric.cuh"
 #include "tiles/norm2.h"
-#include "ops/product.h"
+#include "runtime/op.h"
 #include "runtime/call.h"
 #include "runtime/layout.cuh"
 #include "tiles/tile.cuh"
@@ -48,26 +48,29 @@ namespace {
 #include "ops/knn/select.cuh"
 #include "ops/knn/fused.cuh"
 
-// The variants, named: their rows of VARIANTS, in order (checked below)
-enum knn_variant { FUSED, CPU, GEMM };
-constexpr gd_variant_info VARIANTS[] = {
-    {"fused", "pdist2's tuned tiles, each distance tested against its query's K-th best so "
-              "far and kept in a bucket in shared memory; warps merge full buckets into "
-              "sorted lists (bitonic sort, then merge by binary search); the full matrix is "
-              "never stored",
-     1},
-    {"cpu", "OpenMP on the host: a query's column of distances at a time, a heap of K", 0},
-    {"gemm", "euclidean, squaredeuclidean and cosine (correlation, spearman), the K smallest or largest (K up to 256): candidates from one "
-             "TF32 product on the tensor cores with a certified bound on its error, then their "
-             "exact distances as 'fused' computes them and the same selection (fused's D and I "
-             "bit for bit); a query whose candidates overflow runs 'fused'",
-     1},
+// The variants: a row each, what it is said by its fields
+struct knn_variant {
+    gd_variant_info info;
+    bool gemm; /* candidates from the TF32 product, then fused's selection */
+};
+const knn_variant VARIANTS[] = {
+    {{"fused", "pdist2's tuned tiles, each distance tested against its query's K-th best so "
+               "far and kept in a bucket in shared memory; warps merge full buckets into "
+               "sorted lists (bitonic sort, then merge by binary search); the full matrix is "
+               "never stored",
+      1},
+     false},
+    {{"cpu", "OpenMP on the host: a query's column of distances at a time, a heap of K", 0},
+     false},
+    {{"gemm", "euclidean, squaredeuclidean and cosine (correlation, spearman), the K smallest or "
+              "largest (K up to 256): candidates from one TF32 product on the tensor cores with "
+              "a certified bound on its error, then their exact distances as 'fused' computes "
+              "them and the same selection (fused's D and I bit for bit); a query whose "
+              "candidates overflow runs 'fused'",
+      1},
+     true},
 };
 const int NVARIANTS = sizeof VARIANTS / sizeof VARIANTS[0];
-constexpr bool named(const char *a, const char *b) { return *a == *b && (!*a || named(a + 1, b + 1)); }
-static_assert(named(VARIANTS[FUSED].name, "fused") && named(VARIANTS[CPU].name, "cpu") &&
-                  named(VARIANTS[GEMM].name, "gemm") && NVARIANTS == 3,
-              "knn_variant names VARIANTS' rows");
 
 // 'auto' below this many (pair, feature) triples: the host finishes
 // before a GPU round trip would
@@ -108,19 +111,16 @@ const int64_t AUTO_GEMM_TILES_K = 8;
 
 extern "C" int gd_knn_variants(const gd_variant_info **list)
 {
-    *list = VARIANTS;
-    return NVARIANTS;
+    static gd_variant_info infos[NVARIANTS];
+    return gd_variant_infos(VARIANTS, NVARIANTS, infos, list);
 }
 
 extern "C" gd_status gd_knn(const char *name, const gd_matrix *X, const gd_matrix *Y,
-                            gd_distance dist, int64_t K, int largest, gd_out D, gd_out I,
-                            gd_class icls, gd_timing *t)
+                            gd_distance dist, int64_t K, int largest, int by_query, gd_out D,
+                            gd_out I, gd_class icls, gd_timing *t)
 {
     const gd_metric metric = dist.metric;
-    gd_entry entry(t);
-    const double t0 = gd_now_ms();
-    if (D.device) *D.device = NULL;
-    if (I.device) *I.device = NULL;
+    gd_op_entry entry(t, &D, &I);
     const int64_t my = Y->rows, d = X->cols;
     int64_t mx = X->rows;
     const gd_class cls = (X->cls == GD_SINGLE || Y->cls == GD_SINGLE) ? GD_SINGLE : GD_DOUBLE;
@@ -152,7 +152,6 @@ extern "C" gd_status gd_knn(const char *name, const gd_matrix *X, const gd_matri
      * answer; the search over the rest would find nothing (and a million
      * empty rows each side are 10^12 pairs) */
     if (d == 0 && mx > K) Xh.rows = Xh.ld = mx = K;
-    int v = -1;
     /* every metric runs fused, but jaccard in single past 65535 features,
      * whose counts would not fit the tile's 16 bits (as pdist2's tuned) */
     if (metric == GD_JACCARD && cls == GD_SINGLE && d > 65535) {
@@ -162,20 +161,17 @@ extern "C" gd_status gd_knn(const char *name, const gd_matrix *X, const gd_matri
                            "it)", (long long)d);
         if (strcmp(name, "auto") == 0) name = "cpu";
     }
-    if (strcmp(name, "auto") == 0) {
-        bool gpu;
-        if ((s = gd_auto_device(t, &gpu))) return s;
-        const bool resident = t->resident || D.device || I.device;
-        v = gpu && (t->ops >= AUTO_CPU_BELOW || resident) ? FUSED : CPU;
-        /* the gemm variant where it serves and pays (AUTO_GEMM_FROM) */
-        if (v == FUSED && t->ops >= AUTO_GEMM_FROM && !gemm_unfit(dist, K, mx, d) &&
-            (mx + 127) / 128 >= AUTO_GEMM_TILES_K * K)
-            v = GEMM;
-    } else {
-        for (int i = 0; i < NVARIANTS; ++i)
-            if (strcmp(VARIANTS[i].name, name) == 0) v = i;
-        if (v < 0) return gd_fail(GD_ERR_VARIANT, "unknown variant '%s'", name);
-    }
+    /* 'auto': the host for small searches of host data; the gemm variant
+     * where it serves and pays (AUTO_GEMM_FROM), else fused */
+    const bool resident = t->resident || D.device || I.device;
+    const knn_variant *v = gd_op_variant(VARIANTS, NVARIANTS, name, t, &s, [&](bool gpu) {
+        if (!gpu || (t->ops < AUTO_CPU_BELOW && !resident)) return "cpu";
+        return t->ops >= AUTO_GEMM_FROM && !gemm_unfit(dist, K, mx, d) &&
+                       (mx + 127) / 128 >= AUTO_GEMM_TILES_K * K
+                   ? "gemm"
+                   : "fused";
+    });
+    if (!v) return s;
     /* across devices: nothing resident (that lives on this thread's
      * device); X's rows split where X is the larger and every part still
      * has K rows, else the queries */
@@ -187,32 +183,36 @@ extern "C" gd_status gd_knn(const char *name, const gd_matrix *X, const gd_matri
     x.metric = dist;
     x.K = K;
     x.largest = largest;
+    x.by_query = by_query != 0;
     x.D = D;
     x.I = I;
-    x.gemm = v == GEMM;
+    x.gemm = v->gemm;
     /* gemm: the queries split, whatever X's size (each device's search
      * is then half of every pass; with X's rows split, each device
      * re-ranked K candidates a query, every query) */
     x.points = mx > my && !x.gemm;
     x.mult = x.points ? gd_tile::BIG : 64;
     gd_op_call oc = {};
-    oc.variant = VARIANTS[v].name;
-    oc.gpu = v != CPU;
+    oc.variant = v->info.name;
+    oc.gpu = v->info.gpu;
     oc.empty = my == 0 || K == 0;
     oc.outs[0] = &D;
     oc.outs[1] = &I;
     oc.names[0] = "D";
     oc.names[1] = "I";
-    oc.resident = t->resident || D.device || I.device;
+    oc.resident = resident;
     oc.split_min = !x.gemm ? SPLIT_MIN : my >= SPLIT_GEMM_QUERIES ? SPLIT_MIN_GEMM : HUGE_VAL;
     oc.units = ((x.points ? mx : my) + x.mult - 1) / x.mult;
     auto one = [&] {
         return cls == GD_SINGLE
-                   ? run_gpu<float>(*X, *Y, dist, K, largest, D, I, icls, t, x.gemm)
-                   : run_gpu<double>(*X, *Y, dist, K, largest, D, I, icls, t, x.gemm);
+                   ? run_gpu<float>(*X, *Y, dist, K, largest, D, I, icls, t, x.gemm, NULL,
+                                    x.by_query)
+                   : run_gpu<double>(*X, *Y, dist, K, largest, D, I, icls, t, x.gemm, NULL,
+                                     x.by_query);
     };
-    s = gd_run_op(
-        oc, t, [&] { return run_cpu(*X, *Y, cls, dist, K, largest, D, I, icls, t); }, one,
+    return gd_run_op(
+        oc, t, [&] { return run_cpu(*X, *Y, cls, dist, K, largest, x.by_query, D, I, icls, t); },
+        one,
         [&](int nd, const int *idx) {
             /* X's rows split: every part must hold K rows (the last one
              * is the shortest) */
@@ -222,6 +222,4 @@ extern "C" gd_status gd_knn(const char *name, const gd_matrix *X, const gd_matri
             }
             return gd_split_needed(nd, idx) ? split_knn(x, nd, idx, t) : one();
         });
-    t->total_ms = gd_now_ms() - t0;
-    return s;
 }

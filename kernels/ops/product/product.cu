@@ -65,39 +65,6 @@ gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
 }
 
 
-const gd_product_variant *gd_find_variant(const gd_product_variant *table,
-                                          int count, const char *name)
-{
-    for (int i = 0; i < count; ++i)
-        if (strcmp(table[i].info.name, name) == 0) return &table[i];
-    return NULL;
-}
-
-int gd_variant_infos(const gd_product_variant *table, int count,
-                     gd_variant_info *infos, const gd_variant_info **list)
-{
-    if (!infos[0].name)
-        for (int i = 0; i < count; ++i) infos[i] = table[i].info;
-    *list = infos;
-    return count;
-}
-
-gd_status gd_auto_device(gd_timing *t, bool *gpu)
-{
-    gd_status s = gd_device_ready();
-    *gpu = s == GD_OK;
-    if (s == GD_ERR_NOGPU) {
-        snprintf(t->fallback, sizeof t->fallback, "%s", gd_last_error());
-        return GD_OK;
-    }
-    return s;
-}
-
-bool gd_any_resident(const gd_matrix *A, const gd_matrix *B, const gd_out &out)
-{
-    return out.device || A->where == GD_DEVICE || (B && B->where == GD_DEVICE);
-}
-
 /* The cpu variant: resident operands come to the host first, a resident
  * result goes up after. */
 static gd_status run_cpu(const gd_product_op &op, gd_class cls, const gd_matrix &A,
@@ -259,9 +226,7 @@ gd_status gd_product(const gd_product_op &op, const gd_product_variant *table,
                      const gd_matrix *B0, gd_out out, const gd_op_args &args,
                      gd_timing *t)
 {
-    gd_entry entry(t);
-    double t0 = gd_now_ms();
-    if (out.device) *out.device = NULL;
+    gd_op_entry entry(t, &out);
     const bool ints = gd_class_is_int(A0->cls) || gd_class_is_int(B0->cls);
     if (ints && (!op.auto_int || A0->cls != B0->cls)) {
         if (!op.auto_int)
@@ -300,20 +265,16 @@ gd_status gd_product(const gd_product_op &op, const gd_product_variant *table,
     }
     A0 = &Ah;
     B0 = &Bh;
-    const gd_product_variant *v;
-    if (strcmp(name, "auto") == 0) {
-        bool gpu;
-        if ((s = gd_auto_device(t, &gpu))) return s;
+    /* 'auto': the op's own variant for the class; the host below
+     * auto_cpu_below, unless something is resident (then auto_small) */
+    const gd_product_variant *v = gd_op_variant(table, count, name, t, &s, [&](bool gpu) {
         const char *best = ints ? op.auto_int : cls == GD_SINGLE ? op.auto_single : op.auto_double;
         const bool small = t->ops < op.auto_cpu_below;
         if (gpu && small && gd_any_resident(A0, B0, out))
-            best = op.auto_small && !ints ? op.auto_small : best;
-        else if (!gpu || small)
-            best = "cpu";
-        v = gd_find_variant(table, count, best);
-    } else if (!(v = gd_find_variant(table, count, name))) {
-        return gd_fail(GD_ERR_VARIANT, "unknown variant '%s'", name);
-    }
+            return op.auto_small && !ints ? op.auto_small : best;
+        return !gpu || small ? "cpu" : best;
+    });
+    if (!v) return s;
     if (ints && v->info.gpu && !v->run_i)
         return gd_fail(GD_ERR_VARIANT, "variant '%s' computes single and double; the integer "
                        "classes run on '%s' (the GPU) and 'cpu' ('auto' chooses)", v->info.name,
@@ -376,6 +337,5 @@ gd_status gd_product(const gd_product_op &op, const gd_product_variant *table,
     }
     free(ha);
     free(hb);
-    t->total_ms = gd_now_ms() - t0;
     return s;
 }
