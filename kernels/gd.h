@@ -453,6 +453,19 @@ gd_status gd_knn(const char *variant, const gd_matrix *X, const gd_matrix *Y,
                  gd_class icls, gd_timing *t);
 int gd_knn_variants(const gd_variant_info **list);
 
+/* The rows of X (mx x d) within distance r (0 or more, Inf: all but NaN)
+ * of each row of Y (my x d), by gd_pdist2's distances: N (my x 1 double)
+ * the hits of each query, D (1 x sum (N), the computation's class) and I
+ * (1 x sum (N), icls: GD_DOUBLE or GD_INT32, 1-based rows of X) each
+ * query's hits in turn, by distance, ties to the smaller row (a stable
+ * sort's order); a NaN distance is within no radius. D, I and N go to
+ * the host. variant: "auto", "fused" (two passes of the distance tiles:
+ * counts, then the hits in their places), "cpu". */
+gd_status gd_range(const char *variant, const gd_matrix *X, const gd_matrix *Y,
+                   gd_distance metric, double r, gd_out D, gd_out I, gd_class icls, gd_out N,
+                   gd_timing *t);
+int gd_range_variants(const gd_variant_info **list);
+
 /* ---- MPI (runtime/mpi.c): the ranks of a job, libmpi loaded at run time - */
 enum { GD_MPI_MOST = 4096 };
 /* whether a launcher (mpirun, srun) started this process */

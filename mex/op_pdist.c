@@ -11,6 +11,11 @@
  *                  (gd_knnsearch: pdist2's form, its errors in gd_knnsearch's
  *                  names, its results my x K)
  *   list = __gd__('knn', 'variants')
+ *   [D, I, N, info] = __gd__('rangesearch', X, Y [, metric], 'Radius', r, ...)
+ *                  (gd_rangesearch: the hits of each query in turn, 1 x
+ *                  sum (N), nearest first; N my x 1; 'IndexClass' and
+ *                  'Variant' of gd_range)
+ *   list = __gd__('range', 'variants')
  *
  * X and Y are Octave matrices or gdArrays; with any gdArray D is one.
  */
@@ -24,7 +29,8 @@
 /* The options of pdist (OPTIONS1) and pdist2 and the nearest neighbours
  * (OPTIONS2), one list each (gd_mex_options: "=P" is the wrapper's) */
 static const char *const OPTIONS1[] = {"Variant", "=P"};
-static const char *const OPTIONS2[] = {"Variant", "Smallest", "Largest", "IndexClass", "=P"};
+static const char *const OPTIONS2[] = {"Variant", "Smallest", "Largest", "IndexClass", "=P",
+                                       "=Radius"};
 
 /* whether a names an option (any of pdist2's, 'Devices' or 'Distributed'):
  * text that does not is the metric */
@@ -59,6 +65,8 @@ typedef struct {
     int64_t K;
     gd_class icls;      /* the indices' class */
     int by_query;       /* gd_knnsearch's form: host results my x K */
+    int range;          /* gd_rangesearch's form: the hits within r */
+    double r;
 } pdist_args;
 
 /* The metric after the data (text that names no option, or a function
@@ -93,14 +101,27 @@ static void pdist_options(const char *FN, int NOPERANDS, int nlhs, int nrhs,
                           const mxArray *prhs[], int first, pdist_args *c, int count,
                           const gd_variant_info *list)
 {
-    const mxArray *values[5] = {NULL, NULL, NULL, NULL, NULL};
+    const mxArray *values[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
     if (NOPERANDS == 1) {
         const mxArray *v1[2] = {NULL, NULL};
         gd_mex_options(FN, nrhs, prhs, first, 2, OPTIONS1, v1);
         values[0] = v1[0];
         values[4] = v1[1];
     } else {
-        gd_mex_options(FN, nrhs, prhs, first, 5, OPTIONS2, values);
+        gd_mex_options(FN, nrhs, prhs, first, 6, OPTIONS2, values);
+    }
+    /* 'Radius': gd_rangesearch's alone, and always there */
+    if (!values[5] != !c->range)
+        gd_mex_error(FN, "gd:input", c->range ? "expected 'Radius', r" : "unknown option 'Radius'");
+    if (c->range) {
+        const mxArray *v = values[5];
+        if (!(mxIsDouble(v) || mxIsSingle(v)) || mxIsComplex(v) || mxIsSparse(v) ||
+            mxGetNumberOfElements(v) != 1 || !(mxGetScalar(v) >= 0))
+            gd_mex_error(FN, "gd:input", "the radius r must be a real scalar, 0 or more");
+        c->r = mxGetScalar(v);
+        if (values[1] || values[2])
+            gd_mex_error(FN, "gd:input", "'Radius' and 'Smallest' or 'Largest' cannot both be "
+                         "given");
     }
     /* minkowski's exponent (gd_pdist.m passes it as 'P'): positive, real */
     c->dist.p = 2;
@@ -120,10 +141,14 @@ static void pdist_options(const char *FN, int NOPERANDS, int nlhs, int nrhs,
     c->largest = values[2] != NULL;
     if (values[1] && values[2])
         gd_mex_error(FN, "gd:input", "'Smallest' and 'Largest' cannot both be given");
-    if (values[3] && !c->knn)
+    if (values[3] && !c->knn && !c->range)
         gd_mex_error(FN, "gd:input", "'IndexClass' goes with 'Smallest' or 'Largest' (the "
                      "indices it sets the class of)");
-    if (c->knn)
+    if (c->range && nlhs > 4)
+        gd_mex_error(FN, "gd:input", "too many outputs: [D, I, N, info]");
+    if (c->range)
+        count = gd_range_variants(&list);
+    else if (c->knn)
         count = gd_knn_variants(&list);
     else if (NOPERANDS == 1 && nlhs > 2)
         gd_mex_error(FN, "gd:input", "too many outputs: [D, info]");
@@ -136,9 +161,10 @@ static void pdist_options(const char *FN, int NOPERANDS, int nlhs, int nrhs,
     gd_mex_check_variant(FN, c->variant, count, list);
     c->K = 0;
     c->icls = GD_DOUBLE;
-    if (c->knn) {
-        c->K = knn_count(FN, c->by_query ? "K" : values[1] ? "Smallest" : "Largest",
-                         values[1] ? values[1] : values[2]);
+    if (c->knn || c->range) {
+        if (c->knn)
+            c->K = knn_count(FN, c->by_query ? "K" : values[1] ? "Smallest" : "Largest",
+                             values[1] ? values[1] : values[2]);
         char iname[16] = "double";
         if (values[3]) gd_mex_option_string(FN, "IndexClass", values[3], iname, sizeof iname);
         if (strcmp(iname, "double") && strcmp(iname, "int32"))
@@ -170,6 +196,28 @@ static void run_knn(const char *FN, int nlhs, mxArray *plhs[], pdist_args *c, gd
     if (nlhs > 2) {
         const int64_t size[4] = {mx, my, d, c->K};
         plhs[2] = gd_mex_info(&t, cls, "triples/s", 4, size, 2);
+    }
+}
+
+/* [D, I, N, info]: the hits within r of each query, in turn */
+static void run_range(const char *FN, int nlhs, mxArray *plhs[], pdist_args *c, gd_class cls)
+{
+    const int64_t mx = c->X.rows, d = c->X.cols, my = c->Y.rows;
+    gd_mex_result D, I, N;
+    gd_timing t = gd_mex_timing();
+    gd_out dout = gd_mex_result_out(&D, 0, 0, 1, GD_MEX_FROM_BYTES, cls);
+    gd_out iout = gd_mex_result_out(&I, 0, 0, 1, GD_MEX_FROM_BYTES, c->icls);
+    gd_out nout = gd_mex_result_out(&N, 0, 0, (size_t)my, 1, GD_DOUBLE);
+    gd_status s = gd_range(c->variant, &c->X, &c->Y, c->dist, c->r, dout, iout, c->icls, nout,
+                           &t);
+    if (!s && gd_interrupted()) s = GD_ERR_INTERRUPT;
+    if (s || nlhs < 3) gd_mex_result_free(&N);
+    gd_mex_take_pair(FN, nlhs, plhs, &D, &I, s);
+    if (nlhs > 2) plhs[2] = gd_mex_result_take(FN, &N, GD_OK);
+    gd_mex_after_call(FN, &t);
+    if (nlhs > 3) {
+        const int64_t size[3] = {mx, my, d};
+        plhs[3] = gd_mex_info(&t, cls, "triples/s", 3, size, 2);
     }
 }
 
@@ -209,10 +257,11 @@ static void run_pdist(const char *FN, int NOPERANDS, int nlhs, mxArray *plhs[], 
 static void pdist_any(const char *FN, int NOPERANDS, int nlhs, mxArray *plhs[], int nrhs,
                       const mxArray *prhs[])
 {
-    const int by_query = !strcmp(FN, "gd_knnsearch");
+    const int by_query = !strcmp(FN, "gd_knnsearch"), range = !strcmp(FN, "gd_rangesearch");
     const gd_variant_info *list;
     int count = NOPERANDS == 1 ? gd_pdist_variants(&list) : gd_pdist2_variants(&list);
-    if (gd_mex_variants_call(FN, nlhs, plhs, nrhs, prhs, NOPERANDS == 1 ? 2 : 3, count, list))
+    if (gd_mex_variants_call(FN, nlhs, plhs, nrhs, prhs, NOPERANDS == 1 ? 2 : range ? 4 : 3,
+                             count, list))
         return;
     if (nrhs < NOPERANDS)
         gd_mex_error(FN, "gd:input", NOPERANDS == 1 ? "expected a matrix X (see help %s)"
@@ -220,6 +269,7 @@ static void pdist_any(const char *FN, int NOPERANDS, int nlhs, mxArray *plhs[], 
     pdist_args c;
     memset(&c, 0, sizeof c);
     c.by_query = by_query;
+    c.range = range;
     int gx = 0, gy = 0;
     gd_mex_operand(FN, "X", prhs[0], &c.X, &gx);
     gd_mex_check_float(FN, "X", &c.X);
@@ -237,7 +287,9 @@ static void pdist_any(const char *FN, int NOPERANDS, int nlhs, mxArray *plhs[], 
                      "X is %lldx%lld, Y is %lldx%lld", (long long)c.X.rows, (long long)c.X.cols,
                      (long long)c.Y.rows, (long long)c.Y.cols);
     const gd_class cls = (c.X.cls == GD_SINGLE || c.Y.cls == GD_SINGLE) ? GD_SINGLE : GD_DOUBLE;
-    if (c.knn)
+    if (c.range)
+        run_range(FN, nlhs, plhs, &c, cls);
+    else if (c.knn)
         run_knn(FN, nlhs, plhs, &c, cls);
     else
         run_pdist(FN, NOPERANDS, nlhs, plhs, &c, cls);
@@ -267,4 +319,20 @@ void gd_op_knn(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     const int count = gd_knn_variants(&list);
     if (!gd_mex_variants_call("gd_knnsearch", nlhs, plhs, nrhs, prhs, 1, count, list) || nrhs != 1)
         gd_mex_error("gd_knnsearch", "gd:input", "expected 'variants'");
+}
+
+/* gd_rangesearch: pdist2's form with 'Radius', the hits of each query */
+void gd_op_rangesearch(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    pdist_any("gd_rangesearch", 2, nlhs, plhs, nrhs, prhs);
+}
+
+/* the range search's variant table (gd_rangesearch ('variants')) */
+void gd_op_range(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    const gd_variant_info *list;
+    const int count = gd_range_variants(&list);
+    if (!gd_mex_variants_call("gd_rangesearch", nlhs, plhs, nrhs, prhs, 1, count, list) ||
+        nrhs != 1)
+        gd_mex_error("gd_rangesearch", "gd:input", "expected 'variants'");
 }

@@ -26,23 +26,29 @@
 ## checked as @code{gd_knnsearch} checks them and not used: the search
 ## is exhaustive and exact.
 ## @item @qcode{"Variant"}, @qcode{"Devices"}
-## those of @code{gd_knnsearch} (@code{gd_rangesearch ("variants")} lists
-## them).
+## the range search's variants (@code{gd_rangesearch ("variants")} lists
+## them: @qcode{"fused"}, @qcode{"cpu"}), or @code{gd_knnsearch}'s
+## @qcode{"gemm"}; the devices of @code{gd_knnsearch}.
 ## @end table
 ##
-## How: the exact K-nearest search of @code{gd_knnsearch} (its distances
-## and order to the bit), first with K = 64, then again for the queries
-## whose K-th neighbour is still within @var{r}, K four times larger,
-## until every list ends inside the K found (or K is rows (X)). No
-## rows (X)-by-rows (Y) matrix is made; the searches hold K-by-rows (Y)
-## at most, and a radius that takes more than the GPU can hold raises
-## @qcode{"gd:memory"} before anything is returned. Logical operands are
-## taken as double and sparse ones as full. gdArray operands are searched
-## where they live; the cells hold host arrays.
+## How: the distances of @code{gd_pdist2} (to the bit) in its tiles, two
+## passes over them: the first counts each query's hits, the second
+## writes them into lists allocated for exactly that many, which are then
+## sorted by distance and row. No rows (X)-by-rows (Y) matrix is made; a
+## radius that takes more than memory can hold raises @qcode{"gd:memory"}
+## before anything is returned. A function-handle distance, the
+## @qcode{"gemm"} variant, @qcode{"Devices"} and seuclidean's zero scales
+## take the exact K-nearest search of @code{gd_knnsearch} instead, first
+## with K = 64, then again for the queries whose K-th neighbour is still
+## within @var{r}, K four times larger, until every list ends inside the K
+## found (or K is rows (X)). Logical operands are taken as double and
+## sparse ones as full. gdArray operands are searched where they live; the
+## cells hold host arrays.
 ##
-## @var{info} is the first search's struct (see @code{gd_knnsearch}),
-## with @code{kernel_ms} the searches' kernels summed, @code{total_ms}
-## the whole call and @code{searches} their number.
+## @var{info} is the search's struct (see @code{gd_knnsearch}), with
+## @code{kernel_ms} the kernels' time, @code{total_ms} the whole call and
+## @code{searches} the number of searches (1 for the range search; the
+## K-nearest searches' number otherwise).
 ##
 ## Example: the neighbours within 0.1 of every point (DBSCAN's
 ## eps-neighbourhoods)
@@ -65,9 +71,9 @@ function [Idx, D, info, varargout] = gd_rangesearch (X, Y, r, varargin)
     if (nargout > 1)
       error ("gd:input", "gd_rangesearch: too many outputs (the variants are one struct array)");
     elseif (nargout == 0)
-      gd_knnsearch ("variants");
+      __gd__ ("range", "variants");
     else
-      Idx = gd_knnsearch ("variants");
+      Idx = __gd__ ("range", "variants");
     endif
     return;
   endif
@@ -113,6 +119,16 @@ function [Idx, D, info, varargout] = gd_rangesearch (X, Y, r, varargin)
   catch
     error ("gd:memory", "gd_rangesearch: no host memory for %d lists", my);
   end_try_catch
+  ## the range kernels where they serve (a metric by name, their
+  ## variants, one device): one search, each query's hits counted, then
+  ## written; any refusal there is the K-nearest searches' to make
+  if (mx > 0 && my > 0)
+    [Idx, D, info, done] = ranges (X, Y, r, varargin, Idx, D);
+    if (done)
+      info.total_ms = 1000 * toc (t0);
+      return;
+    endif
+  endif
   todo = (1:my)';
   K = min (mx, 64);
   kernel = 0;
@@ -154,6 +170,68 @@ function [Idx, D, info, varargout] = gd_rangesearch (X, Y, r, varargin)
   info.kernel_ms = kernel;
   info.total_ms = 1000 * toc (t0);
   info.searches = searches;
+endfunction
+
+## The range search's gateway (gd_range): done false where it does not
+## serve (a function handle, 'Devices', a variant of the K-nearest
+## searches alone, seuclidean's zero scales) or refuses the arguments, whose
+## error the K-nearest searches then give in their own words
+function [Idx, D, info, done] = ranges (X, Y, r, opts, Idx, D)
+  done = false;
+  info = [];
+  metric = "euclidean";
+  param = {};
+  variant = "auto";
+  for a = 1:2:numel (opts)
+    v = opts{a+1};
+    switch (lower (opts{a}))
+      case "distance"
+        metric = v;
+      case {"p", "scale", "cov"}
+        param = {v};
+      case "variant"
+        variant = v;
+      case "devices"
+        return;
+      case "nsmethod"
+        if (! (ischar (v) && rows (v) == 1 && any (strcmpi (v, {"exhaustive", "kdtree", "hnsw"}))))
+          return;
+        endif
+      case "bucketsize"
+        if (! (isnumeric (v) && isreal (v) && isscalar (v) && v >= 1 && v == fix (v)))
+          return;
+        endif
+      case "sortindices"
+        if (! (isscalar (v) && (islogical (v) || (isnumeric (v) && isreal (v)))
+               && (v == 0 || v == 1)))
+          return;
+        endif
+    endswitch
+  endfor
+  if (! ischar (metric) || rows (metric) != 1 || ! ischar (variant)
+      || ! any (strcmpi (variant, {"auto", "fused", "cpu"})))
+    return;
+  endif
+  args = [{metric}, param, {"Variant", variant}];
+  zero = [];
+  try
+    if (! isempty (param) || ! any (strcmpi (metric, {"euclidean", "squaredeuclidean", ...
+        "sqeuclidean", "cityblock", "chebychev", "cosine", "hamming", "jaccard"})))
+      [args, X, Y, zero] = __gd_prepare__ ("gd_rangesearch", X, Y, args);
+    endif
+    if (! isempty (zero))
+      return;
+    endif
+    [D1, I1, N1, info] = __gd__ ("rangesearch", X, Y, args{:}, "Radius", r);
+  catch err
+    if (any (strcmp (err.identifier, {"gd:memory", "gd:interrupted", "Octave:interrupt"})))
+      rethrow (err);
+    endif
+    return;
+  end_try_catch
+  [Idx, D] = __gd_cells__ (I1, D1, N1);
+  info.searches = 1;
+  done = true;
 endfunction
 
 ## gd_knnsearch's K nearest, its errors in gd_rangesearch's name
@@ -205,11 +283,17 @@ endfunction
 %! Idx = gd_rangesearch (L, [7 7], 0);
 %! assert (Idx{1}, [113 226 227]);
 %!test
-%! ## more than 64 (and 256) hits: the searches go on with K four times larger
+%! ## more than 64 (and 256) hits: one pass of the range search; by a
+%! ## function handle, K-nearest searches with K four times larger
 %! Z = rand (2000, 2);
 %! [Idx, D, info] = gd_rangesearch (Z, Z(1:5,:), 0.3);
-%! assert (info.searches >= 2);
+%! assert (info.searches, 1);
 %! check (Z, Z(1:5,:), 0.3);
+%! f = @(x, Y) sqrt (sum ((Y - x) .^ 2, 2));
+%! [Ih, Dh, info] = gd_rangesearch (Z, Z(1:5,:), 0.3, "Distance", f);
+%! assert (info.searches >= 2);
+%! assert (Ih, Idx);
+%! assert (Dh, D, 1e-12);
 %!test
 %! ## empty results, no queries, no points
 %! [Idx, D] = gd_rangesearch (X, Y + 100, 1);

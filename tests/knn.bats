@@ -291,13 +291,13 @@ check() { octave_ok "check_knn('$1', '$2')" "cases within bounds"; }
     [[ "$output" == *"symmetric true, sum 1.0000000000"* ]]
 }
 
-@test "gd_rangesearch on the GPU: the lists of the full matrix's sort, single and double, gdArrays, more than one search" {
+@test "gd_rangesearch on the GPU: the lists of the full matrix's sort, single and double, gdArrays, the range kernels and the K-nearest searches" {
     require_gpu
     octave_ok "for cls = {'single', 'double'}
           X = randn(5000, 8, cls{1}); Y = randn(300, 8, cls{1});
           [~, Dk] = gd_knnsearch(X, Y, 'K', 80); r = double(median(Dk(:,end)));
           [Idx, D, info] = gd_rangesearch(X, Y, r);
-          assert(info.searches >= 2 && ! strcmp(info.variant, 'cpu'));
+          assert(info.searches == 1 && strcmp(info.variant, 'fused'));
           [I0, D0] = gd_knnsearch(X, Y, 'K', 5000, 'Variant', 'fused');
           for q = 1:300
             n = sum(D0(q,:) <= r);
@@ -305,6 +305,45 @@ check() { octave_ok "check_knn('$1', '$2')" "cases within bounds"; }
           end
           [Ig, Dg] = gd_rangesearch(gdArray(X), gdArray(Y), r);
           assert(isequal(Ig, Idx) && isequal(Dg, D));
+          [Ik, Dk, info] = gd_rangesearch(X, Y, r, 'Variant', 'gemm');
+          assert(info.searches >= 2 && isequal(Ik, Idx) && isequal(Dk, D));
         end
         disp('range ok')" "range ok"
+}
+
+@test "gd_rangesearch's range kernels: every metric, single and double, the sorted distance matrix of gd_pdist2's tuned (and the cpu variant of its cpu); ties, NaN rows, overflowing sums, radius 0 and Inf" {
+    require_gpu
+    octave_ok "metrics = {{'euclidean'}, {'squaredeuclidean'}, {'cityblock'}, {'chebychev'}, ...
+                    {'minkowski', 3}, {'minkowski', 1.5}, {'cosine'}, {'correlation'}, ...
+                    {'spearman'}, {'hamming'}, {'jaccard'}, {'seuclidean'}, {'mahalanobis'}};
+        for cls = {'single', 'double'}
+          for m = 1:numel(metrics)
+            mt = metrics{m};
+            ro = {'Distance', mt{1}};
+            if numel(mt) > 1, ro = [ro, {'P', mt{2}}]; end
+            if any(strcmp(mt{1}, {'hamming', 'jaccard'}))
+              X = cast(randi([0 2], 700, 5), cls{1}); Y = cast(randi([0 2], 90, 5), cls{1});
+            else
+              X = cast(randi([-3 3], 700, 5), cls{1}); Y = [X(1:40,:); cast(randn(50, 5), cls{1})];
+            end
+            if ! any(strcmp(mt{1}, {'seuclidean', 'mahalanobis'})), X(7,:) = NaN; Y(3,2) = NaN; end
+            if strcmp(cls{1}, 'single') && m == 1, X(9,:) = 1e20; Y(5,:) = 1e20; end
+            [~, Dk] = gd_knnsearch(X, Y, 'K', 30, ro{:});
+            r = double(median(Dk(isfinite(Dk(:,end)),end)));
+            for rr = [r, 0, Inf]
+              for v = {'fused', 'cpu'}
+                [I1, D1, i1] = gd_rangesearch(X, Y, rr, ro{:}, 'Variant', v{1});
+                assert(strcmp(i1.variant, v{1}) && i1.searches == 1);
+                F = gd_pdist2(X, Y, mt{:}, 'Variant', {'tuned', 'cpu'}{1 + strcmp(v{1}, 'cpu')});
+                for q = 1:rows(Y)
+                  h = find(F(:,q) <= rr); [s, o] = sort(F(h,q)); h = h(o)';
+                  if ! (isequal(I1{q}, h) && isequal(D1{q}, s'))
+                    error('%s %s %s r=%g query %d: not the sorted matrix', v{1}, cls{1}, mt{1}, rr, q);
+                  end
+                end
+              end
+            end
+          end
+        end
+        disp('kernels ok')" "kernels ok"
 }

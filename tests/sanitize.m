@@ -84,6 +84,17 @@ W = single (randi (9, 140)); W(rand (140) < 0.8) = Inf; W(2, 3) = 0; W(3, 2) = 0
 ok (isequal (D, gd_apsp (W, "Variant", "cpu")), "apsp zero cycle");
 D = gd_apsp (int16 (randi (9, 130)), "Variant", "fw");
 
+## the range search's two passes, a bound metric and one without, both
+## classes (ties and a NaN row)
+for cls = {"single", "double"}
+  X = cast (randi ([-2 2], 300, 4), cls{1}); X(5,:) = NaN; Y = X(1:70,:);
+  for m = {"euclidean", 1.5; "hamming", 0.5}.'
+    [I1, D1] = gd_rangesearch (X, Y, m{2}, "Distance", m{1}, "Variant", "fused");
+    [I2, D2] = gd_rangesearch (X, Y, m{2}, "Distance", m{1}, "Variant", "cpu");
+    ok (isequal (I1, I2) && isequal (D1, D2), ["range " m{1} " " cls{1}]);
+  endfor
+endfor
+
 ## gdArrays: upload, indexing, transpose, a resident chain, gather
 G = gdArray (single (rand (70, 50)));
 H = G(3:40, [1 5 9]).';

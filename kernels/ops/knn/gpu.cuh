@@ -1,6 +1,38 @@
 /* ops/knn/gpu.cuh - one device's search: knn_gpu (the splits, batches, X's pieces from the host, the fused launches), the gemm variant's place, run_gpu.
  * Part of knn.cu, which includes it inside its anonymous namespace, in
  * its place among the others (each part uses the ones before it). */
+/* The operands of the fused tiles, on st: X's rows (dX; NULL where they
+ * come later, from the host) and Y's in their padded layouts (mp x kp, np
+ * x kp), their norms and NaN flags where the metric needs them (info:
+ * mp + np of each, cleared here first), minkowski's p; md says where they
+ * are. */
+template <class T>
+void pad_operands(gd_call &c, cudaStream_t st, const T *dX, T *dXp, int64_t mx, int64_t mp,
+                  const T *dY, T *dYp, int64_t my, int64_t np, int64_t d, int64_t kp, void *info,
+                  gd_distance metric, metric_data<T> &md)
+{
+    const dim3 gx((unsigned)(mp / 256 + 1), gd_grid_y(kp)), gy((unsigned)(np / 256 + 1), gd_grid_y(kp));
+    if (dX) gd_tile::pad_rows<T><<<gx, 256, 0, st>>>(dX, dXp, mx, d, mp, kp);
+    gd_tile::pad_rows<T><<<gy, 256, 0, st>>>(dY, dYp, my, d, np, kp);
+    md.metric = metric.metric;
+    md.d = d;
+    md.nx = md.ny = NULL;
+    md.fx = md.fy = NULL;
+    if (info) {
+        T *nx = (T *)info, *ny = nx + mp;
+        unsigned char *fx = (unsigned char *)(ny + np), *fy = fx + mp;
+        c.cuda(cudaMemsetAsync(info, 0, (size_t)(mp + np) * (sizeof(T) + 1), st),
+               "clearing the rows' norms");
+        if (dX) row_info<T><<<gd_blocks_for(mx, 256), 256, 0, st>>>(dX, mx, mx, d, nx, fx);
+        row_info<T><<<gd_blocks_for(my, 256), 256, 0, st>>>(dY, my, my, d, ny, fy);
+        md.nx = nx;
+        md.ny = ny;
+        md.fx = fx;
+        md.fy = fy;
+    }
+    if (metric.metric == GD_MINKOWSKI) c.check(set_minkowski_p(metric.p, st));
+}
+
 /* One GPU call of the fused neighbours: X's rows (the points) in splits of
  * row tiles, Y's (the queries) in batches of query tiles, each query's
  * best K kept in lists a split and merged by knn_final. */
@@ -166,9 +198,8 @@ template <class T> struct knn_gpu {
     void prepare()
     {
         c.begin(GD_PHASE_PREP, st);
-        dim3 gx((unsigned)(mp / 256 + 1), gd_grid_y(kp)), gy((unsigned)(np / 256 + 1), gd_grid_y(kp));
-        if (!up_x) gd_tile::pad_rows<T><<<gx, 256, 0, st>>>(dX, dXp, mx, d, mp, kp);
-        gd_tile::pad_rows<T><<<gy, 256, 0, st>>>(dY, dYp, my, d, np, kp);
+        pad_operands<T>(c, st, up_x ? NULL : dX, dXp, mx, mp, dY, dYp, my, np, d, kp, dInfo, metric,
+                        fa.md);
         if (up_x) {
             /* X's padding (rows past mx, features past d), before its rows
              * land beside it on the same stream */
@@ -182,23 +213,6 @@ template <class T> struct knn_gpu {
                                        (size_t)((kp - d) * mp) * es, cs),
                        "clearing X's padding");
         }
-        fa.md.metric = metric.metric;
-        fa.md.d = d;
-        fa.md.nx = fa.md.ny = NULL;
-        fa.md.fx = fa.md.fy = NULL;
-        if (dInfo) {
-            T *nx = (T *)dInfo, *ny = nx + mp;
-            unsigned char *fx = (unsigned char *)(ny + np), *fy = fx + mp;
-            c.cuda(cudaMemsetAsync(dInfo, 0, (size_t)(mp + np) * (es + 1), st),
-                   "clearing the rows' norms");
-            if (!up_x) row_info<T><<<gd_blocks_for(mx, 256), 256, 0, st>>>(dX, mx, mx, d, nx, fx);
-            row_info<T><<<gd_blocks_for(my, 256), 256, 0, st>>>(dY, my, my, d, ny, fy);
-            fa.md.nx = nx;
-            fa.md.ny = ny;
-            fa.md.fx = fx;
-            fa.md.fy = fy;
-        }
-        if (metric.metric == GD_MINKOWSKI) c.check(set_minkowski_p(metric.p, st));
         c.launched("preparing the operands");
         c.poison(dD, (size_t)(K * my) * es, st, "poisoning D");
         c.poison(dI, (size_t)(K * my) * 4, st, "poisoning I");

@@ -39,6 +39,7 @@
 #include "tiles/tile.cuh"
 
 #include <math.h>
+#include <algorithm>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,6 +107,16 @@ const int64_t AUTO_GEMM_TILES_K = 8;
 #include "ops/knn/host.cuh"
 #include "ops/knn/gpu.cuh"
 #include "ops/knn/devices.cuh"
+#include "ops/knn/range.cuh"
+
+// The range search's variants
+const gd_variant_info RANGE_VARIANTS[] = {
+    {"fused", "two passes of pdist2's tuned tiles: each query's hits counted, its place in one "
+              "list made, the hits written there; sorted on the host by (distance, row)",
+     1},
+    {"cpu", "OpenMP on the host: blocks of queries' distance columns, their hits kept", 0},
+};
+const int NRANGE = sizeof RANGE_VARIANTS / sizeof RANGE_VARIANTS[0];
 
 } // namespace
 
@@ -222,4 +233,60 @@ extern "C" gd_status gd_knn(const char *name, const gd_matrix *X, const gd_matri
             }
             return gd_split_needed(nd, idx) ? split_knn(x, nd, idx, t) : one();
         });
+}
+
+extern "C" int gd_range_variants(const gd_variant_info **list)
+{
+    *list = RANGE_VARIANTS;
+    return NRANGE;
+}
+
+extern "C" gd_status gd_range(const char *name, const gd_matrix *X, const gd_matrix *Y,
+                              gd_distance dist, double r, gd_out D, gd_out I, gd_class icls,
+                              gd_out N, gd_timing *t)
+{
+    gd_op_entry entry(t, &D, &I);
+    if (N.device) *N.device = NULL;
+    const int64_t mx = X->rows, my = Y->rows, d = X->cols;
+    const gd_class cls = (X->cls == GD_SINGLE || Y->cls == GD_SINGLE) ? GD_SINGLE : GD_DOUBLE;
+    gd_status s;
+    if (Y->cols != d)
+        return gd_fail(GD_ERR_SIZE, "X and Y must have the same number of columns: X is "
+                       "%lldx%lld, Y is %lldx%lld", (long long)mx, (long long)d, (long long)my,
+                       (long long)Y->cols);
+    if ((s = gd_check_size("X", mx, d, gd_class_bytes(cls))) ||
+        (s = gd_check_size("Y", my, d, gd_class_bytes(cls))))
+        return s;
+    if (mx >= ((int64_t)1 << 31))
+        return gd_fail(GD_ERR_SIZE, "X has %lld rows: the hits' rows are 32-bit (at most "
+                       "2^31 - 1)", (long long)mx);
+    if (!(r >= 0))
+        return gd_fail(GD_ERR_INPUT, "the radius must be 0 or more, not %g", r);
+    if (dist.metric == GD_JACCARD && cls == GD_SINGLE && d > 65535 && strcmp(name, "auto") == 0)
+        name = "cpu"; /* (the tile's counts: as gd_knn) */
+    t->ops = (double)mx * (double)my * (double)d;
+    t->resident = (X->where == GD_DEVICE ? 1u : 0u) | (Y->where == GD_DEVICE ? 2u : 0u);
+    gd_local here;
+    gd_matrix Xh, Yh;
+    if ((s = here.take2(X, Y, &Xh, &Yh))) return s;
+    /* 'auto': the host for small searches of host data, else fused */
+    const bool resident = t->resident != 0;
+    const gd_variant_info *v = gd_op_variant(RANGE_VARIANTS, NRANGE, name, t, &s, [&](bool gpu) {
+        return gpu && (t->ops >= AUTO_CPU_BELOW || resident) ? "fused" : "cpu";
+    });
+    if (!v) return s;
+    if (v->gpu && dist.metric == GD_JACCARD && cls == GD_SINGLE && d > 65535)
+        return gd_fail(GD_ERR_VARIANT, "jaccard in single on the GPU counts at most 65535 "
+                       "features (X has %lld); the 'cpu' variant takes any ('auto' chooses it)",
+                       (long long)d);
+    /* no queries or no points: no hits (the host's loop makes the empty
+     * lists and the zero counts) */
+    if (!v->gpu || mx == 0 || my == 0) {
+        snprintf(t->variant, sizeof t->variant, "%s", v->name);
+        return cls == GD_SINGLE ? range_cpu<float>(Xh, Yh, dist, r, D, I, icls, N, t)
+                                : range_cpu<double>(Xh, Yh, dist, r, D, I, icls, N, t);
+    }
+    snprintf(t->variant, sizeof t->variant, "%s", v->name);
+    return cls == GD_SINGLE ? range_gpu<float>(Xh, Yh, dist, r, D, I, icls, N, t)
+                            : range_gpu<double>(Xh, Yh, dist, r, D, I, icls, N, t);
 }
