@@ -347,3 +347,18 @@ check() { octave_ok "check_knn('$1', '$2')" "cases within bounds"; }
         end
         disp('kernels ok')" "kernels ok"
 }
+
+@test "gd_rangesearch: a radius that takes more than the GPU may hold is gd:memory after the counts, nothing left behind; a smaller one runs under the same cap" {
+    require_gpu
+    octave_ok "X = rand(4000, 4, 'single'); Y = rand(3000, 4, 'single');
+        gd_rangesearch(X, Y(1:10,:), 0.1);
+        f0 = gd_info().devices(1).memory_free;
+        setenv('GD_GPU_MEM_LIMIT', '20000000');
+        expect_error('gd:memory', 'the hits', @gd_rangesearch, X, Y, Inf);
+        [I, D, info] = gd_rangesearch(X, Y, 0.05);
+        unsetenv('GD_GPU_MEM_LIMIT');
+        assert(strcmp(info.variant, 'fused') && info.searches == 1);
+        assert(sum(cellfun(@numel, I)) > 0);
+        assert(gd_info().devices(1).memory_free >= f0 - 2^20);
+        disp('capped ok')" "capped ok"
+}
