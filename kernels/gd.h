@@ -466,6 +466,35 @@ gd_status gd_range(const char *variant, const gd_matrix *X, const gd_matrix *Y,
                    gd_timing *t);
 int gd_range_variants(const gd_variant_info **list);
 
+/* ---- shortest paths from sources (ops/sssp/) ---------------------------- */
+
+/* A sparse n x n matrix in compressed columns, as Octave holds one: column
+ * j's entries are vals[colptr[j] .. colptr[j + 1] - 1], in rows
+ * rowidx[...] (0-based), vals of class cls (single or double). */
+typedef struct {
+    int64_t n;
+    const int64_t *colptr, *rowidx;
+    const void *vals;
+    gd_class cls;
+} gd_sparse;
+
+/* [D, P] of gd_apsp (W, 'Sources', s): the shortest paths from each of the
+ * ns sources (0-based) of a graph given by a dense W (W(i,j) the edge
+ * i -> j, Inf none) or a sparse S (each stored entry an edge; one of W and
+ * S is NULL). D (ns x n, W's class) the lengths, Inf where a vertex cannot
+ * be reached; P (ns x n, pcls: GD_DOUBLE or GD_INT32; NULL: not asked) the
+ * predecessors: row k is source k's tree, 0 at the source, NaN (int32: -1)
+ * where a vertex cannot be reached. Ties: of the tight edges into j (D(q)
+ * + W(q,j) == D(j) in the class) from the vertices one edge nearer the
+ * source on tight edges, the smallest q. A negative cycle reachable from a
+ * source fails with GD_ERR_NEGCYCLE (*cycle: a vertex on it, 1-based).
+ * variant: "auto", "cpu" (Dijkstra, or label-correcting rounds where a
+ * weight is negative, a source a thread). */
+gd_status gd_sssp(const char *variant, const gd_matrix *W, const gd_sparse *S,
+                  const int64_t *sources, int64_t ns, gd_out D, const gd_out *P, gd_class pcls,
+                  int64_t *cycle, gd_timing *t);
+int gd_sssp_variants(const gd_variant_info **list);
+
 /* ---- MPI (runtime/mpi.c): the ranks of a job, libmpi loaded at run time - */
 enum { GD_MPI_MOST = 4096 };
 /* whether a launcher (mpirun, srun) started this process */
@@ -553,6 +582,17 @@ int gd_cpu_apsp_trees_d(const double *D, int64_t ldd, const double *W, int64_t l
  * edge and an unreachable vertex's length; sums saturate. Returns 0; 2 for
  * a negative diagonal entry, 1 for a longer negative cycle (*cycle: a vertex
  * on it, 1-based); -1 when host memory cannot be had. */
+/* Shortest paths from the sources src (ns of them, 0-based) on the graph
+ * of n vertices whose edges are W's entries in compressed columns (cp,
+ * ri, val: Octave's sparse layout, column j the edges into j): D (ns x n,
+ * ld ns) the lengths, P (ns x n, int32, or NULL) the predecessors,
+ * 1-based, 0 at the source, -1 where a vertex cannot be reached. Returns
+ * 0; 1 for a negative cycle reachable from a source (*cycle: a vertex on
+ * it, 1-based); -1 when host memory is lacking; -2 when interrupted. */
+int gd_cpu_sssp_f(int64_t n, const int64_t *cp, const int64_t *ri, const float *val,
+                  const int64_t *src, int64_t ns, float *D, int32_t *P, int64_t *cycle);
+int gd_cpu_sssp_d(int64_t n, const int64_t *cp, const int64_t *ri, const double *val,
+                  const int64_t *src, int64_t ns, double *D, int32_t *P, int64_t *cycle);
 int gd_cpu_apsp_int(gd_class cls, const void *W, int64_t ldw, void *D, int32_t *P, int64_t n,
                     int64_t *cycle);
 /* C = A*B through the host's BLAS (sgemm), as Octave computes single(A)*single(B). */

@@ -163,8 +163,7 @@ void gd_mex_options(const char *fn, int nrhs, const mxArray *prhs[],
     }
 }
 
-/* element i of a real numeric array, as a double */
-static double gd_mex_scalar_at(const mxArray *v, size_t i)
+double gd_mex_scalar_at(const mxArray *v, size_t i)
 {
     const void *p = mxGetData(v);
     switch (mxGetClassID(v)) {
@@ -586,4 +585,21 @@ int gd_mex_int_options(const char *fn, int nrhs, const mxArray *prhs[], int firs
     if (strcmp(iname, "double") && strcmp(iname, "int32"))
         gd_mex_error(fn, "gd:input", "'IndexClass' must be 'double' or 'int32', not '%s'", iname);
     return !strcmp(iname, "int32");
+}
+
+gd_class gd_mex_variant_index(const char *fn, int nrhs, const mxArray *prhs[], int first,
+                              int count, const gd_variant_info *list, char *variant,
+                              size_t len)
+{
+    static const char *const names[] = {"Variant", "IndexClass"};
+    const mxArray *values[2] = {NULL, NULL};
+    gd_mex_options(fn, nrhs, prhs, first, 2, names, values);
+    char iname[16] = "double";
+    snprintf(variant, len, "auto");
+    if (values[0]) gd_mex_option_string(fn, "Variant", values[0], variant, len);
+    if (values[1]) gd_mex_option_string(fn, "IndexClass", values[1], iname, sizeof iname);
+    gd_mex_check_variant(fn, variant, count, list);
+    if (strcmp(iname, "double") && strcmp(iname, "int32"))
+        gd_mex_error(fn, "gd:input", "'IndexClass' must be 'double' or 'int32', not '%s'", iname);
+    return strcmp(iname, "int32") ? GD_DOUBLE : GD_INT32;
 }

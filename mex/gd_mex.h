@@ -148,6 +148,13 @@ void gd_mex_operand(const char *fn, const char *argname, const mxArray *a, gd_ma
                     int *gdarray);
 /* The same taking integer Octave matrices too (the caller checks which
  * classes its operation takes). */
+/* element i of a real numeric array, as a double (NaN for another class) */
+double gd_mex_scalar_at(const mxArray *v, size_t i);
+/* The options 'Variant' (checked against list) and 'IndexClass' ('double'
+ * or 'int32', returned as its class) from prhs[first] on */
+gd_class gd_mex_variant_index(const char *fn, int nrhs, const mxArray *prhs[], int first,
+                              int count, const gd_variant_info *list, char *variant,
+                              size_t len);
 void gd_mex_operand_int(const char *fn, const char *argname, const mxArray *a, gd_matrix *out,
                         int *gdarray);
 
@@ -261,6 +268,6 @@ gd_mex_op gd_op_minplus, gd_op_minplus_info, gd_op_sgemm, gd_op_pdist, gd_op_pdi
     gd_op_upload, gd_op_gather, gd_op_free, gd_op_transpose, gd_op_squareform,
     gd_op_index,
     gd_op_describe, gd_op_device, gd_op_on_gpu, gd_op_claim, gd_op_apsp, gd_op_apsp_info, gd_op_row, gd_op_knn,
-    gd_op_knnsearch, gd_op_spmd, gd_op_rangesearch, gd_op_range;
+    gd_op_knnsearch, gd_op_spmd, gd_op_rangesearch, gd_op_range, gd_op_sssp;
 
 #endif

@@ -3,6 +3,10 @@
  *   [D, P, info] = __gd__('apsp', W, 'Variant', name, 'IndexClass', c)
  *   [D, ~, info] = __gd__('apsp_info', W, ...)   the same without P
  *   list = __gd__('apsp', 'variants')
+ *   [D, P, info] = __gd__('sssp', W, s, 'Variant', name, 'IndexClass', c)
+ *                  (gd_apsp (W, 'Sources', s): W dense, sparse or a
+ *                  gdArray, s the sources; D and P numel (s) x n)
+ *   list = __gd__('sssp', 'variants')
  *
  * W is an Octave matrix (single, double or an integer class) or a
  * gdArray; with a gdArray the results are gdArrays. The integer classes
@@ -11,6 +15,7 @@
  */
 #include "gd_mex.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -38,17 +43,8 @@ static void apsp(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[], int
             gd_mex_error(FN, "gd:size", "W has %lld vertices: the predecessors are int32",
                          (long long)n);
     } else {
-        static const char *const names[] = {"Variant", "IndexClass"};
-        const mxArray *values[2] = {NULL, NULL};
-        gd_mex_options(FN, nrhs, prhs, 1, 2, names, values);
-        char pname[16] = "double";
-        if (values[0]) gd_mex_option_string(FN, "Variant", values[0], variant, sizeof variant);
-        if (values[1]) gd_mex_option_string(FN, "IndexClass", values[1], pname, sizeof pname);
-        gd_mex_check_variant(FN, variant, count, list);
-        if (strcmp(pname, "double") && strcmp(pname, "int32"))
-            gd_mex_error(FN, "gd:input", "'IndexClass' must be 'double' or 'int32', not '%s'",
-                         pname);
-        p32 = !strcmp(pname, "int32");
+        p32 = gd_mex_variant_index(FN, nrhs, prhs, 1, count, list, variant, sizeof variant) ==
+              GD_INT32;
     }
     const gd_class pcls = p32 ? GD_INT32 : GD_DOUBLE;
     /* (the device options' parser takes 'Distributed' for every function) */
@@ -82,4 +78,72 @@ void gd_op_apsp(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 void gd_op_apsp_info(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
     apsp(nlhs, plhs, nrhs, prhs, 0);
+}
+
+/* gd_apsp (W, 'Sources', s): the paths from each source */
+void gd_op_sssp(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    static const char FN[] = "gd_apsp";
+    const gd_variant_info *list;
+    const int count = gd_sssp_variants(&list);
+    if (gd_mex_variants_call(FN, nlhs, plhs, nrhs, prhs, 3, count, list)) return;
+    if (nrhs < 2) gd_mex_error(FN, "gd:input", "expected W and the sources s");
+    gd_matrix W;
+    gd_sparse S;
+    int resident = 0, sparse = mxIsSparse(prhs[0]);
+    memset(&W, 0, sizeof W);
+    memset(&S, 0, sizeof S);
+    if (sparse) {
+        const mxArray *a = prhs[0];
+        if (!mxIsDouble(a) || mxIsComplex(a))
+            gd_mex_error(FN, "gd:input", "a sparse W must be real double");
+        if (mxGetM(a) != mxGetN(a))
+            gd_mex_error(FN, "gd:size", "W must be square (the weights of a graph), not %zux%zu",
+                         (size_t)mxGetM(a), (size_t)mxGetN(a));
+        _Static_assert(sizeof(mwIndex) == sizeof(int64_t), "Octave's sparse indices are 64-bit");
+        S.n = (int64_t)mxGetN(a);
+        S.colptr = (const int64_t *)mxGetJc(a);
+        S.rowidx = (const int64_t *)mxGetIr(a);
+        S.vals = mxGetPr(a);
+        S.cls = GD_DOUBLE;
+    } else {
+        gd_mex_operand_int(FN, "W", prhs[0], &W, &resident);
+    }
+    const int64_t n = sparse ? S.n : W.rows;
+    const mxArray *sv = prhs[1];
+    if (!mxIsNumeric(sv) || mxIsComplex(sv) || mxIsSparse(sv) ||
+        (mxGetM(sv) > 1 && mxGetN(sv) > 1))
+        gd_mex_error(FN, "gd:input", "'Sources' must be a vector of vertex indices");
+    const size_t ns = mxGetNumberOfElements(sv);
+    int64_t *src = (int64_t *)mxMalloc(ns * 8 + 8);
+    for (size_t k = 0; k < ns; ++k) {
+        const double x = gd_mex_scalar_at(sv, k);
+        if (!(x >= 1 && x <= (double)n && x == floor(x))) {
+            mxFree(src);
+            gd_mex_error(FN, "gd:input", "'Sources' must hold vertex indices in 1..%lld: "
+                         "element %zu is %g", (long long)n, k + 1, x);
+        }
+        src[k] = (int64_t)x - 1;
+    }
+    char variant[32];
+    const gd_class pcls = gd_mex_variant_index(FN, nrhs, prhs, 2, count, list, variant,
+                                               sizeof variant);
+    const gd_class cls = sparse ? GD_DOUBLE : W.cls;
+    gd_mex_result D, P;
+    gd_timing t = gd_mex_timing();
+    int64_t vertex = 0;
+    const int on_device = !sparse && W.where == GD_DEVICE;
+    gd_out dout = gd_mex_result_out(&D, resident, on_device, ns, (size_t)n, cls);
+    gd_out pout;
+    const int wp = nlhs > 1;
+    if (wp) pout = gd_mex_result_out(&P, resident, on_device, ns, (size_t)n, pcls);
+    gd_status s = gd_sssp(variant, sparse ? NULL : &W, sparse ? &S : NULL, src, (int64_t)ns,
+                          dout, wp ? &pout : NULL, pcls, &vertex, &t);
+    mxFree(src);
+    gd_mex_take_pair(FN, nlhs, plhs, &D, wp ? &P : NULL, s);
+    gd_mex_after_call(FN, &t);
+    if (nlhs > 2) {
+        const int64_t size[2] = {(int64_t)ns, n};
+        plhs[2] = gd_mex_info(&t, cls, "edges/s", 2, size, 1);
+    }
 }

@@ -28,16 +28,9 @@ static void minplus(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[], 
 
     gd_mex_operands o;
     gd_mex_get_operands_int(FN, nrhs, prhs, 1, &o);
-    static const char *const names[] = {"Variant", "IndexClass"};
-    const mxArray *values[2] = {NULL, NULL};
-    gd_mex_options(FN, nrhs, prhs, o.first, 2, names, values);
-    char variant[32] = "auto", kname[16] = "double";
-    if (values[0]) gd_mex_option_string(FN, "Variant", values[0], variant, sizeof variant);
-    if (values[1]) gd_mex_option_string(FN, "IndexClass", values[1], kname, sizeof kname);
-    gd_mex_check_variant(FN, variant, count, list);
-    if (strcmp(kname, "double") && strcmp(kname, "int32"))
-        gd_mex_error(FN, "gd:input", "'IndexClass' must be 'double' or 'int32', not '%s'", kname);
-    const gd_class kcls = strcmp(kname, "int32") ? GD_DOUBLE : GD_INT32;
+    char variant[32];
+    const gd_class kcls = gd_mex_variant_index(FN, nrhs, prhs, o.first, count, list, variant,
+                                               sizeof variant);
 
     const gd_matrix *ops[2] = {&o.A, &o.B};
     const int on_device = gd_mex_on_device(2, ops);

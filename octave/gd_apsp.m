@@ -57,6 +57,24 @@
 ## saturate as Octave's do, so a path whose length would reach
 ## @code{intmax} reads as none.
 ##
+## @code{[D, P] = gd_apsp (W, "Sources", s)}: the shortest paths from the
+## vertices of the vector @var{s} alone, as MATLAB's @code{distances (G,
+## s)} and @code{shortestpathtree} and scipy's @code{dijkstra (W, indices =
+## s)} give them: @var{D} and @var{P} are numel (s)-by-n, row k the
+## lengths from s(k) and its tree (row k of @var{P} is source s(k)'s, as
+## row i of an all-pairs @var{P} is vertex i's, but NaN, or -1 in int32,
+## where s(k) cannot reach a vertex; @code{gd_path (P, k, j)} is the
+## route from s(k) to j). A sparse @var{W} stays sparse (no n-by-n
+## matrix is made); a dense one gives its entries other than Inf as the
+## edges. single or double weights. The lengths are the least of each
+## walk's weights summed in order in the class, so every method gives
+## them bit for bit; of the edges into j with D(q) + W(q,j) == D(j), P(j)
+## is the smallest q among those fewest edges from the source. A negative
+## cycle that a source reaches raises @qcode{"gd:negcycle"}; a source
+## outside 1..n raises @qcode{"gd:input"}. Its variant: @qcode{"cpu"}
+## (Dijkstra with a heap, or label-correcting rounds where a weight is
+## negative; a source a thread).
+##
 ## Options:
 ## @table @asis
 ## @item "Variant"
@@ -119,6 +137,27 @@
 ## @end deftypefn
 
 function [D, P, info, varargout] = gd_apsp (varargin)
+  ## 'Sources': the paths from those vertices alone, on the graph as given
+  ## (a sparse W stays sparse)
+  at = find (cellfun (@(a) ischar (a) && rows (a) == 1 && strcmpi (a, "Sources"), ...
+                      varargin(2:end)), 1) + 1;
+  if (! isempty (at) && mod (at, 2) == 0)
+    if (at == nargin)
+      error ("gd:input", "gd_apsp: 'Sources' needs a value (vertex indices)");
+    endif
+    src = gather (varargin{at+1});
+    args = varargin([1, 2:at-1, at+2:end]);
+    if (nargout > 3)
+      error ("gd:input", "gd_apsp: too many outputs (at most D, P and info)");
+    elseif (nargout < 2)
+      D = __gd__ ("sssp", args{1}, src, args{2:end});
+    elseif (nargout == 2)
+      [D, P] = __gd__ ("sssp", args{1}, src, args{2:end});
+    else
+      [D, P, info] = __gd__ ("sssp", args{1}, src, args{2:end});
+    endif
+    return;
+  endif
   if (nargin >= 1 && issparse (varargin{1}))
     varargin{1} = sparse_graph (varargin{1});
   endif
@@ -193,6 +232,19 @@ endfunction
 %! assert (gd_path (P, 3, 1), [3 2 1]);
 %! [D, P] = gd_apsp (zeros (0, 0));
 %! assert (size (D), [0 0]); assert (size (P), [0 0]);
+%!test
+%! ## 'Sources': rows of the all-pairs result, a sparse W read as it is
+%! W = [Inf 2 Inf 1; Inf Inf 3 Inf; 1 Inf Inf Inf; Inf 1 Inf Inf];
+%! [Da, Pa] = gd_apsp (W);
+%! [D, P] = gd_apsp (W, "Sources", [3 1]);
+%! assert (D, Da([3 1],:));
+%! assert (P, Pa([3 1],:));
+%! assert (gd_path (P, 1, 2), [3 1 2]);
+%! S = sparse ([1 1 2 3 4], [2 4 3 1 2], [2 1 3 1 1], 4, 4);
+%! assert (gd_apsp (S, "Sources", [3 1]), D);
+%! [D, P] = gd_apsp ([Inf 1; Inf Inf], "Sources", 2);
+%! assert (D, [Inf 0]);
+%! assert (P, [NaN 0]);
 %!assert (gd_apsp (5), 0)
 %!assert (gd_apsp ([7 1; Inf 3]), [0 1; Inf 0])
 %!test

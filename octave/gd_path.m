@@ -8,6 +8,12 @@
 ## cannot be reached from @var{i}. With a vector @var{js} of targets,
 ## @var{routes} is a cell array of routes, one per target.
 ##
+## With @var{P} of @code{[D, P] = gd_apsp (W, "Sources", s)}, @var{i} is
+## the row k of @var{P}, and the route runs from @code{s(k)} to @var{j}
+## (row k is the tree of source s(k), as row i of an all-pairs @var{P} is
+## vertex i's; its NaN, or -1 in int32, marks a vertex that source cannot
+## reach).
+##
 ## @var{P} may be a gdArray: only its row @var{i} is copied back.
 ## Indices outside 1..n raise @qcode{"gd:input"}, as does a @var{P} whose
 ## predecessors lead round in a circle.
@@ -24,32 +30,37 @@ function [r, varargout] = gd_path (varargin)
   [P, i, j] = varargin{:};
   [i, j] = gather (i, j);       # (vertex indices held as gdArrays: their values)
   if (isa (P, "gdArray"))
-    n = rows (P);
-    if (columns (P) != n)
-      error ("gd:input", "gd_path: P must be square");
-    endif
-    check_index (i, n, "I", true);
+    n = columns (P);
+    check_index (i, rows (P), "I", true);
     check_index (j, n, "J", false);
     prow = double (__gd__ ("row", P, double (i)));
   else
-    if (! isnumeric (P) || ! isreal (P) || issparse (P) || ndims (P) != 2
-        || rows (P) != columns (P))
-      error ("gd:input", "gd_path: P must be a square predecessor matrix (from gd_apsp)");
+    if (! isnumeric (P) || ! isreal (P) || issparse (P) || ndims (P) != 2 || isempty (P))
+      error ("gd:input", "gd_path: P must be a predecessor matrix (from gd_apsp)");
     endif
-    n = rows (P);
-    check_index (i, n, "I", true);
+    n = columns (P);
+    check_index (i, rows (P), "I", true);
     check_index (j, n, "J", false);
     prow = double (P(i,:));
   endif
-  if (any (! (prow >= 0 & prow <= n & prow == fix (prow))))
+  ## unreachable: NaN (int32 -1), from 'Sources' alone
+  none = isnan (prow) | prow == -1;
+  if (any (! (none | (prow >= 0 & prow <= n & prow == fix (prow)))))
     error ("gd:input", "gd_path: row %d of P holds something other than vertex indices 0..%d: it is no predecessor matrix of gd_apsp",
            double (i), n);
   endif
+  prow(none) = -1;
   i = double (i);
+  ## the tree's root: i where P(i,i) is 0 (an all-pairs row, or a source's
+  ## that is i), else the vertex whose predecessor is 0 (found by the walk)
+  root = [];
+  if (i <= n && prow(i) == 0)
+    root = i;
+  endif
   if (isscalar (j))
-    r = walk (prow, i, double (j), n);
+    r = walk (prow, i, root, double (j), n);
   else
-    r = arrayfun (@(t) walk (prow, i, t, n), double (j(:)'), "UniformOutput", false);
+    r = arrayfun (@(t) walk (prow, i, root, t, n), double (j(:)'), "UniformOutput", false);
   endif
 endfunction
 
@@ -69,20 +80,20 @@ function s = ifelse_str (c, a, b)
   endif
 endfunction
 
-function r = walk (prow, i, j, n)
-  if (i == j)
-    r = i;
+function r = walk (prow, i, root, j, n)
+  if (prow(j) < 0 || (prow(j) == 0 && ! isempty (root) && j != root))
+    r = zeros (1, 0);            # unreachable
     return;
   endif
   r = zeros (1, n);
   len = 1;
   r(n) = j;
   v = j;
-  while (v != i)
+  ## back to the root: i, or (root unknown) the vertex whose predecessor is 0
+  while (prow(v) != 0 && (isempty (root) || v != root))
     v = prow(v);
-    if (v == 0)
-      r = zeros (1, 0);          # unreachable
-      return;
+    if (v < 1)
+      error ("gd:input", "gd_path: P's row %d leads from %d to an unreachable vertex: it is no predecessor matrix of gd_apsp", i, j);
     endif
     len++;
     if (len > n)
@@ -104,7 +115,19 @@ endfunction
 %!error <gd_path: J must be vertex indices in 1..3> gd_path (P, 1, 4)
 %!error <I must be a vertex index> gd_path (P, 0, 1)
 %!error <I must be a vertex index> gd_path (P, 1.5, 1)
-%!error <square predecessor> gd_path (ones (2, 3), 1, 1)
+%!error <predecessor matrix> gd_path (zeros (0, 3), 1, 1)
+%!test
+%! ## a sources P (gd_apsp (W, "Sources", [3 1 3])): row k from s(k)
+%! Ps = [3 1 0; 0 1 2; 3 1 0];
+%! assert (gd_path (Ps, 1, 2), [3 1 2]);
+%! assert (gd_path (Ps, 1, 3), 3);
+%! assert (gd_path (Ps, 2, 1), 1);
+%! assert (gd_path (Ps, 2, 3), [1 2 3]);
+%! Pu = [NaN 0 NaN 2];
+%! assert (isempty (gd_path (Pu, 1, 1)));
+%! assert (gd_path (Pu, 1, 2), 2);
+%! assert (gd_path (Pu, 1, 4), [2 4]);
+%! assert (gd_path (int32 ([-1 0 -1 2]), 1, 4), [2 4]);
 %!error <circle> gd_path ([0 2; 1 0], 1, 1 + 1)
 %!error <no predecessor matrix> gd_path ([0 0.5; 1 0], 1, 2)
 %!error <expected P, I and J> gd_path ([0 1; 1 0], 1)

@@ -9,6 +9,9 @@ check() { octave_ok "check_apsp('$1', '$2'${3:+, $3})" "graphs exact"; }
 SMALL="[1 2 7 63 64 65 129 300]"
 
 @test "cpu variant, double, exact" { check cpu double "$SMALL"; }
+@test "'Sources' on the host: Bellman-Ford's lengths on grids, kNN and power-law graphs, parts, negative and zero weights; every tree by levels, routes summed exactly; negative cycles; errors" {
+    octave_ok "check_sssp('cpu')" "sources exact"
+}
 @test "cpu variant, single, exact" { check cpu single "$SMALL"; }
 @test "auto variant, double, exact" { check auto double "[1 2 65 200]"; }
 

@@ -220,3 +220,4 @@ void gd_cpu_transpose(size_t es, const void *A, int64_t lda, int64_t m, int64_t 
 #include "cpu/knn.c"
 #include "cpu/apsp.c"
 #include "cpu/sgemm.c"
+#include "cpu/sssp.c"

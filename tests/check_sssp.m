@@ -1,0 +1,166 @@
+function check_sssp (variant)
+  ## gd_apsp (W, 'Sources', s) against a plain Bellman-Ford written here
+  ## (the lengths: the least of each walk's weights summed in order, in the
+  ## class), every route of P walked edge by edge and summed to D exactly,
+  ## P a tree of tight edges by levels (the smallest such predecessor), on
+  ## random sparse graphs of several shapes: grids, kNN graphs, power-law
+  ## degrees, disconnected parts, negative edges without negative cycles
+  ## (weights plus potentials), zero-weight cycles, self loops; duplicate
+  ## sources; planted negative cycles; errors. Prints "sources exact".
+  warning ("off", "gd:nogpu");
+  shapes = {"grid", "knn", "power", "parts", "potentials", "zeros"};
+  for c = {"double", "single"}
+    for sh = 1:numel (shapes)
+      [i, j, v, n] = graph (shapes{sh});
+      W = full_graph (i, j, v, n, c{1});
+      S = [];
+      if (! any (v == 0))              # (a sparse matrix stores no zero)
+        S = sparse (i, j, v, n, n);
+      endif
+      s = [randi(n, 1, 3), 1, 1];
+      for form = 1:2
+        if (form == 1)
+          [D, P, info] = gd_apsp (W, "Sources", s, "Variant", variant);
+        elseif (strcmp (c{1}, "double") && ! isempty (S))
+          [D, P, info] = gd_apsp (S, "Sources", s, "Variant", variant);
+        else
+          continue;
+        endif
+        assert (size (D), [numel(s) n]);
+        assert (class (D), c{1});
+        for k = 1:numel (s)
+          ref = bellman_ford (W, s(k));
+          if (! isequal (D(k,:), ref))
+            error ("%s %s: source %d's lengths differ from Bellman-Ford's", c{1}, shapes{sh}, s(k));
+          endif
+          check_tree (W, D(k,:), P(k,:), s(k), c{1}, shapes{sh});
+        endfor
+        assert (isequal (D(end-1,:), D(end,:)) && isequaln (P(end-1,:), P(end,:)));
+      endfor
+      [D32, P32] = gd_apsp (W, "Sources", s, "Variant", variant, "IndexClass", "int32");
+      assert (class (P32), "int32");
+      Pd = double (P32); Pd(P32 == -1) = NaN;
+      assert (isequaln (Pd, P) && isequal (D32, D));
+    endfor
+  endfor
+  ## a planted negative cycle: raised where a source reaches it, not else
+  W = Inf (6); W(1,2) = 1; W(2,3) = 2; W(3,4) = -1; W(4,2) = -2; W(5,6) = 1;
+  try
+    gd_apsp (W, "Sources", [5 1], "Variant", variant);
+    error ("no negcycle");
+  catch err
+    assert (err.identifier, "gd:negcycle");
+    assert (! isempty (regexp (err.message, "vertex [234] lies on it", "once")), err.message);
+  end_try_catch
+  D = gd_apsp (W, "Sources", [5 6], "Variant", variant);
+  assert (D, [Inf Inf Inf Inf 0 1; Inf(1, 5) 0]);
+  ## a negative self loop is a negative cycle; a positive one never helps
+  W = [3 1; Inf -1];
+  expect_error ("gd:negcycle", "negative cycle", @gd_apsp, W, "Sources", 1, "Variant", variant);
+  [D, P] = gd_apsp ([3 1; Inf 2], "Sources", [1 2], "Variant", variant);
+  assert (D, [0 1; Inf 0]);
+  assert (isequaln (P, [0 1; NaN 0]));
+  ## errors
+  W = [Inf 1; 1 Inf];
+  expect_error ("gd:input", "vertex indices in 1..2", @gd_apsp, W, "Sources", 3);
+  expect_error ("gd:input", "vertex indices in 1..2", @gd_apsp, W, "Sources", 0);
+  expect_error ("gd:input", "vertex indices in 1..2", @gd_apsp, W, "Sources", 1.5);
+  expect_error ("gd:input", "vector of vertex indices", @gd_apsp, W, "Sources", ones (2));
+  expect_error ("gd:input", "needs a value", @gd_apsp, W, "Sources");
+  expect_error ("gd:input", "NaN", @gd_apsp, [Inf NaN; 1 Inf], "Sources", 1);
+  expect_error ("gd:input", "single or double", @gd_apsp, int32 (W), "Sources", 1);
+  expect_error ("gd:size", "square", @gd_apsp, ones (2, 3), "Sources", 1);
+  expect_error ("gd:variant", "unknown variant", @gd_apsp, W, "Sources", 1, "Variant", "fw");
+  [D, P] = gd_apsp (W, "Sources", zeros (1, 0));
+  assert (size (D), [0 2]); assert (size (P), [0 2]);
+  printf ("sources exact\n");
+endfunction
+
+function [i, j, v, n] = graph (shape)
+  switch (shape)
+    case "grid"                        # 20 x 20, both ways, randi (100)
+      m = 20; n = m * m;
+      [x, y] = meshgrid (1:m); u = sub2ind ([m m], y(:), x(:));
+      right = u(x(:) < m); down = u(y(:) < m);
+      i = [right; right + m; down; down + 1]; j = [right + m; right; down + 1; down];
+      v = randi (100, numel (i), 1);
+    case "knn"                         # 400 points, K = 6, Euclidean lengths
+      n = 400; X = rand (n, 2); F = sqrt ((X(:,1) - X(:,1)').^2 + (X(:,2) - X(:,2)').^2);
+      [~, o] = sort (F, 2); j = o(:,2:7); i = repmat ((1:n)', 1, 6);
+      i = i(:); j = j(:); v = F(sub2ind ([n n], i, j));
+    case "power"                       # preferential attachment, 500 vertices
+      n = 500; i = []; j = [];
+      for u = 2:n
+        t = unique (randi (u - 1, 1, 3)); i = [i, u * ones(1, numel (t)), t]; j = [j, t, u * ones(1, numel (t))];
+      endfor
+      v = randi (20, numel (i), 1);
+    case "parts"                       # two parts no edge joins
+      n = 300; [i, j] = find (sprand (n, n, 0.01));
+      keep = (i <= 150) == (j <= 150); i = i(keep); j = j(keep); v = randi (10, numel (i), 1);
+    case "potentials"                  # negative edges, no negative cycle
+      n = 250; [i, j] = find (sprand (n, n, 0.03)); h = randi (8, n, 1);
+      v = randi (10, numel (i), 1) + h(i) - h(j); v(v == 0) = 0.5;
+    case "zeros"                       # zero-weight edges and cycles, self loops
+      n = 200; [i, j] = find (sprand (n, n, 0.04)); v = randi ([0 3], numel (i), 1);
+      i = [i; (1:n)']; j = [j; (1:n)']; v = [v; randi([0 3], n, 1)];
+  endswitch
+  [~, u] = unique ([i(:), j(:)], "rows");   # one edge a pair
+  i = i(u); j = j(u); v = v(u);
+endfunction
+
+## W with Inf for "no edge"
+function W = full_graph (i, j, v, n, cls)
+  W = Inf (n, n, cls);
+  W(sub2ind ([n n], i, j)) = v;
+endfunction
+
+## rounds of D(j) = min (D(j), D(q) + W(q,j)) in W's class until nothing falls
+function d = bellman_ford (W, s)
+  n = rows (W);
+  d = Inf (1, n, class (W)); d(s) = 0;
+  [i, j] = find (isfinite (W)); w = W(sub2ind ([n n], i, j));
+  for r = 1:n
+    cand = d(i)(:) + w(:);
+    nd = d;
+    for e = find (cand' < d(j))
+      nd(j(e)) = min (nd(j(e)), cand(e));
+    endfor
+    if (isequal (nd, d))
+      return;
+    endif
+    d = nd;
+  endfor
+endfunction
+
+## P(j): of the tight edges into j from the vertices one level nearer s,
+## the smallest; every route walked and summed in the class
+function check_tree (W, d, p, s, cls, shape)
+  n = numel (d);
+  assert (p(s) == 0 && d(s) == 0);
+  lvl = -ones (1, n); lvl(s) = 0; q = s;
+  tight = isfinite (W) & (d(:) + W == d(:)') & ! eye (n);
+  while (! isempty (q))
+    nxt = find (any (tight(q,:), 1) & lvl < 0);
+    lvl(nxt) = lvl(q(1)) + 1;
+    q = nxt;
+  endwhile
+  for j = 1:n
+    if (j == s)
+      continue;
+    elseif (isinf (d(j)))
+      assert (isnan (p(j)), "%s %s: P of an unreachable vertex", cls, shape);
+      continue;
+    endif
+    want = find (tight(:,j)' & lvl == lvl(j) - 1, 1);
+    if (p(j) != want)
+      error ("%s %s: P(%d) is %d, the rule gives %d", cls, shape, j, p(j), want);
+    endif
+    r = gd_path (p, 1, j);
+    assert (r(1) == s && r(end) == j);
+    len = cast (0, cls);
+    for e = 1:numel (r) - 1
+      len = len + W(r(e), r(e+1));
+    endfor
+    assert (len == d(j), "%s %s: a route's weights do not add up to D", cls, shape);
+  endfor
+endfunction
