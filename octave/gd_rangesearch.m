@@ -20,8 +20,8 @@
 ## @item @qcode{"P"}, @qcode{"Scale"}, @qcode{"Cov"}
 ## minkowski's exponent, seuclidean's scales, mahalanobis's covariance.
 ## @item @qcode{"SortIndices"}
-## true (default) or false; the lists are always sorted, which false
-## allows.
+## true (default): each list nearest first; false: in the order of the
+## rows of @var{X}, as the statistics package gives them.
 ## @item @qcode{"NSMethod"}, @qcode{"BucketSize"}
 ## checked as @code{gd_knnsearch} checks them and not used: the search
 ## is exhaustive and exact.
@@ -90,8 +90,13 @@ function [Idx, D, info, varargout] = gd_rangesearch (X, Y, r, varargin)
   r = double (r);
   OPTIONS = {"Distance", "P", "Scale", "Cov", "SortIndices", "NSMethod", "BucketSize", ...
              "Variant", "Devices"};
+  by_row = false;
   for a = 1:2:numel (varargin)
     name = varargin{a};
+    if (ischar (name) && strcmpi (name, "SortIndices"))
+      v = varargin{a+1};
+      by_row = isscalar (v) && (islogical (v) || isnumeric (v)) && v == 0;
+    endif
     if (! ischar (name) || rows (name) > 1 || ! any (strcmpi (name, OPTIONS)))
       if (ischar (name) && rows (name) == 1)
         what = sprintf ("'%s'", name);
@@ -125,6 +130,7 @@ function [Idx, D, info, varargout] = gd_rangesearch (X, Y, r, varargin)
   if (mx > 0 && my > 0)
     [Idx, D, info, done] = ranges (X, Y, r, varargin, Idx, D);
     if (done)
+      [Idx, D] = row_order (Idx, D, by_row);
       info.total_ms = 1000 * toc (t0);
       return;
     endif
@@ -167,9 +173,21 @@ function [Idx, D, info, varargout] = gd_rangesearch (X, Y, r, varargin)
   if (isempty (info))                   # no queries: the operands checked
     [~, ~, info] = knn (X, Y, 1, varargin);
   endif
+  [Idx, D] = row_order (Idx, D, by_row);
   info.kernel_ms = kernel;
   info.total_ms = 1000 * toc (t0);
   info.searches = searches;
+endfunction
+
+## 'SortIndices', false: each list in the order of X's rows
+function [Idx, D] = row_order (Idx, D, by_row)
+  if (! by_row)
+    return;
+  endif
+  for q = 1:numel (Idx)
+    [Idx{q}, o] = sort (Idx{q});
+    D{q} = D{q}(o);
+  endfor
 endfunction
 
 ## The range search's gateway (gd_range): done false where it does not
@@ -294,6 +312,14 @@ endfunction
 %! assert (info.searches >= 2);
 %! assert (Ih, Idx);
 %! assert (Dh, D, 1e-12);
+%!test
+%! ## 'SortIndices', false: the lists in the order of X's rows
+%! x = [1 2 3; 4 5 6; 7 8 9; 3 2 1]; y = [2 3 4; 1 4 3];
+%! [I1, D1] = gd_rangesearch (x, y, 4);
+%! [I0, D0] = gd_rangesearch (x, y, 4, "SortIndices", false);
+%! assert (I1, {[1 4 2]; [1 4]});
+%! assert (I0, {[1 2 4]; [1 4]});
+%! assert (D0{1}, D1{1}([1 3 2]));
 %!test
 %! ## empty results, no queries, no points
 %! [Idx, D] = gd_rangesearch (X, Y + 100, 1);
