@@ -163,3 +163,14 @@ negcycle() {
 @test "integer classes: Floyd-Warshall in Octave's saturating arithmetic, intmax no edge, bit for bit, routes" {
     octave_ok "check_apsp_int()" "integer graphs exact"
 }
+
+@test "examples/isomap_geodesics.m: the kNN graph's paths from landmarks reach every point, routes exact, the swiss roll unrolled" {
+    cd "$GD_ROOT"
+    run env GD_EXAMPLE_N=3000 octave-cli -q --no-gui --no-init-file --no-history examples/isomap_geodesics.m
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"every vertex reached: true"* ]]
+    [[ "$output" == *"checked edge by edge: true"* ]]
+    [[ "$output" =~ "between landmarks: correlation 0.99" || "$output" =~ "between landmarks: correlation 1.0000" ]]
+    [[ "$output" =~ "rectangle (pairwise distances): correlation 0.99" || "$output" =~ "rectangle (pairwise distances): correlation 1.0000" ]]
+}
