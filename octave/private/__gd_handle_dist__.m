@@ -54,14 +54,31 @@ function [R, I, info] = __gd_handle_dist__ (fn, form, f, X, Y, opts)
         at = 0;
         done = 0;
         total = n * (n - 1) / 2;
+        ## (f in the loop itself where the rows after r are one call's)
         for r = 1:n-1
-          for c0 = r+1:zrows:n
-            c1 = min (n, c0 + zrows - 1);
-            R(at + (1:c1-c0+1)) = call (fn, f, X(r,:), X(c0:c1,:));
-            at += c1 - c0 + 1;
-          endfor
+          if (n - r > zrows)
+            for c0 = r+1:zrows:n
+              c1 = min (n, c0 + zrows - 1);
+              R(at + (1:c1-c0+1)) = call (fn, f, X(r,:), X(c0:c1,:));
+              at += c1 - c0 + 1;
+            endfor
+          else
+            try
+              d = f (X(r,:), X(r+1:n,:));
+            catch err
+              failed (fn, n - r, err);
+            end_try_catch
+            if (! (columns (d) == 1 && rows (d) == n - r && (isnumeric (d) || islogical (d))
+                   && isreal (d)))
+              check_result (fn, n - r, d);
+            endif
+            R(at + 1:at + n - r) = d;
+            at += n - r;
+          endif
           done += n - r;
-          say = progress (say, "pairs", done, total);
+          if (say.level)
+            say = progress (say, "pairs", done, total);
+          endif
         endfor
       endif
       ops = n * max (n - 1, 0) / 2 * d;
@@ -73,9 +90,11 @@ function [R, I, info] = __gd_handle_dist__ (fn, form, f, X, Y, opts)
         if (my == 0)
           mx = 0;                       # (nothing to call f for)
         endif
-        for r = 1:mx
-          R(r,:) = row_of (fn, f, X(r,:), Y, zrows);
-          say = progress (say, "rows of X", r, mx);
+        chunk = max (1, floor (2^20 / max (my, 1)));  # rows of X between reports
+        for r0 = 1:chunk:mx
+          r1 = min (mx, r0 + chunk - 1);
+          R(r0:r1,:) = rows_of (fn, f, X, r0, r1, Y, zrows);
+          say = progress (say, "rows of X", r1, mx);
         endfor
       else
         K = min (K, mx);
@@ -89,10 +108,7 @@ function [R, I, info] = __gd_handle_dist__ (fn, form, f, X, Y, opts)
         endif
         for r0 = 1:chunk:mx
           r1 = min (mx, r0 + chunk - 1);
-          B = zeros (r1 - r0 + 1, my);
-          for r = r0:r1
-            B(r - r0 + 1,:) = row_of (fn, f, X(r,:), Y, zrows);
-          endfor
+          B = rows_of (fn, f, X, r0, r1, Y, zrows);
           ## the best so far first: a stable sort keeps the smaller row
           ## first among equal distances
           [R, s] = sort ([R; B], 1, order);
@@ -229,24 +245,59 @@ endfunction
 
 ## f's distances of x to the rows of Y (a row), in calls of at most zrows
 ## rows
-function r = row_of (fn, f, x, Y, zrows)
+## f of rows r0 .. r1 of X against Y, a row of B each: f called in the
+## loop itself (a function call more a row costs Octave as much as a small
+## f), each result checked by builtins, into B's columns (then turned)
+function B = rows_of (fn, f, X, r0, r1, Y, zrows)
   n = rows (Y);
-  r = zeros (1, n);
-  for c0 = 1:zrows:n
-    c1 = min (n, c0 + zrows - 1);
-    r(c0:c1) = call (fn, f, x, Y(c0:c1,:));
-  endfor
+  if (n > zrows)                        # Y in blocks of zrows rows
+    B = zeros (r1 - r0 + 1, n);
+    for r = r0:r1
+      for c0 = 1:zrows:n
+        c1 = min (n, c0 + zrows - 1);
+        B(r - r0 + 1, c0:c1) = call (fn, f, X(r,:), Y(c0:c1,:));
+      endfor
+    endfor
+    return;
+  endif
+  B = zeros (n, r1 - r0 + 1);
+  bad = false;
+  try
+    for r = r0:r1
+      d = f (X(r,:), Y);
+      if (! (columns (d) == 1 && rows (d) == n && (isnumeric (d) || islogical (d))
+             && isreal (d)))
+        bad = true;
+        break;
+      endif
+      B(:, r - r0 + 1) = d;
+    endfor
+  catch err
+    failed (fn, n, err);
+  end_try_catch
+  if (bad)
+    check_result (fn, n, d);
+  endif
+  B = B.';
 endfunction
 
 function d = call (fn, f, x, Z)
   try
     d = f (x, Z);
   catch err
-    error ("gd:input", "%s: the distance function failed on a row and %d rows: %s", fn, rows (Z), err.message);
+    failed (fn, rows (Z), err);
   end_try_catch
-  if (! ((isnumeric (d) || islogical (d)) && isreal (d) && isequal (size (d), [rows(Z), 1])))
+  check_result (fn, rows (Z), d);
+endfunction
+
+function failed (fn, n, err)
+  error ("gd:input", "%s: the distance function failed on a row and %d rows: %s", fn, n, err.message);
+endfunction
+
+function check_result (fn, n, d)
+  if (! ((isnumeric (d) || islogical (d)) && isreal (d) && isequal (size (d), [n, 1])))
     error ("gd:input", "%s: the distance function must return a real column of %d distances (one a row of its second argument); it returned a %s %s", ...
-           fn, rows (Z), strjoin (arrayfun (@num2str, size (d), "UniformOutput", false), "x"), class (d));
+           fn, n, strjoin (arrayfun (@num2str, size (d), "UniformOutput", false), "x"), class (d));
   endif
 endfunction
 
