@@ -245,6 +245,11 @@ endfunction
 %! [D, P] = gd_apsp ([Inf 1; Inf Inf], "Sources", 2);
 %! assert (D, [Inf 0]);
 %! assert (P, [NaN 0]);
+%! ## a gdArray W (and sources): gdArray results, routes from gd_path
+%! [Dg, Pg] = gd_apsp (gdArray (W), "Sources", gdArray ([3 1]));
+%! assert (isa (Dg, "gdArray") && isa (Pg, "gdArray"));
+%! assert (gather (Dg), Da([3 1],:));
+%! assert (gd_path (Pg, 1, 2), [3 1 2]);
 %!assert (gd_apsp (5), 0)
 %!assert (gd_apsp ([7 1; Inf 3]), [0 1; Inf 0])
 %!test
