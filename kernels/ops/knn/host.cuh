@@ -53,9 +53,6 @@ gd_status run_cpu(const gd_matrix &X0, const gd_matrix &Y0, gd_class cls, gd_dis
     free(hy);
     free(cx);
     free(cy);
-    s = gd_end_call(s, &al, t);
-    snprintf(t->variant, sizeof t->variant, "cpu");
-    snprintf(t->device, sizeof t->device, "cpu (OpenMP)");
-    return s;
+    return host_end(s, &al, t);
 }
 

@@ -104,6 +104,34 @@ const int64_t SPLIT_GEMM_QUERIES = 8192;
 const double AUTO_GEMM_FROM = 1073741824.0;
 const int64_t AUTO_GEMM_TILES_K = 8;
 
+/* A search's operands: as many columns, sizes memory can address, X's
+ * rows 32-bit (the results' rows, whose name is what) */
+gd_status search_operands(const gd_matrix &X, const gd_matrix &Y, gd_class cls, const char *what)
+{
+    gd_status s;
+    if (Y.cols != X.cols)
+        return gd_fail(GD_ERR_SIZE, "X and Y must have the same number of columns: X is "
+                       "%lldx%lld, Y is %lldx%lld", (long long)X.rows, (long long)X.cols,
+                       (long long)Y.rows, (long long)Y.cols);
+    if ((s = gd_check_size("X", X.rows, X.cols, gd_class_bytes(cls))) ||
+        (s = gd_check_size("Y", Y.rows, Y.cols, gd_class_bytes(cls))))
+        return s;
+    if (X.rows >= ((int64_t)1 << 31))
+        return gd_fail(GD_ERR_SIZE, "X has %lld rows: the %s' rows are 32-bit (at most "
+                       "2^31 - 1)", (long long)X.rows, what);
+    return GD_OK;
+}
+
+/* The end of a cpu variant's call: its allocations given back, its
+ * report's variant and device */
+gd_status host_end(gd_status s, gd_allocs *al, gd_timing *t)
+{
+    s = gd_end_call(s, al, t);
+    snprintf(t->variant, sizeof t->variant, "cpu");
+    snprintf(t->device, sizeof t->device, "cpu (OpenMP)");
+    return s;
+}
+
 #include "ops/knn/host.cuh"
 #include "ops/knn/gpu.cuh"
 #include "ops/knn/devices.cuh"
@@ -135,17 +163,8 @@ extern "C" gd_status gd_knn(const char *name, const gd_matrix *X, const gd_matri
     const int64_t my = Y->rows, d = X->cols;
     int64_t mx = X->rows;
     const gd_class cls = (X->cls == GD_SINGLE || Y->cls == GD_SINGLE) ? GD_SINGLE : GD_DOUBLE;
-    gd_status s;
-    if (Y->cols != d)
-        return gd_fail(GD_ERR_SIZE, "X and Y must have the same number of columns: X is "
-                       "%lldx%lld, Y is %lldx%lld", (long long)mx, (long long)d, (long long)my,
-                       (long long)Y->cols);
-    if ((s = gd_check_size("X", mx, d, gd_class_bytes(cls))) ||
-        (s = gd_check_size("Y", my, d, gd_class_bytes(cls))))
-        return s;
-    if (mx >= ((int64_t)1 << 31))
-        return gd_fail(GD_ERR_SIZE, "X has %lld rows: the neighbours' rows are 32-bit (at most "
-                       "2^31 - 1)", (long long)mx);
+    gd_status s = search_operands(*X, *Y, cls, "neighbours");
+    if (s) return s;
     if (K > mx || (K < 1 && mx > 0) || K < 0)
         return gd_fail(GD_ERR_INPUT, "K must be between 1 and the rows of X (%lld), not %lld",
                        (long long)mx, (long long)K);
@@ -249,17 +268,8 @@ extern "C" gd_status gd_range(const char *name, const gd_matrix *X, const gd_mat
     if (N.device) *N.device = NULL;
     const int64_t mx = X->rows, my = Y->rows, d = X->cols;
     const gd_class cls = (X->cls == GD_SINGLE || Y->cls == GD_SINGLE) ? GD_SINGLE : GD_DOUBLE;
-    gd_status s;
-    if (Y->cols != d)
-        return gd_fail(GD_ERR_SIZE, "X and Y must have the same number of columns: X is "
-                       "%lldx%lld, Y is %lldx%lld", (long long)mx, (long long)d, (long long)my,
-                       (long long)Y->cols);
-    if ((s = gd_check_size("X", mx, d, gd_class_bytes(cls))) ||
-        (s = gd_check_size("Y", my, d, gd_class_bytes(cls))))
-        return s;
-    if (mx >= ((int64_t)1 << 31))
-        return gd_fail(GD_ERR_SIZE, "X has %lld rows: the hits' rows are 32-bit (at most "
-                       "2^31 - 1)", (long long)mx);
+    gd_status s = search_operands(*X, *Y, cls, "hits");
+    if (s) return s;
     if (!(r >= 0))
         return gd_fail(GD_ERR_INPUT, "the radius must be 0 or more, not %g", r);
     if (dist.metric == GD_JACCARD && cls == GD_SINGLE && d > 65535 && strcmp(name, "auto") == 0)

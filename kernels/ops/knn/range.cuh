@@ -416,8 +416,5 @@ gd_status range_cpu(const gd_matrix &X0, const gd_matrix &Y0, gd_distance metric
     free(hy);
     free(cx);
     free(cy);
-    s = gd_end_call(s, &al, t);
-    snprintf(t->variant, sizeof t->variant, "cpu");
-    snprintf(t->device, sizeof t->device, "cpu (OpenMP)");
-    return s;
+    return host_end(s, &al, t);
 }

@@ -20,8 +20,8 @@ const gd_variant_info VARIANTS[] = {
 const int NVARIANTS = sizeof VARIANTS / sizeof VARIANTS[0];
 
 /* The graph's edges in compressed columns, its values in class T: a
- * sparse S's own arrays (values converted where the class differs) or a
- * dense W's entries other than +Inf. NaN and -Inf are refused. */
+ * sparse S's own arrays or a dense W's entries other than +Inf. NaN and
+ * -Inf are refused. */
 template <class T> struct sssp_edges {
     int64_t n = 0;
     const int64_t *cp = NULL, *ri = NULL;
@@ -34,22 +34,14 @@ template <class T> struct sssp_edges {
         free(own_ri);
         free(own_val);
     }
+    /* (S's class is the computation's: gd_sssp picks T from it) */
     gd_status from_sparse(const gd_sparse &S)
     {
         n = S.n;
         cp = S.colptr;
         ri = S.rowidx;
-        const int64_t m = cp[n];
-        if (S.cls == (sizeof(T) == 4 ? GD_SINGLE : GD_DOUBLE)) {
-            val = (const T *)S.vals;
-        } else {
-            if (!(own_val = (T *)malloc((size_t)m * sizeof(T) + 8))) return lacking(m);
-            for (int64_t e = 0; e < m; ++e)
-                own_val[e] = S.cls == GD_SINGLE ? (T)((const float *)S.vals)[e]
-                                                : (T)((const double *)S.vals)[e];
-            val = own_val;
-        }
-        return check(m);
+        val = (const T *)S.vals;
+        return check(cp[n]);
     }
     gd_status from_dense(const gd_matrix &W)
     {
