@@ -600,7 +600,7 @@ gd_status gd_cpu_sgemm(const float *A, const float *B, float *C, int64_t m,
                        int64_t k, int64_t n);
 
 /* Ctrl-C (runtime/interrupt.c): pending() says whether the user asked to
- * stop; the host loops ask gd_interrupted() between pieces of work and
+ * stop; the host loops ask gd_interrupted() between units of work and
  * leave the rest undone (their outputs then hold partial results, which
  * the caller discards). NULL: nothing stops. */
 void gd_set_interrupt_check(int (*pending)(void));
@@ -625,7 +625,7 @@ typedef enum {
     GD_SET_SPLIT_SUM,
     GD_SET_BY_TILE,
     GD_SET_CHAIN,
-    GD_SET_KNN_PIECES,
+    GD_SET_KNN_UNITS,
     GD_SET_SHARE,
     GD_SET_POISON,
     GD_SET_SIM_DEVICES,
@@ -647,10 +647,10 @@ int gd_setting_is(gd_setting s, const char *value);
  * else (the caller then goes on as if unset) */
 int gd_setting_int(gd_setting s, long lo, long hi, long *out);
 /* whether a setting holds a value its reader ignores (GD_BLOCKS,
- * GD_SPLIT, GD_KNN_PIECES, GD_SIM_DEVICES, GD_VERBOSE, GD_GPU_MEM_LIMIT;
+ * GD_SPLIT, GD_KNN_UNITS, GD_SIM_DEVICES, GD_VERBOSE, GD_GPU_MEM_LIMIT;
  * the gateway warns gd:settings, once a value) */
 int gd_setting_malformed(gd_setting s);
-/* the most pieces a side of a product in blocks (GD_BLOCKS, GD_KNN_PIECES) */
+/* the most blocks a side of a product (GD_BLOCKS), the most units of X's upload (GD_KNN_UNITS) */
 enum { GD_MAX_SIDE = 8 };
 /* whether GD_GPU_MEM_LIMIT is set and is neither bytes nor i:bytes,... */
 int gd_mem_limit_malformed(void);

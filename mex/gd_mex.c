@@ -468,7 +468,7 @@ static char g_op[32];
  * a value (a new value warns again) */
 static void check_settings(void)
 {
-    static const gd_setting checked[] = {GD_SET_BLOCKS, GD_SET_SPLIT, GD_SET_KNN_PIECES,
+    static const gd_setting checked[] = {GD_SET_BLOCKS, GD_SET_SPLIT, GD_SET_KNN_UNITS,
                                          GD_SET_SIM_DEVICES, GD_SET_VERBOSE,
                                          GD_SET_GPU_MEM_LIMIT};
     static char said[sizeof checked / sizeof checked[0]][64];

@@ -25,7 +25,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* whether a names one of the options (a metric never does) */
 /* The options of pdist (OPTIONS1) and pdist2 and the nearest neighbours
  * (OPTIONS2), one list each (gd_mex_options: "=P" is the wrapper's) */
 static const char *const OPTIONS1[] = {"Variant", "=P"};

@@ -22,7 +22,7 @@
 ## @var{x} one row of @var{X} and @var{Z} rows of @var{Y} returns a
 ## column of their distances (the statistics package's call, as
 ## @code{gd_pdist2}'s). A function handle runs on the host (info.variant
-## @qcode{"cpu"}), @var{Z} in blocks of at most 2^22 elements and the K
+## @qcode{"cpu"}), @var{Z} in chunks of at most 2^22 elements and the K
 ## best kept between blocks of @var{X} (no rows (X) x rows (Y) matrix);
 ## its distances are double.
 ## @item @qcode{"P"}, @qcode{"Scale"}, @qcode{"Cov"}

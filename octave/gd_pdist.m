@@ -23,7 +23,7 @@
 ## statistics package calls it: @code{@var{f} (X(i,:), X(j:k,:))} returns
 ## the column of distances of row i to rows j to k. It runs on the host
 ## (info.variant @qcode{"cpu"}; no GPU), a row against the rows after it
-## in blocks of at most 2^22 elements, and D is double, as the statistics
+## in chunks of at most 2^22 elements, and D is double, as the statistics
 ## package's; a result of the wrong size or an error in @var{f} raises
 ## @qcode{"gd:input"}. Logical @var{X} is taken as double and sparse as
 ## full (densified once: the GPU computes on dense rows).

@@ -21,7 +21,7 @@
 ## be a function handle @var{f}: @code{@var{f} (X(i,:), Z)} returns the
 ## column of distances of row i of @var{X} to the rows @var{Z} of @var{Y}
 ## (the statistics package's call). It runs on the host (info.variant
-## @qcode{"cpu"}), @var{Z} in blocks of at most 2^22 elements; D is
+## @qcode{"cpu"}), @var{Z} in chunks of at most 2^22 elements; D is
 ## double; with @qcode{"Smallest"} or @qcode{"Largest"} the K best are
 ## kept between blocks of rows of @var{X}, so no mx-by-my matrix is made.
 ## Logical operands are taken as double and sparse ones as full.

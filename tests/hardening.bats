@@ -117,7 +117,7 @@ limited() { ulimit -v "$1"; shift; CUDA_VISIBLE_DEVICES= octave_run "$@"; }
 }
 
 @test "malformed settings: gd:settings once a value, naming the variable and what it takes; the call runs as if unset" {
-    for v in GD_BLOCKS=abc GD_BLOCKS=3x GD_SPLIT=2.5 GD_SPLIT=17 GD_KNN_PIECES=0 GD_SIM_DEVICES=-1 \
+    for v in GD_BLOCKS=abc GD_BLOCKS=3x GD_SPLIT=2.5 GD_SPLIT=17 GD_KNN_UNITS=0 GD_SIM_DEVICES=-1 \
              GD_VERBOSE=yes GD_GPU_MEM_LIMIT=1GB GD_GPU_MEM_LIMIT=1:5, GD_GPU_MEM_LIMIT=0:100; do
         name=${v%%=*}
         export "$v"
@@ -128,7 +128,7 @@ limited() { ulimit -v "$1"; shift; CUDA_VISIBLE_DEVICES= octave_run "$@"; }
             lastwarn(''); gd_minplus(A); assert(isempty(lastwarn())); disp('ok')" ok
         unset "$name"
     done
-    for v in GD_BLOCKS=2 GD_SPLIT=16 GD_KNN_PIECES=8 GD_SIM_DEVICES=0 GD_VERBOSE=0 \
+    for v in GD_BLOCKS=2 GD_SPLIT=16 GD_KNN_UNITS=8 GD_SIM_DEVICES=0 GD_VERBOSE=0 \
              GD_GPU_MEM_LIMIT=1000000000 GD_GPU_MEM_LIMIT=1:100000000,2:5; do
         export "$v"
         octave_ok "warning('off', 'gd:nogpu'); lastwarn(''); gd_minplus(magic(4));

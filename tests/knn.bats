@@ -64,7 +64,7 @@ check() { octave_ok "check_knn('$1', '$2')" "cases within bounds"; }
         printf('capped: %s\n', info.kernel); disp('capped agrees')" "capped agrees"
 }
 
-@test "X from the host in pieces (its splits start as each arrives): the same as X from a gdArray and as the sort" {
+@test "X from the host in units (its splits start as each arrives): the same as X from a gdArray and as the sort" {
     require_gpu
     octave_ok "setenv('GD_POISON', '1'); for c = {'single', 'double'}
           cls = c{1}; mx = 40000 + randi(3000); d = 72 + 40 * strcmp(cls, 'single');
@@ -74,7 +74,7 @@ check() { octave_ok "check_knn('$1', '$2')" "cases within bounds"; }
             for largest = [false true]
               opt = {'Smallest', 'Largest'}{largest + 1}; K = 1 + randi(40);
               [D, I, info] = gd_pdist2(X, Y, m{1}, opt, K, 'Variant', 'fused');
-              assert(! isempty(strfind(info.kernel, 'pieces')), info.kernel);
+              assert(! isempty(strfind(info.kernel, 'units')), info.kernel);
               [D1, I1] = gd_pdist2(gdArray(X), Y, m{1}, opt, K, 'Variant', 'fused');
               assert(isequaln(D, gather(D1)) && isequal(I, gather(I1)), [cls ' ' m{1} ' against a gdArray X']);
               F = gd_pdist2(X, Y, m{1}, 'Variant', 'tuned');
@@ -83,13 +83,13 @@ check() { octave_ok "check_knn('$1', '$2')" "cases within bounds"; }
               printf('%s %s %s K = %d: %s\n', cls, m{1}, opt, K, info.kernel);
             end
           end
-          setenv('GD_KNN_PIECES', '1');
+          setenv('GD_KNN_UNITS', '1');
           [D2, I2, info] = gd_pdist2(X, Y, 'Smallest', 9, 'Variant', 'fused');
-          unsetenv('GD_KNN_PIECES');
-          assert(isempty(strfind(info.kernel, 'pieces')), info.kernel);
+          unsetenv('GD_KNN_UNITS');
+          assert(isempty(strfind(info.kernel, 'units')), info.kernel);
           [D3, I3] = gd_pdist2(X, Y, 'Smallest', 9, 'Variant', 'fused');
           assert(isequal(D2, D3) && isequal(I2, I3));
-          ## a memory cap: fewer splits, so fewer or no pieces
+          ## a memory cap: fewer splits, so fewer or no units
           setenv('GD_GPU_MEM_LIMIT', sprintf('%d', numel(X) * (4 + 4 * strcmp(cls, 'double')) + 12e6));
           [D4, I4, info] = gd_pdist2(X, Y, 'Smallest', 9, 'Variant', 'fused');
           unsetenv('GD_GPU_MEM_LIMIT');
@@ -97,7 +97,7 @@ check() { octave_ok "check_knn('$1', '$2')" "cases within bounds"; }
           assert(isequal(D4, D3) && isequal(I4, I3));
           assert(isequaln(X, Xin));
         end
-        disp('pieces agree')" "pieces agree"
+        disp('units agree')" "units agree"
 }
 
 @test "gdArrays in, gdArrays out; int32 indices; gd_knnsearch's orientation" {

@@ -6,8 +6,8 @@
  *
  * min-plus: R(:,j) = min_k A(:,k) + B(k,j). The innermost loop runs down a
  * column of A and of R (contiguous in Octave's layout), so it vectorises;
- * blocks of i and k keep the A panel and the R strip in cache; threads take
- * column blocks of R. Every (i,j) sees k in increasing order with Octave's
+ * ranges of i and k keep the A panel and the R strip in cache; threads take
+ * column strips of R. Every (i,j) sees k in increasing order with Octave's
  * own rule (a term replaces the running minimum when it is smaller or the
  * minimum is still NaN), so the result is Octave's to the bit, sign of zero
  * included.

@@ -184,6 +184,25 @@ gd_status split_pdist(const pdist_variant &v, const gd_matrix &X, gd_distance di
     return gd_run_parts(nd, idx, pdist_part, &x, t);
 }
 
+/* X's size and D's n(n-1)/2 elements (n = 2^32 + 1 would wrap an
+ * int64_t), in es bytes an element */
+gd_status pdist_sizes(int64_t n, int64_t d, size_t es)
+{
+    gd_status s = gd_check_size("X", n, d, es);
+    if (!s && (double)n * (double)(n - 1) / 2 * (double)es >= (double)GD_MAX_BYTES)
+        s = gd_fail(GD_ERR_SIZE, "D would have n(n-1)/2 = %.4g elements (n = %lld): larger than "
+                    "any memory gd can address (2^56 bytes)", (double)n * (double)(n - 1) / 2,
+                    (long long)n);
+    return s;
+}
+
+/* whether name is one of gd_pdist's GPU variants */
+bool gpu_named(const char *name)
+{
+    const pdist_variant *r = gd_row_named(VARIANTS, NVARIANTS, name);
+    return r && r->info.gpu;
+}
+
 } // namespace
 
 extern "C" gd_status gd_pdist(const char *name, const gd_matrix *Xm, gd_distance dist,
@@ -192,29 +211,14 @@ extern "C" gd_status gd_pdist(const char *name, const gd_matrix *Xm, gd_distance
     const gd_metric metric = dist.metric;
     gd_op_entry entry(t, &D);
     const gd_class cls = Xm->cls;
-    const int64_t n = Xm->rows, d = Xm->cols;
-    t->resident = Xm->where == GD_DEVICE ? 1u : 0u;
-    const size_t es = cls == GD_SINGLE ? 4 : 8;
+    const int64_t n = Xm->rows, d = Xm->cols, P = n > 1 ? n * (n - 1) / 2 : 0;
+    gd_op_operands o;
     gd_status s;
-    if ((s = gd_check_size("X", n, d, es))) return s;
-    /* D's n(n-1)/2 elements: n = 2^32 + 1 would wrap an int64_t */
-    if ((double)n * (double)(n - 1) / 2 * (double)es >= (double)GD_MAX_BYTES)
-        return gd_fail(GD_ERR_SIZE, "D would have n(n-1)/2 = %.4g elements (n = %lld): larger "
-                       "than any memory gd can address (2^56 bytes)",
-                       (double)n * (double)(n - 1) / 2, (long long)n);
-    const int64_t P = n > 1 ? n * (n - 1) / 2 : 0;
-    t->ops = (double)P * (double)d;
-    /* a resident X on another device: copied to this thread's */
-    gd_local here;
-    gd_matrix Xh;
-    if ((s = here.take(Xm, &Xh, "X"))) return s;
-    Xm = &Xh;
-    {
-        const gd_variant_info *list;
-        const int count = gd_pdist_variants(&list);
-        if ((s = pdist_metric_variant(metric, &name, gpu_named(name, list, count), cls, d)))
-            return s;
-    }
+    if ((s = pdist_sizes(n, d, gd_class_bytes(cls))) ||
+        (s = o.take(t, (double)P * (double)d, Xm, "X")) ||
+        (s = pdist_metric_variant(metric, &name, gpu_named(name), cls, d)))
+        return s;
+    Xm = &o.a;
     /* 'auto': tuned from AUTO_CPU_BELOW steps; below, the host, unless
      * something is resident (then naive, or tuned for the metrics naive
      * does not compute) */
@@ -224,12 +228,7 @@ extern "C" gd_status gd_pdist(const char *name, const gd_matrix *Xm, gd_distance
                : Xm->where == GD_DEVICE || D.device ? resident : "cpu";
     });
     if (!v) return s;
-    gd_op_call oc = {};
-    oc.variant = v->info.name;
-    oc.gpu = v->info.gpu;
-    oc.empty = P == 0;
-    oc.outs[0] = &D;
-    oc.names[0] = "D";
+    gd_op_call oc(v->info, P == 0, &D, "D");
     oc.resident = Xm->where == GD_DEVICE || D.device;
     /* with resident data it divides where D may stay distributed */
     oc.divides_resident = D.device && D.pieces;

@@ -1,7 +1,7 @@
 /* product.h - the driver every two-operand product shares (C = A op B,
  * A m x k, B k x n, column-major): class conversion, device allocations,
  * the upload of host operands (resident ones are read where they are),
- * the layout preparation on the device, the kernel (in blocks of C when C
+ * the layout preparation on the device, the kernel (in sections of C when C
  * is large and has to move), the host buffer for the result and the
  * download of each block as soon as its kernel is done (or the result
  * kept on the device), and the timings. An operation (minplus.cu,
@@ -51,7 +51,7 @@ struct gd_plan {
                                leading dimension ldbk) where the device has
                                it so (uploaded, or resident), else NULL */
     int64_t ldbk;
-    /* Large products run in blocks of C, each a product of its own (A a
+    /* Large products run in sections of C, each a product of its own (A a
      * block of rows, B of columns, C theirs, with their own padded sizes
      * and leading dimensions), so that the first kernels start once their
      * operands are up and each block goes down while later ones compute.
@@ -72,7 +72,7 @@ typedef size_t (*gd_work_fn)(const gd_plan &);
  * memory goes: what the variant tells of its run (t->kernel) */
 typedef void (*gd_after_fn)(const gd_plan &, gd_class, gd_timing *);
 /* looks at prepared operands before any launch that uses them, on p.st
- * (p: the whole product's plan): A's block of a rows at A (NULL: none this
+ * (p: the whole product's plan): A's section of a rows at A (NULL: none this
  * time), its first row i0 in the product, B's of b columns at B, its first
  * column j0, in the padded layout; first on the call's first look */
 typedef gd_status (*gd_inspect_fn)(const gd_plan &p, gd_class cls, const void *A, int64_t a,
@@ -95,7 +95,7 @@ struct gd_product_variant { /* a row: designated initializers, the rest as here 
      * in the raw layout (A m x k, B k x n, as Octave holds them, with their
      * leading dimensions) in one block, and C is m x n in their class. */
     gd_launcher run_i = NULL;
-    /* blocks of C (op.panels) are not made for this variant: where its
+    /* sections of C (op.panels) are not made for this variant: where its
      * sums depend on the launch's shape (cuBLAS chooses its kernel by
      * it), or, with scratch_work, where the plan needs a workspace, which
      * is then each launch's scratch (sgemm's split-k slices) while blocks
@@ -156,7 +156,7 @@ gd_status gd_product(const gd_product_op &op, const gd_product_variant *table,
 
 /* Runs variant v on the GPU; A and B are of class cls (host or device).
  * As part part of nparts of a divided call, A on the host may be shared
- * (gd_share, runtime.h): each stage's block of A is uploaded a share by
+ * (gd_share, runtime.h): each stage's section of A is uploaded a share by
  * each part, the rest pulled from the others. */
 gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
                          gd_class cls, const gd_matrix &A, const gd_matrix &B, gd_out out,

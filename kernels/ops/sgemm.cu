@@ -437,7 +437,7 @@ gd_status launch_cublas(const gd_plan &p)
 /* a K row: the table's layout and output, its name and note, the
  * multiples of mp, np and kp, its launcher (in parentheses: a template's
  * commas). One block each: the ladder compares the kernels themselves,
- * and in guard mode (GD_RAW, which blocks of C would take) a 4096 product
+ * and in guard mode (GD_RAW, which sections of C would take) a 4096 product
  * in 2 x 2 blocks ran 8-13% longer than whole on an H100. */
 #define K_ROW(LAYOUT, OUT, NAME, NOTE, ROWS, COLS, KS, LAUNCH)                                    \
     {.info = {.name = NAME, .note = NOTE, .gpu = 1},                                              \
@@ -537,7 +537,7 @@ const gd_product_op OP = {.name = "sgemm",
                           .auto_double = "cublas",
                           .auto_cpu_below = 1 << 20,
                           .cpu = cpu_sgemm,
-                          /* large products in blocks of C, copies beside
+                          /* large products in sections of C, copies beside
                            * kernels, as min-plus's ('cublas' in one) */
                           .panels = true,
                           .single_only = true,

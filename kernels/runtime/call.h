@@ -157,8 +157,8 @@ class gd_call {
 };
 
 /* The overlap of copies with kernels, written once for every op: a call's
- * work in units (a product's blocks of C, pdist's panels of the triangle,
- * kNN's pieces of X, apsp's results), each with its inputs from the host,
+ * work in units (a product's sections of C, pdist's panels of the triangle,
+ * kNN's units of X, apsp's results), each with its inputs from the host,
  * its launches and its outputs to the host. Unit q's inputs go up while
  * unit q - 1 computes, and its outputs come down while unit q + 1
  * computes:
@@ -177,19 +177,19 @@ class gd_call {
  *
  * The units of one stretch (units_begin .. units_end) are timed as one
  * phase of the call; between stretches the first stream may prepare what
- * the next units read (the products' stages: the next blocks of A and B
+ * the next units read (the products' stages: the next sections of A and B
  * uploaded and laid out), since the next stretch's other streams start
  * after the first stream's work.
  *
  *     gd_pipeline pl(c, st, st2);
  *     for (each stage) {
- *         pl.upload(dA, ..., "A's block");     (the stage's inputs)
+ *         pl.upload(dA, ..., "A's section");     (the stage's inputs)
  *         prep<<<..., st>>>(...);
  *         pl.units_begin(GD_PHASE_KERNEL);
  *         for (each unit of the stage) {
  *             kernel<<<..., pl.stream()>>>(...);
  *             done = pl.unit_done("kernel");
- *             pl.download(h, ..., done, "R's block");
+ *             pl.download(h, ..., done, "R's section");
  *         }
  *         pl.units_end();
  *     }

@@ -19,7 +19,7 @@
 enum { GD_SLOTS = 4 };
 static const size_t SLOT_BYTES = (size_t)32 << 20;
 static const size_t STAGE_MIN = (size_t)1 << 20; /* smaller: direct */
-static const size_t PIECE_MIN = (size_t)8 << 20;  /* a staged piece's least */
+static const size_t CHUNK_MIN = (size_t)8 << 20;  /* a staged chunk's least */
 
 struct gd_slot {
     char *buf;
@@ -93,12 +93,12 @@ static int copy_threads(void)
 }
 
 /* rows of width bytes from src (pitch sp) to dst (pitch dp), by up to 16
- * threads: whole rows each, or, for a contiguous block, pieces that begin
+ * threads: whole rows each, or, for a contiguous block, chunks that begin
  * and end on 2 MiB boundaries of dst. A fresh destination's huge page is
- * then faulted in (and cleared by the kernel) by one thread alone: pieces
+ * then faulted in (and cleared by the kernel) by one thread alone: chunks
  * that share a huge page make one thread wait while another clears it
  * (537 MB into fresh pages, 32 MiB at a time: 16-19 ms this way, 22-31
- * ms in 1 MiB pieces, on the H100 machine's 16 cores). */
+ * ms in 1 MiB chunks, on the H100 machine's 16 cores). */
 static void parallel_copy(char *dst, size_t dp, const char *src, size_t sp,
                           size_t width, size_t rows)
 {
@@ -249,22 +249,22 @@ static copy_plan plan_of(bool flat, size_t width, size_t height)
     q.total = width * height;
     q.staged = q.total >= STAGE_MIN && (flat || width <= SLOT_BYTES) && stage_ready();
     q.step = !q.staged ? q.total : flat ? SLOT_BYTES : SLOT_BYTES / width * width;
-    /* a contiguous block under the slots' bytes in up to a piece a slot,
-     * each of PIECE_MIN or more, so that each piece's staging overlaps the
+    /* a contiguous block under the slots' bytes in up to a chunk a slot,
+     * each of CHUNK_MIN or more, so that each chunk's staging overlaps the
      * one before's transfer instead of preceding it whole (H100, kNN 8192
      * x 65536 from the host, X 32 MB: 6.64 -> 5.55 ms host to host).
-     * Smaller pieces lose: parallel_copy gives each thread whole huge
-     * pages, so a 1 MB piece is one thread's (sgemm 1024^3 from the host,
-     * 4 MB operands in 1 MB pieces: 1.26 -> 1.55 ms) */
+     * Smaller chunks lose: parallel_copy gives each thread whole huge
+     * pages, so a 1 MB chunk is one thread's (sgemm 1024^3 from the host,
+     * 4 MB operands in 1 MB chunks: 1.26 -> 1.55 ms) */
     if (q.staged && flat && q.total < GD_SLOTS * SLOT_BYTES) {
         size_t st = (q.total + GD_SLOTS - 1) / GD_SLOTS;
         st = (st + 4095) / 4096 * 4096;
-        q.step = st < PIECE_MIN ? PIECE_MIN : st;
+        q.step = st < CHUNK_MIN ? CHUNK_MIN : st;
     }
     return q;
 }
 
-/* one piece on the copy stream, len bytes at byte offset off of a copy of
+/* one chunk on the copy stream, len bytes at byte offset off of a copy of
  * rows of width bytes (pitches dp and sp; both ignored when flat), timed
  * by the slot's events */
 static gd_status transfer(gd_slot *sl, const copy_plan &q, char *dst, size_t dp,
@@ -294,7 +294,7 @@ extern "C" gd_status gd_upload_to(void *dst, size_t dpitch, const void *src, siz
         const char *from = (const char *)src + (q.flat ? off : off / width * spitch);
         char *to = (char *)dst + (q.flat ? off : off / width * dpitch);
         if (q.staged) {
-            /* gathered into the slot (rows packed): from there one piece,
+            /* gathered into the slot (rows packed): from there one chunk,
              * contiguous where dst is */
             parallel_copy(sl->buf, width, from, spitch, q.flat ? len : width,
                           q.flat ? 1 : len / width);

@@ -1,6 +1,6 @@
 /* interrupt.c - Ctrl-C, and the progress of long host loops (below). The gateway gives the kernel layer a function that
  * says whether the user asked to stop (Octave's pending interrupt); the
- * host loops ask it between pieces of work (a round of Floyd-Warshall, a
+ * host loops ask it between units of work (a round of Floyd-Warshall, a
  * block of columns, a chunk of queries) and leave the rest undone. The
  * gateway then finds the interrupt still pending, discards the results
  * and raises it (mex/gd_array.c). Without a function set, nothing stops. */

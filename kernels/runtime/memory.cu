@@ -183,7 +183,7 @@ static cudaError_t device_malloc(void **p, size_t bytes, bool pooled)
     if (!pooled) return cudaMalloc(p, bytes);
     cudaError_t e = cudaMallocAsync(p, bytes, gd_alloc_stream());
     if (e == cudaErrorMemoryAllocation) {
-        /* what the pool holds may be in pieces too small: return it */
+        /* what the pool holds may be in fragments too small: return it */
         cudaGetLastError();
         cudaStreamSynchronize(gd_alloc_stream());
         cudaMemPoolTrimTo(g_pool, 0);

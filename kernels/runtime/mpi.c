@@ -198,7 +198,7 @@ gd_status gd_mpi_barrier(void)
     return gd_mpi_allgather(&none, 1, all);
 }
 
-/* bytes from root to every rank, in pieces of at most INT_MAX bytes */
+/* bytes from root to every rank, in chunks of at most INT_MAX bytes */
 gd_status gd_mpi_bcast(void *buf, size_t bytes, int root)
 {
     if (!M.joined || M.size == 1) return GD_OK;

@@ -477,7 +477,7 @@ extern "C" gd_status gd_share_put(gd_share *x, int part, int q, const void *ptr,
 {
     if (q < 0 || q >= x->stages)
         return gd_fail(GD_ERR_INPUT, "internal: stage %d of a share of %d", q, x->stages);
-    const gd_status s = gd_cuda(cudaEventRecord(x->put_ev[q][part], st), "sharing A's block");
+    const gd_status s = gd_cuda(cudaEventRecord(x->put_ev[q][part], st), "sharing A's section");
     pthread_mutex_lock(&x->mu);
     if (s) {
         x->failed = 1;

@@ -29,10 +29,16 @@ struct gd_op_call {
     bool empty;             /* the result has no element */
     gd_out *outs[2];        /* the results, made empty when empty (NULL: not asked) */
     const char *names[2];   /* their names ("D", "P") */
-    bool resident;          /* an operand or a result is on the device */
-    bool divides_resident;  /* the operation divides with resident data (the products) */
-    double split_min;       /* the work a device must get where 'all' divide */
-    int64_t units;          /* the most parts the work divides into */
+    bool resident = false;  /* an operand or a result is on the device */
+    bool divides_resident = false; /* the operation divides with resident data */
+    double split_min = 0;   /* the work a device must get where 'all' divide */
+    int64_t units = 1;      /* the most parts the work divides into */
+    /* variant v's call, empty or not, of results o0 named n0 (and o1, n1) */
+    gd_op_call(const gd_variant_info &v, bool empty_, gd_out *o0, const char *n0,
+               gd_out *o1 = NULL, const char *n1 = NULL)
+        : variant(v.name), gpu(v.gpu != 0), empty(empty_), outs{o0, o1}, names{n0, n1}
+    {
+    }
 };
 /* One call of any operation from its variant on: the empty results; the
  * host (cpu ()); or the GPU, on the call's device (one ()) or divided
@@ -68,15 +74,16 @@ struct gd_local {
     {
         return gd_operand_here(a, &al, out, label);
     }
-    gd_status take2(const gd_matrix *a, const gd_matrix *b, gd_matrix *ah, gd_matrix *bh)
+    gd_status take2(const gd_matrix *a, const gd_matrix *b, gd_matrix *ah, gd_matrix *bh,
+                    const char *la = "A", const char *lb = "B")
     {
-        gd_status s = take(a, ah, "A");
+        gd_status s = take(a, ah, la);
         if (s) return s;
         if (gd_same_matrix(a, b)) {
             *bh = *ah;
             return GD_OK;
         }
-        return take(b, bh, "B");
+        return take(b, bh, lb);
     }
     ~gd_local()
     {
@@ -85,6 +92,21 @@ struct gd_local {
         gd_end_call(GD_OK, &al, &t);
     }
 };
+/* An operation's operands from its head on: the report's steps and
+ * where the operands were (t->ops, t->resident: bit 0 the first, bit 1 the
+ * second), then a and b, the operands on this thread's device (gd_local;
+ * b only with a second operand, labels la and lb in messages). */
+struct gd_op_operands : gd_local {
+    gd_matrix a = {}, b = {};
+    gd_status take(gd_timing *t, double ops, const gd_matrix *A, const char *la,
+                   const gd_matrix *B = NULL, const char *lb = NULL)
+    {
+        t->ops = ops;
+        t->resident = (A->where == GD_DEVICE ? 1u : 0u) | (B && B->where == GD_DEVICE ? 2u : 0u);
+        return B ? take2(A, B, &a, &b, la, lb) : gd_local::take(A, &a, la);
+    }
+};
+
 /* Whether cls is an integer class (GD_INT8 ... GD_UINT64, GD_INT32
  * included): an operand of those runs a variant's run_i. */
 static inline bool gd_class_is_int(gd_class c) { return c != GD_SINGLE && c != GD_DOUBLE; }

@@ -73,10 +73,10 @@ gd_status gd_run_parts(int n, const int idx[GD_MAX_DEVICES], gd_part_fn fn, void
 gd_status gd_pieces_settle(gd_pieces *P, gd_status s);
 
 /* An operand the parts of a divided call share (the products' A, which
- * every part reads whole): each stage's piece of it goes up from the host
+ * every part reads whole): each stage's section of it goes up from the host
  * once, a share of it by each part, and every part pulls the others'
  * shares from their devices, peer to peer, instead of every device
- * uploading the whole piece. The parts meet in it without waiting for
+ * uploading the whole section. The parts meet in it without waiting for
  * one another's threads more than the copies need: a part puts its share
  * of a stage (gd_share_put) before it gets the others' (gd_share_get), so
  * no part waits for one that waits for it; and every part ends with
@@ -267,7 +267,7 @@ gd_status gd_upload(void *dst, const void *src, size_t spitch, size_t width,
 gd_status gd_upload_to(void *dst, size_t dpitch, const void *src, size_t spitch,
                        size_t width, size_t height, cudaEvent_t done, const char *what);
 /* height rows of width bytes from the device (pitch spitch) to the host
- * (pitch dpitch), after event after (NULL: none). The last few pieces may
+ * (pitch dpitch), after event after (NULL: none). The last few chunks may
  * still be in flight: gd_copies_finish completes them. */
 gd_status gd_download(void *dst, size_t dpitch, const void *src, size_t spitch,
                       size_t width, size_t height, cudaEvent_t after, const char *what);
@@ -287,8 +287,8 @@ void gd_host_prefault_wait(gd_prefault *f);
 
 /* Events without timing, for ordering one stream after another:
  * 0..GD_MAX_PANELS-1, which a gd_call hands out in order (gd_call::event).
- * A product in blocks (at most GD_MAX_SIDE a side) takes one a block, two
- * a stage for the uploads of A's and B's blocks and two a stage for its
+ * A product in sections (at most GD_MAX_SIDE a side) takes one a section, two
+ * a stage for the uploads of A's and B's sections and two a stage for its
  * stretch of units: 97 in 8 x 8 blocks. */
 enum { GD_MAX_PANELS = 128 }; /* (GD_MAX_SIDE: gd.h) */
 cudaEvent_t gd_panel_event(int i);

@@ -24,8 +24,8 @@ static const struct {
                                         "parallel before the download writes them"},
     [GD_SET_MEMPOOL] = {"GD_MEMPOOL", "0: plain cudaMalloc and cudaFree instead of the stream-"
                                       "ordered pool"},
-    [GD_SET_BLOCKS] = {"GD_BLOCKS", "q (1 to 8): a product in q x q pieces, for experiments (1: "
-                                    "one piece, no copy overlapped)"},
+    [GD_SET_BLOCKS] = {"GD_BLOCKS", "q (1 to 8): a product in q x q sections, for experiments (1: "
+                                    "one section, no copy overlapped)"},
     [GD_SET_SPLIT] = {"GD_SPLIT", "s (1 to 16): sgemm 'tuned' cuts k into s slices summed in "
                                   "order, for experiments (else the size decides)"},
     [GD_SET_SPLIT_SUM] = {"GD_SPLIT_SUM", "kernel: sgemm 'tuned''s slices are summed by a second "
@@ -38,8 +38,8 @@ static const struct {
     [GD_SET_CHAIN] = {"GD_CHAIN", "global: gd_apsp follows the predecessors' chains in global "
                                   "memory whatever n (its form where a column is past shared "
                                   "memory, n > 40960), for tests"},
-    [GD_SET_KNN_PIECES] = {"GD_KNN_PIECES", "q (1 to 8): nearest neighbours upload X in q "
-                                            "pieces (1: one, no overlap of the upload, the "
+    [GD_SET_KNN_UNITS] = {"GD_KNN_UNITS", "q (1 to 8): nearest neighbours upload X in q "
+                                            "units (1: one, no overlap of the upload, the "
                                             "bench's comparison; else the size decides)"},
     [GD_SET_SHARE] = {"GD_SHARE", "0: each device of a divided product uploads A whole (else "
                                   "each uploads a share and pulls the others' from their "
@@ -101,7 +101,7 @@ int gd_setting_malformed(gd_setting s)
     long x;
     switch (s) {
     case GD_SET_BLOCKS:
-    case GD_SET_KNN_PIECES: return gd_setting_int(s, 1, GD_MAX_SIDE, &x) < 0;
+    case GD_SET_KNN_UNITS: return gd_setting_int(s, 1, GD_MAX_SIDE, &x) < 0;
     case GD_SET_SPLIT: return gd_setting_int(s, 1, 16, &x) < 0;
     case GD_SET_SIM_DEVICES: return gd_setting_int(s, 0, GD_MAX_DEVICES, &x) < 0;
     case GD_SET_VERBOSE: return gd_setting_int(s, 0, 2, &x) < 0;

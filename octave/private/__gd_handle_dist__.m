@@ -13,7 +13,7 @@
 ## name/value options that followed the handle (pdist, pdist2), or a
 ## struct with K, IndexClass and Variant (knnsearch).
 ##
-## @var{f} sees @var{Z} in blocks of at most 2^22 elements (its own
+## @var{f} sees @var{Z} in chunks of at most 2^22 elements (its own
 ## temporaries then stay bounded); the results are double, as the
 ## statistics package's. A K search keeps the K best of each column
 ## between blocks of rows of @var{X} (at most 2^24 distances a block), so
@@ -250,7 +250,7 @@ endfunction
 ## f), each result checked by builtins, into B's columns (then turned)
 function B = rows_of (fn, f, X, r0, r1, Y, zrows)
   n = rows (Y);
-  if (n > zrows)                        # Y in blocks of zrows rows
+  if (n > zrows)                        # Y in chunks of zrows rows
     B = zeros (r1 - r0 + 1, n);
     for r = r0:r1
       for c0 = 1:zrows:n

@@ -26,7 +26,7 @@
  * P, in fw: each round tags the lengths that fall with the round (in P's
  * array, beside the length: relax's tag), and after the last round the
  * chain finds P from the tags and the final lengths: where D(i,j) last
- * fell in round r, some k of r's block still has D(i,k) + D(k,j) ==
+ * fell in round r, some k of round r still has D(i,k) + D(k,j) ==
  * D(i,j) (chain_search), and P(i,j) = P(k,j), the predecessor of j on
  * the path from k, which pointer jumping down column j resolves
  * (chain_jump); a length that never fell is the edge's, P(i,j) = i. In
@@ -127,6 +127,60 @@ static gd_status apsp_part(void *c, int, int, gd_timing *t)
     return run_gpu(x.fw, *x.W, x.D, x.P, x.pcls, x.cycle_vertex, t);
 }
 
+/* W square, of a size memory can address */
+static gd_status weight_sizes(const gd_matrix &W)
+{
+    if (W.rows != W.cols)
+        return gd_fail(GD_ERR_SIZE, "W must be square (the weights of a graph), not %lldx%lld",
+                       (long long)W.rows, (long long)W.cols);
+    return gd_check_size("W", W.rows, W.cols, gd_class_bytes(W.cls));
+}
+
+/* Whether variant v computes W's class (ints: an integer class; wide: 64
+ * bits) */
+static gd_status int_variant(const apsp_variant &v, bool ints, bool wide)
+{
+    if (ints && v.info.gpu && !v.fw)
+        return gd_fail(GD_ERR_VARIANT, "variant '%s' computes single and double; the integer "
+                       "classes run on 'fw' (the GPU) and 'cpu' ('auto' chooses)", v.info.name);
+    if (wide && v.fw)
+        return gd_fail(GD_ERR_VARIANT, "'fw' computes the integer classes in single or double "
+                       "where the weights prove every sum exact: int64 and uint64 never");
+    return GD_OK;
+}
+
+/* The host's variant, in W's class */
+static gd_status apsp_cpu(const apsp_one &x, bool ints, gd_timing *t)
+{
+    return ints ? run_cpu_int(*x.W, x.D, x.P, x.pcls, x.cycle_vertex, t)
+                : run_cpu(*x.W, x.D, x.P, x.pcls, x.cycle_vertex, t);
+}
+
+/* The host's variant for an integer graph after the GPU's has found it
+ * cannot compute it exactly: the report begun again, its steps and
+ * operands' place kept */
+static gd_status host_again(const apsp_one &x, gd_timing *t)
+{
+    const gd_timing kept = *t;
+    gd_timing_reset(t);
+    t->ops = kept.ops;
+    t->resident = kept.resident;
+    return run_cpu_int(*x.W, x.D, x.P, x.pcls, x.cycle_vertex, t);
+}
+
+/* Across devices idx[0, nd): D (and P) by rows of blocks where rows;
+ * else, or where a cycle of weight 0 is found across devices (P then
+ * needs the edge counts), on the first device of the selection alone */
+static gd_status split_apsp(apsp_one &x, bool rows, int nd, const int *idx, gd_timing *t)
+{
+    bool redo = false;
+    if (rows && nd > 1) {
+        const gd_status s = fw_devices(*x.W, x.D, x.P, x.pcls, x.cycle_vertex, nd, idx, t, &redo);
+        if (!redo) return s;
+    }
+    return gd_run_parts(1, idx, apsp_part, &x, t);
+}
+
 extern "C" int gd_apsp_variants(const gd_variant_info **list)
 {
     static gd_variant_info infos[NVARIANTS];
@@ -138,79 +192,38 @@ extern "C" gd_status gd_apsp(const char *name, const gd_matrix *W, gd_out D, con
 {
     gd_op_entry entry(t, &D, P);
     *cycle_vertex = 0;
-    if (W->rows != W->cols)
-        return gd_fail(GD_ERR_SIZE, "W must be square (the weights of a graph), not %lldx%lld",
-                       (long long)W->rows, (long long)W->cols);
     const int64_t n = W->rows;
-    const size_t es = gd_class_bytes(W->cls);
+    const bool ints = gd_class_is_int(W->cls), wide = ints && gd_class_bytes(W->cls) > 4;
+    const bool automatic = strcmp(name, "auto") == 0;
+    gd_op_operands o;
     gd_status s;
-    if ((s = gd_check_size("W", n, n, es))) return s;
-    t->ops = (double)n * (double)n * (double)n;
-    t->resident = W->where == GD_DEVICE ? 1u : 0u;
-    /* a resident W on another device: copied to this thread's */
-    gd_local here;
-    gd_matrix Wh;
-    if ((s = here.take(W, &Wh, "W"))) return s;
-    W = &Wh;
+    if ((s = weight_sizes(*W)) || (s = o.take(t, (double)n * (double)n * (double)n, W, "W")))
+        return s;
+    W = &o.a;
     /* the integer classes: 'fw' in single or double where the weights
      * prove it exact (apsp_run::exact_class; int64 and uint64 never),
      * else the host in the class; 'auto' tries the GPU where it may */
-    const bool ints = gd_class_is_int(W->cls), wide = ints && es > 4;
-    const bool automatic = strcmp(name, "auto") == 0;
     const apsp_variant *v = gd_op_variant(VARIANTS, NVARIANTS, automatic && wide ? "cpu" : name,
                                           t, &s, [&](bool gpu) {
         return gpu && (n >= AUTO_CPU_BELOW || W->where == GD_DEVICE || D.device) ? "fw" : "cpu";
     });
-    if (!v) return s;
-    if (ints && v->info.gpu && !v->fw)
-        return gd_fail(GD_ERR_VARIANT, "variant '%s' computes single and double; the integer "
-                       "classes run on 'fw' (the GPU) and 'cpu' ('auto' chooses)", v->info.name);
-    if (wide && v->fw)
-        return gd_fail(GD_ERR_VARIANT, "'fw' computes the integer classes in single or double "
-                       "where the weights prove every sum exact: int64 and uint64 never");
+    if (!v || (s = int_variant(*v, ints, wide))) return s;
     /* D divides (rows of blocks), and in single and double P with it (the
      * slabs' tags, the chain on the first device); an integer class's P,
      * squaring and resident data on one device, the first of the
      * selection */
     const bool rows = v->fw && (!P || !ints);
-    gd_out po = {};
-    if (P) po = *P;
-    gd_op_call oc = {};
-    oc.variant = v->info.name;
-    oc.gpu = v->info.gpu;
-    oc.empty = n == 0;
-    oc.outs[0] = &D;
-    oc.outs[1] = P ? &po : NULL;
-    oc.names[0] = "D";
-    oc.names[1] = "P";
+    gd_out po = P ? *P : gd_out{};
+    gd_op_call oc(v->info, n == 0, &D, "D", P ? &po : NULL, "P");
     oc.resident = W->where == GD_DEVICE || D.device || (P && P->device);
     oc.split_min = SPLIT_MIN;
     oc.units = rows ? (n + FB - 1) / FB : 1;
-    auto cpu = [&] {
-        return ints ? run_cpu_int(*W, D, P, pcls, cycle_vertex, t)
-                    : run_cpu(*W, D, P, pcls, cycle_vertex, t);
-    };
+    apsp_one x = {v->fw, W, D, P, pcls, cycle_vertex};
     s = gd_run_op(
-        oc, t, cpu, [&] { return run_gpu(v->fw, *W, D, P, pcls, cycle_vertex, t); },
-        [&](int nd, const int *idx) {
-            bool redo = false;
-            if (rows && nd > 1) {
-                const gd_status sr = fw_devices(*W, D, P, pcls, cycle_vertex, nd, idx, t, &redo);
-                if (!redo) return sr; /* done: D (and P) by rows of blocks */
-            }
-            /* on one device of the selection; or (redo) a cycle of weight
-             * 0 found across devices: P with the edge counts, on the first
-             * device alone */
-            apsp_one x = {v->fw, W, D, P, pcls, cycle_vertex};
-            return gd_run_parts(1, idx, apsp_part, &x, t);
-        });
+        oc, t, [&] { return apsp_cpu(x, ints, t); },
+        [&] { return run_gpu(v->fw, *W, D, P, pcls, cycle_vertex, t); },
+        [&](int nd, const int *idx) { return split_apsp(x, rows, nd, idx, t); });
     /* an integer graph the GPU cannot compute exactly: the host's */
-    if (s == GD_ERR_VARIANT && ints && automatic && v->info.gpu) {
-        const gd_timing kept = *t;
-        gd_timing_reset(t);
-        t->ops = kept.ops;
-        t->resident = kept.resident;
-        s = run_cpu_int(*W, D, P, pcls, cycle_vertex, t);
-    }
+    if (s == GD_ERR_VARIANT && ints && automatic && v->info.gpu) s = host_again(x, t);
     return s;
 }

@@ -3,7 +3,7 @@
  * its place among the others (each part uses the ones before it). */
 // P from the rounds' tags (apsp_run::chain_pass). Where the length of
 // i -> j last fell in round r (P(i,j) = ~r), it fell to D(i,k) + D(k,j)
-// for a k of r's block, and the final lengths still say so: D(i,k) and
+// for a k of round r, and the final lengths still say so: D(i,k) and
 // D(k,j) can only have fallen since, and none of their sums is below a
 // length (D(i,j) fell no more). chain_search makes P(i,j) = ~k for the
 // first such k (k != i, j: not the path itself), reading row i of D from

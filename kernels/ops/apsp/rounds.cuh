@@ -1,8 +1,8 @@
-/* ops/apsp/rounds.cuh - a round's pieces: the diagonal block's closure in registers (fw_diag), the relaxing product, the weights' class dispatch.
+/* ops/apsp/rounds.cuh - a round's kernels: the diagonal block's closure in registers (fw_diag), the relaxing product, the weights' class dispatch.
  * Part of apsp.cu, which includes it inside its anonymous namespace, in
  * its place among the others (each part uses the ones before it). */
 // Step 1: Floyd-Warshall on the diagonal block at (k0, k0): one block of
-// 256 threads, each holding an R x R piece of the block's lengths in
+// 256 threads, each holding R x R of the block's lengths in
 // registers (rows R tx.., columns R ty..); a step k reads row k and column
 // k from shared memory, where their owners put them at the end of step
 // k - 1 (two buffers, one barrier a step). TRACK 1: P(i,j) = tag where

@@ -227,7 +227,7 @@ struct apsp_run {
         const size_t big = (size_t)(np * FB), small = (size_t)FB * FB;
         size_t at = 0;
         char *base = NULL;
-        /* two passes: the size, then the pieces */
+        /* two passes: the size, then the contents */
         for (int pass = 0; pass < 2; ++pass) {
             at = 0;
             auto take = [&](size_t bytes) -> void * {

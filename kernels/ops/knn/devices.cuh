@@ -15,8 +15,8 @@ struct knn_split {
     int32_t *pi;
     int64_t mult;
     gd_share *share; /* gemm, queries split, X from the host: X's upload
-                        shared (or NULL), in pieces */
-    int pieces;
+                        shared (or NULL), in units */
+    int units;
 };
 
 gd_status knn_part(void *c, int i, int nparts, gd_timing *t)
@@ -41,7 +41,7 @@ gd_status knn_part(void *c, int i, int nparts, gd_timing *t)
         D.ptr = (char *)x.D.ptr + (size_t)(lo * x.K) * es;
         I.ptr = (char *)x.I.ptr + (size_t)(lo * x.K) * gd_class_bytes(x.icls);
     }
-    gd_knn_share sh = {x.share, i, nparts, x.pieces, false};
+    gd_knn_share sh = {x.share, i, nparts, x.units, false};
     gd_status s = GD_OK;
     if (Y.rows > 0 || x.points)
         s = x.cls == GD_SINGLE ? run_gpu<float>(X, Y, x.metric, x.K, x.largest, D, I, icls, t,
@@ -88,8 +88,51 @@ void merge_lists(const knn_split &x, int nparts, const int64_t *first_row)
     }
 }
 
+/* A search of x's operands for a variant (gemm or not) whose K
+ * neighbours (the largest or smallest) come by query or not: its parts'
+ * shape, X's rows split where X is the larger and the variant is fused
+ * (gemm divides the queries whatever X's size: each device's search is
+ * then half of every pass; with X's rows split, each device re-ranked K
+ * candidates a query, every query) */
+knn_split knn_search(const gd_matrix &X, const gd_matrix &Y, gd_class cls, gd_class icls,
+                     gd_distance metric, int64_t K, int largest, int by_query, gd_out D,
+                     gd_out I, bool gemm)
+{
+    knn_split x = {};
+    x.X = &X;
+    x.Y = &Y;
+    x.cls = cls;
+    x.icls = icls;
+    x.metric = metric;
+    x.K = K;
+    x.largest = largest;
+    x.by_query = by_query != 0;
+    x.D = D;
+    x.I = I;
+    x.gemm = gemm;
+    x.points = X.rows > Y.rows && !gemm;
+    x.mult = x.points ? gd_tile::BIG : 64;
+    return x;
+}
+
+/* The search on this thread's device */
+gd_status knn_one(const knn_split &x, gd_timing *t)
+{
+    return x.cls == GD_SINGLE ? run_gpu<float>(*x.X, *x.Y, x.metric, x.K, x.largest, x.D, x.I,
+                                               x.icls, t, x.gemm, NULL, x.by_query)
+                              : run_gpu<double>(*x.X, *x.Y, x.metric, x.K, x.largest, x.D, x.I,
+                                                x.icls, t, x.gemm, NULL, x.by_query);
+}
+
+/* The search divided over devices idx[0, nd); with X's rows split,
+ * over as many as leave every part K rows (the last is the shortest) */
 gd_status split_knn(knn_split &x, int nd, const int *idx, gd_timing *t)
 {
+    for (int64_t lo, hi; x.points && nd > 1; --nd) {
+        gd_part_range(x.X->rows, x.mult, nd - 1, nd, &lo, &hi);
+        if (hi - lo >= x.K) break;
+    }
+    if (!gd_split_needed(nd, idx)) return knn_one(x, t);
     const int64_t K = x.K, my = x.Y->rows;
     const size_t es = gd_class_bytes(x.cls);
     char what[96];
@@ -103,8 +146,8 @@ gd_status split_knn(knn_split &x, int nd, const int *idx, gd_timing *t)
          * pulls the rest from the others (the host's copies, which two
          * devices' uploads of all of X contended for, halve) */
         if (x.gemm && x.X->where == GD_HOST) {
-            x.pieces = gd_knn_gemm_pieces((size_t)(x.X->rows * x.X->cols) * gd_class_bytes(x.cls));
-            x.share = gd_share_make(nd, idx, x.pieces);
+            x.units = gd_knn_gemm_units((size_t)(x.X->rows * x.X->cols) * gd_class_bytes(x.cls));
+            x.share = gd_share_make(nd, idx, x.units);
         }
         /* by_query: the parts' columns K x my, turned into place after */
         const size_t n = (size_t)(K * my), ies = gd_class_bytes(x.icls);

@@ -10,24 +10,24 @@
 
 #include "runtime/call.h"
 
-/* the pieces X goes up in from the host: GD_KNN_PIECES (1 to 8) where
+/* the units X goes up in from the host: GD_KNN_UNITS (1 to 8) where
  * set, else rule */
-int gd_knn_pieces(int rule);
-/* the gemm search's pieces for X of xbytes from the host: one a 64 MB,
- * from 4 to 8 (gd_knn_pieces) */
-int gd_knn_gemm_pieces(size_t xbytes);
+int gd_knn_units(int rule);
+/* the gemm search's units for X of xbytes from the host: one a 64 MB,
+ * from 4 to 8 (gd_knn_units) */
+int gd_knn_gemm_units(size_t xbytes);
 
 /* X shared by the parts of a divided search (queries split, X from the
- * host): each part uploads its share of every piece of X's rows and pulls
- * the others' from their devices (gd_share, runtime.h), in the pieces the
+ * host): each part uploads its share of every unit of X's rows and pulls
+ * the others' from their devices (gd_share, runtime.h), in the units the
  * share was made for. A part leaves it once, on every path: at once where
  * its search does not take the gemm form from the host (the others then
- * upload its rows themselves), else after its last piece. */
+ * upload its rows themselves), else after its last unit. */
 struct gd_knn_share {
     gd_share *x;
-    int part, n, pieces;
+    int part, n, units;
     bool ended;
-    /* (ok: every piece's share was put) */
+    /* (ok: every unit's share was put) */
     void leave(bool ok)
     {
         if (!ended) gd_share_end(x, part, ok);

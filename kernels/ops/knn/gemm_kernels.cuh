@@ -37,16 +37,6 @@ __device__ __forceinline__ void mma_tf32(float (&c)[4], const unsigned (&a)[4], 
                  : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
-__device__ __forceinline__ void cp16(void *smem, const void *g)
-{
-    const unsigned s = (unsigned)__cvta_generic_to_shared(smem);
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(g));
-}
-__device__ __forceinline__ void cp_commit() { asm volatile("cp.async.commit_group;\n" ::); }
-template <int N> __device__ __forceinline__ void cp_wait()
-{
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
-}
 // stage of features k0 .. k0 + KC of query rows q0 .. and point rows x0 ..
 // (rows padded to 128, features to KC: no bounds)
 __device__ __forceinline__ void load_stage(float *sm, const float *Q, const float *X, int64_t dp,
@@ -56,8 +46,8 @@ __device__ __forceinline__ void load_stage(float *sm, const float *Q, const floa
 #pragma unroll
     for (int i = 0; i < TM * KC / 4 / NT; ++i) {
         const int e = threadIdx.x + NT * i, r = e / (KC / 4), c = e % (KC / 4) * 4;
-        cp16(Qs + r * LDS + c, Q + (q0 + r) * dp + k0 + c);
-        cp16(Xs + r * LDS + c, X + (x0 + r) * dp + k0 + c);
+        gd_tile::copy16_async(Qs + r * LDS + c, Q + (q0 + r) * dp + k0 + c);
+        gd_tile::copy16_async(Xs + r * LDS + c, X + (x0 + r) * dp + k0 + c);
     }
 }
 #endif
@@ -179,6 +169,121 @@ __global__ void rows_by_rows(const T *A, int64_t ld, int64_t rows, int64_t rows_
     }
 }
 
+#if __CUDA_ARCH__ >= 800
+// the block's warp (wm, wn) lane (g, t) share of the product of query
+// rows q0 .. q0 + TM and point rows x0 .. x0 + TN over dp features (nk
+// stages of KC, ST in flight) into acc: each warp 64 x 64, tiles of
+// m16n8k8 (a row's accumulators at [i][j][2h + r]: row wm 64 + 16 i + g +
+// 8 h, point wn 64 + 8 j + 2 t + r)
+__device__ __forceinline__ void tile_product(float (&acc)[4][8][4], float *sm, const float *Q,
+                                             const float *X, int64_t dp, int64_t q0, int64_t x0,
+                                             int nk, int wm, int wn, int g, int t)
+{
+#pragma unroll
+    for (int i = 0; i < 4; ++i)
+#pragma unroll
+        for (int j = 0; j < 8; ++j)
+#pragma unroll
+            for (int r = 0; r < 4; ++r) acc[i][j][r] = 0.0f;
+#pragma unroll
+    for (int s = 0; s < ST - 1; ++s) {
+        if (s < nk) load_stage(sm + s * STAGE_FLOATS, Q, X, dp, q0, x0, (int64_t)s * KC);
+        gd_tile::commit_async();
+    }
+    for (int kc = 0; kc < nk; ++kc) {
+        gd_tile::wait_async<ST - 2>();
+        __syncthreads();
+        {
+            const int nx = kc + ST - 1;
+            if (nx < nk) load_stage(sm + (nx % ST) * STAGE_FLOATS, Q, X, dp, q0, x0, (int64_t)nx * KC);
+            gd_tile::commit_async();
+        }
+        const unsigned *Qs = (const unsigned *)(sm + (kc % ST) * STAGE_FLOATS);
+        const unsigned *Xs = Qs + TM * LDS;
+#pragma unroll
+        for (int ks = 0; ks < KC; ks += 8) {
+            unsigned a[4][4], b[8][2];
+#pragma unroll
+            for (int i = 0; i < 4; ++i) {
+                const unsigned *p = Qs + (wm * 64 + i * 16 + g) * LDS + ks + t;
+                a[i][0] = p[0];
+                a[i][1] = p[8 * LDS];
+                a[i][2] = p[4];
+                a[i][3] = p[8 * LDS + 4];
+            }
+#pragma unroll
+            for (int j = 0; j < 8; ++j) {
+                const unsigned *p = Xs + (wn * 64 + j * 8 + g) * LDS + ks + t;
+                b[j][0] = p[0];
+                b[j][1] = p[4];
+            }
+#pragma unroll
+            for (int i = 0; i < 4; ++i)
+#pragma unroll
+                for (int j = 0; j < 8; ++j) mma_tf32(acc[i][j], a[i], b[j]);
+        }
+    }
+    gd_tile::wait_async<0>();
+}
+
+// each of the warp's rows over its 64 points: the least U = coef s + cu
+// rounded up, the least L (down) with its point, the second least L, the
+// row's four lanes merged; kept in acc[i][0..1] (past the barrier) and
+// warp column 1's in part
+__device__ __forceinline__ void warp_least(float (&acc)[4][8][4], float4 *part,
+                                           const float *__restrict__ cux,
+                                           const float *__restrict__ clx, int64_t x0, float coef,
+                                           int wm, int wn, int g, int t)
+{
+    float cu[8][2], cl[8][2];
+#pragma unroll
+    for (int j = 0; j < 8; ++j)
+#pragma unroll
+        for (int r = 0; r < 2; ++r) {
+            const int64_t x = x0 + wn * 64 + j * 8 + 2 * t + r;
+            cu[j][r] = __ldg(cux + x);
+            cl[j][r] = __ldg(clx + x);
+        }
+#pragma unroll
+    for (int i = 0; i < 4; ++i)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            float u = INFINITY, l1 = INFINITY, l2 = INFINITY;
+            int i1 = 0;
+#pragma unroll
+            for (int j = 0; j < 8; ++j)
+#pragma unroll
+                for (int r = 0; r < 2; ++r) {
+                    const float s = acc[i][j][2 * h + r];
+                    u = fminf(u, __fmaf_ru(coef, s, cu[j][r]));
+                    const float l = __fmaf_rd(coef, s, cl[j][r]);
+                    const bool c = l < l1;
+                    l2 = c ? l1 : fminf(l2, l);
+                    i1 = c ? wn * 64 + j * 8 + 2 * t + r : i1;
+                    l1 = c ? l : l1;
+                }
+#pragma unroll
+            for (int o = 1; o <= 2; o <<= 1) { // the row's four lanes
+                const float ou = __shfl_xor_sync(0xffffffffu, u, o);
+                const float o1 = __shfl_xor_sync(0xffffffffu, l1, o);
+                const float o2 = __shfl_xor_sync(0xffffffffu, l2, o);
+                const int oi = __shfl_xor_sync(0xffffffffu, i1, o);
+                u = fminf(u, ou);
+                const bool c = o1 < l1 || (o1 == l1 && oi < i1);
+                l2 = fminf(fmaxf(l1, o1), fminf(l2, o2));
+                i1 = c ? oi : i1;
+                l1 = c ? o1 : l1;
+            }
+            const int row = wm * 64 + i * 16 + g + 8 * h;
+            if (wn == 1 && t == 0) part[row] = make_float4(u, l1, l2, __int_as_float(i1));
+            acc[i][0][2 * h] = u;
+            acc[i][0][2 * h + 1] = l1;
+            acc[i][1][2 * h] = l2;
+            acc[i][1][2 * h + 1] = __int_as_float(i1);
+        }
+}
+#endif
+
 // the records of each (query, point tile) of queries q0 .. q0 + m of the
 // batch and point tiles tile0 .. tile1: U[q][tile], R[q][tile] (m rows of
 // ntiles)
@@ -200,102 +305,10 @@ gemm_pass(const float *__restrict__ Q, const float *__restrict__ X, int64_t m, i
     for (int64_t xt = xt0; xt < xt1; ++xt) {
         const int64_t x0 = xt * TN;
         float acc[4][8][4];
-#pragma unroll
-        for (int i = 0; i < 4; ++i)
-#pragma unroll
-            for (int j = 0; j < 8; ++j)
-#pragma unroll
-                for (int r = 0; r < 4; ++r) acc[i][j][r] = 0.0f;
-#pragma unroll
-        for (int s = 0; s < ST - 1; ++s) {
-            if (s < nk) load_stage(sm + s * STAGE_FLOATS, Q, X, dp, q0, x0, (int64_t)s * KC);
-            cp_commit();
-        }
-        for (int kc = 0; kc < nk; ++kc) {
-            cp_wait<ST - 2>();
-            __syncthreads();
-            {
-                const int nx = kc + ST - 1;
-                if (nx < nk)
-                    load_stage(sm + (nx % ST) * STAGE_FLOATS, Q, X, dp, q0, x0, (int64_t)nx * KC);
-                cp_commit();
-            }
-            const unsigned *Qs = (const unsigned *)(sm + (kc % ST) * STAGE_FLOATS);
-            const unsigned *Xs = Qs + TM * LDS;
-#pragma unroll
-            for (int ks = 0; ks < KC; ks += 8) {
-                unsigned a[4][4], b[8][2];
-#pragma unroll
-                for (int i = 0; i < 4; ++i) {
-                    const unsigned *p = Qs + (wm * 64 + i * 16 + g) * LDS + ks + t;
-                    a[i][0] = p[0];
-                    a[i][1] = p[8 * LDS];
-                    a[i][2] = p[4];
-                    a[i][3] = p[8 * LDS + 4];
-                }
-#pragma unroll
-                for (int j = 0; j < 8; ++j) {
-                    const unsigned *p = Xs + (wn * 64 + j * 8 + g) * LDS + ks + t;
-                    b[j][0] = p[0];
-                    b[j][1] = p[4];
-                }
-#pragma unroll
-                for (int i = 0; i < 4; ++i)
-#pragma unroll
-                    for (int j = 0; j < 8; ++j) mma_tf32(acc[i][j], a[i], b[j]);
-            }
-        }
-        cp_wait<0>();
-        // per row: the least U, the least L with its column, the second
-        // least L
-        float cu[8][2], cl[8][2];
-#pragma unroll
-        for (int j = 0; j < 8; ++j)
-#pragma unroll
-            for (int r = 0; r < 2; ++r) {
-                const int64_t x = x0 + wn * 64 + j * 8 + 2 * t + r;
-                cu[j][r] = __ldg(cux + x);
-                cl[j][r] = __ldg(clx + x);
-            }
-#pragma unroll
-        for (int i = 0; i < 4; ++i)
-#pragma unroll
-            for (int h = 0; h < 2; ++h) {
-                float u = INFINITY, l1 = INFINITY, l2 = INFINITY;
-                int i1 = 0;
-#pragma unroll
-                for (int j = 0; j < 8; ++j)
-#pragma unroll
-                    for (int r = 0; r < 2; ++r) {
-                        const float s = acc[i][j][2 * h + r];
-                        u = fminf(u, __fmaf_ru(coef, s, cu[j][r]));
-                        const float l = __fmaf_rd(coef, s, cl[j][r]);
-                        const bool c = l < l1;
-                        l2 = c ? l1 : fminf(l2, l);
-                        i1 = c ? wn * 64 + j * 8 + 2 * t + r : i1;
-                        l1 = c ? l : l1;
-                    }
-#pragma unroll
-                for (int o = 1; o <= 2; o <<= 1) { // the row's four lanes
-                    const float ou = __shfl_xor_sync(0xffffffffu, u, o);
-                    const float o1 = __shfl_xor_sync(0xffffffffu, l1, o);
-                    const float o2 = __shfl_xor_sync(0xffffffffu, l2, o);
-                    const int oi = __shfl_xor_sync(0xffffffffu, i1, o);
-                    u = fminf(u, ou);
-                    const bool c = o1 < l1 || (o1 == l1 && oi < i1);
-                    l2 = fminf(fmaxf(l1, o1), fminf(l2, o2));
-                    i1 = c ? oi : i1;
-                    l1 = c ? o1 : l1;
-                }
-                const int row = wm * 64 + i * 16 + g + 8 * h;
-                if (wn == 1 && t == 0) part[row] = make_float4(u, l1, l2, __int_as_float(i1));
-                acc[i][0][2 * h] = u; // kept past the barrier
-                acc[i][0][2 * h + 1] = l1;
-                acc[i][1][2 * h] = l2;
-                acc[i][1][2 * h + 1] = __int_as_float(i1);
-            }
+        tile_product(acc, sm, Q, X, dp, q0, x0, nk, wm, wn, g, t);
+        warp_least(acc, part, cux, clx, x0, coef, wm, wn, g, t);
         __syncthreads();
-        if (wn == 0 && t == 0) {
+        if (wn == 0 && t == 0) { // warp column 0 merges column 1's and writes
 #pragma unroll
             for (int i = 0; i < 4; ++i)
 #pragma unroll

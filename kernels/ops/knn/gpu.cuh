@@ -1,4 +1,4 @@
-/* ops/knn/gpu.cuh - one device's search: knn_gpu (the splits, batches, X's pieces from the host, the fused launches), the gemm variant's place, run_gpu.
+/* ops/knn/gpu.cuh - one device's search: knn_gpu (the splits, batches, X's units from the host, the fused launches), the gemm variant's place, run_gpu.
  * Part of knn.cu, which includes it inside its anonymous namespace, in
  * its place among the others (each part uses the ones before it). */
 /* The operands of the fused tiles, on st: X's rows (dX; NULL where they
@@ -54,13 +54,13 @@ template <class T> struct knn_gpu {
     T *dXp = NULL, *dYp = NULL, *dD = NULL, *tD = NULL;
     int32_t *dI = NULL, *tI = NULL;
     void *dL = NULL, *dM = NULL, *dInfo = NULL, *keptI = NULL;
-    /* X from the host goes straight into its padded layout, in pieces;
+    /* X from the host goes straight into its padded layout, in units;
      * from the GPU it is padded by a kernel */
     bool up_x = false;
     fused_kernel<T> fk;
     size_t dyn = (size_t)NQ * CAP * isz;
     int64_t splits = 1, batch = 1, tps = 1;
-    int pieces = 1;
+    int units = 1;
     fused_args<T> fa;
     /* D and I already on the device (a part of a search, the gemm
      * variant's fallback): allocate() takes these */
@@ -178,13 +178,13 @@ template <class T> struct knn_gpu {
         if (batch < 1) batch = 1;
         tps = (xtiles + splits - 1) / splits;
         splits = (xtiles + tps - 1) / tps;
-        /* X from the host in pieces of whole splits, each on a stream of
-         * its own: a piece's splits start once its rows have arrived, while
-         * the rest are still on their way (the first piece the smallest).
-         * One piece where X is small or the queries take one split. */
+        /* X from the host in units of whole splits, each on a stream of
+         * its own: a unit's splits start once its rows have arrived, while
+         * the rest are still on their way (the first unit the smallest).
+         * One unit where X is small or the queries take one split. */
         if (up_x && (size_t)(mx * d) * es >= ((size_t)16 << 20)) {
-            const int q = gd_knn_pieces(3);
-            pieces = splits < q ? (int)splits : q;
+            const int q = gd_knn_units(3);
+            units = splits < q ? (int)splits : q;
         }
         char what[128];
         gd_describe(what, sizeof what, "the neighbour lists", splits * batch * NQ, 2 * K, GD_INT32);
@@ -194,7 +194,7 @@ template <class T> struct knn_gpu {
     }
 
     /* the padded layouts (X's padding cleared where its rows come from the
-     * host in pieces), the rows' norms, minkowski's p, the poison */
+     * host in units), the rows' norms, minkowski's p, the poison */
     void prepare()
     {
         c.begin(GD_PHASE_PREP, st);
@@ -232,16 +232,16 @@ template <class T> struct knn_gpu {
         fa.meta = (int2 *)dM;
     }
 
-    /* the first batch of queries with X from the host: the pieces of X
-     * are a pipeline's units, each on a stream of its own: a piece's rows
-     * uploaded (gathered on the host while the pieces before it compute),
+    /* the first batch of queries with X from the host: X's units are
+     * the pipeline's, each on a stream of its own: a unit's rows
+     * uploaded (gathered on the host while the units before it compute),
      * then its rows' norms and its splits queued behind them. The kernels'
-     * time from the first piece's arrival. */
-    void first_batch_in_pieces(int64_t nb)
+     * time from the first unit's arrival. */
+    void first_batch_in_units(int64_t nb)
     {
         gd_pipeline pl(c, st, gd_stream2(), gd_stream_hi());
-        for (int p = 0; p < pieces && c.ok(); ++p) {
-            const int64_t s0 = splits * p / pieces, s1 = splits * (p + 1) / pieces;
+        for (int p = 0; p < units && c.ok(); ++p) {
+            const int64_t s0 = splits * p / units, s1 = splits * (p + 1) / units;
             const int64_t r0 = s0 * tps * gd_tile::BIG;
             int64_t r1 = s1 * tps * gd_tile::BIG;
             if (r1 > mx) r1 = mx;
@@ -251,7 +251,7 @@ template <class T> struct knn_gpu {
                 break;
             if (p == 0) pl.units_begin(GD_PHASE_KERNEL); /* X's first rows are here */
             const cudaStream_t cs = pl.stream();
-            if (dInfo && r1 > r0) /* the piece's rows' norms and NaN flags */
+            if (dInfo && r1 > r0) /* the unit's rows' norms and NaN flags */
                 row_info<T><<<gd_blocks_for(r1 - r0, 256), 256, 0, cs>>>(
                     dXp + r0, mp, r1 - r0, d, (T *)fa.md.nx + r0, (unsigned char *)fa.md.fx + r0);
             fa.split0 = s0;
@@ -275,7 +275,7 @@ template <class T> struct knn_gpu {
             if (qt0 > 0 || !up_x)
                 fk.launch(dim3((unsigned)nb, (unsigned)splits), NT, dyn, st, fa);
             else
-                first_batch_in_pieces(nb);
+                first_batch_in_units(nb);
             const int64_t warps = nb * NQ;
             if (c.ok())
                 knn_final<T><<<(unsigned)((warps + 7) / 8), 256, 0, st>>>(
@@ -339,7 +339,7 @@ const char *gemm_unfit(gd_distance metric, int64_t K, int64_t mx, int64_t d)
  * columns they belong to. */
 template <class T> bool run_gemm(gd_call &c, knn_gpu<T> &g, gd_timing *t, gd_knn_share *sh)
 {
-    /* X from the host goes up in pieces inside the search (its first
+    /* X from the host goes up in units inside the search (its first
      * tiles computed while the rest arrive) */
     const int64_t my = g.my, K = g.K, mx = g.mx, d = g.d;
     char what[96];
@@ -429,9 +429,9 @@ gd_status run_gpu(const gd_matrix &X0, const gd_matrix &Y0, gd_distance metric, 
     if (g.allocate() && g.plan()) {
         snprintf(t->kernel, sizeof t->kernel, "%s%s%s%lld split%s", gemm ? "fused (gemm: " : "",
                  gemm ? why : "", gemm ? "), " : "", (long long)g.splits, g.splits > 1 ? "s" : "");
-        if (g.pieces > 1) {
+        if (g.units > 1) {
             const size_t at = strlen(t->kernel);
-            snprintf(t->kernel + at, sizeof t->kernel - at, ", X in %d pieces", g.pieces);
+            snprintf(t->kernel + at, sizeof t->kernel - at, ", X in %d units", g.units);
         }
         g.prepare();
         g.compute();

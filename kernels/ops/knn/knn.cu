@@ -122,6 +122,24 @@ gd_status search_operands(const gd_matrix &X, const gd_matrix &Y, gd_class cls, 
     return GD_OK;
 }
 
+/* The class a search computes in: single where either operand is */
+gd_class search_class(const gd_matrix &X, const gd_matrix &Y)
+{
+    return X.cls == GD_SINGLE || Y.cls == GD_SINGLE ? GD_SINGLE : GD_DOUBLE;
+}
+
+/* Every metric runs on the GPU but jaccard in single past 65535
+ * features, whose counts would not fit the tile's 16 bits (as pdist2's
+ * tuned): there 'auto' is the host and 'fused' an error */
+gd_status jaccard_variant(gd_distance dist, gd_class cls, int64_t d, const char **name)
+{
+    if (dist.metric != GD_JACCARD || cls != GD_SINGLE || d <= 65535) return GD_OK;
+    if (strcmp(*name, "auto") == 0) *name = "cpu";
+    if (strcmp(*name, "fused") != 0) return GD_OK;
+    return gd_fail(GD_ERR_VARIANT, "jaccard in single on the GPU counts at most 65535 features "
+                   "(X has %lld); the 'cpu' variant takes any ('auto' chooses it)", (long long)d);
+}
+
 /* The end of a cpu variant's call: its allocations given back, its
  * report's variant and device */
 gd_status host_end(gd_status s, gd_allocs *al, gd_timing *t)
@@ -136,6 +154,18 @@ gd_status host_end(gd_status s, gd_allocs *al, gd_timing *t)
 #include "ops/knn/gpu.cuh"
 #include "ops/knn/devices.cuh"
 #include "ops/knn/range.cuh"
+
+/* kNN's 'auto': the host for small searches of host data; the gemm
+ * variant where it serves and pays (AUTO_GEMM_FROM), else fused */
+const char *auto_variant(bool gpu, bool resident, double ops, gd_distance dist, int64_t K,
+                         int64_t mx, int64_t d)
+{
+    if (!gpu || (ops < AUTO_CPU_BELOW && !resident)) return "cpu";
+    return ops >= AUTO_GEMM_FROM && !gemm_unfit(dist, K, mx, d) &&
+                   (mx + 127) / 128 >= AUTO_GEMM_TILES_K * K
+               ? "gemm"
+               : "fused";
+}
 
 // The range search's variants
 const gd_variant_info RANGE_VARIANTS[] = {
@@ -158,100 +188,37 @@ extern "C" gd_status gd_knn(const char *name, const gd_matrix *X, const gd_matri
                             gd_distance dist, int64_t K, int largest, int by_query, gd_out D,
                             gd_out I, gd_class icls, gd_timing *t)
 {
-    const gd_metric metric = dist.metric;
     gd_op_entry entry(t, &D, &I);
     const int64_t my = Y->rows, d = X->cols;
     int64_t mx = X->rows;
-    const gd_class cls = (X->cls == GD_SINGLE || Y->cls == GD_SINGLE) ? GD_SINGLE : GD_DOUBLE;
+    const gd_class cls = search_class(*X, *Y);
     gd_status s = search_operands(*X, *Y, cls, "neighbours");
     if (s) return s;
     if (K > mx || (K < 1 && mx > 0) || K < 0)
         return gd_fail(GD_ERR_INPUT, "K must be between 1 and the rows of X (%lld), not %lld",
                        (long long)mx, (long long)K);
-    if ((s = gd_check_size("D", K, my, gd_class_bytes(cls)))) return s;
-    t->ops = (double)mx * (double)my * (double)d;
-    t->resident = (X->where == GD_DEVICE ? 1u : 0u) | (Y->where == GD_DEVICE ? 2u : 0u);
-    /* resident operands on another device: copied to this thread's */
-    gd_local here;
-    gd_matrix Xh, Yh;
-    if ((s = here.take2(X, Y, &Xh, &Yh))) return s;
-    X = &Xh;
-    Y = &Yh;
-    /* no features: every pair's distance is the metric's value on two empty
-     * rows, and ties go to the lower row, so X's first K rows are the
-     * answer; the search over the rest would find nothing (and a million
-     * empty rows each side are 10^12 pairs) */
-    if (d == 0 && mx > K) Xh.rows = Xh.ld = mx = K;
-    /* every metric runs fused, but jaccard in single past 65535 features,
-     * whose counts would not fit the tile's 16 bits (as pdist2's tuned) */
-    if (metric == GD_JACCARD && cls == GD_SINGLE && d > 65535) {
-        if (strcmp(name, "fused") == 0)
-            return gd_fail(GD_ERR_VARIANT, "jaccard in single on the GPU counts at most 65535 "
-                           "features (X has %lld); the 'cpu' variant takes any ('auto' chooses "
-                           "it)", (long long)d);
-        if (strcmp(name, "auto") == 0) name = "cpu";
-    }
-    /* 'auto': the host for small searches of host data; the gemm variant
-     * where it serves and pays (AUTO_GEMM_FROM), else fused */
+    gd_op_operands o;
+    if ((s = gd_check_size("D", K, my, gd_class_bytes(cls))) ||
+        (s = o.take(t, (double)mx * (double)my * (double)d, X, "X", Y, "Y")) ||
+        (s = jaccard_variant(dist, cls, d, &name)))
+        return s;
+    /* no features: every distance is the metric's on two empty rows and
+     * ties go to the lower row, so X's first K rows are the answer */
+    if (d == 0 && mx > K) o.a.rows = o.a.ld = mx = K;
     const bool resident = t->resident || D.device || I.device;
     const knn_variant *v = gd_op_variant(VARIANTS, NVARIANTS, name, t, &s, [&](bool gpu) {
-        if (!gpu || (t->ops < AUTO_CPU_BELOW && !resident)) return "cpu";
-        return t->ops >= AUTO_GEMM_FROM && !gemm_unfit(dist, K, mx, d) &&
-                       (mx + 127) / 128 >= AUTO_GEMM_TILES_K * K
-                   ? "gemm"
-                   : "fused";
+        return auto_variant(gpu, resident, t->ops, dist, K, mx, d);
     });
     if (!v) return s;
-    /* across devices: nothing resident (that lives on this thread's
-     * device); X's rows split where X is the larger and every part still
-     * has K rows, else the queries */
-    knn_split x = {};
-    x.X = X;
-    x.Y = Y;
-    x.cls = cls;
-    x.icls = icls;
-    x.metric = dist;
-    x.K = K;
-    x.largest = largest;
-    x.by_query = by_query != 0;
-    x.D = D;
-    x.I = I;
-    x.gemm = v->gemm;
-    /* gemm: the queries split, whatever X's size (each device's search
-     * is then half of every pass; with X's rows split, each device
-     * re-ranked K candidates a query, every query) */
-    x.points = mx > my && !x.gemm;
-    x.mult = x.points ? gd_tile::BIG : 64;
-    gd_op_call oc = {};
-    oc.variant = v->info.name;
-    oc.gpu = v->info.gpu;
-    oc.empty = my == 0 || K == 0;
-    oc.outs[0] = &D;
-    oc.outs[1] = &I;
-    oc.names[0] = "D";
-    oc.names[1] = "I";
+    knn_split x = knn_search(o.a, o.b, cls, icls, dist, K, largest, by_query, D, I, v->gemm);
+    gd_op_call oc(v->info, my == 0 || K == 0, &D, "D", &I, "I");
     oc.resident = resident;
     oc.split_min = !x.gemm ? SPLIT_MIN : my >= SPLIT_GEMM_QUERIES ? SPLIT_MIN_GEMM : HUGE_VAL;
     oc.units = ((x.points ? mx : my) + x.mult - 1) / x.mult;
-    auto one = [&] {
-        return cls == GD_SINGLE
-                   ? run_gpu<float>(*X, *Y, dist, K, largest, D, I, icls, t, x.gemm, NULL,
-                                    x.by_query)
-                   : run_gpu<double>(*X, *Y, dist, K, largest, D, I, icls, t, x.gemm, NULL,
-                                     x.by_query);
-    };
     return gd_run_op(
-        oc, t, [&] { return run_cpu(*X, *Y, cls, dist, K, largest, x.by_query, D, I, icls, t); },
-        one,
-        [&](int nd, const int *idx) {
-            /* X's rows split: every part must hold K rows (the last one
-             * is the shortest) */
-            for (int64_t lo, hi; x.points && nd > 1; --nd) {
-                gd_part_range(mx, x.mult, nd - 1, nd, &lo, &hi);
-                if (hi - lo >= K) break;
-            }
-            return gd_split_needed(nd, idx) ? split_knn(x, nd, idx, t) : one();
-        });
+        oc, t, [&] { return run_cpu(o.a, o.b, cls, dist, K, largest, x.by_query, D, I, icls, t); },
+        [&] { return knn_one(x, t); },
+        [&](int nd, const int *idx) { return split_knn(x, nd, idx, t); });
 }
 
 extern "C" int gd_range_variants(const gd_variant_info **list)
@@ -267,28 +234,22 @@ extern "C" gd_status gd_range(const char *name, const gd_matrix *X, const gd_mat
     gd_op_entry entry(t, &D, &I);
     if (N.device) *N.device = NULL;
     const int64_t mx = X->rows, my = Y->rows, d = X->cols;
-    const gd_class cls = (X->cls == GD_SINGLE || Y->cls == GD_SINGLE) ? GD_SINGLE : GD_DOUBLE;
+    const gd_class cls = search_class(*X, *Y);
     gd_status s = search_operands(*X, *Y, cls, "hits");
     if (s) return s;
     if (!(r >= 0))
         return gd_fail(GD_ERR_INPUT, "the radius must be 0 or more, not %g", r);
-    if (dist.metric == GD_JACCARD && cls == GD_SINGLE && d > 65535 && strcmp(name, "auto") == 0)
-        name = "cpu"; /* (the tile's counts: as gd_knn) */
-    t->ops = (double)mx * (double)my * (double)d;
-    t->resident = (X->where == GD_DEVICE ? 1u : 0u) | (Y->where == GD_DEVICE ? 2u : 0u);
-    gd_local here;
-    gd_matrix Xh, Yh;
-    if ((s = here.take2(X, Y, &Xh, &Yh))) return s;
+    gd_op_operands o;
+    if ((s = o.take(t, (double)mx * (double)my * (double)d, X, "X", Y, "Y")) ||
+        (s = jaccard_variant(dist, cls, d, &name)))
+        return s;
+    const gd_matrix &Xh = o.a, &Yh = o.b;
     /* 'auto': the host for small searches of host data, else fused */
     const bool resident = t->resident != 0;
     const gd_variant_info *v = gd_op_variant(RANGE_VARIANTS, NRANGE, name, t, &s, [&](bool gpu) {
         return gpu && (t->ops >= AUTO_CPU_BELOW || resident) ? "fused" : "cpu";
     });
     if (!v) return s;
-    if (v->gpu && dist.metric == GD_JACCARD && cls == GD_SINGLE && d > 65535)
-        return gd_fail(GD_ERR_VARIANT, "jaccard in single on the GPU counts at most 65535 "
-                       "features (X has %lld); the 'cpu' variant takes any ('auto' chooses it)",
-                       (long long)d);
     /* no queries or no points: no hits (the host's loop makes the empty
      * lists and the zero counts) */
     if (!v->gpu || mx == 0 || my == 0) {

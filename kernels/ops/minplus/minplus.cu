@@ -8,7 +8,7 @@
  *       and its writes of R are strided (the naive mapping)
  *   v1  v0 with threadIdx.x walking i: A's column and R's column are read
  *       and written contiguously by each warp
- *   v2  each thread keeps an 8x8 block of R in registers (64x64 per block
+ *   v2  each thread keeps 8x8 outputs of R in registers (64x64 per block
  *       of 8x8 threads), reading the padded A and the transposed B
  *   v3  v2 with operands staged through shared memory 4 k-steps at a time
  *   v4  v3 with 16-byte loads from global and shared memory, 16-byte stores

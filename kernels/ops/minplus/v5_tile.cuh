@@ -255,7 +255,7 @@ size_t work_v5(const gd_plan &p)
     return flags_v5(p) + (size_t)((p.mp + (b_kmajor(p) ? 0 : p.np)) * p.kp) * sizeof(float);
 }
 
-// single: each block of A and of B is scanned once, before the first
+// single: each section of A and of B is scanned once, before the first
 // launch that uses it (B too where it is A: its tile columns are A's
 // columns); the flags are cleared first
 gd_status inspect_v5(const gd_plan &p, gd_class cls, const void *A, int64_t a, int64_t i0,

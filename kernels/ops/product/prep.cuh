@@ -1,4 +1,4 @@
-/* ops/product/prep.cuh - the operands' preparation (padding, fills, the empty inner dimension), the product's blocks of C and a divided product's columns.
+/* ops/product/prep.cuh - the operands' preparation (padding, fills, the empty inner dimension), the product's sections of C and a divided product's columns.
  * Part of product.cu, which includes it inside its anonymous namespace. */
 
 // Ap[i + mp*k] = A[i + lda*k], pad outside m x k. Consecutive threads
@@ -79,17 +79,17 @@ void launch_prep_b(const gd_product_op &op, gd_layout in, const T *B, int64_t ld
     }
 }
 
-// The blocks of C: bi x bj. Large products of a layout whose blocks are
-// products of their own get blocks of 2048 or more a side (a launch still
-// fills an H100) and at most GD_MAX_SIDE a side; GD_BLOCKS=q asks for q a
-// side (1 to 8, down to one tile), for tests and experiments.
-// Blocks exist to overlap transfers with kernels: a product where nothing
-// moves (resident operands, resident result) is one block.
+// The sections of C: bi x bj. Large products of a layout whose sections
+// are products of their own get sections of 2048 or more a side (a launch
+// still fills an H100) and at most GD_MAX_SIDE a side; GD_BLOCKS=q asks
+// for q a side (1 to 8, down to one tile), for tests and experiments.
+// Sections exist to overlap transfers with kernels: a product where
+// nothing moves (resident operands, resident result) is one section.
 struct gd_blocks {
     int bi, bj;
-    /* block (i, j): rows [ri[i], ri[i + 1]), columns [cj[j], cj[j + 1]) */
+    /* section (i, j): rows [ri[i], ri[i + 1]), columns [cj[j], cj[j + 1]) */
     int64_t ri[GD_MAX_SIDE + 1], cj[GD_MAX_SIDE + 1];
-    /* stage q's block of rows (of columns): its first and its size, the
+    /* stage q's section of rows (of columns): its first and its size, the
      * end and 0 past the last */
     int64_t row0(int q) const { return q < bi ? ri[q] : ri[bi]; }
     int64_t rows(int q) const { return q < bi ? ri[q + 1] - ri[q] : 0; }

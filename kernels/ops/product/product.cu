@@ -49,8 +49,8 @@ gd_status gd_run_product(const gd_product_op &op, const gd_product_variant &v,
     /* (every step's status is the call's: c.check keeps the first
      * failure, and the steps after it do nothing) */
     if (c.check(r.allocate())) {
-        /* stage q: A's block q and B's block q are made ready, then every
-         * block of C they complete is computed */
+        /* stage q: A's section q and B's section q are made ready, then every
+         * section of C they complete is computed */
         for (int q = 0; q < stages && c.go_on(pl, "stage", q, stages); ++q) {
             if (c.check(r.operands(q, r.g.row0(q), r.g.rows(q), r.g.col0(q), r.g.cols(q))))
                 c.check(r.compute(q, run));
@@ -126,7 +126,7 @@ namespace {
 
 /* A on the host is shared by the parts where each has columns to
  * compute (a part that computes nothing would put no share) and the
- * devices allow it (gd_share_make); the stages are A's blocks of rows,
+ * devices allow it (gd_share_make); the stages are A's sections of rows,
  * the same in every part (the blocks of rows depend on m alone) */
 static gd_share *share_a(const split_ctx &x, int nd, const int *idx)
 {
@@ -221,121 +221,148 @@ static gd_status split_product(const gd_product_op &op, const gd_product_variant
     return s;
 }
 
+namespace {
+/* The class a product computes in (*cls): an integer class where the op
+ * takes them and both operands have it; single where the op computes
+ * only single or an operand is single; else double */
+gd_status product_class(const gd_product_op &op, const gd_matrix &A, const gd_matrix &B,
+                        gd_class *cls)
+{
+    const bool ints = gd_class_is_int(A.cls) || gd_class_is_int(B.cls);
+    if (ints && !op.auto_int)
+        return gd_fail(GD_ERR_INPUT, "%s takes single or double, not %s", op.name,
+                       gd_class_name(gd_class_is_int(A.cls) ? A.cls : B.cls));
+    if (ints && A.cls != B.cls)
+        return gd_fail(GD_ERR_INPUT, "A is %s and B is %s: integer %s takes two operands of "
+                       "the same integer class (cast one; Octave computes a mixed sum in double "
+                       "and rounds it)", gd_class_name(A.cls), gd_class_name(B.cls), op.name);
+    *cls = ints ? A.cls
+           : op.single_only || A.cls == GD_SINGLE || B.cls == GD_SINGLE ? GD_SINGLE : GD_DOUBLE;
+    return GD_OK;
+}
+
+/* The operands' sizes: inner dimensions that agree, arrays memory can
+ * address (of es bytes an element) */
+gd_status product_sizes(const gd_product_op &op, const gd_matrix &A, const gd_matrix &B,
+                        size_t es)
+{
+    const int64_t m = A.rows, k = A.cols, n = op.b_rows ? B.rows : B.cols;
+    gd_status s;
+    if ((op.b_rows ? B.cols : B.rows) != k)
+        return gd_fail(GD_ERR_SIZE, "inner dimensions must agree: A is %lldx%lld, B is %lldx%lld",
+                       (long long)m, (long long)k, (long long)B.rows, (long long)B.cols);
+    if ((s = gd_check_size("A", m, k, es)) || (s = gd_check_size("B", k, n, es)))
+        return s;
+    return gd_check_size("the result", m, n, es);
+}
+
+/* Whether variant v of the table computes what the call asks: an integer
+ * class (ints), a witness (the second output) */
+gd_status variant_serves(const gd_product_op &op, const gd_product_variant *table, int count,
+                         const gd_product_variant &v, bool ints, bool witness)
+{
+    if (ints && v.info.gpu && !v.run_i)
+        return gd_fail(GD_ERR_VARIANT, "variant '%s' computes single and double; the integer "
+                       "classes run on '%s' (the GPU) and 'cpu' ('auto' chooses)", v.info.name,
+                       op.auto_int);
+    if (!witness || v.witness) return GD_OK;
+    char can[160] = "";
+    for (int i = 0; i < count; ++i)
+        if (table[i].witness)
+            snprintf(can + strlen(can), sizeof can - strlen(can), "'%s', ", table[i].info.name);
+    return gd_fail(GD_ERR_VARIANT, "variant '%s' gives no witness (second output); %s and "
+                   "'auto' do", v.info.name, can);
+}
+
+/* The operands on this thread's device (resident ones on another device
+ * copied here first; the result stays here), then in the class of the
+ * computation where they are: a and b; the conversions end with the
+ * object (after the kernels' stream), their bytes counted in t. A
+ * distributed B of the computation's class stays in its pieces, whose
+ * columns a divided call's parts read where they are (product_part), one
+ * device bringing them together otherwise (gd_run_product). */
+struct product_operands {
+    gd_op_operands here;
+    gd_allocs conv = {};
+    gd_matrix a = {}, b = {};
+    void *ha = NULL, *hb = NULL;
+    gd_timing *t = NULL;
+    gd_status take(const gd_product_op &op, const gd_matrix *A0, const gd_matrix *B0,
+                   gd_class cls, double ops, gd_timing *t_)
+    {
+        t = t_;
+        gd_status s;
+        if (B0->pieces && B0 != A0 && B0->pieces != A0->pieces && B0->cls == cls && !op.b_rows) {
+            s = here.take(t, ops, A0, "A");
+            here.b = *B0;
+            t->resident |= B0->where == GD_DEVICE ? 2u : 0u;
+        } else {
+            s = here.take(t, ops, A0, "A", B0, "B");
+        }
+        if (s || (s = gd_operand_class(&here.a, cls, &a, &conv, &ha, "A"))) return s;
+        if (gd_same_matrix(&here.a, &here.b)) {
+            b = a; /* the same array twice: converted once */
+            return GD_OK;
+        }
+        return gd_operand_class(&here.b, cls, &b, &conv, &hb, "B");
+    }
+    ~product_operands()
+    {
+        if (conv.n) { /* the conversions ran on the kernels' stream */
+            gd_timing ct;
+            memset(&ct, 0, sizeof ct);
+            cudaStreamSynchronize(gd_stream());
+            gd_end_call(GD_OK, &conv, &ct);
+            if (t) t->gpu_bytes += ct.gpu_bytes;
+        }
+        free(ha);
+        free(hb);
+    }
+};
+} // namespace
+
 gd_status gd_product(const gd_product_op &op, const gd_product_variant *table,
                      int count, const char *name, const gd_matrix *A0,
                      const gd_matrix *B0, gd_out out, const gd_op_args &args,
                      gd_timing *t)
 {
     gd_op_entry entry(t, &out);
-    const bool ints = gd_class_is_int(A0->cls) || gd_class_is_int(B0->cls);
-    if (ints && (!op.auto_int || A0->cls != B0->cls)) {
-        if (!op.auto_int)
-            return gd_fail(GD_ERR_INPUT, "%s takes single or double, not %s",
-                           op.name, gd_class_name(gd_class_is_int(A0->cls) ? A0->cls : B0->cls));
-        return gd_fail(GD_ERR_INPUT, "A is %s and B is %s: integer %s takes two operands of "
-                       "the same integer class (cast one; Octave computes a mixed sum in double "
-                       "and rounds it)", gd_class_name(A0->cls), gd_class_name(B0->cls), op.name);
-    }
-    const gd_class cls = ints ? A0->cls
-                         : op.single_only || A0->cls == GD_SINGLE || B0->cls == GD_SINGLE
-                             ? GD_SINGLE : GD_DOUBLE;
-    const int64_t m = A0->rows, k = A0->cols, n = op.b_rows ? B0->rows : B0->cols;
-    if ((op.b_rows ? B0->cols : B0->rows) != k)
-        return gd_fail(GD_ERR_SIZE, "inner dimensions must agree: A is %lldx%lld, B is %lldx%lld",
-                       (long long)m, (long long)k, (long long)B0->rows, (long long)B0->cols);
-    t->ops = op.ops_per_step * (double)m * (double)n * (double)k;
-    t->resident = (A0->where == GD_DEVICE ? 1u : 0u) | (B0->where == GD_DEVICE ? 2u : 0u);
-    const size_t es = gd_class_bytes(cls);
+    gd_class cls;
     gd_status s;
-    if ((s = gd_check_size("A", m, k, es)) || (s = gd_check_size("B", k, n, es)) ||
-        (s = gd_check_size("the result", m, n, es)))
+    if ((s = product_class(op, *A0, *B0, &cls)) ||
+        (s = product_sizes(op, *A0, *B0, gd_class_bytes(cls))))
         return s;
-    /* resident operands on another device than this thread's: copied
-     * here first (the result stays here); but a distributed B of the
-     * computation's class stays in its pieces, whose columns a divided
-     * call's parts read where they are (product_part), one device
-     * bringing them together otherwise (gd_run_product) */
-    gd_local here;
-    gd_matrix Ah, Bh;
-    if (B0->pieces && B0 != A0 && B0->pieces != A0->pieces && B0->cls == cls && !op.b_rows) {
-        if ((s = here.take(A0, &Ah, "A"))) return s;
-        Bh = *B0;
-    } else if ((s = here.take2(A0, B0, &Ah, &Bh))) {
+    const bool ints = gd_class_is_int(cls);
+    const int64_t m = A0->rows, k = A0->cols, n = op.b_rows ? B0->rows : B0->cols;
+    product_operands o;
+    if ((s = o.take(op, A0, B0, cls, op.ops_per_step * (double)m * (double)n * (double)k, t)))
         return s;
-    }
-    A0 = &Ah;
-    B0 = &Bh;
     /* 'auto': the op's own variant for the class; the host below
      * auto_cpu_below, unless something is resident (then auto_small) */
     const gd_product_variant *v = gd_op_variant(table, count, name, t, &s, [&](bool gpu) {
         const char *best = ints ? op.auto_int : cls == GD_SINGLE ? op.auto_single : op.auto_double;
         const bool small = t->ops < op.auto_cpu_below;
-        if (gpu && small && gd_any_resident(A0, B0, out))
+        if (gpu && small && gd_any_resident(&o.here.a, &o.here.b, out))
             return op.auto_small && !ints ? op.auto_small : best;
         return !gpu || small ? "cpu" : best;
     });
-    if (!v) return s;
-    if (ints && v->info.gpu && !v->run_i)
-        return gd_fail(GD_ERR_VARIANT, "variant '%s' computes single and double; the integer "
-                       "classes run on '%s' (the GPU) and 'cpu' ('auto' chooses)", v->info.name,
-                       op.auto_int);
-    if (args.witness && !v->witness) {
-        char can[160] = "";
-        for (int i = 0; i < count; ++i)
-            if (table[i].witness)
-                snprintf(can + strlen(can), sizeof can - strlen(can), "'%s', ",
-                         table[i].info.name);
-        return gd_fail(GD_ERR_VARIANT,
-                       "variant '%s' gives no witness (second output); %s and 'auto' do",
-                       v->info.name, can);
-    }
-    /* operands in the class of the computation, where they are */
-    gd_allocs conv = {};
-    gd_matrix A, B;
-    void *ha = NULL, *hb = NULL;
-    if (!(s = gd_operand_class(A0, cls, &A, &conv, &ha, "A"))) {
-        if (gd_same_matrix(A0, B0))
-            B = A; /* the same array twice: converted once */
-        else
-            s = gd_operand_class(B0, cls, &B, &conv, &hb, "B");
-    }
-    if (!s) {
-        /* R and K in different places: one device (as if resident there) */
-        const bool mixed = args.witness && !out.device != !args.witness->device;
-        gd_out kout = {}; /* the witness, for its empty result */
-        if (args.witness) kout = *args.witness;
-        gd_op_call oc = {};
-        oc.variant = v->info.name;
-        oc.gpu = v->info.gpu;
-        oc.empty = m == 0 || n == 0;
-        oc.outs[0] = &out;
-        oc.outs[1] = args.witness ? &kout : NULL;
-        oc.names[0] = "R";
-        oc.names[1] = "K";
-        oc.resident = gd_any_resident(&A, &B, out) || (args.witness && args.witness->device) ||
-                      mixed;
-        oc.divides_resident = !mixed;
-        /* (a double step costs some 3 single ones: min-plus at n = 8192
-         * on an H100, 114 against 35 ms; two H100s from the host gained
-         * 1.22-1.28x at n = 2048 in double, 1.08x in single) */
-        oc.split_min = cls == GD_DOUBLE ? op.split_min / 8 : op.split_min;
-        oc.units = (n + 255) / 256;
-        s = gd_run_op(
-            oc, t, [&] { return run_cpu(op, cls, A, B, out, args, t); },
-            [&] { return gd_run_product(op, *v, cls, A, B, out, args, t); },
-            [&](int nd, const int *idx) {
-                return split_product(op, *v, cls, A, B, out, args, nd, idx, t);
-            });
-    }
-    if (conv.n) {
-        /* the conversions ran on the kernels' stream: done with the call */
-        gd_timing ct;
-        memset(&ct, 0, sizeof ct);
-        cudaStreamSynchronize(gd_stream());
-        gd_end_call(GD_OK, &conv, &ct);
-        t->gpu_bytes += ct.gpu_bytes;
-    }
-    free(ha);
-    free(hb);
-    return s;
+    if (!v || (s = variant_serves(op, table, count, *v, ints, args.witness != NULL))) return s;
+    /* R and K in different places: one device (as if resident there) */
+    const bool mixed = args.witness && !out.device != !args.witness->device;
+    gd_out kout = args.witness ? *args.witness : gd_out{}; /* for its empty result */
+    gd_op_call oc(v->info, m == 0 || n == 0, &out, "R", args.witness ? &kout : NULL, "K");
+    oc.resident = gd_any_resident(&o.a, &o.b, out) || (args.witness && args.witness->device) ||
+                  mixed;
+    oc.divides_resident = !mixed;
+    /* (a double step costs some 3 single ones: min-plus at n = 8192 on an
+     * H100, 114 against 35 ms; two H100s from the host gained 1.22-1.28x
+     * at n = 2048 in double, 1.08x in single) */
+    oc.split_min = cls == GD_DOUBLE ? op.split_min / 8 : op.split_min;
+    oc.units = (n + 255) / 256;
+    return gd_run_op(
+        oc, t, [&] { return run_cpu(op, cls, o.a, o.b, out, args, t); },
+        [&] { return gd_run_product(op, *v, cls, o.a, o.b, out, args, t); },
+        [&](int nd, const int *idx) {
+            return split_product(op, *v, cls, o.a, o.b, out, args, nd, idx, t);
+        });
 }

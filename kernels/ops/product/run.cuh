@@ -1,10 +1,10 @@
-/* ops/product/run.cuh - product_run: one call of a product on the GPU (plan, allocate, per stage the operands' blocks and the blocks of C they complete, the result).
+/* ops/product/run.cuh - product_run: one call of a product on the GPU (plan, allocate, per stage the operands' sections and the sections of C they complete, the result).
  * Part of product.cu, which includes it inside its anonymous namespace. */
-/* One call of a product on the GPU, in pieces the scheduler
+/* One call of a product on the GPU, in units the scheduler
  * (gd_run_product) puts together: plan (where each operand is read from,
- * what is allocated), allocate, then per stage the operands' blocks
+ * what is allocated), allocate, then per stage the operands' sections
  * (uploaded, copied or read in place, and prepared into the variant's
- * layout) and the blocks of C they complete (compute), then the result
+ * layout) and the sections of C they complete (compute), then the result
  * (kept on the device, or downloaded block by block). */
 struct product_run {
     const gd_product_op &op;
@@ -21,7 +21,7 @@ struct product_run {
     /* one host array given as both operands (A (x) A; a divided call's B
      * is some of A's columns, from column jb of A): uploaded once, whole,
      * into dA (m x k, leading dimension m), stage by stage in crosses
-     * (operands_cross); B's blocks are read from it */
+     * (operands_cross); B's sections are read from it */
     bool cross;
     int64_t jb;
     gd_blocks g;
@@ -219,14 +219,14 @@ struct product_run {
     }
 
     /* Stage q of one array given as both operands (cross): every part
-     * uploads its own columns of A, [jb, jb + n), once in all: B's block
+     * uploads its own columns of A, [jb, jb + n), once in all: B's section
      * of columns from row i0 down (the rows above came with the blocks of
      * rows before), and the block of rows i0 .. i0+mi-1 in its columns
      * past that block. Then the block of rows is complete here in this
      * part's columns, and on every other part's device in that part's:
      * those come peer to peer (gd_share_get), or from the host where
-     * the call has no share or that part has dropped out. B's blocks are
-     * then read from dA; only A's block of rows crosses between devices. */
+     * the call has no share or that part has dropped out. B's sections are
+     * then read from dA; only A's section of rows crosses between devices. */
     gd_status operands_cross(int q, int64_t i0, int64_t mi, int64_t j0, int64_t nj,
                              const char **a_blk, int64_t *a_ld, const char **b_blk, int64_t *b_ld)
     {
@@ -253,12 +253,12 @@ struct product_run {
         return GD_OK;
     }
 
-    /* Stage q's block of A (rows i0 .. i0+mi-1) and of B (columns j0 ..
+    /* Stage q's section of A (rows i0 .. i0+mi-1) and of B (columns j0 ..
      * j0+nj-1) on the device, in the variant's layout. An uploaded A is
      * kept as blocks of rows, each contiguous (mi x k at i0 k; padded,
-     * mpi x kp at i0 kp), or whole (cross); B's blocks of columns are
+     * mpi x kp at i0 kp), or whole (cross); B's sections of columns are
      * contiguous already (transposed: npj x kp at j0 kp). A resident
-     * operand's blocks are read in place (leading dimension A.ld or
+     * operand's sections are read in place (leading dimension A.ld or
      * B.ld). */
     gd_status operands(int q, int64_t i0, int64_t mi, int64_t j0, int64_t nj)
     {
@@ -271,7 +271,7 @@ struct product_run {
             if (!devA && share) {
                 /* this part's share of the block's columns (contiguous
                  * in it), from the host; the others' come from their
-                 * devices below, once B's block is on its way */
+                 * devices below, once B's section is on its way */
                 a_blk = (const char *)dA + (size_t)(i0 * k) * es;
                 int64_t k0, k1;
                 gd_part_range(k, 1, part, nparts, &k0, &k1);
@@ -300,7 +300,7 @@ struct product_run {
                 b_blk = a_blk;
                 b_ld = a_ld;
             } else if (!devB) {
-                /* a tight B's block of columns is one piece */
+                /* a tight B's section of columns is one piece */
                 const bool flat = B.ld == b_tight;
                 const size_t width = flat ? rows * b_tight * es : (size_t)b_tight * es;
                 b_blk = (const char *)dB + (size_t)(b_off * k) * es;
@@ -368,7 +368,7 @@ struct product_run {
         return c.status();
     }
 
-    /* every block of C that stage q completes (max(i, j) == q): block
+    /* every section of C that stage q completes (max(i, j) == q): block
      * (i, j) is cmi x cnj at j0 cm + i0 cnj of C (with one block, C's own
      * layout); launches alternate between the two streams, and each block
      * goes down to the host's R once its kernel is done (the pipeline

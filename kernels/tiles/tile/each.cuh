@@ -7,8 +7,8 @@
  * each of the thread's 64 outputs: out.witness<K>(i, j, value, group, Ap,
  * lda, Bt, ldb) for a witness Op (the first k attaining the minimum is in
  * that group of K: first_k finds it, where out needs it), else out(i, j,
- * value, Ap, lda, Bt, ldb, kp); or, where Out::TILE, the thread's whole
- * piece at once: out.tile<K, TX, TY>(i0, j0, tx, ty, acc, wit, ...) (K =
+ * value, Ap, lda, Bt, ldb, kp); or, where Out::TILE, the thread's
+ * outputs at once: out.tile<K, TX, TY>(i0, j0, tx, ty, acc, wit, ...) (K =
  * 0 without a witness), so that the policy can order its reads. GATE as
  * for big_tile_kernel. */
 // Where the witnesses live: in registers (an int[8][8] of the thread),
@@ -180,7 +180,7 @@ __device__ __forceinline__ int64_t first_k_kmajor(const float *__restrict__ At, 
 }
 
 // store_first from the k-major copies (minplus_first_stage's epilogue),
-// the thread's piece at once: every output's k first, with no store
+// the thread's outputs at once: every output's k first, with no store
 // between the loads (a store may alias a later load, which would keep
 // each output's loads behind the previous output's stores: 64 rounds of
 // memory latency a thread), then C and K in 16-byte stores.
@@ -227,7 +227,7 @@ struct store_first_kmajor {
  * Hin into Dout, Pout, Hout (every element written). *changed is set when
  * a length fell (NULL: not asked). P and H are int32 (P 1-based, 0 for
  * none) with D's leading dimension; Pk and Hk have ldpk, Hc ldhc. */
-// relax's epilogues: the thread's piece at once (lengths, and tags), or
+// relax's epilogues: the thread's outputs at once (lengths, and tags), or
 // an output at a time with the edge counts
 enum { RELAX_TILE = 0, RELAX_HOPS = 1 };
 template <class T, int MODE = RELAX_TILE> struct relax {
