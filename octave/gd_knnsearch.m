@@ -111,6 +111,10 @@ function [Idx, D, info, varargout] = gd_knnsearch (X, Y, varargin)
   if (nargin < 2)
     error ("gd:input", "gd_knnsearch: expected X and Y (see help gd_knnsearch)");
   endif
+  if (isa (X, "gdCodistributed") || isa (Y, "gdCodistributed"))
+    [Idx, D, info] = __gd_ranks__ ("knnsearch", X, Y, varargin{:});   # across the ranks
+    return;
+  endif
   if (mod (numel (varargin), 2))
     error ("gd:input", "gd_knnsearch: options come in name/value pairs");
   endif

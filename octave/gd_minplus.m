@@ -143,7 +143,10 @@
 function [R, K, info, varargout] = gd_minplus (varargin)
   ## named outputs: the lean path of a call (a fourth output reaches the
   ## gateway, which says too many)
-  if (nargout < 2)
+  if (nargin && (isa (varargin{1}, "gdCodistributed")
+                 || (nargin > 1 && isa (varargin{2}, "gdCodistributed"))))
+    [R, K, info] = ranks (nargout, varargin);   # across the ranks of a job
+  elseif (nargout < 2)
     if (nargout == 0 && nargin == 1 && ischar (varargin{1}))
       __gd__ ("minplus", varargin{:});               # prints the variant list
       return;
@@ -155,6 +158,18 @@ function [R, K, info, varargout] = gd_minplus (varargin)
     [R, K, info, varargout{1:nargout-3}] = __gd__ ("minplus_info", varargin{:});
   else
     [R, K, info, varargout{1:nargout-3}] = __gd__ ("minplus", varargin{:});
+  endif
+endfunction
+
+## gd_minplus on gdCodistributed operands (__gd_ranks__'s SUMMA)
+function [R, K, info] = ranks (nout, args)
+  K = info = [];
+  if (nout <= 1)
+    R = __gd_ranks__ ("minplus", args{:});
+  elseif (nout == 2)
+    [R, K] = __gd_ranks__ ("minplus", args{:});
+  else
+    [R, K, info] = __gd_ranks__ ("minplus", args{:});
   endif
 endfunction
 

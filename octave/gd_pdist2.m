@@ -100,6 +100,13 @@ function [R, I, varargout] = gd_pdist2 (varargin)
     __gd__ ("pdist2", varargin{:});                 # prints the variant list
     return;
   endif
+  if (nargin >= 2 && (isa (varargin{1}, "gdCodistributed")
+                      || isa (varargin{2}, "gdCodistributed")))
+    ## across the ranks of a job
+    [R, I, info] = __gd_ranks__ ("pdist2", varargin{:});
+    varargout = {info};
+    return;
+  endif
   ## logical data as the statistics package takes it: as double
   for a = 1:min (nargin, 2)
     if (islogical (varargin{a}))

@@ -134,3 +134,15 @@ example() {
     sleep 1
     ! pgrep -f "gd_spmdIndex\(\) == 2"
 }
+
+@test "gdCodistributed in 1, 2 and 3 ranks: uneven '1d' parts and '2dbc' grids gathered; knnsearch, pdist2 (neighbours, rows, columns) and min-plus by SUMMA with witnesses, one process's bits" {
+    octave_ok "cd('$BATS_TEST_TMPDIR'); check_ranks; disp(fileread('said1'))" "ranks ok 1 1"
+    for np in 2 3; do
+        rm -f "$BATS_TEST_TMPDIR"/said*
+        run ranks $np "check_ranks"
+        echo "$output"
+        [ "$status" -eq 0 ]
+        said
+        [ "$(said | grep -c "ranks ok $np 1")" -eq $np ]
+    done
+}

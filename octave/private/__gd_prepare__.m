@@ -28,10 +28,12 @@
 ## means (a row with NaN stays NaN).
 ## @end itemize
 ## Rows to prepare that are gdArrays are gathered, prepared and uploaded
-## again (the result stays a gdArray). @var{Y} is [] for pdist.
+## again (the result stays a gdArray). @var{Y} is [] for pdist. @var{c},
+## where given, is the offset to use (gdCodistributed's: that of the
+## whole X, which a rank's part alone does not know).
 ## @end deftypefn
 
-function [args, X, Y, zero] = __gd_prepare__ (fn, X, Y, args)
+function [args, X, Y, zero] = __gd_prepare__ (fn, X, Y, args, c = [])
   zero = [];
   options = {"variant", "smallest", "largest", "indexclass", "p", "devices", "distributed"};
   if (isempty (args) || ! ischar (args{1}) || rows (args{1}) > 1
@@ -81,7 +83,9 @@ function [args, X, Y, zero] = __gd_prepare__ (fn, X, Y, args)
           error ("gd:input", "%s: seuclidean's scales S must be a real non-negative vector of %d elements (one a column)", fn, d);
         endif
       endif
-      c = offset (X);
+      if (isempty (c))
+        c = offset (X);
+      endif
       if (! has)
         S = std (double (gather (X)) - c, 0, 1);  # centred: no digits lost to an offset
       endif
@@ -100,7 +104,9 @@ function [args, X, Y, zero] = __gd_prepare__ (fn, X, Y, args)
       [X, Y] = prepare (@(Z) cast (scaled (double (Z), c, S), class (Z)), X, Y);
       args = [{"euclidean"}, rest];
     case "mahalanobis"
-      c = offset (X);
+      if (isempty (c))
+        c = offset (X);
+      endif
       if (has)
         C = gather (param);
         if (! (isnumeric (C) && isreal (C) && ismatrix (C) && isequal (size (C), [d d])))

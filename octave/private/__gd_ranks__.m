@@ -1,0 +1,468 @@
+## -*- texinfo -*-
+## @deftypefn {} {varargout =} __gd_ranks__ (@var{what}, @dots{})
+## gdCodistributed's work across the ranks of an MPI job (internal): the
+## parts' checks, gather, the nearest neighbours' merge, pdist2's
+## distributed rows and the min-plus product's SUMMA. Every rank calls
+## each of these at once: the collectives inside pair up in order.
+## @end deftypefn
+
+function varargout = __gd_ranks__ (what, varargin)
+  switch (what)
+    case "class_code"
+      varargout{1} = class_code (varargin{:});
+    case "class_name"
+      c = CLASSES ();
+      varargout{1} = c{varargin{1}};
+    case "refuse"
+      refuse (varargin{:});
+    case "same_class"
+      same_class (varargin{:});
+    case "numroc"
+      varargout{1} = numroc (varargin{:});
+    case "block_indices"
+      varargout{1} = block_indices (varargin{:});
+    case "gather"
+      varargout{1} = gather_parts (varargin{:});
+    case "knnsearch"
+      [varargout{1:max (nargout, 1)}] = knn (true, varargin{:});
+    case "pdist2"
+      [varargout{1:max (nargout, 1)}] = pdist2_ranks (varargin{:});
+    case "minplus"
+      [varargout{1:max (nargout, 1)}] = summa (varargin{:});
+    otherwise
+      error ("gd:input", "__gd_ranks__: unknown request '%s'", what);
+  endswitch
+endfunction
+
+function c = CLASSES ()
+  c = {"double", "single", "int8", "uint8", "int16", "uint16", "int32", "uint32", ...
+       "int64", "uint64"};
+endfunction
+
+function c = class_code (L)
+  if (isa (L, "gdArray"))
+    name = classUnderlying (L);
+  else
+    name = class (L);
+  endif
+  c = find (strcmp (name, CLASSES ()), 1);
+  if (isempty (c))
+    c = 0;
+  endif
+endfunction
+
+## ok(k): rank k's value is good; where one is not, every rank raises
+## the same error, naming the first such rank and, from it, why
+function refuse (ok, fn, what, why)
+  k = find (! ok, 1);
+  if (isempty (k))
+    return;
+  endif
+  why = gd_spmdBroadcast (k, why);
+  error ("gd:input", "%s: rank %d's %s %s", fn, k, what, why);
+endfunction
+
+function same_class (codes, fn)
+  if (any (codes != codes(1)))
+    k = find (codes != codes(1), 1);
+    c = CLASSES ();
+    error ("gd:input", "%s: rank %d's part is %s, rank 1's %s: the parts must have one class",
+           fn, k, c{codes(k)}, c{codes(1)});
+  endif
+endfunction
+
+## the rows (or columns) of n in blocks of b that grid row (column) p of
+## np holds
+function k = numroc (n, b, p, np)
+  nb = floor (n / b);
+  k = floor (nb / np) * b;
+  extra = mod (nb, np);
+  if (p < extra)
+    k += b;
+  elseif (p == extra)
+    k += mod (n, b);
+  endif
+endfunction
+
+## their indices in the whole, in the part's order
+function idx = block_indices (n, b, p, np)
+  idx = zeros (1, 0);
+  for I = p:np:ceil (n / b) - 1
+    idx = [idx, I*b+1:min((I+1)*b, n)];
+  endfor
+endfunction
+
+function A = host (A)
+  if (isa (A, "gdArray"))
+    A = gather (A);
+  endif
+endfunction
+
+## the whole on every rank (dest []) or on rank dest alone
+function A = gather_parts (G, dest)
+  r = gd_spmdIndex ();
+  P = host (getLocalPart (G));
+  s = layout (G);
+  if (strcmp (s.Layout, "1d"))
+    A = gd_spmdCat (P, s.Dimension, dest);
+    if (isempty (A) && (isempty (dest) || dest == r))
+      A = zeros (s.Size, s.Class);     # (an empty whole keeps its size)
+    endif
+    return;
+  endif
+  ## 2dbc: each rank's part in turn, to every rank (MPI's broadcast);
+  ## its blocks put in place where they are wanted
+  A = [];
+  want = isempty (dest) || dest == r;
+  if (want)
+    A = zeros (s.Size, s.Class);
+  endif
+  pc = s.Grid(2);
+  for q = 1:gd_spmdSize ()
+    Pq = gd_spmdBroadcast (q, P);
+    if (want)
+      gi = floor ((q - 1) / pc);
+      gj = mod (q - 1, pc);
+      A(block_indices (s.Size(1), s.BlockSize, gi, s.Grid(1)),
+        block_indices (s.Size(2), s.BlockSize, gj, pc)) = Pq;
+    endif
+  endfor
+endfunction
+
+## the value of option name in args (name/value pairs, any case), or def
+function [v, at] = option (args, name, def)
+  v = def;
+  at = 0;
+  for a = 1:2:numel (args) - 1
+    if (ischar (args{a}) && strcmpi (args{a}, name))
+      v = args{a+1};
+      at = a;
+    endif
+  endfor
+endfunction
+
+## the statistics of the whole of X that a metric's defaults need: given
+## (its parameter, 'Scale' or 'Cov', is there) or refused
+function check_metric (fn, metric, given)
+  if (! ischar (metric) || given)
+    return;
+  endif
+  if (strcmpi (metric, "seuclidean"))
+    error ("gd:input", "%s: 'seuclidean' on a gdCodistributed X needs its scales (the default is the standard deviation of the whole of X)", fn);
+  endif
+  if (strcmpi (metric, "mahalanobis"))
+    error ("gd:input", "%s: 'mahalanobis' on a gdCodistributed X needs its covariance (the default is the covariance of the whole of X)", fn);
+  endif
+endfunction
+
+## X '1d' by rows, the queries the same on every rank
+function check_points (fn, X, Y)
+  if (! isa (X, "gdCodistributed"))
+    error ("gd:input", "%s: the queries Y cannot be a gdCodistributed here: give them whole on every rank, the points X in parts", fn);
+  endif
+  s = layout (X);
+  if (! strcmp (s.Layout, "1d") || s.Dimension != 1)
+    error ("gd:input", "%s: a gdCodistributed X must be '1d' by rows (its layout is '%s'%s)",
+           fn, s.Layout, merge (strcmp (s.Layout, "1d"), " by columns", ""));
+  endif
+  if (isa (Y, "gdCodistributed"))
+    error ("gd:input", "%s: the queries Y must be the same matrix on every rank, not a gdCodistributed", fn);
+  endif
+endfunction
+
+## The columns' means of the whole X over their finite values, as
+## __gd_prepare__'s offset takes them of one matrix: the sums run down the
+## ranks in order, each rank adding its rows to the sums so far
+## (Octave's sum adds a column's elements in order), so that they are
+## the bits of the one sum over the whole
+function c = global_offset (L)
+  L = double (host (L));
+  f = isfinite (L);
+  L(! f) = 0;
+  s = zeros (1, columns (L));
+  for q = 1:gd_spmdSize ()
+    if (q == gd_spmdIndex ())
+      s = sum ([s; L], 1);
+    endif
+    s = gd_spmdBroadcast (q, s);
+  endfor
+  n = sum (gd_spmdCat (sum (f, 1), 1), 1);
+  c = s ./ max (n, 1);
+  c(! isfinite (c)) = 0;
+endfunction
+
+## gd_knnsearch (knnsearch true: rows a query) or gd_pdist2's 'Smallest'
+## / 'Largest' (columns a query): each rank's K best of its rows, as rows
+## of the whole, then the ranks' lists side by side in rank order and a
+## stable sort in the search's direction: equal distances stay in rank
+## order and, within a rank, in row order, so in the order of their
+## global rows, as one search's. seuclidean and mahalanobis: the rows
+## prepared here with the whole X's offset, then searched as euclidean.
+function [A, B, info] = knn (knnsearch, X, Y, varargin)
+  fn = merge (knnsearch, "gd_knnsearch", "gd_pdist2");
+  check_points (fn, X, Y);
+  args = varargin;
+  s = layout (X);
+  r = gd_spmdIndex ();
+  nloc = s.Partition(r);
+  L = getLocalPart (X);
+  if (knnsearch)
+    [K, at] = option (args, "K", 1);
+    if (option (args, "IncludeTies", false))
+      error ("gd:input", "gd_knnsearch: 'IncludeTies' on a gdCodistributed X is not offered: its lists are of any length, not K");
+    endif
+    [metric, mat] = option (args, "Distance", "euclidean");
+    [param, pat] = option (args, merge (strcmpi (metric, "mahalanobis"), "Cov", "Scale"), []);
+    largest = false;
+  else
+    [metric, first, given] = pdist2_metric (args);
+    param = [];
+    if (given)
+      param = args{2};
+    endif
+    [K, at] = option (args(first:end), "Smallest", []);
+    largest = false;
+    if (isempty (K))
+      [K, at] = option (args(first:end), "Largest", []);
+      largest = true;
+    endif
+    at += (first - 1) * (at > 0);
+  endif
+  prepared = ischar (metric) && any (strcmpi (metric, {"seuclidean", "mahalanobis"}));
+  check_metric (fn, metric, ! isempty (param));
+  if (! (isnumeric (K) && isscalar (K) && K >= 1 && K == fix (K) && K <= s.Size(1)))
+    error ("gd:input", "%s: K must be a whole number from 1 to the rows of X (%d)", fn, s.Size(1));
+  endif
+  if (prepared)                         # (collective: every rank, rows or not)
+    [~, L, Y, zero] = __gd_prepare__ (fn, L, Y, {metric, param}, global_offset (L));
+    if (! isempty (zero))
+      error ("gd:input", "%s: seuclidean's scales of 0 on a gdCodistributed X are not offered", fn);
+    endif
+    if (knnsearch)
+      args{mat+1} = "euclidean";
+      args(pat:pat+1) = [];
+      at -= 2 * (at > pat);
+    else
+      args = [{"euclidean"}, args(first:end)];
+      at -= first - 2;
+    endif
+  endif
+  kl = min (K, nloc);
+  gpu = isa (L, "gdArray") || isa (Y, "gdArray");
+  my = rows (Y);
+  icls = option (args, "IndexClass", "double");
+  ycls = class (Y);
+  if (isa (Y, "gdArray"))
+    ycls = classUnderlying (Y);
+  endif
+  dcls = merge (strcmp (s.Class, "single") || strcmp (ycls, "single"), "single", "double");
+  lo = sum (s.Partition(1:r-1));
+  if (kl > 0)
+    if (at)
+      args{at+1} = kl;
+    elseif (knnsearch)
+      args(end+1:end+2) = {"K", kl};
+    endif
+    [A, B, info] = feval (fn, L, Y, args{:});
+    A = host (A);
+    B = host (B);
+  elseif (knnsearch)
+    A = zeros (my, 0, icls); B = zeros (my, 0, dcls); info = struct ();
+  else
+    A = zeros (0, my, dcls); B = zeros (0, my, icls); info = struct ();
+  endif
+  if (knnsearch)                        # Idx, D: a query a row
+    I = gd_spmdCat (A + lo, 2);
+    D = gd_spmdCat (B, 2);
+    [~, o] = sort (D, 2);
+    o = o(:,1:K);
+    e = sub2ind (size (D), repmat ((1:my)', 1, K), o);
+    A = I(e);
+    B = D(e);
+  else                                  # D, I: a query a column
+    D = gd_spmdCat (A, 1);
+    I = gd_spmdCat (B + lo, 1);
+    [~, o] = sort (D, 1, merge (largest, "descend", "ascend"));
+    o = o(1:K,:);
+    e = sub2ind (size (D), o, repmat (1:my, K, 1));
+    A = D(e);
+    B = I(e);
+  endif
+  if (gpu)
+    A = gdArray (A);
+    B = gdArray (B);
+  endif
+  info.ranks = gd_spmdSize ();
+endfunction
+
+## gd_pdist2's metric (its third argument, where that is not an option's
+## name) and where its name/value pairs begin
+function [metric, first, param] = pdist2_metric (args)
+  metric = "euclidean";
+  first = 1;
+  param = false;                        # the metric's parameter given
+  names = {"Smallest", "Largest", "Variant", "IndexClass", "Devices", "Distributed"};
+  if (numel (args) && (is_function_handle (args{1})
+                       || (ischar (args{1}) && ! any (strcmpi (args{1}, names)))))
+    metric = args{1};
+    first = 2;
+    if (numel (args) >= 2 && ! ischar (args{2}))
+      param = true;
+      first = 3;
+    endif
+  endif
+endfunction
+
+## gd_pdist2 with X (or Y) '1d' by rows: D's rows (columns) '1d' on the
+## same ranks; with 'Smallest' or 'Largest', the neighbours' merge
+function varargout = pdist2_ranks (X, Y, varargin)
+  if (any (cellfun (@(a) ischar (a) && any (strcmpi (a, {"Smallest", "Largest"})), varargin)))
+    [varargout{1:max (nargout, 1)}] = knn (false, X, Y, varargin{:});
+    return;
+  endif
+  [metric, first, param] = pdist2_metric (varargin);
+  if (isa (X, "gdCodistributed") && isa (Y, "gdCodistributed"))
+    error ("gd:input", "gd_pdist2: X and Y cannot both be gdCodistributed: give one whole on every rank");
+  endif
+  G = X;
+  d = 1;
+  if (isa (Y, "gdCodistributed"))
+    G = Y;
+    d = 2;
+  endif
+  s = layout (G);
+  if (! strcmp (s.Layout, "1d") || s.Dimension != 1)
+    error ("gd:input", "gd_pdist2: a gdCodistributed operand must be '1d' by rows (its layout is '%s')", s.Layout);
+  endif
+  check_metric ("gd_pdist2", metric, param);
+  if (d == 1)
+    L = getLocalPart (X);
+    if (ischar (metric) && any (strcmpi (metric, {"seuclidean", "mahalanobis"})))
+      ## the rows prepared with the whole X's offset (collective)
+      [~, L, Y, zero] = __gd_prepare__ ("gd_pdist2", L, Y, varargin(1:first-1), global_offset (L));
+      if (! isempty (zero))
+        error ("gd:input", "gd_pdist2: seuclidean's scales of 0 on a gdCodistributed X are not offered");
+      endif
+      varargin = [{"euclidean"}, varargin(first:end)];
+    endif
+    [D, ~, info] = gd_pdist2 (L, Y, varargin{:});
+  else
+    [D, ~, info] = gd_pdist2 (X, getLocalPart (Y), varargin{:});
+  endif
+  info.ranks = gd_spmdSize ();
+  varargout = {gdCodistributed(D, "1d", d), [], info};
+endfunction
+
+## R = A (min, +) B on '2dbc' operands of one grid and block size: for
+## each block K of the inner dimension, in order, A's panel (block column
+## K, held by grid column mod (K, pc)) to every rank of each grid row and
+## B's (block row K, grid row mod (K, pr)) to every rank of each grid
+## column, then the rank's product of them folded into its part of R by
+## min-plus's own rule (a later block's value replaces one that is larger
+## or NaN), so that R and the witness K are one product's
+function [R, W, info] = summa (A, varargin)
+  B = A;
+  args = varargin;
+  if (numel (args) && ! ischar (args{1}))
+    B = args{1};
+    args(1) = [];
+  endif
+  if (! (isa (A, "gdCodistributed") && isa (B, "gdCodistributed")))
+    error ("gd:input", "gd_minplus: both operands must be gdCodistributed (give the other in parts too)");
+  endif
+  sa = layout (A);
+  sb = layout (B);
+  if (! strcmp (sa.Layout, "2dbc") || ! strcmp (sb.Layout, "2dbc"))
+    error ("gd:input", "gd_minplus: gdCodistributed operands must be '2dbc'");
+  endif
+  if (! isequal (sa.Grid, sb.Grid) || sa.BlockSize != sb.BlockSize)
+    error ("gd:input", "gd_minplus: A and B must have one grid and block size (A: %dx%d, %d; B: %dx%d, %d)",
+           sa.Grid, sa.BlockSize, sb.Grid, sb.BlockSize);
+  endif
+  k = sa.Size(2);
+  if (sb.Size(1) != k)
+    error ("gd:size", "gd_minplus: inner dimensions must agree: A is %dx%d, B is %dx%d",
+           sa.Size, sb.Size);
+  endif
+  r = gd_spmdIndex ();
+  pr = sa.Grid(1);
+  pc = sa.Grid(2);
+  b = sa.BlockSize;
+  gi = floor ((r - 1) / pc);
+  gj = mod (r - 1, pc);
+  PA = getLocalPart (A);
+  PB = getLocalPart (B);
+  gpu = isa (PA, "gdArray") || isa (PB, "gdArray");
+  witness = nargout > 1;
+  R = W = [];
+  nk = ceil (k / b);
+  for Kb = 0:max (nk, 1) - 1
+    if (nk == 0)                        # no inner dimension: one empty product
+      Ap = host (PA(:, 1:0));
+      Bp = host (PB(1:0, :));
+    else
+      w = min (b, k - Kb * b);
+      cols = floor (Kb / pc) * b + (1:w);   # A's block column Kb in its owners' parts
+      rws = floor (Kb / pr) * b + (1:w);    # B's block row Kb likewise
+      oc = mod (Kb, pc);
+      orow = mod (Kb, pr);
+      Ap = [];
+      for i2 = 0:pr-1
+        mine = [];
+        if (gi == i2 && gj == oc)
+          mine = host (PA(:, cols));
+        endif
+        p = gd_spmdBroadcast (i2 * pc + oc + 1, mine);
+        if (i2 == gi)
+          Ap = p;
+        endif
+      endfor
+      Bp = [];
+      for j2 = 0:pc-1
+        mine = [];
+        if (gj == j2 && gi == orow)
+          mine = host (PB(rws, :));
+        endif
+        p = gd_spmdBroadcast (orow * pc + j2 + 1, mine);
+        if (j2 == gj)
+          Bp = p;
+        endif
+      endfor
+    endif
+    if (gpu)
+      Ap = gdArray (Ap);
+      Bp = gdArray (Bp);
+    endif
+    if (witness)
+      [P, Q, info] = gd_minplus (Ap, Bp, args{:});
+      P = host (P);
+      Q = host (Q) + Kb * b * (nk > 0);
+    else
+      P = host (gd_minplus (Ap, Bp, args{:}));
+      info = struct ();
+    endif
+    if (isempty (R))
+      R = P;
+      if (witness)
+        W = Q;
+      endif
+    else
+      m = P < R | isnan (R);
+      R(m) = P(m);
+      if (witness)
+        W(m) = Q(m);
+      endif
+    endif
+  endfor
+  if (gpu)
+    R = gdArray (R);
+    if (witness)
+      W = gdArray (W);
+    endif
+  endif
+  R = gdCodistributed (R, "2dbc", sa.Grid, b, [sa.Size(1), sb.Size(2)]);
+  if (witness)
+    W = gdCodistributed (W, "2dbc", sa.Grid, b, [sa.Size(1), sb.Size(2)]);
+  endif
+  info.ranks = gd_spmdSize ();
+endfunction

@@ -1,0 +1,145 @@
+## check_ranks.m - gdCodistributed across the ranks of a job (every rank
+## runs it; mpi.bats starts it in 2 and 3 ranks, and it runs in one rank
+## outside a job): parts of fresh random data in uneven shares (a rank may
+## hold none), gathered back; the nearest neighbours, pdist2's rows and
+## the min-plus product (with witnesses) on the parts against one
+## process's result on the whole, bit for bit. Each rank says "ranks ok
+## N" or what differed (spmd_say).
+
+r = gd_spmdIndex ();
+n = gd_spmdSize ();
+seed = gd_spmdBroadcast (1, randi (1e6));   # one stream of data on every rank
+rand ("state", seed); randn ("state", seed);
+global bad
+bad = {};
+function check (tf, what)
+  global bad
+  if (! tf)
+    bad{end+1} = what;
+  endif
+endfunction
+## the rows of n in blocks of b that grid row p of np holds
+function idx = blocks (n, b, p, np)
+  idx = zeros (1, 0);
+  for I = p:np:ceil (n / b) - 1
+    idx = [idx, I*b+1:min((I+1)*b, n)];
+  endfor
+endfunction
+
+## ---- '1d': points split by rows; lattice values (ties), a NaN row ----
+N = 37 + randi (20);
+d = 4;
+for cls = {"single", "double"}
+  X = cast (randi ([0 3], N, d), cls{1});
+  X(randi (N), :) = NaN;
+  Y = cast (randi ([0 3], 13, d), cls{1});
+  cuts = sort (randi ([0 N], 1, n - 1));
+  counts = diff ([0, cuts, N]);
+  lo = sum (counts(1:r-1));
+  G = gdCodistributed (X(lo+1:lo+counts(r), :), "1d");
+  check (isequaln (gather (G), X) && isequal (size (G), size (X)), "1d gather");
+  A1 = gather (G, n);
+  check (isequaln (A1, merge (r == n, X, [])), "1d gather to one rank");
+  check (isequal (globalIndices (G, 1), lo + (1:counts(r))), "globalIndices");
+  for K = [1 4 9]
+    [I1, D1] = gd_knnsearch (X, Y, "K", K);
+    [I2, D2] = gd_knnsearch (G, Y, "K", K);
+    check (isequal (I1, I2) && isequaln (D1, D2), sprintf ("knnsearch %s K %d", cls{1}, K));
+    [I1, D1] = gd_knnsearch (X, Y, "K", K, "Distance", "cityblock", "IndexClass", "int32");
+    [I2, D2] = gd_knnsearch (G, Y, "K", K, "Distance", "cityblock", "IndexClass", "int32");
+    check (isequal (I1, I2) && isequaln (D1, D2), sprintf ("knnsearch cityblock %s K %d", cls{1}, K));
+    for dir = {"Smallest", "Largest"}
+      for metric = {"euclidean", "cosine"}
+        [D1, I1] = gd_pdist2 (X, Y, metric{1}, dir{1}, K);
+        [D2, I2] = gd_pdist2 (G, Y, metric{1}, dir{1}, K);
+        check (isequal (I1, I2) && isequaln (D1, D2),
+               sprintf ("pdist2 %s %s %s K %d", metric{1}, dir{1}, cls{1}, K));
+      endfor
+    endfor
+  endfor
+  ## a part kept as a gdArray (on the rank's GPU; without one, in host
+  ## memory): the results gdArrays, the same values
+  GG = gdCodistributed (gdArray (X(lo+1:lo+counts(r), :)), "1d");
+  [I1, D1] = gd_knnsearch (X, Y, "K", 5);
+  [I2, D2] = gd_knnsearch (GG, Y, "K", 5);
+  check (isa (I2, "gdArray") && isequal (I1, gather (I2)) && isequaln (D1, gather (D2)),
+         "knnsearch on gdArray parts");
+  S = 1 + rand (1, d);
+  [I1, D1] = gd_knnsearch (X, Y, "K", 3, "Distance", "seuclidean", "Scale", S);
+  [I2, D2] = gd_knnsearch (G, Y, "K", 3, "Distance", "seuclidean", "Scale", S);
+  check (isequal (I1, I2) && isequaln (D1, D2), "knnsearch seuclidean with its Scale");
+  C = cov (randn (20, d)) + eye (d);
+  [I1, D1] = gd_knnsearch (X, Y, "K", 3, "Distance", "mahalanobis", "Cov", C);
+  [I2, D2] = gd_knnsearch (G, Y, "K", 3, "Distance", "mahalanobis", "Cov", C);
+  check (isequal (I1, I2) && isequaln (D1, D2), "knnsearch mahalanobis with its Cov");
+  [D1, I1] = gd_pdist2 (X, Y, "seuclidean", S, "Largest", 2);
+  [D2, I2] = gd_pdist2 (G, Y, "seuclidean", S, "Largest", 2);
+  check (isequal (I1, I2) && isequaln (D1, D2), "pdist2 seuclidean Largest");
+  R = gd_pdist2 (G, Y, "minkowski", 3);
+  check (isequaln (gather (R), gd_pdist2 (X, Y, "minkowski", 3)), "pdist2 rows");
+  R = gd_pdist2 (G, Y, "mahalanobis", C);
+  check (isequaln (gather (R), gd_pdist2 (X, Y, "mahalanobis", C)), "pdist2 rows mahalanobis");
+  R = gd_pdist2 (Y, G, "cityblock");
+  check (isequaln (gather (R), gd_pdist2 (Y, X, "cityblock")) && layout (R).Dimension == 2, "pdist2 columns");
+  try
+    gd_knnsearch (G, Y, "Distance", "seuclidean");
+    check (false, "seuclidean's default scale refused");
+  catch e
+    check (! isempty (strfind (e.message, "needs its scales")), e.message);
+  end_try_catch
+endfor
+
+## ---- '2dbc': min-plus by SUMMA on each grid of the ranks ----
+grids = unique ([1 n; n 1], "rows");
+for g = 1:rows (grids)
+  grid = grids(g,:);
+  gi = floor ((r - 1) / grid(2));
+  gj = mod (r - 1, grid(2));
+  for cls = {"single", "double", "int32"}
+    b = randi (4);
+    m = randi (12); k = randi (12); nn = randi (12);
+    if (strcmp (cls{1}, "int32"))
+      A = int32 (randi ([-50 50], m, k));
+      B = int32 (randi ([-50 50], k, nn));
+    else
+      A = cast (round (randn (m, k) * 4), cls{1});
+      B = cast (round (randn (k, nn) * 4), cls{1});
+      A(rand (m, k) < 0.1) = Inf;
+      A(rand (m, k) < 0.05) = NaN;
+      B(rand (k, nn) < 0.1) = -0;
+      B(rand (k, nn) < 0.05) = NaN;
+    endif
+    part = @(M) M(blocks (rows (M), b, gi, grid(1)), blocks (columns (M), b, gj, grid(2)));
+    GA = gdCodistributed (part (A), "2dbc", grid, b, size (A));
+    GB = gdCodistributed (part (B), "2dbc", grid, b, size (B));
+    check (isequaln (gather (GA), A), sprintf ("2dbc gather %s", cls{1}));
+    [R1, K1] = gd_minplus (A, B);
+    [R2, K2] = gd_minplus (GA, GB);
+    check (isequaln (gather (R2), R1) && isequal (gather (K2), K1),
+           sprintf ("minplus %s grid %dx%d b %d (%dx%d by %dx%d)", cls{1}, grid, b, m, k, k, nn));
+    check (isequaln (gather (gd_minplus (GA, GB)), R1), sprintf ("minplus %s, R alone", cls{1}));
+    GAg = gdCodistributed (gdArray (part (A)), "2dbc", grid, b, size (A));
+    [R3, K3] = gd_minplus (GAg, GB);
+    check (isa (getLocalPart (R3), "gdArray") && isequaln (gather (R3), R1)
+           && isequal (gather (K3), K1), sprintf ("minplus %s on gdArray parts", cls{1}));
+    W = cast (randi ([0 9], m, m), cls{1});
+    GW = gdCodistributed (part (W), "2dbc", grid, b, size (W));
+    check (isequal (gather (gd_minplus (GW)), gd_minplus (W)), sprintf ("squaring %s", cls{1}));
+  endfor
+endfor
+
+## ---- refusals: the same error on every rank ----
+try
+  gdCodistributed (ones (2, 1 + (r == n)), "1d");
+  check (n == 1, "columns that differ refused");
+catch e
+  check (n > 1 && strcmp (e.identifier, "gd:size") && ! isempty (strfind (e.message, sprintf ("rank %d's part has", n))), ["the parts' columns: " e.message]);
+end_try_catch
+
+ok = isempty (bad);
+all_ok = gd_spmdCat (ok, 1);
+if (ok)
+  spmd_say ("rank %d ranks ok %d %d\n", r, n, all (all_ok));
+else
+  spmd_say ("rank %d differs: %s\n", r, strjoin (bad, "; "));
+endif
