@@ -46,6 +46,11 @@ classdef gdCodistributed
 ## @item @code{gd_pdist2 (@var{X}, @var{Y}, @dots{})}: with @var{X} "1d"
 ## by rows, D's rows "1d" on the same ranks; with @var{Y} "1d" by rows,
 ## D's columns likewise.
+## @item @code{gd_pdist (@var{X}, @dots{})} with @var{X} "1d" by rows:
+## D (1 x n(n-1)/2, pdist's order) "1d" by columns, rank r holding the
+## pairs of its rows with every later row (each rank takes the whole X
+## for them: the later ranks' rows, and any metric's statistics of the
+## whole).
 ## @item @code{gd_minplus (@var{A}, @var{B})} and @code{[@var{R},
 ## @var{K}] = gd_minplus (@dots{})} on "2dbc" operands of one grid and
 ## block size: SUMMA, for each block of the inner dimension the owners'

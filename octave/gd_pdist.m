@@ -112,6 +112,10 @@ function [R, info, varargout] = gd_pdist (varargin)
     __gd__ ("pdist", varargin{:});                 # prints the variant list
     return;
   endif
+  if (nargin >= 1 && isa (varargin{1}, "gdCodistributed"))
+    [R, info] = __gd_ranks__ ("pdist", varargin{:});   # across the ranks of a job
+    return;
+  endif
   ## logical data as the statistics package takes it: as double
   if (nargin >= 1 && islogical (varargin{1}))
     varargin{1} = double (varargin{1});

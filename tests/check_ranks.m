@@ -81,6 +81,13 @@ for cls = {"single", "double"}
   check (isequaln (gather (R), gd_pdist2 (X, Y, "mahalanobis", C)), "pdist2 rows mahalanobis");
   R = gd_pdist2 (Y, G, "cityblock");
   check (isequaln (gather (R), gd_pdist2 (Y, X, "cityblock")) && layout (R).Dimension == 2, "pdist2 columns");
+  for metric = {{"euclidean"}, {"cosine"}, {"cityblock"}, {"seuclidean"}, {"minkowski", 3}, {"correlation"}}
+    D1 = gd_pdist (X, metric{1}{:});
+    D2 = gd_pdist (G, metric{1}{:});
+    check (isequaln (gather (D2), D1) && layout (D2).Dimension == 2,
+           sprintf ("pdist %s %s", metric{1}{1}, cls{1}));
+  endfor
+  check (isequaln (gather (gd_pdist (GG)), gd_pdist (X)), "pdist on gdArray parts");
   try
     gd_knnsearch (G, Y, "Distance", "seuclidean");
     check (false, "seuclidean's default scale refused");

@@ -27,6 +27,8 @@ function varargout = __gd_ranks__ (what, varargin)
       [varargout{1:max (nargout, 1)}] = knn (true, varargin{:});
     case "pdist2"
       [varargout{1:max (nargout, 1)}] = pdist2_ranks (varargin{:});
+    case "pdist"
+      [varargout{1:max (nargout, 1)}] = pdist_ranks (varargin{:});
     case "minplus"
       [varargout{1:max (nargout, 1)}] = summa (varargin{:});
     otherwise
@@ -351,6 +353,66 @@ function varargout = pdist2_ranks (X, Y, varargin)
   endif
   info.ranks = gd_spmdSize ();
   varargout = {gdCodistributed(D, "1d", d), [], info};
+endfunction
+
+## gd_pdist with X '1d' by rows: D, the pairs (i, j), i > j, in pdist's
+## order (j's column after column), '1d' by columns: rank r holds the
+## columns j of its rows, each its pairs with its own later rows (gd_pdist
+## of its rows) and then with every later rank's (gd_pdist2 of those rows
+## against its own: the metrics are symmetric to the bit, each term of
+## x - y and of x .* y the same either way). Every rank takes the whole X
+## (the later ranks' rows; the prepared metrics' statistics of the whole)
+function [R, info, varargout] = pdist_ranks (X, varargin)
+  s = layout (X);
+  if (! strcmp (s.Layout, "1d") || s.Dimension != 1)
+    error ("gd:input", "gd_pdist: a gdCodistributed X must be '1d' by rows (its layout is '%s')", s.Layout);
+  endif
+  if (numel (varargin) && is_function_handle (varargin{1}))
+    error ("gd:input", "gd_pdist: a function handle's distances on a gdCodistributed X are not offered: give the metric by name");
+  endif
+  gpu = isa (getLocalPart (X), "gdArray");
+  W = gather (X);
+  args = varargin;
+  if (numel (args))
+    [args, W, ~, zero] = __gd_prepare__ ("gd_pdist", W, [], args);
+    if (! isempty (zero))
+      error ("gd:input", "gd_pdist: seuclidean's scales of 0 on a gdCodistributed X are not offered");
+    endif
+  endif
+  r = gd_spmdIndex ();
+  lo = sum (s.Partition(1:r-1));
+  nl = s.Partition(r);
+  hi = lo + nl;
+  L = W(lo+1:hi, :);
+  later = W(hi+1:end, :);
+  if (gpu)
+    L = gdArray (L);
+    later = gdArray (later);
+  endif
+  ## (the rows prepared: the gateway's metrics and options)
+  [Dw, info] = __gd__ ("pdist", L, args{:});
+  Dc = __gd__ ("pdist2", later, L, args{:});
+  Dw = host (Dw);
+  Dc = host (Dc);
+  ## column j: its nl - j pairs within, then its n - hi pairs with the later
+  ## rows
+  nr = rows (Dc);
+  part = zeros (1, nl * nr + nl * (nl - 1) / 2, class (Dc));
+  at = 0;
+  first = 0;
+  for j = 1:nl
+    w = nl - j;
+    part(at+1:at+w) = Dw(first+1:first+w);
+    part(at+w+1:at+w+nr) = Dc(:,j);
+    at += w + nr;
+    first += w;
+  endfor
+  if (gpu)
+    part = gdArray (part);
+  endif
+  R = gdCodistributed (part, "1d", 2);
+  info.ranks = gd_spmdSize ();
+  varargout = {};
 endfunction
 
 ## R = A (min, +) B on '2dbc' operands of one grid and block size: for
