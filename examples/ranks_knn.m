@@ -1,8 +1,8 @@
 ## ranks_knn.m - exact nearest neighbours across the ranks of an MPI job:
-## each rank holds its own share of the points and searches it on its own
-## GPU; rank 1 merges the ranks' lists into the K nearest of all the
-## points, the same neighbours, in the same order, as one search over the
-## whole set.
+## each rank holds its own share of the points (a gdCodistributed in
+## '1d' parts) and searches it on its own GPU; gd_knnsearch merges the
+## ranks' lists into the K nearest of all the points, the same neighbours,
+## in the same order, as one search over the whole set.
 ##
 ##   mpirun -np 4 octave-cli --eval "pkg load gd; source ('examples/ranks_knn.m')"
 ##   octave examples/ranks_knn.m          (outside a job: one rank)
@@ -67,26 +67,25 @@ if (r == 1)
 endif
 Y = gd_spmdBroadcast (1, Y);
 
+## the points in parts, one a rank (on its GPU where there is one)
+if (! isempty (gd_info ().devices))
+  Xr = gdArray (Xr);
+endif
+X = gdCodistributed (Xr, "1d");
 tic;
-[I, D] = gd_knnsearch (Xr, Y, "K", K);   # this rank's K nearest, its own rows
-I = I + (lo - 1);                         # as rows of the whole X
-Iall = gd_spmdCat (I, 2, 1);              # every rank's lists side by side, on rank 1
-Dall = gd_spmdCat (D, 2, 1);
+[Ik, Dk] = gd_knnsearch (X, Y, "K", K);   # every rank's K best, merged
+Ik = gather (Ik);
+Dk = gather (Dk);
 if (r == 1)
-  [Dk, o] = sort (Dall, 2);               # stable: equal distances by rank, then row
-  Ik = Iall(sub2ind (size (Iall), repmat ((1:my)', 1, columns (o)), o));
-  k = min (K, columns (Dk));
-  Dk = Dk(:,1:k);
-  Ik = Ik(:,1:k);
   printf ("%d ranks: the %d nearest of %d points (%d features) to %d queries in %.2f s\n",
           nr, K, N, d, my, toc);
   printf ("query 1's nearest rows: %s\n", mat2str (Ik(1,:)));
 endif
 
 if (strcmp (getenv ("GD_EXAMPLE_CHECK"), "1"))
-  X = gd_spmdCat (Xr, 1, 1);              # the whole X, on rank 1 alone
+  W = gather (X, 1);                      # the whole X, on rank 1 alone
   if (r == 1)
-    [I1, D1] = gd_knnsearch (X, Y, "K", K);
+    [I1, D1] = gd_knnsearch (W, Y, "K", K);
     printf ("one search over all the points: %s\n",
             ifelse_text (isequal (I1, Ik) && isequal (D1, Dk), "the same lists", "DIFFERENT lists"));
   endif

@@ -146,3 +146,17 @@ example() {
         [ "$(said | grep -c "ranks ok $np 1")" -eq $np ]
     done
 }
+
+@test "examples/ranks_paths.m: shortest path lengths by squaring with SUMMA on 1x1, 1x2, 1x3 and 2x2 grids of ranks are gd_apsp's" {
+    command -v mpirun >/dev/null || { echo "mpirun not found: make deps installs openmpi-bin"; return 1; }
+    cd "$BATS_TEST_TMPDIR"
+    for np in 1 2 3 4; do
+        run env GD_EXAMPLE_N=257 GD_EXAMPLE_CHECK=1 OMPI_MCA_btl_vader_single_copy_mechanism=none \
+            timeout -s KILL 120 mpirun --allow-run-as-root --oversubscribe -np $np \
+            octave-cli -q --no-gui --no-init-file --no-history "$GD_ROOT/examples/ranks_paths.m"
+        echo "$output"
+        [ "$status" -eq 0 ]
+        [[ "$output" == *"$np ranks"*"of 257 vertices by 8 squarings"* ]]
+        [ "$(echo "$output" | grep -c 'gd_apsp on the whole graph: the same lengths')" -eq 1 ]
+    done
+}
