@@ -509,6 +509,15 @@ const char *gd_nccl_found(void);
 /* collectives on host memory, every rank calling (nothing outside a job) */
 gd_status gd_mpi_barrier(void);
 gd_status gd_mpi_bcast(void *buf, size_t bytes, int root);
+/* Groups of ranks (MPI_Comm_split of the job): every rank calls
+ * gd_mpi_group at once with its color and key; *group is then the group
+ * of the ranks of its color, ordered by key, and *rank and *size its
+ * place and count in it (outside a job: 0, 0, 1). gd_mpi_bcast_in is
+ * gd_mpi_bcast among a group's ranks alone (root: the rank in the group,
+ * 0-based), every rank of the group calling. */
+enum { GD_MPI_GROUPS = 64 };
+gd_status gd_mpi_group(int color, int key, int *group, int *rank, int *size);
+gd_status gd_mpi_bcast_in(void *buf, size_t bytes, int root, int group);
 gd_status gd_mpi_allgather(const void *mine, size_t bytes, void *all);
 /* counts[r] bytes from rank r into all, in rank order: on root, or on
  * every rank where every */

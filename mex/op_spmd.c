@@ -6,6 +6,11 @@
  *   __gd__('spmd', 'barrier')
  *   X = __gd__('spmd', 'broadcast', src, X)  src's X on every rank (X
  *                                            only needed on src)
+ *   g = __gd__('spmd', 'group', color, key)  the group of the ranks of
+ *                                            this color, ordered by key
+ *                                            (every rank at once)
+ *   X = __gd__('spmd', 'broadcast', src, X, g)  among group g's ranks
+ *                                            alone, src its rank there
  *   Y = __gd__('spmd', 'cat', X, dim, dest)  every rank's X concatenated
  *                                            along dim, on dest (0: every
  *                                            rank; [] elsewhere)
@@ -82,23 +87,53 @@ static int rank_arg(const char *fn, const char *name, const mxArray *a, int n, i
     return (int)x;
 }
 
+/* the groups made here: this rank's place in each and their sizes */
+static struct {
+    int n, rank[GD_MPI_GROUPS], size[GD_MPI_GROUPS];
+} G;
+
+static void group(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    (void)nlhs;
+    if (nrhs != 2 || !mxIsNumeric(prhs[0]) || !mxIsNumeric(prhs[1]) ||
+        mxGetNumberOfElements(prhs[0]) != 1 || mxGetNumberOfElements(prhs[1]) != 1)
+        gd_mex_error("gd_spmd", "gd:input", "a group takes a color and a key");
+    int g, r, n;
+    check("gd_spmd", gd_mpi_group((int)mxGetScalar(prhs[0]), (int)mxGetScalar(prhs[1]), &g, &r, &n));
+    if (g >= 0 && g < GD_MPI_GROUPS) {
+        G.rank[g] = r;
+        G.size[g] = n;
+        if (g >= G.n) G.n = g + 1;
+    }
+    plhs[0] = mxCreateDoubleScalar(g + 1);
+}
+
+/* src's value to every rank, or (a fourth argument: a group) to every
+ * rank of the group, src its rank there */
 static void broadcast(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
     static const char FN[] = "gd_spmdBroadcast";
     (void)nlhs;
-    const int n = gd_mpi_size(), me = gd_mpi_rank() + 1;
+    int n = gd_mpi_size(), me = gd_mpi_rank() + 1, g = -1;
+    if (nrhs > 2) {
+        const double x = mxIsNumeric(prhs[2]) && mxGetNumberOfElements(prhs[2]) == 1
+                             ? mxGetScalar(prhs[2]) : 0;
+        g = (int)x - 1;
+        if (!(x == (int)x && g >= 0 && (g < G.n || gd_mpi_size() == 1)))
+            gd_mex_error(FN, "gd:input", "internal: no group %g", x);
+        if (gd_mpi_size() > 1) {
+            n = G.size[g];
+            me = G.rank[g] + 1;
+        }
+    }
     const int src = rank_arg(FN, "the source", nrhs > 0 ? prhs[0] : NULL, n, 0);
     spmd_head h;
     if (me == src) describe(nrhs > 1 ? prhs[1] : NULL, &h);
-    check(FN, gd_mpi_bcast(&h, sizeof h, src - 1));
+    check(FN, g < 0 ? gd_mpi_bcast(&h, sizeof h, src - 1) : gd_mpi_bcast_in(&h, sizeof h, src - 1, g));
     if (h.bad) gd_mex_error(FN, "gd:input", "rank %d's value %s", src, h.msg);
-    if (me == src) {
-        plhs[0] = mxDuplicateArray(prhs[1]);
-        check(FN, gd_mpi_bcast(mxGetData(plhs[0]), (size_t)h.bytes, src - 1));
-    } else {
-        plhs[0] = make(&h);
-        check(FN, gd_mpi_bcast(mxGetData(plhs[0]), (size_t)h.bytes, src - 1));
-    }
+    plhs[0] = me == src ? mxDuplicateArray(prhs[1]) : make(&h);
+    check(FN, g < 0 ? gd_mpi_bcast(mxGetData(plhs[0]), (size_t)h.bytes, src - 1)
+                    : gd_mpi_bcast_in(mxGetData(plhs[0]), (size_t)h.bytes, src - 1, g));
 }
 
 static void cat(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
@@ -168,6 +203,8 @@ void gd_op_spmd(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
         plhs[0] = mxCreateDoubleScalar(gd_mpi_size());
     } else if (!strcmp(what, "barrier")) {
         check("gd_spmdBarrier", gd_mpi_barrier());
+    } else if (!strcmp(what, "group")) {
+        group(nlhs, plhs, nrhs - 1, prhs + 1);
     } else if (!strcmp(what, "broadcast")) {
         broadcast(nlhs, plhs, nrhs - 1, prhs + 1);
     } else if (!strcmp(what, "cat")) {

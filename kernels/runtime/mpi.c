@@ -51,7 +51,10 @@ static struct {
     int (*test)(void **, int *, void *);
     int (*iprobe)(int, int, void *, int *, void *);
     int (*isend)(const void *, int, void *, int, int, void *, void **);
+    int (*comm_split)(void *, int, int, void **);
     void *world, *byte, *status_ignore;
+    void *groups[GD_MPI_GROUPS]; /* the communicators gd_mpi_group made */
+    int ngroups;
     int gone; /* 1 + the first rank known to have left, 0: none */
 } M;
 
@@ -92,12 +95,14 @@ static int load(void)
     M.test = (int (*)(void **, int *, void *))sym("MPI_Test");
     M.iprobe = (int (*)(int, int, void *, int *, void *))sym("MPI_Iprobe");
     M.isend = (int (*)(const void *, int, void *, int, int, void *, void **))sym("MPI_Isend");
+    M.comm_split = (int (*)(void *, int, int, void **))sym("MPI_Comm_split");
     M.world = sym("ompi_mpi_comm_world");
     M.status_ignore = NULL; /* (Open MPI's MPI_STATUS_IGNORE is NULL) */
     M.byte = sym("ompi_mpi_byte");
     if (!M.initialized || !M.finalized || !M.init_thread || !M.finalize || !M.comm_rank ||
         !M.comm_size || !M.ibcast || !M.iallgather || !M.igatherv ||
-        !M.iallgatherv || !M.test || !M.iprobe || !M.isend || !M.world || !M.byte) {
+        !M.iallgatherv || !M.test || !M.iprobe || !M.isend || !M.comm_split || !M.world ||
+        !M.byte) {
         snprintf(M.what, sizeof M.what, "libmpi found but not Open MPI's (gd speaks Open MPI's ABI)");
         dlclose(M.lib);
         M.lib = NULL;
@@ -198,19 +203,53 @@ gd_status gd_mpi_barrier(void)
     return gd_mpi_allgather(&none, 1, all);
 }
 
-/* bytes from root to every rank, in chunks of at most INT_MAX bytes */
-gd_status gd_mpi_bcast(void *buf, size_t bytes, int root)
+/* bytes from root to every rank of comm, in chunks of at most INT_MAX
+ * bytes */
+static gd_status bcast_on(void *buf, size_t bytes, int root, void *comm)
 {
-    if (!M.joined || M.size == 1) return GD_OK;
     for (size_t at = 0; at < bytes; at += INT_MAX) {
         const size_t n = bytes - at < (size_t)INT_MAX ? bytes - at : (size_t)INT_MAX;
         void *req = NULL;
-        if (M.ibcast((char *)buf + at, (int)n, M.byte, root, M.world, &req))
+        if (M.ibcast((char *)buf + at, (int)n, M.byte, root, comm, &req))
             return gd_fail(GD_ERR_INPUT, "MPI_Ibcast failed");
         const gd_status s = wait_for(req, "a broadcast");
         if (s) return s;
     }
     return GD_OK;
+}
+
+gd_status gd_mpi_bcast(void *buf, size_t bytes, int root)
+{
+    if (!M.joined || M.size == 1) return GD_OK;
+    return bcast_on(buf, bytes, root, M.world);
+}
+
+gd_status gd_mpi_group(int color, int key, int *group, int *rank, int *size)
+{
+    *group = 0;
+    *rank = 0;
+    *size = 1;
+    if (!M.joined || M.size == 1) return GD_OK;
+    if (M.ngroups == GD_MPI_GROUPS)
+        return gd_fail(GD_ERR_INPUT, "more than %d groups of ranks", GD_MPI_GROUPS);
+    /* every rank there first (polled: one that has left ends the wait),
+     * then the split, which blocks */
+    gd_status s = gd_mpi_barrier();
+    if (s) return s;
+    void *comm = NULL;
+    if (M.comm_split(M.world, color, key, &comm)) return gd_fail(GD_ERR_INPUT, "MPI_Comm_split failed");
+    M.comm_rank(comm, rank);
+    M.comm_size(comm, size);
+    M.groups[M.ngroups] = comm;
+    *group = M.ngroups++;
+    return GD_OK;
+}
+
+gd_status gd_mpi_bcast_in(void *buf, size_t bytes, int root, int group)
+{
+    if (!M.joined || M.size == 1) return GD_OK;
+    if (group < 0 || group >= M.ngroups) return gd_fail(GD_ERR_INPUT, "internal: group %d", group);
+    return bcast_on(buf, bytes, root, M.groups[group]);
 }
 
 gd_status gd_mpi_allgather(const void *mine, size_t bytes, void *all)

@@ -415,11 +415,25 @@ function [R, info, varargout] = pdist_ranks (X, varargin)
   varargout = {};
 endfunction
 
+## The groups of the ranks of a grid's row (this rank's place: its column
+## gj) and of its column (its place: its row gi), made once a grid
+## (collective: every rank asks for the same grids in the same order)
+function [row, column] = grid_groups (pr, pc, gi, gj)
+  persistent made = zeros (0, 4);
+  at = find (made(:,1) == pr & made(:,2) == pc, 1);
+  if (isempty (at))
+    made(end+1,:) = [pr, pc, __gd__("spmd", "group", gi, gj), __gd__("spmd", "group", gj, gi)];
+    at = rows (made);
+  endif
+  row = made(at,3);
+  column = made(at,4);
+endfunction
+
 ## R = A (min, +) B on '2dbc' operands of one grid and block size: for
 ## each block K of the inner dimension, in order, A's panel (block column
-## K, held by grid column mod (K, pc)) to every rank of each grid row and
-## B's (block row K, grid row mod (K, pr)) to every rank of each grid
-## column, then the rank's product of them folded into its part of R by
+## K, held by grid column mod (K, pc)) along each grid row and B's
+## (block row K, grid row mod (K, pr)) down each grid column (MPI groups
+## of the grid's rows and columns), then the rank's product of them folded into its part of R by
 ## min-plus's own rule (a later block's value replaces one that is larger
 ## or NaN), so that R and the witness K are one product's
 function [R, W, info] = summa (A, varargin)
@@ -456,6 +470,7 @@ function [R, W, info] = summa (A, varargin)
   PB = getLocalPart (B);
   gpu = isa (PA, "gdArray") || isa (PB, "gdArray");
   witness = nargout > 1;
+  [row, column] = grid_groups (pr, pc, gi, gj);
   R = W = [];
   nk = ceil (k / b);
   for Kb = 0:max (nk, 1) - 1
@@ -468,28 +483,16 @@ function [R, W, info] = summa (A, varargin)
       rws = floor (Kb / pr) * b + (1:w);    # B's block row Kb likewise
       oc = mod (Kb, pc);
       orow = mod (Kb, pr);
-      Ap = [];
-      for i2 = 0:pr-1
-        mine = [];
-        if (gi == i2 && gj == oc)
-          mine = host (PA(:, cols));
-        endif
-        p = gd_spmdBroadcast (i2 * pc + oc + 1, mine);
-        if (i2 == gi)
-          Ap = p;
-        endif
-      endfor
-      Bp = [];
-      for j2 = 0:pc-1
-        mine = [];
-        if (gj == j2 && gi == orow)
-          mine = host (PB(rws, :));
-        endif
-        p = gd_spmdBroadcast (orow * pc + j2 + 1, mine);
-        if (j2 == gj)
-          Bp = p;
-        endif
-      endfor
+      mine = [];
+      if (gj == oc)
+        mine = host (PA(:, cols));
+      endif
+      Ap = __gd__ ("spmd", "broadcast", oc + 1, mine, row);      # along the grid row
+      mine = [];
+      if (gi == orow)
+        mine = host (PB(rws, :));
+      endif
+      Bp = __gd__ ("spmd", "broadcast", orow + 1, mine, column);  # down the grid column
     endif
     if (gpu)
       Ap = gdArray (Ap);
