@@ -143,6 +143,18 @@ catch e
   check (n > 1 && strcmp (e.identifier, "gd:size") && ! isempty (strfind (e.message, sprintf ("rank %d's part has", n))), ["the parts' columns: " e.message]);
 end_try_catch
 
+## a failure in one rank's own computation: every rank raises its error,
+## naming it (here the last rank's queries have other columns)
+if (n > 1)
+  try
+    gd_knnsearch (G, Y(:, 1:end - (r == n)), "K", 2);
+    check (false, "one rank's failure raised everywhere");
+  catch e
+    check (strcmp (e.identifier, "gd:size") && ! isempty (strfind (e.message, sprintf ("(on rank %d)", n))),
+           ["one rank's failure: " e.message]);
+  end_try_catch
+endif
+
 ok = isempty (bad);
 all_ok = gd_spmdCat (ok, 1);
 if (ok)

@@ -143,6 +143,46 @@ function [v, at] = option (args, name, def)
   endfor
 endfunction
 
+## A rank's part L and the queries Y prepared for seuclidean or
+## mahalanobis (margs: the metric and its parameter) with the whole X's
+## offset (collective). A part of one row goes through as two: the
+## solve of mahalanobis's transform rounds a lone row otherwise than a
+## row among others (Octave's mrdivide takes another path for a vector)
+function [L, Y, zero] = prepare_part (fn, L, Y, margs)
+  c = global_offset (L);
+  gpu = isa (L, "gdArray");
+  L = host (L);
+  one = double (rows (L) == 1);
+  [~, L, Y, zero] = __gd_prepare__ (fn, [L; L(1:one,:)], Y, margs, c);
+  L = L(1:end-one,:);
+  if (gpu)
+    L = gdArray (L);
+  endif
+endfunction
+
+## Every rank's own computation done (err: this rank's error, or []):
+## where one failed, every rank raises its error (identifier and message,
+## naming the rank), instead of the others waiting for it in the next
+## collective
+function agree (err)
+  ok = gd_spmdCat (double (isempty (err)), 1);
+  k = find (! ok, 1);
+  if (isempty (k))
+    return;
+  endif
+  msg = id = "";
+  if (! isempty (err))
+    msg = err.message;
+    id = err.identifier;
+  endif
+  msg = gd_spmdBroadcast (k, msg);
+  id = gd_spmdBroadcast (k, id);
+  if (gd_spmdSize () > 1)
+    msg = sprintf ("%s (on rank %d)", msg, k);
+  endif
+  error (struct ("message", msg, "identifier", id));
+endfunction
+
 ## the statistics of the whole of X that a metric's defaults need: given
 ## (its parameter, 'Scale' or 'Cov', is there) or refused
 function check_metric (fn, metric, given)
@@ -236,7 +276,7 @@ function [A, B, info] = knn (knnsearch, X, Y, varargin)
     error ("gd:input", "%s: K must be a whole number from 1 to the rows of X (%d)", fn, s.Size(1));
   endif
   if (prepared)                         # (collective: every rank, rows or not)
-    [~, L, Y, zero] = __gd_prepare__ (fn, L, Y, {metric, param}, global_offset (L));
+    [L, Y, zero] = prepare_part (fn, L, Y, {metric, param});
     if (! isempty (zero))
       error ("gd:input", "%s: seuclidean's scales of 0 on a gdCodistributed X are not offered", fn);
     endif
@@ -265,13 +305,21 @@ function [A, B, info] = knn (knnsearch, X, Y, varargin)
     elseif (knnsearch)
       args(end+1:end+2) = {"K", kl};
     endif
-    [A, B, info] = feval (fn, L, Y, args{:});
-    A = host (A);
-    B = host (B);
-  elseif (knnsearch)
-    A = zeros (my, 0, icls); B = zeros (my, 0, dcls); info = struct ();
+    err = [];
+    try
+      [A, B, info] = feval (fn, L, Y, args{:});
+      A = host (A);
+      B = host (B);
+    catch err
+    end_try_catch
+    agree (err);
   else
-    A = zeros (0, my, dcls); B = zeros (0, my, icls); info = struct ();
+    agree ([]);
+    if (knnsearch)
+      A = zeros (my, 0, icls); B = zeros (my, 0, dcls); info = struct ();
+    else
+      A = zeros (0, my, dcls); B = zeros (0, my, icls); info = struct ();
+    endif
   endif
   if (knnsearch)                        # Idx, D: a query a row
     I = gd_spmdCat (A + lo, 2);
@@ -337,11 +385,13 @@ function varargout = pdist2_ranks (X, Y, varargin)
     error ("gd:input", "gd_pdist2: a gdCodistributed operand must be '1d' by rows (its layout is '%s')", s.Layout);
   endif
   check_metric ("gd_pdist2", metric, param);
+  err = [];
+  try
   if (d == 1)
     L = getLocalPart (X);
     if (ischar (metric) && any (strcmpi (metric, {"seuclidean", "mahalanobis"})))
       ## the rows prepared with the whole X's offset (collective)
-      [~, L, Y, zero] = __gd_prepare__ ("gd_pdist2", L, Y, varargin(1:first-1), global_offset (L));
+      [L, Y, zero] = prepare_part ("gd_pdist2", L, Y, varargin(1:first-1));
       if (! isempty (zero))
         error ("gd:input", "gd_pdist2: seuclidean's scales of 0 on a gdCodistributed X are not offered");
       endif
@@ -351,6 +401,9 @@ function varargout = pdist2_ranks (X, Y, varargin)
   else
     [D, ~, info] = gd_pdist2 (X, getLocalPart (Y), varargin{:});
   endif
+  catch err
+  end_try_catch
+  agree (err);
   info.ranks = gd_spmdSize ();
   varargout = {gdCodistributed(D, "1d", d), [], info};
 endfunction
@@ -390,8 +443,13 @@ function [R, info, varargout] = pdist_ranks (X, varargin)
     later = gdArray (later);
   endif
   ## (the rows prepared: the gateway's metrics and options)
-  [Dw, info] = __gd__ ("pdist", L, args{:});
-  Dc = __gd__ ("pdist2", later, L, args{:});
+  err = [];
+  try
+    [Dw, info] = __gd__ ("pdist", L, args{:});
+    Dc = __gd__ ("pdist2", later, L, args{:});
+  catch err
+  end_try_catch
+  agree (err);
   Dw = host (Dw);
   Dc = host (Dc);
   ## column j: its nl - j pairs within, then its n - hi pairs with the later
@@ -498,14 +556,19 @@ function [R, W, info] = summa (A, varargin)
       Ap = gdArray (Ap);
       Bp = gdArray (Bp);
     endif
-    if (witness)
-      [P, Q, info] = gd_minplus (Ap, Bp, args{:});
-      P = host (P);
-      Q = host (Q) + Kb * b * (nk > 0);
-    else
-      P = host (gd_minplus (Ap, Bp, args{:}));
-      info = struct ();
-    endif
+    err = [];
+    try
+      if (witness)
+        [P, Q, info] = gd_minplus (Ap, Bp, args{:});
+        P = host (P);
+        Q = host (Q) + Kb * b * (nk > 0);
+      else
+        P = host (gd_minplus (Ap, Bp, args{:}));
+        info = struct ();
+      endif
+    catch err
+    end_try_catch
+    agree (err);
     if (isempty (R))
       R = P;
       if (witness)
