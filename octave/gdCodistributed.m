@@ -42,7 +42,11 @@ classdef gdCodistributed
 ## merged in the search's order (distance, then the global row), on every
 ## rank. @qcode{"seuclidean"} and @qcode{"mahalanobis"} need their
 ## @qcode{"Scale"} or @qcode{"Cov"} given (the defaults are statistics of
-## the whole of X).
+## the whole of X); the offset they prepare rows with is the whole X's.
+## @item @code{gd_rangesearch (@var{X}, @var{Y}, @var{r}, @dots{})} and
+## @code{gd_knnsearch (@dots{}, "IncludeTies", true)} likewise: each
+## rank's lists of its rows, merged query by query in the search's order
+## (with ties: K and every later one at the K-th's distance).
 ## @item @code{gd_pdist2 (@var{X}, @var{Y}, @dots{})}: with @var{X} "1d"
 ## by rows, D's rows "1d" on the same ranks; with @var{Y} "1d" by rows,
 ## D's columns likewise.

@@ -80,6 +80,10 @@ function [Idx, D, info, varargout] = gd_rangesearch (X, Y, r, varargin)
   if (nargin < 3)
     error ("gd:input", "gd_rangesearch: expected X, Y and a radius r (see help gd_rangesearch)");
   endif
+  if (isa (X, "gdCodistributed") || isa (Y, "gdCodistributed"))
+    [Idx, D, info] = __gd_ranks__ ("rangesearch", X, Y, r, varargin{:});   # across the ranks
+    return;
+  endif
   if (mod (numel (varargin), 2))
     error ("gd:input", "gd_rangesearch: options come in name/value pairs");
   endif

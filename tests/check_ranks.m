@@ -64,6 +64,19 @@ for cls = {"single", "double"}
   [I2, D2] = gd_knnsearch (GG, Y, "K", 5);
   check (isa (I2, "gdArray") && isequal (I1, gather (I2)) && isequaln (D1, gather (D2)),
          "knnsearch on gdArray parts");
+  for rad = [0 1.5 3]
+    [I1, D1] = gd_rangesearch (X, Y, rad);
+    [I2, D2] = gd_rangesearch (G, Y, rad);
+    check (isequal (I1, I2) && isequaln (D1, D2), sprintf ("rangesearch %s r %g", cls{1}, rad));
+  endfor
+  [I1, D1] = gd_rangesearch (X, Y, 2, "Distance", "cityblock", "SortIndices", false);
+  [I2, D2] = gd_rangesearch (G, Y, 2, "Distance", "cityblock", "SortIndices", false);
+  check (isequal (I1, I2) && isequaln (D1, D2), "rangesearch cityblock in row order");
+  for K = [1 3]
+    [I1, D1] = gd_knnsearch (X, Y, "K", K, "IncludeTies", true);
+    [I2, D2] = gd_knnsearch (G, Y, "K", K, "IncludeTies", true);
+    check (isequal (I1, I2) && isequaln (D1, D2), sprintf ("knnsearch IncludeTies %s K %d", cls{1}, K));
+  endfor
   S = 1 + rand (1, d);
   [I1, D1] = gd_knnsearch (X, Y, "K", 3, "Distance", "seuclidean", "Scale", S);
   [I2, D2] = gd_knnsearch (G, Y, "K", 3, "Distance", "seuclidean", "Scale", S);

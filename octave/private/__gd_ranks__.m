@@ -29,6 +29,8 @@ function varargout = __gd_ranks__ (what, varargin)
       [varargout{1:max (nargout, 1)}] = pdist2_ranks (varargin{:});
     case "pdist"
       [varargout{1:max (nargout, 1)}] = pdist_ranks (varargin{:});
+    case "rangesearch"
+      [varargout{1:max (nargout, 1)}] = lists (false, varargin{:});
     case "minplus"
       [varargout{1:max (nargout, 1)}] = summa (varargin{:});
     otherwise
@@ -251,7 +253,8 @@ function [A, B, info] = knn (knnsearch, X, Y, varargin)
   if (knnsearch)
     [K, at] = option (args, "K", 1);
     if (option (args, "IncludeTies", false))
-      error ("gd:input", "gd_knnsearch: 'IncludeTies' on a gdCodistributed X is not offered: its lists are of any length, not K");
+      [A, B, info] = lists (true, X, Y, args{:});
+      return;
     endif
     [metric, mat] = option (args, "Distance", "euclidean");
     [param, pat] = option (args, merge (strcmpi (metric, "mahalanobis"), "Cov", "Scale"), []);
@@ -341,6 +344,93 @@ function [A, B, info] = knn (knnsearch, X, Y, varargin)
   if (gpu)
     A = gdArray (A);
     B = gdArray (B);
+  endif
+  info.ranks = gd_spmdSize ();
+endfunction
+
+## Lists of any length a query, in cells (gd_rangesearch with ties false:
+## its radius is args{1}; gd_knnsearch with 'IncludeTies' where ties):
+## each rank's lists of its rows, as rows of the whole, put side by side
+## in rank order and merged by a stable sort of each query's distances
+## (ties in the order of their global rows; 'SortIndices' false: left in
+## row order). With ties, K of them and every later one at the K-th's
+## distance. The lists travel flat: each rank's lengths, rows, distances.
+function [Idx, Dst, info] = lists (ties, X, Y, varargin)
+  fn = merge (ties, "gd_knnsearch", "gd_rangesearch");
+  check_points (fn, X, Y);
+  args = varargin;
+  opts = args(1 + ! ties:end);
+  [metric, mat] = option (opts, "Distance", "euclidean");
+  [param, pat] = option (opts, merge (strcmpi (metric, "mahalanobis"), "Cov", "Scale"), []);
+  check_metric (fn, metric, ! isempty (param));
+  s = layout (X);
+  r = gd_spmdIndex ();
+  L = getLocalPart (X);
+  K = 0;
+  if (ties)
+    [K, at] = option (opts, "K", 1);
+    if (! (isnumeric (K) && isscalar (K) && K >= 1 && K == fix (K) && K <= s.Size(1)))
+      error ("gd:input", "%s: K must be a whole number from 1 to the rows of X (%d)", fn, s.Size(1));
+    endif
+    if (at)
+      opts{at+1} = min (K, s.Partition(r));
+    else
+      opts(end+1:end+2) = {"K", min(K, s.Partition(r))};
+    endif
+  endif
+  if (ischar (metric) && any (strcmpi (metric, {"seuclidean", "mahalanobis"})))
+    [L, Y] = prepare_part (fn, L, Y, {metric, param});
+    opts{mat+1} = "euclidean";
+    opts(pat:pat+1) = [];
+  endif
+  by_row = ! option (opts, "SortIndices", true);
+  lo = sum (s.Partition(1:r-1));
+  my = rows (Y);
+  err = [];
+  try
+    if (s.Partition(r) == 0)
+      [Il, Dl, info] = deal (cell (my, 1), cell (my, 1), struct ());
+      Dl(:) = {zeros(1, 0, merge (strcmp (s.Class, "single"), "single", "double"))};
+    elseif (ties)
+      [Il, Dl, info] = gd_knnsearch (L, Y, opts{:});
+    else
+      [Il, Dl, info] = gd_rangesearch (L, Y, args{1}, opts{:});
+    endif
+  catch err
+  end_try_catch
+  agree (err);
+  n = cellfun (@numel, Il);
+  I = double (horzcat (Il{:}, zeros (1, 0))) + lo;
+  D = horzcat (Dl{:}, zeros (1, 0, class (Dl{1})));
+  n = gd_spmdCat (n(:), 2);             # my x ranks
+  I = gd_spmdCat (I, 2);
+  D = gd_spmdCat (D, 2);
+  ## query j's lists, rank after rank: from where each rank's flat list
+  ## holds it
+  start = cumsum ([0, sum(n, 1)(1:end-1)]);
+  before = [zeros(1, columns (n)); cumsum(n, 1)(1:end-1,:)];
+  [Idx, Dst] = deal (cell (my, 1));
+  for j = 1:my
+    e = cell2mat (arrayfun (@(q) start(q) + before(j,q) + (1:n(j,q)), 1:columns (n),
+                            "uniformoutput", false));
+    e = [e, zeros(1, 0)];
+    Ij = I(e);
+    Dj = D(e);
+    if (! by_row)
+      [Dj, o] = sort (Dj);
+      Ij = Ij(o);
+    endif
+    if (ties)
+      k = min (K, numel (Dj));
+      k += sum (Dj(k+1:end) == Dj(k));
+      Ij = Ij(1:k);
+      Dj = Dj(1:k);
+    endif
+    Idx{j} = Ij;
+    Dst{j} = Dj;
+  endfor
+  if (isa (L, "gdArray") || isa (Y, "gdArray"))
+    info.gathered = true;
   endif
   info.ranks = gd_spmdSize ();
 endfunction
