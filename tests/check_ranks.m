@@ -73,10 +73,24 @@ for cls = {"single", "double"}
   [I2, D2] = gd_rangesearch (G, Y, 2, "Distance", "cityblock", "SortIndices", false);
   check (isequal (I1, I2) && isequaln (D1, D2), "rangesearch cityblock in row order");
   for K = [1 3]
-    [I1, D1] = gd_knnsearch (X, Y, "K", K, "IncludeTies", true);
-    [I2, D2] = gd_knnsearch (G, Y, "K", K, "IncludeTies", true);
+    [I1, D1] = gd_knnsearch (X, Y, "K", K, "IncludeTies", true, "IndexClass", "int32");
+    [I2, D2] = gd_knnsearch (G, Y, "K", K, "IncludeTies", true, "IndexClass", "int32");
     check (isequal (I1, I2) && isequaln (D1, D2), sprintf ("knnsearch IncludeTies %s K %d", cls{1}, K));
   endfor
+  ## no queries; every point a neighbour; a radius that takes none
+  Y0 = Y(1:0, :);
+  [I1, D1] = gd_knnsearch (X, Y0, "K", 2);
+  [I2, D2] = gd_knnsearch (G, Y0, "K", 2);
+  check (isequal (I1, I2) && isequal (D1, D2), "knnsearch without queries");
+  [I1, D1] = gd_rangesearch (X, Y0, 1);
+  [I2, D2] = gd_rangesearch (G, Y0, 1);
+  check (isequal (I1, I2) && isequal (D1, D2), "rangesearch without queries");
+  [I1, D1] = gd_knnsearch (X, Y, "K", N);
+  [I2, D2] = gd_knnsearch (G, Y, "K", N);
+  check (isequal (I1, I2) && isequaln (D1, D2), "knnsearch of every point");
+  [I1, D1] = gd_rangesearch (X, Y + 100, 1);
+  [I2, D2] = gd_rangesearch (G, Y + 100, 1);
+  check (isequal (I1, I2) && isequal (D1, D2), "rangesearch without a hit");
   S = 1 + rand (1, d);
   [I1, D1] = gd_knnsearch (X, Y, "K", 3, "Distance", "seuclidean", "Scale", S);
   [I2, D2] = gd_knnsearch (G, Y, "K", 3, "Distance", "seuclidean", "Scale", S);

@@ -390,7 +390,7 @@ function [Idx, Dst, info] = lists (ties, X, Y, varargin)
   try
     if (s.Partition(r) == 0)
       [Il, Dl, info] = deal (cell (my, 1), cell (my, 1), struct ());
-      Dl(:) = {zeros(1, 0, merge (strcmp (s.Class, "single"), "single", "double"))};
+      Dl(:) = {zeros(1, 0, merge (strcmp (s.Class, "single") || strcmp (class (host (Y)), "single"), "single", "double"))};
     elseif (ties)
       [Il, Dl, info] = gd_knnsearch (L, Y, opts{:});
     else
@@ -400,35 +400,48 @@ function [Idx, Dst, info] = lists (ties, X, Y, varargin)
   end_try_catch
   agree (err);
   n = cellfun (@numel, Il);
-  I = double (horzcat (Il{:}, zeros (1, 0))) + lo;
-  D = horzcat (Dl{:}, zeros (1, 0, class (Dl{1})));
+  icls = option (opts, "IndexClass", "double");
+  dcls = merge (strcmp (s.Class, "single") || strcmp (class (host (Y)), "single"), "single", "double");
+  I = double (horzcat (zeros (1, 0), Il{:})) + lo;
+  D = horzcat (zeros (1, 0, dcls), Dl{:});
   n = gd_spmdCat (n(:), 2);             # my x ranks
   I = gd_spmdCat (I, 2);
   D = gd_spmdCat (D, 2);
-  ## query j's lists, rank after rank: from where each rank's flat list
-  ## holds it
-  start = cumsum ([0, sum(n, 1)(1:end-1)]);
-  before = [zeros(1, columns (n)); cumsum(n, 1)(1:end-1,:)];
-  [Idx, Dst] = deal (cell (my, 1));
-  for j = 1:my
-    e = cell2mat (arrayfun (@(q) start(q) + before(j,q) + (1:n(j,q)), 1:columns (n),
-                            "uniformoutput", false));
-    e = [e, zeros(1, 0)];
-    Ij = I(e);
-    Dj = D(e);
-    if (! by_row)
-      [Dj, o] = sort (Dj);
-      Ij = Ij(o);
-    endif
-    if (ties)
-      k = min (K, numel (Dj));
-      k += sum (Dj(k+1:end) == Dj(k));
-      Ij = Ij(1:k);
-      Dj = Dj(1:k);
-    endif
-    Idx{j} = Ij;
-    Dst{j} = Dj;
-  endfor
+  ## every entry's query: the flat lists are rank after rank, each query
+  ## after query; two stable sorts, by distance then by query, leave each
+  ## query's entries by distance, equal ones in rank order, then row order
+  if (! any (n(:)))                     # (repelem takes no empty list)
+    [Idx, Dst] = deal (repmat ({zeros(1, 0, icls)}, my, 1), repmat ({zeros(1, 0, dcls)}, my, 1));
+    info.ranks = gd_spmdSize ();
+    return;
+  endif
+  q = repelem (repmat ((1:my)', columns (n), 1), n(:));
+  o = (1:numel (q))';
+  if (! by_row)
+    [~, o] = sort (D(:));
+  endif
+  [~, o2] = sort (q(o));
+  o = o(o2);
+  q = q(o);
+  I = I(o);
+  D = D(o);
+  c = sum (n, 2);                       # each query's entries
+  if (ties)                             # K and every later one at the K-th's distance
+    p = (1:numel (q))' - repelem (cumsum ([0; c(1:end-1)]), c);
+    kth = cumsum ([0; c(1:end-1)]) + min (K, c);
+    dk = NaN (my, 1, class (D));
+    dk(c > 0) = D(kth(c > 0));
+    keep = p <= K | D(:) == dk(q);
+    I = I(keep);
+    D = D(keep);
+    c = accumarray (q(keep), 1, [my, 1]);
+  endif
+  Idx = cell (my, 1);
+  Dst = cell (my, 1);
+  if (my)
+    Idx = mat2cell (reshape (cast (I, icls), 1, []), 1, c)';
+    Dst = mat2cell (reshape (D, 1, []), 1, c)';
+  endif
   if (isa (L, "gdArray") || isa (Y, "gdArray"))
     info.gathered = true;
   endif
