@@ -280,6 +280,14 @@ endclassdef
 %! H = gdCodistributed (single (A), "2dbc", [1 1], 2, [5 5]);
 %! assert (gather (H), single (A));
 %! assert (classUnderlying (H), "single");
+%!demo
+%! ## each rank its own rows of the points; the neighbours of all of them
+%! ## (run under mpirun -np N: every rank prints the same lists)
+%! r = gd_spmdIndex ();
+%! X = gdCodistributed (r * 10 + (1:3)' * [1 1], "1d");
+%! Y = [11 11; 25 25];
+%! [I, D] = gd_knnsearch (X, Y, "K", 2)
+
 %!error <the grid must be> gdCodistributed (1, "2dbc", [2 1], 1, [1 1])
 %!error <is 2x2; its blocks> gdCodistributed (ones (2), "2dbc", [1 1], 1, [3 3])
 %!error <the layout must be> gdCodistributed (1, "3d")

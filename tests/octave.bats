@@ -22,6 +22,7 @@ for_function() {
 @test "gd_path %! tests" { for_function gd_path; }
 @test "gd_knnsearch %! tests" { for_function gd_knnsearch; }
 @test "gd_rangesearch %! tests" { for_function gd_rangesearch; }
+@test "gdCodistributed %! tests (one rank; mpi.bats: several)" { for_function gdCodistributed; }
 @test "gd_spmdIndex, gd_spmdSize, gd_spmdBarrier, gd_spmdBroadcast, gd_spmdCat %! tests (one rank; mpi.bats: several)" {
     for_function gd_spmdIndex; for_function gd_spmdSize; for_function gd_spmdBarrier;
     for_function gd_spmdBroadcast; for_function gd_spmdCat;
