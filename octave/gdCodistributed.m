@@ -59,8 +59,8 @@ classdef gdCodistributed
 ## @var{K}] = gd_minplus (@dots{})} on "2dbc" operands of one grid and
 ## block size: SUMMA, for each block of the inner dimension the owners'
 ## panels of A broadcast along the grid's rows and of B along its columns,
-## then each rank's min-plus product of them into its part of R (and the
-## witness K), R "2dbc" like A.
+## then each rank's min-plus product of them folded into its part of R
+## (and the witness K) by min-plus's own rule, R "2dbc" like A.
 ## @end itemize
 ##
 ## The parts move between ranks through MPI in host memory

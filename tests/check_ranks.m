@@ -142,6 +142,8 @@ for g = 1:rows (grids)
       A(rand (m, k) < 0.05) = NaN;
       B(rand (k, nn) < 0.1) = -0;
       B(rand (k, nn) < 0.05) = NaN;
+      A(1,:) = NaN;                     # every term NaN: the witness the first k
+      A(end, 1:2:end) = NaN;            # NaN, then a value, block after block
     endif
     part = @(M) M(blocks (rows (M), b, gi, grid(1)), blocks (columns (M), b, gj, grid(2)));
     GA = gdCodistributed (part (A), "2dbc", grid, b, size (A));

@@ -594,9 +594,10 @@ endfunction
 ## each block K of the inner dimension, in order, A's panel (block column
 ## K, held by grid column mod (K, pc)) along each grid row and B's
 ## (block row K, grid row mod (K, pr)) down each grid column (MPI groups
-## of the grid's rows and columns), then the rank's product of them folded into its part of R by
-## min-plus's own rule (a later block's value replaces one that is larger
-## or NaN), so that R and the witness K are one product's
+## of the grid's rows and columns), then the rank's product of them
+## folded into its part of R by min-plus's own rule (a later block's value
+## replaces one that is larger, or a NaN where it is not NaN itself), so
+## that R and the witness K are one product's
 function [R, W, info] = summa (A, varargin)
   B = A;
   args = varargin;
@@ -678,7 +679,7 @@ function [R, W, info] = summa (A, varargin)
         W = Q;
       endif
     else
-      m = P < R | isnan (R);
+      m = P < R | (isnan (R) & ! isnan (P));
       R(m) = P(m);
       if (witness)
         W(m) = Q(m);
