@@ -92,7 +92,9 @@ function r = walk (prow, i, root, j, n)
   ## back to the root: i, or (root unknown) the vertex whose predecessor is 0
   while (prow(v) != 0 && (isempty (root) || v != root))
     v = prow(v);
-    if (v < 1)
+    ## (a vertex with predecessor 0 that is not the known root: unreachable
+    ## in an all-pairs P, so no vertex can come after it)
+    if (v < 1 || (prow(v) == 0 && ! isempty (root) && v != root))
       error ("gd:input", "gd_path: P's row %d leads from %d to an unreachable vertex: it is no predecessor matrix of gd_apsp", i, j);
     endif
     len++;
@@ -103,6 +105,8 @@ function r = walk (prow, i, root, j, n)
   endwhile
   r = r(n - len + 1:n);
 endfunction
+
+%!error <leads from 3 to an unreachable vertex> gd_path (int32 ([0 0 2 3]), 1, 3)
 
 %!shared P
 %! P = [0 1 2; 3 0 2; 3 1 0];

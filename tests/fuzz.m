@@ -199,8 +199,16 @@ function why = check_result (fname, args, out)
       if (! iscell (routes)) routes = {routes}; endif
       for t = 1:numel (js)
         r = routes{t};
-        if (! isempty (r) && (r(1) != i || r(end) != js(t)))
-          why = "gd_path: a route does not run from i to j";
+        ## from i where row i is an all-pairs row (P(i,i) is 0), else from
+        ## the row's root (a sources P: row i is s(i)'s tree, its
+        ## predecessor 0)
+        if (i <= columns (P) && P(i,i) == 0)
+          from_root = isempty (r) || r(1) == i;
+        else
+          from_root = isempty (r) || P(i, r(1)) == 0;
+        endif
+        if (! isempty (r) && (! from_root || r(end) != js(t)))
+          why = "gd_path: a route does not run from its row's root to j";
         endif
       endfor
     case {"gd_pdist", "gd_pdist2"}
