@@ -124,7 +124,8 @@ for cls = {"single", "double"}
 endfor
 
 ## ---- '2dbc': min-plus by SUMMA on each grid of the ranks ----
-grids = unique ([1 n; n 1], "rows");
+pr = max (find (mod (n, 1:floor (sqrt (n))) == 0));   # and the squarest grid
+grids = unique ([1 n; n 1; pr n/pr], "rows");
 for g = 1:rows (grids)
   grid = grids(g,:);
   gi = floor ((r - 1) / grid(2));
