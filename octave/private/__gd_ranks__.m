@@ -212,6 +212,13 @@ function check_points (fn, X, Y)
   if (isa (Y, "gdCodistributed"))
     error ("gd:input", "%s: the queries Y must be the same matrix on every rank, not a gdCodistributed", fn);
   endif
+  ## (checked on every rank, one whose part has no rows too: agreed)
+  err = [];
+  if (columns (Y) != s.Size(2))
+    err = struct ("message", sprintf ("%s: X and Y must have the same number of columns: X is %dx%d, Y is %dx%d",
+                                      fn, s.Size, size (Y)), "identifier", "gd:size");
+  endif
+  agree (err);
 endfunction
 
 ## The columns' means of the whole X over their finite values, as
