@@ -1,9 +1,11 @@
 ## -*- texinfo -*-
 ## @deftypefn {} {varargout =} __gd_ranks__ (@var{what}, @dots{})
 ## gdCodistributed's work across the ranks of an MPI job (internal): the
-## parts' checks, gather, the nearest neighbours' merge, pdist2's
-## distributed rows and the min-plus product's SUMMA. Every rank calls
-## each of these at once: the collectives inside pair up in order.
+## parts' checks, gather, the nearest neighbours' and the range search's
+## merges, pdist2's distributed rows, pdist's pairs and the min-plus
+## product's SUMMA. Every rank calls each of these at once: the
+## collectives inside pair up in order, and a rank's failure is agreed
+## before the next (agree).
 ## @end deftypefn
 
 function varargout = __gd_ranks__ (what, varargin)
