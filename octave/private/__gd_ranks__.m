@@ -116,22 +116,21 @@ function A = gather_parts (G, dest)
     endif
     return;
   endif
-  ## 2dbc: each rank's part in turn, to every rank (MPI's broadcast);
-  ## its blocks put in place where they are wanted
+  ## 2dbc: every part as a column, in rank order, in one gather (to every
+  ## rank or to dest alone); each part's size and place from the layout
+  flat = gd_spmdCat (P(:), 1, dest);
   A = [];
-  want = isempty (dest) || dest == r;
-  if (want)
-    A = zeros (s.Size, s.Class);
+  if (! isempty (dest) && dest != r)
+    return;
   endif
-  pc = s.Grid(2);
+  A = zeros (s.Size, s.Class);
+  [pr, pc, b] = deal (s.Grid(1), s.Grid(2), s.BlockSize);
+  at = 0;
   for q = 1:gd_spmdSize ()
-    Pq = gd_spmdBroadcast (q, P);
-    if (want)
-      gi = floor ((q - 1) / pc);
-      gj = mod (q - 1, pc);
-      A(block_indices (s.Size(1), s.BlockSize, gi, s.Grid(1)),
-        block_indices (s.Size(2), s.BlockSize, gj, pc)) = Pq;
-    endif
+    ri = block_indices (s.Size(1), b, floor ((q - 1) / pc), pr);
+    ci = block_indices (s.Size(2), b, mod (q - 1, pc), pc);
+    A(ri, ci) = reshape (flat(at+1:at+numel (ri) * numel (ci)), numel (ri), numel (ci));
+    at += numel (ri) * numel (ci);
   endfor
 endfunction
 
@@ -451,9 +450,6 @@ function [Idx, Dst, info] = lists (ties, X, Y, varargin)
     Idx = mat2cell (reshape (cast (I, icls), 1, []), 1, c)';
     Dst = mat2cell (reshape (D, 1, []), 1, c)';
   endif
-  if (isa (L, "gdArray") || isa (Y, "gdArray"))
-    info.gathered = true;
-  endif
   info.ranks = gd_spmdSize ();
 endfunction
 
@@ -551,8 +547,7 @@ function [R, info, varargout] = pdist_ranks (X, varargin)
   L = W(lo+1:hi, :);
   later = W(hi+1:end, :);
   if (gpu)
-    L = gdArray (L);
-    later = gdArray (later);
+    L = gdArray (L);                    # (read by both calls below)
   endif
   ## (the rows prepared: the gateway's metrics and options)
   err = [];
@@ -664,10 +659,6 @@ function [R, W, info] = summa (A, varargin)
         mine = host (PB(rws, :));
       endif
       Bp = __gd__ ("spmd", "broadcast", orow + 1, mine, column);  # down the grid column
-    endif
-    if (gpu)
-      Ap = gdArray (Ap);
-      Bp = gdArray (Bp);
     endif
     err = [];
     try
