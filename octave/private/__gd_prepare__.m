@@ -84,7 +84,7 @@ function [args, X, Y, zero] = __gd_prepare__ (fn, X, Y, args, c = [])
         endif
       endif
       if (isempty (c))
-        c = offset (X);
+        c = __gd_offset__ (X);
       endif
       if (! has)
         S = std (double (gather (X)) - c, 0, 1);  # centred: no digits lost to an offset
@@ -105,7 +105,7 @@ function [args, X, Y, zero] = __gd_prepare__ (fn, X, Y, args, c = [])
       args = [{"euclidean"}, rest];
     case "mahalanobis"
       if (isempty (c))
-        c = offset (X);
+        c = __gd_offset__ (X);
       endif
       if (has)
         C = gather (param);
@@ -158,18 +158,6 @@ function Z = center (Z)
   Z = double (Z);
   Z = Z - mean (Z, 2);
   Z = cast (Z - mean (Z, 2), c);
-endfunction
-
-function c = offset (X)
-  ## The columns' means over their finite values (0 where none): X - c
-  ## and Y - c are differenced as X and Y are, but are small, so scaling
-  ## them keeps the digits that scaling X itself at an offset loses (a
-  ## distance does not change when every row moves by c)
-  X = double (gather (X));
-  f = isfinite (X);
-  X(! f) = 0;
-  c = sum (X, 1) ./ max (sum (f, 1), 1);
-  c(! isfinite (c)) = 0;
 endfunction
 
 function Z = scaled (Z, c, S)

@@ -222,25 +222,19 @@ function check_points (fn, X, Y)
   agree (err);
 endfunction
 
-## The columns' means of the whole X over their finite values, as
-## __gd_prepare__'s offset takes them of one matrix: the sums run down the
-## ranks in order, each rank adding its rows to the sums so far
-## (Octave's sum adds a column's elements in order), so that they are
-## the bits of the one sum over the whole
+## The whole X's offset (__gd_offset__) from the ranks' parts: the sums
+## and counts run down the ranks in order, each rank continuing the last
+## one's, so that they are the bits of one sum over the whole
 function c = global_offset (L)
-  L = double (host (L));
-  f = isfinite (L);
-  L(! f) = 0;
-  s = zeros (1, columns (L));
+  sn = zeros (2, columns (L));
   for q = 1:gd_spmdSize ()
     if (q == gd_spmdIndex ())
-      s = sum ([s; L], 1);
+      [~, s, n] = __gd_offset__ (L, sn(1,:), sn(2,:));
+      sn = [s; n];
     endif
-    s = gd_spmdBroadcast (q, s);
+    sn = gd_spmdBroadcast (q, sn);
   endfor
-  n = sum (gd_spmdCat (sum (f, 1), 1), 1);
-  c = s ./ max (n, 1);
-  c(! isfinite (c)) = 0;
+  c = __gd_offset__ (zeros (0, columns (L)), sn(1,:), sn(2,:));
 endfunction
 
 ## gd_knnsearch (knnsearch true: rows a query) or gd_pdist2's 'Smallest'
