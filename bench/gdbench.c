@@ -89,19 +89,19 @@ static gd_status run(const job *j, const char *variant, const void *A, const voi
     const gd_matrix a = gd_host_matrix(A, j->cls, j->m, j->k);
     if (!strcmp(j->op, "minplus")) {
         const gd_matrix b = gd_host_matrix(B, j->cls, j->k, j->n);
-        return gd_minplus(variant, &a, &b, out, t);
+        return gd_minplus(variant, &a, &b, out, NULL, t);
     }
     if (!strcmp(j->op, "sgemm")) {
         const gd_matrix b = gd_host_matrix(B, j->cls, j->k, j->n);
-        return gd_sgemm(variant, GD_EDGES_PAD, &a, &b, out, t);
+        return gd_sgemm(variant, GD_EDGES_PAD, &a, &b, out, NULL, t);
     }
     if (!strcmp(j->op, "pdist2")) {
         const gd_matrix b = gd_host_matrix(B, j->cls, j->n, j->k);
         const gd_distance m = {GD_EUCLIDEAN, 2};
-        return gd_pdist2(variant, &a, &b, m, out, t);
+        return gd_pdist2(variant, &a, &b, m, out, NULL, t);
     }
     const gd_distance m = {GD_EUCLIDEAN, 2};
-    return gd_pdist(variant, &a, m, out, t);
+    return gd_pdist(variant, &a, m, out, NULL, t);
 }
 
 static size_t count_bad(const void *C, const void *R, size_t nc, gd_class cls)
@@ -206,9 +206,11 @@ int main(int argc, char **argv)
         copy[r] = t.upload_ms + t.download_ms;
     }
     double km = median(kern, reps), hm = median(h2h, reps), cm = median(copy, reps);
+    char kernel[sizeof t.kernel + 64];
+    gd_kernel_text(&t, kernel, sizeof kernel);
     printf("%s%s%s%s on %s: kernel %.3f ms (%.4g %s/s), copies %.3f ms, host to host %.3f ms "
            "(%s result), median of %d\n",
-           t.variant, t.kernel[0] ? " (" : "", t.kernel, t.kernel[0] ? ")" : "", t.device, km,
+           t.variant, kernel[0] ? " (" : "", kernel, kernel[0] ? ")" : "", t.device, km,
            t.ops / (km * 1e-3),
            !strcmp(j.op, "sgemm") ? "flop" : !strcmp(j.op, "minplus") ? "step" : "triple",
            cm, hm, fresh ? "fresh" : "reused", reps);

@@ -141,8 +141,8 @@ gd_status gd_device_query(gd_device_info *out);
  * part with the one-device kernels, so the result is the same, bit for
  * bit, as on one device.
  *
- * Where a call runs is a parameter of the call, its timing's place (t->at,
- * below): the device it runs on and leaves a resident result on (by
+ * Where a call runs is a parameter of the call, its place (at, below; NULL:
+ * this host thread's current device, not divided): the device it runs on and leaves a resident result on (by
  * default this host thread's current device, gd_set_device, device 0 at
  * first), and the devices it may divide over. A resident operand on
  * another device is first copied to the device that reads it, peer to
@@ -207,14 +207,17 @@ typedef struct {
     gd_devices devices;
 } gd_place;
 
-/* A call's record: t->at is the caller's (where the call runs); the rest
- * is the call's report, reset as the call begins. */
+/* A call's report, reset as the call begins (where the call runs is its
+ * own argument, a gd_place: at). */
 typedef struct {
     char variant[32];   /* the variant that ran ('auto' resolved) */
     char kernel[96];    /* which of its kernels, where a variant has two
                            (min-plus v5 single: "integer min", or the sign
-                           split "integer max on t of T tiles, fminf on
-                           f"); else empty */
+                           split "integer max on # of # tiles, fminf on
+                           #"); else empty. A '#' stands for the next of
+                           counts: gd_kernel_text writes them in */
+    long long counts[4]; /* the numbers of kernel's '#'s (tiles, queries),
+                           summed over a divided call's parts */
     char device[256];   /* device name, or "cpu (N threads)" */
     double upload_ms;   /* host -> device copies (cudaEvent timed) */
     double prep_ms;     /* device-side layout preparation */
@@ -229,8 +232,10 @@ typedef struct {
     int kept;           /* 1: the result stayed on the device */
     int devices;        /* devices the call ran on (0: none, the host) */
     int device_idx[GD_MAX_DEVICES]; /* which (0-based indices) */
-    gd_place at;        /* in: where the call runs (above) */
 } gd_timing;
+
+/* t->kernel with its counts written in (at most len bytes with the 0) */
+void gd_kernel_text(const gd_timing *t, char *out, size_t len);
 
 typedef struct {
     const char *name; /* as the user types it: "v3" */
@@ -283,32 +288,32 @@ void gd_dev_free_at(int dev, void *p);
 
 /* A new device copy of a host matrix (tight, class kept): *dst receives
  * it. t: upload_ms and total_ms. */
-gd_status gd_dev_upload(const gd_matrix *A, void **dst, gd_timing *t);
+gd_status gd_dev_upload(const gd_matrix *A, void **dst, const gd_place *at, gd_timing *t);
 
 /* The elements of A (any place, any ld) into the tight host buffer of
  * out (rows x cols of A's class); a distributed A's pieces each by its own
  * device, at once. t: download_ms and total_ms. */
-gd_status gd_dev_download(const gd_matrix *A, gd_out out, gd_timing *t);
+gd_status gd_dev_download(const gd_matrix *A, gd_out out, const gd_place *at, gd_timing *t);
 
 /* A distributed device copy of a host matrix: its columns divided over
  * the n devices idx (as a divided product divides its result's), each
  * device uploading its own piece, at once; pieces with no column are
  * left out. On failure nothing is left allocated (P->n 0). */
 gd_status gd_dev_upload_pieces(const gd_matrix *A, int n, const int idx[GD_MAX_DEVICES],
-                               gd_pieces *P, gd_timing *t);
+                               gd_pieces *P, const gd_place *at, gd_timing *t);
 
 /* Frees every piece of P (P->n is 0 after). */
 void gd_pieces_free(gd_pieces *P);
 
 /* R = A.' (cols x rows, A's class), on the device when A is there. */
-gd_status gd_transpose(const gd_matrix *A, gd_out R, gd_timing *t);
+gd_status gd_transpose(const gd_matrix *A, gd_out R, const gd_place *at, gd_timing *t);
 
 /* R = A(I, J): rows I[0..ni) and columns J[0..nj) of A (0-based, each
  * within A's size: the caller checks), R ni x nj; with J NULL, R's ni
  * elements are A's at the linear (column-major) positions I, in R's
  * shape (rows x cols = ni). Any class; on the device when A is there. */
 gd_status gd_index(const gd_matrix *A, const int64_t *I, int64_t ni, const int64_t *J,
-                   int64_t nj, gd_out R, gd_timing *t);
+                   int64_t nj, gd_out R, const gd_place *at, gd_timing *t);
 
 /* The statistics package's squareform on a single or double X.
  * tomatrix: X has P = n(n-1)/2 elements (any shape), R is n x n with
@@ -318,7 +323,7 @@ gd_status gd_index(const gd_matrix *A, const int64_t *I, int64_t ni, const int64
  * then not written) and bit 1 when X is not symmetric (isequaln (X, X.')
  * fails). On the device when X is there. */
 gd_status gd_squareform(const gd_matrix *X, int tomatrix, gd_out R, int *flags,
-                        gd_timing *t);
+                        const gd_place *at, gd_timing *t);
 
 /* ---- min-plus product ------------------------------------------------ */
 
@@ -333,7 +338,7 @@ gd_status gd_squareform(const gd_matrix *X, int tomatrix, gd_out R, int *flags,
  * lanes the operands' ranges allow; t->kernel names the form) and "cpu"
  * (others fail with GD_ERR_VARIANT). */
 gd_status gd_minplus(const char *variant, const gd_matrix *A, const gd_matrix *B,
-                     gd_out R, gd_timing *t);
+                     gd_out R, const gd_place *at, gd_timing *t);
 
 /* [R, K] = the minimum and its witness: K(i,j) is the first k + 1 at
  * which R(i,j) is attained, as Octave's [~, K(i,j)] = min (A(i,:)' +
@@ -344,7 +349,7 @@ gd_status gd_minplus(const char *variant, const gd_matrix *A, const gd_matrix *B
  * Variants with a witness: v0, v1, v5, cpu and auto (others fail with
  * GD_ERR_VARIANT); for the integer classes v5, cpu and auto. */
 gd_status gd_minplus_witness(const char *variant, const gd_matrix *A, const gd_matrix *B,
-                             gd_out R, gd_out K, gd_class kcls, gd_timing *t);
+                             gd_out R, gd_out K, gd_class kcls, const gd_place *at, gd_timing *t);
 
 /* The variant table: returns the count, *list points at static entries. */
 int gd_minplus_variants(const gd_variant_info **list);
@@ -365,7 +370,7 @@ int gd_minplus_variants(const gd_variant_info **list);
  * "squaring" (repeated min-plus squaring with the witness), "cpu"
  * (blocked Floyd-Warshall, OpenMP). */
 gd_status gd_apsp(const char *variant, const gd_matrix *W, gd_out D, const gd_out *P,
-                  gd_class pcls, int64_t *cycle_vertex, gd_timing *t);
+                  gd_class pcls, int64_t *cycle_vertex, const gd_place *at, gd_timing *t);
 int gd_apsp_variants(const gd_variant_info **list);
 
 /* ---- single-precision matrix multiply --------------------------------- */
@@ -381,7 +386,7 @@ typedef enum {
  * "cublas", "cpu". A 1x1 operand multiplies element by element, as
  * Octave's scalar times matrix does (the sign of a zero product kept). */
 gd_status gd_sgemm(const char *variant, gd_edges edges, const gd_matrix *A,
-                   const gd_matrix *B, gd_out C, gd_timing *t);
+                   const gd_matrix *B, gd_out C, const gd_place *at, gd_timing *t);
 int gd_sgemm_variants(const gd_variant_info **list);
 
 /* ---- pairwise distances ----------------------------------------------- */
@@ -424,13 +429,13 @@ static inline int gd_metric_on_tuned(gd_metric m) { return m >= GD_EUCLIDEAN && 
  * (n,1), (3,2), ...), each sum((x - y).^2), square-rooted for
  * GD_EUCLIDEAN. variant: "auto", "naive", "tiled", "tuned", "cpu". */
 gd_status gd_pdist(const char *variant, const gd_matrix *X, gd_distance metric,
-                   gd_out D, gd_timing *t);
+                   gd_out D, const gd_place *at, gd_timing *t);
 int gd_pdist_variants(const gd_variant_info **list);
 
 /* D = pdist2(X, Y): D(i,j) the distance of X(i,:) (mx x d) and Y(j,:)
  * (my x d), D mx x my. variant: "auto", "naive", "tuned", "cpu". */
 gd_status gd_pdist2(const char *variant, const gd_matrix *X, const gd_matrix *Y,
-                    gd_distance metric, gd_out D, gd_timing *t);
+                    gd_distance metric, gd_out D, const gd_place *at, gd_timing *t);
 int gd_pdist2_variants(const gd_variant_info **list);
 
 /* ---- nearest neighbours ------------------------------------------------ */
@@ -450,7 +455,7 @@ int gd_pdist2_variants(const gd_variant_info **list);
  * "cpu". */
 gd_status gd_knn(const char *variant, const gd_matrix *X, const gd_matrix *Y,
                  gd_distance metric, int64_t K, int largest, int by_query, gd_out D, gd_out I,
-                 gd_class icls, gd_timing *t);
+                 gd_class icls, const gd_place *at, gd_timing *t);
 int gd_knn_variants(const gd_variant_info **list);
 
 /* The rows of X (mx x d) within distance r (0 or more, Inf: all but NaN)
@@ -463,7 +468,7 @@ int gd_knn_variants(const gd_variant_info **list);
  * counts, then the hits in their places), "cpu". */
 gd_status gd_range(const char *variant, const gd_matrix *X, const gd_matrix *Y,
                    gd_distance metric, double r, gd_out D, gd_out I, gd_class icls, gd_out N,
-                   gd_timing *t);
+                   const gd_place *at, gd_timing *t);
 int gd_range_variants(const gd_variant_info **list);
 
 /* ---- shortest paths from sources (ops/sssp/) ---------------------------- */
@@ -492,7 +497,7 @@ typedef struct {
  * weight is negative, a source a thread). */
 gd_status gd_sssp(const char *variant, const gd_matrix *W, const gd_sparse *S,
                   const int64_t *sources, int64_t ns, gd_out D, const gd_out *P, gd_class pcls,
-                  int64_t *cycle, gd_timing *t);
+                  int64_t *cycle, const gd_place *at, gd_timing *t);
 int gd_sssp_variants(const gd_variant_info **list);
 
 /* ---- MPI (runtime/mpi.c): the ranks of a job, libmpi loaded at run time - */

@@ -210,7 +210,6 @@ gd_timing gd_mex_timing(void)
 {
     gd_timing t;
     memset(&t, 0, sizeof t);
-    t.at = g_place;
     return t;
 }
 
@@ -301,7 +300,9 @@ mxArray *gd_mex_info(const gd_timing *t, gd_class cls, const char *rate_unit,
                             "rate_unit",   "gpu_bytes", "resident", "kept", "devices"};
     mxArray *s = mxCreateStructMatrix(1, 1, 17, fields);
     mxSetField(s, 0, "variant", mxCreateString(t->variant));
-    mxSetField(s, 0, "kernel", mxCreateString(t->kernel));
+    char kernel[sizeof t->kernel + 64];
+    gd_kernel_text(t, kernel, sizeof kernel);
+    mxSetField(s, 0, "kernel", mxCreateString(kernel));
     mxSetField(s, 0, "device", mxCreateString(t->device));
     mxSetField(s, 0, "class", mxCreateString(gd_mex_class_name(cls)));
     mxArray *sz = mxCreateDoubleMatrix(1, (mwSize)nsize, mxREAL);
@@ -326,7 +327,7 @@ mxArray *gd_mex_info(const gd_timing *t, gd_class cls, const char *rate_unit,
     const int nd = t->devices > 0 ? t->devices : strncmp(t->device, "cpu", 3) && t->device[0] ? 1 : 0;
     mxArray *dv = mxCreateDoubleMatrix(nd ? 1 : 0, (mwSize)nd, mxREAL);
     for (int i = 0; i < nd; ++i)
-        mxGetDoubles(dv)[i] = (t->devices > 0 ? t->device_idx[i] : t->at.device - 1) + 1;
+        mxGetDoubles(dv)[i] = (t->devices > 0 ? t->device_idx[i] : g_place.device - 1) + 1;
     mxSetField(s, 0, "devices", dv);
     return s;
 }
@@ -528,7 +529,9 @@ void gd_mex_after_call(const char *fn, const gd_timing *t)
     char msg[512];
     if (verbose()) {
         mexPrintf("gd: %s: %s on %s, %.2f ms", fn, t->variant, t->device, t->total_ms);
-        if (t->kernel[0]) mexPrintf(" (%s)", t->kernel);
+        char kernel[sizeof t->kernel + 64];
+        gd_kernel_text(t, kernel, sizeof kernel);
+        if (kernel[0]) mexPrintf(" (%s)", kernel);
         mexPrintf("; kernel %.2f ms, upload %.2f ms, download %.2f ms\n", t->kernel_ms,
                   t->upload_ms, t->download_ms);
     }

@@ -76,7 +76,7 @@ int gd_mex_distributed(void);
 void gd_mex_home_reset(void);
 void gd_mex_home(int dev, int from_list);
 const gd_place *gd_mex_place(void);
-/* a timing whose place is the call's, for the kernel layer's calls */
+/* a zeroed report for the kernel layer's calls (their place: gd_mex_place) */
 gd_timing gd_mex_timing(void);
 
 /* The text of a string option, lower-cased into buf. */

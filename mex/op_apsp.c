@@ -60,7 +60,7 @@ static void apsp(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[], int
     gd_out pout;
     const int wp = want_p && nlhs > 1;
     if (wp) pout = gd_mex_result_out(&P, resident, on_device, (size_t)W.rows, (size_t)W.rows, pcls);
-    gd_status s = gd_apsp(variant, &W, dout, wp ? &pout : NULL, pcls, &vertex, &t);
+    gd_status s = gd_apsp(variant, &W, dout, wp ? &pout : NULL, pcls, &vertex, gd_mex_place(), &t);
     gd_mex_take_pair(FN, nlhs, plhs, &D, wp ? &P : NULL, s);
     gd_mex_after_call(FN, &t);
     if (nlhs > 2) {
@@ -138,7 +138,7 @@ void gd_op_sssp(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     const int wp = nlhs > 1;
     if (wp) pout = gd_mex_result_out(&P, resident, on_device, ns, (size_t)n, pcls);
     gd_status s = gd_sssp(variant, sparse ? NULL : &W, sparse ? &S : NULL, src, (int64_t)ns,
-                          dout, wp ? &pout : NULL, pcls, &vertex, &t);
+                          dout, wp ? &pout : NULL, pcls, &vertex, gd_mex_place(), &t);
     mxFree(src);
     gd_mex_take_pair(FN, nlhs, plhs, &D, wp ? &P : NULL, s);
     gd_mex_after_call(FN, &t);

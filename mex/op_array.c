@@ -77,14 +77,14 @@ void gd_op_upload(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     double id;
     if (pieces && h.cols >= 1) {
         gd_pieces P;
-        const gd_status ps = gd_dev_upload_pieces(&h, pieces, idx, &P, &t);
+        const gd_status ps = gd_dev_upload_pieces(&h, pieces, idx, &P, gd_mex_place(), &t);
         if (ps) gd_mex_fail(FN, ps);
         id = gd_reg_add_pieces(&P, cls, h.rows, h.cols);
         gd_reg_held(id);
         plhs[0] = mxCreateDoubleScalar(id);
         return;
     }
-    gd_status s = gd_dev_upload(&h, &dev, &t);
+    gd_status s = gd_dev_upload(&h, &dev, gd_mex_place(), &t);
     if (s == GD_ERR_NOGPU) {
         /* no GPU: the gdArray holds its data on the host, and every
          * operation on it runs on the CPU */
@@ -111,7 +111,7 @@ static mxArray *download(const char *fn, const gd_matrix *m)
 {
     gd_mex_out R;
     gd_timing t = gd_mex_timing();
-    gd_status s = gd_dev_download(m, gd_mex_output(&R, (size_t)m->rows, (size_t)m->cols, m->cls), &t);
+    gd_status s = gd_dev_download(m, gd_mex_output(&R, (size_t)m->rows, (size_t)m->cols, m->cls), gd_mex_place(), &t);
     if (s) {
         if (R.array) mxDestroyArray(R.array);
         gd_mex_fail(fn, s);
@@ -158,7 +158,7 @@ void gd_op_row(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
             gd_out o = {NULL, NULL, NULL, NULL, NULL};
             o.ptr = buf + (size_t)pc->first * es;
             gd_timing t = gd_mex_timing();
-            const gd_status s = gd_dev_download(&row, o, &t);
+            const gd_status s = gd_dev_download(&row, o, gd_mex_place(), &t);
             if (s) {
                 mxDestroyArray(R.array);
                 gd_mex_fail(FN, s);
@@ -192,7 +192,7 @@ void gd_op_transpose(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     gd_timing t = gd_mex_timing();
     gd_out out = gd_mex_result_out(&R, 1, m.where == GD_DEVICE, (size_t)m.cols, (size_t)m.rows,
                                    m.cls);
-    plhs[0] = gd_mex_result_take(FN, &R, gd_transpose(&m, out, &t));
+    plhs[0] = gd_mex_result_take(FN, &R, gd_transpose(&m, out, gd_mex_place(), &t));
 }
 
 /* a vector of 1-based indices, each a whole number within 1..bound, as
@@ -240,7 +240,7 @@ void gd_op_index(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     gd_out out = gd_mex_result_out(&R, 1, m.where == GD_DEVICE, (size_t)rr, (size_t)rc, m.cls);
     /* (J NULL with nj = 0 for an empty column list: R is ni x 0) */
     static const int64_t none = 0;
-    const gd_status s = gd_index(&m, I ? I : &none, ni, linear ? NULL : J ? J : &none, nj, out, &t);
+    const gd_status s = gd_index(&m, I ? I : &none, ni, linear ? NULL : J ? J : &none, nj, out, gd_mex_place(), &t);
     free(I);
     free(J);
     plhs[0] = gd_mex_result_take(FN, &R, s);
@@ -265,7 +265,7 @@ void gd_op_squareform(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]
     gd_timing t = gd_mex_timing();
     int flags = 0;
     gd_out out = gd_mex_result_out(&R, 1, m.where == GD_DEVICE, (size_t)rr, (size_t)rc, m.cls);
-    gd_status s = gd_squareform(&m, tomatrix, out, &flags, &t);
+    gd_status s = gd_squareform(&m, tomatrix, out, &flags, gd_mex_place(), &t);
     if (!s && (flags & 1)) {
         gd_mex_result_free(&R); /* the result was made: it goes again */
         gd_mex_error(FN, "gd:input", "the matrix has a non-zero diagonal: it is no distance matrix");

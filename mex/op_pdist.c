@@ -189,7 +189,7 @@ static void run_knn(const char *FN, int nlhs, mxArray *plhs[], pdist_args *c, gd
     gd_out dout = gd_mex_result_out(&D, c->resident, on, r, cl, cls);
     gd_out iout = gd_mex_result_out(&I, c->resident, on, r, cl, c->icls);
     gd_status s = gd_knn(c->variant, &c->X, &c->Y, c->dist, c->K, c->largest, c->by_query,
-                         dout, iout, c->icls, &t);
+                         dout, iout, c->icls, gd_mex_place(), &t);
     gd_mex_take_pair(FN, nlhs, plhs, &D, &I, s);
     gd_mex_after_call(FN, &t);
     if (nlhs > 2) {
@@ -208,7 +208,7 @@ static void run_range(const char *FN, int nlhs, mxArray *plhs[], pdist_args *c, 
     gd_out iout = gd_mex_result_out(&I, 0, 0, 1, GD_MEX_FROM_BYTES, c->icls);
     gd_out nout = gd_mex_result_out(&N, 0, 0, (size_t)my, 1, GD_DOUBLE);
     gd_status s = gd_range(c->variant, &c->X, &c->Y, c->dist, c->r, dout, iout, c->icls, nout,
-                           &t);
+                           gd_mex_place(), &t);
     if (!s && gd_interrupted()) s = GD_ERR_INTERRUPT;
     if (s || nlhs < 3) gd_mex_result_free(&N);
     gd_mex_take_pair(FN, nlhs, plhs, &D, &I, s);
@@ -236,11 +236,11 @@ static void run_pdist(const char *FN, int NOPERANDS, int nlhs, mxArray *plhs[], 
         const double P = mx > 1 ? (double)mx * (double)(mx - 1) / 2 : 0;
         gd_out out = gd_mex_result_out(&D, c->resident, gd_mex_on_device(1, ops), 1,
                                        c->resident ? (size_t)P : GD_MEX_FROM_BYTES, cls);
-        s = gd_pdist(c->variant, &c->X, c->dist, out, &t);
+        s = gd_pdist(c->variant, &c->X, c->dist, out, gd_mex_place(), &t);
     } else {
         gd_out out = gd_mex_result_out(&D, c->resident, gd_mex_on_device(2, ops), (size_t)mx,
                                        (size_t)my, cls);
-        s = gd_pdist2(c->variant, &c->X, &c->Y, c->dist, out, &t);
+        s = gd_pdist2(c->variant, &c->X, &c->Y, c->dist, out, gd_mex_place(), &t);
     }
     plhs[0] = gd_mex_result_take(FN, &D, s);
     gd_mex_after_call(FN, &t);

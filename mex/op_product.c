@@ -42,9 +42,9 @@ static void minplus(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[], 
     if (witness) {
         /* [R, K]: the witness, in the same place as R */
         gd_out kout = gd_mex_result_out(&K, o.resident, on_device, (size_t)o.m, (size_t)o.n, kcls);
-        s = gd_minplus_witness(variant, &o.A, &o.B, out, kout, kcls, &t);
+        s = gd_minplus_witness(variant, &o.A, &o.B, out, kout, kcls, gd_mex_place(), &t);
     } else {
-        s = gd_minplus(variant, &o.A, &o.B, out, &t);
+        s = gd_minplus(variant, &o.A, &o.B, out, gd_mex_place(), &t);
     }
     gd_mex_take_pair(FN, nlhs, plhs, &R, witness ? &K : NULL, s);
     gd_mex_after_call(FN, &t);
@@ -93,7 +93,7 @@ void gd_op_sgemm(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     gd_out out = gd_mex_result_out(&C, o.resident, gd_mex_on_device(2, ops), (size_t)o.m,
                                    (size_t)o.n, GD_SINGLE);
     gd_status s = gd_sgemm(variant, strcmp(edges, "guard") ? GD_EDGES_PAD : GD_EDGES_GUARD,
-                           &o.A, &o.B, out, &t);
+                           &o.A, &o.B, out, gd_mex_place(), &t);
     plhs[0] = gd_mex_result_take(FN, &C, s);
     gd_mex_after_call(FN, &t);
     if (nlhs > 1) {

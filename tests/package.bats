@@ -55,7 +55,7 @@ setup_file() {
     [[ "$install_output" == *"compiling the CUDA kernels "*"minutes on"* ]]
     # and each CUDA file's start and end as the build goes (on stderr, which
     # pkg shows without -verbose)
-    [[ "$install_output" == *"gd "*": compiling kernels/ops/pdist.cu"* ]]
-    [[ "$install_output" == *"gd "*": compiled kernels/ops/pdist.cu"* ]]
+    [[ "$install_output" == *"gd "*": compiling kernels/ops/pdist/pdist.cu"* ]]
+    [[ "$install_output" == *"gd "*": compiled kernels/ops/pdist/pdist.cu"* ]]
     [[ "$output" != *"built without CUDA"* ]]
 }

@@ -15,7 +15,7 @@ load helpers
 @test "no kernel spills registers on sm_90" {
     cd "$GD_ROOT"
     command -v "${NVCC:-nvcc}" >/dev/null || skip "no nvcc"
-    for f in minplus/minplus minplus/int apsp/apsp pdist pdist_d pdist2 knn/knn knn/gemm sgemm; do
+    for f in minplus/minplus minplus/int apsp/apsp pdist/pdist pdist/pdist_d pdist/pdist2 knn/knn knn/gemm sgemm/sgemm; do
         # the build's own report where it is newer than the source and has
         # sm_90 (make builds with -Xptxas -v), else a compile for sm_90
         log="build/ops/$f.ptxas"

@@ -75,9 +75,7 @@ extern "C" gd_status gd_check_devices(const gd_devices *d, const char *origin)
 
 extern "C" void gd_timing_reset(gd_timing *t)
 {
-    const gd_place at = t->at;
     memset(t, 0, sizeof *t);
-    t->at = at;
 }
 
 extern "C" int gd_split_devices(const gd_place *at, double work, double min_work, int64_t most,
@@ -244,64 +242,54 @@ extern "C" void gd_workers_stop(void) { stop_workers(); }
 
 static double most(double a, double b) { return a > b ? a : b; }
 
-/* The parts' kernel strings (info.kernel) as one: tile counts (the sign
- * split's "integer max on 12 of 16 tiles, fminf on 4") summed where every
- * part has the same text around them; other texts that differ joined
- * with "; " (each once). */
-static void join_kernels(const part_job *jobs, int n, char *out, size_t len)
+/* t->kernel with its counts in place of the '#'s */
+extern "C" void gd_kernel_text(const gd_timing *t, char *out, size_t len)
 {
-    snprintf(out, len, "%s", jobs[0].t.kernel);
-    if (n == 1) return;
-    /* the text with every number taken out, and the numbers */
-    enum { MAXNUM = 16 };
-    char skel[GD_MAX_DEVICES][96] = {};
-    long long num[GD_MAX_DEVICES][MAXNUM];
-    int nn[GD_MAX_DEVICES];
-    for (int i = 0; i < n; ++i) {
-        const char *k = jobs[i].t.kernel;
-        size_t o = 0;
-        nn[i] = 0;
-        while (*k && o + 1 < sizeof skel[i]) {
-            if (isdigit((unsigned char)*k)) {
-                char *end;
-                const long long v = strtoll(k, &end, 10);
-                if (nn[i] < MAXNUM) num[i][nn[i]] = v;
-                ++nn[i];
-                skel[i][o++] = '#';
-                k = end;
-            } else {
-                skel[i][o++] = *k++;
-            }
+    if (!len) return;
+    size_t o = 0;
+    int q = 0;
+    for (const char *c = t->kernel; *c && o + 1 < len; ++c) {
+        if (*c != '#' || q >= (int)(sizeof t->counts / sizeof t->counts[0])) {
+            out[o++] = *c;
+            continue;
         }
-        skel[i][o] = 0;
+        const int w = snprintf(out + o, len - o, "%lld", t->counts[q++]);
+        o = w < 0 ? o : o + (size_t)w < len ? o + (size_t)w : len - 1;
     }
-    bool same_skel = nn[0] <= MAXNUM && strstr(jobs[0].t.kernel, " tiles");
-    for (int i = 1; i < n && same_skel; ++i) same_skel = !strcmp(skel[i], skel[0]) && nn[i] == nn[0];
-    if (same_skel && nn[0] > 0) {
-        size_t o = 0;
-        int q = 0;
-        for (const char *c = skel[0]; *c && o + 1 < len; ++c) {
-            if (*c != '#') {
-                out[o++] = *c;
-                continue;
-            }
-            long long sum = 0;
-            for (int i = 0; i < n; ++i) sum += num[i][q];
-            ++q;
-            o += snprintf(out + o, len - o, "%lld", sum);
-            if (o >= len) o = len - 1;
-        }
-        out[o] = 0;
+    out[o] = 0;
+}
+
+/* The parts' kernels (info.kernel) as one: where every part ran the same
+ * kernel, its counts summed; else the parts' texts, each once, joined
+ * with "; " */
+static void join_kernels(const part_job *jobs, int n, gd_timing *t)
+{
+    bool same = true;
+    for (int i = 1; i < n && same; ++i) same = !strcmp(jobs[i].t.kernel, jobs[0].t.kernel);
+    if (same) {
+        memcpy(t->kernel, jobs[0].t.kernel, sizeof t->kernel);
+        for (int q = 0; q < (int)(sizeof t->counts / sizeof t->counts[0]); ++q)
+            for (int i = 0; i < n; ++i) t->counts[q] += jobs[i].t.counts[q];
         return;
     }
-    size_t o = strlen(out);
-    for (int i = 1; i < n; ++i) {
-        bool seen = false;
-        for (int j = 0; j < i && !seen; ++j) seen = !strcmp(jobs[j].t.kernel, jobs[i].t.kernel);
-        if (seen || !jobs[i].t.kernel[0]) continue;
-        o += snprintf(out + o, o < len ? len - o : 0, "; %s", jobs[i].t.kernel);
-        if (o >= len) break;
+    /* the texts with their counts written in (the call's counts stay 0) */
+    char out[sizeof t->kernel], one[sizeof t->kernel];
+    size_t o = 0;
+    out[0] = 0;
+    for (int i = 0; i < n; ++i) {
+        gd_kernel_text(&jobs[i].t, one, sizeof one);
+        bool seen = !one[0];
+        for (int j = 0; j < i && !seen; ++j) {
+            char other[sizeof t->kernel];
+            gd_kernel_text(&jobs[j].t, other, sizeof other);
+            seen = !strcmp(other, one);
+        }
+        if (seen) continue;
+        const int w = snprintf(out + o, sizeof out - o, "%s%s", o ? "; " : "", one);
+        if (w < 0 || o + (size_t)w >= sizeof out) break;
+        o += (size_t)w;
     }
+    memcpy(t->kernel, out, sizeof t->kernel);
 }
 
 extern "C" gd_status gd_run_parts(int n, const int idx[GD_MAX_DEVICES], gd_part_fn fn,
@@ -350,7 +338,7 @@ extern "C" gd_status gd_run_parts(int n, const int idx[GD_MAX_DEVICES], gd_part_
         same = same && !strcmp(jobs[i].name, jobs[0].name);
     }
     snprintf(t->variant, sizeof t->variant, "%s", jobs[0].t.variant);
-    join_kernels(jobs, n, t->kernel, sizeof t->kernel);
+    join_kernels(jobs, n, t);
     if (n == 1 || same) {
         snprintf(t->device, sizeof t->device, n == 1 ? "%.200s" : "%.200s x %d", jobs[0].name, n);
     } else {

@@ -12,11 +12,12 @@
 
 #include <string.h>
 
-/* The start of an operation's entry point: t's report reset (its place
- * kept), and this thread on the place's device until the object ends. */
+/* The start of an operation's entry point: t's report reset, and this
+ * thread on the device of the call's place (at; NULL: its own device)
+ * until the object ends. */
 struct gd_entry : gd_on_device {
-    explicit gd_entry(gd_timing *t)
-        : gd_on_device(t->at.device > 0 ? t->at.device - 1 : gd_device_index())
+    gd_entry(const gd_place *at, gd_timing *t)
+        : gd_on_device(at && at->device > 0 ? at->device - 1 : gd_device_index())
     {
         gd_timing_reset(t);
     }
@@ -44,7 +45,8 @@ struct gd_op_call {
  * host (cpu ()); or the GPU, on the call's device (one ()) or divided
  * (split (nd, idx)) by the rule of gd_call_devices. */
 template <class Cpu, class One, class Split>
-gd_status gd_run_op(const gd_op_call &oc, gd_timing *t, Cpu &&cpu, One &&one, Split &&split)
+gd_status gd_run_op(const gd_op_call &oc, const gd_place *at, gd_timing *t, Cpu &&cpu, One &&one,
+                    Split &&split)
 {
     if (oc.empty) {
         snprintf(t->variant, sizeof t->variant, "%s", oc.variant);
@@ -52,7 +54,8 @@ gd_status gd_run_op(const gd_op_call &oc, gd_timing *t, Cpu &&cpu, One &&one, Sp
     }
     if (!oc.gpu) return cpu();
     int idx[GD_MAX_DEVICES];
-    const int nd = gd_call_devices(&t->at, oc.resident, oc.divides_resident, t->ops,
+    const gd_place here = {};
+    const int nd = gd_call_devices(at ? at : &here, oc.resident, oc.divides_resident, t->ops,
                                    oc.split_min, oc.units, idx);
     return gd_split_needed(nd, idx) ? split(nd, idx) : one();
 }
@@ -117,8 +120,8 @@ static inline bool gd_class_is_int(gd_class c) { return c != GD_SINGLE && c != G
 struct gd_op_entry : gd_entry {
     gd_timing *t;
     double t0;
-    gd_op_entry(gd_timing *t_, const gd_out *a, const gd_out *b = NULL)
-        : gd_entry(t_), t(t_), t0(gd_now_ms())
+    gd_op_entry(const gd_place *at, gd_timing *t_, const gd_out *a, const gd_out *b = NULL)
+        : gd_entry(at, t_), t(t_), t0(gd_now_ms())
     {
         if (a && a->device) *a->device = NULL;
         if (b && b->device) *b->device = NULL;

@@ -252,7 +252,7 @@ extern "C" gd_status gd_operand_host(const gd_matrix *a, gd_matrix *out, void **
     memset(&t, 0, sizeof t);
     /* after whatever the kernels' stream still does to it (a conversion) */
     gd_status s = gd_cuda(cudaStreamSynchronize(gd_stream()), "class conversion kernel");
-    if (!s) s = gd_dev_download(a, o, &t);
+    if (!s) s = gd_dev_download(a, o, NULL, &t);
     if (s) {
         free(p);
         return s;
@@ -291,7 +291,7 @@ extern "C" gd_status gd_host_result_end(gd_out *out, void *buf, size_t bytes, gd
         const gd_matrix whole = gd_host_matrix(buf, GD_SINGLE, (int64_t)(bytes / 4), 1);
         gd_timing up;
         memset(&up, 0, sizeof up);
-        s = gd_dev_upload(&whole, out->device, &up);
+        s = gd_dev_upload(&whole, out->device, NULL, &up);
         t->upload_ms += up.upload_ms;
         if (!s) t->kept = 1;
     }
@@ -341,9 +341,9 @@ extern "C" gd_status gd_host_index_result(gd_out *out, const int32_t *idx, int64
     return s;
 }
 
-extern "C" gd_status gd_dev_upload(const gd_matrix *A, void **dst, gd_timing *t)
+extern "C" gd_status gd_dev_upload(const gd_matrix *A, void **dst, const gd_place *at, gd_timing *t)
 {
-    gd_entry entry(t);
+    gd_entry entry(at, t);
     const double t0 = gd_now_ms();
     *dst = NULL;
     const size_t es = gd_class_bytes(A->cls);
@@ -387,7 +387,7 @@ static gd_status download_piece(void *c, int i, int, gd_timing *t)
     gd_out o = {};
     o.ptr = x.host + (size_t)pc.first * col;
     gd_timing pt = {};
-    const gd_status s = gd_dev_download(&one, o, &pt);
+    const gd_status s = gd_dev_download(&one, o, NULL, &pt);
     t->download_ms = pt.download_ms;
     snprintf(t->device, sizeof t->device, "%s", pt.device);
     return s;
@@ -403,7 +403,7 @@ static gd_status upload_piece(void *c, int i, int, gd_timing *t)
     one.ptr = (const char *)x.A->ptr + (size_t)(pc.first * x.A->ld) * es;
     one.cols = pc.cols;
     gd_timing pt = {};
-    const gd_status s = gd_dev_upload(&one, &pc.ptr, &pt);
+    const gd_status s = gd_dev_upload(&one, &pc.ptr, NULL, &pt);
     t->upload_ms = pt.upload_ms;
     snprintf(t->device, sizeof t->device, "%s", pt.device);
     return s;
@@ -431,9 +431,9 @@ gd_status gd_pieces_settle(gd_pieces *P, gd_status s)
 
 extern "C" gd_status gd_dev_upload_pieces(const gd_matrix *A, int n,
                                           const int idx[GD_MAX_DEVICES], gd_pieces *P,
-                                          gd_timing *t)
+                                          const gd_place *at, gd_timing *t)
 {
-    gd_entry entry(t);
+    gd_entry entry(at, t);
     const double t0 = gd_now_ms();
     memset(P, 0, sizeof *P);
     gd_status s = gd_check_size("the array", A->rows, A->cols, gd_class_bytes(A->cls));
@@ -454,9 +454,9 @@ extern "C" gd_status gd_dev_upload_pieces(const gd_matrix *A, int n,
     return GD_OK;
 }
 
-extern "C" gd_status gd_dev_download(const gd_matrix *A, gd_out out, gd_timing *t)
+extern "C" gd_status gd_dev_download(const gd_matrix *A, gd_out out, const gd_place *at, gd_timing *t)
 {
-    gd_entry entry(t);
+    gd_entry entry(at, t);
     const double t0 = gd_now_ms();
     const size_t es = gd_class_bytes(A->cls);
     char what[96];
@@ -557,9 +557,9 @@ static gd_status layout_op(const gd_matrix *A, gd_out R, int64_t rr, int64_t rc,
     return s;
 }
 
-extern "C" gd_status gd_transpose(const gd_matrix *A, gd_out R, gd_timing *t)
+extern "C" gd_status gd_transpose(const gd_matrix *A, gd_out R, const gd_place *at, gd_timing *t)
 {
-    gd_entry entry(t);
+    gd_entry entry(at, t);
     const int64_t m = A->rows, n = A->cols;
     char what[96];
     gd_describe(what, sizeof what, "the transpose", n, m, A->cls);
@@ -605,9 +605,9 @@ static void launch_gather(const gd_matrix &A, const int64_t *I, const int64_t *J
 }
 
 extern "C" gd_status gd_index(const gd_matrix *A, const int64_t *I, int64_t ni, const int64_t *J,
-                              int64_t nj, gd_out R, gd_timing *t)
+                              int64_t nj, gd_out R, const gd_place *at, gd_timing *t)
 {
-    gd_entry entry(t);
+    gd_entry entry(at, t);
     const int64_t total = J ? ni * nj : ni, rr = J ? ni : total;
     char what[96];
     gd_describe(what, sizeof what, "the indexed elements", total, 1, A->cls);
@@ -689,9 +689,9 @@ static gd_status squareform_gpu(const gd_matrix *X, int tomatrix, gd_out R, int 
 }
 
 extern "C" gd_status gd_squareform(const gd_matrix *X, int tomatrix, gd_out R, int *flags,
-                                   gd_timing *t)
+                                   const gd_place *at, gd_timing *t)
 {
-    gd_entry entry(t);
+    gd_entry entry(at, t);
     const double t0 = gd_now_ms();
     *flags = 0;
     const size_t es = gd_class_bytes(X->cls);

@@ -117,7 +117,7 @@ gd_status gd_peer_copy(void *dst, int dst_ord, const void *src, int src_ord, siz
 gd_status gd_peer_copy_2d(void *dst, size_t dpitch, int dst_ord, const void *src,
                           size_t spitch, int src_ord, size_t width, size_t height,
                           cudaStream_t st, const char *what);
-/* t's report zeroed, its place (t->at, the caller's) kept */
+/* t's report zeroed */
 void gd_timing_reset(gd_timing *t);
 /* Ends the pool of per-device host threads that run the parts (made
  * again by the next divided call): gd_release's */

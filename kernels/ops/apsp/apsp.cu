@@ -74,6 +74,9 @@ enum { F_NAN = 1, F_NEGDIAG = 2, F_SIGN = 4, F_NEGCYCLE = 8 };
 #include "ops/apsp/trees.cuh"
 #include "ops/apsp/chain.cuh"
 #include "ops/apsp/rounds.cuh"
+#include "ops/apsp/prepare.cuh"
+#include "ops/apsp/run_rounds.cuh"
+#include "ops/apsp/paths.cuh"
 #include "ops/apsp/run.cuh"
 
 
@@ -188,9 +191,9 @@ extern "C" int gd_apsp_variants(const gd_variant_info **list)
 }
 
 extern "C" gd_status gd_apsp(const char *name, const gd_matrix *W, gd_out D, const gd_out *P,
-                             gd_class pcls, int64_t *cycle_vertex, gd_timing *t)
+                             gd_class pcls, int64_t *cycle_vertex, const gd_place *at, gd_timing *t)
 {
-    gd_op_entry entry(t, &D, P);
+    gd_op_entry entry(at, t, &D, P);
     *cycle_vertex = 0;
     const int64_t n = W->rows;
     const bool ints = gd_class_is_int(W->cls), wide = ints && gd_class_bytes(W->cls) > 4;
@@ -219,8 +222,7 @@ extern "C" gd_status gd_apsp(const char *name, const gd_matrix *W, gd_out D, con
     oc.split_min = SPLIT_MIN;
     oc.units = rows ? (n + FB - 1) / FB : 1;
     apsp_one x = {v->fw, W, D, P, pcls, cycle_vertex};
-    s = gd_run_op(
-        oc, t, [&] { return apsp_cpu(x, ints, t); },
+    s = gd_run_op(oc, at, t, [&] { return apsp_cpu(x, ints, t); },
         [&] { return run_gpu(v->fw, *W, D, P, pcls, cycle_vertex, t); },
         [&](int nd, const int *idx) { return split_apsp(x, rows, nd, idx, t); });
     /* an integer graph the GPU cannot compute exactly: the host's */

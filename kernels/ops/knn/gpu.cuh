@@ -390,8 +390,10 @@ template <class T> bool run_gemm(gd_call &c, knn_gpu<T> &g, gd_timing *t, gd_knn
         scatter_cols<T><<<gd_blocks_for(nf * K, 256), 256, 0, g.st>>>(Ds, Is, K, dj, nf, g.dD, g.dI);
         c.launched("the fallen queries' neighbours");
     }
-    snprintf(t->kernel, sizeof t->kernel, "certified candidates, %lld of %lld quer%s by fused",
-             (long long)nf, (long long)my, my == 1 ? "y" : "ies");
+    snprintf(t->kernel, sizeof t->kernel, "certified candidates, # of # quer%s by fused",
+             my == 1 ? "y" : "ies");
+    t->counts[0] = nf;
+    t->counts[1] = my;
     g.deliver(t);
     return true;
 }

@@ -186,9 +186,9 @@ extern "C" int gd_knn_variants(const gd_variant_info **list)
 
 extern "C" gd_status gd_knn(const char *name, const gd_matrix *X, const gd_matrix *Y,
                             gd_distance dist, int64_t K, int largest, int by_query, gd_out D,
-                            gd_out I, gd_class icls, gd_timing *t)
+                            gd_out I, gd_class icls, const gd_place *at, gd_timing *t)
 {
-    gd_op_entry entry(t, &D, &I);
+    gd_op_entry entry(at, t, &D, &I);
     const int64_t my = Y->rows, d = X->cols;
     int64_t mx = X->rows;
     const gd_class cls = search_class(*X, *Y);
@@ -215,8 +215,7 @@ extern "C" gd_status gd_knn(const char *name, const gd_matrix *X, const gd_matri
     oc.resident = resident;
     oc.split_min = !x.gemm ? SPLIT_MIN : my >= SPLIT_GEMM_QUERIES ? SPLIT_MIN_GEMM : HUGE_VAL;
     oc.units = ((x.points ? mx : my) + x.mult - 1) / x.mult;
-    return gd_run_op(
-        oc, t, [&] { return run_cpu(o.a, o.b, cls, dist, K, largest, x.by_query, D, I, icls, t); },
+    return gd_run_op(oc, at, t, [&] { return run_cpu(o.a, o.b, cls, dist, K, largest, x.by_query, D, I, icls, t); },
         [&] { return knn_one(x, t); },
         [&](int nd, const int *idx) { return split_knn(x, nd, idx, t); });
 }
@@ -229,9 +228,9 @@ extern "C" int gd_range_variants(const gd_variant_info **list)
 
 extern "C" gd_status gd_range(const char *name, const gd_matrix *X, const gd_matrix *Y,
                               gd_distance dist, double r, gd_out D, gd_out I, gd_class icls,
-                              gd_out N, gd_timing *t)
+                              gd_out N, const gd_place *at, gd_timing *t)
 {
-    gd_op_entry entry(t, &D, &I);
+    gd_op_entry entry(at, t, &D, &I);
     if (N.device) *N.device = NULL;
     const int64_t mx = X->rows, my = Y->rows, d = X->cols;
     const gd_class cls = search_class(*X, *Y);

@@ -42,7 +42,7 @@
  * lower a minimum, and their sum never wraps. k == 0 is the caller's (the
  * class's largest value, on the host).
  */
-#include "ops/product.h"
+#include "ops/product/product.h"
 #include "tiles/tile.cuh"
 
 #include <limits.h>

@@ -40,7 +40,7 @@
  * min, so its zeros carry Octave's sign too, and the outputs whose every
  * term is NaN are found after the tile (all_nan).
  */
-#include "ops/product.h"
+#include "ops/product/product.h"
 #include "tiles/tile.cuh"
 
 #include <math.h>
@@ -230,10 +230,10 @@ extern "C" int gd_minplus_variants(const gd_variant_info **list)
 }
 
 extern "C" gd_status gd_minplus(const char *name, const gd_matrix *A, const gd_matrix *B,
-                                gd_out R, gd_timing *t)
+                                gd_out R, const gd_place *at, gd_timing *t)
 {
     const gd_op_args args = {};
-    return gd_product(OP, VARIANTS, NVARIANTS, name, A, B, R, args, t);
+    return gd_product(OP, VARIANTS, NVARIANTS, name, A, B, R, args, at, t);
 }
 
 /* R and K over a part of the inner dimension (rc, kc: its minima and
@@ -264,7 +264,8 @@ struct take_part_fn {
  * operands need it), each part's R and K on the host, taken
  * together in order (take_part_fn). K in double; host results. */
 static gd_status witness_by_parts(const char *name, const gd_matrix *A, const gd_matrix *B,
-                                  gd_out R, gd_out K, gd_class kcls, gd_timing *t)
+                                  gd_out R, gd_out K, gd_class kcls, const gd_place *at,
+                                  gd_timing *t)
 {
     const int64_t m = A->rows, k = A->cols, n = B->cols;
     if (kcls != GD_DOUBLE)
@@ -300,10 +301,9 @@ static gd_status witness_by_parts(const char *name, const gd_matrix *A, const gd
      * would do thousands of times the work and the transfer alone costs
      * more than the host's pass over the data */
     if (!name || strcmp(name, "auto") == 0) name = "cpu";
-    gd_entry entry(t);
+    gd_entry entry(at, t);
     gd_timing tp;
     memset(&tp, 0, sizeof tp);
-    tp.at = t->at;
     if (!rc || !kc)
         s = gd_fail(GD_ERR_MEMORY, "cannot allocate a part's R and K (%s) in host memory", what);
     for (int64_t k0 = 0; k0 < k && !s; k0 += part) {
@@ -337,11 +337,10 @@ static gd_status witness_by_parts(const char *name, const gd_matrix *A, const gd
         gd_op_args args = {};
         args.witness = &ko;
         args.witness_cls = GD_INT32;
-        if ((s = gd_product(OP, VARIANTS, NVARIANTS, name, &Ap, &Bp, ro, args, &tp))) break;
+        if ((s = gd_product(OP, VARIANTS, NVARIANTS, name, &Ap, &Bp, ro, args, at, &tp))) break;
         if (k0 == 0) {
             for (size_t e = 0; e < cells; ++e) ((double *)K.ptr)[e] = kc[e];
             *t = tp;
-            t->at = tp.at;
         } else {
             take_part_fn f = {R.ptr, (double *)K.ptr, rc, kc, cells, k0};
             if (cls == GD_SINGLE)
@@ -365,11 +364,11 @@ static gd_status witness_by_parts(const char *name, const gd_matrix *A, const gd
 
 extern "C" gd_status gd_minplus_witness(const char *name, const gd_matrix *A,
                                         const gd_matrix *B, gd_out R, gd_out K,
-                                        gd_class kcls, gd_timing *t)
+                                        gd_class kcls, const gd_place *at, gd_timing *t)
 {
-    if (A->cols > INT32_MAX) return witness_by_parts(name, A, B, R, K, kcls, t);
+    if (A->cols > INT32_MAX) return witness_by_parts(name, A, B, R, K, kcls, at, t);
     gd_op_args args = {};
     args.witness = &K;
     args.witness_cls = kcls;
-    return gd_product(OP, VARIANTS, NVARIANTS, name, A, B, R, args, t);
+    return gd_product(OP, VARIANTS, NVARIANTS, name, A, B, R, args, at, t);
 }

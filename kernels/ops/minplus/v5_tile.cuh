@@ -293,13 +293,14 @@ void after_v5(const gd_plan &p, gd_class cls, gd_timing *t)
         snprintf(t->kernel, sizeof t->kernel, "integer min");
     else if (p.K) // the witness: fminf where an operand is negative
         snprintf(t->kernel, sizeof t->kernel, "%s", w[1] ? "fminf" : "integer min, then fminf");
-    else if (!w[7])
-        snprintf(t->kernel, sizeof t->kernel, "integer max on %d of %d tiles, fminf on %d", w[4],
-                 w[3], w[2]);
-    else
-        snprintf(t->kernel, sizeof t->kernel,
-                 "integer min on %d tiles, then integer max on %d of %d tiles, fminf on %d", w[7],
-                 w[4], w[3], w[2]);
+    else {
+        /* the tile counts as counts: a divided call's parts sum them */
+        const int more = w[7] != 0;
+        snprintf(t->kernel, sizeof t->kernel, "%sinteger max on # of # tiles, fminf on #",
+                 more ? "integer min on # tiles, then " : "");
+        const long long n[4] = {w[7], w[4], w[3], w[2]};
+        for (int q = 0; q < 3 + more; ++q) t->counts[q] = n[q + 1 - more];
+    }
 }
 
 // v5 with the witness: the tile with an epilogue per element

@@ -1,5 +1,5 @@
-/* product.cu - the shared driver of two-operand products (see product.h). */
-#include "ops/product.h"
+/* ops/product/product.cu - the shared driver of two-operand products (see product.h). */
+#include "ops/product/product.h"
 #include "runtime/call.h"
 #include "runtime/layout.cuh"
 
@@ -10,6 +10,8 @@
 
 namespace {
 #include "ops/product/prep.cuh"
+#include "ops/product/plan.cuh"
+#include "ops/product/sections.cuh"
 #include "ops/product/run.cuh"
 } // namespace
 
@@ -324,9 +326,9 @@ struct product_operands {
 gd_status gd_product(const gd_product_op &op, const gd_product_variant *table,
                      int count, const char *name, const gd_matrix *A0,
                      const gd_matrix *B0, gd_out out, const gd_op_args &args,
-                     gd_timing *t)
+                     const gd_place *at, gd_timing *t)
 {
-    gd_op_entry entry(t, &out);
+    gd_op_entry entry(at, t, &out);
     gd_class cls;
     gd_status s;
     if ((s = product_class(op, *A0, *B0, &cls)) ||
@@ -359,8 +361,7 @@ gd_status gd_product(const gd_product_op &op, const gd_product_variant *table,
      * at n = 2048 in double, 1.08x in single) */
     oc.split_min = cls == GD_DOUBLE ? op.split_min / 8 : op.split_min;
     oc.units = (n + 255) / 256;
-    return gd_run_op(
-        oc, t, [&] { return run_cpu(op, cls, o.a, o.b, out, args, t); },
+    return gd_run_op(oc, at, t, [&] { return run_cpu(op, cls, o.a, o.b, out, args, t); },
         [&] { return gd_run_product(op, *v, cls, o.a, o.b, out, args, t); },
         [&](int nd, const int *idx) {
             return split_product(op, *v, cls, o.a, o.b, out, args, nd, idx, t);

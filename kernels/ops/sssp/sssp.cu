@@ -161,9 +161,9 @@ extern "C" int gd_sssp_variants(const gd_variant_info **list)
 
 extern "C" gd_status gd_sssp(const char *name, const gd_matrix *W, const gd_sparse *S,
                              const int64_t *sources, int64_t ns, gd_out D, const gd_out *P,
-                             gd_class pcls, int64_t *cycle, gd_timing *t)
+                             gd_class pcls, int64_t *cycle, const gd_place *at, gd_timing *t)
 {
-    gd_op_entry entry(t, &D, P);
+    gd_op_entry entry(at, t, &D, P);
     *cycle = 0;
     if (!W == !S) return gd_fail(GD_ERR_INPUT, "internal: gd_sssp takes W or S");
     const int64_t n = W ? W->rows : S->n;

@@ -159,7 +159,7 @@ cluster_split_kernel(const T *__restrict__ Ap, const T *__restrict__ Bt, T *__re
     asm volatile("barrier.cluster.arrive.release.aligned;\n"
                  "barrier.cluster.wait.acquire.aligned;" ::: "memory");
 #elif defined(__CUDA_ARCH__)
-    __trap(); /* launched only on sm_90 and later (sgemm.cu's in_cluster) */
+    __trap(); /* launched only on sm_90 and later (sgemm/tuned.cuh's in_cluster) */
 #endif
 }
 

@@ -1,9 +1,9 @@
-/* pdist2.cu - pdist2's matrix D (mx x my) through the product driver
+/* ops/pdist/pdist2.cu - pdist2's matrix D (mx x my) through the product driver
  * (product.h): X as A, Y given by rows as B, the tuned tile of pdist.cu's
  * header comment over the whole of D, every metric as the tile's step
  * (metric.cuh), the Euclidean sums that left the normal range rescued as
  * in pdist (pdist.h). The nearest-neighbour forms are knn.cu's. */
-#include "ops/pdist.h"
+#include "ops/pdist/pdist.h"
 
 namespace {
 
@@ -206,7 +206,7 @@ extern "C" int gd_pdist2_variants(const gd_variant_info **list)
 }
 
 extern "C" gd_status gd_pdist2(const char *name, const gd_matrix *X, const gd_matrix *Y,
-                               gd_distance metric, gd_out D, gd_timing *t)
+                               gd_distance metric, gd_out D, const gd_place *at, gd_timing *t)
 {
     gd_op_args args = {};
     args.metric = metric.metric;
@@ -227,5 +227,5 @@ extern "C" gd_status gd_pdist2(const char *name, const gd_matrix *X, const gd_ma
         strcmp(name, "auto") == 0 && gd_any_resident(X, Y, D) &&
         (double)X->rows * (double)Y->rows * (double)X->cols < OP2.auto_cpu_below)
         name = "tuned";
-    return gd_product(OP2, VARIANTS2, NVARIANTS2, name, X, Y, D, args, t);
+    return gd_product(OP2, VARIANTS2, NVARIANTS2, name, X, Y, D, args, at, t);
 }

@@ -1,4 +1,4 @@
-/* pdist_gpu.cuh - pdist's GPU side: the kernels of the three variants,
+/* ops/pdist/gpu.cuh - pdist's GPU side: the kernels of the three variants,
  * the panel driver and run_gpu, one GPU call of pdist. Included by
  * pdist.cu, which runs single, and pdist_d.cu, which runs double, so that
  * the two classes' tiles (a set a metric each) compile side by side. Each
@@ -9,7 +9,7 @@
 #ifndef GD_PDIST_GPU_CUH
 #define GD_PDIST_GPU_CUH
 
-#include "ops/pdist.h"
+#include "ops/pdist/pdist.h"
 #include "runtime/call.h"
 
 namespace {

@@ -1,4 +1,4 @@
-/* pdist.cu - pairwise distances: pdist's condensed vector (pdist2's
+/* ops/pdist/pdist.cu - pairwise distances: pdist's condensed vector (pdist2's
  * matrix: pdist2.cu, on the same tile). Euclidean or squared Euclidean
  * always as sum((x - y).^2) (never the expanded |x|^2 + |y|^2 - 2x.y, which cancels in single): never
  * negative, exactly 0 for identical rows, NaN for a row with NaN. The
@@ -37,10 +37,10 @@
  * straight into the Octave result. n = 65536 has 2.1e9 pairs: every index
  * is 64-bit.
  */
-#include "ops/pdist.h"
+#include "ops/pdist/pdist.h"
 #include "runtime/call.h"
 
-#include "ops/pdist_gpu.cuh"
+#include "ops/pdist/gpu.cuh"
 
 namespace {
 
@@ -206,10 +206,10 @@ bool gpu_named(const char *name)
 } // namespace
 
 extern "C" gd_status gd_pdist(const char *name, const gd_matrix *Xm, gd_distance dist,
-                              gd_out D, gd_timing *t)
+                              gd_out D, const gd_place *at, gd_timing *t)
 {
     const gd_metric metric = dist.metric;
-    gd_op_entry entry(t, &D);
+    gd_op_entry entry(at, t, &D);
     const gd_class cls = Xm->cls;
     const int64_t n = Xm->rows, d = Xm->cols, P = n > 1 ? n * (n - 1) / 2 : 0;
     gd_op_operands o;
@@ -234,8 +234,7 @@ extern "C" gd_status gd_pdist(const char *name, const gd_matrix *Xm, gd_distance
     oc.divides_resident = D.device && D.pieces;
     oc.split_min = SPLIT_MIN1;
     oc.units = (n - 1 + BIG - 1) / BIG;
-    return gd_run_op(
-        oc, t, [&] { return cpu_pdist(*Xm, dist, D, t); },
+    return gd_run_op(oc, at, t, [&] { return cpu_pdist(*Xm, dist, D, t); },
         [&] {
             return cls == GD_SINGLE
                        ? run_gpu<float>(*v, *Xm, metric, dist.p, D, t)

@@ -1,4 +1,4 @@
-/* pdist.h - what pdist.cu (pdist's condensed triangle) and pdist2.cu
+/* ops/pdist/pdist.h - what pdist.cu (pdist's condensed triangle) and pdist2.cu
  * (pdist2's matrix through the product driver) share: the triangle's
  * index maps, the rescue of Euclidean sums that left the normal range,
  * and the choice of variant for a metric. Each file gets its own copy (an
@@ -10,7 +10,7 @@
 
 #include "tiles/metric.cuh"
 #include "tiles/norm2.h"
-#include "ops/product.h"
+#include "ops/product/product.h"
 #include "runtime/op.h"
 #include "tiles/tile.cuh"
 
@@ -168,7 +168,7 @@ gd_status pdist_metric_variant(gd_metric m, const char **name, bool gpu_variant,
 } // namespace
 
 /* pdist's GPU call in double (pdist_d.cu): the variant of the table
- * (pdist_gpu.cuh) named variant, columns [jlo, jhi) of the triangle (jhi
+ * (gpu.cuh) named variant, columns [jlo, jhi) of the triangle (jhi
  * -1: all) */
 gd_status gd_pdist_run_gpu_d(const char *variant, const gd_matrix &X, gd_metric metric, double p,
                              gd_out out, gd_timing *t, int64_t jlo, int64_t jhi);

@@ -1,4 +1,4 @@
-/* product.h - the driver every two-operand product shares (C = A op B,
+/* ops/product/product.h - the driver every two-operand product shares (C = A op B,
  * A m x k, B k x n, column-major): class conversion, device allocations,
  * the upload of host operands (resident ones are read where they are),
  * the layout preparation on the device, the kernel (in sections of C when C
@@ -152,7 +152,7 @@ struct gd_product_op {
 gd_status gd_product(const gd_product_op &op, const gd_product_variant *table,
                      int count, const char *name, const gd_matrix *A,
                      const gd_matrix *B, gd_out out, const gd_op_args &args,
-                     gd_timing *t);
+                     const gd_place *at, gd_timing *t);
 
 /* Runs variant v on the GPU; A and B are of class cls (host or device).
  * As part part of nparts of a divided call, A on the host may be shared
