@@ -10,9 +10,14 @@
 ##   mpirun -np 4 octave-cli --eval "pkg load gd; source ('examples/ranks_paths.m')"
 ##   octave examples/ranks_paths.m        (outside a job: one rank)
 ##
+## Then the routes: gd_apsp on the same parts gives D and P laid out as W
+## (Floyd-Warshall's rounds across the ranks, P's trees as one process
+## makes them), and gd_path reads one route from the distributed P.
+##
 ## GD_EXAMPLE_N: the vertices (default 2048; integer weights 1 to 100 on a
 ## fifth of the pairs, the rest no edge). GD_EXAMPLE_CHECK=1: rank 1 also
-## gathers the lengths and compares them with gd_apsp on the whole graph.
+## gathers the lengths (and D and P) and compares them with gd_apsp on the
+## whole graph.
 
 1;
 addpath (fullfile (fileparts (mfilename ("fullpath")), "..", "octave"));
@@ -58,6 +63,25 @@ if (strcmp (getenv ("GD_EXAMPLE_CHECK"), "1"))
   if (r == 1)
     printf ("gd_apsp on the whole graph: %s\n",
             merge (isequal (A, gd_apsp (W)), "the same lengths", "DIFFERENT lengths"));
+  endif
+endif
+
+G = gdCodistributed (L, "2dbc", grid, b, [n n]);
+tic;
+[Dr, P] = gd_apsp (G);
+t = toc;
+route = gd_path (P, 1, n);                # (every rank: row 1 from its holders)
+if (r == 1)
+  printf ("routes: D and P across the ranks in %.2f s; the route from 1 to %d has %d vertices\n",
+          t, n, numel (route));
+endif
+if (strcmp (getenv ("GD_EXAMPLE_CHECK"), "1"))
+  A = gather (Dr, 1);
+  Q = gather (P, 1);
+  if (r == 1)
+    [D1, P1] = gd_apsp (W);
+    printf ("routes: %s\n", merge (isequal (A, D1) && isequal (Q, P1) && isequal (route, gd_path (P1, 1, n)),
+                                   "D and P are gd_apsp's on the whole graph", "D or P DIFFER"));
   endif
 endif
 gd_spmdBarrier ();

@@ -582,14 +582,16 @@ int gd_cpu_knn_d(const double *X, const double *Y, int64_t mx, int64_t my, int64
  * Returns -1 when host memory for the paths' edge counts is lacking. */
 int gd_cpu_fw_f(float *D, int32_t *P, int64_t n);
 int gd_cpu_fw_d(double *D, int32_t *P, int64_t n);
-/* P (n x n, ld n, 1-based) from the lengths D (ld ldd) and weights W (ld
- * ldw) made shortest-path trees: each row whose predecessors do not all
- * lead back to its source is chosen again by levels (apsp.cu says how);
- * *repaired counts those rows. Returns -1 when host memory is lacking. */
+/* P's rows made shortest-path trees: the rows of the sources i0 .. i0 +
+ * rows - 1, row r of P (ld ldp, 1-based) and of the lengths D (ld ldd)
+ * being source i0 + r's, W (ld ldw) the whole n x n weights; each row whose
+ * predecessors do not all lead back to its source is chosen again by
+ * levels (apsp.cu says how); *repaired counts those rows. All of P: ldp =
+ * n, i0 = 0, rows = n. Returns -1 when host memory is lacking. */
 int gd_cpu_apsp_trees_f(const float *D, int64_t ldd, const float *W, int64_t ldw, int32_t *P,
-                        int64_t n, int64_t *repaired);
+                        int64_t ldp, int64_t n, int64_t i0, int64_t rows, int64_t *repaired);
 int gd_cpu_apsp_trees_d(const double *D, int64_t ldd, const double *W, int64_t ldw, int32_t *P,
-                        int64_t n, int64_t *repaired);
+                        int64_t ldp, int64_t n, int64_t i0, int64_t rows, int64_t *repaired);
 /* All-pairs shortest paths on an integer class (cls GD_INT8 ... GD_UINT64):
  * W (n x n, leading dimension ldw) to D (n x n) and, when P is not NULL,
  * the predecessors (1-based, 0 for none). The class's largest value is no

@@ -7,6 +7,8 @@
  *                  (gd_apsp (W, 'Sources', s): W dense, sparse or a
  *                  gdArray, s the sources; D and P numel (s) x n)
  *   list = __gd__('sssp', 'variants')
+ *   [P, r] = __gd__('apsp_trees', D, W, P, i0)  rows of P made trees (a rank's
+ *                  rows of a gdCodistributed W's paths: __gd_ranks__)
  *
  * W is an Octave matrix (single, double or an integer class) or a
  * gdArray; with a gdArray the results are gdArrays. The integer classes
@@ -146,4 +148,49 @@ void gd_op_sssp(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
         const int64_t size[2] = {(int64_t)ns, n};
         plhs[2] = gd_mex_info(&t, cls, "edges/s", 2, size, 1);
     }
+}
+
+/* [P, repaired] = __gd__ ('apsp_trees', D, W, P, i0): the rows of the
+ * sources i0 .. i0 + rows (D) - 1 of P made shortest-path trees as
+ * gd_apsp's own are (gd_cpu_apsp_trees): D those sources' rows of the
+ * lengths (single or double, rows x n), W the whole n x n weights in
+ * D's class, P their predecessors (double, 1-based, 0 for none). For
+ * gd_apsp on a gdCodistributed W, each rank its rows (__gd_ranks__). */
+void gd_op_apsp_trees(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    static const char FN[] = "gd_apsp";
+    if (nrhs != 4) gd_mex_error(FN, "gd:input", "apsp_trees: expected D, W, P and i0");
+    const mxArray *D = prhs[0], *W = prhs[1], *P = prhs[2];
+    const int single = mxIsSingle(D);
+    const size_t rows = mxGetM(D), n = mxGetN(D);
+    if (!(single || mxIsDouble(D)) || mxIsComplex(D) || mxIsSparse(D) ||
+        mxGetClassID(W) != mxGetClassID(D) || mxIsComplex(W) || mxIsSparse(W) ||
+        mxGetM(W) != n || mxGetN(W) != n || !mxIsDouble(P) || mxIsComplex(P) ||
+        mxIsSparse(P) || mxGetM(P) != rows || mxGetN(P) != n)
+        gd_mex_error(FN, "gd:input", "apsp_trees: D (rows x n, single or double), W (n x n, "
+                     "D's class) and P (rows x n, double) expected");
+    const double i0 = gd_mex_scalar_at(prhs[3], 0);
+    if (!(i0 >= 1 && i0 + (double)rows - 1 <= (double)n && i0 == floor(i0)))
+        gd_mex_error(FN, "gd:input", "apsp_trees: i0 must be a row of W, its rows inside W's");
+    int32_t *p = (int32_t *)mxMalloc(rows * n * 4 + 4);
+    const double *pin = mxGetPr(P);
+    for (size_t e = 0; e < rows * n; ++e) p[e] = (int32_t)pin[e];
+    int64_t repaired = 0;
+    const int rc =
+        single ? gd_cpu_apsp_trees_f((const float *)mxGetData(D), (int64_t)rows,
+                                     (const float *)mxGetData(W), (int64_t)n, p, (int64_t)rows,
+                                     (int64_t)n, (int64_t)i0 - 1, (int64_t)rows, &repaired)
+               : gd_cpu_apsp_trees_d(mxGetPr(D), (int64_t)rows, mxGetPr(W), (int64_t)n, p,
+                                     (int64_t)rows, (int64_t)n, (int64_t)i0 - 1, (int64_t)rows,
+                                     &repaired);
+    if (rc) {
+        mxFree(p);
+        gd_mex_error(FN, "gd:memory", "cannot allocate the predecessors' work space in host "
+                     "memory");
+    }
+    plhs[0] = mxCreateDoubleMatrix(rows, n, mxREAL);
+    double *pout = mxGetPr(plhs[0]);
+    for (size_t e = 0; e < rows * n; ++e) pout[e] = p[e];
+    mxFree(p);
+    if (nlhs > 1) plhs[1] = mxCreateDoubleScalar((double)repaired);
 }

@@ -104,6 +104,11 @@
 ## named.
 ## @end table
 ##
+## In an MPI job, a gdCodistributed @var{W} laid out @qcode{'2dbc'} gives
+## @var{D} and @var{P} laid out as @var{W}, the bits of one process's
+## @code{gd_apsp} on the whole (Floyd-Warshall's rounds across the ranks:
+## see the guide's "Many hosts"); every rank calls it at once.
+##
 ## @qcode{"Distributed"}, true (the other functions' option for results
 ## divided across devices) is refused: @var{D} and @var{P} come back
 ## whole.
@@ -137,6 +142,15 @@
 ## @end deftypefn
 
 function [D, P, info, varargout] = gd_apsp (varargin)
+  if (nargin >= 1 && isa (varargin{1}, "gdCodistributed"))
+    ## across the ranks of an MPI job: D and P laid out as W ('2dbc')
+    if (nargout > 3)
+      error ("gd:input", "gd_apsp: too many outputs (at most D, P and info)");
+    endif
+    want_p = nargout >= 2 && isargout (2);
+    [D, P, info] = __gd_ranks__ ("apsp", want_p, varargin{:});
+    return;
+  endif
   ## 'Sources': the paths from those vertices alone, on the graph as given
   ## (a sparse W stays sparse)
   at = find (cellfun (@(a) ischar (a) && rows (a) == 1 && strcmpi (a, "Sources"), ...

@@ -14,7 +14,10 @@
 ## vertex i's; its NaN, or -1 in int32, marks a vertex that source cannot
 ## reach).
 ##
-## @var{P} may be a gdArray: only its row @var{i} is copied back.
+## @var{P} may be a gdArray: only its row @var{i} is copied back. A
+## gdCodistributed @var{P} (from @code{gd_apsp} on a gdCodistributed W, in
+## an MPI job) is read by every rank at once: the ranks holding row @var{i}
+## send their pieces of it.
 ## Indices outside 1..n raise @qcode{"gd:input"}, as does a @var{P} whose
 ## predecessors lead round in a circle.
 ## @seealso{gd_apsp}
@@ -29,7 +32,13 @@ function [r, varargout] = gd_path (varargin)
   endif
   [P, i, j] = varargin{:};
   [i, j] = gather (i, j);       # (vertex indices held as gdArrays: their values)
-  if (isa (P, "gdArray"))
+  if (isa (P, "gdCodistributed"))
+    ## (every rank at once: the ranks holding row I send their pieces)
+    n = columns (P);
+    check_index (i, rows (P), "I", true);
+    check_index (j, n, "J", false);
+    prow = __gd_ranks__ ("row", P, double (i));
+  elseif (isa (P, "gdArray"))
     n = columns (P);
     check_index (i, rows (P), "I", true);
     check_index (j, n, "J", false);

@@ -18,13 +18,6 @@ function check (tf, what)
     bad{end+1} = what;
   endif
 endfunction
-## the rows of n in blocks of b that grid row p of np holds
-function idx = blocks (n, b, p, np)
-  idx = zeros (1, 0);
-  for I = p:np:ceil (n / b) - 1
-    idx = [idx, I*b+1:min((I+1)*b, n)];
-  endfor
-endfunction
 
 ## ---- '1d': points split by rows; lattice values (ties), a NaN row ----
 N = 37 + randi (20);
@@ -146,7 +139,7 @@ for g = 1:rows (grids)
       A(1,:) = NaN;                     # every term NaN: the witness the first k
       A(end, 1:2:end) = NaN;            # NaN, then a value, block after block
     endif
-    part = @(M) M(blocks (rows (M), b, gi, grid(1)), blocks (columns (M), b, gj, grid(2)));
+    part = @(M) M(part_blocks (rows (M), b, gi, grid(1)), part_blocks (columns (M), b, gj, grid(2)));
     GA = gdCodistributed (part (A), "2dbc", grid, b, size (A));
     GB = gdCodistributed (part (B), "2dbc", grid, b, size (B));
     check (isequaln (gather (GA), A), sprintf ("2dbc gather %s", cls{1}));

@@ -147,7 +147,19 @@ example() {
     done
 }
 
-@test "examples/ranks_paths.m: shortest path lengths by squaring with SUMMA on 1x1, 1x2, 1x3 and 2x2 grids of ranks are gd_apsp's" {
+@test "gd_apsp on a '2dbc' W in 1 to 4 ranks (1xN, Nx1, 2x2): D and P (negative edges, cycles of weight 0, real weights, integer classes, gdArray parts) one process's bits; gd_path on the distributed P; a negative cycle, a negative self-loop and a NaN refused on every rank" {
+    octave_ok "cd('$BATS_TEST_TMPDIR'); check_ranks_apsp; disp(fileread('said1'))" "apsp ok 1 1"
+    for np in 2 3 4; do
+        rm -f "$BATS_TEST_TMPDIR"/said*
+        run ranks $np "check_ranks_apsp"
+        echo "$output"
+        [ "$status" -eq 0 ]
+        said
+        [ "$(said | grep -c "apsp ok $np 1")" -eq $np ]
+    done
+}
+
+@test "examples/ranks_paths.m: shortest path lengths by squaring with SUMMA, then D and P by gd_apsp on the parts, on 1x1, 1x2, 1x3 and 2x2 grids of ranks are gd_apsp's" {
     command -v mpirun >/dev/null || { echo "mpirun not found: make deps installs openmpi-bin"; return 1; }
     cd "$BATS_TEST_TMPDIR"
     for np in 1 2 3 4; do
@@ -158,5 +170,6 @@ example() {
         [ "$status" -eq 0 ]
         [[ "$output" == *"$np ranks"*"of 257 vertices by 8 squarings"* ]]
         [ "$(echo "$output" | grep -c 'gd_apsp on the whole graph: the same lengths')" -eq 1 ]
+        [ "$(echo "$output" | grep -c 'routes: D and P are gd_apsp.s on the whole graph')" -eq 1 ]
     done
 }

@@ -149,14 +149,15 @@ DEFINE_CPU_FW(gd_cpu_fw_d, double, GD_PLUS, GD_BELOW_INF)
  * strays of route.h summed from i outwards; a walk that comes back to a
  * vertex of its own, stops at a vertex other than i, or reaches a vertex
  * whose route strays past D's rounding, marks the row, which is then
- * chosen again by levels. D (ld ldd) and W (ld ldw) n x n, P (ld n)
- * 1-based. E, A: the routes' strays and |w| summed, per vertex. */
+ * chosen again by levels. The rows of sources i0 .. i0 + rows - 1: D's
+ * (ld ldd) and P's (ld ldp, 1-based) rows 0 .. rows - 1; W (ld ldw) n x n. E, A: the routes' strays and |w| summed, per vertex. */
 #define DEFINE_CPU_TREES(NAME, T, STRAY, EPS)                                  \
     static void NAME##_row(const T *D, int64_t ldd, const T *W, int64_t ldw,   \
-                           int32_t *P, int64_t n, int64_t i, T *M, double *E, double *A, \
-                           int32_t *lev, int32_t *front, int32_t *next)        \
+                           int32_t *P, int64_t ldp, int64_t n, int64_t i, int64_t r, \
+                           T *M, double *E, double *A, int32_t *lev, int32_t *front, \
+                           int32_t *next)                                      \
     {                                                                          \
-        const T *d = D + i;                                                    \
+        const T *d = D + r;                                                    \
         for (int64_t j = 0; j < n; ++j) {                                      \
             T m = (T)INFINITY;                                                 \
             for (int64_t q = 0; q < n; ++q) {                                  \
@@ -183,7 +184,7 @@ DEFINE_CPU_FW(gd_cpu_fw_d, double, GD_PLUS, GD_BELOW_INF)
                     const double e = E[q] + STRAY(d[ldd * q], w, d[ldd * j]),  \
                                  a = A[q] + fabs((double)w);                   \
                     if (gd_route_within(e, a, n, EPS)) {                       \
-                        P[i + n * j] = (int32_t)q + 1;                         \
+                        P[r + ldp * j] = (int32_t)q + 1;                       \
                         lev[j] = L + 1;                                        \
                         E[j] = e;                                              \
                         A[j] = a;                                              \
@@ -215,7 +216,7 @@ DEFINE_CPU_FW(gd_cpu_fw_d, double, GD_PLUS, GD_BELOW_INF)
                     }                                                          \
                 }                                                              \
                 if (bj >= 0) {                                                 \
-                    P[i + n * bj] = (int32_t)bq + 1;                           \
+                    P[r + ldp * bj] = (int32_t)bq + 1;                         \
                     lev[bj] = L + 1;                                           \
                     E[bj] = be;                                                \
                     A[bj] = ba;                                                \
@@ -227,7 +228,7 @@ DEFINE_CPU_FW(gd_cpu_fw_d, double, GD_PLUS, GD_BELOW_INF)
         }                                                                      \
     }                                                                          \
     int NAME(const T *D, int64_t ldd, const T *W, int64_t ldw, int32_t *P,     \
-             int64_t n, int64_t *repaired)                                     \
+             int64_t ldp, int64_t n, int64_t i0, int64_t rows, int64_t *repaired) \
     {                                                                          \
         int64_t count = 0;                                                     \
         int failed = 0;                                                        \
@@ -240,7 +241,8 @@ DEFINE_CPU_FW(gd_cpu_fw_d, double, GD_PLUS, GD_BELOW_INF)
             int32_t *mark = (int32_t *)(M + n), *lev = mark + n, *front = lev + n, \
                     *next = front + n;                                         \
             _Pragma("omp for schedule(dynamic, 16)")                           \
-            for (int64_t i = 0; i < n; ++i) {                                  \
+            for (int64_t r = 0; r < rows; ++r) {                               \
+                const int64_t i = i0 + r;                                      \
                 if (gd_interrupted()) continue; /* Ctrl-C */                  \
                 if (!work) continue;                                           \
                 /* mark: 0 not seen, -1 - w on walk w, 1 leads to i within */ \
@@ -249,10 +251,10 @@ DEFINE_CPU_FW(gd_cpu_fw_d, double, GD_PLUS, GD_BELOW_INF)
                 E[i] = A[i] = 0;                                               \
                 int bad = 0;                                                   \
                 for (int64_t j = 0; j < n && !bad; ++j) {                      \
-                    if (mark[j] || P[i + n * j] == 0) continue;                \
+                    if (mark[j] || P[r + ldp * j] == 0) continue;              \
                     int64_t v = j;                                             \
                     while (!mark[v]) {                                         \
-                        const int32_t p = P[i + n * v];                        \
+                        const int32_t p = P[r + ldp * v];                      \
                         mark[v] = (int32_t)(-1 - j);                           \
                         if (p < 1 || p > n) {                                  \
                             bad = 1;                                           \
@@ -266,18 +268,18 @@ DEFINE_CPU_FW(gd_cpu_fw_d, double, GD_PLUS, GD_BELOW_INF)
                     }                                                          \
                     /* the walk's vertices, then their sums from i out */     \
                     int64_t len = 0;                                           \
-                    for (v = j; mark[v] != 1; v = P[i + n * v] - 1) front[len++] = (int32_t)v; \
+                    for (v = j; mark[v] != 1; v = P[r + ldp * v] - 1) front[len++] = (int32_t)v; \
                     for (int64_t k = len - 1; k >= 0 && !bad; --k) {           \
-                        const int64_t u = front[k], q = P[i + n * u] - 1;      \
+                        const int64_t u = front[k], q = P[r + ldp * u] - 1;    \
                         const T w = W[q + ldw * u];                            \
-                        E[u] = E[q] + STRAY(D[i + ldd * q], w, D[i + ldd * u]); \
+                        E[u] = E[q] + STRAY(D[r + ldd * q], w, D[r + ldd * u]); \
                         A[u] = A[q] + fabs((double)w);                         \
                         bad = !gd_route_within(E[u], A[u], n, EPS);            \
                         mark[u] = 1;                                           \
                     }                                                          \
                 }                                                              \
                 if (bad) {                                                     \
-                    NAME##_row(D, ldd, W, ldw, P, n, i, M, E, A, lev, front, next); \
+                    NAME##_row(D, ldd, W, ldw, P, ldp, n, i, r, M, E, A, lev, front, next); \
                     ++count;                                                   \
                 }                                                              \
             }                                                                  \

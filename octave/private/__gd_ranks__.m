@@ -2,8 +2,9 @@
 ## @deftypefn {} {varargout =} __gd_ranks__ (@var{what}, @dots{})
 ## gdCodistributed's work across the ranks of an MPI job (internal): the
 ## parts' checks, gather, the nearest neighbours' and the range search's
-## merges, pdist2's distributed rows, pdist's pairs and the min-plus
-## product's SUMMA. Every rank calls each of these at once: the
+## merges, pdist2's distributed rows, pdist's pairs, the min-plus
+## product's SUMMA, shortest paths' rounds and one row of a distributed
+## predecessor matrix (gd_path). Every rank calls each of these at once: the
 ## collectives inside pair up in order, and a rank's failure is agreed
 ## before the next (agree).
 ## @end deftypefn
@@ -35,6 +36,10 @@ function varargout = __gd_ranks__ (what, varargin)
       [varargout{1:max (nargout, 1)}] = lists (false, varargin{:});
     case "minplus"
       [varargout{1:max (nargout, 1)}] = summa (varargin{:});
+    case "apsp"
+      [varargout{1:max (nargout, 1)}] = apsp_ranks (varargin{:});
+    case "row"
+      varargout{1} = row_of (varargin{:});
     otherwise
       error ("gd:input", "__gd_ranks__: unknown request '%s'", what);
   endswitch
@@ -691,4 +696,256 @@ function [R, W, info] = summa (A, varargin)
     W = gdCodistributed (W, "2dbc", sa.Grid, b, [sa.Size(1), sb.Size(2)]);
   endif
   info.ranks = gd_spmdSize ();
+endfunction
+
+## [D, P, info] = gd_apsp (W) on a '2dbc' W: D and P laid out as W, the
+## bits of one process's gd_apsp (W) (its 'cpu' and 'fw', which agree).
+## The lengths by Floyd-Warshall's rounds a vertex k at a time (fw_ranks);
+## then, as gd_apsp itself: a negative diagonal fails (the smallest such
+## vertex named); P from the last edges, the witnesses of D (min, +) W with
+## W's diagonal Inf (SUMMA), where no cycle has weight 0 (a zero of the
+## diagonal of D (min, +) D with D's diagonal Inf: SUMMA again), else by
+## the rounds again with the predecessors and edge counts tracked (the
+## integer classes always, saturating, their largest value no edge); each
+## rank's rows of P then made trees by the host's own check
+## (__gd__ apsp_trees), from those rows of D and P and the whole W.
+function [D, P, info] = apsp_ranks (want_p, W, varargin)
+  fn = "gd_apsp";
+  if (! isa (W, "gdCodistributed"))
+    error ("gd:input", "%s: a gdCodistributed W is expected", fn);
+  endif
+  s = layout (W);
+  if (! strcmp (s.Layout, "2dbc"))
+    error ("gd:input", "%s: a gdCodistributed W must be '2dbc' (D and P are laid out as W)", fn);
+  endif
+  n = s.Size(1);
+  if (s.Size(2) != n)
+    error ("gd:size", "%s: W must be square (the weights of a graph), not %dx%d", fn, s.Size);
+  endif
+  icls = "double";
+  args = varargin;
+  if (mod (numel (args), 2))
+    error ("gd:input", "%s: options come as name/value pairs", fn);
+  endif
+  for a = 1:2:numel (args)
+    name = args{a};
+    v = args{a+1};
+    if (! ischar (name))
+      error ("gd:input", "%s: an option name must be a string", fn);
+    elseif (strcmpi (name, "Variant"))
+      if (! ischar (v) || ! any (strcmpi (v, {"auto", "cpu", "fw", "squaring"})))
+        error ("gd:input", "%s: unknown variant '%s' (see gd_apsp ('variants'))", fn, num2str (v));
+      elseif (strcmpi (v, "squaring"))
+        error ("gd:input", "%s: a gdCodistributed W runs Floyd-Warshall's rounds ('auto', 'cpu' or 'fw', which give the same D and P): 'squaring' is not offered across ranks", fn);
+      endif
+    elseif (strcmpi (name, "IndexClass"))
+      if (! ischar (v) || ! any (strcmpi (v, {"double", "int32"})))
+        error ("gd:input", "%s: 'IndexClass' must be 'double' or 'int32'", fn);
+      endif
+      icls = lower (v);
+    else
+      error ("gd:input", "%s: unknown option '%s'", fn, name);
+    endif
+  endfor
+  PW = getLocalPart (W);
+  gpu = isa (PW, "gdArray");
+  L = host (PW);
+  cls = class (L);
+  same_class (gd_spmdCat (class_code (L), 1), fn);
+  if (! (isreal (L) && (isfloat (L) || isinteger (L))))
+    error ("gd:input", "%s: W must be real single, double or an integer class, not %s", fn, cls);
+  endif
+  r = gd_spmdIndex ();
+  [pr, pc, b] = deal (s.Grid(1), s.Grid(2), s.BlockSize);
+  gi = floor ((r - 1) / pc);
+  gj = mod (r - 1, pc);
+  [row, column] = grid_groups (pr, pc, gi, gj);
+  gr = block_indices (n, b, gi, pr);
+  gc = block_indices (n, b, gj, pc);
+  diagonal = gr(:) == gc;                 # the part's entries W(i,i)
+  [di, ~] = find (diagonal);              # (in the order of L(diagonal))
+  di = gr(di);
+  ints = isinteger (L);
+  if (ints)
+    hi = intmax (cls);
+    add = @(x, y) ifelse_hi (x + y, x == hi | y == hi, hi);
+    finite = @(x) x != hi;
+    none = hi;
+  else
+    add = @plus;
+    finite = @(x) x < Inf;
+    none = Inf;
+    if (any (isnan (L(:))))
+      bad = 1;
+    else
+      bad = 0;
+    endif
+    if (any (gd_spmdCat (bad, 1)))
+      error ("gd:input", "%s: W has a NaN: a weight must be a number", fn);
+    endif
+  endif
+  ## a negative W(i,i): a negative self-loop (the smallest such i)
+  first_negative (L(diagonal), di, fn, "W(%d,%d) < 0 (a negative self-loop)", 2);
+  ## the lengths (and with the integer classes, P by the rounds)
+  D = L;
+  D(diagonal) = 0;
+  P = H = [];
+  if (want_p && ints)
+    [P, H] = first_edges (L, gr, gc, none);
+  endif
+  [D, P] = fw_ranks (want_p && ints, D, P, H, n, b, pr, pc, gi, gj, row, column, add, finite);
+  first_negative (D(diagonal), di, fn, "a closed path through vertex %d has negative length", 1);
+  if (want_p && ! ints)
+    Dc = gdCodistributed (D, "2dbc", s.Grid, b, s.Size);
+    Dinf = D;
+    Dinf(diagonal) = Inf;
+    Dinf = gdCodistributed (Dinf, "2dbc", s.Grid, b, s.Size);
+    Z = getLocalPart (summa (Dinf, Dinf));
+    zero = any (gd_spmdCat (double (any (host (Z)(diagonal) == 0)), 1));
+    if (zero)
+      [P, H] = first_edges (L, gr, gc, none);
+      D = L;
+      D(diagonal) = 0;
+      [D, P] = fw_ranks (true, D, P, H, n, b, pr, pc, gi, gj, row, column, add, finite);
+    else
+      Winf = L;
+      Winf(diagonal) = Inf;
+      Winf = gdCodistributed (Winf, "2dbc", s.Grid, b, s.Size);
+      [~, K] = summa (Dc, Winf);
+      P = host (getLocalPart (K));
+      P(diagonal | ! (D < Inf)) = 0;
+    endif
+    P = trees (D, P, W, gr, gc, n, b, pc, gj, row);
+  endif
+  if (want_p && strcmp (icls, "int32"))
+    P = int32 (P);
+  endif
+  if (gpu)
+    D = gdArray (D);
+    if (want_p)
+      P = gdArray (P);
+    endif
+  endif
+  D = gdCodistributed (D, "2dbc", s.Grid, b, s.Size);
+  if (want_p)
+    P = gdCodistributed (P, "2dbc", s.Grid, b, s.Size);
+  endif
+  info = struct ("variant", "cpu", "kernel",
+                 sprintf ("Floyd-Warshall's rounds on a %dx%d grid of ranks", pr, pc),
+                 "class", cls, "size", n, "ops", n ^ 3, "ranks", gd_spmdSize ());
+endfunction
+
+function z = ifelse_hi (z, m, hi)
+  z(m) = hi;
+endfunction
+
+## the smallest of the vertices idx whose values v are negative, over
+## every rank, raised as gd:negcycle with msg (the vertex its times %d)
+function first_negative (v, idx, fn, msg, times)
+  k = idx(v(:)' < 0);
+  k = min ([gd_spmdCat(reshape (k, [], 1), 1); Inf]);
+  if (k < Inf)
+    k = num2cell (repmat (k, 1, times));
+    error ("gd:negcycle", ["%s: the graph has a negative cycle: " msg], fn, k{:});
+  endif
+endfunction
+
+## the predecessors and edge counts before the rounds: P(i,j) = i where
+## W(i,j) is an edge (i != j), else 0; H = 1 where P is, else 0
+function [P, H] = first_edges (L, gr, gc, none)
+  P = repmat (gr(:), 1, numel (gc));
+  P(gr(:) == gc | L == none) = 0;
+  H = double (P != 0);
+endfunction
+
+## Floyd-Warshall's rounds on this rank's part D (rows gr, columns gc of
+## the whole): for each vertex k in order, row k's piece down each grid
+## column and column k's along each grid row, then D(i,j) = D(i,k) +
+## D(k,j) where that is smaller (add: the class's sum), or as small with
+## fewer edges where P is tracked (track, every rank alike, a part
+## without elements too: P(i,j) = P(k,j), H the edge counts).
+## Where no cycle is negative, row and column k do not change in round k,
+## so each element sees the same values in the same order as in the
+## blocked rounds of one process: the same bits.
+function [D, P] = fw_ranks (track, D, P, H, n, b, pr, pc, gi, gj, row, column, add, finite)
+  for k = 1:n
+    K = floor ((k - 1) / b);
+    [orow, ocol] = deal (mod (K, pr), mod (K, pc));
+    mine = mine_h = [];
+    if (gi == orow)
+      lk = floor (K / pr) * b + mod (k - 1, b) + 1;
+      mine = D(lk,:);
+      if (track)
+        mine_h = [H(lk,:); P(lk,:)];
+      endif
+    endif
+    dk = __gd__ ("spmd", "broadcast", orow + 1, mine, column);
+    if (track)
+      hk = __gd__ ("spmd", "broadcast", orow + 1, mine_h, column);
+    endif
+    mine = mine_h = [];
+    if (gj == ocol)
+      lk = floor (K / pc) * b + mod (k - 1, b) + 1;
+      mine = D(:,lk);
+      if (track)
+        mine_h = H(:,lk);
+      endif
+    endif
+    ck = __gd__ ("spmd", "broadcast", ocol + 1, mine, row);
+    sum_ = add (ck, dk);
+    if (track)
+      hc = __gd__ ("spmd", "broadcast", ocol + 1, mine_h, row);
+      h = hc + hk(1,:);
+      m = sum_ < D | (sum_ == D & finite (sum_) & h < H);
+      D(m) = sum_(m);
+      H(m) = h(m);
+      pk = repmat (hk(2,:), rows (D), 1);
+      P(m) = pk(m);
+    else
+      m = sum_ < D;
+      D(m) = sum_(m);
+    endif
+  endfor
+endfunction
+
+## This rank's rows of P made trees as one process's are: the rows of D
+## and P whole along the grid row (its ranks' pieces in turn), W whole,
+## then the host's check a block of rows at a time; the rank keeps its
+## columns
+function P = trees (D, P, W, gr, gc, n, b, pc, gj, row)
+  Wh = gather (W);
+  Dr = zeros (rows (D), n, class (D));
+  Pr = zeros (rows (D), n);
+  for q = 0:pc - 1
+    cq = block_indices (n, b, q, pc);
+    mine = [];
+    if (q == gj)
+      mine = D;
+    endif
+    Dr(:,cq) = __gd__ ("spmd", "broadcast", q + 1, mine, row);
+    mine = [];
+    if (q == gj)
+      mine = P;
+    endif
+    Pr(:,cq) = __gd__ ("spmd", "broadcast", q + 1, mine, row);
+  endfor
+  for at = 1:b:numel (gr)
+    li = at:min (at + b - 1, numel (gr));
+    Pr(li,:) = __gd__ ("apsp_trees", Dr(li,:), Wh, Pr(li,:), gr(at));
+  endfor
+  P = Pr(:,gc);
+endfunction
+
+## row i of a gdCodistributed G (a predecessor matrix) on every rank, as
+## doubles: each rank holding some of it sends those columns
+function v = row_of (G, i)
+  li = find (globalIndices (G, 1) == i);
+  piece = zeros (2, 0);
+  if (! isempty (li))
+    L = host (getLocalPart (G));
+    piece = [globalIndices(G, 2); double(L(li,:))];
+  endif
+  all_ = gd_spmdCat (piece, 2, []);
+  v = zeros (1, columns (G));
+  v(all_(1,:)) = all_(2,:);
 endfunction

@@ -149,9 +149,9 @@ gd_status run_cpu(const gd_matrix &W, gd_out Dout, const gd_out *P0, gd_class pc
             int64_t repaired = 0;
             if (!rc)
                 rc = single ? gd_cpu_apsp_trees_f((const float *)buf, n, (const float *)Wh.ptr,
-                                                  Wh.ld, P, n, &repaired)
+                                                  Wh.ld, P, n, n, 0, n, &repaired)
                             : gd_cpu_apsp_trees_d((const double *)buf, n, (const double *)Wh.ptr,
-                                                  Wh.ld, P, n, &repaired);
+                                                  Wh.ld, P, n, n, 0, n, &repaired);
             if (rc)
                 s = gd_fail(GD_ERR_MEMORY, "cannot allocate the predecessors' work space (%lld "
                             "x %lld, twice) in host memory", (long long)n, (long long)n);
