@@ -60,6 +60,12 @@
 ## @var{info} says which operands were gdArrays on the GPU already
 ## (@code{resident}) and whether the result stayed there (@code{kept}).
 ##
+## In an MPI job, gdCodistributed @var{A} and @var{B} laid out
+## @qcode{'2dbc'} on one grid give @var{C} laid out so too: each rank
+## multiplies its grid row's rows of @var{A} by its grid column's columns
+## of @var{B}, whole, so that @qcode{"cpu"} gives one process's bits (see
+## the guide's "Many hosts"); every rank calls it at once.
+##
 ## With the environment variable @env{GD_VERBOSE} set to 1, each call
 ## prints its variant, device and times; one longer than 2 s also prints
 ## how far it is, about once a second (2: from its start). Ctrl-C stops a
@@ -71,7 +77,14 @@
 function [R, info, varargout] = gd_sgemm (varargin)
   ## named outputs: the lean path of a call (a third output reaches the
   ## gateway, which says too many)
-  if (nargout < 2)
+  if (nargin && (isa (varargin{1}, "gdCodistributed")
+                 || (nargin > 1 && isa (varargin{2}, "gdCodistributed"))))
+    ## across the ranks of a job
+    if (nargout > 2)
+      error ("gd:input", "gd_sgemm: too many outputs (at most C and info)");
+    endif
+    [R, info] = __gd_ranks__ ("sgemm", varargin{:});
+  elseif (nargout < 2)
     if (nargout == 0 && nargin == 1 && ischar (varargin{1}))
       __gd__ ("sgemm", varargin{:});               # prints the variant list
       return;

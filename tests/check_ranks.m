@@ -1,8 +1,8 @@
 ## check_ranks.m - gdCodistributed across the ranks of a job (every rank
 ## runs it; mpi.bats starts it in 2 and 3 ranks, and it runs in one rank
 ## outside a job): parts of fresh random data in uneven shares (a rank may
-## hold none), gathered back; the nearest neighbours, pdist2's rows and
-## the min-plus product (with witnesses) on the parts against one
+## hold none), gathered back; the nearest neighbours, pdist2's rows, the
+## min-plus product (with witnesses) and gd_sgemm on the parts against one
 ## process's result on the whole, bit for bit. Each rank says "ranks ok
 ## N" or what differed (spmd_say).
 
@@ -155,6 +155,24 @@ for g = 1:rows (grids)
     W = cast (randi ([0 9], m, m), cls{1});
     GW = gdCodistributed (part (W), "2dbc", grid, b, size (W));
     check (isequal (gather (gd_minplus (GW)), gd_minplus (W)), sprintf ("squaring %s", cls{1}));
+    if (strcmp (cls{1}, "single"))
+      ## gd_sgemm: each part one sum over the whole inner dimension
+      S = rand (m, k, "single") - 0.5;
+      T = rand (k, nn, "single") - 0.5;
+      GS = gdCodistributed (part (S), "2dbc", grid, b, size (S));
+      GT = gdCodistributed (part (T), "2dbc", grid, b, size (T));
+      [C2, info] = gd_sgemm (GS, GT, "Variant", "cpu");
+      check (isequal (gather (C2), gd_sgemm (S, T, "Variant", "cpu")) && info.ranks == n,
+             sprintf ("sgemm grid %dx%d b %d (%dx%d by %dx%d)", grid, b, m, k, k, nn));
+      ## (small integers: every variant's sums exact, the GPU's too)
+      S = single (randi ([-8 8], m, k));
+      GSg = gdCodistributed (gdArray (part (S)), "2dbc", grid, b, size (S));
+      T = single (randi ([-8 8], k, nn));
+      GT = gdCodistributed (part (T), "2dbc", grid, b, size (T));
+      C3 = gd_sgemm (GSg, GT);
+      check (isa (getLocalPart (C3), "gdArray") && isequal (gather (C3), double (S) * double (T)),
+             "sgemm on gdArray parts");
+    endif
   endfor
 endfor
 

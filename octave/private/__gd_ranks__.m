@@ -3,7 +3,7 @@
 ## gdCodistributed's work across the ranks of an MPI job (internal): the
 ## parts' checks, gather, the nearest neighbours' and the range search's
 ## merges, pdist2's distributed rows, pdist's pairs, the min-plus
-## product's SUMMA, shortest paths' rounds and one row of a distributed
+## product's SUMMA, the matrix product's rows and columns, shortest paths' rounds and one row of a distributed
 ## predecessor matrix (gd_path). Every rank calls each of these at once: the
 ## collectives inside pair up in order, and a rank's failure is agreed
 ## before the next (agree).
@@ -36,6 +36,8 @@ function varargout = __gd_ranks__ (what, varargin)
       [varargout{1:max (nargout, 1)}] = lists (false, varargin{:});
     case "minplus"
       [varargout{1:max (nargout, 1)}] = summa (varargin{:});
+    case "sgemm"
+      [varargout{1:max (nargout, 1)}] = sgemm_ranks (varargin{:});
     case "apsp"
       [varargout{1:max (nargout, 1)}] = apsp_ranks (varargin{:});
     case "row"
@@ -948,4 +950,72 @@ function v = row_of (G, i)
   all_ = gd_spmdCat (piece, 2, []);
   v = zeros (1, columns (G));
   v(all_(1,:)) = all_(2,:);
+endfunction
+
+## C = A * B (gd_sgemm) on '2dbc' operands of one grid and block size:
+## each rank's part of C is one gd_sgemm of its grid row's rows of A whole
+## (the row's ranks' pieces in turn) and its grid column's columns of B
+## whole, so that every element is one sum over the whole inner dimension
+## in the variant's own order: one process's bits wherever that order
+## does not depend on the operands' shape ('cpu', as its panels of columns
+## already assume of the BLAS, and the ladder k1 ... k5; 'tuned' and cuBLAS
+## choose their splits of the inner dimension by shape). Not SUMMA's
+## panels: a sum of panels' sums rounds otherwise than one sum.
+function [C, info] = sgemm_ranks (A, B, varargin)
+  fn = "gd_sgemm";
+  if (! (isa (A, "gdCodistributed") && isa (B, "gdCodistributed")))
+    error ("gd:input", "%s: both operands must be gdCodistributed (give the other in parts too)", fn);
+  endif
+  sa = layout (A);
+  sb = layout (B);
+  if (! strcmp (sa.Layout, "2dbc") || ! strcmp (sb.Layout, "2dbc"))
+    error ("gd:input", "%s: gdCodistributed operands must be '2dbc'", fn);
+  endif
+  if (! isequal (sa.Grid, sb.Grid) || sa.BlockSize != sb.BlockSize)
+    error ("gd:input", "%s: A and B must have one grid and block size (A: %dx%d, %d; B: %dx%d, %d)",
+           fn, sa.Grid, sa.BlockSize, sb.Grid, sb.BlockSize);
+  endif
+  k = sa.Size(2);
+  if (sb.Size(1) != k)
+    error ("gd:size", "%s: inner dimensions must agree: A is %dx%d, B is %dx%d", fn, sa.Size, sb.Size);
+  endif
+  r = gd_spmdIndex ();
+  [pr, pc, b] = deal (sa.Grid(1), sa.Grid(2), sa.BlockSize);
+  gi = floor ((r - 1) / pc);
+  gj = mod (r - 1, pc);
+  [row, column] = grid_groups (pr, pc, gi, gj);
+  PA = getLocalPart (A);
+  PB = getLocalPart (B);
+  gpu = isa (PA, "gdArray") || isa (PB, "gdArray");
+  La = host (PA);
+  Lb = host (PB);
+  Ar = zeros (rows (La), k, class (La));
+  for q = 0:pc - 1
+    mine = [];
+    if (q == gj)
+      mine = La;
+    endif
+    Ar(:, block_indices (k, b, q, pc)) = __gd__ ("spmd", "broadcast", q + 1, mine, row);
+  endfor
+  Bc = zeros (k, columns (Lb), class (Lb));
+  for q = 0:pr - 1
+    mine = [];
+    if (q == gi)
+      mine = Lb;
+    endif
+    Bc(block_indices (k, b, q, pr), :) = __gd__ ("spmd", "broadcast", q + 1, mine, column);
+  endfor
+  err = [];
+  info = struct ();
+  try
+    if (gpu)
+      [Ar, Bc] = deal (gdArray (Ar), gdArray (Bc));
+    endif
+    [Cl, info] = gd_sgemm (Ar, Bc, varargin{:});
+  catch err
+    Cl = [];
+  end_try_catch
+  agree (err);
+  C = gdCodistributed (Cl, "2dbc", sa.Grid, b, [sa.Size(1), sb.Size(2)]);
+  info.ranks = gd_spmdSize ();
 endfunction
