@@ -106,8 +106,9 @@
 ##
 ## In an MPI job, a gdCodistributed @var{W} laid out @qcode{'2dbc'} gives
 ## @var{D} and @var{P} laid out as @var{W}, the bits of one process's
-## @code{gd_apsp} on the whole (Floyd-Warshall's rounds across the ranks:
-## see the guide's "Many hosts"); every rank calls it at once.
+## @code{gd_apsp (W, "Variant", "cpu")} on the whole (D is every variant's;
+## Floyd-Warshall's rounds across the ranks: see the guide's "Many
+## hosts"); every rank calls it at once.
 ##
 ## @qcode{"Distributed"}, true (the other functions' option for results
 ## divided across devices) is refused: @var{D} and @var{P} come back

@@ -1,7 +1,7 @@
 ## check_ranks_apsp.m - gd_apsp on a '2dbc' gdCodistributed W across the
 ## ranks of a job (every rank runs it; mpi.bats starts it in 1 to 4
 ## ranks): D and P on every grid of the ranks against one process's
-## gd_apsp on the whole W, bit for bit: fresh random graphs with missing
+## gd_apsp on the whole W ('cpu': P as its rule picks among ties), bit for bit: fresh random graphs with missing
 ## edges, negative edges (weights plus potentials, no negative cycle),
 ## cycles of weight 0 (P then by the rounds with edge counts), real weights
 ## (routes within rounding), the integer classes, parts held as gdArrays;
@@ -57,15 +57,15 @@ for g = 1:rows (grids)
     part = @(M) M(part_blocks (rows (M), b, gi, grid(1)), part_blocks (columns (M), b, gj, grid(2)));
     GW = gdCodistributed (part (W), "2dbc", grid, b, size (W));
     what = sprintf ("%s %s n %d grid %dx%d b %d", cls, kind, v, grid, b);
-    [D1, P1] = gd_apsp (W);
+    [D1, P1] = gd_apsp (W, "Variant", "cpu");
     [D2, P2, info] = gd_apsp (GW);
     check (isa (D2, "gdCodistributed") && isequal (layout (D2).Grid, grid)
            && isequal (layout (P2).BlockSize, b), ["layout " what]);
     check (isequaln (gather (D2), D1) && strcmp (class (gather (D2)), cls), ["D " what]);
     check (isequal (gather (P2), P1), ["P " what]);
-    check (isequaln (gather (gd_apsp (GW)), D1), ["D alone " what]);
-    [~, P3] = gd_apsp (GW, "IndexClass", "int32", "Variant", "fw");
-    [~, P4] = gd_apsp (W, "IndexClass", "int32");
+    check (isequaln (gather (gd_apsp (GW)), gd_apsp (W)), ["D alone " what]);
+    [~, P3] = gd_apsp (GW, "IndexClass", "int32", "Variant", "cpu");
+    [~, P4] = gd_apsp (W, "IndexClass", "int32", "Variant", "cpu");
     check (isequal (gather (P3), P4) && isa (gather (P3), "int32"), ["P int32 " what]);
     i = randi (v); j = randi (v, 1, 3);
     check (isequal (gd_path (P2, i, j), gd_path (P1, i, j)), ["gd_path " what]);
@@ -91,10 +91,16 @@ for g = 1:rows (grids)
   b = 2;
   part = @(M) M(part_blocks (rows (M), b, gi, grid(1)), part_blocks (columns (M), b, gj, grid(2)));
   GW = gdCodistributed (gdArray (part (W)), "2dbc", grid, b, size (W));
-  [D1, P1] = gd_apsp (W);
+  [D1, P1] = gd_apsp (W, "Variant", "cpu");
   [D2, P2] = gd_apsp (GW);
   check (isa (getLocalPart (D2), "gdArray") && isequal (gather (D2), D1)
          && isequal (gather (P2), P1), "gdArray parts");
+  try
+    gd_apsp (GW, "Variant", "fw");
+    check (false, "'fw' refused");
+  catch e
+    check (strcmp (e.identifier, "gd:input") && ! isempty (strfind (e.message, "'fw' is not offered")), ["'fw': " e.message]);
+  end_try_catch
   ## a negative cycle, a negative self-loop, a NaN: refused on every rank
   W = graph (9, "plain", "double");
   W(3,5) = -40; W(5,3) = 1;

@@ -170,6 +170,6 @@ example() {
         [ "$status" -eq 0 ]
         [[ "$output" == *"$np ranks"*"of 257 vertices by 8 squarings"* ]]
         [ "$(echo "$output" | grep -c 'gd_apsp on the whole graph: the same lengths')" -eq 1 ]
-        [ "$(echo "$output" | grep -c 'routes: D and P are gd_apsp.s on the whole graph')" -eq 1 ]
+        [ "$(echo "$output" | grep -c "routes: D and P are gd_apsp's ('cpu') on the whole graph")" -eq 1 ]
     done
 }

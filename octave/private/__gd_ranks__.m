@@ -701,7 +701,9 @@ function [R, W, info] = summa (A, varargin)
 endfunction
 
 ## [D, P, info] = gd_apsp (W) on a '2dbc' W: D and P laid out as W, the
-## bits of one process's gd_apsp (W) (its 'cpu' and 'fw', which agree).
+## bits of one process's gd_apsp (W, 'Variant', 'cpu') (D is every
+## variant's; 'fw' on a GPU takes P from its rounds' tags, another tree
+## where paths tie).
 ## The lengths by Floyd-Warshall's rounds a vertex k at a time (fw_ranks);
 ## then, as gd_apsp itself: a negative diagonal fails (the smallest such
 ## vertex named); P from the last edges, the witnesses of D (min, +) W with
@@ -737,8 +739,8 @@ function [D, P, info] = apsp_ranks (want_p, W, varargin)
     elseif (strcmpi (name, "Variant"))
       if (! ischar (v) || ! any (strcmpi (v, {"auto", "cpu", "fw", "squaring"})))
         error ("gd:input", "%s: unknown variant '%s' (see gd_apsp ('variants'))", fn, num2str (v));
-      elseif (strcmpi (v, "squaring"))
-        error ("gd:input", "%s: a gdCodistributed W runs Floyd-Warshall's rounds ('auto', 'cpu' or 'fw', which give the same D and P): 'squaring' is not offered across ranks", fn);
+      elseif (! any (strcmpi (v, {"auto", "cpu"})))
+        error ("gd:input", "%s: a gdCodistributed W runs the 'cpu' variant's rounds across the ranks ('auto' or 'cpu'): '%s' is not offered there", fn, v);
       endif
     elseif (strcmpi (name, "IndexClass"))
       if (! ischar (v) || ! any (strcmpi (v, {"double", "int32"})))
