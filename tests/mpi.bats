@@ -147,7 +147,7 @@ example() {
     done
 }
 
-@test "gd_apsp on a '2dbc' W in 1 to 4 ranks (1xN, Nx1, 2x2): D and P (negative edges, cycles of weight 0, real weights, integer classes, gdArray parts) one process's bits; gd_path on the distributed P; a negative cycle, a negative self-loop and a NaN refused on every rank" {
+@test "gd_apsp on a '2dbc' W in 1 to 4 ranks (1xN and Nx1 in 2 and 3, 2x2 in 4): D and P (negative edges, cycles of weight 0, real weights, integer classes, gdArray parts) one process's bits; gd_path on the distributed P; a negative cycle, a negative self-loop and a NaN refused on every rank" {
     octave_ok "cd('$BATS_TEST_TMPDIR'); check_ranks_apsp; disp(fileread('said1'))" "apsp ok 1 1"
     for np in 2 3 4; do
         rm -f "$BATS_TEST_TMPDIR"/said*
