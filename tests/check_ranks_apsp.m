@@ -55,7 +55,7 @@ for g = 1:rows (grids)
            {"double", "real"}, {"single", "real"}, {"double", "zero"}}
     [cls, kind] = deal (t{1}{:});
     b = randi (4);
-    v = 5 + randi (30);
+    v = 5 + randi (20);
     W = graph (v, kind, cls);
     part = @(M) M(part_blocks (rows (M), b, gi, grid(1)), part_blocks (columns (M), b, gj, grid(2)));
     GW = gdCodistributed (part (W), "2dbc", grid, b, size (W));
@@ -77,7 +77,7 @@ for g = 1:rows (grids)
   ## the integer classes: saturating sums, the largest value no edge
   for cls = {"int32", "uint8"}
     b = randi (3);
-    v = 4 + randi (20);
+    v = 4 + randi (12);
     W = randi (60, v);
     W(rand (v) < 0.3) = double (intmax (cls{1}));
     W(1:v+1:end) = 0;
