@@ -595,6 +595,34 @@ function [row, column] = grid_groups (pr, pc, gi, gj)
   column = made(at,4);
 endfunction
 
+## Two products' operands checked (fn's messages): both gdCodistributed,
+## '2dbc', one grid and block size, inner dimensions agreeing; their
+## layouts, the inner dimension, the grid, block size, this rank's place
+## and its groups
+function [sa, sb, k, pr, pc, b, gi, gj, row, column] = grid_operands (fn, A, B)
+  if (! (isa (A, "gdCodistributed") && isa (B, "gdCodistributed")))
+    error ("gd:input", "%s: both operands must be gdCodistributed (give the other in parts too)", fn);
+  endif
+  sa = layout (A);
+  sb = layout (B);
+  if (! strcmp (sa.Layout, "2dbc") || ! strcmp (sb.Layout, "2dbc"))
+    error ("gd:input", "%s: gdCodistributed operands must be '2dbc'", fn);
+  endif
+  if (! isequal (sa.Grid, sb.Grid) || sa.BlockSize != sb.BlockSize)
+    error ("gd:input", "%s: A and B must have one grid and block size (A: %dx%d, %d; B: %dx%d, %d)",
+           fn, sa.Grid, sa.BlockSize, sb.Grid, sb.BlockSize);
+  endif
+  k = sa.Size(2);
+  if (sb.Size(1) != k)
+    error ("gd:size", "%s: inner dimensions must agree: A is %dx%d, B is %dx%d", fn, sa.Size, sb.Size);
+  endif
+  [pr, pc, b] = deal (sa.Grid(1), sa.Grid(2), sa.BlockSize);
+  r = gd_spmdIndex ();
+  gi = floor ((r - 1) / pc);
+  gj = mod (r - 1, pc);
+  [row, column] = grid_groups (pr, pc, gi, gj);
+endfunction
+
 ## R = A (min, +) B on '2dbc' operands of one grid and block size: for
 ## each block K of the inner dimension, in order, A's panel (block column
 ## K, held by grid column mod (K, pc)) along each grid row and B's
@@ -610,34 +638,11 @@ function [R, W, info] = summa (A, varargin)
     B = args{1};
     args(1) = [];
   endif
-  if (! (isa (A, "gdCodistributed") && isa (B, "gdCodistributed")))
-    error ("gd:input", "gd_minplus: both operands must be gdCodistributed (give the other in parts too)");
-  endif
-  sa = layout (A);
-  sb = layout (B);
-  if (! strcmp (sa.Layout, "2dbc") || ! strcmp (sb.Layout, "2dbc"))
-    error ("gd:input", "gd_minplus: gdCodistributed operands must be '2dbc'");
-  endif
-  if (! isequal (sa.Grid, sb.Grid) || sa.BlockSize != sb.BlockSize)
-    error ("gd:input", "gd_minplus: A and B must have one grid and block size (A: %dx%d, %d; B: %dx%d, %d)",
-           sa.Grid, sa.BlockSize, sb.Grid, sb.BlockSize);
-  endif
-  k = sa.Size(2);
-  if (sb.Size(1) != k)
-    error ("gd:size", "gd_minplus: inner dimensions must agree: A is %dx%d, B is %dx%d",
-           sa.Size, sb.Size);
-  endif
-  r = gd_spmdIndex ();
-  pr = sa.Grid(1);
-  pc = sa.Grid(2);
-  b = sa.BlockSize;
-  gi = floor ((r - 1) / pc);
-  gj = mod (r - 1, pc);
+  [sa, sb, k, pr, pc, b, gi, gj, row, column] = grid_operands ("gd_minplus", A, B);
   PA = getLocalPart (A);
   PB = getLocalPart (B);
   gpu = isa (PA, "gdArray") || isa (PB, "gdArray");
   witness = nargout > 1;
-  [row, column] = grid_groups (pr, pc, gi, gj);
   R = W = [];
   nk = ceil (k / b);
   for Kb = 0:max (nk, 1) - 1
@@ -726,31 +731,7 @@ function [D, P, info] = apsp_ranks (want_p, W, varargin)
   if (s.Size(2) != n)
     error ("gd:size", "%s: W must be square (the weights of a graph), not %dx%d", fn, s.Size);
   endif
-  icls = "double";
-  args = varargin;
-  if (mod (numel (args), 2))
-    error ("gd:input", "%s: options come as name/value pairs", fn);
-  endif
-  for a = 1:2:numel (args)
-    name = args{a};
-    v = args{a+1};
-    if (! ischar (name))
-      error ("gd:input", "%s: an option name must be a string", fn);
-    elseif (strcmpi (name, "Variant"))
-      if (! ischar (v) || ! any (strcmpi (v, {"auto", "cpu", "fw", "squaring"})))
-        error ("gd:input", "%s: unknown variant '%s' (see gd_apsp ('variants'))", fn, num2str (v));
-      elseif (! any (strcmpi (v, {"auto", "cpu"})))
-        error ("gd:input", "%s: a gdCodistributed W runs the 'cpu' variant's rounds across the ranks ('auto' or 'cpu'): '%s' is not offered there", fn, v);
-      endif
-    elseif (strcmpi (name, "IndexClass"))
-      if (! ischar (v) || ! any (strcmpi (v, {"double", "int32"})))
-        error ("gd:input", "%s: 'IndexClass' must be 'double' or 'int32'", fn);
-      endif
-      icls = lower (v);
-    else
-      error ("gd:input", "%s: unknown option '%s'", fn, name);
-    endif
-  endfor
+  icls = apsp_options (fn, varargin);
   PW = getLocalPart (W);
   gpu = isa (PW, "gdArray");
   L = host (PW);
@@ -800,26 +781,9 @@ function [D, P, info] = apsp_ranks (want_p, W, varargin)
   [D, P] = fw_ranks (want_p && ints, D, P, H, n, b, pr, pc, gi, gj, row, column, add, finite);
   first_negative (D(diagonal), di, fn, "a closed path through vertex %d has negative length", 1);
   if (want_p && ! ints)
-    Dc = gdCodistributed (D, "2dbc", s.Grid, b, s.Size);
-    Dinf = D;
-    Dinf(diagonal) = Inf;
-    Dinf = gdCodistributed (Dinf, "2dbc", s.Grid, b, s.Size);
-    Z = getLocalPart (summa (Dinf, Dinf));
-    zero = any (gd_spmdCat (double (any (host (Z)(diagonal) == 0)), 1));
-    if (zero)
-      [P, H] = first_edges (L, gr, gc, none);
-      D = L;
-      D(diagonal) = 0;
-      [D, P] = fw_ranks (true, D, P, H, n, b, pr, pc, gi, gj, row, column, add, finite);
-    else
-      Winf = L;
-      Winf(diagonal) = Inf;
-      Winf = gdCodistributed (Winf, "2dbc", s.Grid, b, s.Size);
-      [~, K] = summa (Dc, Winf);
-      P = host (getLocalPart (K));
-      P(diagonal | ! (D < Inf)) = 0;
-    endif
-    P = trees (D, P, W, gr, gc, n, b, pc, gj, row);
+    at = struct ("grid", s.Grid, "b", b, "size", s.Size, "gr", gr, "gc", gc, "gi", gi, "gj", gj,
+                 "row", row, "column", column);
+    [D, P] = float_paths (D, L, W, diagonal, at, add, finite);
   endif
   if (want_p && strcmp (icls, "int32"))
     P = int32 (P);
@@ -837,6 +801,64 @@ function [D, P, info] = apsp_ranks (want_p, W, varargin)
   info = struct ("variant", "cpu", "kernel",
                  sprintf ("Floyd-Warshall's rounds on a %dx%d grid of ranks", pr, pc),
                  "class", cls, "size", n, "ops", n ^ 3, "ranks", gd_spmdSize ());
+endfunction
+
+## gd_apsp's options on a gdCodistributed W: the variant ('auto' or
+## 'cpu' alone) and P's class
+function icls = apsp_options (fn, args)
+  icls = "double";
+  if (mod (numel (args), 2))
+    error ("gd:input", "%s: options come as name/value pairs", fn);
+  endif
+  for a = 1:2:numel (args)
+    name = args{a};
+    v = args{a+1};
+    if (! ischar (name))
+      error ("gd:input", "%s: an option name must be a string", fn);
+    elseif (strcmpi (name, "Variant"))
+      if (! ischar (v) || ! any (strcmpi (v, {"auto", "cpu", "fw", "squaring"})))
+        error ("gd:input", "%s: unknown variant '%s' (see gd_apsp ('variants'))", fn, num2str (v));
+      elseif (! any (strcmpi (v, {"auto", "cpu"})))
+        error ("gd:input", "%s: a gdCodistributed W runs the 'cpu' variant's rounds across the ranks ('auto' or 'cpu'): '%s' is not offered there", fn, v);
+      endif
+    elseif (strcmpi (name, "IndexClass"))
+      if (! ischar (v) || ! any (strcmpi (v, {"double", "int32"})))
+        error ("gd:input", "%s: 'IndexClass' must be 'double' or 'int32'", fn);
+      endif
+      icls = lower (v);
+    else
+      error ("gd:input", "%s: unknown option '%s'", fn, name);
+    endif
+  endfor
+endfunction
+
+## P in single or double, as the 'cpu' variant makes it: from the last
+## edges (SUMMA's witnesses of D (min,+) W, W's diagonal Inf) where no
+## cycle has weight 0 (no 0 on the diagonal of D (min,+) D, D's diagonal
+## Inf), else by the rounds again with the edge counts (D from them too);
+## then this rank's rows made trees. L: this rank's part of W (the
+## gdCodistributed W); at: the grid, this rank's place and groups.
+function [D, P] = float_paths (D, L, W, diagonal, at, add, finite)
+  n = at.size(1);
+  part = @(M) gdCodistributed (M, "2dbc", at.grid, at.b, at.size);
+  Dinf = D;
+  Dinf(diagonal) = Inf;
+  Z = getLocalPart (summa (part (Dinf), part (Dinf)));
+  zero = any (gd_spmdCat (double (any (host (Z)(diagonal) == 0)), 1));
+  if (zero)
+    [P, H] = first_edges (L, at.gr, at.gc, Inf);
+    D = L;
+    D(diagonal) = 0;
+    [D, P] = fw_ranks (true, D, P, H, n, at.b, at.grid(1), at.grid(2), at.gi, at.gj,
+                       at.row, at.column, add, finite);
+  else
+    Winf = L;
+    Winf(diagonal) = Inf;
+    [~, K] = summa (part (D), part (Winf));
+    P = host (getLocalPart (K));
+    P(diagonal | ! (D < Inf)) = 0;
+  endif
+  P = trees (D, P, W, at.gr, at.gc, n, at.b, at.grid(2), at.gj, at.row);
 endfunction
 
 function z = ifelse_hi (z, m, hi)
@@ -964,28 +986,7 @@ endfunction
 ## choose their splits of the inner dimension by shape). Not SUMMA's
 ## panels: a sum of panels' sums rounds otherwise than one sum.
 function [C, info] = sgemm_ranks (A, B, varargin)
-  fn = "gd_sgemm";
-  if (! (isa (A, "gdCodistributed") && isa (B, "gdCodistributed")))
-    error ("gd:input", "%s: both operands must be gdCodistributed (give the other in parts too)", fn);
-  endif
-  sa = layout (A);
-  sb = layout (B);
-  if (! strcmp (sa.Layout, "2dbc") || ! strcmp (sb.Layout, "2dbc"))
-    error ("gd:input", "%s: gdCodistributed operands must be '2dbc'", fn);
-  endif
-  if (! isequal (sa.Grid, sb.Grid) || sa.BlockSize != sb.BlockSize)
-    error ("gd:input", "%s: A and B must have one grid and block size (A: %dx%d, %d; B: %dx%d, %d)",
-           fn, sa.Grid, sa.BlockSize, sb.Grid, sb.BlockSize);
-  endif
-  k = sa.Size(2);
-  if (sb.Size(1) != k)
-    error ("gd:size", "%s: inner dimensions must agree: A is %dx%d, B is %dx%d", fn, sa.Size, sb.Size);
-  endif
-  r = gd_spmdIndex ();
-  [pr, pc, b] = deal (sa.Grid(1), sa.Grid(2), sa.BlockSize);
-  gi = floor ((r - 1) / pc);
-  gj = mod (r - 1, pc);
-  [row, column] = grid_groups (pr, pc, gi, gj);
+  [sa, sb, k, pr, pc, b, gi, gj, row, column] = grid_operands ("gd_sgemm", A, B);
   PA = getLocalPart (A);
   PB = getLocalPart (B);
   gpu = isa (PA, "gdArray") || isa (PB, "gdArray");
