@@ -19,6 +19,7 @@ for_function() {
 @test "gdArray %! tests" { for_function gdArray; }
 @test "gather %! tests" { for_function gather; }
 @test "gd_apsp %! tests" { for_function gd_apsp; }
+@test "tests/exact_dist.m %! tests (the correctly rounded distances that single results are measured against)" { for_function exact_dist; }
 @test "gd_path %! tests" { for_function gd_path; }
 @test "gd_knnsearch %! tests" { for_function gd_knnsearch; }
 @test "gd_rangesearch %! tests" { for_function gd_rangesearch; }
