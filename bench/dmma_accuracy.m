@@ -27,7 +27,8 @@
 ## interval around the double result holds no midpoint between singles.
 ##
 ##   octave bench/dmma_accuracy.m          (GD_ACC_N rows a side, default 256)
-## Prints a table (and writes it as markdown to GD_ACC_OUT where set): for
+## Prints a table (and writes it as markdown to GD_ACC_OUT where set, kept
+## in bench/results/accuracy/, apart from the devices' results): for
 ## each data set and d, the % of pairs correctly rounded and the largest
 ## error in single ulps, for each form.
 
