@@ -1,25 +1,16 @@
 ## check_ranks_apsp.m - gd_apsp on a '2dbc' gdCodistributed W across the
 ## ranks of a job (every rank runs it; mpi.bats starts it in 1 to 4
 ## ranks): D and P on every grid of the ranks against one process's
-## gd_apsp on the whole W ('cpu': P as its rule picks among ties), bit for bit: fresh random graphs with missing
-## edges, negative edges (weights plus potentials, no negative cycle),
+## gd_apsp on the whole W ('cpu': P as its rule picks among ties), bit
+## for bit: fresh random graphs with missing edges, negative edges (weights plus potentials, no negative cycle),
 ## cycles of weight 0 (P then by the rounds with edge counts), real weights
 ## (routes within rounding), the integer classes, parts held as gdArrays;
 ## gd_path on the distributed P; a negative cycle and a NaN refused on every
-## rank. Each rank says "apsp ok N" or what differed (spmd_say).
+## rank. Each rank says "apsp ok N" or what differed (rank_check).
 
 r = gd_spmdIndex ();
 n = gd_spmdSize ();
-seed = gd_spmdBroadcast (1, randi (1e6));   # one stream of data on every rank
-rand ("state", seed); randn ("state", seed);
-global bad
-bad = {};
-function check (tf, what)
-  global bad
-  if (! tf)
-    bad{end+1} = what;
-  endif
-endfunction
+rank_check ("begin");                   # one stream of data on every rank
 ## a graph of v vertices: kind "plain" (weights 1..20, a third missing),
 ## "negative" (plus potentials: some edges negative, no cycle), "zero" (a
 ## cycle of weight 0 planted), "real" (uniform weights), in class cls
@@ -62,17 +53,17 @@ for g = 1:rows (grids)
     what = sprintf ("%s %s n %d grid %dx%d b %d", cls, kind, v, grid, b);
     [D1, P1] = gd_apsp (W, "Variant", "cpu");
     [D2, P2, info] = gd_apsp (GW);
-    check (isa (D2, "gdCodistributed") && isequal (layout (D2).Grid, grid)
+    rank_check (isa (D2, "gdCodistributed") && isequal (layout (D2).Grid, grid)
            && isequal (layout (P2).BlockSize, b), ["layout " what]);
-    check (isequaln (gather (D2), D1) && strcmp (class (gather (D2)), cls), ["D " what]);
-    check (isequal (gather (P2), P1), ["P " what]);
-    check (isequaln (gather (gd_apsp (GW)), gd_apsp (W)), ["D alone " what]);
+    rank_check (isequaln (gather (D2), D1) && strcmp (class (gather (D2)), cls), ["D " what]);
+    rank_check (isequal (gather (P2), P1), ["P " what]);
+    rank_check (isequaln (gather (gd_apsp (GW)), gd_apsp (W)), ["D alone " what]);
     [~, P3] = gd_apsp (GW, "IndexClass", "int32", "Variant", "cpu");
     [~, P4] = gd_apsp (W, "IndexClass", "int32", "Variant", "cpu");
-    check (isequal (gather (P3), P4) && isa (gather (P3), "int32"), ["P int32 " what]);
+    rank_check (isequal (gather (P3), P4) && isa (gather (P3), "int32"), ["P int32 " what]);
     i = randi (v); j = randi (v, 1, 3);
-    check (isequal (gd_path (P2, i, j), gd_path (P1, i, j)), ["gd_path " what]);
-    check (info.ranks == n, ["info " what]);
+    rank_check (isequal (gd_path (P2, i, j), gd_path (P1, i, j)), ["gd_path " what]);
+    rank_check (info.ranks == n, ["info " what]);
   endfor
   ## the integer classes: saturating sums, the largest value no edge
   for cls = {"int32", "uint8"}
@@ -86,7 +77,7 @@ for g = 1:rows (grids)
     GW = gdCodistributed (part (W), "2dbc", grid, b, size (W));
     [D1, P1] = gd_apsp (W, "Variant", "cpu");
     [D2, P2] = gd_apsp (GW);
-    check (isequal (gather (D2), D1) && isequal (gather (P2), P1),
+    rank_check (isequal (gather (D2), D1) && isequal (gather (P2), P1),
            sprintf ("%s n %d grid %dx%d b %d", cls{1}, v, grid, b));
   endfor
   ## parts held as gdArrays: the results' parts gdArrays, the same values
@@ -96,13 +87,13 @@ for g = 1:rows (grids)
   GW = gdCodistributed (gdArray (part (W)), "2dbc", grid, b, size (W));
   [D1, P1] = gd_apsp (W, "Variant", "cpu");
   [D2, P2] = gd_apsp (GW);
-  check (isa (getLocalPart (D2), "gdArray") && isequal (gather (D2), D1)
+  rank_check (isa (getLocalPart (D2), "gdArray") && isequal (gather (D2), D1)
          && isequal (gather (P2), P1), "gdArray parts");
   try
     gd_apsp (GW, "Variant", "fw");
-    check (false, "'fw' refused");
+    rank_check (false, "'fw' refused");
   catch e
-    check (strcmp (e.identifier, "gd:input") && ! isempty (strfind (e.message, "'fw' is not offered")), ["'fw': " e.message]);
+    rank_check (strcmp (e.identifier, "gd:input") && ! isempty (strfind (e.message, "'fw' is not offered")), ["'fw': " e.message]);
   end_try_catch
   ## a negative cycle, a negative self-loop, a NaN: refused on every rank
   W = graph (9, "plain", "double");
@@ -110,9 +101,9 @@ for g = 1:rows (grids)
   GW = gdCodistributed (part (W), "2dbc", grid, b, size (W));
   try
     gd_apsp (GW);
-    check (false, "a negative cycle refused");
+    rank_check (false, "a negative cycle refused");
   catch e
-    check (strcmp (e.identifier, "gd:negcycle") && ! isempty (strfind (e.message, "gd_apsp: the graph has a negative cycle")),
+    rank_check (strcmp (e.identifier, "gd:negcycle") && ! isempty (strfind (e.message, "gd_apsp: the graph has a negative cycle")),
            ["a negative cycle: " e.message]);
   end_try_catch
   W = graph (9, "plain", "single");
@@ -120,25 +111,19 @@ for g = 1:rows (grids)
   GW = gdCodistributed (part (W), "2dbc", grid, b, size (W));
   try
     gd_apsp (GW);
-    check (false, "a negative self-loop refused");
+    rank_check (false, "a negative self-loop refused");
   catch e
-    check (strcmp (e.message, "gd_apsp: the graph has a negative cycle: W(4,4) < 0 (a negative self-loop)"),
+    rank_check (strcmp (e.message, "gd_apsp: the graph has a negative cycle: W(4,4) < 0 (a negative self-loop)"),
            ["a negative self-loop: " e.message]);
   end_try_catch
   W(4,4) = 0; W(7,7) = 0; W(2,6) = NaN;
   GW = gdCodistributed (part (W), "2dbc", grid, b, size (W));
   try
     gd_apsp (GW);
-    check (false, "a NaN refused");
+    rank_check (false, "a NaN refused");
   catch e
-    check (strcmp (e.identifier, "gd:input") && ! isempty (strfind (e.message, "NaN")), ["a NaN: " e.message]);
+    rank_check (strcmp (e.identifier, "gd:input") && ! isempty (strfind (e.message, "NaN")), ["a NaN: " e.message]);
   end_try_catch
 endfor
 
-ok = isempty (bad);
-all_ok = gd_spmdCat (ok, 1);
-if (ok)
-  spmd_say ("rank %d apsp ok %d %d\n", r, n, all (all_ok));
-else
-  spmd_say ("rank %d differs: %s\n", r, strjoin (bad, "; "));
-endif
+rank_check ("end", "apsp");
