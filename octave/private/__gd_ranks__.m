@@ -760,12 +760,7 @@ function [D, P, info] = apsp_ranks (want_p, W, varargin)
     add = @plus;
     finite = @(x) x < Inf;
     none = Inf;
-    if (any (isnan (L(:))))
-      bad = 1;
-    else
-      bad = 0;
-    endif
-    if (any (gd_spmdCat (bad, 1)))
+    if (any (gd_spmdCat (double (any (isnan (L(:)))), 1)))
       error ("gd:input", "%s: W has a NaN: a weight must be a number", fn);
     endif
   endif
