@@ -7,6 +7,8 @@
 #   make bench      bench/bench.m: tables on stdout and bench/results/,
 #                   then the README's performance section (make readme) and
 #                   the charts (make charts: bench/results/*.png, gnuplot)
+#   make bench-ranks  bench/bench_ranks.m: one rank against a rank a GPU
+#                   (MPI + NCCL; two GPUs or more), bench/results/*-ranks.md
 #   make sanitize   tests/sanitize.m (every GPU kernel) under
 #                   compute-sanitizer's memcheck, racecheck, synccheck and
 #                   initcheck; fails on any report (needs a GPU)
@@ -34,7 +36,7 @@ DIST    := gd-$(VERSION)
 
 OCTAVE_RUN := $(OCTAVE) -q --no-gui --no-init-file --no-history
 
-.PHONY: all test demo bench bench-devices readme charts deps dist clean fp64mix sanitize
+.PHONY: all test demo bench bench-devices bench-ranks readme charts deps dist clean fp64mix sanitize
 all: $(GATEWAYS) build/gdbench
 
 # the C benchmark: one operation/variant/size, no Octave
@@ -109,6 +111,17 @@ sanitize: all
 # every device of the host against one (a host with two GPUs or more)
 bench-devices: all
 	$(OCTAVE_RUN) --eval "addpath('$(CURDIR)/octave'); source('bench/bench_devices.m')"
+
+# the ranks of an MPI job against one rank, a rank a GPU (a host with two
+# GPUs or more; GD_RANKS ranks, else one a GPU): bench/bench_ranks.m in 1
+# rank, then in GD_RANKS, then its table in bench/results/
+MPIRUN ?= mpirun --allow-run-as-root --oversubscribe
+GD_RANKS ?= $(shell nvidia-smi -L 2>/dev/null | grep -c GPU)
+bench-ranks: all
+	rm -f build/bench-ranks-np*.txt
+	seed=$$(date +%s); for np in 1 $(GD_RANKS); do \
+	  GD_BENCH_SEED=$$seed $(MPIRUN) -np $$np -x GD_BENCH_SEED $(if $(GD_BENCH_QUICK),-x GD_BENCH_QUICK) $(OCTAVE_RUN) bench/bench_ranks.m || exit 1; done
+	$(OCTAVE_RUN) bench/bench_ranks.m
 
 # the charts of bench/results (bench/results/<device>-<operation>.png)
 charts:

@@ -500,6 +500,18 @@ gd_status gd_sssp(const char *variant, const gd_matrix *W, const gd_sparse *S,
                   int64_t *cycle, const gd_place *at, gd_timing *t);
 int gd_sssp_variants(const gd_variant_info **list);
 
+/* The K best of np parts' lists a query, by (key, row) as the search
+ * orders them (gdCodistributed's neighbours across ranks): D and I hold
+ * the parts' sorted lists side by side, part p's lens[p] candidates a
+ * query after those of the parts before it, its rows (I, 1-based) counted
+ * after first[p]; by_query: a query a row (gd_knnsearch's lists), else a
+ * column (pdist2's). Do and Io: K a query the same way, I's class kept
+ * (double or int32). D and I tight, both on the host or on a device
+ * (results there, kept). */
+gd_status gd_knn_merge(const gd_matrix *D, const gd_matrix *I, int64_t K, int np,
+                       const int64_t *lens, const int64_t *first, int largest, int by_query,
+                       gd_out Do, gd_out Io, const gd_place *at, gd_timing *t);
+
 /* ---- MPI (runtime/mpi.c): the ranks of a job, libmpi loaded at run time - */
 enum { GD_MPI_MOST = 4096 };
 /* whether a launcher (mpirun, srun) started this process */
@@ -510,7 +522,9 @@ int gd_mpi_rank(void); /* 0-based; 0 outside a job */
 int gd_mpi_size(void); /* 1 outside a job */
 /* what was found, for gd_info: the MPI library's version line, or why none */
 const char *gd_mpi_found(void);
-const char *gd_nccl_found(void);
+/* 1 + the first rank known to have left the job (its Octave ended), 0
+ * while none has: a wait polls it so as not to wait for ever */
+int gd_mpi_left(void);
 /* collectives on host memory, every rank calling (nothing outside a job) */
 gd_status gd_mpi_barrier(void);
 gd_status gd_mpi_bcast(void *buf, size_t bytes, int root);
@@ -523,6 +537,8 @@ gd_status gd_mpi_bcast(void *buf, size_t bytes, int root);
 enum { GD_MPI_GROUPS = 64 };
 gd_status gd_mpi_group(int color, int key, int *group, int *rank, int *size);
 gd_status gd_mpi_bcast_in(void *buf, size_t bytes, int root, int group);
+/* the color and key group was made with (0: no such group) */
+int gd_mpi_group_made(int group, int *color, int *key);
 gd_status gd_mpi_allgather(const void *mine, size_t bytes, void *all);
 /* counts[r] bytes from rank r into all, in rank order: on root, or on
  * every rank where every */
@@ -530,6 +546,36 @@ gd_status gd_mpi_gatherv(const void *mine, size_t bytes, void *all, const size_t
                          int root, int every);
 /* MPI left, where gd joined it (the gateway's exit) */
 void gd_mpi_end(void);
+
+/* ---- NCCL (runtime/nccl.cu): device data between the ranks -------------
+ * libnccl.so.2 loaded at run time. One communicator joins the ranks of
+ * the job, each on its device index 0 (the first GPU it sees): rank 0
+ * makes the id, MPI carries it (gd_mpi_bcast); a group of gd_mpi_group
+ * has its own communicator, split from that one when first used. The
+ * collectives below are called by every rank of the job (or of the
+ * group) at once, as MPI's are; a wait polls for a rank that has left
+ * and for Ctrl-C, and then aborts NCCL, so that no rank waits for
+ * ever. */
+/* what was found, for gd_info: "NCCL 2.28.9 (libnccl.so.2)", or why none */
+const char *gd_nccl_found(void);
+/* Whether the job's ranks can move device data by NCCL (every rank
+ * calling at once): NCCL loaded and joined on every rank, each rank on a
+ * GPU of its own (NCCL refuses two ranks on one GPU). 0 with *why said
+ * where not (the same answer on every rank); a job of one rank: 1. */
+int gd_nccl_ready(char *why, size_t len);
+/* root's R (rows x cols, cls, on root's device index 0) into R on every
+ * rank of group (-1: the job), root its rank there; R is a resident
+ * result made on each rank but root, which passes its own (out unused) */
+gd_status gd_nccl_bcast(const gd_matrix *mine, int root, int group, int64_t rows,
+                        int64_t cols, gd_class cls, gd_out R, const gd_place *at, gd_timing *t);
+/* every rank's part of group (-1: the job) concatenated in the group's
+ * order along dim (1: rows, 2: columns): ext[r] the extent of rank r's
+ * part along dim, the other extent common (other), R a new resident
+ * result on every rank */
+gd_status gd_nccl_cat(const gd_matrix *mine, int dim, const int64_t *ext, int64_t other,
+                      int group, gd_out R, const gd_place *at, gd_timing *t);
+/* the communicators ended (the gateway's exit) */
+void gd_nccl_end(void);
 
 /* ---- CPU implementations (cpu.c) -------------------------------------- */
 
@@ -649,6 +695,9 @@ typedef enum {
     GD_SET_VERBOSE,
     GD_SET_MPI_RANKS,
     GD_SET_PMIX_RANK,
+    GD_SET_LOCAL_RANK,
+    GD_SET_LOCAL_SIZE,
+    GD_SET_RANK_DEVICES,
     GD_NSETTINGS
 } gd_setting;
 /* the variable's name ("GD_DEVICES") and what it does */

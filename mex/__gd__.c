@@ -21,7 +21,7 @@ static const struct {
     {"row", gd_op_row},             {"knn", gd_op_knn},
     {"knnsearch", gd_op_knnsearch}, {"spmd", gd_op_spmd},
     {"rangesearch", gd_op_rangesearch}, {"range", gd_op_range},
-    {"sssp", gd_op_sssp},
+    {"sssp", gd_op_sssp},           {"knn_merge", gd_op_knn_merge},
     {"device", gd_op_device},       {"on_gpu", gd_op_on_gpu},
     {"index", gd_op_index},
 };

@@ -474,6 +474,7 @@ void gd_mex_fail(const char *fn, gd_status s)
 static void at_exit(void)
 {
     gd_reg_free_all();
+    gd_nccl_end();
     gd_release();
     gd_mpi_end();
 }

@@ -335,3 +335,39 @@ void gd_op_range(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
         nrhs != 1)
         gd_mex_error("gd_rangesearch", "gd:input", "expected 'variants'");
 }
+
+/* [D, I] = __gd__('knn_merge', D, I, K, lens, first, largest, by_query):
+ * the ranks' lists of a search merged (octave/private/__gd_ranks__.m):
+ * the parts' lists side by side in D and I (Octave matrices, or gdArrays
+ * on one device: the results are then gdArrays there), part p's lens(p)
+ * candidates a query, its rows counted after first(p) */
+void gd_op_knn_merge(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    static const char FN[] = "gd_knnsearch";
+    if (nrhs != 7 || nlhs != 2 || mxGetNumberOfElements(prhs[3]) != mxGetNumberOfElements(prhs[4]) ||
+        !mxIsDouble(prhs[3]) || !mxIsDouble(prhs[4]) || mxGetNumberOfElements(prhs[3]) < 1)
+        gd_mex_error(FN, "gd:input", "internal: knn_merge takes D, I, K, lens, first, largest, by_query");
+    gd_matrix D, I;
+    int gD = 0, gI = 0;
+    gd_mex_operand(FN, "D", prhs[0], &D, &gD);
+    gd_mex_operand_int(FN, "I", prhs[1], &I, &gI);
+    const int np = (int)mxGetNumberOfElements(prhs[3]);
+    int64_t *lens = (int64_t *)mxCalloc((size_t)np, sizeof(int64_t));
+    int64_t *first = (int64_t *)mxCalloc((size_t)np, sizeof(int64_t));
+    for (int p = 0; p < np; ++p) {
+        lens[p] = (int64_t)mxGetPr(prhs[3])[p];
+        first[p] = (int64_t)mxGetPr(prhs[4])[p];
+    }
+    const int64_t K = (int64_t)mxGetScalar(prhs[2]);
+    const int by_query = mxGetScalar(prhs[6]) != 0;
+    const int64_t q = by_query ? D.rows : D.cols;
+    const size_t m = (size_t)(by_query ? q : K), n = (size_t)(by_query ? K : q);
+    const int resident = gD || gI, on_device = D.where == GD_DEVICE;
+    gd_mex_result RD, RI;
+    gd_timing t = gd_mex_timing();
+    gd_out od = gd_mex_result_out(&RD, resident, on_device, m, n, D.cls);
+    gd_out oi = gd_mex_result_out(&RI, resident, on_device, m, n, I.cls);
+    const gd_status s = gd_knn_merge(&D, &I, K, np, lens, first, mxGetScalar(prhs[5]) != 0,
+                                     by_query, od, oi, gd_mex_place(), &t);
+    gd_mex_take_pair(FN, nlhs, plhs, &RD, &RI, s);
+}

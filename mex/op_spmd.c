@@ -15,6 +15,19 @@
  *                                            along dim, on dest (0: every
  *                                            rank; [] elsewhere)
  *
+ * and for gdArrays, the data moving between the GPUs by NCCL:
+ *
+ *   [ok, why] = __gd__('spmd', 'gpu')        whether the ranks can (every
+ *                                            rank at once; the same answer
+ *                                            on each)
+ *   G = __gd__('spmd', 'gpu_broadcast', src, G, g)  src's gdArray G as a
+ *                                            new gdArray on every rank of
+ *                                            group g (0: the job)
+ *   G = __gd__('spmd', 'gpu_cat', G, dim, g) the gdArrays of group g's
+ *                                            ranks (0: the job's)
+ *                                            concatenated along dim (1 or
+ *                                            2), a new gdArray on each
+ *
  * Outside a job (no launcher) there is one rank of one and each is the
  * identity. A value is a real numeric, logical or char array; each rank
  * first tells the others what it holds (class, size, or what is wrong
@@ -190,6 +203,114 @@ static void cat(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     mexCallMATLAB(1, plhs, n + 1, args, "cat");
 }
 
+/* group argument g (1-based; 0: the job): the group's 0-based index (-1:
+ * the job), with this rank's place and the group's size */
+static int group_arg(const char *fn, const mxArray *a, int *me, int *n)
+{
+    const double x = a && mxIsNumeric(a) && mxGetNumberOfElements(a) == 1 ? mxGetScalar(a) : -1;
+    const int g = (int)x - 1;
+    if (!(x == (int)x && x >= 0 && (g < G.n || gd_mpi_size() == 1)))
+        gd_mex_error(fn, "gd:input", "internal: no group %g", x);
+    *me = gd_mpi_rank();
+    *n = gd_mpi_size();
+    if (g >= 0 && gd_mpi_size() > 1) {
+        *me = G.rank[g];
+        *n = G.size[g];
+    }
+    return g;
+}
+
+/* what a rank's gdArray is, for the others: class and size, or why not */
+typedef struct {
+    int32_t bad, cls;
+    int64_t rows, cols;
+    char msg[112];
+} gpu_head;
+
+static void gpu_describe(const char *fn, const mxArray *a, gd_matrix *m, gpu_head *h)
+{
+    memset(h, 0, sizeof *h);
+    const gd_matrix *found = a && gd_mex_is_gdarray(a) ? gd_mex_find_array(a) : NULL;
+    if (!found || found->where != GD_DEVICE || found->pieces) {
+        h->bad = 1;
+        snprintf(h->msg, sizeof h->msg, "must be a gdArray on a GPU%s",
+                 found && found->pieces ? " of one device" : found ? " (it is held on the host)" : "");
+        return;
+    }
+    int g = 0;
+    gd_mex_operand(fn, "G", a, m, &g);
+    h->cls = (int32_t)m->cls;
+    h->rows = m->rows;
+    h->cols = m->cols;
+}
+
+static void gpu_ready(int nlhs, mxArray *plhs[])
+{
+    char why[256] = "";
+    const int ok = gd_nccl_ready(why, sizeof why);
+    plhs[0] = mxCreateLogicalScalar(ok != 0);
+    if (nlhs > 1) plhs[1] = mxCreateString(why);
+}
+
+static void gpu_broadcast(int nrhs, const mxArray *prhs[], mxArray *plhs[])
+{
+    static const char FN[] = "gd_spmdBroadcast";
+    int me, n;
+    const int g = group_arg(FN, nrhs > 2 ? prhs[2] : NULL, &me, &n);
+    const int src = rank_arg(FN, "the source", nrhs > 0 ? prhs[0] : NULL, n, 0);
+    gd_matrix m;
+    memset(&m, 0, sizeof m);
+    gpu_head h;
+    if (me + 1 == src) gpu_describe(FN, nrhs > 1 ? prhs[1] : NULL, &m, &h);
+    check(FN, g < 0 ? gd_mpi_bcast(&h, sizeof h, src - 1) : gd_mpi_bcast_in(&h, sizeof h, src - 1, g));
+    if (h.bad) gd_mex_error(FN, "gd:input", "rank %d's value %s", src, h.msg);
+    gd_mex_result R;
+    gd_timing t = gd_mex_timing();
+    gd_out out = gd_mex_result_out(&R, 1, 1, (size_t)h.rows, (size_t)h.cols, (gd_class)h.cls);
+    plhs[0] = gd_mex_result_take(FN, &R, gd_nccl_bcast(me + 1 == src ? &m : NULL, src - 1, g, h.rows,
+                                                       h.cols, (gd_class)h.cls, out,
+                                                       gd_mex_place(), &t));
+}
+
+static void gpu_cat(int nrhs, const mxArray *prhs[], mxArray *plhs[])
+{
+    static const char FN[] = "gd_spmdCat";
+    int me, n;
+    const int g = group_arg(FN, nrhs > 2 ? prhs[2] : NULL, &me, &n);
+    const double dim = nrhs > 1 && mxIsNumeric(prhs[1]) && mxGetNumberOfElements(prhs[1]) == 1
+                           ? mxGetScalar(prhs[1]) : 0;
+    if (dim != 1 && dim != 2) gd_mex_error(FN, "gd:input", "DIM must be 1 or 2 for gdArrays");
+    gd_matrix m;
+    memset(&m, 0, sizeof m);
+    gpu_head mine, *all = (gpu_head *)mxCalloc((size_t)n, sizeof(gpu_head));
+    gpu_describe(FN, nrhs > 0 ? prhs[0] : NULL, &m, &mine);
+    /* every rank of the group hears every head: a group's own gather is
+     * the job's, one rank's head at a time */
+    for (int q = 0; q < n; ++q) {
+        if (q == me) all[q] = mine;
+        check(FN, g < 0 ? gd_mpi_bcast(&all[q], sizeof all[q], q)
+                        : gd_mpi_bcast_in(&all[q], sizeof all[q], q, g));
+    }
+    int64_t *ext = (int64_t *)mxCalloc((size_t)n, sizeof(int64_t)), total = 0;
+    const int64_t other = dim == 1 ? all[0].cols : all[0].rows;
+    for (int q = 0; q < n; ++q) {
+        if (all[q].bad) gd_mex_error(FN, "gd:input", "rank %d's value %s", q + 1, all[q].msg);
+        if (all[q].cls != all[0].cls)
+            gd_mex_error(FN, "gd:input", "rank %d's gdArray is %s where the first's is %s", q + 1,
+                         gd_mex_class_name((gd_class)all[q].cls), gd_mex_class_name((gd_class)all[0].cls));
+        if ((dim == 1 ? all[q].cols : all[q].rows) != other)
+            gd_mex_error(FN, "gd:size", "rank %d's gdArray is not the size of the first's but "
+                         "along dimension %d", q + 1, (int)dim);
+        total += ext[q] = dim == 1 ? all[q].rows : all[q].cols;
+    }
+    gd_mex_result R;
+    gd_timing t = gd_mex_timing();
+    gd_out out = gd_mex_result_out(&R, 1, 1, (size_t)(dim == 1 ? total : other),
+                                   (size_t)(dim == 1 ? other : total), (gd_class)all[0].cls);
+    plhs[0] = gd_mex_result_take(FN, &R, gd_nccl_cat(&m, (int)dim, ext, other, g, out,
+                                                     gd_mex_place(), &t));
+}
+
 void gd_op_spmd(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
     char what[16];
@@ -209,6 +330,12 @@ void gd_op_spmd(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
         broadcast(nlhs, plhs, nrhs - 1, prhs + 1);
     } else if (!strcmp(what, "cat")) {
         cat(nlhs, plhs, nrhs - 1, prhs + 1);
+    } else if (!strcmp(what, "gpu")) {
+        gpu_ready(nlhs, plhs);
+    } else if (!strcmp(what, "gpu_broadcast")) {
+        gpu_broadcast(nrhs - 1, prhs + 1, plhs);
+    } else if (!strcmp(what, "gpu_cat")) {
+        gpu_cat(nrhs - 1, prhs + 1, plhs);
     } else {
         gd_mex_error("gd_spmd", "gd:input", "unknown '%s'", what);
     }

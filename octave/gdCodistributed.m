@@ -60,12 +60,15 @@ classdef gdCodistributed
 ## block size: SUMMA, for each block of the inner dimension the owners'
 ## panels of A broadcast along the grid's rows and of B along its columns,
 ## then each rank's min-plus product of them folded into its part of R
-## (and the witness K) by min-plus's own rule, R "2dbc" like A.
+## (and the witness K) by min-plus's own rule, R "2dbc" like A. With
+## gdArray parts and NCCL, the panels span the whole inner dimension, moved
+## GPU to GPU, and each rank runs one product on its GPU.
 ## @end itemize
 ##
 ## The parts move between ranks through MPI in host memory
-## (@code{gd_spmdBroadcast}, @code{gd_spmdCat}); outside a job the one
-## rank holds the whole matrix.
+## (@code{gd_spmdBroadcast}, @code{gd_spmdCat}), or, where they are
+## gdArrays and every rank has a GPU of its own, by NCCL from GPU to GPU;
+## outside a job the one rank holds the whole matrix.
 ## @seealso{gd_spmdIndex, gd_spmdSize, gd_spmdCat, gd_knnsearch, gd_minplus}
 ## @end deftypefn
 

@@ -173,3 +173,27 @@ example() {
         [ "$(echo "$output" | grep -c "routes: D and P are gd_apsp's ('cpu') on the whole graph")" -eq 1 ]
     done
 }
+
+@test "two ranks on two GPUs (NCCL): each rank sees its own GPU; gdArrays broadcast and put together GPU to GPU; SUMMA on gdArray parts (1x2, 2x1, witnesses) and the neighbours of resident shards are one process's bits" {
+    require_gpu
+    local n
+    n=$(octave_run "printf('%d', numel(gd_info().devices))" 2>/dev/null)
+    [ "${n:-0}" -ge 2 ] || skip "one GPU: NCCL takes a GPU a rank (two GPUs needed)"
+    run ranks 2 "check_ranks_gpu"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    said
+    [ "$(said | grep -c "gpu ranks ok 2 1")" -eq 2 ]
+}
+
+@test "two ranks on one GPU (GD_RANK_DEVICES=all): NCCL refused (a GPU a rank), gdArrays between ranks go through host memory with the same results" {
+    require_gpu
+    GD_RANK_DEVICES=all run ranks 2 "r = gd_spmdIndex(); G = gd_spmdCat(gdArray(single(r * [1 2])), 1);
+      ok = isa(G, 'gdArray') && isequal(gather(G), single([1 2; 2 4]));
+      H = gd_spmdBroadcast(2, gdArray(int8(r))); ok = ok && isequal(gather(H), int8(2));
+      spmd_say('rank %d shared ok %d\\n', r, ok);"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    said
+    [ "$(said | grep -c "shared ok 1")" -eq 2 ]
+}

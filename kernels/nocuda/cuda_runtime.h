@@ -165,6 +165,8 @@ static inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned) {
 static inline cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned, int) { *s = 0; GD_NOCUDA_FAIL; }
 static inline cudaError_t cudaStreamDestroy(cudaStream_t) { return cudaSuccess; }
 static inline cudaError_t cudaStreamSynchronize(cudaStream_t) { GD_NOCUDA_FAIL; }
+static inline cudaError_t cudaStreamQuery(cudaStream_t) { GD_NOCUDA_FAIL; }
+static inline cudaError_t cudaDeviceGetPCIBusId(char *b, int n, int) { if (n > 0) b[0] = 0; GD_NOCUDA_FAIL; }
 static inline cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned = 0) { GD_NOCUDA_FAIL; }
 static inline cudaError_t cudaEventCreate(cudaEvent_t *e) { *e = 0; GD_NOCUDA_FAIL; }
 static inline cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned) { *e = 0; GD_NOCUDA_FAIL; }

@@ -376,23 +376,52 @@ extern "C" int gd_devices_simulated(void)
     return no_device_reason(why, sizeof why) ? 0 : sim_devices();
 }
 
+/* ---------------------------------------------------------------------
+ * The ranks of an MPI job on one host share its GPUs: rank l of the L
+ * on the host (Open MPI's OMPI_COMM_WORLD_LOCAL_RANK and _SIZE) sees the
+ * GPUs j with j mod L == l, in CUDA's order (one rank a host: all of
+ * them; one rank a GPU: its own), or, with more ranks than GPUs, GPU
+ * l mod N alone. GD_RANK_DEVICES=all: every rank sees every GPU. The
+ * map is made once; gd's device indices (gd_info's, 'Devices') are the
+ * rank's. */
+static struct {
+    int made, n, ord[GD_MAX_DEVICES];
+} g_map;
+
+static void make_map(void)
+{
+    if (g_map.made) return;
+    g_map.made = 1;
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess) {
+        cudaGetLastError();
+        n = 0;
+    }
+    if (n > GD_MAX_DEVICES) n = GD_MAX_DEVICES;
+    long l = 0, L = 1;
+    const int shared = gd_setting_int(GD_SET_LOCAL_RANK, 0, 1 << 20, &l) > 0 &&
+                       gd_setting_int(GD_SET_LOCAL_SIZE, 1, 1 << 20, &L) > 0 && L > 1 &&
+                       !gd_setting_is(GD_SET_RANK_DEVICES, "all") && n > 0;
+    g_map.n = 0;
+    for (int j = 0; j < n; ++j)
+        if (!shared || (L <= n ? j % L == l : j == l % n)) g_map.ord[g_map.n++] = j;
+}
+
 extern "C" int gd_device_count(void)
 {
     char why[256];
     if (no_device_reason(why, sizeof why)) return 0;
     const int sim = sim_devices();
     if (sim) return sim;
-    int n = 0;
-    if (cudaGetDeviceCount(&n) != cudaSuccess) {
-        cudaGetLastError();
-        return 0;
-    }
-    return n < GD_MAX_DEVICES ? n : GD_MAX_DEVICES;
+    make_map();
+    return g_map.n;
 }
 
 extern "C" int gd_device_ordinal(int index)
 {
-    return gd_devices_simulated() ? 0 : index;
+    if (gd_devices_simulated()) return 0;
+    make_map();
+    return index >= 0 && index < g_map.n ? g_map.ord[index] : index;
 }
 
 extern "C" gd_status gd_device_query_at(int index, gd_device_info *o)

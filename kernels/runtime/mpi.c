@@ -54,6 +54,7 @@ static struct {
     int (*comm_split)(void *, int, int, void **);
     void *world, *byte, *status_ignore;
     void *groups[GD_MPI_GROUPS]; /* the communicators gd_mpi_group made */
+    int color[GD_MPI_GROUPS], key[GD_MPI_GROUPS]; /* (NCCL's groups are made alike) */
     int ngroups;
     int gone; /* 1 + the first rank known to have left, 0: none */
 } M;
@@ -151,15 +152,14 @@ const char *gd_mpi_found(void)
     return M.what;
 }
 
-const char *gd_nccl_found(void)
+int gd_mpi_left(void)
 {
-    static char what[96];
-    if (!what[0]) {
-        void *h = dlopen("libnccl.so.2", RTLD_NOW | RTLD_LOCAL);
-        snprintf(what, sizeof what, h ? "libnccl.so.2" : "not found (libnccl.so.2)");
-        if (h) dlclose(h);
+    if (M.joined && M.size > 1 && !M.gone) {
+        int there = 0;
+        ompi_status st;
+        if (!M.iprobe(ANY_SOURCE, LEAVING, M.world, &there, &st) && there) M.gone = 1 + st.source;
     }
-    return what;
+    return M.gone;
 }
 
 /* Waits for a non-blocking collective, polling: a rank that has left
@@ -175,11 +175,7 @@ static gd_status wait_for(void *req, const char *what)
         int done = 0;
         if (M.test(&req, &done, M.status_ignore)) return gd_fail(GD_ERR_INPUT, "%s failed", what);
         if (done) return GD_OK;
-        if (!M.gone) {
-            int there = 0;
-            ompi_status st;
-            if (!M.iprobe(ANY_SOURCE, LEAVING, M.world, &there, &st) && there) M.gone = 1 + st.source;
-        }
+        gd_mpi_left();
         if (M.gone) {
             struct timespec t;
             clock_gettime(CLOCK_MONOTONIC, &t);
@@ -241,8 +237,18 @@ gd_status gd_mpi_group(int color, int key, int *group, int *rank, int *size)
     M.comm_rank(comm, rank);
     M.comm_size(comm, size);
     M.groups[M.ngroups] = comm;
+    M.color[M.ngroups] = color;
+    M.key[M.ngroups] = key;
     *group = M.ngroups++;
     return GD_OK;
+}
+
+int gd_mpi_group_made(int group, int *color, int *key)
+{
+    if (!M.joined || group < 0 || group >= M.ngroups) return 0;
+    *color = M.color[group];
+    *key = M.key[group];
+    return 1;
 }
 
 gd_status gd_mpi_bcast_in(void *buf, size_t bytes, int root, int group)

@@ -61,6 +61,14 @@ static const struct {
                                                   "gd_spmd call"},
     [GD_SET_PMIX_RANK] = {"PMIX_RANK", "set by a PMIx launcher (srun --mpi=pmix): as "
                                        "OMPI_COMM_WORLD_SIZE"},
+    [GD_SET_LOCAL_RANK] = {"OMPI_COMM_WORLD_LOCAL_RANK", "set by Open MPI's mpirun: the "
+                                                         "rank's place among its host's ranks, "
+                                                         "which share the host's GPUs (GD_RANK_DEVICES)"},
+    [GD_SET_LOCAL_SIZE] = {"OMPI_COMM_WORLD_LOCAL_SIZE", "set by Open MPI's mpirun: the ranks on "
+                                                         "the host"},
+    [GD_SET_RANK_DEVICES] = {"GD_RANK_DEVICES", "all: every rank of a job sees every GPU of its "
+                                                "host (else the host's ranks share them out: "
+                                                "rank l of L sees the GPUs j with j mod L = l)"},
 };
 
 const char *gd_setting_name(gd_setting s)

@@ -310,7 +310,6 @@ function [A, B, info] = knn (knnsearch, X, Y, varargin)
     ycls = classUnderlying (Y);
   endif
   dcls = merge (strcmp (s.Class, "single") || strcmp (ycls, "single"), "single", "double");
-  lo = sum (s.Partition(1:r-1));
   if (kl > 0)
     if (at)
       args{at+1} = kl;
@@ -320,8 +319,6 @@ function [A, B, info] = knn (knnsearch, X, Y, varargin)
     err = [];
     try
       [A, B, info] = feval (fn, L, Y, args{:});
-      A = host (A);
-      B = host (B);
     catch err
     end_try_catch
     agree (err);
@@ -333,24 +330,30 @@ function [A, B, info] = knn (knnsearch, X, Y, varargin)
       A = zeros (0, my, dcls); B = zeros (0, my, icls); info = struct ();
     endif
   endif
-  if (knnsearch)                        # Idx, D: a query a row
-    I = gd_spmdCat (A + lo, 2);
-    D = gd_spmdCat (B, 2);
-    [~, o] = sort (D, 2);
-    o = o(:,1:K);
-    e = sub2ind (size (D), repmat ((1:my)', 1, K), o);
-    A = I(e);
-    B = D(e);
-  else                                  # D, I: a query a column
-    D = gd_spmdCat (A, 1);
-    I = gd_spmdCat (B + lo, 1);
-    [~, o] = sort (D, 1, merge (largest, "descend", "ascend"));
-    o = o(1:K,:);
-    e = sub2ind (size (D), o, repmat (1:my, K, 1));
-    A = D(e);
-    B = I(e);
+  if (gd_spmdSize () > 1)               # (one rank: its lists are the whole's)
+    ## the ranks' lists side by side (gd_knnsearch's: a query a row), on
+    ## the GPUs where they are gdArrays there, merged by (key, global row)
+    dim = merge (knnsearch, 2, 1);
+    [Dl, Il] = deal (B, A);
+    if (! knnsearch)
+      [Dl, Il] = deal (A, B);
+    endif
+    lens = gd_spmdCat (kl, 1);
+    first = cumsum ([0, s.Partition(1:end-1)]);
+    if (on_gpus (Dl, Il))
+      Dl = __gd__ ("spmd", "gpu_cat", Dl, dim, 0);
+      Il = __gd__ ("spmd", "gpu_cat", Il, dim, 0);
+    else
+      Dl = gd_spmdCat (host (Dl), dim);
+      Il = gd_spmdCat (host (Il), dim);
+    endif
+    [Dl, Il] = __gd__ ("knn_merge", Dl, Il, K, lens, first, largest, knnsearch);
+    [A, B] = deal (Il, Dl);
+    if (! knnsearch)
+      [A, B] = deal (Dl, Il);
+    endif
   endif
-  if (gpu)
+  if (gpu && ! isa (A, "gdArray"))
     A = gdArray (A);
     B = gdArray (B);
   endif
@@ -643,6 +646,10 @@ function [R, W, info] = summa (A, varargin)
   PB = getLocalPart (B);
   gpu = isa (PA, "gdArray") || isa (PB, "gdArray");
   witness = nargout > 1;
+  if (gpu && on_gpus (PA, PB))
+    [R, W, info] = summa_gpu (PA, PB, sa, sb, k, pr, pc, b, row, column, witness, args);
+    return;
+  endif
   R = W = [];
   nk = ceil (k / b);
   for Kb = 0:max (nk, 1) - 1
@@ -698,11 +705,82 @@ function [R, W, info] = summa (A, varargin)
       W = gdArray (W);
     endif
   endif
-  R = gdCodistributed (R, "2dbc", sa.Grid, b, [sa.Size(1), sb.Size(2)]);
+  [R, W, info] = summa_result (R, W, sa, sb, witness, info);
+endfunction
+
+## each rank's part of R (and W) made the product's gdCodistributed
+function [R, W, info] = summa_result (R, W, sa, sb, witness, info)
+  R = gdCodistributed (R, "2dbc", sa.Grid, sa.BlockSize, [sa.Size(1), sb.Size(2)]);
   if (witness)
-    W = gdCodistributed (W, "2dbc", sa.Grid, b, [sa.Size(1), sb.Size(2)]);
+    W = gdCodistributed (W, "2dbc", sa.Grid, sa.BlockSize, [sa.Size(1), sb.Size(2)]);
   endif
   info.ranks = gd_spmdSize ();
+endfunction
+
+## Whether every rank's parts are gdArrays on a GPU and the ranks move
+## device data by NCCL (every rank at once; the same answer on each)
+function tf = on_gpus (varargin)
+  mine = true;
+  for i = 1:numel (varargin)
+    mine = mine && isa (varargin{i}, "gdArray") && existsOnGPU (varargin{i}) && isscalar (device (varargin{i}));
+  endfor
+  tf = all (gd_spmdCat (double (mine), 1));
+  if (tf)
+    tf = __gd__ ("spmd", "gpu");
+  endif
+endfunction
+
+## SUMMA with a panel as wide as the inner dimension, on the GPUs: the
+## grid row's parts of A side by side and the grid column's parts of B one
+## above another (NCCL, device to device), put in the inner dimension's
+## order (the witness names the first k of the whole), then one gd_minplus
+## of them on each rank's GPU: R's part and W's are one process's, since
+## every element is the min of the same sums and the first k among ties
+function [R, W, info] = summa_gpu (PA, PB, sa, sb, k, pr, pc, b, row, column, witness, args)
+  Ar = PA;
+  Bc = PB;
+  err = [];
+  try
+    if (pc > 1)
+      Ar = __gd__ ("spmd", "gpu_cat", PA, 2, row);
+      Ar = inner_order (Ar, k, b, pc, 2);
+    endif
+    if (pr > 1)
+      Bc = __gd__ ("spmd", "gpu_cat", PB, 1, column);
+      Bc = inner_order (Bc, k, b, pr, 1);
+    endif
+  catch err
+  end_try_catch
+  agree (err);
+  W = [];
+  try
+    if (witness)
+      [R, W, info] = gd_minplus (Ar, Bc, args{:});
+    else
+      R = gd_minplus (Ar, Bc, args{:});
+      info = struct ();
+    endif
+  catch err
+  end_try_catch
+  agree (err);
+  [R, W, info] = summa_result (R, W, sa, sb, witness, info);
+endfunction
+
+## G's parts of the inner dimension (np of them, block-cyclic, one after
+## another along dim) in the inner dimension's order
+function G = inner_order (G, k, b, np, dim)
+  idx = [];
+  for q = 0:np-1
+    idx = [idx, block_indices(k, b, q, np)];
+  endfor
+  [~, o] = sort (idx);
+  if (! isequal (o, 1:k))
+    if (dim == 2)
+      G = G(:, o);
+    else
+      G = G(o, :);
+    endif
+  endif
 endfunction
 
 ## [D, P, info] = gd_apsp (W) on a '2dbc' W: D and P laid out as W, the

@@ -154,6 +154,7 @@ gd_status host_end(gd_status s, gd_allocs *al, gd_timing *t)
 #include "ops/knn/gpu.cuh"
 #include "ops/knn/devices.cuh"
 #include "ops/knn/range.cuh"
+#include "ops/knn/merge.cuh"
 
 /* kNN's 'auto': the host for small searches of host data; the gemm
  * variant where it serves and pays (AUTO_GEMM_FROM), else fused */
@@ -259,4 +260,50 @@ extern "C" gd_status gd_range(const char *name, const gd_matrix *X, const gd_mat
     snprintf(t->variant, sizeof t->variant, "%s", v->name);
     return cls == GD_SINGLE ? range_gpu<float>(Xh, Yh, dist, r, D, I, icls, N, t)
                             : range_gpu<double>(Xh, Yh, dist, r, D, I, icls, N, t);
+}
+
+extern "C" gd_status gd_knn_merge(const gd_matrix *D, const gd_matrix *I, int64_t K, int np,
+                                  const int64_t *lens, const int64_t *first, int largest,
+                                  int by_query, gd_out Do, gd_out Io, const gd_place *at,
+                                  gd_timing *t)
+{
+    gd_entry entry(at, t);
+    const double t0 = gd_now_ms();
+    int64_t total = 0;
+    for (int p = 0; p < np; ++p) total += lens[p] > 0 ? lens[p] : 0;
+    const int64_t w = by_query ? D->cols : D->rows, q = by_query ? D->rows : D->cols;
+    if (np < 1 || D->rows != I->rows || D->cols != I->cols || w != total || D->where != I->where ||
+        D->ld != D->rows || I->ld != I->rows || K < 0 || K > total ||
+        (D->cls != GD_SINGLE && D->cls != GD_DOUBLE) || (I->cls != GD_DOUBLE && I->cls != GD_INT32))
+        return gd_fail(GD_ERR_INPUT, "internal: the lists to merge do not match (%lld candidates "
+                       "a query, %lld in the parts, K %lld)", (long long)w, (long long)total,
+                       (long long)K);
+    /* off, lens, first: the parts' places */
+    int64_t *meta = (int64_t *)malloc((size_t)(3 * np) * sizeof(int64_t));
+    if (!meta) return gd_fail(GD_ERR_MEMORY, "cannot allocate %d parts' places in host memory", np);
+    for (int p = 0, off = 0; p < np; off += (int)lens[p], ++p) {
+        meta[p] = off;
+        meta[np + p] = lens[p];
+        meta[2 * np + p] = first[p];
+    }
+    merge_shape m;
+    m.q = q;
+    m.K = K;
+    m.np = np;
+    m.largest = largest;
+    m.sj = by_query ? 1 : D->ld;
+    m.sc = by_query ? D->ld : 1;
+    m.osj = by_query ? 1 : K;
+    m.osc = by_query ? q : 1;
+    snprintf(t->variant, sizeof t->variant, "%s", D->where == GD_HOST ? "cpu" : "gpu");
+    snprintf(t->kernel, sizeof t->kernel, "lists of %d parts merged", np);
+    const bool single = D->cls == GD_SINGLE, i32 = I->cls == GD_INT32;
+    const gd_status s =
+        single ? (i32 ? merge_lists_run<float, int32_t>(*D, *I, m, meta, Do, Io, t)
+                      : merge_lists_run<float, double>(*D, *I, m, meta, Do, Io, t))
+               : (i32 ? merge_lists_run<double, int32_t>(*D, *I, m, meta, Do, Io, t)
+                      : merge_lists_run<double, double>(*D, *I, m, meta, Do, Io, t));
+    free(meta);
+    t->total_ms = gd_now_ms() - t0;
+    return s;
 }
