@@ -1,5 +1,5 @@
 ## check_ranks_gpu - device data between the ranks of a job by NCCL
-## (mpi.bats: two ranks, a GPU each): gdArrays broadcast and put together
+## (mpi.bats: two ranks, a GPU each; four on four GPUs, a 2 x 2 grid too): gdArrays broadcast and put together
 ## from GPU to GPU, SUMMA on gdArray parts (1 x n and n x 1 grids, the
 ## witness too) and the neighbours of resident shards, every rank checking
 ## against one process's results on the whole, bit for bit
@@ -7,7 +7,14 @@ function check_ranks_gpu ()
   rank_check ("begin");
   r = gd_spmdIndex ();
   n = gd_spmdSize ();
-  rank_check (numel (gd_info ().devices) == 1, "each rank sees a GPU of its own");
+  ## each rank's GPUs its own (rank l of L: the GPUs j with j mod L = l)
+  dev = gd_info ().devices;
+  bus = zeros (numel (dev), 64);
+  for i = 1:numel (dev)
+    bus(i, 1:numel (dev(i).pci)) = double (dev(i).pci);
+  endfor
+  bus = gd_spmdCat (bus, 1);
+  rank_check (numel (dev) >= 1 && rows (unique (bus, "rows")) == rows (bus), "each rank sees GPUs of its own");
   for c = {"single", "double", "int8", "uint16", "int32", "int64"}
     V = cast (randi (100, 7, 5) - 50, c{1});
     for src = 1:n
@@ -29,7 +36,11 @@ function check_ranks_gpu ()
     endfor
   endfor
   ## SUMMA on gdArray parts (NCCL): R and the witness one process's
-  for grid = {[1 n], [n 1]}
+  grids = {[1 n], [n 1]};
+  if (n == 4)
+    grids{end+1} = [2 2];
+  endif
+  for grid = grids
     g = grid{1};
     gi = floor ((r - 1) / g(2));
     gj = mod (r - 1, g(2));

@@ -174,16 +174,20 @@ example() {
     done
 }
 
-@test "two ranks on two GPUs (NCCL): each rank sees its own GPU; gdArrays broadcast and put together GPU to GPU; SUMMA on gdArray parts (1x2, 2x1, witnesses) and the neighbours of resident shards are one process's bits" {
+@test "a rank a GPU (NCCL; 2 ranks, and 4 on a 2x2 grid where there are four GPUs): each rank sees its own GPU; gdArrays broadcast and put together GPU to GPU; SUMMA on gdArray parts (1x2, 2x1, witnesses) and the neighbours of resident shards are one process's bits" {
     require_gpu
     local n
     n=$(octave_run "printf('%d', numel(gd_info().devices))" 2>/dev/null)
     [ "${n:-0}" -ge 2 ] || skip "one GPU: NCCL takes a GPU a rank (two GPUs needed)"
-    run ranks 2 "check_ranks_gpu"
-    echo "$output"
-    [ "$status" -eq 0 ]
-    said
-    [ "$(said | grep -c "gpu ranks ok 2 1")" -eq 2 ]
+    for np in 2 4; do
+        [ "$np" -le "$n" ] || continue
+        rm -f "$BATS_TEST_TMPDIR"/said*
+        run ranks $np "check_ranks_gpu"
+        echo "$output"
+        [ "$status" -eq 0 ]
+        said
+        [ "$(said | grep -c "gpu ranks ok $np 1")" -eq $np ]
+    done
 }
 
 @test "two ranks on one GPU (GD_RANK_DEVICES=all): NCCL refused (a GPU a rank), gdArrays between ranks go through host memory with the same results" {
