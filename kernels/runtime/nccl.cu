@@ -215,8 +215,23 @@ void labels(gd_timing *t)
 
 extern "C" const char *gd_nccl_found(void)
 {
-    load();
-    return N.what;
+    /* in use: what load found; else a look that leaves nothing loaded
+     * (NCCL's libraries map much memory, and touch the device's) */
+    if (N.tried) return N.what;
+    static char what[128];
+    if (!what[0]) {
+        void *h = dlopen("libnccl.so.2", RTLD_NOW | RTLD_LOCAL);
+        nccl_result (*version)(int *) = h ? (nccl_result(*)(int *))dlsym(h, "ncclGetVersion") : NULL;
+        int v = 0;
+        if (!h)
+            snprintf(what, sizeof what, "not found (libnccl.so.2)");
+        else if (!version || version(&v))
+            snprintf(what, sizeof what, "libnccl.so.2 (its version unknown)");
+        else
+            snprintf(what, sizeof what, "NCCL %d.%d.%d (libnccl.so.2)", v / 10000, v / 100 % 100, v % 100);
+        if (h) dlclose(h);
+    }
+    return what;
 }
 
 extern "C" int gd_nccl_ready(char *why, size_t len)
