@@ -71,9 +71,13 @@
 ## them bit for bit; of the edges into j with D(q) + W(q,j) == D(j), P(j)
 ## is the smallest q among those fewest edges from the source. A negative
 ## cycle that a source reaches raises @qcode{"gd:negcycle"}; a source
-## outside 1..n raises @qcode{"gd:input"}. Its variant: @qcode{"cpu"}
-## (Dijkstra with a heap, or label-correcting rounds where a weight is
-## negative; a source a thread).
+## outside 1..n raises @qcode{"gd:input"}. Its variants: @qcode{"gpu"}
+## (Bellman-Ford rounds on the GPU, every source at once: the sources'
+## lengths (min,+) W's columns from the vertices whose length fell, then
+## the trees a level a round) and @qcode{"cpu"} (Dijkstra with a heap, or
+## label-correcting rounds where a weight is negative; a source a thread);
+## "auto" takes the GPU from 2^20 (source, edge) pairs or where W is a
+## gdArray.
 ##
 ## Options:
 ## @table @asis

@@ -12,6 +12,14 @@ SMALL="[1 2 7 63 64 65 129 300]"
 @test "'Sources' on the host: Bellman-Ford's lengths on grids, kNN and power-law graphs, parts, negative and zero weights; every tree by levels, routes summed exactly; negative cycles; errors" {
     octave_ok "check_sssp('cpu')" "sources exact"
 }
+@test "'Sources' on the GPU: the same checks as the host's (Bellman-Ford's lengths, trees by levels, negative cycles, errors)" {
+    require_gpu
+    octave_ok "check_sssp('gpu')" "sources exact"
+}
+@test "'Sources' on the GPU against the host on larger graphs (a 150x150 grid, kNN and power-law graphs of 20000 vertices, negative edges, zero-weight cycles, a far negative cycle; single from a dense W, gdArrays in and out): D and P bit for bit" {
+    require_gpu
+    octave_ok "check_sssp_gpu()" "sources on the GPU exact"
+}
 @test "cpu variant, single, exact" { check cpu single "$SMALL"; }
 @test "auto variant, double, exact" { check auto double "[1 2 65 200]"; }
 

@@ -28,10 +28,10 @@ draw() {
     mkdir -p "$BATS_TEST_TMPDIR/bench/results"
     cp "$GD_ROOT"/bench/results/*.md "$BATS_TEST_TMPDIR/bench/results/"
     draw "$BATS_TEST_TMPDIR"
-    # make bench's files (make bench-devices's, *-devices.md, hold one
-    # table of speed-ups, no chart)
+    # make bench's files (make bench-devices's and bench-ranks's, *-devices.md
+    # and *-ranks.md, hold one table of speed-ups, no chart)
     for f in "$BATS_TEST_TMPDIR"/bench/results/*.md; do
-        [[ "$f" == *-devices.md ]] && { [ ! -e "${f%.md}-minplus.png" ] || return 1; continue; }
+        [[ "$f" == *-devices.md || "$f" == *-ranks.md ]] && { [ ! -e "${f%.md}-minplus.png" ] || return 1; continue; }
         for op in minplus sgemm pdist apsp; do
             png_ok "${f%.md}-$op.png"
         done

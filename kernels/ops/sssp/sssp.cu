@@ -3,9 +3,12 @@
  * compressed columns, as Octave holds a sparse W) or dense (its entries
  * other than Inf, gathered into that form here); the lengths and the
  * trees of kernels/cpu/sssp.c. */
+#include "runtime/call.h"
 #include "runtime/op.h"
 
 #include <math.h>
+#include <utility>
+#include <vector>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,10 +16,16 @@
 namespace {
 
 const gd_variant_info VARIANTS[] = {
+    {"gpu", "Bellman-Ford rounds on the GPU, every source at once: the sources' lengths (min,+) "
+            "W's columns from the vertices that fell, in place, until none falls; each tree by "
+            "levels over the tight edges, a level a round",
+     1},
     {"cpu", "the host, a source a thread: Dijkstra with an indexed heap, or label-correcting "
             "rounds where a weight is negative; each tree by levels over the tight edges",
      0},
 };
+/* 'auto': the GPU from this many (source, edge) pairs, or where W is on it */
+const double AUTO_GPU_FROM = 1 << 20;
 const int NVARIANTS = sizeof VARIANTS / sizeof VARIANTS[0];
 
 /* The graph's edges in compressed columns, its values in class T: a
@@ -151,6 +160,8 @@ gd_status run_cpu(const gd_matrix *W, const gd_sparse *S, const int64_t *src, in
     return s;
 }
 
+#include "ops/sssp/gpu.cuh"
+
 } // namespace
 
 extern "C" int gd_sssp_variants(const gd_variant_info **list)
@@ -184,11 +195,14 @@ extern "C" gd_status gd_sssp(const char *name, const gd_matrix *W, const gd_spar
     gd_status s;
     if ((s = gd_check_size("D", ns, n, gd_class_bytes(cls)))) return s;
     t->resident = W && W->where == GD_DEVICE ? 1u : 0u;
-    /* (one variant, on the host: 'auto' asks no device) */
-    const gd_variant_info *v = gd_op_variant(VARIANTS, NVARIANTS,
-                                             strcmp(name, "auto") == 0 ? "cpu" : name, t, &s,
-                                             [](bool) { return "cpu"; });
+    const double edges = S ? (double)S->colptr[n] : (double)n * (double)n;
+    const gd_variant_info *v = gd_op_variant(VARIANTS, NVARIANTS, name, t, &s, [&](bool gpu) {
+        return gpu && (t->resident || (double)ns * edges >= AUTO_GPU_FROM) ? "gpu" : "cpu";
+    });
     if (!v) return s;
+    if (v->gpu)
+        return cls == GD_SINGLE ? run_gpu<float>(W, S, sources, ns, D, P, pcls, cycle, t)
+                                : run_gpu<double>(W, S, sources, ns, D, P, pcls, cycle, t);
     return cls == GD_SINGLE ? run_cpu<float>(W, S, sources, ns, D, P, pcls, cycle, t)
                             : run_cpu<double>(W, S, sources, ns, D, P, pcls, cycle, t);
 }

@@ -1,0 +1,237 @@
+/* ops/sssp/gpu.cuh - the 'gpu' variant of gd_apsp's 'Sources': Bellman-Ford
+ * rounds as the tropical product of the sources' lengths with W's
+ * compressed columns, every source at once, then each tree by levels.
+ *
+ * D is ns x n (a source a row, as the result), so the threads of a warp
+ * are consecutive sources of one vertex j and read D(k, q) of one q
+ * together. A round: for each (k, j), the least of D(k, j) and D(k, q) +
+ * W(q, j) over the edges into j (W's column j) from the vertices q whose
+ * length fell in the round before (any source's: a flag a vertex), written
+ * in place (a length only falls, and every value is a walk's, so the
+ * fixed point is the host's, bit for bit). A round that lowers nothing
+ * ends it; one that still lowers after n rounds shows a negative cycle (a
+ * shortest walk has at most n - 1 edges), found by following who last
+ * lowered each length back n steps from a vertex lowered then.
+ *
+ * The trees: level 0 the source; round L gives each vertex j not yet
+ * levelled, with a tight edge q -> j (q != j, D(q) + W(q, j) == D(j) in
+ * the class) from a vertex of level L - 1, level L and P(j) the smallest
+ * such q: breadth first over tight edges, the host's rule. */
+
+template <class T>
+__global__ void sssp_relax(const int64_t *__restrict__ cp, const int64_t *__restrict__ ri,
+                           const T *__restrict__ w, int64_t n, int64_t ns, T *D,
+                           const unsigned char *__restrict__ fell, unsigned char *falls,
+                           int32_t *last, int32_t *lowered, int *any)
+{
+    const int64_t total = n * ns;
+    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < total;
+         i += (int64_t)gridDim.x * blockDim.x) {
+        const int64_t k = i % ns, j = i / ns;
+        T best = D[i];
+        int64_t from = -1;
+        for (int64_t e = cp[j]; e < cp[j + 1]; ++e) {
+            const int64_t q = ri[e];
+            if (!fell[q]) continue;
+            const T x = D[k + ns * q] + w[e];
+            if (x < best) {
+                best = x;
+                from = q;
+            }
+        }
+        if (from < 0) continue;
+        D[i] = best;
+        falls[j] = 1;
+        if (last) last[i] = (int32_t)from;
+        if (lowered) lowered[k] = (int32_t)j + 1;
+        *any = 1;
+    }
+}
+
+/* round L of the levels: P in class PT (0 for a source, its predecessor
+ * 1-based) */
+template <class T, class PT>
+__global__ void sssp_levels(const int64_t *__restrict__ cp, const int64_t *__restrict__ ri,
+                            const T *__restrict__ w, int64_t n, int64_t ns,
+                            const T *__restrict__ D, int32_t *lvl, int32_t L, PT *P, int *any)
+{
+    const int64_t total = n * ns;
+    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < total;
+         i += (int64_t)gridDim.x * blockDim.x) {
+        if (lvl[i] >= 0) continue;
+        const int64_t k = i % ns, j = i / ns;
+        const T dj = D[i];
+        int64_t best = -1;
+        for (int64_t e = cp[j]; e < cp[j + 1]; ++e) {
+            const int64_t q = ri[e];
+            if (q == j || (best >= 0 && q >= best) || lvl[k + ns * q] != L - 1) continue;
+            if ((T)(D[k + ns * q] + w[e]) == dj) best = q;
+        }
+        if (best < 0) continue;
+        lvl[i] = L;
+        P[i] = (PT)(best + 1);
+        *any = 1;
+    }
+}
+
+/* the start: D Inf but 0 at each source; the levels -1 but 0 there; P
+ * "none" (-1, or NaN in double) but 0 there; the sources' vertices fell */
+template <class T, class PT>
+__global__ void sssp_start(int64_t n, int64_t ns, const int64_t *src, T *D, int32_t *lvl,
+                           int32_t *last, PT *P, PT none, unsigned char *fell)
+{
+    const int64_t total = n * ns;
+    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < total;
+         i += (int64_t)gridDim.x * blockDim.x) {
+        const int64_t k = i % ns, j = i / ns;
+        const bool s = src[k] == j;
+        D[i] = s ? (T)0 : (T)INFINITY;
+        if (lvl) lvl[i] = s ? 0 : -1;
+        if (last) last[i] = -1;
+        if (P) P[i] = s ? (PT)0 : none;
+        if (s) fell[j] = 1;
+    }
+}
+
+unsigned sssp_grid(int64_t total)
+{
+    const int64_t b = (total + 255) / 256;
+    return (unsigned)(b < 1 ? 1 : b > 65535 * 8 ? 65535 * 8 : b);
+}
+
+/* the rounds and the trees on the device: D (and P) at dD (dP), tight
+ * ns x n; 1 and *cycle where a source reaches a negative cycle */
+template <class T, class PT>
+int sssp_device(gd_call &c, const sssp_edges<T> &g, const int64_t *src, int64_t ns, T *dD,
+                PT *dP, int neg, int64_t *cycle, gd_timing *t)
+{
+    const int64_t n = g.n, m = g.cp[n], total = n * ns;
+    cudaStream_t st = gd_stream();
+    int64_t *dcp = (int64_t *)c.alloc((size_t)(n + 1) * 8, "W's column starts");
+    int64_t *dri = (int64_t *)c.alloc((size_t)m * 8 + 8, "W's rows");
+    T *dw = (T *)c.alloc((size_t)m * sizeof(T) + 8, "W's weights");
+    int64_t *dsrc = (int64_t *)c.alloc((size_t)ns * 8 + 8, "the sources");
+    unsigned char *fell = (unsigned char *)c.alloc((size_t)2 * n + 2, "the fallen vertices");
+    int32_t *lvl = dP ? (int32_t *)c.alloc((size_t)total * 4 + 4, "the levels") : NULL;
+    int32_t *last = neg ? (int32_t *)c.alloc((size_t)total * 4 + 4, "the last lowerings") : NULL;
+    int32_t *lowered = neg ? (int32_t *)c.alloc((size_t)ns * 4 + 4, "the sources' lowerings") : NULL;
+    int *dany = (int *)c.alloc(sizeof(int), "a flag");
+    if (!c.ok()) return 0;
+    c.cuda(cudaMemcpyAsync(dcp, g.cp, (size_t)(n + 1) * 8, cudaMemcpyHostToDevice, st), "W's column starts");
+    c.cuda(cudaMemcpyAsync(dri, g.ri, (size_t)m * 8, cudaMemcpyHostToDevice, st), "W's rows");
+    c.cuda(cudaMemcpyAsync(dw, g.val, (size_t)m * sizeof(T), cudaMemcpyHostToDevice, st), "W's weights");
+    c.cuda(cudaMemcpyAsync(dsrc, src, (size_t)ns * 8, cudaMemcpyHostToDevice, st), "the sources");
+    c.cuda(cudaMemsetAsync(fell, 0, (size_t)2 * n + 2, st), "the fallen vertices");
+    unsigned char *now = fell, *next = fell + n + 1;
+    c.begin(GD_PHASE_KERNEL, st);
+    PT none;
+    if constexpr (sizeof(PT) == 8)
+        none = (PT)NAN;
+    else
+        none = (PT)-1;
+    if (c.ok() && total)
+        sssp_start<T, PT><<<sssp_grid(total), 256, 0, st>>>(n, ns, dsrc, dD, lvl, last, dP, none, now);
+    c.launched("the start");
+    /* the rounds, until one lowers nothing */
+    int64_t rounds = 0;
+    int any = total > 0;
+    while (c.ok() && any) {
+        if (rounds == n && neg) { /* still falling after n rounds: a negative cycle */
+            std::vector<int32_t> low((size_t)ns), back((size_t)n);
+            c.cuda(cudaMemcpyAsync(low.data(), lowered, (size_t)ns * 4, cudaMemcpyDeviceToHost, st), "the lowerings");
+            c.cuda(cudaStreamSynchronize(st), "the lowerings");
+            int64_t k = 0;
+            while (k < ns && !low[(size_t)k]) ++k;
+            if (!c.ok() || k == ns) break;
+            c.cuda(cudaMemcpy2DAsync(back.data(), 4, last + k, (size_t)ns * 4, 4, (size_t)n,
+                                     cudaMemcpyDeviceToHost, st), "the last lowerings");
+            c.cuda(cudaStreamSynchronize(st), "the last lowerings");
+            int64_t v = low[(size_t)k] - 1;
+            for (int64_t s = 0; s < n && back[(size_t)v] >= 0; ++s) v = back[(size_t)v];
+            *cycle = v + 1;
+            c.end(GD_PHASE_KERNEL, st);
+            return 1;
+        }
+        c.cuda(cudaMemsetAsync(next, 0, (size_t)n, st), "the fallen vertices");
+        c.cuda(cudaMemsetAsync(dany, 0, sizeof(int), st), "a flag");
+        if (lowered) c.cuda(cudaMemsetAsync(lowered, 0, (size_t)ns * 4, st), "the lowerings");
+        sssp_relax<T><<<sssp_grid(total), 256, 0, st>>>(dcp, dri, dw, n, ns, dD, now, next, last,
+                                                        lowered, dany);
+        c.launched("a round");
+        c.cuda(cudaMemcpyAsync(&any, dany, sizeof(int), cudaMemcpyDeviceToHost, st), "a flag");
+        c.cuda(cudaStreamSynchronize(st), "a round");
+        std::swap(now, next);
+        ++rounds;
+        if ((rounds & 63) == 0 && gd_interrupted()) c.check(gd_fail(GD_ERR_INTERRUPT, "interrupted"));
+    }
+    /* the trees, a level a round */
+    int64_t levels = 0;
+    any = dP != NULL && total > 0;
+    for (int32_t L = 1; c.ok() && any; ++L) {
+        c.cuda(cudaMemsetAsync(dany, 0, sizeof(int), st), "a flag");
+        sssp_levels<T, PT><<<sssp_grid(total), 256, 0, st>>>(dcp, dri, dw, n, ns, dD, lvl, L, dP, dany);
+        c.launched("a level");
+        c.cuda(cudaMemcpyAsync(&any, dany, sizeof(int), cudaMemcpyDeviceToHost, st), "a flag");
+        c.cuda(cudaStreamSynchronize(st), "a level");
+        levels = L;
+        if ((L & 63) == 0 && gd_interrupted()) c.check(gd_fail(GD_ERR_INTERRUPT, "interrupted"));
+    }
+    c.end(GD_PHASE_KERNEL, st);
+    snprintf(t->kernel, sizeof t->kernel, "%lld source%s, %lld edges, # rounds, # levels",
+             (long long)ns, ns == 1 ? "" : "s", (long long)m);
+    t->counts[0] = rounds;
+    t->counts[1] = levels;
+    return 0;
+}
+
+/* the 'gpu' variant: W's edges up (a dense W's gathered on the host first),
+ * D and P made on the device, kept there or brought down */
+template <class T>
+gd_status run_gpu(const gd_matrix *W, const gd_sparse *S, const int64_t *src, int64_t ns,
+                  gd_out D, const gd_out *P, gd_class pcls, int64_t *cycle, gd_timing *t)
+{
+    gd_status s = gd_device_ready();
+    if (s) return s;
+    sssp_edges<T> g;
+    void *hw = NULL;
+    gd_matrix Wh;
+    s = W ? gd_operand_host(W, &Wh, &hw, "W") : GD_OK;
+    if (!s) s = W ? g.from_dense(Wh) : g.from_sparse(*S);
+    if (s) {
+        free(hw);
+        return s;
+    }
+    const int64_t n = g.n, m = g.cp[n];
+    const size_t cells = (size_t)(ns * n), pb = cells * gd_class_bytes(pcls);
+    int neg = 0;
+    for (int64_t e = 0; e < m; ++e) neg |= g.val[e] < 0;
+    t->ops = (double)ns * (double)m;
+    snprintf(t->variant, sizeof t->variant, "gpu");
+    gd_call c(t, "gpu");
+    cudaStream_t st = gd_stream();
+    gd_out Po = P ? *P : gd_out{};
+    T *dD = (T *)(D.device ? c.alloc_kept(D, cells * sizeof(T) + 8, "D")
+                           : c.alloc(cells * sizeof(T) + 8, "D"));
+    void *dP = !P ? NULL : Po.device ? c.alloc_kept(Po, pb + 8, "P") : c.alloc(pb + 8, "P");
+    int found = 0;
+    if (c.ok())
+        found = pcls == GD_INT32 ? sssp_device<T, int32_t>(c, g, src, ns, dD, (int32_t *)dP, neg, cycle, t)
+                                 : sssp_device<T, double>(c, g, src, ns, dD, (double *)dP, neg, cycle, t);
+    if (found)
+        c.check(gd_fail(GD_ERR_NEGCYCLE, "a negative cycle is reachable from a source: vertex "
+                        "%lld lies on it", (long long)*cycle));
+    const cudaEvent_t done = c.event();
+    c.cuda(cudaEventRecord(done, st), "the lengths");
+    if (!D.device) {
+        void *h = c.host_result(D, cells * sizeof(T), "D");
+        if (h && cells)
+            c.download(h, cells * sizeof(T), dD, cells * sizeof(T), cells * sizeof(T), 1, done, "D");
+    }
+    if (P && !Po.device) {
+        void *h = c.host_result(Po, pb, "P");
+        if (h && cells) c.download(h, pb, dP, pb, pb, 1, done, "P");
+    }
+    c.wait(st, "the paths");
+    free(hw);
+    return c.finish();
+}

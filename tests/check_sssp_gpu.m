@@ -1,0 +1,86 @@
+## check_sssp_gpu - gd_apsp (W, 'Sources', s) on the GPU ('gpu') against the
+## host's ('cpu') on graphs larger than check_sssp's: D and P bit for bit
+## (the lengths are every method's; the trees the same rule over them), a
+## sparse W and a dense one in single, a gdArray W in and D and P out,
+## 'auto' on the GPU, negative edges, a zero-weight cycle, a planted
+## negative cycle far from the source. Prints "sources on the GPU exact".
+function check_sssp_gpu ()
+  for shape = {"grid", "knn", "power"}
+    [i, j, v, n] = graph (shape{1});
+    S = sparse (i, j, v, n, n);
+    s = [randi(n, 1, 40), 1, 1];
+    [D, P] = gd_apsp (S, "Sources", s, "Variant", "cpu");
+    [Dg, Pg, info] = gd_apsp (S, "Sources", s, "Variant", "gpu");
+    if (! (isequal (Dg, D) && isequaln (Pg, P)))
+      error ("%s: the GPU's D or P differs from the host's (%d of %d lengths)", shape{1},
+             nnz (Dg != D), numel (D));
+    endif
+    assert (strcmp (info.variant, "gpu"));
+    [D32, P32] = gd_apsp (S, "Sources", s, "Variant", "gpu", "IndexClass", "int32");
+    Pd = double (P32); Pd(P32 == -1) = NaN;
+    assert (isequal (D32, D) && isequaln (Pd, P) && isa (P32, "int32"));
+  endfor
+  ## single, from a dense W (its entries other than Inf), and on gdArrays
+  [i, j, v, n] = graph ("knn", 2500);
+  W = Inf (n, n, "single");
+  W(sub2ind ([n n], i, j)) = v;
+  s = randi (n, 1, 64);
+  [D, P] = gd_apsp (W, "Sources", s, "Variant", "cpu");
+  [Dg, Pg] = gd_apsp (W, "Sources", s, "Variant", "gpu");
+  assert (isequal (Dg, D) && isequaln (Pg, P) && isa (Dg, "single"));
+  [Da, Pa, info] = gd_apsp (gdArray (W), "Sources", s);
+  assert (isa (Da, "gdArray") && isa (Pa, "gdArray") && strcmp (info.variant, "gpu"));
+  assert (isequal (gather (Da), D) && isequaln (gather (Pa), P));
+  ## negative edges (potentials), zero-weight cycles
+  n = 3000;
+  [i, j] = find (sprand (n, n, 4 / n));
+  h = randi (8, n, 1);
+  v = randi (10, numel (i), 1) + h(i) - h(j);
+  v(v == 0) = 0.5;
+  k = randperm (n, 50);
+  i = [i; k(:)]; j = [j; circshift(k(:), 1)]; v = [v; zeros(50, 1) + h(k(:)) - h(circshift (k(:), 1))];
+  [~, u] = unique ([i, j], "rows");
+  S = sparse (i(u), j(u), v(u), n, n);
+  s = [randi(n, 1, 20), k(1)];
+  [D, P] = gd_apsp (S, "Sources", s, "Variant", "cpu");
+  [Dg, Pg] = gd_apsp (S, "Sources", s, "Variant", "gpu");
+  assert (isequal (Dg, D) && isequaln (Pg, P));
+  ## a negative cycle a long way from the source
+  m = 500;
+  S = sparse (1:m-1, 2:m, ones (1, m - 1), m, m);
+  S(m-2, m-3) = -5;                     # m-3 -> m-2 -> m-3: 1 - 5
+  try
+    gd_apsp (S, "Sources", [m 1], "Variant", "gpu");
+    error ("no negcycle");
+  catch err
+    assert (err.identifier, "gd:negcycle");
+    assert (! isempty (regexp (err.message, sprintf ("vertex (%d|%d) lies on it", m - 3, m - 2), "once")), err.message);
+  end_try_catch
+  printf ("sources on the GPU exact\n");
+endfunction
+
+function [i, j, v, n] = graph (shape, n)
+  switch (shape)
+    case "grid"                        # 150 x 150, both ways: 600 levels
+      m = 150; n = m * m;
+      [x, y] = meshgrid (1:m); u = sub2ind ([m m], y(:), x(:));
+      right = u(x(:) < m); down = u(y(:) < m);
+      i = [right; right + m; down; down + 1]; j = [right + m; right; down + 1; down];
+      v = randi (100, numel (i), 1);
+    case "knn"                         # points in the plane, K = 8
+      if (nargin < 2)
+        n = 20000;
+      endif
+      X = rand (n, 2);
+      [I, Dk] = gd_knnsearch (X, X, "K", 9);
+      i = repmat ((1:n)', 1, 8); j = I(:,2:9);
+      i = i(:); j = j(:); v = Dk(:,2:9)(:);
+    case "power"                       # preferential attachment
+      n = 20000; u = repmat ((2:n)', 1, 3);
+      a = floor (rand (n - 1, 3) .* (u - 1)) + 1;
+      i = [u(:); a(:)]; j = [a(:); u(:)];
+      v = randi (20, numel (i), 1);
+  endswitch
+  [~, u] = unique ([i(:), j(:)], "rows");
+  i = i(u); j = j(u); v = v(u);
+endfunction
