@@ -1,6 +1,9 @@
 /* ops/sssp/gpu.cuh - the 'gpu' variant of gd_apsp's 'Sources': Bellman-Ford
  * rounds as the tropical product of the sources' lengths with W's
  * compressed columns, every source at once, then each tree by levels.
+ * A round visits only the vertices with an edge in from one that fell in
+ * the round before (any source's): a pass over W's columns lists them,
+ * then a thread a (source, listed vertex) relaxes.
  *
  * D is ns x n (a source a row, as the result), so the threads of a warp
  * are consecutive sources of one vertex j and read D(k, q) of one q
@@ -18,16 +21,31 @@
  * the class) from a vertex of level L - 1, level L and P(j) the smallest
  * such q: breadth first over tight edges, the host's rule. */
 
+/* the vertices with an edge in from a flagged one, listed (any order) */
+__global__ void sssp_listed(const int64_t *__restrict__ cp, const int64_t *__restrict__ ri,
+                            int64_t n, const unsigned char *__restrict__ flag, int64_t *list,
+                            unsigned long long *count)
+{
+    for (int64_t j = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; j < n;
+         j += (int64_t)gridDim.x * blockDim.x)
+        for (int64_t e = cp[j]; e < cp[j + 1]; ++e)
+            if (flag[ri[e]]) {
+                list[atomicAdd(count, 1ull)] = j;
+                break;
+            }
+}
+
 template <class T>
 __global__ void sssp_relax(const int64_t *__restrict__ cp, const int64_t *__restrict__ ri,
-                           const T *__restrict__ w, int64_t n, int64_t ns, T *D,
+                           const T *__restrict__ w, int64_t ns, const int64_t *__restrict__ list,
+                           const unsigned long long *count, T *D,
                            const unsigned char *__restrict__ fell, unsigned char *falls,
                            int32_t *last, int32_t *lowered, int *any)
 {
-    const int64_t total = n * ns;
-    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < total;
-         i += (int64_t)gridDim.x * blockDim.x) {
-        const int64_t k = i % ns, j = i / ns;
+    const int64_t total = (int64_t)*count * ns;
+    for (int64_t t = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; t < total;
+         t += (int64_t)gridDim.x * blockDim.x) {
+        const int64_t k = t % ns, j = list[t / ns], i = k + ns * j;
         T best = D[i];
         int64_t from = -1;
         for (int64_t e = cp[j]; e < cp[j + 1]; ++e) {
@@ -52,14 +70,15 @@ __global__ void sssp_relax(const int64_t *__restrict__ cp, const int64_t *__rest
  * 1-based) */
 template <class T, class PT>
 __global__ void sssp_levels(const int64_t *__restrict__ cp, const int64_t *__restrict__ ri,
-                            const T *__restrict__ w, int64_t n, int64_t ns,
-                            const T *__restrict__ D, int32_t *lvl, int32_t L, PT *P, int *any)
+                            const T *__restrict__ w, int64_t ns, const int64_t *__restrict__ list,
+                            const unsigned long long *count, const T *__restrict__ D,
+                            int32_t *lvl, int32_t L, PT *P, unsigned char *levelled, int *any)
 {
-    const int64_t total = n * ns;
-    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < total;
-         i += (int64_t)gridDim.x * blockDim.x) {
+    const int64_t total = (int64_t)*count * ns;
+    for (int64_t t = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; t < total;
+         t += (int64_t)gridDim.x * blockDim.x) {
+        const int64_t k = t % ns, j = list[t / ns], i = k + ns * j;
         if (lvl[i] >= 0) continue;
-        const int64_t k = i % ns, j = i / ns;
         const T dj = D[i];
         int64_t best = -1;
         for (int64_t e = cp[j]; e < cp[j + 1]; ++e) {
@@ -70,6 +89,7 @@ __global__ void sssp_levels(const int64_t *__restrict__ cp, const int64_t *__res
         if (best < 0) continue;
         lvl[i] = L;
         P[i] = (PT)(best + 1);
+        levelled[j] = 1;
         *any = 1;
     }
 }
@@ -93,10 +113,25 @@ __global__ void sssp_start(int64_t n, int64_t ns, const int64_t *src, T *D, int3
     }
 }
 
+__global__ void sssp_mark_sources(const int64_t *src, int64_t ns, unsigned char *flag)
+{
+    const int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+    if (k < ns) flag[src[k]] = 1;
+}
+
 unsigned sssp_grid(int64_t total)
 {
     const int64_t b = (total + 255) / 256;
     return (unsigned)(b < 1 ? 1 : b > 65535 * 8 ? 65535 * 8 : b);
+}
+
+/* a round's listed work: as many blocks as fill the GPU four times over
+ * at most (the count is on the device; the threads stride over it) */
+unsigned sssp_list_grid(int64_t most)
+{
+    const int sms = gd_sm_count();
+    const unsigned g = sssp_grid(most), cap = (unsigned)(sms > 0 ? sms : 132) * 16;
+    return g < cap ? g : cap;
 }
 
 /* the rounds and the trees on the device: D (and P) at dD (dP), tight
@@ -112,6 +147,8 @@ int sssp_device(gd_call &c, const sssp_edges<T> &g, const int64_t *src, int64_t 
     T *dw = (T *)c.alloc((size_t)m * sizeof(T) + 8, "W's weights");
     int64_t *dsrc = (int64_t *)c.alloc((size_t)ns * 8 + 8, "the sources");
     unsigned char *fell = (unsigned char *)c.alloc((size_t)2 * n + 2, "the fallen vertices");
+    int64_t *list = (int64_t *)c.alloc((size_t)n * 8 + 8, "a round's vertices");
+    unsigned long long *count = (unsigned long long *)c.alloc(8, "their count");
     int32_t *lvl = dP ? (int32_t *)c.alloc((size_t)total * 4 + 4, "the levels") : NULL;
     int32_t *last = neg ? (int32_t *)c.alloc((size_t)total * 4 + 4, "the last lowerings") : NULL;
     int32_t *lowered = neg ? (int32_t *)c.alloc((size_t)ns * 4 + 4, "the sources' lowerings") : NULL;
@@ -154,9 +191,13 @@ int sssp_device(gd_call &c, const sssp_edges<T> &g, const int64_t *src, int64_t 
         }
         c.cuda(cudaMemsetAsync(next, 0, (size_t)n, st), "the fallen vertices");
         c.cuda(cudaMemsetAsync(dany, 0, sizeof(int), st), "a flag");
+        c.cuda(cudaMemsetAsync(count, 0, 8, st), "a count");
         if (lowered) c.cuda(cudaMemsetAsync(lowered, 0, (size_t)ns * 4, st), "the lowerings");
-        sssp_relax<T><<<sssp_grid(total), 256, 0, st>>>(dcp, dri, dw, n, ns, dD, now, next, last,
-                                                        lowered, dany);
+        if (c.ok()) {
+            sssp_listed<<<sssp_grid(n), 256, 0, st>>>(dcp, dri, n, now, list, count);
+            sssp_relax<T><<<sssp_list_grid(total), 256, 0, st>>>(dcp, dri, dw, ns, list, count, dD,
+                                                                 now, next, last, lowered, dany);
+        }
         c.launched("a round");
         c.cuda(cudaMemcpyAsync(&any, dany, sizeof(int), cudaMemcpyDeviceToHost, st), "a flag");
         c.cuda(cudaStreamSynchronize(st), "a round");
@@ -167,10 +208,25 @@ int sssp_device(gd_call &c, const sssp_edges<T> &g, const int64_t *src, int64_t 
     /* the trees, a level a round */
     int64_t levels = 0;
     any = dP != NULL && total > 0;
+    /* the vertices levelled in the round before (L - 1 = 0: the sources) */
+    if (any) {
+        c.cuda(cudaMemsetAsync(fell, 0, (size_t)2 * n + 2, st), "the levelled vertices");
+        if (c.ok()) sssp_mark_sources<<<sssp_grid(ns), 256, 0, st>>>(dsrc, ns, fell);
+        c.launched("the sources");
+        now = fell;
+        next = fell + n + 1;
+    }
     for (int32_t L = 1; c.ok() && any; ++L) {
+        c.cuda(cudaMemsetAsync(next, 0, (size_t)n, st), "the levelled vertices");
         c.cuda(cudaMemsetAsync(dany, 0, sizeof(int), st), "a flag");
-        sssp_levels<T, PT><<<sssp_grid(total), 256, 0, st>>>(dcp, dri, dw, n, ns, dD, lvl, L, dP, dany);
+        c.cuda(cudaMemsetAsync(count, 0, 8, st), "a count");
+        if (c.ok()) {
+            sssp_listed<<<sssp_grid(n), 256, 0, st>>>(dcp, dri, n, now, list, count);
+            sssp_levels<T, PT><<<sssp_list_grid(total), 256, 0, st>>>(dcp, dri, dw, ns, list, count,
+                                                                       dD, lvl, L, dP, next, dany);
+        }
         c.launched("a level");
+        std::swap(now, next);
         c.cuda(cudaMemcpyAsync(&any, dany, sizeof(int), cudaMemcpyDeviceToHost, st), "a flag");
         c.cuda(cudaStreamSynchronize(st), "a level");
         levels = L;
