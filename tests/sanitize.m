@@ -83,6 +83,21 @@ W = single (randi (9, 140)); W(rand (140) < 0.8) = Inf; W(2, 3) = 0; W(3, 2) = 0
 [D, P] = gd_apsp (W, "Variant", "fw");
 ok (isequal (D, gd_apsp (W, "Variant", "cpu")), "apsp zero cycle");
 D = gd_apsp (int16 (randi (9, 130)), "Variant", "fw");
+## 'Sources' on the GPU: a sparse graph, negative edges, P in both classes,
+## and a negative cycle
+S = sprand (400, 400, 0.02); S(S > 0) = round (10 * S(S > 0)) - 2;
+h = randi (5, 400, 1); [i, j, v] = find (S); S = sparse (i, j, abs (v) + h(i) - h(j) + 0.5, 400, 400);
+s = [1 7 7 300];
+[E, Q] = gd_apsp (S, "Sources", s, "Variant", "cpu");
+[D, P] = gd_apsp (S, "Sources", s, "Variant", "gpu");
+[D32, P32] = gd_apsp (single (full (S + Inf * (S == 0))), "Sources", s, "Variant", "gpu", "IndexClass", "int32");
+ok (isequal (D, E) && isequaln (P, Q), "sources gpu");
+try
+  gd_apsp (sparse ([1 2 3], [2 3 2], [1 -3 1], 3, 3), "Sources", 1, "Variant", "gpu");
+  ok (false, "sources negative cycle");
+catch err
+  ok (strcmp (err.identifier, "gd:negcycle"), "sources negative cycle");
+end_try_catch
 
 ## the range search's two passes, a bound metric and one without, both
 ## classes (ties and a NaN row)
