@@ -500,6 +500,17 @@ gd_status gd_sssp(const char *variant, const gd_matrix *W, const gd_sparse *S,
                   int64_t *cycle, const gd_place *at, gd_timing *t);
 int gd_sssp_variants(const gd_variant_info **list);
 
+/* Element-wise arithmetic (ops/ew/ew.cu), Octave's: R = A op B (op 0 +,
+ * 1 -, 2 .*, 3 ./) with Octave's broadcasting, rcls the result's class by
+ * Octave's rule (single: both floating; double: both double; an integer
+ * class: with itself, or beside single or double but for int64 and
+ * uint64), or R = op A (0 unary -, 1 abs) in A's class. On the device
+ * where an operand is there (R kept where R.device is set), else on the
+ * host, with the same arithmetic an element. */
+gd_status gd_ew_binary(int op, const gd_matrix *A, const gd_matrix *B, gd_class rcls, gd_out R,
+                       const gd_place *at, gd_timing *t);
+gd_status gd_ew_unary(int op, const gd_matrix *A, gd_out R, const gd_place *at, gd_timing *t);
+
 /* The K best of np parts' lists a query, by (key, row) as the search
  * orders them (gdCodistributed's neighbours across ranks): D and I hold
  * the parts' sorted lists side by side, part p's lens[p] candidates a

@@ -23,7 +23,8 @@ static const struct {
     {"rangesearch", gd_op_rangesearch}, {"range", gd_op_range},
     {"sssp", gd_op_sssp},           {"knn_merge", gd_op_knn_merge},
     {"device", gd_op_device},       {"on_gpu", gd_op_on_gpu},
-    {"index", gd_op_index},
+    {"index", gd_op_index},         {"ew2", gd_op_ew2},
+    {"ew1", gd_op_ew1},
 };
 
 void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])

@@ -16,6 +16,11 @@
  *                                     G's device
  *   R = __gd__('squareform', G, tomatrix)
  *   s = __gd__('describe', G)         "4x4 single gdArray (64 B on ...)"
+ *   R = __gd__('ew2', op, A, B, cls)  A op B element-wise (0 +, 1 -, 2 .*,
+ *                                     3 ./), Octave's broadcasting, in
+ *                                     class cls (the caller's, by Octave's
+ *                                     rule); A or B a gdArray
+ *   R = __gd__('ew1', op, A)          op A (0 unary -, 1 abs)
  */
 #include "gd_mex.h"
 
@@ -344,4 +349,59 @@ void gd_op_describe(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     snprintf(buf, sizeof buf, "%lldx%lld %s gdArray (%s on %s)", (long long)m->rows,
              (long long)m->cols, gd_mex_class_name(m->cls), amount, where);
     plhs[0] = mxCreateString(buf);
+}
+
+/* the class named (gdArray.m gives Octave's own class of the result) */
+static gd_class class_named(const char *fn, const mxArray *a)
+{
+    static const char *const names[] = {"single", "double", "int32",  "int8",  "uint8",
+                                        "int16",  "uint16", "uint32", "int64", "uint64"};
+    char name[16] = "";
+    if (mxIsChar(a)) mxGetString(a, name, sizeof name);
+    for (int c = 0; c < 10; ++c)
+        if (!strcmp(name, names[c])) return (gd_class)c;
+    gd_mex_error(fn, "gd:input", "internal: no class '%s'", name);
+    return GD_DOUBLE;
+}
+
+static int op_arg(const char *fn, const mxArray *a, int count)
+{
+    const double x = mxIsNumeric(a) && mxGetNumberOfElements(a) == 1 ? mxGetScalar(a) : -1;
+    if (!(x >= 0 && x < count && x == (int)x)) gd_mex_error(fn, "gd:input", "internal: operation %g", x);
+    return (int)x;
+}
+
+void gd_op_ew2(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    static const char FN[] = "gdArray";
+    (void)nlhs;
+    if (nrhs != 4) gd_mex_error(FN, "gd:input", "internal: ew2 takes op, A, B and a class");
+    const int op = op_arg(FN, prhs[0], 4);
+    gd_matrix A, B;
+    int ga = 0, gb = 0;
+    gd_mex_operand_int(FN, "A", prhs[1], &A, &ga);
+    gd_mex_operand_int(FN, "B", prhs[2], &B, &gb);
+    const gd_class cls = class_named(FN, prhs[3]);
+    const int64_t rr = A.rows == 1 ? B.rows : A.rows, rc = A.cols == 1 ? B.cols : A.cols;
+    const gd_matrix *ops[2] = {&A, &B};
+    gd_mex_result R;
+    gd_timing t = gd_mex_timing();
+    gd_out out = gd_mex_result_out(&R, ga || gb, gd_mex_on_device(2, ops), (size_t)rr, (size_t)rc, cls);
+    plhs[0] = gd_mex_result_take(FN, &R, gd_ew_binary(op, &A, &B, cls, out, gd_mex_place(), &t));
+}
+
+void gd_op_ew1(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    static const char FN[] = "gdArray";
+    (void)nlhs;
+    if (nrhs != 2) gd_mex_error(FN, "gd:input", "internal: ew1 takes op and A");
+    const int op = op_arg(FN, prhs[0], 2);
+    gd_matrix A;
+    int ga = 0;
+    gd_mex_operand_int(FN, "A", prhs[1], &A, &ga);
+    const gd_matrix *ops[1] = {&A};
+    gd_mex_result R;
+    gd_timing t = gd_mex_timing();
+    gd_out out = gd_mex_result_out(&R, ga, gd_mex_on_device(1, ops), (size_t)A.rows, (size_t)A.cols, A.cls);
+    plhs[0] = gd_mex_result_take(FN, &R, gd_ew_unary(op, &A, out, gd_mex_place(), &t));
 }

@@ -68,8 +68,15 @@ classdef gdArray < handle
 ## @code{G(mask)}, @code{G(:)}, @code{end}: a gdArray on @var{G}'s device,
 ## gathered there). @code{logical}, @code{any}, @code{all},
 ## @code{isequal} and @code{isequaln} give the answer the matrix gives
-## (from its gathered values). Octave's arithmetic, comparisons,
-## reductions, conversions and indexed assignment do not take a gdArray
+## (from its gathered values). @code{+}, @code{-}, @code{.*}, @code{./},
+## @code{.\}, unary @code{-} and @code{abs} compute on the GPU (with a
+## gdArray, an Octave array or a scalar as the other operand): Octave's
+## broadcasting, its class rules (single beside double is single; an
+## integer class beside itself, single or double stays that class, rounded
+## to the nearest, halves away from zero, and saturated; int64 and uint64
+## beside a fraction are not yet) and IEEE arithmetic, bit for bit what
+## Octave computes. Octave's other operators and functions (comparisons,
+## reductions, conversions, indexed assignment) do not take a gdArray
 ## yet: they raise @qcode{"gd:gather"}, which says to gather first
 ## (@code{[@var{G}, @var{H}]} says "gdArray/horzcat method failed": Octave's
 ## concatenation puts its own message over the method's).
@@ -352,20 +359,20 @@ classdef gdArray < handle
     ## Octave's operators and functions that do not take a gdArray yet:
     ## an error with id "gd:gather" that says to gather first (Octave's own
     ## would say "method not defined" or "wrong type argument 'object'")
-    function varargout = plus (varargin)
-      __gd_refuse__ ("'+' (plus)");
+    function R = plus (a, b)
+      R = __gd_ew__ ("+", a, b);
     endfunction
-    function varargout = minus (varargin)
-      __gd_refuse__ ("'-' (minus)");
+    function R = minus (a, b)
+      R = __gd_ew__ ("-", a, b);
     endfunction
-    function varargout = times (varargin)
-      __gd_refuse__ ("'.*' (times)");
+    function R = times (a, b)
+      R = __gd_ew__ (".*", a, b);
     endfunction
-    function varargout = rdivide (varargin)
-      __gd_refuse__ ("'./' (rdivide)");
+    function R = rdivide (a, b)
+      R = __gd_ew__ ("./", a, b);
     endfunction
-    function varargout = ldivide (varargin)
-      __gd_refuse__ ("'.\\' (ldivide)");
+    function R = ldivide (a, b)
+      R = __gd_ew__ (".\\", a, b);
     endfunction
     function varargout = mtimes (varargin)
       __gd_refuse__ ("'*' (mtimes)");
@@ -382,11 +389,14 @@ classdef gdArray < handle
     function varargout = mpower (varargin)
       __gd_refuse__ ("'^' (mpower)");
     endfunction
-    function varargout = uminus (varargin)
-      __gd_refuse__ ("unary '-' (uminus)");
+    function R = uminus (G)
+      R = __gd__ ("ew1", 0, G);
     endfunction
-    function varargout = uplus (varargin)
-      __gd_refuse__ ("unary '+' (uplus)");
+    function R = uplus (G)
+      R = G;
+    endfunction
+    function R = abs (G)
+      R = __gd__ ("ew1", 1, G);
     endfunction
     function varargout = lt (varargin)
       __gd_refuse__ ("'<' (lt)");
@@ -453,9 +463,6 @@ classdef gdArray < handle
     endfunction
     function varargout = mode (varargin)
       __gd_refuse__ ("mode");
-    endfunction
-    function varargout = abs (varargin)
-      __gd_refuse__ ("abs");
     endfunction
     function varargout = sqrt (varargin)
       __gd_refuse__ ("sqrt");
@@ -826,7 +833,7 @@ endclassdef
 %! assert (isequaln (gdArray ([NaN 1]), [NaN 1]));
 %! assert (logical (gdArray ([0 2])), [false true]);
 %! assert ([isscalar(G) isscalar(gdArray(1)) isvector(G(1, :)) isrow(G(1, :)) iscolumn(G(:, 1)) ismatrix(G) issquare(G)], [false true true true true true true]);
-%! ops = {@() G + 1, @() 1 - G, @() G .* G, @() -G, @() G > 0, @() ! G, @() horzcat (G, G), ...
+%! ops = {@() G > 0, @() ! G, @() horzcat (G, G), ...
 %!        @() sum (G), @() max (G), @() double (G), @() reshape (G, 1, 9), @() single (G), ...
 %!        @() exp (G), @() G * G, @() G / 2, @() G == G, @() isnan (G)};
 %! for k = 1:numel (ops)

@@ -14,6 +14,10 @@ load helpers
     octave_ok "check_gdarray({'auto', 'v0', 'v1', 'v2', 'v3', 'v4', 'v5', 'cpu'})" "all equal"
 }
 
+@test "element-wise +, -, .*, ./, .\\, unary - and abs on gdArrays: Octave's bit for bit (every class pair, special values, broadcasting, refusals; the host's copy of the arithmetic where there is no GPU)" {
+    octave_ok "check_ew()" "element-wise exact"
+}
+
 @test "large resident products (blocks, padded layouts) equal the host's" {
     require_gpu
     octave_ok "for c = {'single', 'double'}

@@ -1,0 +1,137 @@
+/* ops/ew/arith.h - Octave's element-wise arithmetic, one element at a
+ * time, the same code on the host and the device (ew.cu), so that the
+ * host's loop (the no-GPU path, which the tests hold against Octave's own
+ * operators) checks the device's arithmetic too.
+ *
+ * The rules (Octave's, measured against it in tests/check_ew.m):
+ *  - single or double results: both operands in the result's class first
+ *    (single + double is single (a) + single (b)), then one IEEE
+ *    operation;
+ *  - an integer class T with itself: the exact result, saturated to T;
+ *    division rounds to the nearest, halves away from zero; x / 0 is
+ *    intmax, intmin or 0 by x's sign;
+ *  - T with a double (or single): the operation in double, the result
+ *    rounded to the nearest (halves away from zero), saturated, NaN 0
+ *    (int64 and uint64 beside a floating operand are not here: Octave's
+ *    exact form needs more than a double).
+ */
+#ifndef GD_EW_ARITH_H
+#define GD_EW_ARITH_H
+
+#include <math.h>
+#include <stdint.h>
+#include <type_traits>
+
+#ifdef __CUDACC__
+#define GD_EW static __host__ __device__ __forceinline__
+#else
+#define GD_EW static inline
+#endif
+
+enum { EW_PLUS, EW_MINUS, EW_TIMES, EW_RDIVIDE, EW_NOPS2 };
+enum { EW_NEG, EW_ABS, EW_NOPS1 };
+
+template <class T> struct ew_limits;
+#define GD_EW_LIMITS(T, LO, HI)                                                            \
+    template <> struct ew_limits<T> {                                                      \
+        GD_EW T lo() { return (T)(LO); }                                                   \
+        GD_EW T hi() { return (T)(HI); }                                                   \
+    };
+GD_EW_LIMITS(int8_t, -128, 127)
+GD_EW_LIMITS(uint8_t, 0, 255)
+GD_EW_LIMITS(int16_t, -32768, 32767)
+GD_EW_LIMITS(uint16_t, 0, 65535)
+GD_EW_LIMITS(int32_t, -2147483647 - 1, 2147483647)
+GD_EW_LIMITS(uint32_t, 0, 4294967295u)
+GD_EW_LIMITS(int64_t, INT64_MIN, INT64_MAX)
+GD_EW_LIMITS(uint64_t, 0, UINT64_MAX)
+
+/* a double as Octave's integer conversion makes it: NaN 0, rounded to the
+ * nearest with halves away from zero, saturated */
+template <class T> GD_EW T ew_from_double(double x)
+{
+    if (x != x) return (T)0;
+    const double r = round(x);
+    if (r <= (double)ew_limits<T>::lo()) return ew_limits<T>::lo();
+    if (r >= (double)ew_limits<T>::hi()) return ew_limits<T>::hi();
+    return (T)r;
+}
+
+/* the exact value of an integer operation, as a 128-bit integer where the
+ * class is 64-bit, saturated to T */
+#ifdef __SIZEOF_INT128__
+typedef __int128 ew_wide;
+#else
+typedef int64_t ew_wide; /* (every compiler gd builds with has __int128) */
+#endif
+template <class T> GD_EW T ew_saturate(ew_wide x)
+{
+    if (x < (ew_wide)ew_limits<T>::lo()) return ew_limits<T>::lo();
+    if (x > (ew_wide)ew_limits<T>::hi()) return ew_limits<T>::hi();
+    return (T)x;
+}
+
+/* x / y rounded to the nearest, halves away from zero; y = 0: by x's sign */
+template <class T> GD_EW T ew_int_divide(T x, T y)
+{
+    if (y == 0) return x == 0 ? (T)0 : (ew_wide)x > 0 ? ew_limits<T>::hi() : ew_limits<T>::lo();
+    const ew_wide a = (ew_wide)x, b = (ew_wide)y;
+    ew_wide q = a / b, r = a % b;
+    const ew_wide ar = r < 0 ? -r : r, ab = b < 0 ? -b : b;
+    if (2 * ar >= ab) q += (a < 0) != (b < 0) ? -1 : 1;
+    return ew_saturate<T>(q);
+}
+
+template <class T> GD_EW T ew_int_op(int op, T x, T y)
+{
+    const ew_wide a = (ew_wide)x, b = (ew_wide)y;
+    switch (op) {
+    case EW_PLUS: return ew_saturate<T>(a + b);
+    case EW_MINUS: return ew_saturate<T>(a - b);
+    case EW_TIMES:
+        if constexpr (sizeof(T) == 8 && T(-1) > T(0)) { /* uint64: past int128's range */
+            const unsigned __int128 p = (unsigned __int128)x * (unsigned __int128)y;
+            return p > (unsigned __int128)ew_limits<T>::hi() ? ew_limits<T>::hi() : (T)p;
+        } else {
+            return ew_saturate<T>(a * b);
+        }
+    default: return ew_int_divide<T>(x, y);
+    }
+}
+
+template <class C> GD_EW C ew_float_op(int op, C x, C y)
+{
+    switch (op) {
+    case EW_PLUS: return x + y;
+    case EW_MINUS: return x - y;
+    case EW_TIMES: return x * y;
+    default: return x / y;
+    }
+}
+
+/* what an element of A (of TA) and of B (of TB) give in the result's
+ * class TR: the three rules above */
+template <class TR, class TA, class TB> struct ew_binary {
+    GD_EW TR apply(int op, TA a, TB b)
+    {
+        if constexpr (!std::is_integral<TR>::value) {
+            return ew_float_op<TR>(op, (TR)a, (TR)b);
+        } else if constexpr (std::is_integral<TA>::value && std::is_integral<TB>::value) {
+            return ew_int_op<TR>(op, (TR)a, (TR)b);
+        } else {
+            return ew_from_double<TR>(ew_float_op<double>(op, (double)a, (double)b));
+        }
+    }
+};
+
+template <class T> GD_EW T ew_unary_op(int op, T x)
+{
+    if constexpr (std::is_integral<T>::value) { /* an integer class: saturating */
+        const ew_wide a = (ew_wide)x;
+        return op == EW_NEG ? ew_saturate<T>(-a) : ew_saturate<T>(a < 0 ? -a : a);
+    } else {
+        return op == EW_NEG ? -x : (T)fabs((double)x);
+    }
+}
+
+#endif

@@ -1,0 +1,251 @@
+/* ew.cu - element-wise arithmetic on matrices (gdArray's +, -, .*, ./,
+ * .\, unary - and abs): gd_ew_binary and gd_ew_unary. Octave's
+ * broadcasting (each dimension of an operand the result's or 1), the
+ * classes and rounding of ops/ew/arith.h, on the device where an operand
+ * is there (the other uploaded), else on the host with the same code a
+ * element. A thread an element, consecutive threads consecutive elements
+ * of R (column-major), the operands' places from their shapes. */
+#include "ops/ew/arith.h"
+#include "runtime/call.h"
+#include "runtime/op.h"
+
+#include <stdio.h>
+#include <string.h>
+
+namespace {
+
+/* an operand's shape: its element (i, j) at i' + ld j', where i' is 0 for a
+ * single row (and j' for a single column) */
+struct ew_shape {
+    int64_t rows, cols, ld;
+    GD_EW int64_t at(const ew_shape &s, int64_t i, int64_t j)
+    {
+        return (s.rows == 1 ? 0 : i) + s.ld * (s.cols == 1 ? 0 : j);
+    }
+};
+
+template <class TR, class TA, class TB>
+__global__ void ew2_kernel(int op, const TA *A, ew_shape sa, const TB *B, ew_shape sb, TR *R,
+                           int64_t rows, int64_t total, int same)
+{
+    for (int64_t q = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; q < total;
+         q += (int64_t)gridDim.x * blockDim.x) {
+        int64_t ia = q, ib = q;
+        if (!same) {
+            const int64_t i = q % rows, j = q / rows;
+            ia = ew_shape::at(sa, i, j);
+            ib = ew_shape::at(sb, i, j);
+        }
+        R[q] = ew_binary<TR, TA, TB>::apply(op, A[ia], B[ib]);
+    }
+}
+
+template <class T> __global__ void ew1_kernel(int op, const T *A, T *R, int64_t total)
+{
+    for (int64_t q = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; q < total;
+         q += (int64_t)gridDim.x * blockDim.x)
+        R[q] = ew_unary_op<T>(op, A[q]);
+}
+
+unsigned ew_grid(int64_t total)
+{
+    const int64_t b = (total + 255) / 256;
+    const int64_t cap = (int64_t)(gd_sm_count() > 0 ? gd_sm_count() : 132) * 32;
+    return (unsigned)(b < 1 ? 1 : b < cap ? b : cap);
+}
+
+/* the kernel phase ended on st; the result kept, or brought down */
+gd_status finish(gd_call &c, gd_out &R, const void *dR, size_t bytes, cudaStream_t st)
+{
+    c.end(GD_PHASE_KERNEL, st);
+    if (!R.device) {
+        const cudaEvent_t done = c.event();
+        c.cuda(cudaEventRecord(done, st), "the result");
+        void *h = c.host_result(R, bytes, "the result");
+        if (h && bytes) c.download(h, bytes, dR, bytes, bytes, 1, done, "the result");
+    }
+    c.wait(st, "the element-wise operation");
+    return c.finish();
+}
+
+/* (a tight operand's shape: a gdArray's, or an Octave matrix's) */
+ew_shape shape_of(const gd_matrix &m) { return ew_shape{m.rows, m.cols, m.ld}; }
+
+/* the work on the device: operands there (uploaded where on the host),
+ * R kept or brought down */
+template <class TR, class TA, class TB>
+gd_status ew2_device(int op, const gd_matrix &A, const gd_matrix &B, int64_t rr, int64_t rc,
+                     gd_out &R, gd_timing *t)
+{
+    cudaStream_t st = gd_stream();
+    const int64_t total = rr * rc;
+    const size_t bytes = (size_t)total * sizeof(TR);
+    gd_call c(t, "gpu");
+    const void *dA = c.on_device(A, c.event(), st, "A");
+    const void *dB = c.on_device(B, c.event(), st, "B");
+    TR *dR = (TR *)(R.device ? c.alloc_kept(R, bytes ? bytes : 1, "the result")
+                             : c.alloc(bytes ? bytes : 1, "the result"));
+    ew_shape sa = {A.rows, A.cols, A.rows}, sb = {B.rows, B.cols, B.rows}; /* (tight there) */
+    const int same = A.rows == rr && A.cols == rc && B.rows == rr && B.cols == rc;
+    c.begin(GD_PHASE_KERNEL, st);
+    if (c.ok() && total)
+        ew2_kernel<TR, TA, TB><<<ew_grid(total), 256, 0, st>>>(op, (const TA *)dA, sa, (const TB *)dB,
+                                                              sb, dR, rr, total, same);
+    c.launched("the element-wise kernel");
+    return finish(c, R, dR, bytes, st);
+}
+
+template <class TR, class TA, class TB>
+gd_status ew2_host(int op, const gd_matrix &A, const gd_matrix &B, int64_t rr, int64_t rc,
+                   gd_out &R, gd_timing *t)
+{
+    const int64_t total = rr * rc;
+    const size_t bytes = (size_t)total * sizeof(TR);
+    void *buf = NULL;
+    gd_status s = gd_host_result_begin(&R, bytes, "the result", &buf);
+    if (!s) {
+        const ew_shape sa = shape_of(A), sb = shape_of(B);
+        const TA *a = (const TA *)A.ptr;
+        const TB *b = (const TB *)B.ptr;
+        TR *r = (TR *)buf;
+#pragma omp parallel for schedule(static) num_threads(gd_cpu_threads())
+        for (int64_t q = 0; q < total; ++q) {
+            const int64_t i = q % rr, j = q / rr;
+            r[q] = ew_binary<TR, TA, TB>::apply(op, a[ew_shape::at(sa, i, j)], b[ew_shape::at(sb, i, j)]);
+        }
+    }
+    return gd_host_result_end(&R, buf, bytes, s, t);
+}
+
+template <class TR, class TA, class TB>
+gd_status ew2_run(int op, const gd_matrix &A, const gd_matrix &B, int64_t rr, int64_t rc,
+                  gd_out &R, gd_timing *t)
+{
+    const bool gpu = A.where == GD_DEVICE || B.where == GD_DEVICE;
+    snprintf(t->variant, sizeof t->variant, "%s", gpu ? "gpu" : "cpu");
+    return gpu ? ew2_device<TR, TA, TB>(op, A, B, rr, rc, R, t)
+               : ew2_host<TR, TA, TB>(op, A, B, rr, rc, R, t);
+}
+
+/* an integer class T with itself, or beside double or single */
+template <class T>
+gd_status ew2_int(int op, const gd_matrix &A, const gd_matrix &B, int64_t rr, int64_t rc,
+                  gd_out &R, gd_timing *t)
+{
+    const gd_class a = A.cls, b = B.cls;
+    const bool ia = a != GD_SINGLE && a != GD_DOUBLE, ib = b != GD_SINGLE && b != GD_DOUBLE;
+    if (ia && ib) return ew2_run<T, T, T>(op, A, B, rr, rc, R, t);
+    if (sizeof(T) == 8)
+        return gd_fail(GD_ERR_INPUT, "int64 and uint64 beside a floating-point operand are not "
+                       "computed on the GPU yet (gather them, or convert the other operand)");
+    if (ia) return b == GD_DOUBLE ? ew2_run<T, T, double>(op, A, B, rr, rc, R, t)
+                                  : ew2_run<T, T, float>(op, A, B, rr, rc, R, t);
+    return a == GD_DOUBLE ? ew2_run<T, double, T>(op, A, B, rr, rc, R, t)
+                          : ew2_run<T, float, T>(op, A, B, rr, rc, R, t);
+}
+
+template <class T>
+gd_status ew1_run(int op, const gd_matrix &A, gd_out &R, gd_timing *t)
+{
+    const int64_t total = A.rows * A.cols;
+    const size_t bytes = (size_t)total * sizeof(T);
+    if (A.where != GD_DEVICE) {
+        snprintf(t->variant, sizeof t->variant, "cpu");
+        void *buf = NULL;
+        gd_status s = gd_host_result_begin(&R, bytes, "the result", &buf);
+        if (!s) {
+            const T *a = (const T *)A.ptr;
+            T *r = (T *)buf;
+#pragma omp parallel for schedule(static) num_threads(gd_cpu_threads())
+            for (int64_t q = 0; q < total; ++q) r[q] = ew_unary_op<T>(op, a[q % A.rows + A.ld * (q / (A.rows ? A.rows : 1))]);
+        }
+        return gd_host_result_end(&R, buf, bytes, s, t);
+    }
+    snprintf(t->variant, sizeof t->variant, "gpu");
+    cudaStream_t st = gd_stream();
+    gd_call c(t, "gpu");
+    const void *dA = c.on_device(A, c.event(), st, "A");
+    T *dR = (T *)(R.device ? c.alloc_kept(R, bytes ? bytes : 1, "the result")
+                           : c.alloc(bytes ? bytes : 1, "the result"));
+    c.begin(GD_PHASE_KERNEL, st);
+    if (c.ok() && total) ew1_kernel<T><<<ew_grid(total), 256, 0, st>>>(op, (const T *)dA, dR, total);
+    c.launched("the element-wise kernel");
+    return finish(c, R, dR, bytes, st);
+}
+
+bool floating(gd_class c) { return c == GD_SINGLE || c == GD_DOUBLE; }
+
+} // namespace
+
+extern "C" gd_status gd_ew_binary(int op, const gd_matrix *A, const gd_matrix *B, gd_class rcls,
+                                  gd_out R, const gd_place *at, gd_timing *t)
+{
+    gd_entry entry(at, t);
+    const double t0 = gd_now_ms();
+    if (R.device) *R.device = NULL;
+    const int64_t rr = A->rows == 1 ? B->rows : A->rows, rc = A->cols == 1 ? B->cols : A->cols;
+    if (op < 0 || op >= EW_NOPS2)
+        return gd_fail(GD_ERR_INPUT, "internal: element-wise operation %d", op);
+    if ((A->rows != rr && A->rows != 1) || (B->rows != rr && B->rows != 1) ||
+        (A->cols != rc && A->cols != 1) || (B->cols != rc && B->cols != 1))
+        return gd_fail(GD_ERR_SIZE, "operator: nonconformant arguments (op1 is %lldx%lld, op2 is "
+                       "%lldx%lld)", (long long)A->rows, (long long)A->cols, (long long)B->rows,
+                       (long long)B->cols);
+    if (A->pieces || B->pieces)
+        return gd_fail(GD_ERR_INPUT, "a gdArray in pieces on several devices: gather it first");
+    /* the class pairs Octave gives rcls for (the caller's check) */
+    const bool fa = floating(A->cls), fb = floating(B->cls);
+    const bool ok = rcls == GD_SINGLE   ? fa && fb
+                    : rcls == GD_DOUBLE ? A->cls == GD_DOUBLE && B->cls == GD_DOUBLE
+                                        : (A->cls == rcls || fa) && (B->cls == rcls || fb) && !(fa && fb);
+    if (!ok) return gd_fail(GD_ERR_INPUT, "internal: a %s result of %s and %s", gd_class_name(rcls),
+                            gd_class_name(A->cls), gd_class_name(B->cls));
+    gd_status s;
+    switch (rcls) {
+    case GD_SINGLE:
+        s = A->cls == GD_SINGLE
+                ? (B->cls == GD_SINGLE ? ew2_run<float, float, float>(op, *A, *B, rr, rc, R, t)
+                                       : ew2_run<float, float, double>(op, *A, *B, rr, rc, R, t))
+                : (B->cls == GD_SINGLE ? ew2_run<float, double, float>(op, *A, *B, rr, rc, R, t)
+                                       : ew2_run<float, double, double>(op, *A, *B, rr, rc, R, t));
+        break;
+    case GD_DOUBLE: s = ew2_run<double, double, double>(op, *A, *B, rr, rc, R, t); break;
+    case GD_INT8: s = ew2_int<int8_t>(op, *A, *B, rr, rc, R, t); break;
+    case GD_UINT8: s = ew2_int<uint8_t>(op, *A, *B, rr, rc, R, t); break;
+    case GD_INT16: s = ew2_int<int16_t>(op, *A, *B, rr, rc, R, t); break;
+    case GD_UINT16: s = ew2_int<uint16_t>(op, *A, *B, rr, rc, R, t); break;
+    case GD_INT32: s = ew2_int<int32_t>(op, *A, *B, rr, rc, R, t); break;
+    case GD_UINT32: s = ew2_int<uint32_t>(op, *A, *B, rr, rc, R, t); break;
+    case GD_INT64: s = ew2_int<int64_t>(op, *A, *B, rr, rc, R, t); break;
+    default: s = ew2_int<uint64_t>(op, *A, *B, rr, rc, R, t); break;
+    }
+    snprintf(t->kernel, sizeof t->kernel, "element-wise, # elements");
+    t->counts[0] = rr * rc;
+    t->total_ms = gd_now_ms() - t0;
+    return s;
+}
+
+extern "C" gd_status gd_ew_unary(int op, const gd_matrix *A, gd_out R, const gd_place *at,
+                                 gd_timing *t)
+{
+    gd_entry entry(at, t);
+    const double t0 = gd_now_ms();
+    if (R.device) *R.device = NULL;
+    if (op < 0 || op >= EW_NOPS1) return gd_fail(GD_ERR_INPUT, "internal: element-wise operation %d", op);
+    if (A->pieces) return gd_fail(GD_ERR_INPUT, "a gdArray in pieces on several devices: gather it first");
+    gd_status s;
+    switch (A->cls) {
+    case GD_SINGLE: s = ew1_run<float>(op, *A, R, t); break;
+    case GD_DOUBLE: s = ew1_run<double>(op, *A, R, t); break;
+    case GD_INT8: s = ew1_run<int8_t>(op, *A, R, t); break;
+    case GD_UINT8: s = ew1_run<uint8_t>(op, *A, R, t); break;
+    case GD_INT16: s = ew1_run<int16_t>(op, *A, R, t); break;
+    case GD_UINT16: s = ew1_run<uint16_t>(op, *A, R, t); break;
+    case GD_INT32: s = ew1_run<int32_t>(op, *A, R, t); break;
+    case GD_UINT32: s = ew1_run<uint32_t>(op, *A, R, t); break;
+    case GD_INT64: s = ew1_run<int64_t>(op, *A, R, t); break;
+    default: s = ew1_run<uint64_t>(op, *A, R, t); break;
+    }
+    t->total_ms = gd_now_ms() - t0;
+    return s;
+}

@@ -1,0 +1,65 @@
+## -*- texinfo -*-
+## @deftypefn {} {@var{R} =} __gd_ew__ (@var{op}, @var{a}, @var{b})
+## gdArray's element-wise arithmetic (internal): @var{a} @var{op} @var{b}
+## for @var{op} one of @qcode{"+"}, @qcode{"-"}, @qcode{".*"},
+## @qcode{"./"}, @qcode{".\\"}, where @var{a} or @var{b} is a gdArray and the other a
+## gdArray, an Octave array or a scalar. The result's class, and the
+## refusal of a class pair, are Octave's own (the operation on one element
+## of each); the sizes broadcast as Octave's do; the arithmetic is
+## kernels/ops/ew's, on the GPU where the gdArray is.
+## @end deftypefn
+
+function R = __gd_ew__ (op, a, b)
+  fns = {"+", @plus, 0; "-", @minus, 1; ".*", @times, 2; "./", @rdivide, 3; ".\\", @ldivide, 3};
+  k = find (strcmp (fns(:,1), op));
+  fn = fns{k,2};
+  [a, za] = operand (a);
+  [b, zb] = operand (b);
+  ## Octave's rule for the class (and its own error for a pair it refuses)
+  rc = class (fn (za, zb));
+  sa = size (a);
+  sb = size (b);
+  if (numel (sa) > 2 || numel (sb) > 2)
+    error ("gd:input", "gdArray: operator %s: gdArrays are 2-D", op);
+  endif
+  if (any (sa != sb & sa != 1 & sb != 1))
+    error ("Octave:nonconformant-args",
+           "operator %s: nonconformant arguments (op1 is %dx%d, op2 is %dx%d)", op, sa, sb);
+  endif
+  if (any (strcmp (rc, {"int64", "uint64"})) && ! (isinteger (za) && isinteger (zb)))
+    error ("gd:gather", "gdArray: operator %s on %s beside a floating-point operand is not computed on the GPU yet: gather it first (A = gather (G))", op, rc);
+  endif
+  if (strcmp (op, ".\\"))               # a .\ b is b ./ a
+    [a, b] = deal (b, a);
+  endif
+  R = __gd__ ("ew2", fns{k,3}, a, b, rc);
+endfunction
+
+## an operand as the gateway takes it (logical and char as double, as
+## Octave's arithmetic reads them), and a sample of its class for Octave's
+## rule (a scalar or a 1 x 2 matrix, as Octave's messages tell them apart)
+function [x, z] = operand (x)
+  w = 1 + (numel (x) != 1);
+  if (isa (x, "gdArray"))
+    z = zeros (1, w, classUnderlying (x));
+    return;
+  endif
+  if (! (isnumeric (x) || islogical (x) || ischar (x)) || issparse (x) || iscomplex (x))
+    z = x;                              # (Octave's own error, or gd's below)
+    if (isnumeric (x) && (issparse (x) || iscomplex (x)))
+      error ("gd:input", "gdArray: arithmetic with a %s operand is not offered (full, real operands)",
+             merge (issparse (x), "sparse", "complex"));
+    endif
+    return;
+  endif
+  if (islogical (x))
+    z = false (1, w);
+  elseif (ischar (x))
+    z = repmat ("a", 1, w);
+  else
+    z = zeros (1, w, class (x));
+  endif
+  if (islogical (x) || ischar (x))
+    x = double (x);
+  endif
+endfunction

@@ -1,0 +1,90 @@
+## check_ew - gdArray's element-wise +, -, .*, ./, .\, unary - and abs
+## against Octave's own operators on the host copies, bit for bit (isequal
+## with NaN equal, and the class): random values and special ones (NaN,
+## +-Inf, -0, denormals, intmin and intmax, halves), every class pair that
+## Octave allows, scalars and broadcasting shapes, empty arrays; the pairs
+## Octave refuses refused with its message, nonconformant sizes with its
+## identifier. Runs on the GPU where there is one, else on the host's copy
+## of the same arithmetic. Prints "element-wise exact".
+function check_ew ()
+  floats = {"double", "single"};
+  ints = {"int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"};
+  ops = {@plus, @minus, @times, @rdivide, @ldivide};
+  names = {"+", "-", ".*", "./", ".\\"};
+  shapes = {[5 7], [5 7]; [1 7], [5 7]; [5 1], [5 7]; [5 7], [1 1]; [1 1], [5 7]; [1 7], [5 1]; [0 7], [1 7]; [3 0], [3 1]};
+  for c1 = [floats, ints]
+    for c2 = [floats, ints]
+      for o = 1:numel (ops)
+        for sh = 1:rows (shapes)
+          A = sample (c1{1}, shapes{sh,1});
+          B = sample (c2{1}, shapes{sh,2});
+          try
+            E = ops{o} (A, B);
+          catch err
+            ## Octave refuses the pair: so must the gdArray, with its message
+            try
+              ops{o} (gdArray (A), B);
+              error ("check_ew: %s %s %s: no error where Octave gives '%s'", c1{1}, names{o}, c2{1}, err.message);
+            catch err2
+              assert (err2.message, err.message);
+            end_try_catch
+            continue;
+          end_try_catch
+          if (any (strcmp (class (E), {"int64", "uint64"})) && ! (isinteger (A) && isinteger (B)))
+            expect_error ("gd:gather", "not computed on the GPU yet", ops{o}, gdArray (A), B);
+            continue;
+          endif
+          for form = 1:3
+            switch (form)
+              case 1, R = ops{o} (gdArray (A), B);
+              case 2, R = ops{o} (A, gdArray (B));
+              otherwise, R = ops{o} (gdArray (A), gdArray (B));
+            endswitch
+            assert (isa (R, "gdArray"));
+            G = gather (R);
+            if (! (strcmp (class (G), class (E)) && isequaln (G, E) && isequal (signbit (double (G)), signbit (double (E)))))
+              bad = find (! (G == E | (isnan (double (G)) & isnan (double (E)))), 1);
+              error ("check_ew: %s %s %s (%dx%d, %dx%d, form %d): %s, element %d is %s, Octave's %s",
+                     c1{1}, names{o}, c2{1}, size (A), size (B), form, class (G), bad,
+                     num2str (double (G(bad)), 17), num2str (double (E(bad)), 17));
+            endif
+          endfor
+        endfor
+      endfor
+    endfor
+  endfor
+  ## logical and char operands read as double
+  G = gdArray (single ([1.5 -2 3]));
+  assert (isequal (gather (G + [true false true]), single ([1.5 -2 3]) + [true false true]));
+  assert (isequal (gather (G .* "ab" (1)), single ([1.5 -2 3]) .* "a"));
+  ## unary minus and abs, every class
+  for c = [floats, ints]
+    A = sample (c{1}, [4 9]);
+    assert (isequaln (gather (-gdArray (A)), -A) && isequaln (gather (abs (gdArray (A))), abs (A)));
+    assert (isequal (signbit (double (gather (-gdArray (A)))), signbit (double (-A))));
+    assert (isequaln (gather (+gdArray (A)), A));
+  endfor
+  ## sizes Octave refuses, and what gd refuses
+  expect_error ("Octave:nonconformant-args", "nonconformant arguments \\(op1 is 2x3, op2 is 3x2\\)",
+                @plus, gdArray (ones (2, 3)), ones (3, 2));
+  expect_error ("gd:input", "sparse operand", @plus, gdArray (ones (2)), sparse (ones (2)));
+  expect_error ("gd:input", "complex operand", @times, gdArray (ones (2)), [1i 2; 3 4]);
+  printf ("element-wise exact\n");
+endfunction
+
+## values of class c in shape sz: random ones and the class's special ones
+function X = sample (c, sz)
+  n = prod (sz);
+  if (any (strcmp (c, {"double", "single"})))
+    v = [randn(1, n) * 100, NaN, Inf, -Inf, -0, 0, realmin(c) / 4, -realmin(c) / 8, 0.5, -2.5, 1e30, -3e-30];
+    v = v(randperm (numel (v)));
+  else
+    lo = double (intmin (c)); hi = double (intmax (c));
+    v = [randi([max(lo, -1e9), min(hi, 1e9)], 1, n), lo, hi, 0, 1, -1, 2, 3, 7];
+    v = v(randperm (numel (v)));
+  endif
+  X = cast (reshape (v(1:n), sz), c);
+  if (any (strcmp (c, {"int64", "uint64"})) && n)
+    X(1) = intmax (c); X(end) = intmin (c);
+  endif
+endfunction
