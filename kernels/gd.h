@@ -510,6 +510,10 @@ int gd_sssp_variants(const gd_variant_info **list);
 gd_status gd_ew_binary(int op, const gd_matrix *A, const gd_matrix *B, gd_class rcls, gd_out R,
                        const gd_place *at, gd_timing *t);
 gd_status gd_ew_unary(int op, const gd_matrix *A, gd_out R, const gd_place *at, gd_timing *t);
+/* R = A in class `to`, as Octave converts (to an integer class rounded to
+ * the nearest, halves away from zero, saturated, NaN 0) */
+gd_status gd_ew_convert(const gd_matrix *A, gd_class to, gd_out R, const gd_place *at,
+                        gd_timing *t);
 
 /* The K best of np parts' lists a query, by (key, row) as the search
  * orders them (gdCodistributed's neighbours across ranks): D and I hold

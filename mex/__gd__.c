@@ -24,7 +24,7 @@ static const struct {
     {"sssp", gd_op_sssp},           {"knn_merge", gd_op_knn_merge},
     {"device", gd_op_device},       {"on_gpu", gd_op_on_gpu},
     {"index", gd_op_index},         {"ew2", gd_op_ew2},
-    {"ew1", gd_op_ew1},
+    {"ew1", gd_op_ew1},             {"convert", gd_op_convert},
 };
 
 void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])

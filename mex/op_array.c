@@ -21,6 +21,7 @@
  *                                     class cls (the caller's, by Octave's
  *                                     rule); A or B a gdArray
  *   R = __gd__('ew1', op, A)          op A (0 unary -, 1 abs)
+ *   R = __gd__('convert', A, cls)     A in class cls, as Octave converts
  */
 #include "gd_mex.h"
 
@@ -404,4 +405,20 @@ void gd_op_ew1(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     gd_timing t = gd_mex_timing();
     gd_out out = gd_mex_result_out(&R, ga, gd_mex_on_device(1, ops), (size_t)A.rows, (size_t)A.cols, A.cls);
     plhs[0] = gd_mex_result_take(FN, &R, gd_ew_unary(op, &A, out, gd_mex_place(), &t));
+}
+
+void gd_op_convert(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    static const char FN[] = "gdArray";
+    (void)nlhs;
+    if (nrhs != 2) gd_mex_error(FN, "gd:input", "internal: convert takes A and a class");
+    gd_matrix A;
+    int ga = 0;
+    gd_mex_operand_int(FN, "A", prhs[0], &A, &ga);
+    const gd_class cls = class_named(FN, prhs[1]);
+    const gd_matrix *ops[1] = {&A};
+    gd_mex_result R;
+    gd_timing t = gd_mex_timing();
+    gd_out out = gd_mex_result_out(&R, 1, gd_mex_on_device(1, ops), (size_t)A.rows, (size_t)A.cols, cls);
+    plhs[0] = gd_mex_result_take(FN, &R, gd_ew_convert(&A, cls, out, gd_mex_place(), &t));
 }

@@ -75,8 +75,11 @@ classdef gdArray < handle
 ## integer class beside itself, single or double stays that class, rounded
 ## to the nearest, halves away from zero, and saturated; int64 and uint64
 ## beside a fraction are not yet) and IEEE arithmetic, bit for bit what
-## Octave computes. Octave's other operators and functions (comparisons,
-## reductions, conversions, indexed assignment) do not take a gdArray
+## Octave computes; so do @code{double}, @code{single} and @code{int8}
+## @dots{} @code{uint64} (Octave's conversions: to an integer class
+## rounded, halves away from zero, and saturated). Octave's other
+## operators and functions (comparisons, reductions, indexed assignment)
+## do not take a gdArray
 ## yet: they raise @qcode{"gd:gather"}, which says to gather first
 ## (@code{[@var{G}, @var{H}]} says "gdArray/horzcat method failed": Octave's
 ## concatenation puts its own message over the method's).
@@ -527,35 +530,35 @@ classdef gdArray < handle
     function varargout = isfinite (varargin)
       __gd_refuse__ ("isfinite");
     endfunction
-    function varargout = double (varargin)
-      __gd_refuse__ ("double");
+    function R = double (G)
+      R = __gd__ ("convert", G, "double");
     endfunction
-    function varargout = single (varargin)
-      __gd_refuse__ ("single");
+    function R = single (G)
+      R = __gd__ ("convert", G, "single");
     endfunction
-    function varargout = int8 (varargin)
-      __gd_refuse__ ("int8");
+    function R = int8 (G)
+      R = __gd__ ("convert", G, "int8");
     endfunction
-    function varargout = int16 (varargin)
-      __gd_refuse__ ("int16");
+    function R = int16 (G)
+      R = __gd__ ("convert", G, "int16");
     endfunction
-    function varargout = int32 (varargin)
-      __gd_refuse__ ("int32");
+    function R = int32 (G)
+      R = __gd__ ("convert", G, "int32");
     endfunction
-    function varargout = int64 (varargin)
-      __gd_refuse__ ("int64");
+    function R = int64 (G)
+      R = __gd__ ("convert", G, "int64");
     endfunction
-    function varargout = uint8 (varargin)
-      __gd_refuse__ ("uint8");
+    function R = uint8 (G)
+      R = __gd__ ("convert", G, "uint8");
     endfunction
-    function varargout = uint16 (varargin)
-      __gd_refuse__ ("uint16");
+    function R = uint16 (G)
+      R = __gd__ ("convert", G, "uint16");
     endfunction
-    function varargout = uint32 (varargin)
-      __gd_refuse__ ("uint32");
+    function R = uint32 (G)
+      R = __gd__ ("convert", G, "uint32");
     endfunction
-    function varargout = uint64 (varargin)
-      __gd_refuse__ ("uint64");
+    function R = uint64 (G)
+      R = __gd__ ("convert", G, "uint64");
     endfunction
     function varargout = char (varargin)
       __gd_refuse__ ("char");
@@ -834,7 +837,7 @@ endclassdef
 %! assert (logical (gdArray ([0 2])), [false true]);
 %! assert ([isscalar(G) isscalar(gdArray(1)) isvector(G(1, :)) isrow(G(1, :)) iscolumn(G(:, 1)) ismatrix(G) issquare(G)], [false true true true true true true]);
 %! ops = {@() G > 0, @() ! G, @() horzcat (G, G), ...
-%!        @() sum (G), @() max (G), @() double (G), @() reshape (G, 1, 9), @() single (G), ...
+%!        @() sum (G), @() max (G), @() reshape (G, 1, 9), ...
 %!        @() exp (G), @() G * G, @() G / 2, @() G == G, @() isnan (G)};
 %! for k = 1:numel (ops)
 %!   try

@@ -1,4 +1,5 @@
-## check_ew - gdArray's element-wise +, -, .*, ./, .\, unary - and abs
+## check_ew - gdArray's element-wise +, -, .*, ./, .\, unary - and abs, and
+## its conversions (double, single, int8 ... uint64),
 ## against Octave's own operators on the host copies, bit for bit (isequal
 ## with NaN equal, and the class): random values and special ones (NaN,
 ## +-Inf, -0, denormals, intmin and intmax, halves), every class pair that
@@ -63,6 +64,19 @@ function check_ew ()
     assert (isequaln (gather (-gdArray (A)), -A) && isequaln (gather (abs (gdArray (A))), abs (A)));
     assert (isequal (signbit (double (gather (-gdArray (A)))), signbit (double (-A))));
     assert (isequaln (gather (+gdArray (A)), A));
+  endfor
+  ## conversions: every class to every class
+  for c1 = [floats, ints]
+    A = sample (c1{1}, [6 8]);
+    for c2 = [floats, ints]
+      E = feval (c2{1}, A);
+      R = feval (c2{1}, gdArray (A));
+      assert (isa (R, "gdArray"));
+      G = gather (R);
+      if (! (strcmp (class (G), c2{1}) && isequaln (G, E) && isequal (signbit (double (G)), signbit (double (E)))))
+        error ("check_ew: %s to %s differs from Octave's", c1{1}, c2{1});
+      endif
+    endfor
   endfor
   ## sizes Octave refuses, and what gd refuses
   expect_error ("Octave:nonconformant-args", "nonconformant arguments \\(op1 is 2x3, op2 is 3x2\\)",

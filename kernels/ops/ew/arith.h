@@ -124,6 +124,20 @@ template <class TR, class TA, class TB> struct ew_binary {
     }
 };
 
+/* an element of class TA as class TR, as Octave converts it: to an
+ * integer class rounded to the nearest (halves away from zero), saturated,
+ * NaN 0; to single or double rounded to the nearest */
+template <class TR, class TA> GD_EW TR ew_convert(TA a)
+{
+    if constexpr (std::is_integral<TR>::value && std::is_integral<TA>::value) {
+        return ew_saturate<TR>((ew_wide)a);
+    } else if constexpr (std::is_integral<TR>::value) {
+        return ew_from_double<TR>((double)a);
+    } else {
+        return (TR)a;
+    }
+}
+
 template <class T> GD_EW T ew_unary_op(int op, T x)
 {
     if constexpr (std::is_integral<T>::value) { /* an integer class: saturating */

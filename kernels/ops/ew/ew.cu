@@ -40,12 +40,21 @@ __global__ void ew2_kernel(int op, const TA *A, ew_shape sa, const TB *B, ew_sha
     }
 }
 
-template <class T> __global__ void ew1_kernel(int op, const T *A, T *R, int64_t total)
+/* R = f (A), an element at a time: a unary operation or a conversion */
+template <class TR, class TA, class F>
+__global__ void map_kernel(const TA *A, TR *R, int64_t total, F f)
 {
     for (int64_t q = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; q < total;
          q += (int64_t)gridDim.x * blockDim.x)
-        R[q] = ew_unary_op<T>(op, A[q]);
+        R[q] = f(A[q]);
 }
+template <class T> struct unary_f {
+    int op;
+    __host__ __device__ T operator()(T x) const { return ew_unary_op<T>(op, x); }
+};
+template <class TR, class TA> struct convert_f {
+    __host__ __device__ TR operator()(TA x) const { return ew_convert<TR, TA>(x); }
+};
 
 unsigned ew_grid(int64_t total)
 {
@@ -144,20 +153,21 @@ gd_status ew2_int(int op, const gd_matrix &A, const gd_matrix &B, int64_t rr, in
                           : ew2_run<T, float, T>(op, A, B, rr, rc, R, t);
 }
 
-template <class T>
-gd_status ew1_run(int op, const gd_matrix &A, gd_out &R, gd_timing *t)
+/* R = f (A) on the device where A is there, else on the host */
+template <class TR, class TA, class F>
+gd_status map_run(const gd_matrix &A, gd_out &R, gd_timing *t, F f)
 {
     const int64_t total = A.rows * A.cols;
-    const size_t bytes = (size_t)total * sizeof(T);
+    const size_t bytes = (size_t)total * sizeof(TR);
     if (A.where != GD_DEVICE) {
         snprintf(t->variant, sizeof t->variant, "cpu");
         void *buf = NULL;
         gd_status s = gd_host_result_begin(&R, bytes, "the result", &buf);
         if (!s) {
-            const T *a = (const T *)A.ptr;
-            T *r = (T *)buf;
+            const TA *a = (const TA *)A.ptr;
+            TR *r = (TR *)buf;
 #pragma omp parallel for schedule(static) num_threads(gd_cpu_threads())
-            for (int64_t q = 0; q < total; ++q) r[q] = ew_unary_op<T>(op, a[q % A.rows + A.ld * (q / (A.rows ? A.rows : 1))]);
+            for (int64_t q = 0; q < total; ++q) r[q] = f(a[q % A.rows + A.ld * (q / A.rows)]);
         }
         return gd_host_result_end(&R, buf, bytes, s, t);
     }
@@ -165,15 +175,42 @@ gd_status ew1_run(int op, const gd_matrix &A, gd_out &R, gd_timing *t)
     cudaStream_t st = gd_stream();
     gd_call c(t, "gpu");
     const void *dA = c.on_device(A, c.event(), st, "A");
-    T *dR = (T *)(R.device ? c.alloc_kept(R, bytes ? bytes : 1, "the result")
-                           : c.alloc(bytes ? bytes : 1, "the result"));
+    TR *dR = (TR *)(R.device ? c.alloc_kept(R, bytes ? bytes : 1, "the result")
+                            : c.alloc(bytes ? bytes : 1, "the result"));
     c.begin(GD_PHASE_KERNEL, st);
-    if (c.ok() && total) ew1_kernel<T><<<ew_grid(total), 256, 0, st>>>(op, (const T *)dA, dR, total);
+    if (c.ok() && total) map_kernel<TR, TA, F><<<ew_grid(total), 256, 0, st>>>((const TA *)dA, dR, total, f);
     c.launched("the element-wise kernel");
     return finish(c, R, dR, bytes, st);
 }
 
+template <class T> gd_status ew1_run(int op, const gd_matrix &A, gd_out &R, gd_timing *t)
+{
+    return map_run<T, T>(A, R, t, unary_f<T>{op});
+}
+
 bool floating(gd_class c) { return c == GD_SINGLE || c == GD_DOUBLE; }
+
+template <class TR, class TA> gd_status convert_run(const gd_matrix &A, gd_out &R, gd_timing *t)
+{
+    return map_run<TR, TA>(A, R, t, convert_f<TR, TA>{});
+}
+
+/* the source's class for a result of class TR */
+template <class TR> gd_status convert_from(const gd_matrix &A, gd_out &R, gd_timing *t)
+{
+    switch (A.cls) {
+    case GD_SINGLE: return convert_run<TR, float>(A, R, t);
+    case GD_DOUBLE: return convert_run<TR, double>(A, R, t);
+    case GD_INT8: return convert_run<TR, int8_t>(A, R, t);
+    case GD_UINT8: return convert_run<TR, uint8_t>(A, R, t);
+    case GD_INT16: return convert_run<TR, int16_t>(A, R, t);
+    case GD_UINT16: return convert_run<TR, uint16_t>(A, R, t);
+    case GD_INT32: return convert_run<TR, int32_t>(A, R, t);
+    case GD_UINT32: return convert_run<TR, uint32_t>(A, R, t);
+    case GD_INT64: return convert_run<TR, int64_t>(A, R, t);
+    default: return convert_run<TR, uint64_t>(A, R, t);
+    }
+}
 
 } // namespace
 
@@ -245,6 +282,30 @@ extern "C" gd_status gd_ew_unary(int op, const gd_matrix *A, gd_out R, const gd_
     case GD_UINT32: s = ew1_run<uint32_t>(op, *A, R, t); break;
     case GD_INT64: s = ew1_run<int64_t>(op, *A, R, t); break;
     default: s = ew1_run<uint64_t>(op, *A, R, t); break;
+    }
+    t->total_ms = gd_now_ms() - t0;
+    return s;
+}
+
+extern "C" gd_status gd_ew_convert(const gd_matrix *A, gd_class to, gd_out R, const gd_place *at,
+                                   gd_timing *t)
+{
+    gd_entry entry(at, t);
+    const double t0 = gd_now_ms();
+    if (R.device) *R.device = NULL;
+    if (A->pieces) return gd_fail(GD_ERR_INPUT, "a gdArray in pieces on several devices: gather it first");
+    gd_status s;
+    switch (to) {
+    case GD_SINGLE: s = convert_from<float>(*A, R, t); break;
+    case GD_DOUBLE: s = convert_from<double>(*A, R, t); break;
+    case GD_INT8: s = convert_from<int8_t>(*A, R, t); break;
+    case GD_UINT8: s = convert_from<uint8_t>(*A, R, t); break;
+    case GD_INT16: s = convert_from<int16_t>(*A, R, t); break;
+    case GD_UINT16: s = convert_from<uint16_t>(*A, R, t); break;
+    case GD_INT32: s = convert_from<int32_t>(*A, R, t); break;
+    case GD_UINT32: s = convert_from<uint32_t>(*A, R, t); break;
+    case GD_INT64: s = convert_from<int64_t>(*A, R, t); break;
+    default: s = convert_from<uint64_t>(*A, R, t); break;
     }
     t->total_ms = gd_now_ms() - t0;
     return s;
