@@ -514,6 +514,10 @@ gd_status gd_ew_unary(int op, const gd_matrix *A, gd_out R, const gd_place *at, 
  * the nearest, halves away from zero, saturated, NaN 0) */
 gd_status gd_ew_convert(const gd_matrix *A, gd_class to, gd_out R, const gd_place *at,
                         gd_timing *t);
+/* R = the n parts side by side (dim 2) or one above another (dim 1), all
+ * of R's class (gdArray's horzcat, vertcat and cat) */
+gd_status gd_ew_cat(const gd_matrix *const *parts, int n, int dim, gd_out R, const gd_place *at,
+                    gd_timing *t);
 
 /* The K best of np parts' lists a query, by (key, row) as the search
  * orders them (gdCodistributed's neighbours across ranks): D and I hold

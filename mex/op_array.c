@@ -22,6 +22,9 @@
  *                                     rule); A or B a gdArray
  *   R = __gd__('ew1', op, A)          op A (0 unary -, 1 abs)
  *   R = __gd__('convert', A, cls)     A in class cls, as Octave converts
+ *   R = __gd__('convert', A, cls, r, c)  the same, r x c (reshape)
+ *   R = __gd__('cat', dim, P1, P2, ...) the parts (one class; gdArrays or
+ *                                     matrices) put together along dim
  */
 #include "gd_mex.h"
 
@@ -411,14 +414,48 @@ void gd_op_convert(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
     static const char FN[] = "gdArray";
     (void)nlhs;
-    if (nrhs != 2) gd_mex_error(FN, "gd:input", "internal: convert takes A and a class");
+    if (nrhs != 2 && nrhs != 4) gd_mex_error(FN, "gd:input", "internal: convert takes A and a class");
     gd_matrix A;
     int ga = 0;
     gd_mex_operand_int(FN, "A", prhs[0], &A, &ga);
     const gd_class cls = class_named(FN, prhs[1]);
+    size_t r = (size_t)A.rows, c = (size_t)A.cols;
+    if (nrhs == 4) {
+        r = (size_t)mxGetScalar(prhs[2]);
+        c = (size_t)mxGetScalar(prhs[3]);
+        if ((double)r * (double)c != (double)A.rows * (double)A.cols)
+            gd_mex_error(FN, "gd:input", "internal: a reshape to another number of elements");
+    }
     const gd_matrix *ops[1] = {&A};
     gd_mex_result R;
     gd_timing t = gd_mex_timing();
-    gd_out out = gd_mex_result_out(&R, 1, gd_mex_on_device(1, ops), (size_t)A.rows, (size_t)A.cols, cls);
+    gd_out out = gd_mex_result_out(&R, 1, gd_mex_on_device(1, ops), r, c, cls);
     plhs[0] = gd_mex_result_take(FN, &R, gd_ew_convert(&A, cls, out, gd_mex_place(), &t));
+}
+
+void gd_op_cat(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    static const char FN[] = "gdArray";
+    (void)nlhs;
+    if (nrhs < 2) gd_mex_error(FN, "gd:input", "internal: cat takes dim and parts");
+    const int dim = (int)mxGetScalar(prhs[0]), n = nrhs - 1;
+    gd_matrix *m = (gd_matrix *)mxCalloc((size_t)n, sizeof(gd_matrix));
+    const gd_matrix **ops = (const gd_matrix **)mxCalloc((size_t)n, sizeof(gd_matrix *));
+    int64_t rows = 0, cols = 0;
+    for (int p = 0; p < n; ++p) {
+        int g = 0;
+        gd_mex_operand_int(FN, "a part", prhs[p + 1], &m[p], &g);
+        ops[p] = &m[p];
+        if (dim == 2) {
+            rows = m[p].rows;
+            cols += m[p].cols;
+        } else {
+            rows += m[p].rows;
+            cols = m[p].cols;
+        }
+    }
+    gd_mex_result R;
+    gd_timing t = gd_mex_timing();
+    gd_out out = gd_mex_result_out(&R, 1, gd_mex_on_device(n, ops), (size_t)rows, (size_t)cols, m[0].cls);
+    plhs[0] = gd_mex_result_take(FN, &R, gd_ew_cat(ops, n, dim, out, gd_mex_place(), &t));
 }

@@ -77,12 +77,12 @@ classdef gdArray < handle
 ## beside a fraction are not yet) and IEEE arithmetic, bit for bit what
 ## Octave computes; so do @code{double}, @code{single} and @code{int8}
 ## @dots{} @code{uint64} (Octave's conversions: to an integer class
-## rounded, halves away from zero, and saturated). Octave's other
-## operators and functions (comparisons, reductions, indexed assignment)
-## do not take a gdArray
-## yet: they raise @qcode{"gd:gather"}, which says to gather first
-## (@code{[@var{G}, @var{H}]} says "gdArray/horzcat method failed": Octave's
-## concatenation puts its own message over the method's).
+## rounded, halves away from zero, and saturated), and @code{[@var{G},
+## @var{H}]}, @code{[@var{G}; @var{H}]}, @code{cat}, @code{reshape} and
+## @code{repmat} (Octave's result class and sizes, the data moved on the
+## GPU). Octave's other operators and functions (comparisons, reductions,
+## indexed assignment) do not take a gdArray yet: they raise
+## @qcode{"gd:gather"}, which says to gather first.
 ##
 ## A gdArray in a condition (@code{if @var{G}}, @code{while @var{G}},
 ## @code{@var{G} && @var{x}}) is always false: Octave evaluates a
@@ -431,14 +431,14 @@ classdef gdArray < handle
     function varargout = colon (varargin)
       __gd_refuse__ ("':' (colon)");
     endfunction
-    function varargout = horzcat (varargin)
-      __gd_refuse__ ("[G, H] (horzcat)");
+    function R = horzcat (varargin)
+      R = __gd_shape__ ("cat", 2, varargin);
     endfunction
-    function varargout = vertcat (varargin)
-      __gd_refuse__ ("[G; H] (vertcat)");
+    function R = vertcat (varargin)
+      R = __gd_shape__ ("cat", 1, varargin);
     endfunction
-    function varargout = cat (varargin)
-      __gd_refuse__ ("cat");
+    function R = cat (dim, varargin)
+      R = __gd_shape__ ("cat", dim, varargin);
     endfunction
     function varargout = sum (varargin)
       __gd_refuse__ ("sum");
@@ -563,11 +563,11 @@ classdef gdArray < handle
     function varargout = char (varargin)
       __gd_refuse__ ("char");
     endfunction
-    function varargout = reshape (varargin)
-      __gd_refuse__ ("reshape");
+    function R = reshape (G, varargin)
+      R = __gd_shape__ ("reshape", G, varargin);
     endfunction
-    function varargout = repmat (varargin)
-      __gd_refuse__ ("repmat");
+    function R = repmat (G, varargin)
+      R = __gd_shape__ ("repmat", G, varargin);
     endfunction
     function varargout = diag (varargin)
       __gd_refuse__ ("diag");
@@ -637,8 +637,7 @@ endclassdef
 %!test
 %! G = gdArray (A);
 %! assert (isa (G, "gdArray"));
-%! ## (Octave's [G, G] replaces the method's error with its own)
-%! fail ("[G, G]", "horzcat method failed");
+%! assert (gather ([G, G]), [A, A]);
 %! assert (gather (G), A);
 %! assert (size (G), [37 23]);
 %! assert (size (G, 1), 37);
@@ -836,8 +835,8 @@ endclassdef
 %! assert (isequaln (gdArray ([NaN 1]), [NaN 1]));
 %! assert (logical (gdArray ([0 2])), [false true]);
 %! assert ([isscalar(G) isscalar(gdArray(1)) isvector(G(1, :)) isrow(G(1, :)) iscolumn(G(:, 1)) ismatrix(G) issquare(G)], [false true true true true true true]);
-%! ops = {@() G > 0, @() ! G, @() horzcat (G, G), ...
-%!        @() sum (G), @() max (G), @() reshape (G, 1, 9), ...
+%! ops = {@() G > 0, @() ! G, ...
+%!        @() sum (G), @() max (G), ...
 %!        @() exp (G), @() G * G, @() G / 2, @() G == G, @() isnan (G)};
 %! for k = 1:numel (ops)
 %!   try

@@ -78,6 +78,27 @@ function check_ew ()
       endif
     endfor
   endfor
+  ## concatenation (classes as Octave gives them), reshape, repmat
+  A = sample ("int16", [3 4]); B = sample ("double", [3 2]); C = sample ("single", [2 6]);
+  assert (isequaln (gather ([gdArray(A), B]), [A, B]));
+  assert (isequaln (gather ([gdArray(B), gdArray(A)]), [B, A]) && isa (gather ([gdArray(B), A]), "int16"));
+  D = sample ("single", [2 4]);
+  assert (isequaln (gather ([gdArray(single (B)), B; D]), [single(B), B; D]));
+  assert (isequaln (gather (cat (1, gdArray (C), C)), cat (1, C, C)));
+  assert (isequaln (gather ([gdArray(B), []]), B) && isequaln (gather ([[]; gdArray(C)]), C));
+  assert (isequaln (gather ([gdArray(B), true(3, 1)]), [B, true(3, 1)]));
+  expect_error ("Octave:nonconformant-args", "vertical dimensions mismatch \\(3x4 vs 3x2\\)", @vertcat, gdArray (A), B);
+  expect_error ("Octave:nonconformant-args", "horizontal dimensions mismatch \\(3x4 vs 2x6\\)", @horzcat, gdArray (A), C);
+  expect_error ("gd:gather", "concatenation giving char", @horzcat, gdArray (B), "abc");
+  X = sample ("uint8", [4 6]);
+  assert (isequal (gather (reshape (gdArray (X), 2, 12)), reshape (X, 2, 12)));
+  assert (isequal (gather (reshape (gdArray (X), [], 3)), reshape (X, [], 3)));
+  assert (isequal (gather (reshape (gdArray (X), [8 3])), reshape (X, [8 3])));
+  expect_error ("Octave:invalid-input-type", "can't reshape 4x6 array to 5x5 array", @reshape, gdArray (X), 5, 5);
+  expect_error ("Octave:invalid-input-type", "not divisible", @reshape, gdArray (X), [], 5);
+  assert (isequal (gather (repmat (gdArray (X), 2, 3)), repmat (X, 2, 3)));
+  assert (isequal (gather (repmat (gdArray (X), [3 1])), repmat (X, [3 1])));
+  assert (isequal (size (gather (repmat (gdArray (X), 0, 2))), size (repmat (X, 0, 2))));
   ## sizes Octave refuses, and what gd refuses
   expect_error ("Octave:nonconformant-args", "nonconformant arguments \\(op1 is 2x3, op2 is 3x2\\)",
                 @plus, gdArray (ones (2, 3)), ones (3, 2));

@@ -310,3 +310,62 @@ extern "C" gd_status gd_ew_convert(const gd_matrix *A, gd_class to, gd_out R, co
     t->total_ms = gd_now_ms() - t0;
     return s;
 }
+
+/* R = the parts side by side (dim 2: columns after columns) or one above
+ * another (dim 1), every part of R's class, each on the host or the
+ * device; R where its out says */
+extern "C" gd_status gd_ew_cat(const gd_matrix *const *parts, int n, int dim, gd_out R,
+                               const gd_place *at, gd_timing *t)
+{
+    gd_entry entry(at, t);
+    const double t0 = gd_now_ms();
+    if (R.device) *R.device = NULL;
+    if (n < 1) return gd_fail(GD_ERR_INPUT, "internal: nothing to put together");
+    const gd_class cls = parts[0]->cls;
+    const size_t es = gd_class_bytes(cls);
+    int64_t rows = parts[0]->rows, cols = parts[0]->cols;
+    bool device = false;
+    for (int p = 0; p < n; ++p) {
+        const gd_matrix &m = *parts[p];
+        if (m.cls != cls || (dim == 2 ? m.rows != rows : m.cols != cols) || m.pieces)
+            return gd_fail(GD_ERR_INPUT, "internal: parts that do not fit together");
+        if (p) (dim == 2 ? cols : rows) += dim == 2 ? m.cols : m.rows;
+        device = device || m.where == GD_DEVICE;
+    }
+    const size_t bytes = (size_t)(rows * cols) * es;
+    snprintf(t->variant, sizeof t->variant, "%s", device ? "gpu" : "cpu");
+    gd_status s;
+    if (!device) {
+        void *buf = NULL;
+        s = gd_host_result_begin(&R, bytes, "the result", &buf);
+        int64_t off = 0;
+        for (int p = 0; !s && p < n; ++p) {
+            const gd_matrix &m = *parts[p];
+            for (int64_t j = 0; j < m.cols; ++j)
+                memcpy((char *)buf + (dim == 2 ? (size_t)((off + j) * rows) : (size_t)(off + j * rows)) * es,
+                       (const char *)m.ptr + (size_t)(j * m.ld) * es, (size_t)m.rows * es);
+            off += dim == 2 ? m.cols : m.rows;
+        }
+        s = gd_host_result_end(&R, buf, bytes, s, t);
+    } else {
+        cudaStream_t st = gd_stream();
+        gd_call c(t, "gpu");
+        char *dR = (char *)(R.device ? c.alloc_kept(R, bytes ? bytes : 1, "the result")
+                                     : c.alloc(bytes ? bytes : 1, "the result"));
+        c.begin(GD_PHASE_KERNEL, st);
+        int64_t off = 0;
+        for (int p = 0; p < n && c.ok(); ++p) {
+            const gd_matrix &m = *parts[p];
+            const void *d = c.on_device(m, c.event(), st, "a part");
+            if (d && m.rows * m.cols > 0)
+                c.cuda(cudaMemcpy2DAsync(dR + (size_t)(dim == 2 ? off * rows : off) * es, (size_t)rows * es, d,
+                                         (size_t)m.rows * es, (size_t)m.rows * es, (size_t)m.cols,
+                                         cudaMemcpyDefault, st),
+                       "a part");
+            off += dim == 2 ? m.cols : m.rows;
+        }
+        s = finish(c, R, dR, bytes, st);
+    }
+    t->total_ms = gd_now_ms() - t0;
+    return s;
+}
