@@ -514,6 +514,12 @@ gd_status gd_ew_unary(int op, const gd_matrix *A, gd_out R, const gd_place *at, 
  * the nearest, halves away from zero, saturated, NaN 0) */
 gd_status gd_ew_convert(const gd_matrix *A, gd_class to, gd_out R, const gd_place *at,
                         gd_timing *t);
+/* R = the reduction of A along dim (1: each column, a 1 x n result; 2:
+ * each row): op 0 sum, 1 prod (in single for single, else in double, in
+ * order), 2 max, 3 min (A's class; I, where not NULL, the first extreme's
+ * place, 1-based, double; NaN skipped unless all are) */
+gd_status gd_ew_reduce(int op, const gd_matrix *A, int dim, gd_out R, gd_out *I,
+                       const gd_place *at, gd_timing *t);
 /* R = the n parts side by side (dim 2) or one above another (dim 1), all
  * of R's class (gdArray's horzcat, vertcat and cat) */
 gd_status gd_ew_cat(const gd_matrix *const *parts, int n, int dim, gd_out R, const gd_place *at,

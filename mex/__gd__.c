@@ -25,7 +25,7 @@ static const struct {
     {"device", gd_op_device},       {"on_gpu", gd_op_on_gpu},
     {"index", gd_op_index},         {"ew2", gd_op_ew2},
     {"ew1", gd_op_ew1},             {"convert", gd_op_convert},
-    {"cat", gd_op_cat},
+    {"cat", gd_op_cat},             {"reduce", gd_op_reduce},
 };
 
 void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])

@@ -25,6 +25,9 @@
  *   R = __gd__('convert', A, cls, r, c)  the same, r x c (reshape)
  *   R = __gd__('cat', dim, P1, P2, ...) the parts (one class; gdArrays or
  *                                     matrices) put together along dim
+ *   [R, I] = __gd__('reduce', op, A, dim)  sum (0), prod (1), max (2) or
+ *                                     min (3) along dim (1 or 2); I the
+ *                                     extremes' places
  */
 #include "gd_mex.h"
 
@@ -458,4 +461,26 @@ void gd_op_cat(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     gd_timing t = gd_mex_timing();
     gd_out out = gd_mex_result_out(&R, 1, gd_mex_on_device(n, ops), (size_t)rows, (size_t)cols, m[0].cls);
     plhs[0] = gd_mex_result_take(FN, &R, gd_ew_cat(ops, n, dim, out, gd_mex_place(), &t));
+}
+
+void gd_op_reduce(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    static const char FN[] = "gdArray";
+    if (nrhs != 3) gd_mex_error(FN, "gd:input", "internal: reduce takes op, A and dim");
+    const int op = op_arg(FN, prhs[0], 4);
+    gd_matrix A;
+    int ga = 0;
+    gd_mex_operand_int(FN, "A", prhs[1], &A, &ga);
+    const int dim = (int)mxGetScalar(prhs[2]);
+    const gd_class cls = op >= 2 ? A.cls : A.cls == GD_SINGLE ? GD_SINGLE : GD_DOUBLE;
+    const size_t r = dim == 1 ? 1 : (size_t)A.rows, c = dim == 1 ? (size_t)A.cols : 1;
+    const gd_matrix *ops[1] = {&A};
+    const int dev = gd_mex_on_device(1, ops), want_i = op >= 2 && nlhs > 1;
+    gd_mex_result R, I;
+    gd_timing t = gd_mex_timing();
+    gd_out out = gd_mex_result_out(&R, 1, dev, r, c, cls);
+    gd_out iout;
+    if (want_i) iout = gd_mex_result_out(&I, 1, dev, r, c, GD_DOUBLE);
+    const gd_status s = gd_ew_reduce(op, &A, dim, out, want_i ? &iout : NULL, gd_mex_place(), &t);
+    gd_mex_take_pair(FN, nlhs, plhs, &R, want_i ? &I : NULL, s);
 }

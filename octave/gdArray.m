@@ -80,8 +80,11 @@ classdef gdArray < handle
 ## rounded, halves away from zero, and saturated), and @code{[@var{G},
 ## @var{H}]}, @code{[@var{G}; @var{H}]}, @code{cat}, @code{reshape} and
 ## @code{repmat} (Octave's result class and sizes, the data moved on the
-## GPU). Octave's other operators and functions (comparisons, reductions,
-## indexed assignment) do not take a gdArray yet: they raise
+## GPU), and @code{sum}, @code{prod}, @code{mean}, @code{max} and
+## @code{min} along a dimension (sums in order, as Octave's; the first
+## extreme, NaN skipped). Octave's other operators and functions
+## (comparisons, cumulative sums, indexed assignment) do not take a
+## gdArray yet: they raise
 ## @qcode{"gd:gather"}, which says to gather first.
 ##
 ## A gdArray in a condition (@code{if @var{G}}, @code{while @var{G}},
@@ -440,11 +443,11 @@ classdef gdArray < handle
     function R = cat (dim, varargin)
       R = __gd_shape__ ("cat", dim, varargin);
     endfunction
-    function varargout = sum (varargin)
-      __gd_refuse__ ("sum");
+    function R = sum (G, varargin)
+      R = __gd_reduce__ ("sum", G, varargin);
     endfunction
-    function varargout = prod (varargin)
-      __gd_refuse__ ("prod");
+    function R = prod (G, varargin)
+      R = __gd_reduce__ ("prod", G, varargin);
     endfunction
     function varargout = cumsum (varargin)
       __gd_refuse__ ("cumsum");
@@ -452,14 +455,14 @@ classdef gdArray < handle
     function varargout = cumprod (varargin)
       __gd_refuse__ ("cumprod");
     endfunction
-    function varargout = max (varargin)
-      __gd_refuse__ ("max");
+    function [R, I] = max (G, varargin)
+      [R, I] = __gd_reduce__ ("max", G, varargin);
     endfunction
-    function varargout = min (varargin)
-      __gd_refuse__ ("min");
+    function [R, I] = min (G, varargin)
+      [R, I] = __gd_reduce__ ("min", G, varargin);
     endfunction
-    function varargout = mean (varargin)
-      __gd_refuse__ ("mean");
+    function R = mean (G, varargin)
+      R = __gd_reduce__ ("mean", G, varargin);
     endfunction
     function varargout = median (varargin)
       __gd_refuse__ ("median");
@@ -835,8 +838,7 @@ endclassdef
 %! assert (isequaln (gdArray ([NaN 1]), [NaN 1]));
 %! assert (logical (gdArray ([0 2])), [false true]);
 %! assert ([isscalar(G) isscalar(gdArray(1)) isvector(G(1, :)) isrow(G(1, :)) iscolumn(G(:, 1)) ismatrix(G) issquare(G)], [false true true true true true true]);
-%! ops = {@() G > 0, @() ! G, ...
-%!        @() sum (G), @() max (G), ...
+%! ops = {@() G > 0, @() ! G, @() max (G, G), ...
 %!        @() exp (G), @() G * G, @() G / 2, @() G == G, @() isnan (G)};
 %! for k = 1:numel (ops)
 %!   try

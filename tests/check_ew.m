@@ -99,6 +99,32 @@ function check_ew ()
   assert (isequal (gather (repmat (gdArray (X), 2, 3)), repmat (X, 2, 3)));
   assert (isequal (gather (repmat (gdArray (X), [3 1])), repmat (X, [3 1])));
   assert (isequal (size (gather (repmat (gdArray (X), 0, 2))), size (repmat (X, 0, 2))));
+  ## sum, prod, max and min (with the places), mean: along 1, 2, the first
+  ## dimension that is not 1, and 3; rows, columns, empty arrays
+  for c = [floats, ints]
+    for sz = {[9 7], [1 11], [6 1], [0 4], [3 0], [0 0], [1 1]}
+      A = sample (c{1}, sz{1});
+      if (any (strcmp (c{1}, floats)) && numel (A) > 3)
+        A(2) = NaN; A(:, end) = NaN;   # a column of NaN: max's NaN and first place
+      endif
+      G = gdArray (A);
+      for f = {@sum, @prod, @mean}
+        same (f{1} (G), f{1} (A), func2str (f{1}), c{1}, sz{1});
+        for d = 1:3
+          same (f{1} (G, d), f{1} (A, d), func2str (f{1}), c{1}, sz{1});
+        endfor
+      endfor
+      for f = {@max, @min}
+        [m, i] = f{1} (G); [M, J] = f{1} (A);
+        same (m, M, func2str (f{1}), c{1}, sz{1}); same (i, J, "place", c{1}, sz{1});
+        for d = 1:3
+          [m, i] = f{1} (G, [], d); [M, J] = f{1} (A, [], d);
+          same (m, M, func2str (f{1}), c{1}, sz{1}); same (i, J, "place", c{1}, sz{1});
+        endfor
+      endfor
+    endfor
+  endfor
+  expect_error ("gd:gather", "max of two arrays", @max, gdArray (1), 2);
   ## sizes Octave refuses, and what gd refuses
   expect_error ("Octave:nonconformant-args", "nonconformant arguments \\(op1 is 2x3, op2 is 3x2\\)",
                 @plus, gdArray (ones (2, 3)), ones (3, 2));
@@ -121,5 +147,13 @@ function X = sample (c, sz)
   X = cast (reshape (v(1:n), sz), c);
   if (any (strcmp (c, {"int64", "uint64"})) && n)
     X(1) = intmax (c); X(end) = intmin (c);
+  endif
+endfunction
+
+function same (R, E, what, c, sz)
+  G = gather (R);
+  if (! (strcmp (class (G), class (E)) && isequal (size (G), size (E)) && isequaln (G, E)))
+    error ("check_ew: %s of %s %dx%d: %s %s against Octave's %s %s", what, c, sz,
+           class (G), mat2str (size (G)), class (E), mat2str (size (E)));
   endif
 endfunction

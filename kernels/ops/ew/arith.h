@@ -138,6 +138,33 @@ template <class TR, class TA> GD_EW TR ew_convert(TA a)
     }
 }
 
+enum { EW_SUM, EW_PROD, EW_MAX, EW_MIN, EW_NREDUCE };
+
+/* one output of a reduction over n elements a step apart, as Octave's
+ * loops go: sum and prod in order in the result's class (each element
+ * converted first); max and min the first extreme, NaN skipped unless
+ * every element is NaN (then the first), *at its place (0-based) */
+template <class TR, class TA>
+GD_EW TR ew_reduce_one(int op, const TA *a, int64_t n, int64_t step, int64_t *at)
+{
+    if (op == EW_SUM || op == EW_PROD) {
+        TR acc = op == EW_SUM ? (TR)0 : (TR)1;
+        for (int64_t k = 0; k < n; ++k) acc = op == EW_SUM ? acc + (TR)a[k * step] : acc * (TR)a[k * step];
+        return acc;
+    }
+    TA m = a[0];
+    int64_t w = 0;
+    for (int64_t k = 1; k < n; ++k) {
+        const TA x = a[k * step];
+        if (!(x != x) && (m != m || (op == EW_MAX ? x > m : x < m))) {
+            m = x;
+            w = k;
+        }
+    }
+    *at = w;
+    return (TR)m;
+}
+
 template <class T> GD_EW T ew_unary_op(int op, T x)
 {
     if constexpr (std::is_integral<T>::value) { /* an integer class: saturating */

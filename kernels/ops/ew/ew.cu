@@ -11,6 +11,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <type_traits>
 
 namespace {
 
@@ -365,6 +366,116 @@ extern "C" gd_status gd_ew_cat(const gd_matrix *const *parts, int n, int dim, gd
             off += dim == 2 ? m.cols : m.rows;
         }
         s = finish(c, R, dR, bytes, st);
+    }
+    t->total_ms = gd_now_ms() - t0;
+    return s;
+}
+
+namespace {
+
+/* output o of a reduction along dim of an m x n matrix (ld): its first
+ * element and the step between its elements */
+template <class TR, class TA>
+__global__ void reduce_kernel(int op, const TA *A, int64_t rows, int64_t cols, int64_t ld, int dim,
+                              TR *R, double *I, int64_t nout)
+{
+    for (int64_t o = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; o < nout;
+         o += (int64_t)gridDim.x * blockDim.x) {
+        int64_t at = 0;
+        R[o] = dim == 1 ? ew_reduce_one<TR, TA>(op, A + o * ld, rows, 1, &at)
+                        : ew_reduce_one<TR, TA>(op, A + o, cols, ld, &at);
+        if (I) I[o] = (double)(at + 1);
+    }
+}
+
+template <class TR, class TA>
+gd_status reduce_run(int op, const gd_matrix &A, int dim, gd_out &R, gd_out *I, gd_timing *t)
+{
+    const int64_t nout = dim == 1 ? A.cols : A.rows;
+    const size_t bytes = (size_t)nout * sizeof(TR), ib = (size_t)nout * sizeof(double);
+    if (A.where != GD_DEVICE) {
+        snprintf(t->variant, sizeof t->variant, "cpu");
+        void *buf = NULL, *ibuf = NULL;
+        gd_status s = gd_host_result_begin(&R, bytes, "the result", &buf);
+        if (!s && I) s = gd_host_result_begin(I, ib, "the places", &ibuf);
+        if (!s) {
+            const TA *a = (const TA *)A.ptr;
+#pragma omp parallel for schedule(static) num_threads(gd_cpu_threads())
+            for (int64_t o = 0; o < nout; ++o) {
+                int64_t at = 0;
+                ((TR *)buf)[o] = dim == 1 ? ew_reduce_one<TR, TA>(op, a + o * A.ld, A.rows, 1, &at)
+                                          : ew_reduce_one<TR, TA>(op, a + o, A.cols, A.ld, &at);
+                if (ibuf) ((double *)ibuf)[o] = (double)(at + 1);
+            }
+        }
+        const gd_status sr = gd_host_result_end(&R, buf, bytes, s, t);
+        const gd_status si = I ? gd_host_result_end(I, ibuf, ib, s ? s : sr, t) : GD_OK;
+        if (si && R.device && *R.device) {
+            gd_dev_free(*R.device);
+            *R.device = NULL;
+        }
+        return s ? s : sr ? sr : si;
+    }
+    snprintf(t->variant, sizeof t->variant, "gpu");
+    cudaStream_t st = gd_stream();
+    gd_call c(t, "gpu");
+    gd_matrix Ah;
+    c.check(gd_operand_here(&A, c.allocs(), &Ah, "A"));
+    TR *dR = (TR *)(R.device ? c.alloc_kept(R, bytes ? bytes : 1, "the result")
+                            : c.alloc(bytes ? bytes : 1, "the result"));
+    double *dI = !I ? NULL : (double *)(I->device ? c.alloc_kept(*I, ib ? ib : 1, "the places")
+                                                 : c.alloc(ib ? ib : 1, "the places"));
+    c.begin(GD_PHASE_KERNEL, st);
+    if (c.ok() && nout)
+        reduce_kernel<TR, TA><<<ew_grid(nout), 256, 0, st>>>(op, (const TA *)Ah.ptr, A.rows, A.cols, Ah.ld,
+                                                            dim, dR, dI, nout);
+    c.launched("the reduction kernel");
+    if (I && !I->device) {
+        c.end(GD_PHASE_KERNEL, st);
+        const cudaEvent_t done = c.event();
+        c.cuda(cudaEventRecord(done, st), "the places");
+        void *h = c.host_result(*I, ib, "the places");
+        if (h && ib) c.download(h, ib, dI, ib, ib, 1, done, "the places");
+        c.begin(GD_PHASE_KERNEL, st);
+    }
+    return finish(c, R, dR, bytes, st);
+}
+
+/* sum and prod: single in single, the rest in double; max and min in A's class */
+template <class TA>
+gd_status reduce_class(int op, const gd_matrix &A, int dim, gd_out &R, gd_out *I, gd_timing *t)
+{
+    if (op == EW_MAX || op == EW_MIN) return reduce_run<TA, TA>(op, A, dim, R, I, t);
+    if (std::is_same<TA, float>::value) return reduce_run<float, TA>(op, A, dim, R, NULL, t);
+    return reduce_run<double, TA>(op, A, dim, R, NULL, t);
+}
+
+} // namespace
+
+extern "C" gd_status gd_ew_reduce(int op, const gd_matrix *A, int dim, gd_out R, gd_out *I,
+                                  const gd_place *at, gd_timing *t)
+{
+    gd_entry entry(at, t);
+    const double t0 = gd_now_ms();
+    if (R.device) *R.device = NULL;
+    if (I && I->device) *I->device = NULL;
+    if (op < 0 || op >= EW_NREDUCE || (dim != 1 && dim != 2))
+        return gd_fail(GD_ERR_INPUT, "internal: reduction %d along %d", op, dim);
+    if (A->pieces) return gd_fail(GD_ERR_INPUT, "a gdArray in pieces on several devices: gather it first");
+    if ((op == EW_MAX || op == EW_MIN) && (dim == 1 ? A->rows : A->cols) == 0)
+        return gd_fail(GD_ERR_INPUT, "internal: max or min over no element");
+    gd_status s;
+    switch (A->cls) {
+    case GD_SINGLE: s = reduce_class<float>(op, *A, dim, R, I, t); break;
+    case GD_DOUBLE: s = reduce_class<double>(op, *A, dim, R, I, t); break;
+    case GD_INT8: s = reduce_class<int8_t>(op, *A, dim, R, I, t); break;
+    case GD_UINT8: s = reduce_class<uint8_t>(op, *A, dim, R, I, t); break;
+    case GD_INT16: s = reduce_class<int16_t>(op, *A, dim, R, I, t); break;
+    case GD_UINT16: s = reduce_class<uint16_t>(op, *A, dim, R, I, t); break;
+    case GD_INT32: s = reduce_class<int32_t>(op, *A, dim, R, I, t); break;
+    case GD_UINT32: s = reduce_class<uint32_t>(op, *A, dim, R, I, t); break;
+    case GD_INT64: s = reduce_class<int64_t>(op, *A, dim, R, I, t); break;
+    default: s = reduce_class<uint64_t>(op, *A, dim, R, I, t); break;
     }
     t->total_ms = gd_now_ms() - t0;
     return s;
