@@ -504,7 +504,8 @@ int gd_sssp_variants(const gd_variant_info **list);
  * 1 -, 2 .*, 3 ./) with Octave's broadcasting, rcls the result's class by
  * Octave's rule (single: both floating; double: both double; an integer
  * class: with itself, or beside single or double but for int64 and
- * uint64), or R = op A (0 unary -, 1 abs) in A's class. On the device
+ * uint64), or R = op A (0 unary -, 1 abs, 2 sqrt, 3 floor, 4 ceil, 5 round,
+ * 6 fix, 7 sign) in A's class. On the device
  * where an operand is there (R kept where R.device is set), else on the
  * host, with the same arithmetic an element. */
 gd_status gd_ew_binary(int op, const gd_matrix *A, const gd_matrix *B, gd_class rcls, gd_out R,

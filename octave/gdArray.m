@@ -69,7 +69,8 @@ classdef gdArray < handle
 ## gathered there). @code{logical}, @code{any}, @code{all},
 ## @code{isequal} and @code{isequaln} give the answer the matrix gives
 ## (from its gathered values). @code{+}, @code{-}, @code{.*}, @code{./},
-## @code{.\}, unary @code{-} and @code{abs} compute on the GPU (with a
+## @code{.\}, unary @code{-}, @code{abs}, @code{sqrt}, @code{floor},
+## @code{ceil}, @code{round}, @code{fix} and @code{sign} compute on the GPU (with a
 ## gdArray, an Octave array or a scalar as the other operand): Octave's
 ## broadcasting, its class rules (single beside double is single; an
 ## integer class beside itself, single or double stays that class, rounded
@@ -470,8 +471,14 @@ classdef gdArray < handle
     function varargout = mode (varargin)
       __gd_refuse__ ("mode");
     endfunction
-    function varargout = sqrt (varargin)
-      __gd_refuse__ ("sqrt");
+    function R = sqrt (G)
+      if (isinteger (G))                # Octave's: in double
+        G = double (G);
+      endif
+      if (numel (G) && gather (min (min (G))) < 0)
+        __gd_refuse__ ("sqrt of a negative element (a complex result)");
+      endif
+      R = __gd__ ("ew1", 2, G);
     endfunction
     function varargout = exp (varargin)
       __gd_refuse__ ("exp");
@@ -503,20 +510,20 @@ classdef gdArray < handle
     function varargout = tanh (varargin)
       __gd_refuse__ ("tanh");
     endfunction
-    function varargout = floor (varargin)
-      __gd_refuse__ ("floor");
+    function R = floor (G)
+      R = __gd__ ("ew1", 3, G);
     endfunction
-    function varargout = ceil (varargin)
-      __gd_refuse__ ("ceil");
+    function R = ceil (G)
+      R = __gd__ ("ew1", 4, G);
     endfunction
-    function varargout = round (varargin)
-      __gd_refuse__ ("round");
+    function R = round (G)
+      R = __gd__ ("ew1", 5, G);
     endfunction
-    function varargout = fix (varargin)
-      __gd_refuse__ ("fix");
+    function R = fix (G)
+      R = __gd__ ("ew1", 6, G);
     endfunction
-    function varargout = sign (varargin)
-      __gd_refuse__ ("sign");
+    function R = sign (G)
+      R = __gd__ ("ew1", 7, G);
     endfunction
     function varargout = mod (varargin)
       __gd_refuse__ ("mod");

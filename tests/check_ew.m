@@ -58,13 +58,20 @@ function check_ew ()
   G = gdArray (single ([1.5 -2 3]));
   assert (isequal (gather (G + [true false true]), single ([1.5 -2 3]) + [true false true]));
   assert (isequal (gather (G .* "ab" (1)), single ([1.5 -2 3]) .* "a"));
-  ## unary minus and abs, every class
+  ## unary minus, abs, floor, ceil, round, fix, sign and sqrt, every class
   for c = [floats, ints]
     A = sample (c{1}, [4 9]);
     assert (isequaln (gather (-gdArray (A)), -A) && isequaln (gather (abs (gdArray (A))), abs (A)));
     assert (isequal (signbit (double (gather (-gdArray (A)))), signbit (double (-A))));
     assert (isequaln (gather (+gdArray (A)), A));
+    for f = {@floor, @ceil, @round, @fix, @sign}
+      same (f{1} (gdArray (A)), f{1} (A), func2str (f{1}), c{1}, size (A));
+      assert (isequal (signbit (double (gather (f{1} (gdArray (A))))), signbit (double (f{1} (A)))));
+    endfor
+    P = abs (A);
+    same (sqrt (gdArray (P)), sqrt (P), "sqrt", c{1}, size (P));
   endfor
+  expect_error ("gd:gather", "sqrt of a negative element", @sqrt, gdArray ([4 -1]));
   ## conversions: every class to every class
   for c1 = [floats, ints]
     A = sample (c1{1}, [6 8]);

@@ -29,7 +29,7 @@
 #endif
 
 enum { EW_PLUS, EW_MINUS, EW_TIMES, EW_RDIVIDE, EW_NOPS2 };
-enum { EW_NEG, EW_ABS, EW_NOPS1 };
+enum { EW_NEG, EW_ABS, EW_SQRT, EW_FLOOR, EW_CEIL, EW_ROUND, EW_FIX, EW_SIGN, EW_NOPS1 };
 
 template <class T> struct ew_limits;
 #define GD_EW_LIMITS(T, LO, HI)                                                            \
@@ -165,13 +165,33 @@ GD_EW TR ew_reduce_one(int op, const TA *a, int64_t n, int64_t step, int64_t *at
     return (TR)m;
 }
 
+/* the unary operations: -, abs, sqrt, floor, ceil, round (halves away
+ * from zero), fix, sign (0 for -0, NaN for NaN). In single each is the
+ * double one rounded to single: exact for these (sqrt's double result
+ * rounds to single correctly). An integer class: - and abs saturated,
+ * sign -1, 0 or 1, the roundings itself (sqrt is the caller's, in double). */
 template <class T> GD_EW T ew_unary_op(int op, T x)
 {
-    if constexpr (std::is_integral<T>::value) { /* an integer class: saturating */
+    if constexpr (std::is_integral<T>::value) {
         const ew_wide a = (ew_wide)x;
-        return op == EW_NEG ? ew_saturate<T>(-a) : ew_saturate<T>(a < 0 ? -a : a);
+        switch (op) {
+        case EW_NEG: return ew_saturate<T>(-a);
+        case EW_ABS: return ew_saturate<T>(a < 0 ? -a : a);
+        case EW_SIGN: return (T)(a > 0 ? 1 : a < 0 ? -1 : 0);
+        default: return x;
+        }
     } else {
-        return op == EW_NEG ? -x : (T)fabs((double)x);
+        const double d = (double)x;
+        switch (op) {
+        case EW_NEG: return -x;
+        case EW_ABS: return (T)fabs(d);
+        case EW_SQRT: return (T)sqrt(d);
+        case EW_FLOOR: return (T)floor(d);
+        case EW_CEIL: return (T)ceil(d);
+        case EW_ROUND: return (T)round(d);
+        case EW_FIX: return (T)trunc(d);
+        default: return x > 0 ? (T)1 : x < 0 ? (T)-1 : x == 0 ? (T)0 : x;
+        }
     }
 }
 
