@@ -501,7 +501,7 @@ gd_status gd_sssp(const char *variant, const gd_matrix *W, const gd_sparse *S,
 int gd_sssp_variants(const gd_variant_info **list);
 
 /* Element-wise arithmetic (ops/ew/ew.cu), Octave's: R = A op B (op 0 +,
- * 1 -, 2 .*, 3 ./) with Octave's broadcasting, rcls the result's class by
+ * 1 -, 2 .*, 3 ./, 4 max, 5 min) with Octave's broadcasting, rcls the result's class by
  * Octave's rule (single: both floating; double: both double; an integer
  * class: with itself, or beside single or double but for int64 and
  * uint64), or R = op A (0 unary -, 1 abs, 2 sqrt, 3 floor, 4 ceil, 5 round,

@@ -17,7 +17,7 @@
  *   R = __gd__('squareform', G, tomatrix)
  *   s = __gd__('describe', G)         "4x4 single gdArray (64 B on ...)"
  *   R = __gd__('ew2', op, A, B, cls)  A op B element-wise (0 +, 1 -, 2 .*,
- *                                     3 ./), Octave's broadcasting, in
+ *                                     3 ./, 4 max, 5 min), Octave's broadcasting, in
  *                                     class cls (the caller's, by Octave's
  *                                     rule); A or B a gdArray
  *   R = __gd__('ew1', op, A)          op A (0 unary -, 1 abs, 2 sqrt, 3 floor,
@@ -384,7 +384,7 @@ void gd_op_ew2(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     static const char FN[] = "gdArray";
     (void)nlhs;
     if (nrhs != 4) gd_mex_error(FN, "gd:input", "internal: ew2 takes op, A, B and a class");
-    const int op = op_arg(FN, prhs[0], 4);
+    const int op = op_arg(FN, prhs[0], 6);
     gd_matrix A, B;
     int ga = 0, gb = 0;
     gd_mex_operand_int(FN, "A", prhs[1], &A, &ga);

@@ -457,9 +457,23 @@ classdef gdArray < handle
       __gd_refuse__ ("cumprod");
     endfunction
     function [R, I] = max (G, varargin)
+      if (numel (varargin) && ! isempty (varargin{1}))  # two arrays, element-wise
+        if (numel (varargin) > 1 || nargout > 1)
+          __gd_refuse__ ("max (A, B, dim) or [m, i] = max (A, B)");
+        endif
+        R = __gd_ew__ ("max", G, varargin{1});
+        return;
+      endif
       [R, I] = __gd_reduce__ ("max", G, varargin);
     endfunction
     function [R, I] = min (G, varargin)
+      if (numel (varargin) && ! isempty (varargin{1}))  # two arrays, element-wise
+        if (numel (varargin) > 1 || nargout > 1)
+          __gd_refuse__ ("min (A, B, dim) or [m, i] = min (A, B)");
+        endif
+        R = __gd_ew__ ("min", G, varargin{1});
+        return;
+      endif
       [R, I] = __gd_reduce__ ("min", G, varargin);
     endfunction
     function R = mean (G, varargin)
@@ -845,7 +859,7 @@ endclassdef
 %! assert (isequaln (gdArray ([NaN 1]), [NaN 1]));
 %! assert (logical (gdArray ([0 2])), [false true]);
 %! assert ([isscalar(G) isscalar(gdArray(1)) isvector(G(1, :)) isrow(G(1, :)) iscolumn(G(:, 1)) ismatrix(G) issquare(G)], [false true true true true true true]);
-%! ops = {@() G > 0, @() ! G, @() max (G, G), ...
+%! ops = {@() G > 0, @() ! G, @() cumsum (G), ...
 %!        @() exp (G), @() G * G, @() G / 2, @() G == G, @() isnan (G)};
 %! for k = 1:numel (ops)
 %!   try

@@ -131,7 +131,37 @@ function check_ew ()
       endfor
     endfor
   endfor
-  expect_error ("gd:gather", "max of two arrays", @max, gdArray (1), 2);
+  ## max and min of two arrays, element-wise
+  for c1 = [floats, ints]
+    for c2 = [floats, ints]
+      for shp = {[5 7], [1 7]; [1 1], [3 4]; [3 4], [1 1]; [1 1], [1 1]}'
+      A = sample (c1{1}, shp{1}); B = sample (c2{1}, shp{2});
+      if (numel (A) > 3 && numel (B) > 3)
+        A(1:2) = [-0 0]; B(1:2) = [0 -0];  # ties of signed zeros
+      endif
+      for f = {@max, @min}
+        try
+          E = f{1} (A, B);
+        catch err
+          try
+            f{1} (gdArray (A), B);
+            error ("check_ew: %s (%s, %s): no error where Octave gives '%s'", func2str (f{1}), c1{1}, c2{1}, err.message);
+          catch err2
+            assert (err2.message, err.message);
+          end_try_catch
+          continue;
+        end_try_catch
+        if (any (strcmp (class (E), {"int64", "uint64"})) && ! (isinteger (A) && isinteger (B)))
+          continue;
+        endif
+        same (f{1} (gdArray (A), B), E, func2str (f{1}), c1{1}, size (A));
+        same (f{1} (A, gdArray (B)), E, func2str (f{1}), c2{1}, size (A));
+        assert (isequal (signbit (double (gather (f{1} (gdArray (A), B)))), signbit (double (E))),
+                sprintf ("%s (%s %s, %s %s): the signs of zeros", func2str (f{1}), c1{1}, mat2str (size (A)), c2{1}, mat2str (size (B))));
+      endfor
+      endfor
+    endfor
+  endfor
   ## sizes Octave refuses, and what gd refuses
   expect_error ("Octave:nonconformant-args", "nonconformant arguments \\(op1 is 2x3, op2 is 3x2\\)",
                 @plus, gdArray (ones (2, 3)), ones (3, 2));

@@ -10,7 +10,8 @@
 ## @end deftypefn
 
 function R = __gd_ew__ (op, a, b)
-  fns = {"+", @plus, 0; "-", @minus, 1; ".*", @times, 2; "./", @rdivide, 3; ".\\", @ldivide, 3};
+  fns = {"+", @plus, 0; "-", @minus, 1; ".*", @times, 2; "./", @rdivide, 3; ".\\", @ldivide, 3;
+         "max", @max, 4; "min", @min, 5};
   k = find (strcmp (fns(:,1), op));
   fn = fns{k,2};
   [a, za] = operand (a);
@@ -31,6 +32,12 @@ function R = __gd_ew__ (op, a, b)
   endif
   if (strcmp (op, ".\\"))               # a .\ b is b ./ a
     [a, b] = deal (b, a);
+  elseif (any (strcmp (op, {"max", "min"})))  # both in the result's class;
+    a = in_class (a, rc);                       # a scalar first goes second,
+    b = in_class (b, rc);                       # as Octave takes it (ties and
+    if (numel (a) == 1)                         # NaN go by the order)
+      [a, b] = deal (b, a);
+    endif
   endif
   R = __gd__ ("ew2", fns{k,3}, a, b, rc);
 endfunction
@@ -61,5 +68,15 @@ function [x, z] = operand (x)
   endif
   if (islogical (x) || ischar (x))
     x = double (x);
+  endif
+endfunction
+
+function x = in_class (x, c)
+  if (isa (x, "gdArray"))
+    if (! strcmp (classUnderlying (x), c))
+      x = __gd__ ("convert", x, c);
+    endif
+  else
+    x = cast (x, c);
   endif
 endfunction

@@ -11,9 +11,6 @@ function [R, I] = __gd_reduce__ (what, G, args)
   codes = struct ("sum", 0, "prod", 1, "max", 2, "min", 3, "mean", 0);
   extreme = any (strcmp (what, {"max", "min"}));
   if (extreme)
-    if (numel (args) >= 1 && ! isempty (args{1}))
-      __gd_refuse__ (sprintf ("%s of two arrays", what));
-    endif
     args = args(2:end);
   endif
   if (! extreme && isequal (size (G), [0 0]))  # Octave's sum, prod and mean

@@ -28,7 +28,7 @@
 #define GD_EW static inline
 #endif
 
-enum { EW_PLUS, EW_MINUS, EW_TIMES, EW_RDIVIDE, EW_NOPS2 };
+enum { EW_PLUS, EW_MINUS, EW_TIMES, EW_RDIVIDE, EW_MAX2, EW_MIN2, EW_NOPS2 };
 enum { EW_NEG, EW_ABS, EW_SQRT, EW_FLOOR, EW_CEIL, EW_ROUND, EW_FIX, EW_SIGN, EW_NOPS1 };
 
 template <class T> struct ew_limits;
@@ -109,11 +109,25 @@ template <class C> GD_EW C ew_float_op(int op, C x, C y)
     }
 }
 
+template <class TR, class TA> GD_EW TR ew_convert(TA a);
+
+/* the larger (smaller) of two of one class as Octave's max (min) takes
+ * it: x where y is NaN, else x where they tie (max ([-0 0], [0 -0]) is
+ * [-0 0]; the caller swaps a scalar first operand, as Octave does) */
+template <class T> GD_EW T ew_max_min(int op, T x, T y)
+{
+    if (y != y) return x;
+    return (op == EW_MAX2 ? x >= y : x <= y) ? x : y;
+}
+
 /* what an element of A (of TA) and of B (of TB) give in the result's
- * class TR: the three rules above */
+ * class TR: the three rules above; max and min (two arrays) take both in
+ * TR first, as Octave converts them */
 template <class TR, class TA, class TB> struct ew_binary {
     GD_EW TR apply(int op, TA a, TB b)
     {
+        if (op == EW_MAX2 || op == EW_MIN2)
+            return ew_max_min<TR>(op, ew_convert<TR, TA>(a), ew_convert<TR, TB>(b));
         if constexpr (!std::is_integral<TR>::value) {
             return ew_float_op<TR>(op, (TR)a, (TR)b);
         } else if constexpr (std::is_integral<TA>::value && std::is_integral<TB>::value) {
