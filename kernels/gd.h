@@ -521,6 +521,11 @@ gd_status gd_ew_convert(const gd_matrix *A, gd_class to, gd_out R, const gd_plac
  * place, 1-based, double; NaN skipped unless all are) */
 gd_status gd_ew_reduce(int op, const gd_matrix *A, int dim, gd_out R, gd_out *I,
                        const gd_place *at, gd_timing *t);
+/* (op 4 of gd_ew_reduce: the count of elements that are not 0, double.)
+ * R = the cumulative sums (op 0) or products (1) of A along dim, in order,
+ * in single for single and in double otherwise (gdArray's cumsum, cumprod) */
+gd_status gd_ew_scan(int op, const gd_matrix *A, int dim, gd_out R, const gd_place *at,
+                     gd_timing *t);
 /* R = the n parts side by side (dim 2) or one above another (dim 1), all
  * of R's class (gdArray's horzcat, vertcat and cat) */
 gd_status gd_ew_cat(const gd_matrix *const *parts, int n, int dim, gd_out R, const gd_place *at,

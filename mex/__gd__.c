@@ -26,6 +26,7 @@ static const struct {
     {"index", gd_op_index},         {"ew2", gd_op_ew2},
     {"ew1", gd_op_ew1},             {"convert", gd_op_convert},
     {"cat", gd_op_cat},             {"reduce", gd_op_reduce},
+    {"scan", gd_op_scan},
 };
 
 void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])

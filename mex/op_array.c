@@ -26,9 +26,10 @@
  *   R = __gd__('convert', A, cls, r, c)  the same, r x c (reshape)
  *   R = __gd__('cat', dim, P1, P2, ...) the parts (one class; gdArrays or
  *                                     matrices) put together along dim
- *   [R, I] = __gd__('reduce', op, A, dim)  sum (0), prod (1), max (2) or
- *                                     min (3) along dim (1 or 2); I the
- *                                     extremes' places
+ *   [R, I] = __gd__('reduce', op, A, dim)  sum (0), prod (1), max (2),
+ *                                     min (3) or nnz (4) along dim (1 or
+ *                                     2); I the extremes' places
+ *   R = __gd__('scan', op, A, dim)    cumsum (0) or cumprod (1) along dim
  */
 #include "gd_mex.h"
 
@@ -468,15 +469,15 @@ void gd_op_reduce(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
     static const char FN[] = "gdArray";
     if (nrhs != 3) gd_mex_error(FN, "gd:input", "internal: reduce takes op, A and dim");
-    const int op = op_arg(FN, prhs[0], 4);
+    const int op = op_arg(FN, prhs[0], 5);
     gd_matrix A;
     int ga = 0;
     gd_mex_operand_int(FN, "A", prhs[1], &A, &ga);
     const int dim = (int)mxGetScalar(prhs[2]);
-    const gd_class cls = op >= 2 ? A.cls : A.cls == GD_SINGLE ? GD_SINGLE : GD_DOUBLE;
+    const gd_class cls = op == 4 ? GD_DOUBLE : op >= 2 ? A.cls : A.cls == GD_SINGLE ? GD_SINGLE : GD_DOUBLE;
     const size_t r = dim == 1 ? 1 : (size_t)A.rows, c = dim == 1 ? (size_t)A.cols : 1;
     const gd_matrix *ops[1] = {&A};
-    const int dev = gd_mex_on_device(1, ops), want_i = op >= 2 && nlhs > 1;
+    const int dev = gd_mex_on_device(1, ops), want_i = (op == 2 || op == 3) && nlhs > 1;
     gd_mex_result R, I;
     gd_timing t = gd_mex_timing();
     gd_out out = gd_mex_result_out(&R, 1, dev, r, c, cls);
@@ -484,4 +485,22 @@ void gd_op_reduce(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     if (want_i) iout = gd_mex_result_out(&I, 1, dev, r, c, GD_DOUBLE);
     const gd_status s = gd_ew_reduce(op, &A, dim, out, want_i ? &iout : NULL, gd_mex_place(), &t);
     gd_mex_take_pair(FN, nlhs, plhs, &R, want_i ? &I : NULL, s);
+}
+
+void gd_op_scan(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    static const char FN[] = "gdArray";
+    (void)nlhs;
+    if (nrhs != 3) gd_mex_error(FN, "gd:input", "internal: scan takes op, A and dim");
+    const int op = op_arg(FN, prhs[0], 2);
+    gd_matrix A;
+    int ga = 0;
+    gd_mex_operand_int(FN, "A", prhs[1], &A, &ga);
+    const int dim = (int)mxGetScalar(prhs[2]);
+    const gd_matrix *ops[1] = {&A};
+    gd_mex_result R;
+    gd_timing t = gd_mex_timing();
+    gd_out out = gd_mex_result_out(&R, 1, gd_mex_on_device(1, ops), (size_t)A.rows, (size_t)A.cols,
+                                   A.cls == GD_SINGLE ? GD_SINGLE : GD_DOUBLE);
+    plhs[0] = gd_mex_result_take(FN, &R, gd_ew_scan(op, &A, dim, out, gd_mex_place(), &t));
 }

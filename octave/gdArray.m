@@ -81,11 +81,12 @@ classdef gdArray < handle
 ## rounded, halves away from zero, and saturated), and @code{[@var{G},
 ## @var{H}]}, @code{[@var{G}; @var{H}]}, @code{cat}, @code{reshape} and
 ## @code{repmat} (Octave's result class and sizes, the data moved on the
-## GPU), and @code{sum}, @code{prod}, @code{mean}, @code{max} and
-## @code{min} along a dimension (sums in order, as Octave's; the first
-## extreme, NaN skipped). Octave's other operators and functions
-## (comparisons, cumulative sums, indexed assignment) do not take a
-## gdArray yet: they raise
+## GPU), @code{sum}, @code{prod}, @code{mean}, @code{cumsum},
+## @code{cumprod}, @code{max} and @code{min} along a dimension (sums in
+## order, as Octave's; the first extreme, NaN skipped), @code{max} and
+## @code{min} of two arrays, and @code{nnz}. Octave's other operators and
+## functions (comparisons, exp and the like, indexed assignment) do not
+## take a gdArray yet: they raise
 ## @qcode{"gd:gather"}, which says to gather first.
 ##
 ## A gdArray in a condition (@code{if @var{G}}, @code{while @var{G}},
@@ -450,11 +451,11 @@ classdef gdArray < handle
     function R = prod (G, varargin)
       R = __gd_reduce__ ("prod", G, varargin);
     endfunction
-    function varargout = cumsum (varargin)
-      __gd_refuse__ ("cumsum");
+    function R = cumsum (G, varargin)
+      R = __gd_reduce__ ("cumsum", G, varargin);
     endfunction
-    function varargout = cumprod (varargin)
-      __gd_refuse__ ("cumprod");
+    function R = cumprod (G, varargin)
+      R = __gd_reduce__ ("cumprod", G, varargin);
     endfunction
     function [R, I] = max (G, varargin)
       if (numel (varargin) && ! isempty (varargin{1}))  # two arrays, element-wise
@@ -608,8 +609,11 @@ classdef gdArray < handle
     function varargout = find (varargin)
       __gd_refuse__ ("find");
     endfunction
-    function varargout = nnz (varargin)
-      __gd_refuse__ ("nnz");
+    function n = nnz (G)
+      n = 0;
+      if (numel (G))
+        n = sum (gather (__gd__ ("reduce", 4, G, 1)));
+      endif
     endfunction
     function varargout = norm (varargin)
       __gd_refuse__ ("norm");
@@ -859,7 +863,7 @@ endclassdef
 %! assert (isequaln (gdArray ([NaN 1]), [NaN 1]));
 %! assert (logical (gdArray ([0 2])), [false true]);
 %! assert ([isscalar(G) isscalar(gdArray(1)) isvector(G(1, :)) isrow(G(1, :)) iscolumn(G(:, 1)) ismatrix(G) issquare(G)], [false true true true true true true]);
-%! ops = {@() G > 0, @() ! G, @() cumsum (G), ...
+%! ops = {@() G > 0, @() ! G, @() exp (G), ...
 %!        @() exp (G), @() G * G, @() G / 2, @() G == G, @() isnan (G)};
 %! for k = 1:numel (ops)
 %!   try

@@ -107,7 +107,8 @@ function check_ew ()
         A(2) = NaN; A(:, end) = NaN;   # a column of NaN: max's NaN and first place
       endif
       G = gdArray (A);
-      for f = {@sum, @prod, @mean}
+      same (nnz (G), nnz (A), "nnz", c{1}, sz{1});
+      for f = {@sum, @prod, @mean, @cumsum, @cumprod}
         same (f{1} (G), f{1} (A), func2str (f{1}), c{1}, sz{1});
         for d = 1:3
           same (f{1} (G, d), f{1} (A, d), func2str (f{1}), c{1}, sz{1});

@@ -8,7 +8,11 @@
 ## @end deftypefn
 
 function [R, I] = __gd_reduce__ (what, G, args)
-  codes = struct ("sum", 0, "prod", 1, "max", 2, "min", 3, "mean", 0);
+  codes = struct ("sum", 0, "prod", 1, "max", 2, "min", 3, "mean", 0, "cumsum", 0, "cumprod", 1);
+  if (any (strcmp (what, {"cumsum", "cumprod"})))
+    [R, I] = cumulative (codes.(what), G, args);
+    return;
+  endif
   extreme = any (strcmp (what, {"max", "min"}));
   if (extreme)
     args = args(2:end);
@@ -17,21 +21,7 @@ function [R, I] = __gd_reduce__ (what, G, args)
     G = reshape (G, 0, 1);                        # take [] as 0 x 1
   endif
   sz = size (G);
-  if (isempty (args))
-    if (strcmp (what, "mean"))          # (mean.m's rule: the first past 1)
-      dim = find (sz > 1, 1);
-    else
-      dim = find (sz != 1, 1);
-    endif
-    if (isempty (dim))
-      dim = 1;
-    endif
-  else
-    dim = args{1};
-    if (numel (args) > 1 || ! (isnumeric (dim) && isscalar (dim) && dim >= 1 && dim == fix (dim)))
-      __gd_refuse__ (sprintf ("%s with these options", what));
-    endif
-  endif
+  dim = dim_of (what, sz, args);
   I = [];
   if (dim > 2)                          # one element a place: itself
     R = G;
@@ -54,5 +44,39 @@ function [R, I] = __gd_reduce__ (what, G, args)
   endif
   if (strcmp (what, "mean"))
     R = R ./ size (G, dim);
+  endif
+endfunction
+
+## cumsum and cumprod: G's size, in single for single and double otherwise
+function [R, I] = cumulative (op, G, args)
+  I = [];
+  dim = dim_of ("cumsum and cumprod", size (G), args);
+  if (dim > 2 || numel (G) == 0)
+    R = G;
+    if (! strcmp (classUnderlying (G), "single"))
+      R = double (G);
+    endif
+    return;
+  endif
+  R = __gd__ ("scan", op, G, dim);
+endfunction
+
+## the dimension given, or Octave's: the first that is not 1 (mean.m's
+## rule for mean: the first past 1)
+function dim = dim_of (what, sz, args)
+  if (isempty (args))
+    if (strcmp (what, "mean"))
+      dim = find (sz > 1, 1);
+    else
+      dim = find (sz != 1, 1);
+    endif
+    if (isempty (dim))
+      dim = 1;
+    endif
+  else
+    dim = args{1};
+    if (numel (args) > 1 || ! (isnumeric (dim) && isscalar (dim) && dim >= 1 && dim == fix (dim)))
+      __gd_refuse__ (sprintf ("%s with these options", what));
+    endif
   endif
 endfunction

@@ -152,7 +152,7 @@ template <class TR, class TA> GD_EW TR ew_convert(TA a)
     }
 }
 
-enum { EW_SUM, EW_PROD, EW_MAX, EW_MIN, EW_NREDUCE };
+enum { EW_SUM, EW_PROD, EW_MAX, EW_MIN, EW_NNZ, EW_NREDUCE };
 
 /* one output of a reduction over n elements a step apart, as Octave's
  * loops go: sum and prod in order in the result's class (each element
@@ -161,6 +161,11 @@ enum { EW_SUM, EW_PROD, EW_MAX, EW_MIN, EW_NREDUCE };
 template <class TR, class TA>
 GD_EW TR ew_reduce_one(int op, const TA *a, int64_t n, int64_t step, int64_t *at)
 {
+    if (op == EW_NNZ) { /* the elements that are not 0 (NaN is not) */
+        TR count = 0;
+        for (int64_t k = 0; k < n; ++k) count += !(a[k * step] == 0);
+        return count;
+    }
     if (op == EW_SUM || op == EW_PROD) {
         TR acc = op == EW_SUM ? (TR)0 : (TR)1;
         for (int64_t k = 0; k < n; ++k) acc = op == EW_SUM ? acc + (TR)a[k * step] : acc * (TR)a[k * step];
@@ -184,6 +189,18 @@ GD_EW TR ew_reduce_one(int op, const TA *a, int64_t n, int64_t step, int64_t *at
  * double one rounded to single: exact for these (sqrt's double result
  * rounds to single correctly). An integer class: - and abs saturated,
  * sign -1, 0 or 1, the roundings itself (sqrt is the caller's, in double). */
+/* one line of a cumulative sum (op EW_SUM) or product (EW_PROD), in
+ * order, each partial written */
+template <class TR, class TA>
+GD_EW void ew_scan_line(int op, const TA *a, int64_t n, int64_t step, TR *r, int64_t rstep)
+{
+    TR acc = op == EW_SUM ? (TR)0 : (TR)1;
+    for (int64_t k = 0; k < n; ++k) {
+        acc = op == EW_SUM ? acc + (TR)a[k * step] : acc * (TR)a[k * step];
+        r[k * rstep] = acc;
+    }
+}
+
 template <class T> GD_EW T ew_unary_op(int op, T x)
 {
     if constexpr (std::is_integral<T>::value) {

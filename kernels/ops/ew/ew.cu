@@ -154,22 +154,17 @@ gd_status ew2_int(int op, const gd_matrix &A, const gd_matrix &B, int64_t rr, in
                           : ew2_run<T, float, T>(op, A, B, rr, rc, R, t);
 }
 
-/* R = f (A) on the device where A is there, else on the host */
-template <class TR, class TA, class F>
-gd_status map_run(const gd_matrix &A, gd_out &R, gd_timing *t, F f)
+/* A one-operand operation's frame: R (bytes) from A by host(a, r) where A
+ * is on the host, else on the device by dev(c, A there (tight), dR, st),
+ * which queues its kernel after the phase's begin */
+template <class TR, class TA, class Host, class Dev>
+gd_status one_operand(const gd_matrix &A, gd_out &R, size_t bytes, gd_timing *t, Host host, Dev dev)
 {
-    const int64_t total = A.rows * A.cols;
-    const size_t bytes = (size_t)total * sizeof(TR);
     if (A.where != GD_DEVICE) {
         snprintf(t->variant, sizeof t->variant, "cpu");
         void *buf = NULL;
         gd_status s = gd_host_result_begin(&R, bytes, "the result", &buf);
-        if (!s) {
-            const TA *a = (const TA *)A.ptr;
-            TR *r = (TR *)buf;
-#pragma omp parallel for schedule(static) num_threads(gd_cpu_threads())
-            for (int64_t q = 0; q < total; ++q) r[q] = f(a[q % A.rows + A.ld * (q / A.rows)]);
-        }
+        if (!s) host((const TA *)A.ptr, (TR *)buf);
         return gd_host_result_end(&R, buf, bytes, s, t);
     }
     snprintf(t->variant, sizeof t->variant, "gpu");
@@ -179,9 +174,25 @@ gd_status map_run(const gd_matrix &A, gd_out &R, gd_timing *t, F f)
     TR *dR = (TR *)(R.device ? c.alloc_kept(R, bytes ? bytes : 1, "the result")
                             : c.alloc(bytes ? bytes : 1, "the result"));
     c.begin(GD_PHASE_KERNEL, st);
-    if (c.ok() && total) map_kernel<TR, TA, F><<<ew_grid(total), 256, 0, st>>>((const TA *)dA, dR, total, f);
+    if (c.ok() && bytes) dev((const TA *)dA, dR, st);
     c.launched("the element-wise kernel");
     return finish(c, R, dR, bytes, st);
+}
+
+/* R = f (A) on the device where A is there, else on the host */
+template <class TR, class TA, class F>
+gd_status map_run(const gd_matrix &A, gd_out &R, gd_timing *t, F f)
+{
+    const int64_t total = A.rows * A.cols;
+    return one_operand<TR, TA>(
+        A, R, (size_t)total * sizeof(TR), t,
+        [&](const TA *a, TR *r) {
+#pragma omp parallel for schedule(static) num_threads(gd_cpu_threads())
+            for (int64_t q = 0; q < total; ++q) r[q] = f(a[q % A.rows + A.ld * (q / A.rows)]);
+        },
+        [&](const TA *dA, TR *dR, cudaStream_t st) {
+            map_kernel<TR, TA, F><<<ew_grid(total), 256, 0, st>>>(dA, dR, total, f);
+        });
 }
 
 template <class T> gd_status ew1_run(int op, const gd_matrix &A, gd_out &R, gd_timing *t)
@@ -441,11 +452,13 @@ gd_status reduce_run(int op, const gd_matrix &A, int dim, gd_out &R, gd_out *I, 
     return finish(c, R, dR, bytes, st);
 }
 
-/* sum and prod: single in single, the rest in double; max and min in A's class */
+/* sum and prod: single in single, the rest in double; max and min in A's
+ * class; the count of nonzeros in double */
 template <class TA>
 gd_status reduce_class(int op, const gd_matrix &A, int dim, gd_out &R, gd_out *I, gd_timing *t)
 {
     if (op == EW_MAX || op == EW_MIN) return reduce_run<TA, TA>(op, A, dim, R, I, t);
+    if (op == EW_NNZ) return reduce_run<double, TA>(op, A, dim, R, NULL, t);
     if (std::is_same<TA, float>::value) return reduce_run<float, TA>(op, A, dim, R, NULL, t);
     return reduce_run<double, TA>(op, A, dim, R, NULL, t);
 }
@@ -476,6 +489,71 @@ extern "C" gd_status gd_ew_reduce(int op, const gd_matrix *A, int dim, gd_out R,
     case GD_UINT32: s = reduce_class<uint32_t>(op, *A, dim, R, I, t); break;
     case GD_INT64: s = reduce_class<int64_t>(op, *A, dim, R, I, t); break;
     default: s = reduce_class<uint64_t>(op, *A, dim, R, I, t); break;
+    }
+    t->total_ms = gd_now_ms() - t0;
+    return s;
+}
+
+namespace {
+
+template <class TR, class TA>
+__global__ void scan_kernel(int op, const TA *A, int64_t rows, int64_t cols, int64_t ld, int dim, TR *R)
+{
+    const int64_t nline = dim == 1 ? cols : rows;
+    for (int64_t o = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; o < nline;
+         o += (int64_t)gridDim.x * blockDim.x) {
+        if (dim == 1) ew_scan_line<TR, TA>(op, A + o * ld, rows, 1, R + o * rows, 1);
+        else ew_scan_line<TR, TA>(op, A + o, cols, ld, R + o, rows);
+    }
+}
+
+template <class TR, class TA>
+gd_status scan_run(int op, const gd_matrix &A, int dim, gd_out &R, gd_timing *t)
+{
+    const int64_t nline = dim == 1 ? A.cols : A.rows, rows = A.rows, cols = A.cols;
+    return one_operand<TR, TA>(
+        A, R, (size_t)(rows * cols) * sizeof(TR), t,
+        [&](const TA *a, TR *r) {
+#pragma omp parallel for schedule(static) num_threads(gd_cpu_threads())
+            for (int64_t o = 0; o < nline; ++o) {
+                if (dim == 1) ew_scan_line<TR, TA>(op, a + o * A.ld, rows, 1, r + o * rows, 1);
+                else ew_scan_line<TR, TA>(op, a + o, cols, A.ld, r + o, rows);
+            }
+        },
+        [&](const TA *dA, TR *dR, cudaStream_t st) {
+            scan_kernel<TR, TA><<<ew_grid(nline), 256, 0, st>>>(op, dA, rows, cols, rows, dim, dR);
+        });
+}
+
+template <class TA> gd_status scan_class(int op, const gd_matrix &A, int dim, gd_out &R, gd_timing *t)
+{
+    if (std::is_same<TA, float>::value) return scan_run<float, TA>(op, A, dim, R, t);
+    return scan_run<double, TA>(op, A, dim, R, t);
+}
+
+} // namespace
+
+extern "C" gd_status gd_ew_scan(int op, const gd_matrix *A, int dim, gd_out R, const gd_place *at,
+                                gd_timing *t)
+{
+    gd_entry entry(at, t);
+    const double t0 = gd_now_ms();
+    if (R.device) *R.device = NULL;
+    if ((op != EW_SUM && op != EW_PROD) || (dim != 1 && dim != 2))
+        return gd_fail(GD_ERR_INPUT, "internal: cumulative %d along %d", op, dim);
+    if (A->pieces) return gd_fail(GD_ERR_INPUT, "a gdArray in pieces on several devices: gather it first");
+    gd_status s;
+    switch (A->cls) {
+    case GD_SINGLE: s = scan_class<float>(op, *A, dim, R, t); break;
+    case GD_DOUBLE: s = scan_class<double>(op, *A, dim, R, t); break;
+    case GD_INT8: s = scan_class<int8_t>(op, *A, dim, R, t); break;
+    case GD_UINT8: s = scan_class<uint8_t>(op, *A, dim, R, t); break;
+    case GD_INT16: s = scan_class<int16_t>(op, *A, dim, R, t); break;
+    case GD_UINT16: s = scan_class<uint16_t>(op, *A, dim, R, t); break;
+    case GD_INT32: s = scan_class<int32_t>(op, *A, dim, R, t); break;
+    case GD_UINT32: s = scan_class<uint32_t>(op, *A, dim, R, t); break;
+    case GD_INT64: s = scan_class<int64_t>(op, *A, dim, R, t); break;
+    default: s = scan_class<uint64_t>(op, *A, dim, R, t); break;
     }
     t->total_ms = gd_now_ms() - t0;
     return s;
