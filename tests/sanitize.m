@@ -99,6 +99,17 @@ catch err
   ok (strcmp (err.identifier, "gd:negcycle"), "sources negative cycle");
 end_try_catch
 
+## gdArray arithmetic (ops/ew): every kernel, broadcasting, conversions,
+## concatenation, reductions and cumulative sums
+A = single (randn (70, 33)); B = randn (1, 33); K = int16 (randi (200, 70, 33) - 100);
+G = gdArray (A); H = gdArray (K);
+ok (isequal (gather (G + B), A + B) && isequal (gather (H ./ int16 (7)), K ./ int16 (7)), "ew two operands");
+ok (isequal (gather (max (G, B)), max (A, B)) && isequal (gather (H .* 2.5), K .* 2.5), "ew max, int by double");
+ok (isequal (gather (-H), -K) && isequal (gather (round (G)), round (A)) && isequal (gather (sqrt (abs (G))), sqrt (abs (A))), "ew one operand");
+ok (isequal (gather (int8 (G)), int8 (A)) && isequal (gather ([G; G]), [A; A]) && isequal (gather (reshape (G, 33, 70)), reshape (A, 33, 70)), "ew convert, cat, reshape");
+[m, i] = max (G, [], 2); [M, I] = max (A, [], 2);
+ok (isequal (gather (sum (G)), sum (A)) && isequal (gather (m), M) && isequal (gather (i), I) && isequal (gather (cumsum (H, 2)), cumsum (K, 2)) && nnz (H) == nnz (K), "ew reductions");
+
 ## the range search's two passes, a bound metric and one without, both
 ## classes (ties and a NaN row)
 for cls = {"single", "double"}
