@@ -505,7 +505,8 @@ int gd_sssp_variants(const gd_variant_info **list);
  * Octave's rule (single: both floating; double: both double; an integer
  * class: with itself, or beside single or double but for int64 and
  * uint64), or R = op A (0 unary -, 1 abs, 2 sqrt, 3 floor, 4 ceil, 5 round,
- * 6 fix, 7 sign) in A's class. On the device
+ * 6 fix, 7 sign, 8 exp, 9 log, 10 log2, 11 log1p, 12 expm1, 13 sin, 14 cos,
+ * 15 tanh; 8 on single or double alone) in A's class. On the device
  * where an operand is there (R kept where R.device is set), else on the
  * host, with the same arithmetic an element. */
 gd_status gd_ew_binary(int op, const gd_matrix *A, const gd_matrix *B, gd_class rcls, gd_out R,

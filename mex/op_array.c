@@ -21,7 +21,9 @@
  *                                     class cls (the caller's, by Octave's
  *                                     rule); A or B a gdArray
  *   R = __gd__('ew1', op, A)          op A (0 unary -, 1 abs, 2 sqrt, 3 floor,
- *                                     4 ceil, 5 round, 6 fix, 7 sign)
+ *                                     4 ceil, 5 round, 6 fix, 7 sign, 8 exp,
+ *                                     9 log, 10 log2, 11 log1p, 12 expm1,
+ *                                     13 sin, 14 cos, 15 tanh)
  *   R = __gd__('convert', A, cls)     A in class cls, as Octave converts
  *   R = __gd__('convert', A, cls, r, c)  the same, r x c (reshape)
  *   R = __gd__('cat', dim, P1, P2, ...) the parts (one class; gdArrays or
@@ -404,7 +406,7 @@ void gd_op_ew1(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     static const char FN[] = "gdArray";
     (void)nlhs;
     if (nrhs != 2) gd_mex_error(FN, "gd:input", "internal: ew1 takes op and A");
-    const int op = op_arg(FN, prhs[0], 8);
+    const int op = op_arg(FN, prhs[0], 16);
     gd_matrix A;
     int ga = 0;
     gd_mex_operand_int(FN, "A", prhs[1], &A, &ga);

@@ -64,6 +64,27 @@ function check_ew ()
     same (sqrt (gdArray (P)), sqrt (P), "sqrt", c{1}, size (P));
   endfor
   expect_error ("gd:gather", "sqrt of a negative element", @sqrt, gdArray ([4 -1]));
+  ## exp, log, ...: Octave's (the C library's) on the host; on the GPU
+  ## CUDA's, within 2 ulp (its documented bounds for these)
+  for c = [floats, {"int16"}]
+    A = abs (sample (c{1}, [6 9]));
+    A(1) = 0; A(2) = Inf;
+    for f = {@exp, @log, @log2, @log1p, @expm1, @sin, @cos, @tanh}
+      E = f{1} (A);
+      G = f{1} (gdArray (A));
+      R = gather (G);
+      assert (strcmp (class (R), class (E)) && isequal (size (R), size (E)));
+      if (existsOnGPU (G))
+        u = eps (cast (abs (E), class (E)));
+        bad = ! (R == E | (isnan (R) & isnan (E)) | abs (double (R) - double (E)) <= 2 * double (u));
+        assert (! any (bad(:)), sprintf ("%s of %s: beyond 2 ulp", func2str (f{1}), c{1}));
+      else
+        same (G, E, func2str (f{1}), c{1}, size (A));
+      endif
+    endfor
+  endfor
+  expect_error ("gd:gather", "log of an element below 0", @log, gdArray ([1 -1]));
+  expect_error ("gd:gather", "log1p of an element below -1", @log1p, gdArray ([1 -2]));
   ## conversions: every class to every class
   for c1 = [floats, ints]
     A = sample (c1{1}, [6 8]);

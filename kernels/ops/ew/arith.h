@@ -18,6 +18,7 @@
 #ifndef GD_EW_ARITH_H
 #define GD_EW_ARITH_H
 
+#include <cmath>
 #include <math.h>
 #include <stdint.h>
 #include <type_traits>
@@ -29,7 +30,8 @@
 #endif
 
 enum { EW_PLUS, EW_MINUS, EW_TIMES, EW_RDIVIDE, EW_MAX2, EW_MIN2, EW_NOPS2 };
-enum { EW_NEG, EW_ABS, EW_SQRT, EW_FLOOR, EW_CEIL, EW_ROUND, EW_FIX, EW_SIGN, EW_NOPS1 };
+enum { EW_NEG, EW_ABS, EW_SQRT, EW_FLOOR, EW_CEIL, EW_ROUND, EW_FIX, EW_SIGN,
+       EW_EXP, EW_LOG, EW_LOG2, EW_LOG1P, EW_EXPM1, EW_SIN, EW_COS, EW_TANH, EW_NOPS1 };
 
 template <class T> struct ew_limits;
 #define GD_EW_LIMITS(T, LO, HI)                                                            \
@@ -209,7 +211,7 @@ template <class T> GD_EW T ew_unary_op(int op, T x)
         case EW_NEG: return ew_saturate<T>(-a);
         case EW_ABS: return ew_saturate<T>(a < 0 ? -a : a);
         case EW_SIGN: return (T)(a > 0 ? 1 : a < 0 ? -1 : 0);
-        default: return x;
+        default: return x; /* (the roundings; the functions are the caller's, in double) */
         }
     } else {
         const double d = (double)x;
@@ -221,7 +223,18 @@ template <class T> GD_EW T ew_unary_op(int op, T x)
         case EW_CEIL: return (T)ceil(d);
         case EW_ROUND: return (T)round(d);
         case EW_FIX: return (T)trunc(d);
-        default: return x > 0 ? (T)1 : x < 0 ? (T)-1 : x == 0 ? (T)0 : x;
+        case EW_SIGN: return x > 0 ? (T)1 : x < 0 ? (T)-1 : x == 0 ? (T)0 : x;
+        /* the library's function in the class's own precision (Octave's
+         * std::exp of a float is expf); the device's is CUDA's, within its
+         * documented ulps */
+        case EW_EXP: return std::exp(x);
+        case EW_LOG: return std::log(x);
+        case EW_LOG2: return std::log2(x);
+        case EW_LOG1P: return std::log1p(x);
+        case EW_EXPM1: return std::expm1(x);
+        case EW_SIN: return std::sin(x);
+        case EW_COS: return std::cos(x);
+        default: return std::tanh(x);
         }
     }
 }
