@@ -72,7 +72,7 @@ classdef gdArray < handle
 ## @code{.\}, unary @code{-}, @code{abs}, @code{sqrt}, @code{floor},
 ## @code{ceil}, @code{round}, @code{fix}, @code{sign}, and @code{exp},
 ## @code{log}, @code{log2}, @code{log1p}, @code{expm1}, @code{sin},
-## @code{cos}, @code{tanh} (CUDA's, within 2 ulp of Octave's) compute on
+## @code{cos}, @code{tanh} (CUDA's, within 3 ulp of Octave's) compute on
 ## the GPU (with a
 ## gdArray, an Octave array or a scalar as the other operand): Octave's
 ## broadcasting, its class rules (single beside double is single; an

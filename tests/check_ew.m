@@ -65,7 +65,8 @@ function check_ew ()
   endfor
   expect_error ("gd:gather", "sqrt of a negative element", @sqrt, gdArray ([4 -1]));
   ## exp, log, ...: Octave's (the C library's) on the host; on the GPU
-  ## CUDA's, within 2 ulp (its documented bounds for these)
+  ## CUDA's, within 3 ulp (its documented 1-2 ulp of the exact value, and the
+  ## C library's own error)
   for c = [floats, {"int16"}]
     A = abs (sample (c{1}, [6 9]));
     A(1) = 0; A(2) = Inf;
@@ -76,8 +77,8 @@ function check_ew ()
       assert (strcmp (class (R), class (E)) && isequal (size (R), size (E)));
       if (existsOnGPU (G))
         u = eps (cast (abs (E), class (E)));
-        bad = ! (R == E | (isnan (R) & isnan (E)) | abs (double (R) - double (E)) <= 2 * double (u));
-        assert (! any (bad(:)), sprintf ("%s of %s: beyond 2 ulp", func2str (f{1}), c{1}));
+        bad = ! (R == E | (isnan (R) & isnan (E)) | abs (double (R) - double (E)) <= 3 * double (u));
+        assert (! any (bad(:)), sprintf ("%s of %s: beyond 3 ulp", func2str (f{1}), c{1}));
       else
         same (G, E, func2str (f{1}), c{1}, size (A));
       endif
