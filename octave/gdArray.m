@@ -461,24 +461,10 @@ classdef gdArray < handle
       R = __gd_reduce__ ("cumprod", G, varargin);
     endfunction
     function [R, I] = max (G, varargin)
-      if (numel (varargin) && ! isempty (varargin{1}))  # two arrays, element-wise
-        if (numel (varargin) > 1 || nargout > 1)
-          __gd_refuse__ ("max (A, B, dim) or [m, i] = max (A, B)");
-        endif
-        R = __gd_ew__ ("max", G, varargin{1});
-        return;
-      endif
-      [R, I] = __gd_reduce__ ("max", G, varargin);
+      [R, I] = __gd_reduce__ ("max", G, varargin, nargout);
     endfunction
     function [R, I] = min (G, varargin)
-      if (numel (varargin) && ! isempty (varargin{1}))  # two arrays, element-wise
-        if (numel (varargin) > 1 || nargout > 1)
-          __gd_refuse__ ("min (A, B, dim) or [m, i] = min (A, B)");
-        endif
-        R = __gd_ew__ ("min", G, varargin{1});
-        return;
-      endif
-      [R, I] = __gd_reduce__ ("min", G, varargin);
+      [R, I] = __gd_reduce__ ("min", G, varargin, nargout);
     endfunction
     function R = mean (G, varargin)
       R = __gd_reduce__ ("mean", G, varargin);

@@ -699,22 +699,24 @@ function [R, W, info] = summa (A, varargin)
       endif
     endif
   endfor
-  if (gpu)
+  [R, W] = dist_pair (R, W, witness, gpu, sa.Grid, sa.BlockSize, [sa.Size(1), sb.Size(2)]);
+  info.ranks = gd_spmdSize ();
+endfunction
+
+## each rank's part of a result (and of a second one, where asked) made a
+## '2dbc' gdCodistributed of the grid, block size and whole size given; as
+## gdArrays where the operands' parts were (gpu)
+function [R, W] = dist_pair (R, W, second, gpu, grid, b, sz)
+  if (gpu && ! isa (R, "gdArray"))
     R = gdArray (R);
-    if (witness)
+    if (second)
       W = gdArray (W);
     endif
   endif
-  [R, W, info] = summa_result (R, W, sa, sb, witness, info);
-endfunction
-
-## each rank's part of R (and W) made the product's gdCodistributed
-function [R, W, info] = summa_result (R, W, sa, sb, witness, info)
-  R = gdCodistributed (R, "2dbc", sa.Grid, sa.BlockSize, [sa.Size(1), sb.Size(2)]);
-  if (witness)
-    W = gdCodistributed (W, "2dbc", sa.Grid, sa.BlockSize, [sa.Size(1), sb.Size(2)]);
+  R = gdCodistributed (R, "2dbc", grid, b, sz);
+  if (second)
+    W = gdCodistributed (W, "2dbc", grid, b, sz);
   endif
-  info.ranks = gd_spmdSize ();
 endfunction
 
 ## Whether every rank's parts are gdArrays on a GPU and the ranks move
@@ -763,7 +765,8 @@ function [R, W, info] = summa_gpu (PA, PB, sa, sb, k, pr, pc, b, row, column, wi
   catch err
   end_try_catch
   agree (err);
-  [R, W, info] = summa_result (R, W, sa, sb, witness, info);
+  [R, W] = dist_pair (R, W, witness, false, sa.Grid, sa.BlockSize, [sa.Size(1), sb.Size(2)]);
+  info.ranks = gd_spmdSize ();
 endfunction
 
 ## G's parts of the inner dimension (np of them, block-cyclic, one after
@@ -861,16 +864,7 @@ function [D, P, info] = apsp_ranks (want_p, W, varargin)
   if (want_p && strcmp (icls, "int32"))
     P = int32 (P);
   endif
-  if (gpu)
-    D = gdArray (D);
-    if (want_p)
-      P = gdArray (P);
-    endif
-  endif
-  D = gdCodistributed (D, "2dbc", s.Grid, b, s.Size);
-  if (want_p)
-    P = gdCodistributed (P, "2dbc", s.Grid, b, s.Size);
-  endif
+  [D, P] = dist_pair (D, P, want_p, gpu, s.Grid, b, s.Size);
   info = struct ("variant", "cpu", "kernel",
                  sprintf ("Floyd-Warshall's rounds on a %dx%d grid of ranks", pr, pc),
                  "class", cls, "size", n, "ops", n ^ 3, "ranks", gd_spmdSize ());

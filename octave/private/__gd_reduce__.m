@@ -1,20 +1,28 @@
 ## -*- texinfo -*-
-## @deftypefn {} {[@var{R}, @var{I}] =} __gd_reduce__ (@var{what}, @var{G}, @var{args})
+## @deftypefn {} {[@var{R}, @var{I}] =} __gd_reduce__ (@var{what}, @var{G}, @var{args}, @var{nout})
 ## gdArray's sum, prod, max, min and mean (internal), as Octave's: along
 ## the first dimension that is not 1, or the one given; sums and products
 ## in order, in single for single and in double for the other classes;
-## max and min in G's class with the place of the first extreme, NaN
-## skipped unless every element is NaN; mean the sum over the count.
+## max and min in G's class with the place of the first extreme (where
+## @var{nout} asks for it), NaN skipped unless every element is NaN, or of
+## two arrays element-wise; mean the sum over the count.
 ## @end deftypefn
 
-function [R, I] = __gd_reduce__ (what, G, args)
+function [R, I] = __gd_reduce__ (what, G, args, nout = 1)
   codes = struct ("sum", 0, "prod", 1, "max", 2, "min", 3, "mean", 0, "cumsum", 0, "cumprod", 1);
   if (any (strcmp (what, {"cumsum", "cumprod"})))
     [R, I] = cumulative (codes.(what), G, args);
     return;
   endif
   extreme = any (strcmp (what, {"max", "min"}));
-  if (extreme)
+  I = [];
+  if (extreme && numel (args) && ! isempty (args{1}))  # two arrays, element-wise
+    if (numel (args) > 1 || nout > 1)
+      __gd_refuse__ (sprintf ("%s (A, B, dim) or [m, i] = %s (A, B)", what, what));
+    endif
+    R = __gd_ew__ (what, G, args{1});
+    return;
+  elseif (extreme)
     args = args(2:end);
   endif
   if (! extreme && isequal (size (G), [0 0]))  # Octave's sum, prod and mean
@@ -22,22 +30,25 @@ function [R, I] = __gd_reduce__ (what, G, args)
   endif
   sz = size (G);
   dim = dim_of (what, sz, args);
-  I = [];
   if (dim > 2)                          # one element a place: itself
     R = G;
     if (! extreme && ! strcmp (classUnderlying (G), "single"))
       R = double (G);
     endif
-    I = gdArray (ones (size (G)));
+    if (nout > 1)
+      I = gdArray (ones (size (G)));
+    endif
     return;
   endif
   if (extreme && size (G, dim) == 0)
     sz(dim) = 0;
     R = gdArray (zeros (sz, classUnderlying (G)));
-    I = gdArray (zeros (sz));
+    if (nout > 1)
+      I = gdArray (zeros (sz));
+    endif
     return;
   endif
-  if (extreme && nargout > 1)
+  if (extreme && nout > 1)
     [R, I] = __gd__ ("reduce", codes.(what), G, dim);
   else
     R = __gd__ ("reduce", codes.(what), G, dim);
