@@ -235,7 +235,10 @@ function why = check_result (fname, args, out)
         ref = ref(tril (true (rows (X)), -1)).';
         if (isempty (ref)) ref = zeros (1, 0); endif
       endif
-      tol = 8 * eps (cls) * abs (ref) + realmin (cls);
+      ## a sum of k squares in the class: within (k + 3) u of it, u = eps / 2
+      ## (the difference, the square, k - 1 additions; the root halves it),
+      ## and never tighter than 16 u
+      tol = max (16, columns (X) + 3) * eps (cls) / 2 * abs (ref) + realmin (cls);
       if (! strcmp (class (R), cls) || ! isequal (size (R), size (ref)))
         why = sprintf ("%s: %s %dx%d, wanted %s %dx%d", fname, class (R), rows (R), columns (R), cls, rows (ref), columns (ref));
       elseif (! isequal (isnan (R), isnan (ref)) || any (abs (double (R(:)) - ref(:)) > tol(:)))
