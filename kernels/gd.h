@@ -501,7 +501,7 @@ gd_status gd_sssp(const char *variant, const gd_matrix *W, const gd_sparse *S,
 int gd_sssp_variants(const gd_variant_info **list);
 
 /* Element-wise arithmetic (ops/ew/ew.cu), Octave's: R = A op B (op 0 +,
- * 1 -, 2 .*, 3 ./, 4 max, 5 min) with Octave's broadcasting, rcls the result's class by
+ * 1 -, 2 .*, 3 ./, 4 max, 5 min, 6 mod, 7 rem) with Octave's broadcasting, rcls the result's class by
  * Octave's rule (single: both floating; double: both double; an integer
  * class: with itself, or beside single or double but for int64 and
  * uint64), or R = op A (0 unary -, 1 abs, 2 sqrt, 3 floor, 4 ceil, 5 round,
@@ -512,6 +512,18 @@ int gd_sssp_variants(const gd_variant_info **list);
 gd_status gd_ew_binary(int op, const gd_matrix *A, const gd_matrix *B, gd_class rcls, gd_out R,
                        const gd_place *at, gd_timing *t);
 gd_status gd_ew_unary(int op, const gd_matrix *A, gd_out R, const gd_place *at, gd_timing *t);
+/* R = A op B, a logical result (bytes 0 or 1, GD_UINT8): op 0 ==, 1 ~=,
+ * 2 <, 3 <=, 4 >, 5 >= (A and B of one class, or one floating and the
+ * other of any class: compared as Octave compares them, single beside
+ * double in single, an integer class beside a floating one by value, as
+ * Octave's emulated comparison, ops/ew/arith.h), 6 &,
+ * 7 | (two logical operands, GD_UINT8 of 0 and 1) */
+gd_status gd_ew_compare(int op, const gd_matrix *A, const gd_matrix *B, gd_out R,
+                        const gd_place *at, gd_timing *t);
+/* R = a test of each element of A, logical (GD_UINT8): op 0 isnan, 1
+ * isinf, 2 isfinite, 3 logical (x != 0), 4 ~ (x == 0); 3 and 4 fail
+ * (GD_ERR_INPUT) where an element is NaN, as Octave's */
+gd_status gd_ew_test(int op, const gd_matrix *A, gd_out R, const gd_place *at, gd_timing *t);
 /* R = A in class `to`, as Octave converts (to an integer class rounded to
  * the nearest, halves away from zero, saturated, NaN 0) */
 gd_status gd_ew_convert(const gd_matrix *A, gd_class to, gd_out R, const gd_place *at,
@@ -522,7 +534,8 @@ gd_status gd_ew_convert(const gd_matrix *A, gd_class to, gd_out R, const gd_plac
  * place, 1-based, double; NaN skipped unless all are) */
 gd_status gd_ew_reduce(int op, const gd_matrix *A, int dim, gd_out R, gd_out *I,
                        const gd_place *at, gd_timing *t);
-/* (op 4 of gd_ew_reduce: the count of elements that are not 0, double.)
+/* (op 4 of gd_ew_reduce: the count of elements that are not 0, double;
+ * 5 any and 6 all, logical (GD_UINT8).)
  * R = the cumulative sums (op 0) or products (1) of A along dim, in order,
  * in single for single and in double otherwise (gdArray's cumsum, cumprod) */
 gd_status gd_ew_scan(int op, const gd_matrix *A, int dim, gd_out R, const gd_place *at,

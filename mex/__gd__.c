@@ -26,7 +26,8 @@ static const struct {
     {"index", gd_op_index},         {"ew2", gd_op_ew2},
     {"ew1", gd_op_ew1},             {"convert", gd_op_convert},
     {"cat", gd_op_cat},             {"reduce", gd_op_reduce},
-    {"scan", gd_op_scan},
+    {"scan", gd_op_scan},           {"cmp", gd_op_cmp},
+    {"test", gd_op_test},
 };
 
 void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])

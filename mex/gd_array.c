@@ -23,6 +23,7 @@ typedef struct {
     uint32_t gen; /* 0: free */
     size_t bytes;
     int wrapped;  /* 1: a gdArray object holds it (gd_op_claim) */
+    int logical;  /* 1: a logical array (bytes 0 and 1, m.cls GD_UINT8) */
     gd_pieces *pieces; /* a distributed matrix's (m.pieces; malloc'd, so
                           that m.pieces stays put when the table grows) */
 } entry;
@@ -162,6 +163,12 @@ void gd_reg_held(double id)
     if (e) e->wrapped = 1;
 }
 
+void gd_reg_set_logical(double id)
+{
+    entry *e = lookup(id);
+    if (e) e->logical = 1;
+}
+
 const gd_matrix *gd_reg_find(double id)
 {
     entry *e = lookup(id);
@@ -223,7 +230,22 @@ const gd_matrix *gd_mex_find_array(const mxArray *a)
     return gd_reg_find(id_of(a));
 }
 
-/* an operand; ints: integer Octave matrices are taken too */
+int gd_mex_is_logical_array(const mxArray *a)
+{
+    if (!gd_mex_is_gdarray(a) || mxGetNumberOfElements(a) != 1) return 0;
+    const entry *e = lookup(id_of(a));
+    return e && e->logical;
+}
+
+/* gdArray's own operations (their messages' name): the ones that take
+ * logical arrays */
+static int takes_logical(const char *fn)
+{
+    return !strcmp(fn, "gdArray") || !strcmp(fn, "gather") || !strcmp(fn, "transpose");
+}
+
+/* an operand; ints: integer Octave matrices are taken too (and logical
+ * ones, as bytes, by gdArray's own operations) */
 static void operand(const char *fn, const char *argname, const mxArray *a, gd_matrix *out,
                     int *gdarray, int ints)
 {
@@ -232,12 +254,15 @@ static void operand(const char *fn, const char *argname, const mxArray *a, gd_ma
         if (!m)
             gd_mex_error(fn, "gd:stale", "%s is a gdArray whose data is gone (it was freed, "
                          "or made before gd was reloaded, or is not one gd made)", argname);
+        if (gd_mex_is_logical_array(a) && !takes_logical(fn))
+            gd_mex_error(fn, "gd:input", "%s must be a single, double or integer matrix, not a "
+                         "logical gdArray (double (G) converts it)", argname);
         *out = *m;
         *gdarray = 1;
         if (m->where == GD_DEVICE) gd_mex_home(m->dev, 0);
         return;
     }
-    const int ic = ints ? gd_mex_int_class(a) : -1;
+    const int ic = ints ? (mxIsLogical(a) && takes_logical(fn) ? (int)GD_UINT8 : gd_mex_int_class(a)) : -1;
     if (ic >= 0) {
         gd_mex_check_shape(fn, argname, a);
         *out = gd_host_matrix(mxGetData(a), (gd_class)ic, (int64_t)mxGetM(a), (int64_t)mxGetN(a));
@@ -384,9 +409,14 @@ mxArray *gd_mex_result_take(const char *fn, gd_mex_result *r, gd_status s)
         gd_mex_fail(fn, s);
     }
     if (!r->resident) return r->host.array;
-    if (r->pieces.n > 0) return gd_mex_wrap(fn, gd_reg_add_pieces(&r->pieces, r->cls, r->m, r->n));
-    void *p = r->on_device ? r->dev : r->buf;
-    const double id = gd_reg_add(p, r->on_device, r->cls, r->m, r->n);
+    double id;
+    if (r->pieces.n > 0) {
+        id = gd_reg_add_pieces(&r->pieces, r->cls, r->m, r->n);
+    } else {
+        void *p = r->on_device ? r->dev : r->buf;
+        id = gd_reg_add(p, r->on_device, r->cls, r->m, r->n);
+    }
+    if (r->logical) gd_reg_set_logical(id);
     return gd_mex_wrap(fn, id);
 }
 
@@ -423,7 +453,7 @@ void gd_op_claim(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     plhs[1] = mxCreateDoubleMatrix(1, 2, mxREAL);
     mxGetDoubles(plhs[1])[0] = (double)e->m.rows;
     mxGetDoubles(plhs[1])[1] = (double)e->m.cols;
-    plhs[2] = mxCreateString(gd_mex_class_name(e->m.cls));
+    plhs[2] = mxCreateString(e->logical ? "logical" : gd_mex_class_name(e->m.cls));
 }
 
 mxArray *gd_mex_wrap(const char *fn, double id)

@@ -140,6 +140,10 @@ int gd_mex_int_options(const char *fn, int nrhs, const mxArray *prhs[], int firs
                        const gd_variant_info *list, const char *gpu, char variant[32]);
 /* a's table entry: NULL when a is no gdArray or its id names no live one */
 const gd_matrix *gd_mex_find_array(const mxArray *a);
+/* 1 when a is a logical gdArray (held as GD_UINT8 bytes of 0 and 1; only
+ * gdArray's own operations take one: another operation refuses it, as it
+ * refuses a logical matrix) */
+int gd_mex_is_logical_array(const mxArray *a);
 
 /* An operand: an Octave matrix (checked as gd_mex_check_matrix does; its
  * own elements, never copied here) or a gdArray (looked up in the table:
@@ -198,6 +202,7 @@ typedef struct {
     void *buf;        /* the host buffer of a host-held gdArray */
     size_t buf_bytes;
     gd_pieces pieces; /* a distributed result's pieces ('Distributed') */
+    int logical;      /* a logical gdArray (its bytes 0 or 1, GD_UINT8) */
 } gd_mex_result;
 gd_out gd_mex_result_out(gd_mex_result *r, int resident, int on_device, size_t m, size_t n,
                          gd_class cls);
@@ -228,6 +233,8 @@ const gd_matrix *gd_reg_find(double id);
 /* the entry is held by a gdArray object (the constructor's upload): no
  * later claim of its id (gd_op_claim, gdArray's wrap form) succeeds */
 void gd_reg_held(double id);
+/* marks the entry of id a logical array */
+void gd_reg_set_logical(double id);
 /* frees a live entry's memory; 0 when id names none (not an error) */
 int gd_reg_free(double id);
 void gd_reg_free_all(void);
@@ -268,6 +275,6 @@ gd_mex_op gd_op_minplus, gd_op_minplus_info, gd_op_sgemm, gd_op_pdist, gd_op_pdi
     gd_op_upload, gd_op_gather, gd_op_free, gd_op_transpose, gd_op_squareform,
     gd_op_index,
     gd_op_describe, gd_op_device, gd_op_on_gpu, gd_op_claim, gd_op_apsp, gd_op_apsp_info, gd_op_apsp_trees, gd_op_row, gd_op_knn,
-    gd_op_knnsearch, gd_op_spmd, gd_op_rangesearch, gd_op_range, gd_op_sssp, gd_op_knn_merge, gd_op_ew2, gd_op_ew1, gd_op_convert, gd_op_cat, gd_op_reduce, gd_op_scan;
+    gd_op_knnsearch, gd_op_spmd, gd_op_rangesearch, gd_op_range, gd_op_sssp, gd_op_knn_merge, gd_op_ew2, gd_op_ew1, gd_op_convert, gd_op_cat, gd_op_reduce, gd_op_scan, gd_op_cmp, gd_op_test;
 
 #endif

@@ -32,6 +32,14 @@
  *                                     min (3) or nnz (4) along dim (1 or
  *                                     2); I the extremes' places
  *   R = __gd__('scan', op, A, dim)    cumsum (0) or cumprod (1) along dim
+ *   R = __gd__('cmp', op, A, B)       A op B, logical (0 ==, 1 ~=, 2 <, 3 <=,
+ *                                     4 >, 5 >=, 6 &, 7 |)
+ *   R = __gd__('test', op, A)         isnan (0), isinf (1), isfinite (2),
+ *                                     logical (3) or ~ (4) of A, logical
+ * (ew2's op 6 mod, 7 rem; reduce's 5 any, 6 all, logical.) A logical
+ * gdArray is held as bytes of 0 and 1 (uint8) marked logical: these
+ * operations, gather, transpose and indexing take and keep it; the class
+ * 'logical' names it to convert and cat.
  */
 #include "gd_mex.h"
 
@@ -80,9 +88,10 @@ void gd_op_upload(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
         gd_mex_home((int)x - 1, 1);
     }
     /* single, double and the integer classes (int8 ... uint64) */
-    const int ic = gd_mex_int_class(prhs[0]);
+    const int logical = mxIsLogical(prhs[0]);
+    const int ic = logical ? (int)GD_UINT8 : gd_mex_int_class(prhs[0]);
     if (ic < 0 && !mxIsSingle(prhs[0]) && !mxIsDouble(prhs[0]))
-        gd_mex_error(FN, "gd:input", "A must be a single, double or integer matrix, not %s",
+        gd_mex_error(FN, "gd:input", "A must be a single, double, integer or logical matrix, not %s",
                      gd_mex_class_label(prhs[0]));
     gd_mex_check_shape(FN, "A", prhs[0]);
     const gd_class cls = ic >= 0 ? (gd_class)ic : mxIsSingle(prhs[0]) ? GD_SINGLE : GD_DOUBLE;
@@ -97,6 +106,7 @@ void gd_op_upload(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
         if (ps) gd_mex_fail(FN, ps);
         id = gd_reg_add_pieces(&P, cls, h.rows, h.cols);
         gd_reg_held(id);
+        if (logical) gd_reg_set_logical(id);
         plhs[0] = mxCreateDoubleScalar(id);
         return;
     }
@@ -119,6 +129,7 @@ void gd_op_upload(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
         id = gd_reg_add(dev, 1, cls, h.rows, h.cols);
     }
     gd_reg_held(id); /* the constructor's object holds it: no claim */
+    if (logical) gd_reg_set_logical(id);
     plhs[0] = mxCreateDoubleScalar(id);
 }
 
@@ -142,6 +153,12 @@ void gd_op_gather(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     gd_matrix m;
     array_arg(FN, "G", nrhs, prhs, &m);
     plhs[0] = download(FN, &m);
+    if (gd_mex_is_logical_array(prhs[0])) { /* the same bytes, logical */
+        mxArray *L = mxCreateLogicalMatrix((mwSize)m.rows, (mwSize)m.cols);
+        if ((size_t)(m.rows * m.cols)) memcpy(mxGetLogicals(L), mxGetData(plhs[0]), (size_t)(m.rows * m.cols));
+        mxDestroyArray(plhs[0]);
+        plhs[0] = L;
+    }
 }
 
 /* r = __gd__('row', G, i): row i of a gdArray, as a host row (gd_path) */
@@ -208,6 +225,7 @@ void gd_op_transpose(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     gd_timing t = gd_mex_timing();
     gd_out out = gd_mex_result_out(&R, 1, m.where == GD_DEVICE, (size_t)m.cols, (size_t)m.rows,
                                    m.cls);
+    R.logical = gd_mex_is_logical_array(prhs[0]);
     plhs[0] = gd_mex_result_take(FN, &R, gd_transpose(&m, out, gd_mex_place(), &t));
 }
 
@@ -254,6 +272,7 @@ void gd_op_index(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     gd_mex_result R;
     gd_timing t = gd_mex_timing();
     gd_out out = gd_mex_result_out(&R, 1, m.where == GD_DEVICE, (size_t)rr, (size_t)rc, m.cls);
+    R.logical = gd_mex_is_logical_array(prhs[0]);
     /* (J NULL with nj = 0 for an empty column list: R is ni x 0) */
     static const int64_t none = 0;
     const gd_status s = gd_index(&m, I ? I : &none, ni, linear ? NULL : J ? J : &none, nj, out, gd_mex_place(), &t);
@@ -358,17 +377,23 @@ void gd_op_describe(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     else
         snprintf(where, sizeof where, "%s", gd_device_name());
     snprintf(buf, sizeof buf, "%lldx%lld %s gdArray (%s on %s)", (long long)m->rows,
-             (long long)m->cols, gd_mex_class_name(m->cls), amount, where);
+             (long long)m->cols, gd_mex_is_logical_array(prhs[0]) ? "logical" : gd_mex_class_name(m->cls),
+             amount, where);
     plhs[0] = mxCreateString(buf);
 }
 
-/* the class named (gdArray.m gives Octave's own class of the result) */
-static gd_class class_named(const char *fn, const mxArray *a)
+/* the class named (gdArray.m gives Octave's own class of the result);
+ * 'logical' is uint8's bytes, *logical set (where logical is not NULL) */
+static gd_class class_named(const char *fn, const mxArray *a, int *logical)
 {
     static const char *const names[] = {"single", "double", "int32",  "int8",  "uint8",
                                         "int16",  "uint16", "uint32", "int64", "uint64"};
     char name[16] = "";
     if (mxIsChar(a)) mxGetString(a, name, sizeof name);
+    if (logical && !strcmp(name, "logical")) {
+        *logical = 1;
+        return GD_UINT8;
+    }
     for (int c = 0; c < 10; ++c)
         if (!strcmp(name, names[c])) return (gd_class)c;
     gd_mex_error(fn, "gd:input", "internal: no class '%s'", name);
@@ -382,39 +407,68 @@ static int op_arg(const char *fn, const mxArray *a, int count)
     return (int)x;
 }
 
-void gd_op_ew2(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+/* a two-operand operation: ew2 (the class given) or cmp (logical) */
+static void two_operands(int nrhs, const mxArray *prhs[], mxArray *plhs[], int cmp)
 {
     static const char FN[] = "gdArray";
-    (void)nlhs;
-    if (nrhs != 4) gd_mex_error(FN, "gd:input", "internal: ew2 takes op, A, B and a class");
-    const int op = op_arg(FN, prhs[0], 6);
+    if (nrhs != (cmp ? 3 : 4)) gd_mex_error(FN, "gd:input", "internal: expected op, A, B%s", cmp ? "" : " and a class");
+    const int op = op_arg(FN, prhs[0], 8);
     gd_matrix A, B;
     int ga = 0, gb = 0;
     gd_mex_operand_int(FN, "A", prhs[1], &A, &ga);
     gd_mex_operand_int(FN, "B", prhs[2], &B, &gb);
-    const gd_class cls = class_named(FN, prhs[3]);
+    const gd_class cls = cmp ? GD_UINT8 : class_named(FN, prhs[3], NULL);
     const int64_t rr = A.rows == 1 ? B.rows : A.rows, rc = A.cols == 1 ? B.cols : A.cols;
     const gd_matrix *ops[2] = {&A, &B};
     gd_mex_result R;
     gd_timing t = gd_mex_timing();
     gd_out out = gd_mex_result_out(&R, ga || gb, gd_mex_on_device(2, ops), (size_t)rr, (size_t)rc, cls);
-    plhs[0] = gd_mex_result_take(FN, &R, gd_ew_binary(op, &A, &B, cls, out, gd_mex_place(), &t));
+    R.logical = cmp;
+    plhs[0] = gd_mex_result_take(FN, &R, cmp ? gd_ew_compare(op, &A, &B, out, gd_mex_place(), &t)
+                                             : gd_ew_binary(op, &A, &B, cls, out, gd_mex_place(), &t));
 }
 
-void gd_op_ew1(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+void gd_op_ew2(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    (void)nlhs;
+    two_operands(nrhs, prhs, plhs, 0);
+}
+
+void gd_op_cmp(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    (void)nlhs;
+    two_operands(nrhs, prhs, plhs, 1);
+}
+
+/* a one-operand operation of A: ew1 (A's class) or test (logical) */
+static void one_operand(int nrhs, const mxArray *prhs[], mxArray *plhs[], int test)
 {
     static const char FN[] = "gdArray";
-    (void)nlhs;
-    if (nrhs != 2) gd_mex_error(FN, "gd:input", "internal: ew1 takes op and A");
-    const int op = op_arg(FN, prhs[0], 16);
+    if (nrhs != 2) gd_mex_error(FN, "gd:input", "internal: expected op and A");
+    const int op = op_arg(FN, prhs[0], test ? 5 : 16);
     gd_matrix A;
     int ga = 0;
     gd_mex_operand_int(FN, "A", prhs[1], &A, &ga);
     const gd_matrix *ops[1] = {&A};
     gd_mex_result R;
     gd_timing t = gd_mex_timing();
-    gd_out out = gd_mex_result_out(&R, ga, gd_mex_on_device(1, ops), (size_t)A.rows, (size_t)A.cols, A.cls);
-    plhs[0] = gd_mex_result_take(FN, &R, gd_ew_unary(op, &A, out, gd_mex_place(), &t));
+    gd_out out = gd_mex_result_out(&R, ga, gd_mex_on_device(1, ops), (size_t)A.rows, (size_t)A.cols,
+                                   test ? GD_UINT8 : A.cls);
+    R.logical = test;
+    plhs[0] = gd_mex_result_take(FN, &R, test ? gd_ew_test(op, &A, out, gd_mex_place(), &t)
+                                              : gd_ew_unary(op, &A, out, gd_mex_place(), &t));
+}
+
+void gd_op_ew1(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    (void)nlhs;
+    one_operand(nrhs, prhs, plhs, 0);
+}
+
+void gd_op_test(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    (void)nlhs;
+    one_operand(nrhs, prhs, plhs, 1);
 }
 
 void gd_op_convert(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
@@ -425,7 +479,8 @@ void gd_op_convert(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     gd_matrix A;
     int ga = 0;
     gd_mex_operand_int(FN, "A", prhs[0], &A, &ga);
-    const gd_class cls = class_named(FN, prhs[1]);
+    int logical = 0;
+    const gd_class cls = class_named(FN, prhs[1], &logical);
     size_t r = (size_t)A.rows, c = (size_t)A.cols;
     if (nrhs == 4) {
         r = (size_t)mxGetScalar(prhs[2]);
@@ -437,7 +492,13 @@ void gd_op_convert(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     gd_mex_result R;
     gd_timing t = gd_mex_timing();
     gd_out out = gd_mex_result_out(&R, 1, gd_mex_on_device(1, ops), r, c, cls);
-    plhs[0] = gd_mex_result_take(FN, &R, gd_ew_convert(&A, cls, out, gd_mex_place(), &t));
+    R.logical = logical;
+    gd_status s;
+    if (logical && !gd_mex_is_logical_array(prhs[0])) /* logical (A): x != 0, NaN refused */
+        s = gd_ew_test(3, &A, out, gd_mex_place(), &t);
+    else
+        s = gd_ew_convert(&A, cls, out, gd_mex_place(), &t);
+    plhs[0] = gd_mex_result_take(FN, &R, s);
 }
 
 void gd_op_cat(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
@@ -461,9 +522,13 @@ void gd_op_cat(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
             cols = m[p].cols;
         }
     }
+    int logical = 1; /* every part logical: the result */
+    for (int p = 0; p < n; ++p)
+        logical = logical && (mxIsLogical(prhs[p + 1]) || gd_mex_is_logical_array(prhs[p + 1]));
     gd_mex_result R;
     gd_timing t = gd_mex_timing();
     gd_out out = gd_mex_result_out(&R, 1, gd_mex_on_device(n, ops), (size_t)rows, (size_t)cols, m[0].cls);
+    R.logical = logical;
     plhs[0] = gd_mex_result_take(FN, &R, gd_ew_cat(ops, n, dim, out, gd_mex_place(), &t));
 }
 
@@ -471,18 +536,20 @@ void gd_op_reduce(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
     static const char FN[] = "gdArray";
     if (nrhs != 3) gd_mex_error(FN, "gd:input", "internal: reduce takes op, A and dim");
-    const int op = op_arg(FN, prhs[0], 5);
+    const int op = op_arg(FN, prhs[0], 7);
     gd_matrix A;
     int ga = 0;
     gd_mex_operand_int(FN, "A", prhs[1], &A, &ga);
     const int dim = (int)mxGetScalar(prhs[2]);
-    const gd_class cls = op == 4 ? GD_DOUBLE : op >= 2 ? A.cls : A.cls == GD_SINGLE ? GD_SINGLE : GD_DOUBLE;
+    const gd_class cls = op >= 5 ? GD_UINT8 : op == 4 ? GD_DOUBLE : op >= 2 ? A.cls
+                         : A.cls == GD_SINGLE ? GD_SINGLE : GD_DOUBLE;
     const size_t r = dim == 1 ? 1 : (size_t)A.rows, c = dim == 1 ? (size_t)A.cols : 1;
     const gd_matrix *ops[1] = {&A};
     const int dev = gd_mex_on_device(1, ops), want_i = (op == 2 || op == 3) && nlhs > 1;
     gd_mex_result R, I;
     gd_timing t = gd_mex_timing();
     gd_out out = gd_mex_result_out(&R, 1, dev, r, c, cls);
+    R.logical = op >= 5 || ((op == 2 || op == 3) && gd_mex_is_logical_array(prhs[1]));
     gd_out iout;
     if (want_i) iout = gd_mex_result_out(&I, 1, dev, r, c, GD_DOUBLE);
     const gd_status s = gd_ew_reduce(op, &A, dim, out, want_i ? &iout : NULL, gd_mex_place(), &t);

@@ -226,7 +226,7 @@ classdef gdArray < handle
           else
             [I, J, r, c] = __gd_index__ (G.sz, subs);
             if (r * c == 0)
-              R = gdArray (zeros (r, c, G.cls), "Device", device (G)(1));
+              R = gdArray (cast (zeros (r, c), G.cls), "Device", device (G)(1));
             else
               R = __gd__ ("index", G, I, J, r, c);
             endif
@@ -262,16 +262,16 @@ classdef gdArray < handle
       tf = any (strcmp (G.cls, {"single", "double"}));
     endfunction
     function tf = isinteger (G)
-      tf = ! isfloat (G);
+      tf = ! isfloat (G) && ! islogical (G);
     endfunction
     function tf = isnumeric (G)
-      tf = true;
+      tf = ! islogical (G);
     endfunction
     function tf = isreal (G)
       tf = true;
     endfunction
     function tf = islogical (G)
-      tf = false;
+      tf = strcmp (G.cls, "logical");
     endfunction
     function c = underlyingType (G)
       c = G.cls;
@@ -309,16 +309,19 @@ classdef gdArray < handle
       R = __gd__ ("transpose", G);
     endfunction
 
-    ## the answers a matrix gives, from the gathered values (logical
-    ## context, comparisons of whole arrays, shape queries)
-    function tf = logical (G)
-      tf = logical (gather (G));
+    ## truth: logical (G) a logical gdArray (NaN refused, as Octave's); any
+    ## and all on the device, an Octave logical where the answer is one
+    ## value (Octave 7 takes "if G" on any classdef object as false,
+    ## without asking the class: "if any (G(:))" must see a logical);
+    ## isequal and isequaln from the gathered values
+    function R = logical (G)
+      R = __gd__ ("convert", G, "logical");
     endfunction
-    function tf = any (G, varargin)
-      tf = any (gather (G), varargin{:});
+    function R = any (G, varargin)
+      R = __gd_reduce__ ("any", G, varargin);
     endfunction
-    function tf = all (G, varargin)
-      tf = all (gather (G), varargin{:});
+    function R = all (G, varargin)
+      R = __gd_reduce__ ("all", G, varargin);
     endfunction
     function tf = isequal (varargin)
       [varargin{:}] = gather (varargin{:});
@@ -385,8 +388,12 @@ classdef gdArray < handle
     function R = ldivide (a, b)
       R = __gd_ew__ (".\\", a, b);
     endfunction
-    function varargout = mtimes (varargin)
-      __gd_refuse__ ("'*' (mtimes)");
+    function R = mtimes (a, b)
+      if (isscalar (a) || isscalar (b))  # (Octave's: element-wise)
+        R = __gd_ew__ (".*", a, b);
+      else
+        __gd_refuse__ ("'*' (mtimes) of two matrices");
+      endif
     endfunction
     function varargout = mrdivide (varargin)
       __gd_refuse__ ("'/' (mrdivide)");
@@ -401,40 +408,40 @@ classdef gdArray < handle
       __gd_refuse__ ("'^' (mpower)");
     endfunction
     function R = uminus (G)
-      R = __gd__ ("ew1", 0, G);
+      R = __gd_ew1__ (0, G);
     endfunction
     function R = uplus (G)
       R = G;
     endfunction
     function R = abs (G)
-      R = __gd__ ("ew1", 1, G);
+      R = __gd_ew1__ (1, G);
     endfunction
-    function varargout = lt (varargin)
-      __gd_refuse__ ("'<' (lt)");
+    function R = lt (a, b)
+      R = __gd_cmp__ ("<", a, b);
     endfunction
-    function varargout = le (varargin)
-      __gd_refuse__ ("'<=' (le)");
+    function R = le (a, b)
+      R = __gd_cmp__ ("<=", a, b);
     endfunction
-    function varargout = gt (varargin)
-      __gd_refuse__ ("'>' (gt)");
+    function R = gt (a, b)
+      R = __gd_cmp__ (">", a, b);
     endfunction
-    function varargout = ge (varargin)
-      __gd_refuse__ ("'>=' (ge)");
+    function R = ge (a, b)
+      R = __gd_cmp__ (">=", a, b);
     endfunction
-    function varargout = eq (varargin)
-      __gd_refuse__ ("'==' (eq)");
+    function R = eq (a, b)
+      R = __gd_cmp__ ("==", a, b);
     endfunction
-    function varargout = ne (varargin)
-      __gd_refuse__ ("'!=' (ne)");
+    function R = ne (a, b)
+      R = __gd_cmp__ ("!=", a, b);
     endfunction
-    function varargout = and (varargin)
-      __gd_refuse__ ("'&' (and)");
+    function R = and (a, b)
+      R = __gd_cmp__ ("&", a, b);
     endfunction
-    function varargout = or (varargin)
-      __gd_refuse__ ("'|' (or)");
+    function R = or (a, b)
+      R = __gd_cmp__ ("|", a, b);
     endfunction
-    function varargout = not (varargin)
-      __gd_refuse__ ("'!' (not)");
+    function R = not (G)
+      R = __gd__ ("test", 4, G);
     endfunction
     function varargout = colon (varargin)
       __gd_refuse__ ("':' (colon)");
@@ -482,7 +489,7 @@ classdef gdArray < handle
       if (numel (G) && gather (min (min (G))) < 0)
         __gd_refuse__ ("sqrt of a negative element (a complex result)");
       endif
-      R = __gd__ ("ew1", 2, G);
+      R = __gd_ew1__ (2, G);
     endfunction
     function R = exp (G)
       R = __gd_math__ (8, G, -Inf);
@@ -515,34 +522,34 @@ classdef gdArray < handle
       R = __gd_math__ (15, G, -Inf);
     endfunction
     function R = floor (G)
-      R = __gd__ ("ew1", 3, G);
+      R = __gd_ew1__ (3, G);
     endfunction
     function R = ceil (G)
-      R = __gd__ ("ew1", 4, G);
+      R = __gd_ew1__ (4, G);
     endfunction
     function R = round (G)
-      R = __gd__ ("ew1", 5, G);
+      R = __gd_ew1__ (5, G);
     endfunction
     function R = fix (G)
-      R = __gd__ ("ew1", 6, G);
+      R = __gd_ew1__ (6, G);
     endfunction
     function R = sign (G)
-      R = __gd__ ("ew1", 7, G);
+      R = __gd_ew1__ (7, G);
     endfunction
-    function varargout = mod (varargin)
-      __gd_refuse__ ("mod");
+    function R = mod (a, b)
+      R = __gd_ew__ ("mod", a, b);
     endfunction
-    function varargout = rem (varargin)
-      __gd_refuse__ ("rem");
+    function R = rem (a, b)
+      R = __gd_ew__ ("rem", a, b);
     endfunction
-    function varargout = isnan (varargin)
-      __gd_refuse__ ("isnan");
+    function R = isnan (G)
+      R = __gd__ ("test", 0, G);
     endfunction
-    function varargout = isinf (varargin)
-      __gd_refuse__ ("isinf");
+    function R = isinf (G)
+      R = __gd__ ("test", 1, G);
     endfunction
-    function varargout = isfinite (varargin)
-      __gd_refuse__ ("isfinite");
+    function R = isfinite (G)
+      R = __gd__ ("test", 2, G);
     endfunction
     function R = double (G)
       R = __gd__ ("convert", G, "double");

@@ -2,7 +2,7 @@
 ## @deftypefn {} {@var{R} =} __gd_ew__ (@var{op}, @var{a}, @var{b})
 ## gdArray's element-wise arithmetic (internal): @var{a} @var{op} @var{b}
 ## for @var{op} one of @qcode{"+"}, @qcode{"-"}, @qcode{".*"},
-## @qcode{"./"}, @qcode{".\\"}, where @var{a} or @var{b} is a gdArray and the other a
+## @qcode{"./"}, @qcode{".\\"}, @qcode{"max"}, @qcode{"min"}, @qcode{"mod"}, @qcode{"rem"}, where @var{a} or @var{b} is a gdArray and the other a
 ## gdArray, an Octave array or a scalar. The result's class, and the
 ## refusal of a class pair, are Octave's own (the operation on one element
 ## of each); the sizes broadcast as Octave's do; the arithmetic is
@@ -11,22 +11,14 @@
 
 function R = __gd_ew__ (op, a, b)
   fns = {"+", @plus, 0; "-", @minus, 1; ".*", @times, 2; "./", @rdivide, 3; ".\\", @ldivide, 3;
-         "max", @max, 4; "min", @min, 5};
+         "max", @max, 4; "min", @min, 5; "mod", @mod, 6; "rem", @rem, 7};
   k = find (strcmp (fns(:,1), op));
   fn = fns{k,2};
   [a, za] = operand (a);
   [b, zb] = operand (b);
   ## Octave's rule for the class (and its own error for a pair it refuses)
   rc = class (fn (za, zb));
-  sa = size (a);
-  sb = size (b);
-  if (numel (sa) > 2 || numel (sb) > 2)
-    error ("gd:input", "gdArray: operator %s: gdArrays are 2-D", op);
-  endif
-  if (any (sa != sb & sa != 1 & sb != 1))
-    error ("Octave:nonconformant-args",
-           "operator %s: nonconformant arguments (op1 is %dx%d, op2 is %dx%d)", op, sa, sb);
-  endif
+  __gd_conform__ (op, a, b);
   if (any (strcmp (rc, {"int64", "uint64"})) && ! (isinteger (za) && isinteger (zb)))
     error ("gd:gather", "gdArray: operator %s on %s beside a floating-point operand is not computed on the GPU yet: gather it first (A = gather (G))", op, rc);
   endif
@@ -48,7 +40,12 @@ endfunction
 function [x, z] = operand (x)
   w = 1 + (numel (x) != 1);
   if (isa (x, "gdArray"))
-    z = zeros (1, w, classUnderlying (x));
+    if (islogical (x))                  # (read as double, as Octave reads
+      x = double (x);                   # a logical array)
+      z = false (1, w);
+    else
+      z = zeros (1, w, classUnderlying (x));
+    endif
     return;
   endif
   if (! (isnumeric (x) || islogical (x) || ischar (x)) || issparse (x) || iscomplex (x))

@@ -13,5 +13,5 @@ function R = __gd_math__ (op, G, lo)
     names = {"exp", "log", "log2", "log1p", "expm1", "sin", "cos", "tanh"};
     __gd_refuse__ (sprintf ("%s of an element below %d (a complex result)", names{op - 7}, lo));
   endif
-  R = __gd__ ("ew1", op, G);
+  R = __gd_ew1__ (op, G);
 endfunction

@@ -1,15 +1,19 @@
 ## -*- texinfo -*-
 ## @deftypefn {} {[@var{R}, @var{I}] =} __gd_reduce__ (@var{what}, @var{G}, @var{args}, @var{nout})
-## gdArray's sum, prod, max, min and mean (internal), as Octave's: along
+## gdArray's sum, prod, max, min, mean, any and all (internal), as Octave's: along
 ## the first dimension that is not 1, or the one given; sums and products
 ## in order, in single for single and in double for the other classes;
 ## max and min in G's class with the place of the first extreme (where
 ## @var{nout} asks for it), NaN skipped unless every element is NaN, or of
-## two arrays element-wise; mean the sum over the count.
+## two arrays element-wise; mean the sum over the count; any and all
+## logical (NaN is true), an Octave logical where the answer is one value
+## (Octave takes @code{if} on a classdef object as false without asking
+## the class: @code{if any (G(:))} must see a logical).
 ## @end deftypefn
 
 function [R, I] = __gd_reduce__ (what, G, args, nout = 1)
-  codes = struct ("sum", 0, "prod", 1, "max", 2, "min", 3, "mean", 0, "cumsum", 0, "cumprod", 1);
+  codes = struct ("sum", 0, "prod", 1, "max", 2, "min", 3, "mean", 0, "cumsum", 0, "cumprod", 1,
+                  "any", 5, "all", 6);
   if (any (strcmp (what, {"cumsum", "cumprod"})))
     [R, I] = cumulative (codes.(what), G, args);
     return;
@@ -30,19 +34,27 @@ function [R, I] = __gd_reduce__ (what, G, args, nout = 1)
   endif
   sz = size (G);
   dim = dim_of (what, sz, args);
+  truth = any (strcmp (what, {"any", "all"}));
   if (dim > 2)                          # one element a place: itself
     R = G;
-    if (! extreme && ! strcmp (classUnderlying (G), "single"))
+    if (truth)
+      R = __gd__ ("cmp", 1, G, 0);      # (G != 0: NaN is true)
+    elseif (! extreme && ! strcmp (classUnderlying (G), "single"))
       R = double (G);
+    endif
+    if (truth && numel (R) == 1)
+      R = gather (R);
     endif
     if (nout > 1)
       I = gdArray (ones (size (G)));
     endif
     return;
   endif
-  if (extreme && size (G, dim) == 0)
-    sz(dim) = 0;
-    R = gdArray (zeros (sz, classUnderlying (G)));
+  if (extreme && (size (G, dim) == 0 || (islogical (G) && isempty (G))))
+    if (! islogical (G))                # (Octave's max of an empty logical
+      sz(dim) = 0;                      # array is that array)
+    endif
+    R = gdArray (cast (zeros (sz), classUnderlying (G)));
     if (nout > 1)
       I = gdArray (zeros (sz));
     endif
@@ -55,6 +67,8 @@ function [R, I] = __gd_reduce__ (what, G, args, nout = 1)
   endif
   if (strcmp (what, "mean"))
     R = R ./ size (G, dim);
+  elseif (truth && numel (R) == 1)
+    R = gather (R);
   endif
 endfunction
 

@@ -29,7 +29,7 @@ function R = cat_parts (dim, parts)
   for p = 1:numel (parts)
     x = parts{p};
     if (isa (x, "gdArray"))
-      samples{p} = zeros (1, 1, classUnderlying (x));
+      samples{p} = cast (0, classUnderlying (x));
     elseif (isnumeric (x) || islogical (x) || ischar (x))
       if (ndims (x) > 2 || issparse (x) || iscomplex (x))
         error ("gd:input", "gdArray: concatenation with a %s part is not offered (full, real, 2-D parts)",
@@ -44,7 +44,7 @@ function R = cat_parts (dim, parts)
     endif
   endfor
   rc = class (cat (dim, samples{:}));
-  if (! any (strcmp (rc, {"double", "single", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"})))
+  if (! any (strcmp (rc, {"double", "single", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "logical"})))
     error ("gd:gather", "gdArray: concatenation giving %s does not take a gdArray: gather it first (A = gather (G))", rc);
   endif
   sz = size (parts{1});
@@ -122,7 +122,7 @@ function R = repmat_of (G, args)
   I = repmat (1:r, 1, m(1));
   J = repmat (1:c, 1, m(2));
   if (isempty (I) || isempty (J))
-    R = gdArray (zeros (numel (I), numel (J), classUnderlying (G)));
+    R = gdArray (cast (zeros (numel (I), numel (J)), classUnderlying (G)));
   else
     R = __gd__ ("index", G, I(:), J(:), numel (I), numel (J));
   endif

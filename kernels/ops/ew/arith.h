@@ -29,9 +29,15 @@
 #define GD_EW static inline
 #endif
 
-enum { EW_PLUS, EW_MINUS, EW_TIMES, EW_RDIVIDE, EW_MAX2, EW_MIN2, EW_NOPS2 };
+enum { EW_PLUS, EW_MINUS, EW_TIMES, EW_RDIVIDE, EW_MAX2, EW_MIN2, EW_MOD, EW_REM, EW_NOPS2 };
 enum { EW_NEG, EW_ABS, EW_SQRT, EW_FLOOR, EW_CEIL, EW_ROUND, EW_FIX, EW_SIGN,
        EW_EXP, EW_LOG, EW_LOG2, EW_LOG1P, EW_EXPM1, EW_SIN, EW_COS, EW_TANH, EW_NOPS1 };
+/* the comparisons and & |: a logical result (0 or 1, a byte) */
+enum { EW_EQ, EW_NE, EW_LT, EW_LE, EW_GT, EW_GE, EW_AND, EW_OR, EW_NCMP };
+/* the tests of one element, a logical result: isnan, isinf, isfinite, and
+ * logical and ~ (x != 0 and x == 0; NaN has no truth value: the caller's
+ * error) */
+enum { EW_ISNAN, EW_ISINF, EW_ISFINITE, EW_TRUTH, EW_NOT, EW_NTEST };
 
 template <class T> struct ew_limits;
 #define GD_EW_LIMITS(T, LO, HI)                                                            \
@@ -122,6 +128,127 @@ template <class T> GD_EW T ew_max_min(int op, T x, T y)
     return (op == EW_MAX2 ? x >= y : x <= y) ? x : y;
 }
 
+/* x rounded to the nearest (halves up), as Octave's x_nint */
+template <class T> GD_EW T ew_nint(T x) { return std::isfinite(x) ? std::floor(x + (T)0.5) : x; }
+
+/* Octave's mod and rem of single or double (lo-mappers.h): x - n y with n
+ * floor (x / y) (mod) or fix (x / y) (rem), the product and the
+ * difference rounded each (never fused); 0 where y is not whole and x / y
+ * is within eps of a whole number; y = 0: x (mod) or NaN (rem); the
+ * result's sign y's (mod) or x's (rem) unless x == y */
+template <class T> GD_EW T ew_float_modrem(int op, T x, T y)
+{
+    const T eps = sizeof(T) == 4 ? (T)1.1920928955078125e-07 : (T)2.220446049250313e-16;
+    T r;
+    if (y == 0) {
+        r = op == EW_MOD ? x : (T)NAN;
+    } else {
+        const T q = x / y, nq = ew_nint(q);
+        if (ew_nint(y) != y && std::fabs((q - nq) / nq) < eps) {
+            r = 0;
+        } else {
+            const T n = op == EW_MOD ? std::floor(q) : std::trunc(q);
+#ifdef __CUDA_ARCH__
+            if constexpr (sizeof(T) == 4) r = __fsub_rn(x, __fmul_rn(y, n));
+            else r = __dsub_rn(x, __dmul_rn(y, n));
+#else
+            volatile T p = y * n;
+            r = x - p;
+#endif
+        }
+    }
+    if (x != y && y != 0) r = std::copysign(r, op == EW_MOD ? y : x);
+    return r;
+}
+
+/* the same of an integer class (oct-inttypes.h): rem's sign x's, mod's
+ * y's; y = 0: 0 (rem) or x (mod). (intmin and -1 give 0, where C's %
+ * traps: the remainder is taken one size wider) */
+template <class T> GD_EW T ew_int_modrem(int op, T x, T y)
+{
+    typedef typename std::conditional<(sizeof(T) < 8), int64_t, ew_wide>::type W;
+    if (y == 0) return op == EW_MOD ? x : (T)0;
+    const W r = (W)x % (W)y;
+    if (op == EW_REM || r == 0) return (T)r;
+    return (T)((r < 0) != ((W)y < 0) ? r + (W)y : r);
+}
+
+/* the order of an integer and a double as Octave's emulated comparison
+ * takes them (oct-inttypes): -1, 0 or 1, 2 where y is NaN. Where the
+ * double nearest x differs from y, that order; where it equals y, the two
+ * as integers, but at the class's ends (x's double 2^63, or 2^64 unsigned,
+ * or -2^63) the integer the larger (the smaller at -2^63) */
+template <class TI> GD_EW int ew_order_int_double(TI x, double y)
+{
+    if (y != y) return 2;
+    const double xd = (double)x;
+    if (xd != y) return xd < y ? -1 : 1;
+    if (sizeof(TI) < 8) return 0;
+    if (std::is_signed<TI>::value) {
+        if (xd == 9223372036854775808.0) return 1;
+        if (xd == -9223372036854775808.0) return -1;
+        const int64_t yi = (int64_t)xd, xi = (int64_t)x;
+        return xi < yi ? -1 : xi > yi ? 1 : 0;
+    }
+    if (xd == 18446744073709551616.0) return 1;
+    const uint64_t yi = (uint64_t)xd, xu = (uint64_t)x;
+    return xu < yi ? -1 : xu > yi ? 1 : 0;
+}
+
+/* the order of a and b as Octave compares them: two floating classes in
+ * single where either is single (Octave converts the double), two of one
+ * integer class as they are, an integer class and double as above; 2
+ * unordered (NaN) */
+template <class TA, class TB> GD_EW int ew_order(TA a, TB b)
+{
+    if constexpr (std::is_integral<TA>::value && !std::is_integral<TB>::value) {
+        return ew_order_int_double<TA>(a, (double)b);
+    } else if constexpr (!std::is_integral<TA>::value && std::is_integral<TB>::value) {
+        const int o = ew_order_int_double<TB>(b, (double)a);
+        return o == 2 ? 2 : -o;
+    } else if constexpr (!std::is_integral<TA>::value) {
+        typedef typename std::conditional<(sizeof(TA) == 4 || sizeof(TB) == 4), float, double>::type C;
+        const C x = (C)a, y = (C)b;
+        return x < y ? -1 : x > y ? 1 : x == y ? 0 : 2;
+    } else {
+        static_assert(std::is_same<TA, TB>::value, "two integer classes: one class");
+        return a < b ? -1 : a > b ? 1 : 0;
+    }
+}
+
+/* a comparison (or & and | of two logical bytes): 0 or 1 */
+template <class TA, class TB> GD_EW uint8_t ew_compare(int op, TA a, TB b)
+{
+    if (op == EW_AND) return a != 0 && b != 0;
+    if (op == EW_OR) return a != 0 || b != 0;
+    const int o = ew_order<TA, TB>(a, b);
+    switch (op) {
+    case EW_EQ: return o == 0;
+    case EW_NE: return o != 0;
+    case EW_LT: return o == -1;
+    case EW_LE: return o == -1 || o == 0;
+    case EW_GT: return o == 1;
+    default: return o == 1 || o == 0;
+    }
+}
+
+/* a test of one element: 0 or 1 (EW_TRUTH and EW_NOT of NaN: 0, the
+ * caller's to refuse by ew_nan) */
+template <class T> GD_EW uint8_t ew_test(int op, T x)
+{
+    if constexpr (std::is_integral<T>::value) {
+        return op == EW_ISFINITE || (op == EW_TRUTH && x != 0) || (op == EW_NOT && x == 0);
+    } else {
+        switch (op) {
+        case EW_ISNAN: return std::isnan(x);
+        case EW_ISINF: return std::isinf(x);
+        case EW_ISFINITE: return std::isfinite(x);
+        case EW_TRUTH: return x == x && x != 0;
+        default: return x == 0;
+        }
+    }
+}
+
 /* what an element of A (of TA) and of B (of TB) give in the result's
  * class TR: the three rules above; max and min (two arrays) take both in
  * TR first, as Octave converts them */
@@ -130,6 +257,12 @@ template <class TR, class TA, class TB> struct ew_binary {
     {
         if (op == EW_MAX2 || op == EW_MIN2)
             return ew_max_min<TR>(op, ew_convert<TR, TA>(a), ew_convert<TR, TB>(b));
+        if (op == EW_MOD || op == EW_REM) { /* (an integer result: the floating */
+            if constexpr (std::is_integral<TR>::value) /* operand converted first) */
+                return ew_int_modrem<TR>(op, ew_convert<TR, TA>(a), ew_convert<TR, TB>(b));
+            else
+                return ew_float_modrem<TR>(op, (TR)a, (TR)b);
+        }
         if constexpr (!std::is_integral<TR>::value) {
             return ew_float_op<TR>(op, (TR)a, (TR)b);
         } else if constexpr (std::is_integral<TA>::value && std::is_integral<TB>::value) {
@@ -154,43 +287,49 @@ template <class TR, class TA> GD_EW TR ew_convert(TA a)
     }
 }
 
-enum { EW_SUM, EW_PROD, EW_MAX, EW_MIN, EW_NNZ, EW_NREDUCE };
+enum { EW_SUM, EW_PROD, EW_MAX, EW_MIN, EW_NNZ, EW_ANY, EW_ALL, EW_NREDUCE };
 
-/* one output of a reduction over n elements a step apart, as Octave's
- * loops go: sum and prod in order in the result's class (each element
- * converted first); max and min the first extreme, NaN skipped unless
- * every element is NaN (then the first), *at its place (0-based) */
-template <class TR, class TA>
-GD_EW TR ew_reduce_one(int op, const TA *a, int64_t n, int64_t step, int64_t *at)
-{
-    if (op == EW_NNZ) { /* the elements that are not 0 (NaN is not) */
-        TR count = 0;
-        for (int64_t k = 0; k < n; ++k) count += !(a[k * step] == 0);
-        return count;
+#ifdef __CUDACC__
+#define GD_EW_M __host__ __device__ __forceinline__
+#else
+#define GD_EW_M inline
+#endif
+
+/* one output of a reduction, fed its elements in order (as Octave's loops
+ * go): sum and prod in order in the result's class (each element converted
+ * first); max and min the first extreme, NaN skipped unless every element
+ * is NaN (then the first), w its place (0-based); nnz the count of
+ * elements that are not 0 (NaN is not); any and all as Octave's (NaN is
+ * true), a logical byte */
+template <class TR, class TA> struct ew_reducer {
+    TR acc;
+    TA m;
+    int64_t w, k;
+    GD_EW_M void start(int op)
+    {
+        acc = op == EW_PROD || op == EW_ALL ? (TR)1 : (TR)0;
+        m = TA(0);
+        w = k = 0;
     }
-    if (op == EW_SUM || op == EW_PROD) {
-        TR acc = op == EW_SUM ? (TR)0 : (TR)1;
-        for (int64_t k = 0; k < n; ++k) acc = op == EW_SUM ? acc + (TR)a[k * step] : acc * (TR)a[k * step];
-        return acc;
-    }
-    TA m = a[0];
-    int64_t w = 0;
-    for (int64_t k = 1; k < n; ++k) {
-        const TA x = a[k * step];
-        if (!(x != x) && (m != m || (op == EW_MAX ? x > m : x < m))) {
-            m = x;
-            w = k;
+    GD_EW_M void add(int op, TA x)
+    {
+        switch (op) {
+        case EW_SUM: acc = acc + (TR)x; break;
+        case EW_PROD: acc = acc * (TR)x; break;
+        case EW_NNZ: acc += !(x == 0); break;
+        case EW_ANY: if (!(x == 0)) acc = 1; break;
+        case EW_ALL: if (x == 0) acc = 0; break;
+        default:
+            if (k == 0 || (!(x != x) && (m != m || (op == EW_MAX ? x > m : x < m)))) {
+                m = x;
+                w = k;
+            }
         }
+        ++k;
     }
-    *at = w;
-    return (TR)m;
-}
+    GD_EW_M TR result(int op) const { return op == EW_MAX || op == EW_MIN ? (TR)m : acc; }
+};
 
-/* the unary operations: -, abs, sqrt, floor, ceil, round (halves away
- * from zero), fix, sign (0 for -0, NaN for NaN). In single each is the
- * double one rounded to single: exact for these (sqrt's double result
- * rounds to single correctly). An integer class: - and abs saturated,
- * sign -1, 0 or 1, the roundings itself (sqrt is the caller's, in double). */
 /* one line of a cumulative sum (op EW_SUM) or product (EW_PROD), in
  * order, each partial written */
 template <class TR, class TA>
@@ -203,6 +342,11 @@ GD_EW void ew_scan_line(int op, const TA *a, int64_t n, int64_t step, TR *r, int
     }
 }
 
+/* the unary operations: -, abs, sqrt, floor, ceil, round (halves away
+ * from zero), fix, sign (0 for -0, NaN for NaN). In single each is the
+ * double one rounded to single: exact for these (sqrt's double result
+ * rounds to single correctly). An integer class: - and abs saturated,
+ * sign -1, 0 or 1, the roundings itself (sqrt is the caller's, in double). */
 template <class T> GD_EW T ew_unary_op(int op, T x)
 {
     if constexpr (std::is_integral<T>::value) {

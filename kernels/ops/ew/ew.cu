@@ -1,227 +1,227 @@
-/* ew.cu - element-wise arithmetic on matrices (gdArray's +, -, .*, ./,
- * .\, unary - and abs): gd_ew_binary and gd_ew_unary. Octave's
+/* ew.cu - element-wise operations on matrices (gdArray's arithmetic,
+ * comparisons, tests and conversions): gd_ew_binary, gd_ew_compare,
+ * gd_ew_unary, gd_ew_test, gd_ew_convert and gd_ew_cat. Octave's
  * broadcasting (each dimension of an operand the result's or 1), the
  * classes and rounding of ops/ew/arith.h, on the device where an operand
- * is there (the other uploaded), else on the host with the same code a
+ * is there (the other uploaded), else on the host with the same code an
  * element. A thread an element, consecutive threads consecutive elements
- * of R (column-major), the operands' places from their shapes. */
-#include "ops/ew/arith.h"
-#include "runtime/call.h"
-#include "runtime/op.h"
+ * of R (column-major). */
+#include "ops/ew/frame.cuh"
 
-#include <stdio.h>
 #include <string.h>
 #include <type_traits>
 
 namespace {
 
-/* an operand's shape: its element (i, j) at i' + ld j', where i' is 0 for a
- * single row (and j' for a single column) */
-struct ew_shape {
-    int64_t rows, cols, ld;
-    GD_EW int64_t at(const ew_shape &s, int64_t i, int64_t j)
-    {
-        return (s.rows == 1 ? 0 : i) + s.ld * (s.cols == 1 ? 0 : j);
-    }
-};
+/* an operand's element for R's element q = i + rows j: q itself (the
+ * result's shape), 0 (a scalar), j (a row), i (a column) */
+enum { AT_SAME, AT_SCALAR, AT_ROW, AT_COLUMN };
 
-template <class TR, class TA, class TB>
-__global__ void ew2_kernel(int op, const TA *A, ew_shape sa, const TB *B, ew_shape sb, TR *R,
-                           int64_t rows, int64_t total, int same)
+int at_mode(const gd_matrix &m, int64_t rr, int64_t rc)
 {
+    if (m.rows == rr && m.cols == rc) return AT_SAME;
+    if (m.rows == 1 && m.cols == 1) return AT_SCALAR;
+    return m.rows == 1 ? AT_ROW : AT_COLUMN;
+}
+
+__host__ __device__ __forceinline__ int64_t at_index(int mode, int64_t q, int64_t i, int64_t j)
+{
+    return mode == AT_SAME ? q : mode == AT_SCALAR ? 0 : mode == AT_ROW ? j : i;
+}
+
+/* R = f (A, B) element-wise; the place (i, j) is worked out only where
+ * an operand is a row or a column (a 64-bit division an element) */
+template <class TR, class TA, class TB, class F>
+__global__ void ew2_kernel(F f, const TA *A, int ma, const TB *B, int mb, TR *R, int64_t rows,
+                           int64_t total)
+{
+    const bool split = ma >= AT_ROW || mb >= AT_ROW;
     for (int64_t q = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; q < total;
          q += (int64_t)gridDim.x * blockDim.x) {
-        int64_t ia = q, ib = q;
-        if (!same) {
-            const int64_t i = q % rows, j = q / rows;
-            ia = ew_shape::at(sa, i, j);
-            ib = ew_shape::at(sb, i, j);
+        int64_t i = 0, j = 0;
+        if (split) {
+            j = q / rows;
+            i = q - j * rows;
         }
-        R[q] = ew_binary<TR, TA, TB>::apply(op, A[ia], B[ib]);
+        R[q] = f(A[at_index(ma, q, i, j)], B[at_index(mb, q, i, j)]);
     }
 }
 
-/* R = f (A), an element at a time: a unary operation or a conversion */
-template <class TR, class TA, class F>
-__global__ void map_kernel(const TA *A, TR *R, int64_t total, F f)
-{
-    for (int64_t q = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; q < total;
-         q += (int64_t)gridDim.x * blockDim.x)
-        R[q] = f(A[q]);
-}
-template <class T> struct unary_f {
+template <class TR, class TA, class TB> struct arith_f {
     int op;
-    __host__ __device__ T operator()(T x) const { return ew_unary_op<T>(op, x); }
+    __host__ __device__ TR operator()(TA a, TB b) const { return ew_binary<TR, TA, TB>::apply(op, a, b); }
 };
-template <class TR, class TA> struct convert_f {
-    __host__ __device__ TR operator()(TA x) const { return ew_convert<TR, TA>(x); }
+template <class TA, class TB> struct compare_f {
+    int op;
+    __host__ __device__ uint8_t operator()(TA a, TB b) const { return ew_compare<TA, TB>(op, a, b); }
 };
 
-unsigned ew_grid(int64_t total)
-{
-    const int64_t b = (total + 255) / 256;
-    const int64_t cap = (int64_t)(gd_sm_count() > 0 ? gd_sm_count() : 132) * 32;
-    return (unsigned)(b < 1 ? 1 : b < cap ? b : cap);
-}
-
-/* the kernel phase ended on st; the result kept, or brought down */
-gd_status finish(gd_call &c, gd_out &R, const void *dR, size_t bytes, cudaStream_t st)
-{
-    c.end(GD_PHASE_KERNEL, st);
-    if (!R.device) {
-        const cudaEvent_t done = c.event();
-        c.cuda(cudaEventRecord(done, st), "the result");
-        void *h = c.host_result(R, bytes, "the result");
-        if (h && bytes) c.download(h, bytes, dR, bytes, bytes, 1, done, "the result");
-    }
-    c.wait(st, "the element-wise operation");
-    return c.finish();
-}
-
-/* (a tight operand's shape: a gdArray's, or an Octave matrix's) */
-ew_shape shape_of(const gd_matrix &m) { return ew_shape{m.rows, m.cols, m.ld}; }
-
-/* the work on the device: operands there (uploaded where on the host),
- * R kept or brought down */
-template <class TR, class TA, class TB>
-gd_status ew2_device(int op, const gd_matrix &A, const gd_matrix &B, int64_t rr, int64_t rc,
-                     gd_out &R, gd_timing *t)
-{
-    cudaStream_t st = gd_stream();
-    const int64_t total = rr * rc;
-    const size_t bytes = (size_t)total * sizeof(TR);
-    gd_call c(t, "gpu");
-    const void *dA = c.on_device(A, c.event(), st, "A");
-    const void *dB = c.on_device(B, c.event(), st, "B");
-    TR *dR = (TR *)(R.device ? c.alloc_kept(R, bytes ? bytes : 1, "the result")
-                             : c.alloc(bytes ? bytes : 1, "the result"));
-    ew_shape sa = {A.rows, A.cols, A.rows}, sb = {B.rows, B.cols, B.rows}; /* (tight there) */
-    const int same = A.rows == rr && A.cols == rc && B.rows == rr && B.cols == rc;
-    c.begin(GD_PHASE_KERNEL, st);
-    if (c.ok() && total)
-        ew2_kernel<TR, TA, TB><<<ew_grid(total), 256, 0, st>>>(op, (const TA *)dA, sa, (const TB *)dB,
-                                                              sb, dR, rr, total, same);
-    c.launched("the element-wise kernel");
-    return finish(c, R, dR, bytes, st);
-}
-
-template <class TR, class TA, class TB>
-gd_status ew2_host(int op, const gd_matrix &A, const gd_matrix &B, int64_t rr, int64_t rc,
-                   gd_out &R, gd_timing *t)
+/* R (rr x rc) = f (A, B): on the device where an operand is there (the
+ * other uploaded; R kept or brought down), else on the host */
+template <class TR, class TA, class TB, class F>
+gd_status ew2_run(F f, const gd_matrix &A, const gd_matrix &B, int64_t rr, int64_t rc, gd_out &R,
+                  gd_timing *t)
 {
     const int64_t total = rr * rc;
     const size_t bytes = (size_t)total * sizeof(TR);
-    void *buf = NULL;
-    gd_status s = gd_host_result_begin(&R, bytes, "the result", &buf);
-    if (!s) {
-        const ew_shape sa = shape_of(A), sb = shape_of(B);
-        const TA *a = (const TA *)A.ptr;
-        const TB *b = (const TB *)B.ptr;
-        TR *r = (TR *)buf;
-#pragma omp parallel for schedule(static) num_threads(gd_cpu_threads())
-        for (int64_t q = 0; q < total; ++q) {
-            const int64_t i = q % rr, j = q / rr;
-            r[q] = ew_binary<TR, TA, TB>::apply(op, a[ew_shape::at(sa, i, j)], b[ew_shape::at(sb, i, j)]);
-        }
-    }
-    return gd_host_result_end(&R, buf, bytes, s, t);
-}
-
-template <class TR, class TA, class TB>
-gd_status ew2_run(int op, const gd_matrix &A, const gd_matrix &B, int64_t rr, int64_t rc,
-                  gd_out &R, gd_timing *t)
-{
-    const bool gpu = A.where == GD_DEVICE || B.where == GD_DEVICE;
-    snprintf(t->variant, sizeof t->variant, "%s", gpu ? "gpu" : "cpu");
-    return gpu ? ew2_device<TR, TA, TB>(op, A, B, rr, rc, R, t)
-               : ew2_host<TR, TA, TB>(op, A, B, rr, rc, R, t);
-}
-
-/* an integer class T with itself, or beside double or single */
-template <class T>
-gd_status ew2_int(int op, const gd_matrix &A, const gd_matrix &B, int64_t rr, int64_t rc,
-                  gd_out &R, gd_timing *t)
-{
-    const gd_class a = A.cls, b = B.cls;
-    const bool ia = a != GD_SINGLE && a != GD_DOUBLE, ib = b != GD_SINGLE && b != GD_DOUBLE;
-    if (ia && ib) return ew2_run<T, T, T>(op, A, B, rr, rc, R, t);
-    if (sizeof(T) == 8)
-        return gd_fail(GD_ERR_INPUT, "int64 and uint64 beside a floating-point operand are not "
-                       "computed on the GPU yet (gather them, or convert the other operand)");
-    if (ia) return b == GD_DOUBLE ? ew2_run<T, T, double>(op, A, B, rr, rc, R, t)
-                                  : ew2_run<T, T, float>(op, A, B, rr, rc, R, t);
-    return a == GD_DOUBLE ? ew2_run<T, double, T>(op, A, B, rr, rc, R, t)
-                          : ew2_run<T, float, T>(op, A, B, rr, rc, R, t);
-}
-
-/* A one-operand operation's frame: R (bytes) from A by host(a, r) where A
- * is on the host, else on the device by dev(c, A there (tight), dR, st),
- * which queues its kernel after the phase's begin */
-template <class TR, class TA, class Host, class Dev>
-gd_status one_operand(const gd_matrix &A, gd_out &R, size_t bytes, gd_timing *t, Host host, Dev dev)
-{
-    if (A.where != GD_DEVICE) {
+    const int ma = at_mode(A, rr, rc), mb = at_mode(B, rr, rc);
+    if (A.where != GD_DEVICE && B.where != GD_DEVICE) {
         snprintf(t->variant, sizeof t->variant, "cpu");
         void *buf = NULL;
         gd_status s = gd_host_result_begin(&R, bytes, "the result", &buf);
-        if (!s) host((const TA *)A.ptr, (TR *)buf);
+        if (!s) {
+            const TA *a = (const TA *)A.ptr;
+            const TB *b = (const TB *)B.ptr;
+            TR *r = (TR *)buf;
+#pragma omp parallel for schedule(static) num_threads(gd_cpu_threads())
+            for (int64_t q = 0; q < total; ++q) {
+                const int64_t j = q / rr, i = q - j * rr;
+                r[q] = f(a[at_index(ma, i + A.ld * j, i, A.ld * j)], b[at_index(mb, i + B.ld * j, i, B.ld * j)]);
+            }
+        }
         return gd_host_result_end(&R, buf, bytes, s, t);
     }
     snprintf(t->variant, sizeof t->variant, "gpu");
     cudaStream_t st = gd_stream();
     gd_call c(t, "gpu");
     const void *dA = c.on_device(A, c.event(), st, "A");
+    const void *dB = c.on_device(B, c.event(), st, "B");
     TR *dR = (TR *)(R.device ? c.alloc_kept(R, bytes ? bytes : 1, "the result")
-                            : c.alloc(bytes ? bytes : 1, "the result"));
+                             : c.alloc(bytes ? bytes : 1, "the result"));
     c.begin(GD_PHASE_KERNEL, st);
-    if (c.ok() && bytes) dev((const TA *)dA, dR, st);
+    if (c.ok() && total)
+        ew2_kernel<TR, TA, TB, F><<<ew_grid(total), 256, 0, st>>>(f, (const TA *)dA, ma, (const TB *)dB, mb, dR, rr, total);
     c.launched("the element-wise kernel");
-    return finish(c, R, dR, bytes, st);
+    return ew_finish(c, R, dR, bytes, st);
 }
 
-/* R = f (A) on the device where A is there, else on the host */
-template <class TR, class TA, class F>
-gd_status map_run(const gd_matrix &A, gd_out &R, gd_timing *t, F f)
+template <class TR, class TA, class TB>
+gd_status arith_run(int op, const gd_matrix &A, const gd_matrix &B, int64_t rr, int64_t rc,
+                    gd_out &R, gd_timing *t)
+{
+    return ew2_run<TR, TA, TB>(arith_f<TR, TA, TB>{op}, A, B, rr, rc, R, t);
+}
+
+/* an integer class T with itself, or beside double or single */
+template <class T>
+gd_status arith_int(int op, const gd_matrix &A, const gd_matrix &B, int64_t rr, int64_t rc,
+                    gd_out &R, gd_timing *t)
+{
+    const gd_class a = A.cls, b = B.cls;
+    const bool ia = !ew_floating(a), ib = !ew_floating(b);
+    if (ia && ib) return arith_run<T, T, T>(op, A, B, rr, rc, R, t);
+    if (sizeof(T) == 8)
+        return gd_fail(GD_ERR_INPUT, "int64 and uint64 beside a floating-point operand are not "
+                       "computed on the GPU yet (gather them, or convert the other operand)");
+    if (ia) return b == GD_DOUBLE ? arith_run<T, T, double>(op, A, B, rr, rc, R, t)
+                                  : arith_run<T, T, float>(op, A, B, rr, rc, R, t);
+    return a == GD_DOUBLE ? arith_run<T, double, T>(op, A, B, rr, rc, R, t)
+                          : arith_run<T, float, T>(op, A, B, rr, rc, R, t);
+}
+
+/* the comparisons: A of class TA beside B of its own class, or of a
+ * floating class beside an integer one (either way round) */
+template <class TA, class TB>
+gd_status compare_run(int op, const gd_matrix &A, const gd_matrix &B, int64_t rr, int64_t rc,
+                      gd_out &R, gd_timing *t)
+{
+    return ew2_run<uint8_t, TA, TB>(compare_f<TA, TB>{op}, A, B, rr, rc, R, t);
+}
+template <class TA>
+gd_status compare_b(int op, const gd_matrix &A, const gd_matrix &B, int64_t rr, int64_t rc,
+                    gd_out &R, gd_timing *t)
+{
+    if (B.cls == A.cls) return compare_run<TA, TA>(op, A, B, rr, rc, R, t);
+    if constexpr (std::is_integral<TA>::value) /* (B floating: the caller's check) */
+        return B.cls == GD_SINGLE ? compare_run<TA, float>(op, A, B, rr, rc, R, t)
+                                  : compare_run<TA, double>(op, A, B, rr, rc, R, t);
+    else
+        return ew_by_class(B.cls, [&](auto z) { return compare_run<TA, GD_EW_TYPE>(op, A, B, rr, rc, R, t); });
+}
+
+template <class T> struct unary_f {
+    int op;
+    __host__ __device__ T operator()(T x) const { return ew_unary_op<T>(op, x); }
+};
+template <class T> gd_status unary_run(int op, const gd_matrix &A, gd_out &R, gd_timing *t)
+{
+    return ew_map<T, T>(A, R, t, unary_f<T>{op});
+}
+
+/* a test an element; where NaN has no answer (logical, ~), *nan set */
+template <class T>
+__global__ void test_kernel(int op, const T *A, uint8_t *R, int64_t total, int *nan)
+{
+    bool seen = false;
+    for (int64_t q = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; q < total;
+         q += (int64_t)gridDim.x * blockDim.x) {
+        const T x = A[q];
+        R[q] = ew_test<T>(op, x);
+        seen = seen || x != x;
+    }
+    if (seen && nan) atomicOr(nan, 1);
+}
+
+template <class T> gd_status test_run(int op, const gd_matrix &A, gd_out &R, gd_timing *t)
 {
     const int64_t total = A.rows * A.cols;
-    return one_operand<TR, TA>(
-        A, R, (size_t)total * sizeof(TR), t,
-        [&](const TA *a, TR *r) {
-#pragma omp parallel for schedule(static) num_threads(gd_cpu_threads())
-            for (int64_t q = 0; q < total; ++q) r[q] = f(a[q % A.rows + A.ld * (q / A.rows)]);
+    const bool truth = (op == EW_TRUTH || op == EW_NOT) && !std::is_integral<T>::value;
+    int *dnan = NULL;
+    const char *nan_msg = "invalid conversion from NaN to logical";
+    return ew_one_operand<uint8_t, T>(
+        A, R, (size_t)total, t,
+        [&](const T *a, uint8_t *r) {
+            bool seen = false;
+#pragma omp parallel for schedule(static) num_threads(gd_cpu_threads()) reduction(|| : seen)
+            for (int64_t q = 0; q < total; ++q) {
+                const T x = a[q % A.rows + A.ld * (q / A.rows)];
+                r[q] = ew_test<T>(op, x);
+                seen = seen || x != x;
+            }
+            return truth && seen ? gd_fail(GD_ERR_INPUT, "%s", nan_msg) : GD_OK;
         },
-        [&](const TA *dA, TR *dR, cudaStream_t st) {
-            map_kernel<TR, TA, F><<<ew_grid(total), 256, 0, st>>>(dA, dR, total, f);
+        [&](gd_call &c, const T *dA, uint8_t *dR, cudaStream_t st) {
+            if (truth) {
+                dnan = (int *)c.alloc(sizeof(int), "a flag");
+                c.cuda(cudaMemsetAsync(dnan, 0, sizeof(int), st), "a flag");
+            }
+            if (c.ok()) test_kernel<T><<<ew_grid(total), 256, 0, st>>>(op, dA, dR, total, dnan);
+        },
+        [&](gd_call &c, cudaStream_t st) {
+            if (!dnan) return;
+            int h = 0;
+            c.cuda(cudaMemcpyAsync(&h, dnan, sizeof h, cudaMemcpyDeviceToHost, st), "a flag");
+            c.wait(st, "the test");
+            if (c.ok() && h) c.fail(GD_ERR_INPUT, "%s", nan_msg);
         });
 }
 
-template <class T> gd_status ew1_run(int op, const gd_matrix &A, gd_out &R, gd_timing *t)
-{
-    return map_run<T, T>(A, R, t, unary_f<T>{op});
-}
-
-bool floating(gd_class c) { return c == GD_SINGLE || c == GD_DOUBLE; }
-
+template <class TR, class TA> struct convert_f {
+    __host__ __device__ TR operator()(TA x) const { return ew_convert<TR, TA>(x); }
+};
 template <class TR, class TA> gd_status convert_run(const gd_matrix &A, gd_out &R, gd_timing *t)
 {
-    return map_run<TR, TA>(A, R, t, convert_f<TR, TA>{});
+    return ew_map<TR, TA>(A, R, t, convert_f<TR, TA>{});
 }
-
 /* the source's class for a result of class TR */
 template <class TR> gd_status convert_from(const gd_matrix &A, gd_out &R, gd_timing *t)
 {
-    switch (A.cls) {
-    case GD_SINGLE: return convert_run<TR, float>(A, R, t);
-    case GD_DOUBLE: return convert_run<TR, double>(A, R, t);
-    case GD_INT8: return convert_run<TR, int8_t>(A, R, t);
-    case GD_UINT8: return convert_run<TR, uint8_t>(A, R, t);
-    case GD_INT16: return convert_run<TR, int16_t>(A, R, t);
-    case GD_UINT16: return convert_run<TR, uint16_t>(A, R, t);
-    case GD_INT32: return convert_run<TR, int32_t>(A, R, t);
-    case GD_UINT32: return convert_run<TR, uint32_t>(A, R, t);
-    case GD_INT64: return convert_run<TR, int64_t>(A, R, t);
-    default: return convert_run<TR, uint64_t>(A, R, t);
-    }
+    return ew_by_class(A.cls, [&](auto z) { return convert_run<TR, GD_EW_TYPE>(A, R, t); });
+}
+
+/* the common checks of two operands: R's size (rr x rc) */
+gd_status two_operands(const gd_matrix *A, const gd_matrix *B, int64_t *rr, int64_t *rc)
+{
+    *rr = A->rows == 1 ? B->rows : A->rows;
+    *rc = A->cols == 1 ? B->cols : A->cols;
+    if ((A->rows != *rr && A->rows != 1) || (B->rows != *rr && B->rows != 1) ||
+        (A->cols != *rc && A->cols != 1) || (B->cols != *rc && B->cols != 1))
+        return gd_fail(GD_ERR_SIZE, "operator: nonconformant arguments (op1 is %lldx%lld, op2 is "
+                       "%lldx%lld)", (long long)A->rows, (long long)A->cols, (long long)B->rows,
+                       (long long)B->cols);
+    if (A->pieces || B->pieces)
+        return gd_fail(GD_ERR_INPUT, "a gdArray in pieces on several devices: gather it first");
+    return GD_OK;
 }
 
 } // namespace
@@ -232,41 +232,28 @@ extern "C" gd_status gd_ew_binary(int op, const gd_matrix *A, const gd_matrix *B
     gd_entry entry(at, t);
     const double t0 = gd_now_ms();
     if (R.device) *R.device = NULL;
-    const int64_t rr = A->rows == 1 ? B->rows : A->rows, rc = A->cols == 1 ? B->cols : A->cols;
     if (op < 0 || op >= EW_NOPS2)
         return gd_fail(GD_ERR_INPUT, "internal: element-wise operation %d", op);
-    if ((A->rows != rr && A->rows != 1) || (B->rows != rr && B->rows != 1) ||
-        (A->cols != rc && A->cols != 1) || (B->cols != rc && B->cols != 1))
-        return gd_fail(GD_ERR_SIZE, "operator: nonconformant arguments (op1 is %lldx%lld, op2 is "
-                       "%lldx%lld)", (long long)A->rows, (long long)A->cols, (long long)B->rows,
-                       (long long)B->cols);
-    if (A->pieces || B->pieces)
-        return gd_fail(GD_ERR_INPUT, "a gdArray in pieces on several devices: gather it first");
+    int64_t rr, rc;
+    gd_status s = two_operands(A, B, &rr, &rc);
+    if (s) return s;
     /* the class pairs Octave gives rcls for (the caller's check) */
-    const bool fa = floating(A->cls), fb = floating(B->cls);
+    const bool fa = ew_floating(A->cls), fb = ew_floating(B->cls);
     const bool ok = rcls == GD_SINGLE   ? fa && fb
                     : rcls == GD_DOUBLE ? A->cls == GD_DOUBLE && B->cls == GD_DOUBLE
                                         : (A->cls == rcls || fa) && (B->cls == rcls || fb) && !(fa && fb);
     if (!ok) return gd_fail(GD_ERR_INPUT, "internal: a %s result of %s and %s", gd_class_name(rcls),
                             gd_class_name(A->cls), gd_class_name(B->cls));
-    gd_status s;
     switch (rcls) {
     case GD_SINGLE:
         s = A->cls == GD_SINGLE
-                ? (B->cls == GD_SINGLE ? ew2_run<float, float, float>(op, *A, *B, rr, rc, R, t)
-                                       : ew2_run<float, float, double>(op, *A, *B, rr, rc, R, t))
-                : (B->cls == GD_SINGLE ? ew2_run<float, double, float>(op, *A, *B, rr, rc, R, t)
-                                       : ew2_run<float, double, double>(op, *A, *B, rr, rc, R, t));
+                ? (B->cls == GD_SINGLE ? arith_run<float, float, float>(op, *A, *B, rr, rc, R, t)
+                                       : arith_run<float, float, double>(op, *A, *B, rr, rc, R, t))
+                : (B->cls == GD_SINGLE ? arith_run<float, double, float>(op, *A, *B, rr, rc, R, t)
+                                       : arith_run<float, double, double>(op, *A, *B, rr, rc, R, t));
         break;
-    case GD_DOUBLE: s = ew2_run<double, double, double>(op, *A, *B, rr, rc, R, t); break;
-    case GD_INT8: s = ew2_int<int8_t>(op, *A, *B, rr, rc, R, t); break;
-    case GD_UINT8: s = ew2_int<uint8_t>(op, *A, *B, rr, rc, R, t); break;
-    case GD_INT16: s = ew2_int<int16_t>(op, *A, *B, rr, rc, R, t); break;
-    case GD_UINT16: s = ew2_int<uint16_t>(op, *A, *B, rr, rc, R, t); break;
-    case GD_INT32: s = ew2_int<int32_t>(op, *A, *B, rr, rc, R, t); break;
-    case GD_UINT32: s = ew2_int<uint32_t>(op, *A, *B, rr, rc, R, t); break;
-    case GD_INT64: s = ew2_int<int64_t>(op, *A, *B, rr, rc, R, t); break;
-    default: s = ew2_int<uint64_t>(op, *A, *B, rr, rc, R, t); break;
+    case GD_DOUBLE: s = arith_run<double, double, double>(op, *A, *B, rr, rc, R, t); break;
+    default: s = ew_by_class(rcls, [&](auto z) { return arith_int<GD_EW_TYPE>(op, *A, *B, rr, rc, R, t); }); break;
     }
     snprintf(t->kernel, sizeof t->kernel, "element-wise, # elements");
     t->counts[0] = rr * rc;
@@ -274,29 +261,58 @@ extern "C" gd_status gd_ew_binary(int op, const gd_matrix *A, const gd_matrix *B
     return s;
 }
 
-extern "C" gd_status gd_ew_unary(int op, const gd_matrix *A, gd_out R, const gd_place *at,
-                                 gd_timing *t)
+extern "C" gd_status gd_ew_compare(int op, const gd_matrix *A, const gd_matrix *B, gd_out R,
+                                   const gd_place *at, gd_timing *t)
 {
     gd_entry entry(at, t);
     const double t0 = gd_now_ms();
     if (R.device) *R.device = NULL;
-    if (op < 0 || op >= EW_NOPS1) return gd_fail(GD_ERR_INPUT, "internal: element-wise operation %d", op);
-    if (A->pieces) return gd_fail(GD_ERR_INPUT, "a gdArray in pieces on several devices: gather it first");
-    gd_status s;
-    switch (A->cls) {
-    case GD_SINGLE: s = ew1_run<float>(op, *A, R, t); break;
-    case GD_DOUBLE: s = ew1_run<double>(op, *A, R, t); break;
-    case GD_INT8: s = ew1_run<int8_t>(op, *A, R, t); break;
-    case GD_UINT8: s = ew1_run<uint8_t>(op, *A, R, t); break;
-    case GD_INT16: s = ew1_run<int16_t>(op, *A, R, t); break;
-    case GD_UINT16: s = ew1_run<uint16_t>(op, *A, R, t); break;
-    case GD_INT32: s = ew1_run<int32_t>(op, *A, R, t); break;
-    case GD_UINT32: s = ew1_run<uint32_t>(op, *A, R, t); break;
-    case GD_INT64: s = ew1_run<int64_t>(op, *A, R, t); break;
-    default: s = ew1_run<uint64_t>(op, *A, R, t); break;
-    }
+    if (op < 0 || op >= EW_NCMP) return gd_fail(GD_ERR_INPUT, "internal: comparison %d", op);
+    int64_t rr, rc;
+    gd_status s = two_operands(A, B, &rr, &rc);
+    if (s) return s;
+    const bool fa = ew_floating(A->cls), fb = ew_floating(B->cls);
+    if ((op == EW_AND || op == EW_OR) ? A->cls != GD_UINT8 || B->cls != GD_UINT8
+                                      : A->cls != B->cls && !fa && !fb)
+        return gd_fail(GD_ERR_INPUT, "internal: a comparison of %s and %s", gd_class_name(A->cls),
+                       gd_class_name(B->cls));
+    s = ew_by_class(A->cls, [&](auto z) { return compare_b<GD_EW_TYPE>(op, *A, *B, rr, rc, R, t); });
+    snprintf(t->kernel, sizeof t->kernel, "element-wise, # elements");
+    t->counts[0] = rr * rc;
     t->total_ms = gd_now_ms() - t0;
     return s;
+}
+
+namespace {
+/* a one-operand entry: op checked against nops, run (A's class's value)
+ * the work */
+template <class Run>
+gd_status one_operand_entry(int op, int nops, const gd_matrix *A, gd_out &R, const gd_place *at,
+                            gd_timing *t, Run run)
+{
+    gd_entry entry(at, t);
+    const double t0 = gd_now_ms();
+    if (R.device) *R.device = NULL;
+    if (op < 0 || op >= nops) return gd_fail(GD_ERR_INPUT, "internal: element-wise operation %d", op);
+    if (A->pieces) return gd_fail(GD_ERR_INPUT, "a gdArray in pieces on several devices: gather it first");
+    const gd_status s = ew_by_class(A->cls, run);
+    t->total_ms = gd_now_ms() - t0;
+    return s;
+}
+} // namespace
+
+extern "C" gd_status gd_ew_unary(int op, const gd_matrix *A, gd_out R, const gd_place *at,
+                                 gd_timing *t)
+{
+    return one_operand_entry(op, EW_NOPS1, A, R, at, t,
+                             [&](auto z) { return unary_run<GD_EW_TYPE>(op, *A, R, t); });
+}
+
+extern "C" gd_status gd_ew_test(int op, const gd_matrix *A, gd_out R, const gd_place *at,
+                                gd_timing *t)
+{
+    return one_operand_entry(op, EW_NTEST, A, R, at, t,
+                             [&](auto z) { return test_run<GD_EW_TYPE>(op, *A, R, t); });
 }
 
 extern "C" gd_status gd_ew_convert(const gd_matrix *A, gd_class to, gd_out R, const gd_place *at,
@@ -306,19 +322,7 @@ extern "C" gd_status gd_ew_convert(const gd_matrix *A, gd_class to, gd_out R, co
     const double t0 = gd_now_ms();
     if (R.device) *R.device = NULL;
     if (A->pieces) return gd_fail(GD_ERR_INPUT, "a gdArray in pieces on several devices: gather it first");
-    gd_status s;
-    switch (to) {
-    case GD_SINGLE: s = convert_from<float>(*A, R, t); break;
-    case GD_DOUBLE: s = convert_from<double>(*A, R, t); break;
-    case GD_INT8: s = convert_from<int8_t>(*A, R, t); break;
-    case GD_UINT8: s = convert_from<uint8_t>(*A, R, t); break;
-    case GD_INT16: s = convert_from<int16_t>(*A, R, t); break;
-    case GD_UINT16: s = convert_from<uint16_t>(*A, R, t); break;
-    case GD_INT32: s = convert_from<int32_t>(*A, R, t); break;
-    case GD_UINT32: s = convert_from<uint32_t>(*A, R, t); break;
-    case GD_INT64: s = convert_from<int64_t>(*A, R, t); break;
-    default: s = convert_from<uint64_t>(*A, R, t); break;
-    }
+    const gd_status s = ew_by_class(to, [&](auto z) { return convert_from<GD_EW_TYPE>(*A, R, t); });
     t->total_ms = gd_now_ms() - t0;
     return s;
 }
@@ -376,185 +380,9 @@ extern "C" gd_status gd_ew_cat(const gd_matrix *const *parts, int n, int dim, gd
                        "a part");
             off += dim == 2 ? m.cols : m.rows;
         }
-        s = finish(c, R, dR, bytes, st);
+        s = ew_finish(c, R, dR, bytes, st);
     }
     t->total_ms = gd_now_ms() - t0;
     return s;
 }
 
-namespace {
-
-/* output o of a reduction along dim of an m x n matrix (ld): its first
- * element and the step between its elements */
-template <class TR, class TA>
-__global__ void reduce_kernel(int op, const TA *A, int64_t rows, int64_t cols, int64_t ld, int dim,
-                              TR *R, double *I, int64_t nout)
-{
-    for (int64_t o = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; o < nout;
-         o += (int64_t)gridDim.x * blockDim.x) {
-        int64_t at = 0;
-        R[o] = dim == 1 ? ew_reduce_one<TR, TA>(op, A + o * ld, rows, 1, &at)
-                        : ew_reduce_one<TR, TA>(op, A + o, cols, ld, &at);
-        if (I) I[o] = (double)(at + 1);
-    }
-}
-
-template <class TR, class TA>
-gd_status reduce_run(int op, const gd_matrix &A, int dim, gd_out &R, gd_out *I, gd_timing *t)
-{
-    const int64_t nout = dim == 1 ? A.cols : A.rows;
-    const size_t bytes = (size_t)nout * sizeof(TR), ib = (size_t)nout * sizeof(double);
-    if (A.where != GD_DEVICE) {
-        snprintf(t->variant, sizeof t->variant, "cpu");
-        void *buf = NULL, *ibuf = NULL;
-        gd_status s = gd_host_result_begin(&R, bytes, "the result", &buf);
-        if (!s && I) s = gd_host_result_begin(I, ib, "the places", &ibuf);
-        if (!s) {
-            const TA *a = (const TA *)A.ptr;
-#pragma omp parallel for schedule(static) num_threads(gd_cpu_threads())
-            for (int64_t o = 0; o < nout; ++o) {
-                int64_t at = 0;
-                ((TR *)buf)[o] = dim == 1 ? ew_reduce_one<TR, TA>(op, a + o * A.ld, A.rows, 1, &at)
-                                          : ew_reduce_one<TR, TA>(op, a + o, A.cols, A.ld, &at);
-                if (ibuf) ((double *)ibuf)[o] = (double)(at + 1);
-            }
-        }
-        const gd_status sr = gd_host_result_end(&R, buf, bytes, s, t);
-        const gd_status si = I ? gd_host_result_end(I, ibuf, ib, s ? s : sr, t) : GD_OK;
-        if (si && R.device && *R.device) {
-            gd_dev_free(*R.device);
-            *R.device = NULL;
-        }
-        return s ? s : sr ? sr : si;
-    }
-    snprintf(t->variant, sizeof t->variant, "gpu");
-    cudaStream_t st = gd_stream();
-    gd_call c(t, "gpu");
-    gd_matrix Ah;
-    c.check(gd_operand_here(&A, c.allocs(), &Ah, "A"));
-    TR *dR = (TR *)(R.device ? c.alloc_kept(R, bytes ? bytes : 1, "the result")
-                            : c.alloc(bytes ? bytes : 1, "the result"));
-    double *dI = !I ? NULL : (double *)(I->device ? c.alloc_kept(*I, ib ? ib : 1, "the places")
-                                                 : c.alloc(ib ? ib : 1, "the places"));
-    c.begin(GD_PHASE_KERNEL, st);
-    if (c.ok() && nout)
-        reduce_kernel<TR, TA><<<ew_grid(nout), 256, 0, st>>>(op, (const TA *)Ah.ptr, A.rows, A.cols, Ah.ld,
-                                                            dim, dR, dI, nout);
-    c.launched("the reduction kernel");
-    if (I && !I->device) {
-        c.end(GD_PHASE_KERNEL, st);
-        const cudaEvent_t done = c.event();
-        c.cuda(cudaEventRecord(done, st), "the places");
-        void *h = c.host_result(*I, ib, "the places");
-        if (h && ib) c.download(h, ib, dI, ib, ib, 1, done, "the places");
-        c.begin(GD_PHASE_KERNEL, st);
-    }
-    return finish(c, R, dR, bytes, st);
-}
-
-/* sum and prod: single in single, the rest in double; max and min in A's
- * class; the count of nonzeros in double */
-template <class TA>
-gd_status reduce_class(int op, const gd_matrix &A, int dim, gd_out &R, gd_out *I, gd_timing *t)
-{
-    if (op == EW_MAX || op == EW_MIN) return reduce_run<TA, TA>(op, A, dim, R, I, t);
-    if (op == EW_NNZ) return reduce_run<double, TA>(op, A, dim, R, NULL, t);
-    if (std::is_same<TA, float>::value) return reduce_run<float, TA>(op, A, dim, R, NULL, t);
-    return reduce_run<double, TA>(op, A, dim, R, NULL, t);
-}
-
-} // namespace
-
-extern "C" gd_status gd_ew_reduce(int op, const gd_matrix *A, int dim, gd_out R, gd_out *I,
-                                  const gd_place *at, gd_timing *t)
-{
-    gd_entry entry(at, t);
-    const double t0 = gd_now_ms();
-    if (R.device) *R.device = NULL;
-    if (I && I->device) *I->device = NULL;
-    if (op < 0 || op >= EW_NREDUCE || (dim != 1 && dim != 2))
-        return gd_fail(GD_ERR_INPUT, "internal: reduction %d along %d", op, dim);
-    if (A->pieces) return gd_fail(GD_ERR_INPUT, "a gdArray in pieces on several devices: gather it first");
-    if ((op == EW_MAX || op == EW_MIN) && (dim == 1 ? A->rows : A->cols) == 0)
-        return gd_fail(GD_ERR_INPUT, "internal: max or min over no element");
-    gd_status s;
-    switch (A->cls) {
-    case GD_SINGLE: s = reduce_class<float>(op, *A, dim, R, I, t); break;
-    case GD_DOUBLE: s = reduce_class<double>(op, *A, dim, R, I, t); break;
-    case GD_INT8: s = reduce_class<int8_t>(op, *A, dim, R, I, t); break;
-    case GD_UINT8: s = reduce_class<uint8_t>(op, *A, dim, R, I, t); break;
-    case GD_INT16: s = reduce_class<int16_t>(op, *A, dim, R, I, t); break;
-    case GD_UINT16: s = reduce_class<uint16_t>(op, *A, dim, R, I, t); break;
-    case GD_INT32: s = reduce_class<int32_t>(op, *A, dim, R, I, t); break;
-    case GD_UINT32: s = reduce_class<uint32_t>(op, *A, dim, R, I, t); break;
-    case GD_INT64: s = reduce_class<int64_t>(op, *A, dim, R, I, t); break;
-    default: s = reduce_class<uint64_t>(op, *A, dim, R, I, t); break;
-    }
-    t->total_ms = gd_now_ms() - t0;
-    return s;
-}
-
-namespace {
-
-template <class TR, class TA>
-__global__ void scan_kernel(int op, const TA *A, int64_t rows, int64_t cols, int64_t ld, int dim, TR *R)
-{
-    const int64_t nline = dim == 1 ? cols : rows;
-    for (int64_t o = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; o < nline;
-         o += (int64_t)gridDim.x * blockDim.x) {
-        if (dim == 1) ew_scan_line<TR, TA>(op, A + o * ld, rows, 1, R + o * rows, 1);
-        else ew_scan_line<TR, TA>(op, A + o, cols, ld, R + o, rows);
-    }
-}
-
-template <class TR, class TA>
-gd_status scan_run(int op, const gd_matrix &A, int dim, gd_out &R, gd_timing *t)
-{
-    const int64_t nline = dim == 1 ? A.cols : A.rows, rows = A.rows, cols = A.cols;
-    return one_operand<TR, TA>(
-        A, R, (size_t)(rows * cols) * sizeof(TR), t,
-        [&](const TA *a, TR *r) {
-#pragma omp parallel for schedule(static) num_threads(gd_cpu_threads())
-            for (int64_t o = 0; o < nline; ++o) {
-                if (dim == 1) ew_scan_line<TR, TA>(op, a + o * A.ld, rows, 1, r + o * rows, 1);
-                else ew_scan_line<TR, TA>(op, a + o, cols, A.ld, r + o, rows);
-            }
-        },
-        [&](const TA *dA, TR *dR, cudaStream_t st) {
-            scan_kernel<TR, TA><<<ew_grid(nline), 256, 0, st>>>(op, dA, rows, cols, rows, dim, dR);
-        });
-}
-
-template <class TA> gd_status scan_class(int op, const gd_matrix &A, int dim, gd_out &R, gd_timing *t)
-{
-    if (std::is_same<TA, float>::value) return scan_run<float, TA>(op, A, dim, R, t);
-    return scan_run<double, TA>(op, A, dim, R, t);
-}
-
-} // namespace
-
-extern "C" gd_status gd_ew_scan(int op, const gd_matrix *A, int dim, gd_out R, const gd_place *at,
-                                gd_timing *t)
-{
-    gd_entry entry(at, t);
-    const double t0 = gd_now_ms();
-    if (R.device) *R.device = NULL;
-    if ((op != EW_SUM && op != EW_PROD) || (dim != 1 && dim != 2))
-        return gd_fail(GD_ERR_INPUT, "internal: cumulative %d along %d", op, dim);
-    if (A->pieces) return gd_fail(GD_ERR_INPUT, "a gdArray in pieces on several devices: gather it first");
-    gd_status s;
-    switch (A->cls) {
-    case GD_SINGLE: s = scan_class<float>(op, *A, dim, R, t); break;
-    case GD_DOUBLE: s = scan_class<double>(op, *A, dim, R, t); break;
-    case GD_INT8: s = scan_class<int8_t>(op, *A, dim, R, t); break;
-    case GD_UINT8: s = scan_class<uint8_t>(op, *A, dim, R, t); break;
-    case GD_INT16: s = scan_class<int16_t>(op, *A, dim, R, t); break;
-    case GD_UINT16: s = scan_class<uint16_t>(op, *A, dim, R, t); break;
-    case GD_INT32: s = scan_class<int32_t>(op, *A, dim, R, t); break;
-    case GD_UINT32: s = scan_class<uint32_t>(op, *A, dim, R, t); break;
-    case GD_INT64: s = scan_class<int64_t>(op, *A, dim, R, t); break;
-    default: s = scan_class<uint64_t>(op, *A, dim, R, t); break;
-    }
-    t->total_ms = gd_now_ms() - t0;
-    return s;
-}

@@ -1,0 +1,199 @@
+/* reduce.cu - reductions and cumulative sums of matrices (gdArray's sum,
+ * prod, max, min, nnz, any, all, cumsum and cumprod): gd_ew_reduce and
+ * gd_ew_scan. Each output's elements in order, as Octave's loops take
+ * them, so that sums and products are Octave's to the bit.
+ *
+ * The device's reduction: a block 32 outputs, its threads loading 128 of
+ * each output's elements at a time into shared memory (coalesced along
+ * the matrix's columns, whichever dimension is reduced), then one warp,
+ * a thread an output, taking them in order. The loads of every block in
+ * flight keep the memory busy while the warps add (a thread an output
+ * reading its own column straight from memory would read a line per
+ * element; 16384 of them, 64 blocks, leave most multiprocessors idle). */
+#include "ops/ew/frame.cuh"
+
+#include <type_traits>
+
+namespace {
+
+enum { RT_OUT = 32, RT_LEN = 128, RT_THREADS = 256 };
+
+template <class TR, class TA>
+__global__ void __launch_bounds__(RT_THREADS)
+    reduce_kernel(int op, const TA *A, int64_t rows, int64_t cols, int64_t ld, int dim, TR *R,
+                  double *I, int64_t nout)
+{
+    __shared__ TA tile[RT_LEN][RT_OUT + 1];
+    const int64_t len = dim == 1 ? rows : cols;
+    const int t = threadIdx.x;
+    for (int64_t o0 = blockIdx.x * (int64_t)RT_OUT; o0 < nout; o0 += (int64_t)gridDim.x * RT_OUT) {
+        ew_reducer<TR, TA> r;
+        r.start(op);
+        for (int64_t k0 = 0; k0 < len; k0 += RT_LEN) {
+            const int kn = (int)(len - k0 < RT_LEN ? len - k0 : RT_LEN);
+            for (int q = t; q < RT_LEN * RT_OUT; q += RT_THREADS) {
+                /* consecutive threads down a column: a line each */
+                const int k = dim == 1 ? q % RT_LEN : q / RT_OUT, c = dim == 1 ? q / RT_LEN : q % RT_OUT;
+                if (k < kn && o0 + c < nout)
+                    tile[k][c] = dim == 1 ? A[(o0 + c) * ld + k0 + k] : A[(o0 + c) + (k0 + k) * ld];
+            }
+            __syncthreads();
+            if (t < RT_OUT && o0 + t < nout)
+                for (int k = 0; k < kn; ++k) r.add(op, tile[k][t]);
+            __syncthreads();
+        }
+        if (t < RT_OUT && o0 + t < nout) {
+            R[o0 + t] = r.result(op);
+            if (I) I[o0 + t] = (double)(r.w + 1);
+        }
+    }
+}
+
+/* a block 32 outputs, up to 8 blocks a multiprocessor */
+unsigned reduce_grid(int64_t nout)
+{
+    const int64_t b = (nout + RT_OUT - 1) / RT_OUT;
+    const int64_t cap = (int64_t)(gd_sm_count() > 0 ? gd_sm_count() : 132) * 8;
+    return (unsigned)(b < 1 ? 1 : b < cap ? b : cap);
+}
+
+template <class TR, class TA>
+gd_status reduce_run(int op, const gd_matrix &A, int dim, gd_out &R, gd_out *I, gd_timing *t)
+{
+    const int64_t nout = dim == 1 ? A.cols : A.rows;
+    const size_t bytes = (size_t)nout * sizeof(TR), ib = (size_t)nout * sizeof(double);
+    if (A.where != GD_DEVICE) {
+        snprintf(t->variant, sizeof t->variant, "cpu");
+        void *buf = NULL, *ibuf = NULL;
+        gd_status s = gd_host_result_begin(&R, bytes, "the result", &buf);
+        if (!s && I) s = gd_host_result_begin(I, ib, "the places", &ibuf);
+        if (!s) {
+            const TA *a = (const TA *)A.ptr;
+#pragma omp parallel for schedule(static) num_threads(gd_cpu_threads())
+            for (int64_t o = 0; o < nout; ++o) {
+                ew_reducer<TR, TA> r;
+                r.start(op);
+                const int64_t len = dim == 1 ? A.rows : A.cols, step = dim == 1 ? 1 : A.ld;
+                const TA *line = dim == 1 ? a + o * A.ld : a + o;
+                for (int64_t k = 0; k < len; ++k) r.add(op, line[k * step]);
+                ((TR *)buf)[o] = r.result(op);
+                if (ibuf) ((double *)ibuf)[o] = (double)(r.w + 1);
+            }
+        }
+        const gd_status sr = gd_host_result_end(&R, buf, bytes, s, t);
+        const gd_status si = I ? gd_host_result_end(I, ibuf, ib, s ? s : sr, t) : GD_OK;
+        if (si && R.device && *R.device) {
+            gd_dev_free(*R.device);
+            *R.device = NULL;
+        }
+        return s ? s : sr ? sr : si;
+    }
+    snprintf(t->variant, sizeof t->variant, "gpu");
+    cudaStream_t st = gd_stream();
+    gd_call c(t, "gpu");
+    gd_matrix Ah;
+    c.check(gd_operand_here(&A, c.allocs(), &Ah, "A"));
+    TR *dR = (TR *)(R.device ? c.alloc_kept(R, bytes ? bytes : 1, "the result")
+                            : c.alloc(bytes ? bytes : 1, "the result"));
+    double *dI = !I ? NULL : (double *)(I->device ? c.alloc_kept(*I, ib ? ib : 1, "the places")
+                                                 : c.alloc(ib ? ib : 1, "the places"));
+    c.begin(GD_PHASE_KERNEL, st);
+    if (c.ok() && nout)
+        reduce_kernel<TR, TA><<<reduce_grid(nout), RT_THREADS, 0, st>>>(op, (const TA *)Ah.ptr, A.rows, A.cols, Ah.ld, dim, dR, dI, nout);
+    c.launched("the reduction kernel");
+    if (I && !I->device) {
+        c.end(GD_PHASE_KERNEL, st);
+        const cudaEvent_t done = c.event();
+        c.cuda(cudaEventRecord(done, st), "the places");
+        void *h = c.host_result(*I, ib, "the places");
+        if (h && ib) c.download(h, ib, dI, ib, ib, 1, done, "the places");
+        c.begin(GD_PHASE_KERNEL, st);
+    }
+    return ew_finish(c, R, dR, bytes, st);
+}
+
+/* sum and prod: single in single, the rest in double; max and min in A's
+ * class; the count of nonzeros in double; any and all logical (a byte) */
+template <class TA>
+gd_status reduce_class(int op, const gd_matrix &A, int dim, gd_out &R, gd_out *I, gd_timing *t)
+{
+    if (op == EW_MAX || op == EW_MIN) return reduce_run<TA, TA>(op, A, dim, R, I, t);
+    if (op == EW_NNZ) return reduce_run<double, TA>(op, A, dim, R, NULL, t);
+    if (op == EW_ANY || op == EW_ALL) return reduce_run<uint8_t, TA>(op, A, dim, R, NULL, t);
+    if (std::is_same<TA, float>::value) return reduce_run<float, TA>(op, A, dim, R, NULL, t);
+    return reduce_run<double, TA>(op, A, dim, R, NULL, t);
+}
+
+} // namespace
+
+extern "C" gd_status gd_ew_reduce(int op, const gd_matrix *A, int dim, gd_out R, gd_out *I,
+                                  const gd_place *at, gd_timing *t)
+{
+    gd_entry entry(at, t);
+    const double t0 = gd_now_ms();
+    if (R.device) *R.device = NULL;
+    if (I && I->device) *I->device = NULL;
+    if (op < 0 || op >= EW_NREDUCE || (dim != 1 && dim != 2))
+        return gd_fail(GD_ERR_INPUT, "internal: reduction %d along %d", op, dim);
+    if (A->pieces) return gd_fail(GD_ERR_INPUT, "a gdArray in pieces on several devices: gather it first");
+    if ((op == EW_MAX || op == EW_MIN) && (dim == 1 ? A->rows : A->cols) == 0)
+        return gd_fail(GD_ERR_INPUT, "internal: max or min over no element");
+    const gd_status s = ew_by_class(A->cls, [&](auto z) { return reduce_class<GD_EW_TYPE>(op, *A, dim, R, I, t); });
+    t->total_ms = gd_now_ms() - t0;
+    return s;
+}
+
+namespace {
+
+template <class TR, class TA>
+__global__ void scan_kernel(int op, const TA *A, int64_t rows, int64_t cols, int64_t ld, int dim, TR *R)
+{
+    const int64_t nline = dim == 1 ? cols : rows;
+    for (int64_t o = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; o < nline;
+         o += (int64_t)gridDim.x * blockDim.x) {
+        if (dim == 1) ew_scan_line<TR, TA>(op, A + o * ld, rows, 1, R + o * rows, 1);
+        else ew_scan_line<TR, TA>(op, A + o, cols, ld, R + o, rows);
+    }
+}
+
+template <class TR, class TA>
+gd_status scan_run(int op, const gd_matrix &A, int dim, gd_out &R, gd_timing *t)
+{
+    const int64_t nline = dim == 1 ? A.cols : A.rows, rows = A.rows, cols = A.cols;
+    return ew_one_operand<TR, TA>(
+        A, R, (size_t)(rows * cols) * sizeof(TR), t,
+        [&](const TA *a, TR *r) {
+#pragma omp parallel for schedule(static) num_threads(gd_cpu_threads())
+            for (int64_t o = 0; o < nline; ++o) {
+                if (dim == 1) ew_scan_line<TR, TA>(op, a + o * A.ld, rows, 1, r + o * rows, 1);
+                else ew_scan_line<TR, TA>(op, a + o, cols, A.ld, r + o, rows);
+            }
+            return GD_OK;
+        },
+        [&](gd_call &, const TA *dA, TR *dR, cudaStream_t st) {
+            scan_kernel<TR, TA><<<ew_grid(nline), 256, 0, st>>>(op, dA, rows, cols, rows, dim, dR);
+        },
+        [](gd_call &, cudaStream_t) {});
+}
+
+template <class TA> gd_status scan_class(int op, const gd_matrix &A, int dim, gd_out &R, gd_timing *t)
+{
+    if (std::is_same<TA, float>::value) return scan_run<float, TA>(op, A, dim, R, t);
+    return scan_run<double, TA>(op, A, dim, R, t);
+}
+
+} // namespace
+
+extern "C" gd_status gd_ew_scan(int op, const gd_matrix *A, int dim, gd_out R, const gd_place *at,
+                                gd_timing *t)
+{
+    gd_entry entry(at, t);
+    const double t0 = gd_now_ms();
+    if (R.device) *R.device = NULL;
+    if ((op != EW_SUM && op != EW_PROD) || (dim != 1 && dim != 2))
+        return gd_fail(GD_ERR_INPUT, "internal: cumulative %d along %d", op, dim);
+    if (A->pieces) return gd_fail(GD_ERR_INPUT, "a gdArray in pieces on several devices: gather it first");
+    const gd_status s = ew_by_class(A->cls, [&](auto z) { return scan_class<GD_EW_TYPE>(op, *A, dim, R, t); });
+    t->total_ms = gd_now_ms() - t0;
+    return s;
+}
