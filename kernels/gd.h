@@ -501,7 +501,7 @@ gd_status gd_sssp(const char *variant, const gd_matrix *W, const gd_sparse *S,
 int gd_sssp_variants(const gd_variant_info **list);
 
 /* Element-wise arithmetic (ops/ew/ew.cu), Octave's: R = A op B (op 0 +,
- * 1 -, 2 .*, 3 ./, 4 max, 5 min, 6 mod, 7 rem) with Octave's broadcasting, rcls the result's class by
+ * 1 -, 2 .*, 3 ./, 4 max, 5 min, 6 mod, 7 rem, 8 .^) with Octave's broadcasting, rcls the result's class by
  * Octave's rule (single: both floating; double: both double; an integer
  * class: with itself, or beside single or double but for int64 and
  * uint64), or R = op A (0 unary -, 1 abs, 2 sqrt, 3 floor, 4 ceil, 5 round,
@@ -540,6 +540,19 @@ gd_status gd_ew_reduce(int op, const gd_matrix *A, int dim, gd_out R, gd_out *I,
  * in single for single and in double otherwise (gdArray's cumsum, cumprod) */
 gd_status gd_ew_scan(int op, const gd_matrix *A, int dim, gd_out R, const gd_place *at,
                      gd_timing *t);
+/* R = A with R(I[k]) = X(k) (ops/ew/place.cu): I n distinct linear
+ * positions (0-based, within A), X of A's class, one value or n
+ * (gdArray's assignment) */
+gd_status gd_ew_assign(const gd_matrix *A, const int64_t *I, int64_t n, const gd_matrix *X,
+                       gd_out R, const gd_place *at, gd_timing *t);
+/* R = triu (A, k) (upper) or tril (A, k): A(i, j) where j - i >= k (<= k),
+ * else 0 */
+gd_status gd_ew_tri(const gd_matrix *A, int64_t k, int upper, gd_out R, const gd_place *at,
+                    gd_timing *t);
+/* R = rows x cols of value (as class cls holds a double), on the device
+ * where R.device is set */
+gd_status gd_ew_fill(gd_class cls, int64_t rows, int64_t cols, double value, gd_out R,
+                     const gd_place *at, gd_timing *t);
 /* R = the n parts side by side (dim 2) or one above another (dim 1), all
  * of R's class (gdArray's horzcat, vertcat and cat) */
 gd_status gd_ew_cat(const gd_matrix *const *parts, int n, int dim, gd_out R, const gd_place *at,

@@ -27,7 +27,8 @@ static const struct {
     {"ew1", gd_op_ew1},             {"convert", gd_op_convert},
     {"cat", gd_op_cat},             {"reduce", gd_op_reduce},
     {"scan", gd_op_scan},           {"cmp", gd_op_cmp},
-    {"test", gd_op_test},
+    {"test", gd_op_test},           {"assign", gd_op_assign},
+    {"tri", gd_op_tri},             {"fill", gd_op_fill},
 };
 
 void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])

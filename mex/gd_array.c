@@ -224,16 +224,22 @@ static double id_of(const mxArray *a)
     return id;
 }
 
-const gd_matrix *gd_mex_find_array(const mxArray *a)
+/* the table entry of a gdArray object (NULL: not one, or stale) */
+static entry *entry_of(const mxArray *a)
 {
     if (!gd_mex_is_gdarray(a) || mxGetNumberOfElements(a) != 1) return NULL;
-    return gd_reg_find(id_of(a));
+    return lookup(id_of(a));
+}
+
+const gd_matrix *gd_mex_find_array(const mxArray *a)
+{
+    entry *e = entry_of(a);
+    return e ? &e->m : NULL;
 }
 
 int gd_mex_is_logical_array(const mxArray *a)
 {
-    if (!gd_mex_is_gdarray(a) || mxGetNumberOfElements(a) != 1) return 0;
-    const entry *e = lookup(id_of(a));
+    const entry *e = entry_of(a);
     return e && e->logical;
 }
 
@@ -250,11 +256,12 @@ static void operand(const char *fn, const char *argname, const mxArray *a, gd_ma
                     int *gdarray, int ints)
 {
     if (gd_mex_is_gdarray(a)) {
-        const gd_matrix *m = gd_mex_find_array(a);
-        if (!m)
+        const entry *e = entry_of(a);
+        if (!e)
             gd_mex_error(fn, "gd:stale", "%s is a gdArray whose data is gone (it was freed, "
                          "or made before gd was reloaded, or is not one gd made)", argname);
-        if (gd_mex_is_logical_array(a) && !takes_logical(fn))
+        const gd_matrix *m = &e->m;
+        if (e->logical && !takes_logical(fn))
             gd_mex_error(fn, "gd:input", "%s must be a single, double or integer matrix, not a "
                          "logical gdArray (double (G) converts it)", argname);
         *out = *m;

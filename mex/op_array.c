@@ -36,7 +36,11 @@
  *                                     4 >, 5 >=, 6 &, 7 |)
  *   R = __gd__('test', op, A)         isnan (0), isinf (1), isfinite (2),
  *                                     logical (3) or ~ (4) of A, logical
- * (ew2's op 6 mod, 7 rem; reduce's 5 any, 6 all, logical.) A logical
+ *   R = __gd__('assign', A, I, X)     A with A(I(k)) = X(k) (I linear, 1-based,
+ *                                     distinct; X A's class, 1 or numel (I))
+ *   R = __gd__('tri', A, k, upper)    triu (A, k) (upper true) or tril (A, k)
+ *   R = __gd__('fill', cls, r, c, v)  an r x c gdArray of v in class cls
+ * (ew2's op 6 mod, 7 rem, 8 .^; reduce's 5 any, 6 all, logical.) A logical
  * gdArray is held as bytes of 0 and 1 (uint8) marked logical: these
  * operations, gather, transpose and indexing take and keep it; the class
  * 'logical' names it to convert and cat.
@@ -412,7 +416,7 @@ static void two_operands(int nrhs, const mxArray *prhs[], mxArray *plhs[], int c
 {
     static const char FN[] = "gdArray";
     if (nrhs != (cmp ? 3 : 4)) gd_mex_error(FN, "gd:input", "internal: expected op, A, B%s", cmp ? "" : " and a class");
-    const int op = op_arg(FN, prhs[0], 8);
+    const int op = op_arg(FN, prhs[0], cmp ? 8 : 9);
     gd_matrix A, B;
     int ga = 0, gb = 0;
     gd_mex_operand_int(FN, "A", prhs[1], &A, &ga);
@@ -572,4 +576,60 @@ void gd_op_scan(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     gd_out out = gd_mex_result_out(&R, 1, gd_mex_on_device(1, ops), (size_t)A.rows, (size_t)A.cols,
                                    A.cls == GD_SINGLE ? GD_SINGLE : GD_DOUBLE);
     plhs[0] = gd_mex_result_take(FN, &R, gd_ew_scan(op, &A, dim, out, gd_mex_place(), &t));
+}
+
+void gd_op_assign(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    static const char FN[] = "gdArray";
+    (void)nlhs;
+    gd_matrix A, X;
+    array_arg(FN, "G", nrhs, prhs, &A);
+    if (nrhs != 3) gd_mex_error(FN, "gd:input", "internal: expected G, I and X");
+    int gx = 0;
+    gd_mex_operand_int(FN, "X", prhs[2], &X, &gx);
+    int64_t n = 0;
+    int64_t *I = index_arg(FN, prhs[1], A.rows * A.cols, &n);
+    gd_mex_result R;
+    gd_timing t = gd_mex_timing();
+    const gd_matrix *ops[2] = {&A, &X};
+    gd_out out = gd_mex_result_out(&R, 1, gd_mex_on_device(2, ops), (size_t)A.rows, (size_t)A.cols, A.cls);
+    R.logical = gd_mex_is_logical_array(prhs[0]);
+    static const int64_t none = 0;
+    const gd_status s = gd_ew_assign(&A, I ? I : &none, n, &X, out, gd_mex_place(), &t);
+    free(I);
+    plhs[0] = gd_mex_result_take(FN, &R, s);
+}
+
+void gd_op_tri(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    static const char FN[] = "gdArray";
+    (void)nlhs;
+    gd_matrix A;
+    array_arg(FN, "G", nrhs, prhs, &A);
+    if (nrhs != 3) gd_mex_error(FN, "gd:input", "internal: expected G, k and upper");
+    const double k = mxGetScalar(prhs[1]);
+    const int upper = mxIsLogicalScalarTrue(prhs[2]);
+    gd_mex_result R;
+    gd_timing t = gd_mex_timing();
+    gd_out out = gd_mex_result_out(&R, 1, A.where == GD_DEVICE, (size_t)A.rows, (size_t)A.cols, A.cls);
+    R.logical = gd_mex_is_logical_array(prhs[0]);
+    plhs[0] = gd_mex_result_take(FN, &R, gd_ew_tri(&A, (int64_t)k, upper, out, gd_mex_place(), &t));
+}
+
+void gd_op_fill(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    static const char FN[] = "gdArray";
+    (void)nlhs;
+    if (nrhs != 4 && nrhs != 5) gd_mex_error(FN, "gd:input", "internal: expected a class, r, c and v");
+    int logical = 0;
+    const gd_class cls = class_named(FN, prhs[0], &logical);
+    const double r = mxGetScalar(prhs[1]), c = mxGetScalar(prhs[2]), v = mxGetScalar(prhs[3]);
+    if (!(r >= 0 && c >= 0 && r == floor(r) && c == floor(c) && r * c < 9e15))
+        gd_mex_error(FN, "gd:input", "internal: a size of %g x %g", r, c);
+    if (nrhs == 5) gd_mex_home((int)mxGetScalar(prhs[4]) - 1, 1); /* (its device, 1-based) */
+    gd_mex_result R;
+    gd_timing t = gd_mex_timing();
+    gd_out out = gd_mex_result_out(&R, 1, gd_device_count() > 0, (size_t)r, (size_t)c, cls);
+    R.logical = logical;
+    plhs[0] = gd_mex_result_take(FN, &R, gd_ew_fill(cls, (int64_t)r, (int64_t)c, v, out, gd_mex_place(), &t));
 }

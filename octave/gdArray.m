@@ -350,13 +350,22 @@ classdef gdArray < handle
       tf = G.sz(1) == G.sz(2);
     endfunction
 
-    ## assignment: G(i, j) = x needs Octave's arithmetic on the device (not
-    ## yet). G.name = x: the constructor's own (which come here once Octave
-    ## 7 has called it through a function handle), each property once,
-    ## while it holds its default; any other is refused (a second object
-    ## on the same id would free its memory when it goes)
+    ## assignment: G(i, j) = x, G(mask) = x, G(:, k) = [] by Octave's
+    ## rules (__gd_assign__), a new gdArray (gdArrays are values: a copy
+    ## of G is not changed). G.name = x: the constructor's own (which
+    ## come here once Octave 7 has called it through a function handle),
+    ## each property once, while it holds its default; any other is
+    ## refused (a second object on the same id would free its memory when
+    ## it goes)
     function G = subsasgn (G, s, x)
-      if (strcmp (s(1).type, "."))
+      if (! isa (G, "gdArray"))         # A(i) = G, A an Octave array
+        G = subsasgn (G, s, gather (x));
+        return;
+      endif
+      if (strcmp (s(1).type, "()") && numel (s) == 1)
+        G = __gd_assign__ (G, s(1).subs, x);
+        return;
+      elseif (strcmp (s(1).type, "."))
         name = s(1).subs;
         unset = (strcmp (name, "id") && isequal (G.id, -1)) ...
                 || (strcmp (name, "cls") && isempty (G.cls)) ...
@@ -367,7 +376,7 @@ classdef gdArray < handle
         G = builtin ("subsasgn", G, s, x);
         return;
       endif
-      __gd_refuse__ ("indexed assignment (G(...) = x)");
+      __gd_refuse__ ("this assignment (G(...) = x is offered, G{...} and G(...).f are not)");
     endfunction
 
     ## Octave's operators and functions that do not take a gdArray yet:
@@ -401,11 +410,14 @@ classdef gdArray < handle
     function varargout = mldivide (varargin)
       __gd_refuse__ ("'\\' (mldivide)");
     endfunction
-    function varargout = power (varargin)
-      __gd_refuse__ ("'.^' (power)");
+    function R = power (a, b)
+      R = __gd_matrix__ ("power", a, {b});
     endfunction
-    function varargout = mpower (varargin)
-      __gd_refuse__ ("'^' (mpower)");
+    function R = mpower (a, b)
+      if (! (isscalar (a) && isscalar (b)))
+        __gd_refuse__ ("'^' (mpower) of a matrix");
+      endif
+      R = __gd_matrix__ ("power", a, {b});
     endfunction
     function R = uminus (G)
       R = __gd_ew1__ (0, G);
@@ -590,14 +602,30 @@ classdef gdArray < handle
     function R = repmat (G, varargin)
       R = __gd_shape__ ("repmat", G, varargin);
     endfunction
-    function varargout = diag (varargin)
-      __gd_refuse__ ("diag");
+    function R = diag (G, varargin)
+      R = __gd_matrix__ ("diag", G, varargin);
     endfunction
-    function varargout = triu (varargin)
-      __gd_refuse__ ("triu");
+    function R = triu (G, k = 0)
+      R = __gd__ ("tri", G, k, true);
     endfunction
-    function varargout = tril (varargin)
-      __gd_refuse__ ("tril");
+    function R = tril (G, k = 0)
+      R = __gd__ ("tri", G, k, false);
+    endfunction
+    ## zeros, ones, eye, rand, randn (..., "like", G)
+    function R = zeros (varargin)
+      R = __gd_make__ ("zeros", varargin);
+    endfunction
+    function R = ones (varargin)
+      R = __gd_make__ ("ones", varargin);
+    endfunction
+    function R = eye (varargin)
+      R = __gd_make__ ("eye", varargin);
+    endfunction
+    function R = rand (varargin)
+      R = __gd_make__ ("rand", varargin);
+    endfunction
+    function R = randn (varargin)
+      R = __gd_make__ ("randn", varargin);
     endfunction
     function varargout = sort (varargin)
       __gd_refuse__ ("sort");
@@ -611,8 +639,8 @@ classdef gdArray < handle
         n = sum (gather (__gd__ ("reduce", 4, G, 1)));
       endif
     endfunction
-    function varargout = norm (varargin)
-      __gd_refuse__ ("norm");
+    function r = norm (G, varargin)
+      r = __gd_matrix__ ("norm", G, varargin);
     endfunction
     function varargout = full (varargin)
       __gd_refuse__ ("full");

@@ -18,6 +18,10 @@ load helpers
     octave_ok "check_ew()" "element-wise exact"
 }
 
+@test "gdArray assignment and deletion, triu, tril, diag, norm, .^, zeros/ones/eye/rand like a gdArray: Octave's" {
+    octave_ok "check_assign()" "assignment ok"
+}
+
 @test "large resident products (blocks, padded layouts) equal the host's" {
     require_gpu
     octave_ok "for c = {'single', 'double'}

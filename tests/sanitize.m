@@ -100,7 +100,8 @@ catch err
 end_try_catch
 
 ## gdArray arithmetic (ops/ew): every kernel, broadcasting, conversions,
-## concatenation, reductions and cumulative sums
+## concatenation, reductions and cumulative sums, comparisons and tests,
+## assignment and arrays made on the device
 A = single (randn (70, 33)); B = randn (1, 33); K = int16 (randi (200, 70, 33) - 100);
 G = gdArray (A); H = gdArray (K);
 ok (isequal (gather (G + B), A + B) && isequal (gather (H ./ int16 (7)), K ./ int16 (7)), "ew two operands");
@@ -109,6 +110,11 @@ ok (isequal (gather (-H), -K) && isequal (gather (round (G)), round (A)) && iseq
 ok (isequal (gather (int8 (G)), int8 (A)) && isequal (gather ([G; G]), [A; A]) && isequal (gather (reshape (G, 33, 70)), reshape (A, 33, 70)), "ew convert, cat, reshape");
 [m, i] = max (G, [], 2); [M, I] = max (A, [], 2);
 ok (isequal (gather (sum (G)), sum (A)) && isequal (gather (m), M) && isequal (gather (i), I) && isequal (gather (cumsum (H, 2)), cumsum (K, 2)) && nnz (H) == nnz (K), "ew reductions");
+ok (isequal (gather (sum (gdArray (K(:, 1:31)), 2)), sum (K(:, 1:31), 2)) && isequal (gather (any (G > 1)), any (A > 1)), "ew reductions past a tile, any");
+ok (isequal (gather (G >= B), A >= B) && isequal (gather ((G > 0) & (H < 0)), (A > 0) & (K < 0)) && isequal (gather (~isnan (G)), ~isnan (A)), "ew comparisons, tests");
+ok (isequal (gather (mod (H, int16 (7))), mod (K, int16 (7))) && isequal (gather (H .^ 2), K .^ 2) && isequal (gather (triu (G, 3)), triu (A, 3)), "ew mod, power, triu");
+X = G; X(3:9, [2 5]) = -1; Y = A; Y(3:9, [2 5]) = -1; X(:, 4) = []; Y(:, 4) = [];
+ok (isequal (gather (X), Y) && isequal (gather (ones (5, 6, "like", H)), ones (5, 6, "int16")), "ew assign, delete, fill");
 
 ## the range search's two passes, a bound metric and one without, both
 ## classes (ties and a NaN row)

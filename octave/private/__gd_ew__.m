@@ -2,7 +2,7 @@
 ## @deftypefn {} {@var{R} =} __gd_ew__ (@var{op}, @var{a}, @var{b})
 ## gdArray's element-wise arithmetic (internal): @var{a} @var{op} @var{b}
 ## for @var{op} one of @qcode{"+"}, @qcode{"-"}, @qcode{".*"},
-## @qcode{"./"}, @qcode{".\\"}, @qcode{"max"}, @qcode{"min"}, @qcode{"mod"}, @qcode{"rem"}, where @var{a} or @var{b} is a gdArray and the other a
+## @qcode{"./"}, @qcode{".\\"}, @qcode{"max"}, @qcode{"min"}, @qcode{"mod"}, @qcode{"rem"}, @qcode{".^"}, where @var{a} or @var{b} is a gdArray and the other a
 ## gdArray, an Octave array or a scalar. The result's class, and the
 ## refusal of a class pair, are Octave's own (the operation on one element
 ## of each); the sizes broadcast as Octave's do; the arithmetic is
@@ -11,7 +11,7 @@
 
 function R = __gd_ew__ (op, a, b)
   fns = {"+", @plus, 0; "-", @minus, 1; ".*", @times, 2; "./", @rdivide, 3; ".\\", @ldivide, 3;
-         "max", @max, 4; "min", @min, 5; "mod", @mod, 6; "rem", @rem, 7};
+         "max", @max, 4; "min", @min, 5; "mod", @mod, 6; "rem", @rem, 7; ".^", @power, 8};
   k = find (strcmp (fns(:,1), op));
   fn = fns{k,2};
   [a, za] = operand (a);

@@ -29,7 +29,7 @@
 #define GD_EW static inline
 #endif
 
-enum { EW_PLUS, EW_MINUS, EW_TIMES, EW_RDIVIDE, EW_MAX2, EW_MIN2, EW_MOD, EW_REM, EW_NOPS2 };
+enum { EW_PLUS, EW_MINUS, EW_TIMES, EW_RDIVIDE, EW_MAX2, EW_MIN2, EW_MOD, EW_REM, EW_POWER, EW_NOPS2 };
 enum { EW_NEG, EW_ABS, EW_SQRT, EW_FLOOR, EW_CEIL, EW_ROUND, EW_FIX, EW_SIGN,
        EW_EXP, EW_LOG, EW_LOG2, EW_LOG1P, EW_EXPM1, EW_SIN, EW_COS, EW_TANH, EW_NOPS1 };
 /* the comparisons and & |: a logical result (0 or 1, a byte) */
@@ -173,6 +173,49 @@ template <class T> GD_EW T ew_int_modrem(int op, T x, T y)
     return (T)((r < 0) != ((W)y < 0) ? r + (W)y : r);
 }
 
+/* a ^ b of an integer class (oct-inttypes' pow): by repeated squaring,
+ * each product saturated; b < 0: 0, but a = -1 gives +-1 */
+template <class T> GD_EW T ew_int_pow(T a, T b)
+{
+    if (b == 0 || a == 1) return (T)1;
+    if constexpr (std::is_signed<T>::value)
+        if (b < 0) return a == (T)-1 ? (b % 2 ? a : (T)1) : (T)0;
+    T r = a, s = a;
+    for (T e = b - 1; e != 0;) {
+        if (e & 1) r = ew_int_op<T>(EW_TIMES, r, s);
+        e = e >> 1;
+        if (e) s = ew_int_op<T>(EW_TIMES, s, s);
+    }
+    return r;
+}
+
+/* a .^ b as Octave's elem_xpow gives it in class TR: the floating classes
+ * x * x, x * x * x and 1 / x for the powers 2, 3 and -1, else the
+ * library's pow in TR (within its ulps, the device's CUDA's); an
+ * integer class with itself its pow above; an integer a and a floating b:
+ * that pow where b is whole in 0 .. the class's digits - 1, else pow in
+ * b's class rounded to TR; a floating a and an integer b: pow in a's
+ * class rounded to TR */
+template <class TR, class TA, class TB> GD_EW TR ew_power(TA a, TB b)
+{
+    if constexpr (!std::is_integral<TR>::value) {
+        const TR x = (TR)a, y = (TR)b;
+        /* Octave's elem_xpow: 2, 3 and -1 by products, else pow */
+        if (y == 2) return x * x;
+        if (y == 3) return x * x * x;
+        if (y == -1) return (TR)1 / x;
+        return std::pow(x, y);
+    } else if constexpr (std::is_integral<TA>::value && std::is_integral<TB>::value) {
+        return ew_int_pow<TR>((TR)a, (TR)b);
+    } else if constexpr (std::is_integral<TA>::value) {
+        const int digits = (int)(sizeof(TR) * 8) - (std::is_signed<TR>::value ? 1 : 0);
+        if (b >= 0 && b < (TB)digits && b == std::round(b)) return ew_int_pow<TR>((TR)a, (TR)b);
+        return ew_from_double<TR>((double)std::pow((TB)a, b));
+    } else {
+        return ew_from_double<TR>((double)std::pow(a, (TA)b));
+    }
+}
+
 /* the order of an integer and a double as Octave's emulated comparison
  * takes them (oct-inttypes): -1, 0 or 1, 2 where y is NaN. Where the
  * double nearest x differs from y, that order; where it equals y, the two
@@ -257,6 +300,7 @@ template <class TR, class TA, class TB> struct ew_binary {
     {
         if (op == EW_MAX2 || op == EW_MIN2)
             return ew_max_min<TR>(op, ew_convert<TR, TA>(a), ew_convert<TR, TB>(b));
+        if (op == EW_POWER) return ew_power<TR, TA, TB>(a, b);
         if (op == EW_MOD || op == EW_REM) { /* (an integer result: the floating */
             if constexpr (std::is_integral<TR>::value) /* operand converted first) */
                 return ew_int_modrem<TR>(op, ew_convert<TR, TA>(a), ew_convert<TR, TB>(b));
