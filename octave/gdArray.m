@@ -87,16 +87,31 @@ classdef gdArray < handle
 ## GPU), @code{sum}, @code{prod}, @code{mean}, @code{cumsum},
 ## @code{cumprod}, @code{max} and @code{min} along a dimension (sums in
 ## order, as Octave's; the first extreme, NaN skipped), @code{max} and
-## @code{min} of two arrays, and @code{nnz}. Octave's other operators and
-## functions (comparisons, exp and the like, indexed assignment) do not
-## take a gdArray yet: they raise
-## @qcode{"gd:gather"}, which says to gather first.
+## @code{min} of two arrays, and @code{nnz}. Comparisons (@code{==},
+## @code{~=}, @code{<}, @code{<=}, @code{>}, @code{>=}), @code{&},
+## @code{|}, @code{~}, @code{isnan}, @code{isinf}, @code{isfinite} and
+## @code{logical} give logical gdArrays (held as bytes on the GPU; Octave's
+## comparison rules, NaN without a truth value refused as Octave refuses
+## it); @code{any} and @code{all} along a dimension (an Octave logical
+## where the answer is one value), @code{mod}, @code{rem}, @code{.^} and
+## scalar @code{^} (Octave's rules; a complex result refused; the
+## floating powers the library's pow, within 2 ulp on the GPU),
+## @code{triu}, @code{tril}, @code{diag}, @code{norm} (an Octave value),
+## @code{zeros}, @code{ones}, @code{eye}, @code{rand} and @code{randn}
+## (@dots{}, @qcode{"like"}, @var{G}), and indexed assignment
+## @code{@var{G}(@var{i}, @var{j}) = @var{x}}, @code{@var{G}(@var{mask}) =
+## @var{x}} and deletion @code{@var{G}(:, @var{k}) = []} (Octave's rules:
+## G keeps its class, grows with zeros; a new gdArray, the old one
+## unchanged) compute on the GPU too. Octave's other operators and
+## functions (the matrix product, sort, find @dots{}) do not take a
+## gdArray yet: they raise @qcode{"gd:gather"}, which says to gather
+## first.
 ##
 ## A gdArray in a condition (@code{if @var{G}}, @code{while @var{G}},
 ## @code{@var{G} && @var{x}}) is always false: Octave evaluates a
 ## classdef object there without calling any of its methods, so no
-## error can be raised. Write @code{if (all (@var{G}(:)))} or
-## @code{if (gather (@var{G}))}.
+## error can be raised. Write @code{if (all (@var{G}(:)))} (an Octave
+## logical) or @code{if (gather (@var{G}))}.
 ##
 ## Without a GPU a gdArray holds its data in host memory and every
 ## operation on it runs on the CPU, warning once with id
@@ -787,12 +802,14 @@ endclassdef
 %!error <'Device' must be one whole device index> gdArray (1, "Device", 0)
 %!error <'Device' must be one whole device index> gdArray (1, "Device", [1 2])
 %!error <expected one matrix> gdArray (1, 2)
-%!error <single, double or integer matrix, not a cell array> gdArray ({1})
-%!error <single, double or integer matrix, not char> gdArray ("abc")
+%!error <single, double, integer or logical matrix, not a cell array> gdArray ({1})
+%!error <single, double, integer or logical matrix, not char> gdArray ("abc")
 %!error <complex> gdArray (1 + 2i)
 %!error <sparse> gdArray (sparse (1))
 %!error <2-D> gdArray (ones (2, 2, 2))
-%!error <single, double or integer matrix, not logical> gdArray (true)
+%!test
+%! L = gdArray ([true false]);
+%! assert (islogical (L) && isequal (gather (L), [true false]) && strcmp (classUnderlying (L), "logical"));
 
 %!test
 %! ## () indexing: Octave's answer, as a gdArray on the same device
@@ -871,24 +888,27 @@ endclassdef
 %! endfor
 %!error <out of bound> G = gdArray (magic (3)); G(4, 1)
 %!error <\{\} indexing is not defined> G = gdArray (magic (3)); G{1}
-%!error <indexed assignment .* gather it first> G = gdArray (magic (3)); G(1, 1) = 0;
 %!test
-%! ## the answers a matrix gives; the operators that need Octave's
-%! ## arithmetic refused with gd:gather
+%! G = gdArray (magic (3)); G(1, 1) = 0; A = magic (3); A(1, 1) = 0;
+%! assert (gather (G), A);
+%!test
+%! ## the answers a matrix gives (any and all logical gdArrays, or an
+%! ## Octave logical where the answer is one value); the operators not
+%! ## offered refused with gd:gather
 %! warning ("off", "gd:nogpu", "local");
 %! A = magic (3);
 %! G = gdArray (A);
-%! assert (any (G), any (A));
-%! assert (all (gdArray (double (A > 4))), all (A > 4));
-%! assert (any (gdArray (zeros (2))), [false false]);
-%! assert (all (G, 2), all (A, 2));
+%! assert (gather (any (G)), any (A));
+%! assert (gather (all (gdArray (double (A > 4)))), all (A > 4));
+%! assert (gather (any (gdArray (zeros (2)))), [false false]);
+%! assert (gather (all (G, 2)), all (A, 2));
+%! assert (islogical (any (G(:))) && any (G(:)) && ! isa (all (G(:) > 5), "gdArray"));
 %! assert (isequal (G, A) && isequal (A, G) && isequal (G, G, A));
 %! assert (! isequal (G, A + 1));
 %! assert (isequaln (gdArray ([NaN 1]), [NaN 1]));
-%! assert (logical (gdArray ([0 2])), [false true]);
+%! assert (gather (logical (gdArray ([0 2]))), [false true]);
 %! assert ([isscalar(G) isscalar(gdArray(1)) isvector(G(1, :)) isrow(G(1, :)) iscolumn(G(:, 1)) ismatrix(G) issquare(G)], [false true true true true true true]);
-%! ops = {@() G > 0, @() ! G, @() mod (G, 2), ...
-%!        @() G * G, @() G / 2, @() G == G, @() isnan (G)};
+%! ops = {@() G * G, @() G / 2, @() G \ G, @() sort (G), @() find (G)};
 %! for k = 1:numel (ops)
 %!   try
 %!     ops{k} ();

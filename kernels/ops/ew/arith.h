@@ -371,6 +371,37 @@ template <class TR, class TA> struct ew_reducer {
         }
         ++k;
     }
+    /* n elements step apart, the operation chosen once */
+    GD_EW_M void add_line(int op, const TA *x, int n, int step)
+    {
+        switch (op) {
+        case EW_SUM:
+            for (int i = 0; i < n; ++i) acc = acc + (TR)x[i * step];
+            break;
+        case EW_PROD:
+            for (int i = 0; i < n; ++i) acc = acc * (TR)x[i * step];
+            break;
+        case EW_MAX:
+            for (int i = 0; i < n; ++i) extreme<true>(x[i * step], k + i);
+            break;
+        case EW_MIN:
+            for (int i = 0; i < n; ++i) extreme<false>(x[i * step], k + i);
+            break;
+        default:
+            for (int i = 0; i < n; ++i) {
+                add(op, x[i * step]);
+                --k;
+            }
+        }
+        k += n;
+    }
+    template <bool MAX> GD_EW_M void extreme(TA x, int64_t at)
+    {
+        if (at == 0 || (!(x != x) && (m != m || (MAX ? x > m : x < m)))) {
+            m = x;
+            w = at;
+        }
+    }
     GD_EW_M TR result(int op) const { return op == EW_MAX || op == EW_MIN ? (TR)m : acc; }
 };
 

@@ -16,8 +16,32 @@
 
 namespace {
 
-enum { RT_OUT = 32, RT_LEN = 128, RT_THREADS = 256 };
+enum { RT_OUT = 32, RT_LEN = 128, RT_THREADS = 256, RT_EACH = RT_LEN * RT_OUT / RT_THREADS };
 
+/* element e of this thread's share of the tile at k0 (the tile's place
+ * (k, c)), consecutive threads down a column of A: a line each */
+__device__ __forceinline__ void rt_place(int dim, int q, int *k, int *c)
+{
+    *k = dim == 1 ? q % RT_LEN : q / RT_OUT;
+    *c = dim == 1 ? q / RT_LEN : q % RT_OUT;
+}
+
+template <class TA>
+__device__ __forceinline__ void rt_load(const TA *A, int64_t ld, int dim, int64_t o0, int64_t nout,
+                                        int64_t k0, int kn, TA *v)
+{
+#pragma unroll
+    for (int e = 0; e < RT_EACH; ++e) {
+        int k, c;
+        rt_place(dim, threadIdx.x + e * RT_THREADS, &k, &c);
+        v[e] = TA(0);
+        if (k < kn && o0 + c < nout) v[e] = dim == 1 ? A[(o0 + c) * ld + k0 + k] : A[(o0 + c) + (k0 + k) * ld];
+    }
+}
+
+/* The tiles go through registers: each thread's share of the next tile
+ * is loaded while the warp of outputs takes the current one from shared
+ * memory, so that every block keeps a tile in flight */
 template <class TR, class TA>
 __global__ void __launch_bounds__(RT_THREADS)
     reduce_kernel(int op, const TA *A, int64_t rows, int64_t cols, int64_t ld, int dim, TR *R,
@@ -26,20 +50,26 @@ __global__ void __launch_bounds__(RT_THREADS)
     __shared__ TA tile[RT_LEN][RT_OUT + 1];
     const int64_t len = dim == 1 ? rows : cols;
     const int t = threadIdx.x;
+    TA v[RT_EACH];
     for (int64_t o0 = blockIdx.x * (int64_t)RT_OUT; o0 < nout; o0 += (int64_t)gridDim.x * RT_OUT) {
         ew_reducer<TR, TA> r;
         r.start(op);
+        int kn = (int)(len < RT_LEN ? len : RT_LEN);
+        rt_load(A, ld, dim, o0, nout, 0, kn, v);
         for (int64_t k0 = 0; k0 < len; k0 += RT_LEN) {
-            const int kn = (int)(len - k0 < RT_LEN ? len - k0 : RT_LEN);
-            for (int q = t; q < RT_LEN * RT_OUT; q += RT_THREADS) {
-                /* consecutive threads down a column: a line each */
-                const int k = dim == 1 ? q % RT_LEN : q / RT_OUT, c = dim == 1 ? q / RT_LEN : q % RT_OUT;
-                if (k < kn && o0 + c < nout)
-                    tile[k][c] = dim == 1 ? A[(o0 + c) * ld + k0 + k] : A[(o0 + c) + (k0 + k) * ld];
+#pragma unroll
+            for (int e = 0; e < RT_EACH; ++e) {
+                int k, c;
+                rt_place(dim, t + e * RT_THREADS, &k, &c);
+                tile[k][c] = v[e];
             }
             __syncthreads();
-            if (t < RT_OUT && o0 + t < nout)
-                for (int k = 0; k < kn; ++k) r.add(op, tile[k][t]);
+            const int now = kn;
+            if (k0 + RT_LEN < len) { /* the next tile's loads in flight */
+                kn = (int)(len - k0 - RT_LEN < RT_LEN ? len - k0 - RT_LEN : RT_LEN);
+                rt_load(A, ld, dim, o0, nout, k0 + RT_LEN, kn, v);
+            }
+            if (t < RT_OUT && o0 + t < nout) r.add_line(op, &tile[0][t], now, RT_OUT + 1);
             __syncthreads();
         }
         if (t < RT_OUT && o0 + t < nout) {
