@@ -2,6 +2,7 @@
 ## every point on the GPU, then the perplexity-calibrated probabilities.
 ##
 ##   octave examples/tsne_affinities.m     (N = 20000 points; GD_EXAMPLE_N=2000 for fewer)
+## and, last, the exact affinities of the first 4000 points as gdArrays.
 ##
 ## Barnes-Hut t-SNE (van der Maaten, "Accelerating t-SNE using Tree-Based
 ## Algorithms") keeps for each point i only its k = 3 x perplexity nearest
@@ -92,3 +93,46 @@ printf ("P: %d non-zeros, symmetric %s, sum %.12f\n", nnz (P), mat2str (isequal 
 [i, j, v] = find (P);
 printf ("affinity within the point's own cluster: %.1f%%\n",
         100 * sum (v(label(i) == label(j))) / sum (v));
+
+## 4. the exact affinities (every pair, t-SNE's original form) without
+## leaving the GPU: the squared distances as a gdArray, the bisection on
+## every row at once by gdArray arithmetic (exp, .*, sum along rows,
+## comparisons), the diagonal set to 0 by assignment, rows normalised,
+## symmetrised; only beta's bounds (N values) and the entropy's check
+## come to the host. Then the same steps on the host's matrices.
+n = min (N, 4000);
+Xn = X(1:n,:);
+function [P, steps] = exact_affinities (D2, perplexity, n)
+  E = D2;
+  E(1:n+1:end) = Inf;
+  D2 = D2 - min (E, [], 2);                         # (each row's nearest at 0)
+  beta = ones (n, 1); lo = zeros (n, 1); hi = Inf (n, 1);
+  target = log (perplexity);
+  for steps = 1:100
+    W = exp (-D2 .* beta);
+    W(1:n+1:end) = 0;                               # no p(i|i)
+    sW = sum (W, 2);
+    H = gather (log (sW) + beta .* sum (D2 .* W, 2) ./ sW);
+    up = H > target;
+    lo(up) = beta(up); hi(! up) = beta(! up);
+    beta(isinf (hi)) *= 2;
+    beta(! isinf (hi)) = (lo(! isinf (hi)) + hi(! isinf (hi))) / 2;
+    if (max (abs (H - target)) < 1e-5)
+      break;
+    endif
+  endfor
+  P = W ./ sW;
+  P = (P + P.') / (2 * n);
+endfunction
+t0 = tic ();
+G = gd_squareform (gd_pdist (gdArray (Xn), "squaredeuclidean"));
+[Pg, steps] = exact_affinities (G, perplexity, n);
+s_gpu = gather (sum (double (Pg(:))));
+t_g = toc (t0);
+t0 = tic ();
+[Ph, steps_h] = exact_affinities (gd_squareform (gd_pdist (Xn, "squaredeuclidean")), perplexity, n);
+t_h = toc (t0);
+err = gather (max (max (abs (Pg - Ph)))) / max (Ph(:));
+printf ("exact affinities of %d points as gdArrays: %d steps, %.2f s (%s), the host's %.2f s; sum %.6f, largest difference %.1g of the largest p\n",
+        n, steps, t_g, ifelse_text (existsOnGPU (Pg), "on the GPU", "host-held: no GPU"), t_h, s_gpu, err);
+printf ("exact affinities agree: %s\n", ifelse_text (steps == steps_h && err < 1e-4, "yes", "NO"));

@@ -419,11 +419,17 @@ classdef gdArray < handle
         __gd_refuse__ ("'*' (mtimes) of two matrices");
       endif
     endfunction
-    function varargout = mrdivide (varargin)
-      __gd_refuse__ ("'/' (mrdivide)");
+    function R = mrdivide (a, b)          # (by a scalar: element-wise)
+      if (! isscalar (b))
+        __gd_refuse__ ("'/' (mrdivide) by a matrix");
+      endif
+      R = __gd_ew__ ("./", a, b);
     endfunction
-    function varargout = mldivide (varargin)
-      __gd_refuse__ ("'\\' (mldivide)");
+    function R = mldivide (a, b)
+      if (! isscalar (a))
+        __gd_refuse__ ("'\\' (mldivide) of a matrix");
+      endif
+      R = __gd_ew__ (".\\", a, b);
     endfunction
     function R = power (a, b)
       R = __gd_matrix__ ("power", a, {b});
@@ -908,7 +914,7 @@ endclassdef
 %! assert (isequaln (gdArray ([NaN 1]), [NaN 1]));
 %! assert (gather (logical (gdArray ([0 2]))), [false true]);
 %! assert ([isscalar(G) isscalar(gdArray(1)) isvector(G(1, :)) isrow(G(1, :)) iscolumn(G(:, 1)) ismatrix(G) issquare(G)], [false true true true true true true]);
-%! ops = {@() G * G, @() G / 2, @() G \ G, @() sort (G), @() find (G)};
+%! ops = {@() G * G, @() G / G, @() G \ G, @() sort (G), @() find (G)};
 %! for k = 1:numel (ops)
 %!   try
 %!     ops{k} ();

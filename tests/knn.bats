@@ -281,7 +281,7 @@ check() { octave_ok "check_knn('$1', '$2')" "cases within bounds"; }
         disp('no features ok')" "no features ok"
 }
 
-@test "examples/tsne_affinities.m runs: the neighbours agree with the sort, P is a distribution" {
+@test "examples/tsne_affinities.m runs: the neighbours agree with the sort, P is a distribution; the exact affinities as gdArrays are the host's" {
     cd "$GD_ROOT"
     run env GD_EXAMPLE_N=1200 octave-cli -q --no-gui --no-init-file --no-history examples/tsne_affinities.m
     echo "$output"
@@ -289,6 +289,8 @@ check() { octave_ok "check_knn('$1', '$2')" "cases within bounds"; }
     [[ "$output" == *"neighbours agree: exact"* ]]
     [[ "$output" == *"each point its own nearest: true"* ]]
     [[ "$output" == *"symmetric true, sum 1.0000000000"* ]]
+    [[ "$output" == *"exact affinities agree: yes"* ]]
+    [[ "$output" == *", sum 1.0000"* ]]
 }
 
 @test "gd_rangesearch on the GPU: the lists of the full matrix's sort, single and double, gdArrays, the range kernels and the K-nearest searches" {

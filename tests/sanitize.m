@@ -111,6 +111,8 @@ ok (isequal (gather (int8 (G)), int8 (A)) && isequal (gather ([G; G]), [A; A]) &
 [m, i] = max (G, [], 2); [M, I] = max (A, [], 2);
 ok (isequal (gather (sum (G)), sum (A)) && isequal (gather (m), M) && isequal (gather (i), I) && isequal (gather (cumsum (H, 2)), cumsum (K, 2)) && nnz (H) == nnz (K), "ew reductions");
 ok (isequal (gather (sum (gdArray (K(:, 1:31)), 2)), sum (K(:, 1:31), 2)) && isequal (gather (any (G > 1)), any (A > 1)), "ew reductions past a tile, any");
+L = [single(randn (3000, 2)), NaN(3000, 1, "single")]; [m, i] = max (gdArray (L)); [M, I] = max (L);
+ok (isequaln (gather (m), M) && isequal (gather (i), I) && nnz (gdArray (L)) == nnz (L), "ew reductions in parts");
 ok (isequal (gather (G >= B), A >= B) && isequal (gather ((G > 0) & (H < 0)), (A > 0) & (K < 0)) && isequal (gather (~isnan (G)), ~isnan (A)), "ew comparisons, tests");
 ok (isequal (gather (mod (H, int16 (7))), mod (K, int16 (7))) && isequal (gather (H .^ 2), K .^ 2) && isequal (gather (triu (G, 3)), triu (A, 3)), "ew mod, power, triu");
 X = G; X(3:9, [2 5]) = -1; Y = A; Y(3:9, [2 5]) = -1; X(:, 4) = []; Y(:, 4) = [];

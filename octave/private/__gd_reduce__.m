@@ -6,7 +6,7 @@
 ## max and min in G's class with the place of the first extreme (where
 ## @var{nout} asks for it), NaN skipped unless every element is NaN, or of
 ## two arrays element-wise; mean the sum over the count; any and all
-## logical (NaN is true), an Octave logical where the answer is one value
+## logical (NaN true for all, false for any, as Octave's), an Octave logical where the answer is one value
 ## (Octave takes @code{if} on a classdef object as false without asking
 ## the class: @code{if any (G(:))} must see a logical).
 ## @end deftypefn
@@ -37,8 +37,10 @@ function [R, I] = __gd_reduce__ (what, G, args, nout = 1)
   truth = any (strcmp (what, {"any", "all"}));
   if (dim > 2)                          # one element a place: itself
     R = G;
-    if (truth)
-      R = __gd__ ("cmp", 1, G, 0);      # (G != 0: NaN is true)
+    if (strcmp (what, "all"))
+      R = __gd__ ("cmp", 1, G, 0);      # (G != 0: NaN is true for all,
+    elseif (truth)                      # false for any, as Octave's)
+      R = __gd__ ("cmp", 6, __gd__ ("cmp", 1, G, 0), __gd__ ("test", 4, __gd__ ("test", 0, G)));
     elseif (! extreme && ! strcmp (classUnderlying (G), "single"))
       R = double (G);
     endif

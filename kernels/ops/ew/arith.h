@@ -343,17 +343,21 @@ enum { EW_SUM, EW_PROD, EW_MAX, EW_MIN, EW_NNZ, EW_ANY, EW_ALL, EW_NREDUCE };
  * go): sum and prod in order in the result's class (each element converted
  * first); max and min the first extreme, NaN skipped unless every element
  * is NaN (then the first), w its place (0-based); nnz the count of
- * elements that are not 0 (NaN is not); any and all as Octave's (NaN is
- * true), a logical byte */
+ * elements that are not 0 (NaN is not); any and all as Octave's (any
+ * takes NaN as false, all as true), a logical byte */
 template <class TR, class TA> struct ew_reducer {
     TR acc;
     TA m;
     int64_t w, k;
-    GD_EW_M void start(int op)
+    bool first;
+    /* k0: the place of the first element this reducer is fed (a part of
+     * a line: the places stay the line's) */
+    GD_EW_M void start(int op, int64_t k0 = 0)
     {
         acc = op == EW_PROD || op == EW_ALL ? (TR)1 : (TR)0;
         m = TA(0);
-        w = k = 0;
+        w = k = k0;
+        first = true;
     }
     GD_EW_M void add(int op, TA x)
     {
@@ -361,13 +365,10 @@ template <class TR, class TA> struct ew_reducer {
         case EW_SUM: acc = acc + (TR)x; break;
         case EW_PROD: acc = acc * (TR)x; break;
         case EW_NNZ: acc += !(x == 0); break;
-        case EW_ANY: if (!(x == 0)) acc = 1; break;
+        case EW_ANY: if (x == x && !(x == 0)) acc = 1; break;
         case EW_ALL: if (x == 0) acc = 0; break;
-        default:
-            if (k == 0 || (!(x != x) && (m != m || (op == EW_MAX ? x > m : x < m)))) {
-                m = x;
-                w = k;
-            }
+        case EW_MAX: extreme<true>(x, k); break;
+        default: extreme<false>(x, k);
         }
         ++k;
     }
@@ -395,11 +396,26 @@ template <class TR, class TA> struct ew_reducer {
         }
         k += n;
     }
+    /* the first element, then one that is not NaN and beyond (or past a
+     * NaN): the first extreme */
     template <bool MAX> GD_EW_M void extreme(TA x, int64_t at)
     {
-        if (at == 0 || (!(x != x) && (m != m || (MAX ? x > m : x < m)))) {
+        if (first || (!(x != x) && (m != m || (MAX ? x > m : x < m)))) {
             m = x;
             w = at;
+            first = false;
+        }
+    }
+    /* a later part's result (its value and place) after this one's: the
+     * same rules (the parts of a line taken in order give the line's) */
+    GD_EW_M void merge(int op, TR v, int64_t at)
+    {
+        switch (op) {
+        case EW_NNZ: acc += v; break;
+        case EW_ANY: if (v) acc = 1; break;
+        case EW_ALL: if (!v) acc = 0; break;
+        case EW_MAX: extreme<true>((TA)v, at); break;
+        default: extreme<false>((TA)v, at);
         }
     }
     GD_EW_M TR result(int op) const { return op == EW_MAX || op == EW_MIN ? (TR)m : acc; }
