@@ -349,15 +349,11 @@ template <class TR, class TA> struct ew_reducer {
     TR acc;
     TA m;
     int64_t w, k;
-    bool first;
-    /* k0: the place of the first element this reducer is fed (a part of
-     * a line: the places stay the line's) */
-    GD_EW_M void start(int op, int64_t k0 = 0)
+    GD_EW_M void start(int op)
     {
         acc = op == EW_PROD || op == EW_ALL ? (TR)1 : (TR)0;
         m = TA(0);
-        w = k = k0;
-        first = true;
+        w = k = 0;
     }
     GD_EW_M void add(int op, TA x)
     {
@@ -367,8 +363,11 @@ template <class TR, class TA> struct ew_reducer {
         case EW_NNZ: acc += !(x == 0); break;
         case EW_ANY: if (x == x && !(x == 0)) acc = 1; break;
         case EW_ALL: if (x == 0) acc = 0; break;
-        case EW_MAX: extreme<true>(x, k); break;
-        default: extreme<false>(x, k);
+        default:
+            if (k == 0 || (!(x != x) && (m != m || (op == EW_MAX ? x > m : x < m)))) {
+                m = x;
+                w = k;
+            }
         }
         ++k;
     }
@@ -396,26 +395,11 @@ template <class TR, class TA> struct ew_reducer {
         }
         k += n;
     }
-    /* the first element, then one that is not NaN and beyond (or past a
-     * NaN): the first extreme */
     template <bool MAX> GD_EW_M void extreme(TA x, int64_t at)
     {
-        if (first || (!(x != x) && (m != m || (MAX ? x > m : x < m)))) {
+        if (at == 0 || (!(x != x) && (m != m || (MAX ? x > m : x < m)))) {
             m = x;
             w = at;
-            first = false;
-        }
-    }
-    /* a later part's result (its value and place) after this one's: the
-     * same rules (the parts of a line taken in order give the line's) */
-    GD_EW_M void merge(int op, TR v, int64_t at)
-    {
-        switch (op) {
-        case EW_NNZ: acc += v; break;
-        case EW_ANY: if (v) acc = 1; break;
-        case EW_ALL: if (!v) acc = 0; break;
-        case EW_MAX: extreme<true>((TA)v, at); break;
-        default: extreme<false>((TA)v, at);
         }
     }
     GD_EW_M TR result(int op) const { return op == EW_MAX || op == EW_MIN ? (TR)m : acc; }

@@ -41,26 +41,21 @@ __device__ __forceinline__ void rt_load(const TA *A, int64_t ld, int dim, int64_
 
 /* The tiles go through registers: each thread's share of the next tile
  * is loaded while the warp of outputs takes the current one from shared
- * memory, so that every block keeps a tile in flight. blockIdx.y: a part
- * of each line, seg elements from y seg (max, min, nnz, any and all,
- * whose result is the same in any grouping: a part's result and place go
- * to PR, PW, merged in order by merge_kernel), else the whole line. */
+ * memory, so that every block keeps a tile in flight */
 template <class TR, class TA>
 __global__ void __launch_bounds__(RT_THREADS)
     reduce_kernel(int op, const TA *A, int64_t rows, int64_t cols, int64_t ld, int dim, TR *R,
-                  double *I, int64_t nout, int64_t seg, TR *PR, int64_t *PW)
+                  double *I, int64_t nout)
 {
     __shared__ TA tile[RT_LEN][RT_OUT + 1];
-    const int64_t whole = dim == 1 ? rows : cols, from = blockIdx.y * seg;
-    const int64_t len = (whole - from < seg ? whole - from : seg);
-    const TA *At = A + (dim == 1 ? from : from * ld);
+    const int64_t len = dim == 1 ? rows : cols;
     const int t = threadIdx.x;
     TA v[RT_EACH];
     for (int64_t o0 = blockIdx.x * (int64_t)RT_OUT; o0 < nout; o0 += (int64_t)gridDim.x * RT_OUT) {
         ew_reducer<TR, TA> r;
-        r.start(op, from);
+        r.start(op);
         int kn = (int)(len < RT_LEN ? len : RT_LEN);
-        rt_load(At, ld, dim, o0, nout, 0, kn, v);
+        rt_load(A, ld, dim, o0, nout, 0, kn, v);
         for (int64_t k0 = 0; k0 < len; k0 += RT_LEN) {
 #pragma unroll
             for (int e = 0; e < RT_EACH; ++e) {
@@ -72,35 +67,15 @@ __global__ void __launch_bounds__(RT_THREADS)
             const int now = kn;
             if (k0 + RT_LEN < len) { /* the next tile's loads in flight */
                 kn = (int)(len - k0 - RT_LEN < RT_LEN ? len - k0 - RT_LEN : RT_LEN);
-                rt_load(At, ld, dim, o0, nout, k0 + RT_LEN, kn, v);
+                rt_load(A, ld, dim, o0, nout, k0 + RT_LEN, kn, v);
             }
             if (t < RT_OUT && o0 + t < nout) r.add_line(op, &tile[0][t], now, RT_OUT + 1);
             __syncthreads();
         }
         if (t < RT_OUT && o0 + t < nout) {
-            if (PR) {
-                PR[blockIdx.y * nout + o0 + t] = r.result(op);
-                PW[blockIdx.y * nout + o0 + t] = r.w;
-            } else {
-                R[o0 + t] = r.result(op);
-                if (I) I[o0 + t] = (double)(r.w + 1);
-            }
+            R[o0 + t] = r.result(op);
+            if (I) I[o0 + t] = (double)(r.w + 1);
         }
-    }
-}
-
-/* each output's parts, in order */
-template <class TR, class TA>
-__global__ void merge_kernel(int op, const TR *PR, const int64_t *PW, int nseg, int64_t nout, TR *R,
-                             double *I)
-{
-    for (int64_t o = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; o < nout;
-         o += (int64_t)gridDim.x * blockDim.x) {
-        ew_reducer<TR, TA> r;
-        r.start(op);
-        for (int s = 0; s < nseg; ++s) r.merge(op, PR[s * nout + o], PW[s * nout + o]);
-        R[o] = r.result(op);
-        if (I) I[o] = (double)(r.w + 1);
     }
 }
 
@@ -153,30 +128,8 @@ gd_status reduce_run(int op, const gd_matrix &A, int dim, gd_out &R, gd_out *I, 
     double *dI = !I ? NULL : (double *)(I->device ? c.alloc_kept(*I, ib ? ib : 1, "the places")
                                                  : c.alloc(ib ? ib : 1, "the places"));
     c.begin(GD_PHASE_KERNEL, st);
-    {
-        /* max, min, nnz, any, all: lines in parts where the outputs alone
-         * give the device too few blocks (8 a multiprocessor), a part at
-         * least 4 tiles */
-        const int64_t len = dim == 1 ? A.rows : A.cols, groups = (nout + RT_OUT - 1) / RT_OUT;
-        const int64_t want = (int64_t)(gd_sm_count() > 0 ? gd_sm_count() : 132) * 8;
-        int64_t nseg = op == EW_SUM || op == EW_PROD ? 1 : (want + groups - 1) / groups;
-        if (nseg > len / (4 * RT_LEN)) nseg = len / (4 * RT_LEN);
-        if (nseg > 65535) nseg = 65535;
-        if (nseg < 1) nseg = 1;
-        const int64_t seg = ((len + nseg - 1) / nseg + RT_LEN - 1) / RT_LEN * RT_LEN;
-        nseg = (len + seg - 1) / seg;
-        TR *PR = NULL;
-        int64_t *PW = NULL;
-        if (nseg > 1) {
-            PR = (TR *)c.alloc((size_t)(nseg * nout) * sizeof(TR), "the parts' results");
-            PW = (int64_t *)c.alloc((size_t)(nseg * nout) * sizeof(int64_t), "the parts' places");
-        }
-        const dim3 grid(reduce_grid(nout), (unsigned)nseg);
-        if (c.ok() && nout)
-            reduce_kernel<TR, TA><<<grid, RT_THREADS, 0, st>>>(op, (const TA *)Ah.ptr, A.rows, A.cols, Ah.ld, dim, dR, dI, nout, seg, PR, PW);
-        if (c.ok() && nout && nseg > 1)
-            merge_kernel<TR, TA><<<ew_grid(nout), 256, 0, st>>>(op, PR, PW, (int)nseg, nout, dR, dI);
-    }
+    if (c.ok() && nout)
+        reduce_kernel<TR, TA><<<reduce_grid(nout), RT_THREADS, 0, st>>>(op, (const TA *)Ah.ptr, A.rows, A.cols, Ah.ld, dim, dR, dI, nout);
     c.launched("the reduction kernel");
     if (I && !I->device) {
         c.end(GD_PHASE_KERNEL, st);
