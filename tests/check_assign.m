@@ -46,6 +46,15 @@ function check_assign ()
   expect_error ("gd:gather", "complex result", @power, gdArray ([-8 2]), 1/3);
   assert(isequal(gather(gdArray(3) ^ 2), 9));
   L = gdArray(true(2)); L(1) = false; assert(islogical(L) && isequal(gather(L), [false true; true true]));
+  ## the matrix product of single matrices (gd_sgemm: exact on small
+  ## integers, else within its rounding); doubles refused
+  Ai = single (randi (9, 40, 30)); Bi = single (randi (9, 30, 20));
+  P = gdArray (Ai) * Bi;
+  assert (isa (P, "gdArray") && isequal (gather (P), Ai * Bi));
+  A = single (randn (40, 30)); B = single (randn (30, 20));
+  assert (max (max (abs (gather (gdArray (A) * gdArray (B)) - A * B))) <= 1e-4 * norm (A, 1) * norm (B, 1));
+  expect_error ("gd:gather", "double by double", @mtimes, gdArray (randn (3)), gdArray (randn (3)));
+  expect_error ("Octave:nonconformant-args", "op1 is 40x30, op2 is 40x30", @mtimes, gdArray (A), gdArray (A));
   ## deletion's shapes: a column, a row kept, the last element of a matrix
   for sub = {[1 2], [1 5], 9, ":"}
     M = magic (3); H = gdArray (M);
