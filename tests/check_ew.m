@@ -195,9 +195,10 @@ function logic (floats, ints)
         endif
         for f = cmp
           ## (& and | of NaN are Octave's error; mod and rem of logical too;
-          ## Octave's own mod and rem of intmin by -1 trap: not asked)
-          if (any (strcmp (func2str (f{1}), {"mod", "rem"})) && isinteger (B))
-            B(B == -1) = 2;
+          ## Octave's own mod and rem of intmin by -1 trap (SIGFPE, over
+          ## and over): no divisor that becomes -1 in an integer class)
+          if (any (strcmp (func2str (f{1}), {"mod", "rem"})) && (isinteger (A) || isinteger (B)))
+            B(round (double (B)) == -1) = 2;
           endif
           [E, refused] = octaves (f{1}, A, B);
           if (refused)
