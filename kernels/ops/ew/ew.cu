@@ -73,7 +73,7 @@ gd_status ew2_run(F f, const gd_matrix &A, const gd_matrix &B, int64_t rr, int64
             const TA *a = (const TA *)A.ptr;
             const TB *b = (const TB *)B.ptr;
             TR *r = (TR *)buf;
-#pragma omp parallel for schedule(static) num_threads(gd_cpu_threads())
+#pragma omp parallel for schedule(static) num_threads(gd_cpu_threads()) if (total >= EW_HOST_PARALLEL)
             for (int64_t q = 0; q < total; ++q) {
                 const int64_t j = q / rr, i = q - j * rr;
                 r[q] = f(a[at_index(ma, i + A.ld * j, i, A.ld * j)], b[at_index(mb, i + B.ld * j, i, B.ld * j)]);
@@ -172,7 +172,7 @@ template <class T> gd_status test_run(int op, const gd_matrix &A, gd_out &R, gd_
         A, R, (size_t)total, t,
         [&](const T *a, uint8_t *r) {
             bool seen = false;
-#pragma omp parallel for schedule(static) num_threads(gd_cpu_threads()) reduction(|| : seen)
+#pragma omp parallel for schedule(static) num_threads(gd_cpu_threads()) reduction(|| : seen) if (total >= EW_HOST_PARALLEL)
             for (int64_t q = 0; q < total; ++q) {
                 const T x = a[q % A.rows + A.ld * (q / A.rows)];
                 r[q] = ew_test<T>(op, x);

@@ -13,6 +13,11 @@
 
 namespace {
 
+/* the host's loops go parallel only past this many elements: threads
+ * that start and meet for a few hundred elements cost more than the work,
+ * and far more where the cores are busy with something else */
+enum { EW_HOST_PARALLEL = 1 << 16 };
+
 /* R = f (A), an element at a time: a unary operation, a test or a
  * conversion */
 template <class TR, class TA, class F>
@@ -83,7 +88,7 @@ gd_status ew_map(const gd_matrix &A, gd_out &R, gd_timing *t, F f)
     return ew_one_operand<TR, TA>(
         A, R, (size_t)total * sizeof(TR), t,
         [&](const TA *a, TR *r) {
-#pragma omp parallel for schedule(static) num_threads(gd_cpu_threads())
+#pragma omp parallel for schedule(static) num_threads(gd_cpu_threads()) if (total >= EW_HOST_PARALLEL)
             for (int64_t q = 0; q < total; ++q) r[q] = f(a[q % A.rows + A.ld * (q / A.rows)]);
             return GD_OK;
         },

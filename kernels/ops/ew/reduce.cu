@@ -99,7 +99,7 @@ gd_status reduce_run(int op, const gd_matrix &A, int dim, gd_out &R, gd_out *I, 
         if (!s && I) s = gd_host_result_begin(I, ib, "the places", &ibuf);
         if (!s) {
             const TA *a = (const TA *)A.ptr;
-#pragma omp parallel for schedule(static) num_threads(gd_cpu_threads())
+#pragma omp parallel for schedule(static) num_threads(gd_cpu_threads()) if (A.rows * A.cols >= EW_HOST_PARALLEL)
             for (int64_t o = 0; o < nout; ++o) {
                 ew_reducer<TR, TA> r;
                 r.start(op);
@@ -193,7 +193,7 @@ gd_status scan_run(int op, const gd_matrix &A, int dim, gd_out &R, gd_timing *t)
     return ew_one_operand<TR, TA>(
         A, R, (size_t)(rows * cols) * sizeof(TR), t,
         [&](const TA *a, TR *r) {
-#pragma omp parallel for schedule(static) num_threads(gd_cpu_threads())
+#pragma omp parallel for schedule(static) num_threads(gd_cpu_threads()) if (rows * cols >= EW_HOST_PARALLEL)
             for (int64_t o = 0; o < nline; ++o) {
                 if (dim == 1) ew_scan_line<TR, TA>(op, a + o * A.ld, rows, 1, r + o * rows, 1);
                 else ew_scan_line<TR, TA>(op, a + o, cols, A.ld, r + o, rows);
