@@ -16,7 +16,7 @@ for_function() {
 @test "gd_pdist %! tests" { for_function gd_pdist; }
 @test "gd_pdist2 %! tests" { for_function gd_pdist2; }
 @test "gd_squareform %! tests" { for_function gd_squareform; }
-@test "gdArray %! tests" { for_function gdArray; }
+@test "gdArray %! tests" { for_function gdArray; for_function gdarray_cases; }
 @test "gather %! tests" { for_function gather; }
 @test "gd_apsp %! tests" { for_function gd_apsp; }
 @test "tests/exact_dist.m %! tests (the correctly rounded distances that single results are measured against)" { for_function exact_dist; }

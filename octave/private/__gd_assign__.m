@@ -90,13 +90,18 @@ function top = reach (k, len)
   endif
 endfunction
 
-## G padded with zeros to size sz (its elements in their places)
+## G padded with zeros to size sz (rows below, then columns to the
+## right: gd's concatenation on the device)
 function R = grow (G, sz)
-  R = __gd__ ("fill", classUnderlying (G), sz(1), sz(2), 0, device (G)(1));
-  if (numel (G))
-    [r, c] = size (G);
-    P = (1:r)' + ((1:c) - 1) * sz(1);
-    R = __gd__ ("assign", R, P(:), reshape (G, [], 1));
+  [r, c] = size (G);
+  cls = classUnderlying (G);
+  dev = device (G)(1);
+  R = G;
+  if (sz(1) > r)
+    R = __gd__ ("cat", 1, R, __gd__ ("fill", cls, sz(1) - r, c, 0, dev));
+  endif
+  if (sz(2) > c)
+    R = __gd__ ("cat", 2, R, __gd__ ("fill", cls, sz(1), sz(2) - c, 0, dev));
   endif
 endfunction
 
