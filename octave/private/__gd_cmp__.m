@@ -22,8 +22,8 @@ function R = __gd_cmp__ (op, a, b)
   a = host_operand (a);
   b = host_operand (b);
   if (k >= 7)                           # & and |: each operand's truth
-    ca = class_of (a);                  # (a double beside a single as
-    cb = class_of (b);                  # single first, as Octave takes it)
+    ca = __gd_class__ (a);                  # (a double beside a single as
+    cb = __gd_class__ (b);                  # single first, as Octave takes it)
     if (strcmp (ca, "double") && strcmp (cb, "single"))
       a = single (a);
     elseif (strcmp (ca, "single") && strcmp (cb, "double"))
@@ -32,8 +32,8 @@ function R = __gd_cmp__ (op, a, b)
     a = truth (a);
     b = truth (b);
   else
-    ca = class_of (a);
-    cb = class_of (b);
+    ca = __gd_class__ (a);
+    cb = __gd_class__ (b);
     ints = @(c) ! any (strcmp (c, {"single", "double"}));
     if (! strcmp (ca, cb) && ints (ca) && ints (cb))
       ## two integer classes (logical among them): by value, in double
@@ -78,13 +78,6 @@ function x = host_operand (x)
   endif
 endfunction
 
-function c = class_of (x)
-  if (isa (x, "gdArray"))
-    c = classUnderlying (x);
-  else
-    c = class (x);
-  endif
-endfunction
 
 ## x's truth: a logical gdArray (NaN refused), or an Octave logical
 function x = truth (x)

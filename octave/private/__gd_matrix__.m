@@ -101,19 +101,11 @@ endfunction
 ## Octave a complex result: refused
 function R = power_of (a, b)
   ints = {"int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"};
-  if (! any (ismember ({class_of(a), class_of(b)}, ints)))   # a floating result
+  if (! any (ismember ({__gd_class__(a), __gd_class__(b)}, ints)))   # a floating result
     frac = b != fix (b);              # (asked before the power is computed)
     if ((isa (frac, "gdArray") || any (frac(:))) && any (any ((a < 0) & frac)))
       __gd_refuse__ ("'.^' of a negative base by an exponent that is not whole (a complex result)");
     endif
   endif
   R = __gd_ew__ (".^", a, b);
-endfunction
-
-function c = class_of (x)
-  if (isa (x, "gdArray"))
-    c = classUnderlying (x);
-  else
-    c = class (x);
-  endif
 endfunction
