@@ -756,6 +756,7 @@ typedef enum {
     GD_SET_LOCAL_RANK,
     GD_SET_LOCAL_SIZE,
     GD_SET_RANK_DEVICES,
+    GD_SET_SSSP_DELTA,
     GD_NSETTINGS
 } gd_setting;
 /* the variable's name ("GD_DEVICES") and what it does */

@@ -471,7 +471,7 @@ static void check_settings(void)
 {
     static const gd_setting checked[] = {GD_SET_BLOCKS, GD_SET_SPLIT, GD_SET_KNN_UNITS,
                                          GD_SET_SIM_DEVICES, GD_SET_VERBOSE,
-                                         GD_SET_GPU_MEM_LIMIT};
+                                         GD_SET_GPU_MEM_LIMIT, GD_SET_SSSP_DELTA};
     static char said[sizeof checked / sizeof checked[0]][64];
     for (size_t k = 0; k < sizeof checked / sizeof checked[0]; ++k) {
         const gd_setting s = checked[k];

@@ -72,9 +72,10 @@
 ## is the smallest q among those fewest edges from the source. A negative
 ## cycle that a source reaches raises @qcode{"gd:negcycle"}; a source
 ## outside 1..n raises @qcode{"gd:input"}. Its variants: @qcode{"gpu"}
-## (Bellman-Ford rounds on the GPU, every source at once: the sources'
-## lengths (min,+) W's columns from the vertices whose length fell, then
-## the trees a level a round) and @qcode{"cpu"} (Dijkstra with a heap, or
+## (the GPU, every source of a batch at once: without negative weights
+## near-far buckets with a frontier a source, else Bellman-Ford rounds,
+## the sources' lengths (min,+) W's columns from the vertices whose length
+## fell; then the trees breadth first) and @qcode{"cpu"} (Dijkstra with a heap, or
 ## label-correcting rounds where a weight is negative; a source a thread);
 ## "auto" takes the GPU from 2^20 (source, edge) pairs or where W is a
 ## gdArray.

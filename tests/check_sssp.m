@@ -60,6 +60,10 @@ function check_sssp (variant)
   [D, P] = gd_apsp ([3 1; Inf 2], "Sources", [1 2], "Variant", variant);
   assert (D, [0 1; Inf 0]);
   assert (isequaln (P, [0 1; NaN 0]));
+  ## a stored edge of weight Inf reaches nothing: no tree edge, no route
+  [D, P] = gd_apsp (sparse ([1 2], [2 3], [1 Inf], 3, 3), "Sources", [1 2], "Variant", variant);
+  assert (D, [0 1 Inf; Inf 0 Inf]);
+  assert (isequaln (P, [0 1 NaN; NaN 0 NaN]));
   ## errors
   W = [Inf 1; 1 Inf];
   expect_error ("gd:input", "vertex indices in 1..2", @gd_apsp, W, "Sources", 3);

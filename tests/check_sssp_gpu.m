@@ -20,6 +20,24 @@ function check_sssp_gpu ()
     Pd = double (P32); Pd(P32 == -1) = NaN;
     assert (isequal (D32, D) && isequaln (Pd, P) && isa (P32, "int32"));
   endfor
+  ## near-far in batches of sources (a cap on the call's memory), its
+  ## kernel named; a stored Inf edge (it reaches nothing: vertex 2 has no
+  ## other edge)
+  [i, j, v, n] = graph ("knn");
+  keep = i != 2 & j != 2;
+  S = sparse ([i(keep); 1], [j(keep); 2], [v(keep); Inf], n, n);
+  s = [1, randi(n, 1, 40), 1];
+  [D, P] = gd_apsp (S, "Sources", s, "Variant", "cpu");
+  assert (all (isinf (D(:,2))) && all (isnan (P(:,2))));
+  setenv ("GD_GPU_MEM_LIMIT", "40000000");
+  unwind_protect
+    [Dg, Pg, info] = gd_apsp (S, "Sources", s, "Variant", "gpu");
+  unwind_protect_cleanup
+    unsetenv ("GD_GPU_MEM_LIMIT");
+  end_unwind_protect
+  b = str2double (regexp (info.kernel, '^near-far, (\d+) sources? a batch', "tokens", "once"));
+  assert (b >= 1 && b < numel (s), info.kernel);
+  assert (isequal (Dg, D) && isequaln (Pg, P));
   ## single, from a dense W (its entries other than Inf), and on gdArrays
   [i, j, v, n] = graph ("knn", 2500);
   W = Inf (n, n, "single");

@@ -209,7 +209,9 @@ static int sssp_work_alloc(sssp_work *w, int64_t n)
             const int64_t u = w->queue[head++];                                        \
             for (int64_t e = g->op[u]; e < g->op[u + 1]; ++e) {                        \
                 const int64_t v = g->oc[e];                                            \
-                if (w->lvl[v] >= 0 || (T)(d[u] + val[g->oe[e]]) != d[v]) continue;     \
+                if (w->lvl[v] >= 0 || (T)(d[u] + val[g->oe[e]]) != d[v] ||              \
+                    d[v] == (T)INFINITY)                                               \
+                    continue;                                                          \
                 w->lvl[v] = w->lvl[u] + 1;                                             \
                 w->queue[tail++] = v;                                                  \
             }                                                                          \

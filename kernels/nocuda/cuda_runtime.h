@@ -206,6 +206,7 @@ template <class T> static inline T __shfl_sync(unsigned, T v, int, int = 32) { r
 template <class T> static inline T __shfl_xor_sync(unsigned, T v, int, int = 32) { return v; }
 template <class T> static inline T __shfl_up_sync(unsigned, T v, unsigned, int = 32) { return v; }
 static inline int __popc(unsigned x) { return __builtin_popcount(x); }
+static inline int __ffs(int x) { return __builtin_ffs(x); }
 template <class T> static inline T __shfl_down_sync(unsigned, T v, int, int = 32) { return v; }
 static inline unsigned __ballot_sync(unsigned, int p) { return p ? 1u : 0u; }
 static inline int __any_sync(unsigned, int p) { return p; }
@@ -222,6 +223,8 @@ template <class T, class V> static inline T atomicAdd(T *p, V v) { T o = *p; *p 
 template <class T, class V> static inline T atomicOr(T *p, V v) { T o = *p; *p = o | v; return o; }
 template <class T, class V> static inline T atomicMin(T *p, V v) { T o = *p; *p = v < o ? v : o; return o; }
 template <class T, class V> static inline T atomicMax(T *p, V v) { T o = *p; *p = o < v ? v : o; return o; }
+template <class T, class V> static inline T atomicAnd(T *p, V v) { T o = *p; *p = o & v; return o; }
+template <class T, class V> static inline T atomicExch(T *p, V v) { T o = *p; *p = v; return o; }
 /* CUDA's overloads of min and max for the integer types */
 #define GD_NOCUDA_MINMAX(T)                                                    \
     static inline T min(T a, T b) { return b < a ? b : a; }                    \

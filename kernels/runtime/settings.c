@@ -69,6 +69,9 @@ static const struct {
     [GD_SET_RANK_DEVICES] = {"GD_RANK_DEVICES", "all: every rank of a job sees every GPU of its "
                                                 "host (else the host's ranks share them out: "
                                                 "rank l of L sees the GPUs j with j mod L = l)"},
+    [GD_SET_SSSP_DELTA] = {"GD_SSSP_DELTA", "w (1 to 1000000): gd_apsp's 'Sources' on the GPU "
+                                            "takes near-far buckets w percent as wide as its "
+                                            "rule's, for experiments"},
 };
 
 const char *gd_setting_name(gd_setting s)
@@ -113,6 +116,7 @@ int gd_setting_malformed(gd_setting s)
     case GD_SET_SPLIT: return gd_setting_int(s, 1, 16, &x) < 0;
     case GD_SET_SIM_DEVICES: return gd_setting_int(s, 0, GD_MAX_DEVICES, &x) < 0;
     case GD_SET_VERBOSE: return gd_setting_int(s, 0, 2, &x) < 0;
+    case GD_SET_SSSP_DELTA: return gd_setting_int(s, 1, 1000000, &x) < 0;
     case GD_SET_GPU_MEM_LIMIT: return gd_mem_limit_malformed();
     default: return 0;
     }

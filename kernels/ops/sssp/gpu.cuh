@@ -84,7 +84,7 @@ __global__ void sssp_levels(const int64_t *__restrict__ cp, const int64_t *__res
         for (int64_t e = cp[j]; e < cp[j + 1]; ++e) {
             const int64_t q = ri[e];
             if (q == j || (best >= 0 && q >= best) || lvl[k + ns * q] != L - 1) continue;
-            if ((T)(D[k + ns * q] + w[e]) == dj) best = q;
+            if ((T)(D[k + ns * q] + w[e]) == dj && dj < (T)INFINITY) best = q;
         }
         if (best < 0) continue;
         lvl[i] = L;
@@ -119,12 +119,6 @@ __global__ void sssp_mark_sources(const int64_t *src, int64_t ns, unsigned char 
     if (k < ns) flag[src[k]] = 1;
 }
 
-unsigned sssp_grid(int64_t total)
-{
-    const int64_t b = (total + 255) / 256;
-    return (unsigned)(b < 1 ? 1 : b > 65535 * 8 ? 65535 * 8 : b);
-}
-
 /* a round's listed work: as many blocks as fill the GPU four times over
  * at most (the count is on the device; the threads stride over it) */
 unsigned sssp_list_grid(int64_t most)
@@ -136,16 +130,36 @@ unsigned sssp_list_grid(int64_t most)
 
 /* the rounds and the trees on the device: D (and P) at dD (dP), tight
  * ns x n; 1 and *cycle where a source reaches a negative cycle */
+/* W's columns and the sources on the device */
+template <class T> struct sssp_up {
+    int64_t *cp, *ri, *src;
+    T *w;
+};
+template <class T>
+bool sssp_upload(gd_call &c, const sssp_edges<T> &g, const int64_t *src, int64_t ns,
+                 sssp_up<T> *u)
+{
+    const int64_t n = g.n, m = g.cp[n];
+    cudaStream_t st = gd_stream();
+    u->cp = (int64_t *)c.alloc((size_t)(n + 1) * 8, "W's column starts");
+    u->ri = (int64_t *)c.alloc((size_t)m * 8 + 8, "W's rows");
+    u->w = (T *)c.alloc((size_t)m * sizeof(T) + 8, "W's weights");
+    u->src = (int64_t *)c.alloc((size_t)ns * 8 + 8, "the sources");
+    c.cuda(cudaMemcpyAsync(u->cp, g.cp, (size_t)(n + 1) * 8, cudaMemcpyHostToDevice, st), "W's column starts");
+    c.cuda(cudaMemcpyAsync(u->ri, g.ri, (size_t)m * 8, cudaMemcpyHostToDevice, st), "W's rows");
+    c.cuda(cudaMemcpyAsync(u->w, g.val, (size_t)m * sizeof(T), cudaMemcpyHostToDevice, st), "W's weights");
+    c.cuda(cudaMemcpyAsync(u->src, src, (size_t)ns * 8, cudaMemcpyHostToDevice, st), "the sources");
+    return c.ok();
+}
+
 template <class T, class PT>
-int sssp_device(gd_call &c, const sssp_edges<T> &g, const int64_t *src, int64_t ns, T *dD,
+int sssp_device(gd_call &c, const sssp_edges<T> &g, const sssp_up<T> &u, int64_t ns, T *dD,
                 PT *dP, int neg, int64_t *cycle, gd_timing *t)
 {
     const int64_t n = g.n, m = g.cp[n], total = n * ns;
     cudaStream_t st = gd_stream();
-    int64_t *dcp = (int64_t *)c.alloc((size_t)(n + 1) * 8, "W's column starts");
-    int64_t *dri = (int64_t *)c.alloc((size_t)m * 8 + 8, "W's rows");
-    T *dw = (T *)c.alloc((size_t)m * sizeof(T) + 8, "W's weights");
-    int64_t *dsrc = (int64_t *)c.alloc((size_t)ns * 8 + 8, "the sources");
+    const int64_t *dcp = u.cp, *dri = u.ri, *dsrc = u.src;
+    const T *dw = u.w;
     unsigned char *fell = (unsigned char *)c.alloc((size_t)2 * n + 2, "the fallen vertices");
     int64_t *list = (int64_t *)c.alloc((size_t)n * 8 + 8, "a round's vertices");
     unsigned long long *count = (unsigned long long *)c.alloc(8, "their count");
@@ -154,10 +168,6 @@ int sssp_device(gd_call &c, const sssp_edges<T> &g, const int64_t *src, int64_t 
     int32_t *lowered = neg ? (int32_t *)c.alloc((size_t)ns * 4 + 4, "the sources' lowerings") : NULL;
     int *dany = (int *)c.alloc(sizeof(int), "a flag");
     if (!c.ok()) return 0;
-    c.cuda(cudaMemcpyAsync(dcp, g.cp, (size_t)(n + 1) * 8, cudaMemcpyHostToDevice, st), "W's column starts");
-    c.cuda(cudaMemcpyAsync(dri, g.ri, (size_t)m * 8, cudaMemcpyHostToDevice, st), "W's rows");
-    c.cuda(cudaMemcpyAsync(dw, g.val, (size_t)m * sizeof(T), cudaMemcpyHostToDevice, st), "W's weights");
-    c.cuda(cudaMemcpyAsync(dsrc, src, (size_t)ns * 8, cudaMemcpyHostToDevice, st), "the sources");
     c.cuda(cudaMemsetAsync(fell, 0, (size_t)2 * n + 2, st), "the fallen vertices");
     unsigned char *now = fell, *next = fell + n + 1;
     c.begin(GD_PHASE_KERNEL, st);
@@ -260,7 +270,22 @@ gd_status run_gpu(const gd_matrix *W, const gd_sparse *S, const int64_t *src, in
     const int64_t n = g.n, m = g.cp[n];
     const size_t cells = (size_t)(ns * n), pb = cells * gd_class_bytes(pcls);
     int neg = 0;
-    for (int64_t e = 0; e < m; ++e) neg |= g.val[e] < 0;
+    double sum = 0, finite = 0;
+    for (int64_t e = 0; e < m; ++e) {
+        neg |= g.val[e] < 0;
+        if (g.val[e] < (T)INFINITY) {
+            sum += (double)g.val[e];
+            finite += 1;
+        }
+    }
+    /* near-far's bucket width: 32 times the mean weight over the mean
+     * out-degree, scaled by GD_SSSP_DELTA percent; Inf (one bucket) where
+     * every weight is 0 */
+    long pct = 100;
+    gd_setting_int(GD_SET_SSSP_DELTA, 1, 1000000, &pct);
+    double delta = finite > 0 && n > 0 ? 32.0 * (sum / finite) / ((double)m / (double)n) : 0;
+    delta *= (double)pct / 100.0;
+    if (!(delta > 0)) delta = INFINITY;
     t->ops = (double)ns * (double)m;
     snprintf(t->variant, sizeof t->variant, "gpu");
     gd_call c(t, "gpu");
@@ -269,24 +294,50 @@ gd_status run_gpu(const gd_matrix *W, const gd_sparse *S, const int64_t *src, in
     T *dD = (T *)(D.device ? c.alloc_kept(D, cells * sizeof(T) + 8, "D")
                            : c.alloc(cells * sizeof(T) + 8, "D"));
     void *dP = !P ? NULL : Po.device ? c.alloc_kept(Po, pb + 8, "P") : c.alloc(pb + 8, "P");
+    /* the host's D and P made, and their pages touched by threads of
+     * their own while the kernels run; waited for before the downloads
+     * and on every path (the guard) */
+    struct touched {
+        gd_prefault *f[2] = {NULL, NULL};
+        void settle()
+        {
+            for (gd_prefault *&x : f) {
+                gd_host_prefault_wait(x);
+                x = NULL;
+            }
+        }
+        ~touched() { settle(); }
+    } touch;
+    void *hD = !D.device ? c.host_result(D, cells * sizeof(T), "D") : NULL;
+    void *hP = P && !Po.device ? c.host_result(Po, pb, "P") : NULL;
+    if (hD) touch.f[0] = gd_host_prefault(hD, cells * sizeof(T));
+    if (hP) touch.f[1] = gd_host_prefault(hP, pb);
     int found = 0;
-    if (c.ok())
-        found = pcls == GD_INT32 ? sssp_device<T, int32_t>(c, g, src, ns, dD, (int32_t *)dP, neg, cycle, t)
-                                 : sssp_device<T, double>(c, g, src, ns, dD, (double *)dP, neg, cycle, t);
+    sssp_up<T> u = {};
+    nf_graph<T> rows = {};
+    c.begin(GD_PHASE_PREP, st);
+    const bool nf = c.ok() && sssp_upload<T>(c, g, src, ns, &u) && !neg && n > 0 &&
+                    nf_rows<T>(c, n, m, u.cp, u.ri, u.w, &rows);
+    c.end(GD_PHASE_PREP, st);
+    if (nf) {
+        c.begin(GD_PHASE_KERNEL, st);
+        if (pcls == GD_INT32)
+            nf_device<T, int32_t>(c, rows, u.src, ns, dD, (int32_t *)dP, (T)delta, t);
+        else
+            nf_device<T, double>(c, rows, u.src, ns, dD, (double *)dP, (T)delta, t);
+        c.end(GD_PHASE_KERNEL, st);
+    } else if (c.ok())
+        found = pcls == GD_INT32 ? sssp_device<T, int32_t>(c, g, u, ns, dD, (int32_t *)dP, neg, cycle, t)
+                                 : sssp_device<T, double>(c, g, u, ns, dD, (double *)dP, neg, cycle, t);
     if (found)
         c.check(gd_fail(GD_ERR_NEGCYCLE, "a negative cycle is reachable from a source: vertex "
                         "%lld lies on it", (long long)*cycle));
     const cudaEvent_t done = c.event();
     c.cuda(cudaEventRecord(done, st), "the lengths");
-    if (!D.device) {
-        void *h = c.host_result(D, cells * sizeof(T), "D");
-        if (h && cells)
-            c.download(h, cells * sizeof(T), dD, cells * sizeof(T), cells * sizeof(T), 1, done, "D");
-    }
-    if (P && !Po.device) {
-        void *h = c.host_result(Po, pb, "P");
-        if (h && cells) c.download(h, pb, dP, pb, pb, 1, done, "P");
-    }
+    touch.settle();
+    if (hD && cells)
+        c.download(hD, cells * sizeof(T), dD, cells * sizeof(T), cells * sizeof(T), 1, done, "D");
+    if (hP && cells) c.download(hP, pb, dP, pb, pb, 1, done, "P");
     c.wait(st, "the paths");
     free(hw);
     return c.finish();

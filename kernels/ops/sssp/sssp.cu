@@ -16,9 +16,10 @@
 namespace {
 
 const gd_variant_info VARIANTS[] = {
-    {"gpu", "Bellman-Ford rounds on the GPU, every source at once: the sources' lengths (min,+) "
-            "W's columns from the vertices that fell, in place, until none falls; each tree by "
-            "levels over the tight edges, a level a round",
+    {"gpu", "the GPU, every source of a batch at once: non-negative weights by near-far "
+            "buckets over W's rows (a frontier a source), else Bellman-Ford rounds (the sources' "
+            "lengths (min,+) W's columns from the vertices that fell, until none falls); each "
+            "tree by levels over the tight edges",
      1},
     {"cpu", "the host, a source a thread: Dijkstra with an indexed heap, or label-correcting "
             "rounds where a weight is negative; each tree by levels over the tight edges",
@@ -160,6 +161,7 @@ gd_status run_cpu(const gd_matrix *W, const gd_sparse *S, const int64_t *src, in
     return s;
 }
 
+#include "ops/sssp/nearfar.cuh"
 #include "ops/sssp/gpu.cuh"
 
 } // namespace

@@ -1,0 +1,627 @@
+/* ops/sssp/nearfar.cuh - the 'gpu' variant's lengths on non-negative
+ * weights (near-far buckets, a frontier a source) and its trees (breadth
+ * first over the tight edges, a frontier a source); W's rows (out-edges)
+ * built on the device from its compressed columns.
+ * Part of sssp.cu, which includes it inside its anonymous namespace,
+ * before gpu.cuh.
+ *
+ * The lengths: the near-far method of Davidson, Baxter, Garland and Owens
+ * ("Work-efficient parallel GPU methods for single-source shortest
+ * paths", IPDPS 2014), every source of a batch at once. A work item is a
+ * (source, vertex) pair, k n + v; the near list holds the items whose
+ * length fell below the threshold, the far list those that fell but not
+ * below it. An iteration relaxes every out-edge of every near item (an
+ * atomic min on the length's bits, which order as the lengths do when no
+ * length is negative) and lists each target that fell, once an iteration
+ * (a stamp a cell), near or far by the threshold. When the near list runs
+ * dry, the threshold moves on by delta and the far list is split: the
+ * items now below it go near, the rest stay, and those below the old
+ * threshold are dropped (their fall put them in a near list then). A
+ * vertex of more than NF_HEAVY out-edges is relaxed by a warp. Every
+ * length is some walk's sum in the class, and the method ends only when no
+ * edge can lower one: the fixed point every variant reaches, bit for bit.
+ * The host queues iterations in batches and reads one flag a batch; the
+ * device's own step kernels swap the lists and move the threshold.
+ *
+ * delta: 32 times the mean weight over the mean out-degree (Davidson et
+ * al.'s rule: about a warp's work a vertex a bucket), scaled by
+ * GD_SSSP_DELTA percent.
+ *
+ * The trees: level 0 the source; the vertices of level L - 1 push along
+ * their tight out-edges (D(q) + W(q, u) == D(u) in the class, q != u) to
+ * the vertices without a level or with level L, each taking the smallest
+ * such q (an atomic min): level L, P(u) = q. That is the host's rule
+ * (breadth first, the smallest tight predecessor one level nearer). */
+
+enum { NF_HEAVY = 32, NF_THREADS = 256 };
+
+/* blocks of 256 threads for total elements, a grid-stride loop past 2^19 */
+unsigned sssp_grid(int64_t total)
+{
+    const int64_t b = (total + 255) / 256;
+    return (unsigned)(b < 1 ? 1 : b > 65535 * 8 ? 65535 * 8 : b);
+}
+
+/* an atomic min of a length that is not negative (its bits order as an
+ * integer's); whether v lowered it */
+__device__ __forceinline__ bool nf_lower(float *a, float v)
+{
+    if (!(v < *(volatile float *)a)) return false;
+    return v < __int_as_float(atomicMin((int *)a, __float_as_int(v)));
+}
+__device__ __forceinline__ bool nf_lower(double *a, double v)
+{
+    if (!(v < *(volatile double *)a)) return false;
+    return v < __longlong_as_double(atomicMin((long long *)a, __double_as_longlong(v)));
+}
+
+/* W's out-edges on the device: rp (n + 1 row starts), ci (the targets), w */
+template <class T> struct nf_graph {
+    const int64_t *rp;
+    const int32_t *ci;
+    const T *w;
+    uint32_t n;
+};
+
+/* the lists (items k n + v of a batch): near[2] (the one relaxed, the one
+ * filled), far[2] (the one kept, the one it is split into), heavy; stamp:
+ * the last iteration that listed a cell near; infar: a bit a cell */
+struct nf_lists {
+    uint32_t *near[2], *far[2], *heavy;
+    unsigned *stamp, *infar;
+};
+
+/* the state the step kernels keep on the device */
+template <class T> struct nf_state {
+    unsigned long long cnt[2], far[2], heavy;
+    unsigned long long relaxed; /* the items relaxed */
+    int p, fp, split, done;
+    unsigned iter;
+    T thr, old, delta;
+};
+
+/* the lanes with want put their item on list (*cnt its length): one
+ * atomic a warp; every lane of the warp calls it, converged */
+__device__ __forceinline__ void nf_put(bool want, uint32_t item, uint32_t *list,
+                                       unsigned long long *cnt)
+{
+    const unsigned m = __ballot_sync(0xffffffffu, want);
+    if (!m) return;
+    const int lane = threadIdx.x & 31, first = __ffs((int)m) - 1;
+    unsigned long long at = 0;
+    if (lane == first) at = atomicAdd(cnt, (unsigned long long)__popc(m));
+    at = __shfl_sync(0xffffffffu, at, first);
+    if (want) list[at + (unsigned)__popc(m & ((1u << lane) - 1u))] = item;
+}
+
+/* the most of a lane's n over the warp */
+__device__ __forceinline__ int nf_warp_max(int n)
+{
+    for (int o = 16; o > 0; o /= 2) {
+        const int x = __shfl_xor_sync(0xffffffffu, n, o);
+        n = x > n ? x : n;
+    }
+    return n;
+}
+
+/* an edge's relaxation: the length of cell u lowered to nd where that
+ * is shorter; then near (stamped once an iteration) or far (marked once) */
+template <class T>
+__device__ __forceinline__ void nf_edge(bool have, T *dist, uint32_t u, T nd, T thr,
+                                        unsigned mark, const nf_lists &L, uint32_t *out,
+                                        unsigned long long *cnt, uint32_t *far,
+                                        unsigned long long *fcnt)
+{
+    bool to_near = false, to_far = false;
+    if (have && nf_lower(dist + u, nd)) {
+        if (nd < thr)
+            to_near = atomicExch(L.stamp + u, mark) != mark;
+        else {
+            const unsigned bit = 1u << (u & 31);
+            to_far = !(atomicOr(L.infar + (u >> 5), bit) & bit);
+        }
+    }
+    nf_put(to_near, u, out, cnt);
+    nf_put(to_far, u, far, fcnt);
+}
+
+/* an iteration: every near item's out-edges, a lane an item, the warp's
+ * lanes in step over their edges (a heavy vertex's item put aside for
+ * nf_relax_heavy) */
+template <class T>
+__global__ void __launch_bounds__(NF_THREADS)
+    nf_relax(nf_graph<T> g, T *dist, nf_lists L, nf_state<T> *s)
+{
+    const int p = s->p, fp = s->fp, lane = threadIdx.x & 31;
+    const unsigned long long count = s->cnt[p];
+    const T thr = s->thr;
+    const unsigned mark = 2u * s->iter + 1u;
+    const uint32_t *in = L.near[p];
+    const unsigned long long step = (unsigned long long)gridDim.x * blockDim.x;
+    for (unsigned long long w0 = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x - lane;
+         w0 < count; w0 += step) {
+        const unsigned long long t = w0 + lane;
+        uint32_t it = 0, base = 0;
+        int64_t e0 = 0;
+        int deg = 0;
+        T dv = 0;
+        if (t < count) {
+            it = in[t];
+            const uint32_t v = it % g.n;
+            base = it - v;
+            e0 = g.rp[v];
+            deg = (int)(g.rp[v + 1] - e0);
+        }
+        const bool heavy = deg > NF_HEAVY;
+        nf_put(heavy, it, L.heavy, &s->heavy);
+        if (heavy) deg = 0;
+        if (deg) dv = dist[it];
+        const int most = nf_warp_max(deg);
+        for (int j = 0; j < most; ++j) {
+            const bool have = j < deg;
+            const int64_t e = e0 + (have ? j : 0);
+            nf_edge(have, dist, have ? base + (uint32_t)g.ci[e] : 0u,
+                    have ? (T)(dv + g.w[e]) : (T)0, thr, mark, L, L.near[p ^ 1], &s->cnt[p ^ 1],
+                    L.far[fp], &s->far[fp]);
+        }
+    }
+}
+
+/* the heavy vertices' items of the iteration, a warp an item */
+template <class T>
+__global__ void __launch_bounds__(NF_THREADS)
+    nf_relax_heavy(nf_graph<T> g, T *dist, nf_lists L, nf_state<T> *s)
+{
+    const int p = s->p, fp = s->fp, lane = threadIdx.x & 31;
+    const unsigned long long count = s->heavy;
+    const T thr = s->thr;
+    const unsigned mark = 2u * s->iter + 1u;
+    for (unsigned long long t = (blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x) / 32;
+         t < count; t += (unsigned long long)gridDim.x * blockDim.x / 32) {
+        const uint32_t it = L.heavy[t], v = it % g.n, base = it - v;
+        const T dv = dist[it];
+        const int64_t end = g.rp[v + 1];
+        for (int64_t e0 = g.rp[v]; e0 < end; e0 += 32) {
+            const int64_t e = e0 + lane;
+            const bool have = e < end;
+            nf_edge(have, dist, have ? base + (uint32_t)g.ci[e] : 0u,
+                    have ? (T)(dv + g.w[e]) : (T)0, thr, mark, L, L.near[p ^ 1], &s->cnt[p ^ 1],
+                    L.far[fp], &s->far[fp]);
+        }
+    }
+}
+
+/* after an iteration: the filled near list is the next to relax; where it
+ * is empty, the threshold moves on and the far list is split */
+template <class T> __global__ void nf_step(nf_state<T> *s)
+{
+    if (s->done) return;
+    s->relaxed += s->cnt[s->p];
+    s->p ^= 1;
+    s->cnt[s->p ^ 1] = 0;
+    s->heavy = 0;
+    s->iter += 1;
+    s->split = s->cnt[s->p] == 0;
+    if (s->split) {
+        s->old = s->thr;
+        const T next = s->thr + s->delta;
+        /* a threshold that no longer grows takes all that is left */
+        s->thr = next > s->thr ? next : (T)INFINITY;
+        s->far[s->fp ^ 1] = 0;
+    }
+}
+
+/* the far list split by the new threshold (where nf_step moved it) */
+template <class T>
+__global__ void __launch_bounds__(NF_THREADS) nf_split(const T *dist, nf_lists L, nf_state<T> *s)
+{
+    if (!s->split) return;
+    const int p = s->p, fp = s->fp, lane = threadIdx.x & 31;
+    const unsigned long long count = s->far[fp];
+    const T thr = s->thr, old = s->old;
+    const unsigned mark = 2u * s->iter;
+    const unsigned long long step = (unsigned long long)gridDim.x * blockDim.x;
+    for (unsigned long long w0 = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x - lane;
+         w0 < count; w0 += step) {
+        const unsigned long long t = w0 + lane;
+        bool to_near = false, keep = false;
+        uint32_t u = 0;
+        if (t < count) {
+            u = L.far[fp][t];
+            const T d = dist[u];
+            if (d < thr) {
+                atomicAnd(L.infar + (u >> 5), ~(1u << (u & 31)));
+                to_near = d >= old && atomicExch(L.stamp + u, mark) != mark;
+            } else
+                keep = true;
+        }
+        nf_put(to_near, u, L.near[p], &s->cnt[p]);
+        nf_put(keep, u, L.far[fp ^ 1], &s->far[fp ^ 1]);
+    }
+}
+
+template <class T> __global__ void nf_step_split(nf_state<T> *s)
+{
+    if (!s->split) return;
+    s->fp ^= 1;
+    s->split = 0;
+    s->done = s->cnt[s->p] == 0 && s->far[s->fp] == 0;
+}
+
+/* the batch's lengths Inf but 0 at its sources, which are the first near
+ * list; src: the batch's sources */
+template <class T>
+__global__ void nf_start(T *__restrict__ dist, uint32_t n, uint32_t nb, const int64_t *src,
+                         uint32_t *near)
+{
+    const uint64_t total = (uint64_t)n * nb;
+    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < total;
+         i += (uint64_t)gridDim.x * blockDim.x)
+        dist[i] = (T)INFINITY;
+    for (uint64_t k = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; k < nb;
+         k += (uint64_t)gridDim.x * blockDim.x)
+        near[k] = (uint32_t)(k * n + (uint64_t)src[k]);
+}
+template <class T> __global__ void nf_sources(const uint32_t *near, uint32_t nb, T *dist)
+{
+    const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < nb) dist[near[k]] = 0;
+}
+
+/* ---- the trees: a level a round, a frontier a source ------------------ */
+struct nf_bfs {
+    unsigned long long cnt[2];
+    int p, done;
+    int32_t level;
+};
+
+/* round L: the frontier (level L - 1) along its tight out-edges, a lane
+ * an item, the warp's lanes in step. D of source k (of the batch),
+ * vertex v at dist[k sk + v sv] */
+template <class T>
+__global__ void __launch_bounds__(NF_THREADS)
+    nf_level(nf_graph<T> g, const T *__restrict__ dist, int64_t sk, int64_t sv, int32_t *lvl,
+             int32_t *cand, uint32_t *front0, uint32_t *front1, nf_bfs *s)
+{
+    const int p = s->p, lane = threadIdx.x & 31;
+    const unsigned long long count = s->cnt[p];
+    const int32_t L = s->level;
+    const uint32_t *in = p ? front1 : front0;
+    uint32_t *out = p ? front0 : front1;
+    const unsigned long long step = (unsigned long long)gridDim.x * blockDim.x;
+    for (unsigned long long w0 = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x - lane;
+         w0 < count; w0 += step) {
+        const unsigned long long t = w0 + lane;
+        uint32_t q = 0, k = 0, base = 0;
+        int64_t e0 = 0;
+        int deg = 0;
+        T dq = 0;
+        if (t < count) {
+            const uint32_t it = in[t];
+            q = it % g.n;
+            k = it / g.n;
+            base = it - q;
+            e0 = g.rp[q];
+            deg = (int)(g.rp[q + 1] - e0);
+            dq = dist[k * sk + q * sv];
+        }
+        const int most = nf_warp_max(deg);
+        for (int j = 0; j < most; ++j) {
+            bool first = false;
+            uint32_t u = 0;
+            if (j < deg) {
+                u = (uint32_t)g.ci[e0 + j];
+                const int32_t lu = u == q ? 0 : lvl[base + u];
+                if (u != q && (lu < 0 || lu == L)) {
+                    const T du = dist[k * sk + u * sv];
+                    if ((T)(dq + g.w[e0 + j]) == du && du != (T)INFINITY &&
+                        atomicMin(cand + base + u, (int32_t)q) == INT32_MAX) {
+                        lvl[base + u] = L;
+                        first = true;
+                    }
+                }
+            }
+            nf_put(first, base + u, out, &s->cnt[p ^ 1]);
+        }
+    }
+}
+
+__global__ void nf_level_step(nf_bfs *s)
+{
+    if (s->done) return;
+    s->p ^= 1;
+    s->cnt[s->p ^ 1] = 0;
+    s->level += 1;
+    s->done = s->cnt[s->p] == 0;
+}
+
+/* the levels -1 but 0 at the batch's sources, the candidates none; the
+ * first frontier the sources */
+__global__ void nf_bfs_start(int32_t *lvl, int32_t *cand, uint64_t total)
+{
+    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < total;
+         i += (uint64_t)gridDim.x * blockDim.x) {
+        lvl[i] = -1;
+        cand[i] = INT32_MAX;
+    }
+}
+__global__ void nf_bfs_sources(int32_t *lvl, uint32_t n, uint32_t nb, const int64_t *src,
+                               uint32_t *front)
+{
+    const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= nb) return;
+    const uint32_t c = (uint32_t)(k * (uint64_t)n + (uint64_t)src[k]);
+    lvl[c] = 0;
+    front[k] = c;
+}
+
+/* P of the batch (rows k0 .. of the ns x n result, class PT): 0 at a
+ * source, none where no path, else the candidate + 1 */
+template <class PT>
+__global__ void nf_out_p(const int32_t *__restrict__ lvl, const int32_t *__restrict__ cand,
+                         uint32_t n, uint32_t nb, int64_t ns, PT *P, PT none)
+{
+    const uint64_t total = (uint64_t)n * nb;
+    for (uint64_t t = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; t < total;
+         t += (uint64_t)gridDim.x * blockDim.x) {
+        const uint64_t k = t % nb, v = t / nb, c = k * n + v;
+        P[k + (uint64_t)ns * v] = lvl[c] < 0 ? none : lvl[c] == 0 ? (PT)0 : (PT)(cand[c] + 1);
+    }
+}
+
+/* ---- W's out-edges from its compressed columns ------------------------- */
+__global__ void nf_row_counts(const int64_t *__restrict__ ri, int64_t m, unsigned long long *cnt)
+{
+    for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < m;
+         e += (int64_t)gridDim.x * blockDim.x)
+        atomicAdd(cnt + ri[e] + 1, 1ull);
+}
+template <class T>
+__global__ void nf_row_fill(const int64_t *__restrict__ cp, const int64_t *__restrict__ ri,
+                            const T *__restrict__ val, int64_t n, unsigned long long *cursor,
+                            int32_t *ci, T *w)
+{
+    for (int64_t j = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; j < n;
+         j += (int64_t)gridDim.x * blockDim.x)
+        for (int64_t e = cp[j]; e < cp[j + 1]; ++e) {
+            const unsigned long long at = atomicAdd(cursor + ri[e], 1ull);
+            ci[at] = (int32_t)j;
+            w[at] = val[e];
+        }
+}
+
+/* an inclusive sum in place (the row starts): each block its NF_SCAN
+ * elements, its total into sums; the totals made exclusive by one block;
+ * then added to the blocks' elements */
+enum { NF_SCAN = 1024 };
+/* s (a value a thread of the block) made its inclusive sums */
+__device__ __forceinline__ void nf_block_scan(unsigned long long *s)
+{
+    __syncthreads();
+    for (int o = 1; o < NF_SCAN; o *= 2) {
+        const unsigned long long add = threadIdx.x >= (unsigned)o ? s[threadIdx.x - o] : 0;
+        __syncthreads();
+        s[threadIdx.x] += add;
+        __syncthreads();
+    }
+}
+__global__ void __launch_bounds__(NF_SCAN)
+    nf_scan_block(unsigned long long *x, int64_t len, unsigned long long *sums)
+{
+    __shared__ unsigned long long s[NF_SCAN];
+    const int64_t i = blockIdx.x * (int64_t)NF_SCAN + threadIdx.x;
+    s[threadIdx.x] = i < len ? x[i] : 0;
+    nf_block_scan(s);
+    if (i < len) x[i] = s[threadIdx.x];
+    if (threadIdx.x == NF_SCAN - 1) sums[blockIdx.x] = s[threadIdx.x];
+}
+__global__ void __launch_bounds__(NF_SCAN) nf_scan_totals(unsigned long long *sums, int64_t nb)
+{
+    __shared__ unsigned long long s[NF_SCAN];
+    const int64_t per = (nb + NF_SCAN - 1) / NF_SCAN, a = threadIdx.x * per;
+    const int64_t b = a + per < nb ? a + per : nb;
+    unsigned long long mine = 0;
+    for (int64_t i = a; i < b; ++i) mine += sums[i];
+    s[threadIdx.x] = mine;
+    nf_block_scan(s);
+    unsigned long long at = s[threadIdx.x] - mine;
+    for (int64_t i = a; i < b; ++i) {
+        const unsigned long long x = sums[i];
+        sums[i] = at;
+        at += x;
+    }
+}
+__global__ void __launch_bounds__(NF_SCAN)
+    nf_scan_add(unsigned long long *x, int64_t len, const unsigned long long *sums)
+{
+    const int64_t i = blockIdx.x * (int64_t)NF_SCAN + threadIdx.x;
+    if (i < len) x[i] += sums[blockIdx.x];
+}
+
+/* ---- the drivers -------------------------------------------------------- */
+
+/* W's out-edges on the device (*g) from its columns there (dcp, dri, dw:
+ * n + 1 starts, m rows and weights) */
+template <class T>
+bool nf_rows(gd_call &c, int64_t n, int64_t m, const int64_t *dcp, const int64_t *dri,
+             const T *dw, nf_graph<T> *g)
+{
+    cudaStream_t st = gd_stream();
+    const int64_t blocks = (n + 1 + NF_SCAN - 1) / NF_SCAN;
+    unsigned long long *rp = (unsigned long long *)c.alloc((size_t)(n + 1) * 8, "W's row starts");
+    unsigned long long *cur = (unsigned long long *)c.alloc((size_t)(n + 1) * 8, "W's rows' cursors");
+    unsigned long long *sums = (unsigned long long *)c.alloc((size_t)blocks * 8, "the starts' sums");
+    int32_t *ci = (int32_t *)c.alloc((size_t)m * 4 + 4, "W's rows' targets");
+    T *w = (T *)c.alloc((size_t)m * sizeof(T) + 8, "W's rows' weights");
+    if (!c.ok()) return false;
+    c.cuda(cudaMemsetAsync(rp, 0, (size_t)(n + 1) * 8, st), "W's row starts");
+    if (c.ok()) {
+        nf_row_counts<<<sssp_grid(m), 256, 0, st>>>(dri, m, rp);
+        nf_scan_block<<<(unsigned)blocks, NF_SCAN, 0, st>>>(rp, n + 1, sums);
+        nf_scan_totals<<<1, NF_SCAN, 0, st>>>(sums, blocks);
+        nf_scan_add<<<(unsigned)blocks, NF_SCAN, 0, st>>>(rp, n + 1, sums);
+    }
+    c.cuda(cudaMemcpyAsync(cur, rp, (size_t)(n + 1) * 8, cudaMemcpyDeviceToDevice, st),
+           "W's rows' cursors");
+    if (c.ok()) nf_row_fill<T><<<sssp_grid(n), 256, 0, st>>>(dcp, dri, dw, n, cur, ci, w);
+    *g = nf_graph<T>{(const int64_t *)rp, ci, w, (uint32_t)n};
+    return c.launched("W's rows");
+}
+
+/* a grid for a list's kernels: SMs x blocks_per_sm blocks of NF_THREADS */
+unsigned nf_grid(int blocks_per_sm)
+{
+    const int sms = gd_sm_count();
+    return (unsigned)((sms > 0 ? sms : 132) * blocks_per_sm);
+}
+
+/* The lengths from the nb sources src (on the device) into dist (n x nb,
+ * a source a column); the iterations into *iters */
+template <class T>
+void nf_lengths(gd_call &c, const nf_graph<T> &g, const int64_t *src, uint32_t nb, T *dist,
+                const nf_lists &L, nf_state<T> *ds, T delta, int64_t *iters, int64_t *relaxed)
+{
+    cudaStream_t st = gd_stream();
+    const uint64_t cells = (uint64_t)g.n * nb;
+    if (c.ok()) {
+        nf_start<T><<<sssp_grid((int64_t)cells), 256, 0, st>>>(dist, g.n, nb, src, L.near[0]);
+        nf_sources<T><<<(nb + 255) / 256, 256, 0, st>>>(L.near[0], nb, dist);
+    }
+    c.cuda(cudaMemsetAsync(L.stamp, 0, cells * 4, st), "the near lists' stamps");
+    c.cuda(cudaMemsetAsync(L.infar, 0, (cells + 31) / 32 * 4, st), "the far list's marks");
+    nf_state<T> h;
+    memset(&h, 0, sizeof h);
+    h.cnt[0] = nb;
+    h.iter = 1;
+    h.thr = h.delta = delta;
+    c.cuda(cudaMemcpyAsync(ds, &h, sizeof h, cudaMemcpyHostToDevice, st), "the near-far state");
+    const unsigned big = nf_grid(8), small = nf_grid(2);
+    int done = 0;
+    for (int batch = 8; c.ok() && !done; batch = batch < 64 ? 2 * batch : 64) {
+        for (int b = 0; b < batch; ++b) {
+            nf_relax<T><<<big, NF_THREADS, 0, st>>>(g, dist, L, ds);
+            nf_relax_heavy<T><<<small, NF_THREADS, 0, st>>>(g, dist, L, ds);
+            nf_step<T><<<1, 1, 0, st>>>(ds);
+            nf_split<T><<<big, NF_THREADS, 0, st>>>(dist, L, ds);
+            nf_step_split<T><<<1, 1, 0, st>>>(ds);
+        }
+        c.launched("the near-far iterations");
+        c.cuda(cudaMemcpyAsync(&h, ds, sizeof h, cudaMemcpyDeviceToHost, st), "the near-far state");
+        c.cuda(cudaStreamSynchronize(st), "the near-far iterations");
+        done = h.done;
+        if (c.ok() && gd_interrupted()) c.check(gd_fail(GD_ERR_INTERRUPT, "interrupted"));
+    }
+    *iters += (int64_t)h.iter - 1;
+    *relaxed += (int64_t)h.relaxed;
+}
+
+/* The trees of the nb sources src: lvl and cand (n x nb, a source a
+ * column) from the lengths (source k's vertex v at dist[k sk + v sv]);
+ * front0, front1: two lists of n nb; the levels into *levels */
+template <class T>
+void nf_trees(gd_call &c, const nf_graph<T> &g, const T *dist, int64_t sk, int64_t sv,
+              const int64_t *src, uint32_t nb, int32_t *lvl, int32_t *cand, uint32_t *front0,
+              uint32_t *front1, nf_bfs *ds, int64_t *levels)
+{
+    cudaStream_t st = gd_stream();
+    const uint64_t cells = (uint64_t)g.n * nb;
+    if (c.ok()) {
+        nf_bfs_start<<<sssp_grid((int64_t)cells), 256, 0, st>>>(lvl, cand, cells);
+        nf_bfs_sources<<<(nb + 255) / 256, 256, 0, st>>>(lvl, g.n, nb, src, front0);
+    }
+    nf_bfs h;
+    memset(&h, 0, sizeof h);
+    h.cnt[0] = nb;
+    h.level = 1;
+    c.cuda(cudaMemcpyAsync(ds, &h, sizeof h, cudaMemcpyHostToDevice, st), "the levels' state");
+    const unsigned big = nf_grid(8);
+    int done = 0;
+    for (int batch = 8; c.ok() && !done; batch = batch < 64 ? 2 * batch : 64) {
+        for (int b = 0; b < batch; ++b) {
+            nf_level<T><<<big, NF_THREADS, 0, st>>>(g, dist, sk, sv, lvl, cand, front0, front1, ds);
+            nf_level_step<<<1, 1, 0, st>>>(ds);
+        }
+        c.launched("the levels");
+        c.cuda(cudaMemcpyAsync(&h, ds, sizeof h, cudaMemcpyDeviceToHost, st), "the levels' state");
+        c.cuda(cudaStreamSynchronize(st), "the levels");
+        done = h.done;
+        if (c.ok() && gd_interrupted()) c.check(gd_fail(GD_ERR_INTERRUPT, "interrupted"));
+    }
+    const int64_t made = (int64_t)h.level - 2; /* the last level that listed a vertex */
+    *levels = made > *levels ? made : *levels;
+}
+
+/* The 'gpu' variant on non-negative weights: the sources in batches whose
+ * work fits the device (and whose items fit 32 bits), each batch's
+ * lengths by near-far, its trees, then its rows of D (transposed into the
+ * ns x n result) and of P (class PT, none where no path) */
+template <class T, class PT>
+void nf_device(gd_call &c, const nf_graph<T> &g, const int64_t *dsrc, int64_t ns, T *dD, PT *dP,
+               T delta, gd_timing *t)
+{
+    const int64_t n = g.n;
+    cudaStream_t st = gd_stream();
+    /* a cell's bytes: its length, stamp, near lists, far lists (which the
+     * transpose reuses), heavy list and far mark */
+    const double cell = (double)sizeof(T) + 4 + 8 + 8 + 4 + 0.125;
+    size_t avail = 0;
+    if (!c.check(gd_free_memory(&avail))) return;
+    const int64_t cap = gd_mem_limit(); /* GD_GPU_MEM_LIMIT bounds the call's allocations */
+    if (cap >= 0) {
+        const int64_t left = cap - (int64_t)c.allocs()->total;
+        avail = left <= 0 ? 0 : (size_t)left < avail ? (size_t)left : avail;
+    }
+    int64_t nb = ns;
+    const double fit = 0.85 * (double)avail / (cell * (double)n);
+    if ((double)nb > fit) nb = (int64_t)fit;
+    if (nb * n > (int64_t)UINT32_MAX) nb = (int64_t)UINT32_MAX / n;
+    if (nb < 1) nb = 1;
+    const size_t cells = (size_t)(nb * n);
+    T *dist = (T *)c.alloc(cells * sizeof(T) + 8, "the sources' lengths");
+    unsigned *stamp = (unsigned *)c.alloc(cells * 4 + 4, "the near lists' stamps");
+    uint32_t *near = (uint32_t *)c.alloc(cells * 8 + 8, "the near lists");
+    uint32_t *far = (uint32_t *)c.alloc(cells * 8 + 8, "the far lists");
+    uint32_t *heavy = (uint32_t *)c.alloc(cells * 4 + 4, "the heavy vertices' items");
+    unsigned *infar = (unsigned *)c.alloc((cells + 31) / 32 * 4 + 4, "the far list's marks");
+    nf_state<T> *ds = (nf_state<T> *)c.alloc(sizeof(nf_state<T>), "the near-far state");
+    nf_bfs *bs = (nf_bfs *)c.alloc(sizeof(nf_bfs), "the levels' state");
+    if (!c.ok()) return;
+    const nf_lists L = {{near, near + cells}, {far, far + cells}, heavy, stamp, infar};
+    PT none;
+    if constexpr (sizeof(PT) == 8)
+        none = (PT)NAN;
+    else
+        none = (PT)-1;
+    int64_t iters = 0, levels = 0, relaxed = 0;
+    for (int64_t k0 = 0; k0 < ns && c.ok(); k0 += nb) {
+        const uint32_t b = (uint32_t)(ns - k0 < nb ? ns - k0 : nb);
+        nf_lengths<T>(c, g, dsrc + k0, b, dist, L, ds, delta, &iters, &relaxed);
+        if (dP) {
+            int32_t *lvl = (int32_t *)stamp, *cand = (int32_t *)far;
+            nf_trees<T>(c, g, dist, n, 1, dsrc + k0, b, lvl, cand, near, near + cells, bs, &levels);
+            if (c.ok())
+                nf_out_p<PT><<<sssp_grid((int64_t)b * n), 256, 0, st>>>(lvl, cand, (uint32_t)n, b,
+                                                                      ns, dP + k0, none);
+            c.launched("P");
+        }
+        /* D's rows of the batch: the transpose, through the far lists
+         * where the batch is not all of D */
+        if (!c.ok()) break;
+        const gd_class cls = sizeof(T) == 4 ? GD_SINGLE : GD_DOUBLE;
+        if (b == ns)
+            gd_launch_transpose(cls, dist, n, dD, n, b, st);
+        else {
+            gd_launch_transpose(cls, dist, n, far, n, b, st);
+            c.cuda(cudaMemcpy2DAsync(dD + k0, (size_t)ns * sizeof(T), far, (size_t)b * sizeof(T),
+                                     (size_t)b * sizeof(T), (size_t)n, cudaMemcpyDeviceToDevice, st),
+                   "D's rows");
+        }
+        c.launched("D's rows");
+    }
+    snprintf(t->kernel, sizeof t->kernel,
+             "near-far, %lld source%s a batch, # iterations, # levels, # items relaxed",
+             (long long)nb, nb == 1 ? "" : "s");
+    t->counts[0] = iters;
+    t->counts[1] = levels;
+    t->counts[2] = relaxed;
+}
