@@ -68,7 +68,7 @@ classdef gdArray < handle
 ## @code{G(mask)}, @code{G(:)}, @code{end}: a gdArray on @var{G}'s device,
 ## gathered there). @code{logical}, @code{any}, @code{all},
 ## @code{isequal} and @code{isequaln} give the answer the matrix gives
-## (from its gathered values). @code{+}, @code{-}, @code{.*}, @code{./},
+## (computed on the GPU, the answer gathered). @code{+}, @code{-}, @code{.*}, @code{./},
 ## @code{.\}, unary @code{-}, @code{abs}, @code{sqrt}, @code{floor},
 ## @code{ceil}, @code{round}, @code{fix}, @code{sign}, and @code{exp},
 ## @code{log}, @code{log2}, @code{log1p}, @code{expm1}, @code{sin},
@@ -330,7 +330,8 @@ classdef gdArray < handle
     ## and all on the device, an Octave logical where the answer is one
     ## value (Octave 7 takes "if G" on any classdef object as false,
     ## without asking the class: "if any (G(:))" must see a logical);
-    ## isequal and isequaln from the gathered values
+    ## isequal and isequaln by == (and isnan) on the device, the answer
+    ## gathered (__gd_isequal__)
     function R = logical (G)
       R = __gd__ ("convert", G, "logical");
     endfunction
@@ -341,12 +342,10 @@ classdef gdArray < handle
       R = __gd_reduce__ ("all", G, varargin);
     endfunction
     function tf = isequal (varargin)
-      [varargin{:}] = gather (varargin{:});
-      tf = isequal (varargin{:});
+      tf = __gd_isequal__ (false, varargin{:});
     endfunction
     function tf = isequaln (varargin)
-      [varargin{:}] = gather (varargin{:});
-      tf = isequaln (varargin{:});
+      tf = __gd_isequal__ (true, varargin{:});
     endfunction
     function tf = isscalar (G)
       tf = all (G.sz(1:2) == 1);

@@ -184,3 +184,22 @@ endfunction
 %! assert (gather (G(2, sparse (3))), A(2, 3));
 %!error <there is no device 5> gdArray (1, "Device", 5)
 %!error id=gd:input gdArray (1, "Device", 5)
+%!test
+%! ## isequal and isequaln compare on the device (== and isnan there, the
+%! ## answer gathered), and agree with Octave's own for every pair of
+%! ## classes and shapes; other arguments go to Octave's own
+%! warning ("off", "gd:nogpu", "local");
+%! A = rand (5, 4); N = A; N(2) = NaN; B = A; B(3) = 7;
+%! cases = {{A, A}, {A, A, A}, {A, B}, {A, A(:,1:3)}, {single(A), A}, {N, N}, ...
+%!          {int8([1 2 3]), [1 2 3]}, {[97 98], "ab"}, {zeros(0,3), zeros(0,3)}, ...
+%!          {zeros(0,3), zeros(3,0)}, {true(2), true(2)}, {int64(2^53)+1, 2^53}, ...
+%!          {uint8(200), int8(127)}, {single(NaN), NaN}, {[1 NaN], [1 NaN], [1 NaN]}, ...
+%!          {A, sparse(A)}, {A, {A}}, {[-0 0], [0 -0]}};
+%! for c = 1:numel (cases)
+%!   x = cases{c};
+%!   for g = find (cellfun (@(v) (isnumeric (v) || islogical (v)) && ! issparse (v), x))
+%!     y = x;
+%!     y{g} = gdArray (y{g});
+%!     assert ([isequal(y{:}), isequaln(y{:})], [isequal(x{:}), isequaln(x{:})]);
+%!   endfor
+%! endfor
