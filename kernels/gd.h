@@ -388,6 +388,10 @@ typedef enum {
 gd_status gd_sgemm(const char *variant, gd_edges edges, const gd_matrix *A,
                    const gd_matrix *B, gd_out C, const gd_place *at, gd_timing *t);
 int gd_sgemm_variants(const gd_variant_info **list);
+/* C = A * B in double (gdArray's *): cublasDgemm on the GPU where one is
+ * usable, else the host's BLAS (dgemm, as Octave); A and B double */
+gd_status gd_dgemm(const gd_matrix *A, const gd_matrix *B, gd_out C, const gd_place *at,
+                   gd_timing *t);
 
 /* ---- pairwise distances ----------------------------------------------- */
 
@@ -715,9 +719,10 @@ int gd_cpu_sssp_d(int64_t n, const int64_t *cp, const int64_t *ri, const double 
                   const int64_t *src, int64_t ns, double *D, int32_t *P, int64_t *cycle);
 int gd_cpu_apsp_int(gd_class cls, const void *W, int64_t ldw, void *D, int32_t *P, int64_t n,
                     int64_t *cycle);
-/* C = A*B through the host's BLAS (sgemm), as Octave computes single(A)*single(B). */
-gd_status gd_cpu_sgemm(const float *A, const float *B, float *C, int64_t m,
-                       int64_t k, int64_t n);
+/* C = A*B through the host's BLAS (sgemm or dgemm by cls), as Octave
+ * computes single(A)*single(B) and A*B. */
+gd_status gd_cpu_gemm(gd_class cls, const void *A, const void *B, void *C, int64_t m,
+                      int64_t k, int64_t n);
 
 /* Ctrl-C (runtime/interrupt.c): pending() says whether the user asked to
  * stop; the host loops ask gd_interrupted() between units of work and

@@ -12,6 +12,7 @@ static const struct {
 } OPS[] = {
     {"minplus", gd_op_minplus},     {"minplus_info", gd_op_minplus_info},
     {"sgemm", gd_op_sgemm},
+    {"dgemm", gd_op_dgemm},
     {"pdist", gd_op_pdist},         {"pdist2", gd_op_pdist2},
     {"info", gd_op_info},           {"upload", gd_op_upload},
     {"gather", gd_op_gather},       {"free", gd_op_free},

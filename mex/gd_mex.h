@@ -271,7 +271,7 @@ void gd_mex_init(void);
 /* The operations of the gateway (op_*.c): the arguments after the
  * operation's name. */
 typedef void gd_mex_op(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]);
-gd_mex_op gd_op_minplus, gd_op_minplus_info, gd_op_sgemm, gd_op_pdist, gd_op_pdist2, gd_op_info,
+gd_mex_op gd_op_minplus, gd_op_minplus_info, gd_op_sgemm, gd_op_dgemm, gd_op_pdist, gd_op_pdist2, gd_op_info,
     gd_op_upload, gd_op_gather, gd_op_free, gd_op_transpose, gd_op_squareform,
     gd_op_index,
     gd_op_describe, gd_op_device, gd_op_on_gpu, gd_op_claim, gd_op_apsp, gd_op_apsp_info, gd_op_apsp_trees, gd_op_row, gd_op_knn,

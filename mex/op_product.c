@@ -7,6 +7,7 @@
  *                                       K: the witness (where the minimum is)
  *   [R, ~, info] = __gd__('minplus_info', ...)   the same without K
  *   C = __gd__('sgemm', A, B, 'Variant', name, 'Edges', 'pad'|'guard')
+ *   C = __gd__('dgemm', A, B)           gdArray's * of double matrices
  *   list = __gd__('minplus', 'variants')
  *
  * A and B are Octave matrices or gdArrays; with any gdArray the result is
@@ -100,4 +101,25 @@ void gd_op_sgemm(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
         const int64_t size[3] = {o.m, o.k, o.n};
         plhs[1] = gd_mex_info(&t, GD_SINGLE, "flop/s", 3, size, 2);
     }
+}
+
+/* C = __gd__ ('dgemm', A, B): gdArray's * of double matrices (gd_dgemm:
+ * cuBLAS where a GPU is usable, else Octave's BLAS) */
+void gd_op_dgemm(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    static const char FN[] = "mtimes";
+    (void)nlhs;
+    if (nrhs != 2) gd_mex_error(FN, "gd:input", "dgemm: expected A and B");
+    gd_mex_operands o;
+    gd_mex_get_operands(FN, nrhs, prhs, 0, &o);
+    if (o.A.cls != GD_DOUBLE || o.B.cls != GD_DOUBLE)
+        gd_mex_error(FN, "gd:input", "dgemm: A and B must be double");
+    const gd_matrix *ops[2] = {&o.A, &o.B};
+    gd_mex_result C;
+    gd_timing t = gd_mex_timing();
+    gd_out out = gd_mex_result_out(&C, o.resident, gd_mex_on_device(2, ops), (size_t)o.m,
+                                   (size_t)o.n, GD_DOUBLE);
+    gd_status s = gd_dgemm(&o.A, &o.B, out, gd_mex_place(), &t);
+    plhs[0] = gd_mex_result_take(FN, &C, s);
+    gd_mex_after_call(FN, &t);
 }

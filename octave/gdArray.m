@@ -103,8 +103,9 @@ classdef gdArray < handle
 ## @var{x}} and deletion @code{@var{G}(:, @var{k}) = []} (Octave's rules:
 ## G keeps its class, grows with zeros; a new gdArray, the old one
 ## unchanged) compute on the GPU too, and @code{*} of single matrices
-## (by @code{gd_sgemm}: within its rounding of Octave's BLAS). Octave's
-## other operators and functions (@code{*} of double or integer matrices,
+## (by @code{gd_sgemm}) and of double ones (cuBLAS's dgemm), within their
+## rounding of Octave's BLAS. Octave's
+## other operators and functions (@code{*} of integer matrices,
 ## @code{/} and @code{\} by a matrix, sort, find @dots{}) do not take a
 ## gdArray yet: they raise @qcode{"gd:gather"}, which says to gather
 ## first.
@@ -413,27 +414,9 @@ classdef gdArray < handle
     function R = ldivide (a, b)
       R = __gd_ew__ (".\\", a, b);
     endfunction
-    ## a * b: by a scalar element-wise (Octave's); two single matrices by
-    ## gd_sgemm (its 'auto' kernel: cuBLAS's sum order, not the host
-    ## BLAS's: within k eps of Octave's); other classes gathered first
+    ## a * b: private/__gd_mtimes__
     function R = mtimes (a, b)
-      if (isscalar (a) || isscalar (b))
-        R = __gd_ew__ (".*", a, b);
-        return;
-      endif
-      c = {class(a), class(b)};
-      c(cellfun (@(x) isa (x, "gdArray"), {a, b})) = "gdArray";
-      for k = find (strcmp (c, "gdArray"))
-        c{k} = classUnderlying ({a, b}{k});
-      endfor
-      if (! (any (strcmp (c, "single")) && all (ismember (c, {"single", "double"}))))
-        __gd_refuse__ (sprintf ("'*' (mtimes) of %s by %s matrices (single is computed)", c{:}));
-      endif
-      if (columns (a) != rows (b))
-        error ("Octave:nonconformant-args", "operator *: nonconformant arguments (op1 is %dx%d, op2 is %dx%d)",
-               rows (a), columns (a), rows (b), columns (b));
-      endif
-      R = gd_sgemm (a, b);
+      R = __gd_mtimes__ (a, b);
     endfunction
     function R = mrdivide (a, b)          # (by a scalar: element-wise)
       if (! isscalar (b))

@@ -46,14 +46,23 @@ function check_assign ()
   expect_error ("gd:gather", "complex result", @power, gdArray ([-8 2]), 1/3);
   assert(isequal(gather(gdArray(3) ^ 2), 9));
   L = gdArray(true(2)); L(1) = false; assert(islogical(L) && isequal(gather(L), [false true; true true]));
-  ## the matrix product of single matrices (gd_sgemm: exact on small
-  ## integers, else within its rounding); doubles refused
+  ## the matrix product of single matrices (gd_sgemm) and of double ones
+  ## (cuBLAS's dgemm; Octave's BLAS without a GPU): exact on small
+  ## integers, else within their rounding; logical as double
   Ai = single (randi (9, 40, 30)); Bi = single (randi (9, 30, 20));
   P = gdArray (Ai) * Bi;
   assert (isa (P, "gdArray") && isequal (gather (P), Ai * Bi));
   A = single (randn (40, 30)); B = single (randn (30, 20));
   assert (max (max (abs (gather (gdArray (A) * gdArray (B)) - A * B))) <= 1e-4 * norm (A, 1) * norm (B, 1));
-  expect_error ("gd:gather", "double by double", @mtimes, gdArray (randn (3)), gdArray (randn (3)));
+  Ad = randi (9, 40, 30); Bd = randi (9, 30, 20); L = rand (30, 20) > 0.5;
+  P = gdArray (Ad) * Bd;
+  assert (isa (P, "gdArray") && strcmp (classUnderlying (P), "double") && isequal (gather (P), Ad * Bd));
+  assert (isequal (gather (Ad * gdArray (L)), Ad * L) && isequal (gather (gdArray (L') * gdArray (L)), L' * L));
+  A = randn (40, 30); B = randn (30, 20);
+  assert (max (max (abs (gather (gdArray (A) * gdArray (B)) - A * B))) <= 1e-13 * norm (A, 1) * norm (B, 1));
+  assert (isequal (size (gather (gdArray (zeros (3, 0)) * zeros (0, 4))), [3 4]));
+  expect_error ("gd:gather", "int8 by int8", @mtimes, gdArray (int8 (Ad)), int8 (Bd));
+  A = single (A);
   expect_error ("Octave:nonconformant-args", "op1 is 40x30, op2 is 40x30", @mtimes, gdArray (A), gdArray (A));
   ## deletion's shapes: a column, a row kept, the last element of a matrix
   for sub = {[1 2], [1 5], 9, ":"}

@@ -37,6 +37,7 @@ A = single (randi (5, 130, 70)); B = single (randi (5, 70, 90));
 for v = {"k1-32", "k2-64", "k3-32-i2", "k4-128-j4-k4", "k5", "tuned", "cublas"}
   ok (isequal (gd_sgemm (A, B, "Variant", v{1}), A * B), ["sgemm " v{1}]);
 endfor
+ok (isequal (gather (gdArray (double (A)) * double (B)), double (A) * double (B)), "dgemm");
 
 ## distances: every pdist variant and metric family, pdist2, the neighbours
 X = randi (9, 200, 7); Y = randi (9, 60, 7);
@@ -92,6 +93,16 @@ s = [1 7 7 300];
 [D, P] = gd_apsp (S, "Sources", s, "Variant", "gpu");
 [D32, P32] = gd_apsp (single (full (S + Inf * (S == 0))), "Sources", s, "Variant", "gpu", "IndexClass", "int32");
 ok (isequal (D, E) && isequaln (P, Q), "sources gpu");
+## non-negative weights (near-far): a vertex of 150 out-edges (a warp's
+## relaxation), narrow buckets (the far list split often), the sources in
+## batches (a cap on the call's memory)
+S = abs (S); S(5, randperm (400, 150)) = 3;
+s = [5 1 7 7 300 randi(400, 1, 20)];
+[E, Q] = gd_apsp (S, "Sources", s, "Variant", "cpu");
+setenv ("GD_SSSP_DELTA", "5"); setenv ("GD_GPU_MEM_LIMIT", "600000");
+[D, P, info] = gd_apsp (S, "Sources", s, "Variant", "gpu");
+unsetenv ("GD_SSSP_DELTA"); unsetenv ("GD_GPU_MEM_LIMIT");
+ok (isequal (D, E) && isequaln (P, Q) && ! isempty (strfind (info.kernel, "near-far")), "sources near-far");
 try
   gd_apsp (sparse ([1 2 3], [2 3 2], [1 -3 1], 3, 3), "Sources", 1, "Variant", "gpu");
   ok (false, "sources negative cycle");

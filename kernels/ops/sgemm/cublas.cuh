@@ -14,6 +14,9 @@ struct cublas_api {
     cublasStatus_t (*sgemm)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int,
                             const float *, const float *, int, const float *, int,
                             const float *, float *, int);
+    cublasStatus_t (*dgemm)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int,
+                            const double *, const double *, int, const double *, int,
+                            const double *, double *, int);
 };
 cublas_api g_api;
 cublasHandle_t g_cublases[GD_MAX_DEVICES]; /* by CUDA ordinal */
@@ -43,7 +46,7 @@ gd_status cublas_load(void)
         {(void **)&a.set_math_mode, "cublasSetMathMode"},
         {(void **)&a.set_stream, "cublasSetStream_v2"},
         {(void **)&a.status_string, "cublasGetStatusString"},
-        {(void **)&a.sgemm, "cublasSgemm_v2"}};
+        {(void **)&a.sgemm, "cublasSgemm_v2"},     {(void **)&a.dgemm, "cublasDgemm_v2"}};
     for (auto &e : syms)
         if (!(*e.fn = dlsym(h, e.sym)))
             return gd_fail(GD_ERR_NOGPU, "cuBLAS (%s) lacks %s", GD_CUBLAS_SONAME, e.sym);
@@ -71,7 +74,8 @@ gd_status cublas_check(cublasStatus_t c, const char *what)
     return gd_fail(GD_ERR_CUDA, "%s failed: %s", what, g_api.status_string(c));
 }
 
-gd_status launch_cublas(const gd_plan &p)
+/* this device's handle, on stream st, for an m x k by k x n product */
+gd_status cublas_ready(cudaStream_t st, int64_t m, int64_t k, int64_t n)
 {
     gd_status s;
     if ((s = cublas_load())) return s;
@@ -85,9 +89,15 @@ gd_status launch_cublas(const gd_plan &p)
         if ((s = cublas_check(g_api.set_math_mode(g_cublas, CUBLAS_DEFAULT_MATH), "cublasSetMathMode")))
             return s;
     }
-    if (p.m > INT32_MAX || p.n > INT32_MAX || p.k > INT32_MAX)
+    if (m > INT32_MAX || n > INT32_MAX || k > INT32_MAX)
         return gd_fail(GD_ERR_SIZE, "cublas takes sizes below 2^31");
-    if ((s = cublas_check(g_api.set_stream(g_cublas, p.st), "cublasSetStream"))) return s;
+    return cublas_check(g_api.set_stream(g_cublas, st), "cublasSetStream");
+}
+
+gd_status launch_cublas(const gd_plan &p)
+{
+    gd_status s;
+    if ((s = cublas_ready(p.st, p.m, p.k, p.n))) return s;
     const float one = 1.0f, zero = 0.0f;
     return cublas_check(g_api.sgemm(g_cublas, CUBLAS_OP_N, CUBLAS_OP_N, (int)p.m, (int)p.n,
                                     (int)p.k, &one, (const float *)p.A, (int)p.lda,

@@ -31,6 +31,7 @@
  * load and store bounds-checked. tuned always pads; cublas needs neither.
  */
 #include "ops/product/product.h"
+#include "runtime/call.h"
 #include "tiles/tile.cuh"
 
 #include <cublas_v2.h>
@@ -145,7 +146,7 @@ static_assert(sizeof GUARD_TABLE == sizeof PAD_TABLE, "one entry per name in eac
 gd_status cpu_sgemm(gd_class, const void *A, const void *B, void *C, int *, int64_t m,
                     int64_t k, int64_t n, const gd_op_args &)
 {
-    const gd_status s = gd_cpu_sgemm((const float *)A, (const float *)B, (float *)C, m, k, n);
+    const gd_status s = gd_cpu_gemm(GD_SINGLE, A, B, C, m, k, n);
     if (s == GD_ERR_SIZE) return gd_fail(GD_ERR_SIZE, "the host BLAS takes sizes below 2^31");
     return s ? gd_fail(s, "interrupted") : GD_OK;
 }
@@ -219,6 +220,69 @@ extern "C" int gd_sgemm_variants(const gd_variant_info **list)
 {
     static gd_variant_info infos[NVARIANTS];
     return gd_variant_infos(PAD_TABLE, NVARIANTS, infos, list);
+}
+
+/* C = A * B in double (gdArray's *): cublasDgemm where a GPU is usable
+ * (the operands on it, C kept there or brought down), else the host's
+ * BLAS, Octave's own product */
+extern "C" gd_status gd_dgemm(const gd_matrix *A, const gd_matrix *B, gd_out C,
+                              const gd_place *at, gd_timing *t)
+{
+    gd_op_entry entry(at, t, &C);
+    if (A->cls != GD_DOUBLE || B->cls != GD_DOUBLE)
+        return gd_fail(GD_ERR_INPUT, "internal: gd_dgemm takes double operands");
+    if (A->cols != B->rows)
+        return gd_fail(GD_ERR_SIZE, "A is %lldx%lld and B %lldx%lld: A's columns must be B's rows",
+                       (long long)A->rows, (long long)A->cols, (long long)B->rows,
+                       (long long)B->cols);
+    const int64_t m = A->rows, k = A->cols, n = B->cols;
+    const size_t bytes = (size_t)(m * n) * sizeof(double);
+    t->ops = 2.0 * (double)m * (double)n * (double)k;
+    t->resident = (A->where == GD_DEVICE ? 1u : 0u) | (B->where == GD_DEVICE ? 2u : 0u);
+    bool gpu = false;
+    gd_status s = gd_auto_device(t, &gpu);
+    if (s) return s;
+    if (!gpu) {
+        gd_matrix Ah, Bh;
+        void *h[2] = {NULL, NULL}, *buf = NULL;
+        char what[96];
+        gd_describe(what, sizeof what, "C", m, n, GD_DOUBLE);
+        if (!(s = gd_operand_host(A, &Ah, &h[0], "A")) && !(s = gd_operand_host(B, &Bh, &h[1], "B")) &&
+            !(s = gd_host_result_begin(&C, bytes, what, &buf))) {
+            s = gd_cpu_gemm(GD_DOUBLE, Ah.ptr, Bh.ptr, buf, m, k, n);
+            if (s == GD_ERR_SIZE) s = gd_fail(s, "the host BLAS takes sizes below 2^31");
+            else if (s) s = gd_fail(s, "interrupted");
+        }
+        if (buf || C.device) s = gd_host_result_end(&C, buf, bytes, s, t);
+        free(h[0]);
+        free(h[1]);
+        snprintf(t->variant, sizeof t->variant, "cpu");
+        snprintf(t->device, sizeof t->device, "cpu (BLAS)");
+        return s;
+    }
+    snprintf(t->variant, sizeof t->variant, "cublas");
+    gd_call c(t, "cublas");
+    cudaStream_t st = gd_stream();
+    const double *a = (const double *)c.on_device(*A, c.event(), st, "A");
+    const double *b = (const double *)c.on_device(*B, c.event(), st, "B");
+    double *d = (double *)(C.device ? c.alloc_kept(C, bytes + 8, "C") : c.alloc(bytes + 8, "C"));
+    void *h = C.device ? NULL : c.host_result(C, bytes, "C");
+    c.begin(GD_PHASE_KERNEL, st);
+    if (c.ok() && m * n > 0) {
+        const double one = 1.0, zero = 0.0;
+        if (k == 0)
+            c.cuda(cudaMemsetAsync(d, 0, bytes, st), "C");
+        else if (c.check(cublas_ready(st, m, k, n)))
+            c.check(cublas_check(g_api.dgemm(g_cublas, CUBLAS_OP_N, CUBLAS_OP_N, (int)m, (int)n,
+                                             (int)k, &one, a, (int)m, b, (int)k, &zero, d, (int)m),
+                                 "cublasDgemm"));
+    }
+    c.end(GD_PHASE_KERNEL, st);
+    const cudaEvent_t done = c.event();
+    c.cuda(cudaEventRecord(done, st), "C");
+    if (h && bytes) c.download(h, bytes, d, bytes, bytes, 1, done, "C");
+    c.wait(st, "the product");
+    return c.finish();
 }
 
 extern "C" gd_status gd_sgemm(const char *name, gd_edges edges, const gd_matrix *A,
