@@ -28,7 +28,7 @@ HOST_BLAS := $(shell $(MKOCTFILE) -p BLAS_LIBS 2>/dev/null)
 # driver), tiles/ (the register tiles and steps the ops share), cpu/ (the host
 # implementations); gd.h is the layer's interface
 # (the longest to compile first: make -j then ends with the short ones)
-KERNEL_CU  := ops/pdist/pdist ops/pdist/pdist_d ops/knn/knn ops/knn/gemm ops/pdist/pdist2 ops/apsp/apsp ops/minplus/int ops/sgemm/sgemm ops/minplus/minplus ops/product/product ops/sssp/sssp ops/ew/ew ops/ew/reduce ops/ew/place \
+KERNEL_CU  := ops/pdist/pdist ops/pdist/pdist_d ops/knn/knn ops/knn/gemm ops/pdist/pdist2 ops/apsp/apsp ops/minplus/int ops/sgemm/sgemm ops/minplus/minplus ops/product/product ops/sssp/sssp ops/ew/ew ops/ew/reduce ops/ew/place ops/ew/fuse \
               runtime/resident runtime/multi runtime/nccl runtime/layout runtime/call runtime/copies runtime/memory runtime/device
 # every header of the layer (the no-CUDA build's stubs aside)
 KERNEL_HDR := kernels/gd.h $(filter-out kernels/nocuda/%,$(wildcard kernels/*/*.h kernels/*/*.cuh kernels/*/*/*.h kernels/*/*/*.cuh))

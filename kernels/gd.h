@@ -528,6 +528,28 @@ gd_status gd_ew_compare(int op, const gd_matrix *A, const gd_matrix *B, gd_out R
  * isinf, 2 isfinite, 3 logical (x != 0), 4 ~ (x == 0); 3 and 4 fail
  * (GD_ERR_INPUT) where an element is NaN, as Octave's */
 gd_status gd_ew_test(int op, const gd_matrix *A, gd_out R, const gd_place *at, gd_timing *t);
+/* gdArray's arrayfun: a chain of element-wise operations in one pass
+ * (ops/ew/fuse.cu). The program: n instructions on an accumulator, each
+ * an op with an operand (kind: none, input arg, constant k[arg], saved
+ * value arg): op < EW_NOPS2 a binary operation (acc op operand, or
+ * operand op acc where swap), GD_FUSE_UNARY + u unary operation u of acc,
+ * GD_FUSE_CMP + c comparison c (0 or 1), GD_FUSE_LOAD acc = operand,
+ * GD_FUSE_STORE saved value arg = acc. Every value in class cls (single
+ * or double; inputs single, double or logical bytes, constants converted
+ * to cls as Octave converts); R, the last accumulator, in cls or logical
+ * (logical: bytes, GD_UINT8). The inputs are of one size and in one place
+ * (all on the device, or all on the host). *complex_flag: an element
+ * whose result Octave would make complex (the caller refuses R). */
+enum { GD_FUSE_MOST = 64, GD_FUSE_INPUTS = 8, GD_FUSE_CONSTS = 32, GD_FUSE_SLOTS = 4 };
+enum { GD_FUSE_UNARY = 16, GD_FUSE_CMP = 32, GD_FUSE_LOAD = 48, GD_FUSE_STORE = 49 };
+enum { GD_FUSE_NONE, GD_FUSE_INPUT, GD_FUSE_CONST, GD_FUSE_SLOT };
+typedef struct {
+    int n, nk;
+    signed char op[GD_FUSE_MOST], kind[GD_FUSE_MOST], arg[GD_FUSE_MOST], swap[GD_FUSE_MOST];
+    double k[GD_FUSE_CONSTS];
+} gd_fuse_program;
+gd_status gd_ew_fused(const gd_fuse_program *prog, gd_class cls, int logical, const gd_matrix *in,
+                      int nin, gd_out R, int *complex_flag, const gd_place *at, gd_timing *t);
 /* R = A in class `to`, as Octave converts (to an integer class rounded to
  * the nearest, halves away from zero, saturated, NaN 0) */
 gd_status gd_ew_convert(const gd_matrix *A, gd_class to, gd_out R, const gd_place *at,

@@ -30,6 +30,7 @@ static const struct {
     {"scan", gd_op_scan},           {"cmp", gd_op_cmp},
     {"test", gd_op_test},           {"assign", gd_op_assign},
     {"tri", gd_op_tri},             {"fill", gd_op_fill},
+    {"fuse", gd_op_fuse},
 };
 
 void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])

@@ -40,6 +40,8 @@
  *                                     distinct; X A's class, 1 or numel (I))
  *   R = __gd__('tri', A, k, upper)    triu (A, k) (upper true) or tril (A, k)
  *   R = __gd__('fill', cls, r, c, v)  an r x c gdArray of v in class cls
+ *   [R, cx] = __gd__('fuse', P, k, cls, logical, A1, ...)  arrayfun's
+ *                                     chain in one pass (gd_ew_fused)
  * (ew2's op 6 mod, 7 rem, 8 .^; reduce's 5 any, 6 all, logical.) A logical
  * gdArray is held as bytes of 0 and 1 (uint8) marked logical: these
  * operations, gather, transpose and indexing take and keep it; the class
@@ -632,4 +634,58 @@ void gd_op_fill(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     gd_out out = gd_mex_result_out(&R, 1, gd_device_count() > 0, (size_t)r, (size_t)c, cls);
     R.logical = logical;
     plhs[0] = gd_mex_result_take(FN, &R, gd_ew_fill(cls, (int64_t)r, (int64_t)c, v, out, gd_mex_place(), &t));
+}
+
+/* [R, complex] = __gd__ ('fuse', P, k, cls, logical, A1, A2, ...): gdArray's
+ * arrayfun in one pass (gd_ew_fused): P the program, a row an instruction
+ * (op, kind, arg, swap), k its constants, cls the class it computes in,
+ * logical whether R is logical; complex 1 where an element's result would
+ * be complex (the caller refuses R) */
+void gd_op_fuse(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    static const char FN[] = "gdArray";
+    if (nrhs < 5 || nrhs > 4 + GD_FUSE_INPUTS)
+        gd_mex_error(FN, "gd:input", "internal: fuse takes a program, constants, a class and inputs");
+    const mxArray *P = prhs[0], *K = prhs[1];
+    const size_t n = mxGetM(P), nk = mxGetNumberOfElements(K);
+    if (!mxIsInt32(P) || mxGetN(P) != 4 || n < 1 || n > GD_FUSE_MOST || !mxIsDouble(K) ||
+        mxIsComplex(K) || nk > GD_FUSE_CONSTS)
+        gd_mex_error(FN, "gd:input", "internal: a fused program of %d rows", (int)n);
+    gd_fuse_program prog;
+    memset(&prog, 0, sizeof prog);
+    prog.n = (int)n;
+    prog.nk = (int)nk;
+    const int32_t *p = (const int32_t *)mxGetData(P);
+    for (size_t i = 0; i < n; ++i) {
+        for (int c = 0; c < 4; ++c)
+            if (p[i + n * c] < -128 || p[i + n * c] > 127)
+                gd_mex_error(FN, "gd:input", "internal: instruction %d", (int)i + 1);
+        prog.op[i] = (signed char)p[i];
+        prog.kind[i] = (signed char)p[i + n];
+        prog.arg[i] = (signed char)p[i + 2 * n];
+        prog.swap[i] = (signed char)p[i + 3 * n];
+    }
+    for (size_t i = 0; i < nk; ++i) prog.k[i] = mxGetPr(K)[i];
+    const gd_class cls = class_named(FN, prhs[2], NULL);
+    const int logical = mxGetScalar(prhs[3]) != 0;
+    const int nin = nrhs - 4;
+    gd_matrix in[GD_FUSE_INPUTS];
+    const gd_matrix *ops[GD_FUSE_INPUTS];
+    int resident = 0;
+    for (int k = 0; k < nin; ++k) {
+        int g = 0;
+        gd_mex_operand_int(FN, "an input", prhs[4 + k], &in[k], &g);
+        resident |= g;
+        ops[k] = &in[k];
+    }
+    gd_mex_result R;
+    gd_timing t = gd_mex_timing();
+    gd_out out = gd_mex_result_out(&R, resident, gd_mex_on_device(nin, ops), (size_t)in[0].rows,
+                                   (size_t)in[0].cols, logical ? GD_UINT8 : cls);
+    R.logical = logical;
+    int bad = 0;
+    plhs[0] = gd_mex_result_take("arrayfun", &R, gd_ew_fused(&prog, cls, logical, in, nin, out,
+                                                             &bad, gd_mex_place(), &t));
+    gd_mex_after_call("arrayfun", &t);
+    if (nlhs > 1) plhs[1] = mxCreateDoubleScalar(bad);
 }

@@ -104,7 +104,10 @@ classdef gdArray < handle
 ## G keeps its class, grows with zeros; a new gdArray, the old one
 ## unchanged) compute on the GPU too, and @code{*} of single matrices
 ## (by @code{gd_sgemm}) and of double ones (cuBLAS's dgemm), within their
-## rounding of Octave's BLAS. Octave's
+## rounding of Octave's BLAS. @code{arrayfun (@var{fh}, @var{G}, @dots{})}
+## with an anonymous function of element-wise arithmetic runs its chain
+## as one kernel, the unfused operations' bits (else Octave's arrayfun
+## on the gathered values). Octave's
 ## other operators and functions (@code{*} of integer matrices,
 ## @code{/} and @code{\} by a matrix, sort, find @dots{}) do not take a
 ## gdArray yet: they raise @qcode{"gd:gather"}, which says to gather
@@ -413,6 +416,11 @@ classdef gdArray < handle
     endfunction
     function R = ldivide (a, b)
       R = __gd_ew__ (".\\", a, b);
+    endfunction
+    ## arrayfun (fh, G, ...): an element-wise chain in one pass
+    ## (private/__gd_arrayfun__)
+    function varargout = arrayfun (fh, varargin)
+      [varargout{1:max (1, nargout)}] = __gd_arrayfun__ (fh, varargin{:});
     endfunction
     ## a * b: private/__gd_mtimes__
     function R = mtimes (a, b)

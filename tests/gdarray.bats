@@ -22,6 +22,10 @@ load helpers
     octave_ok "check_assign()" "assignment ok"
 }
 
+@test "arrayfun on gdArrays: an element-wise chain in one pass, the unfused chain's bits (Octave's on the host), every operation it takes; what it does not compile runs Octave's arrayfun" {
+    octave_ok "check_fuse()" "arrayfun exact"
+}
+
 @test "large resident products (blocks, padded layouts) equal the host's" {
     require_gpu
     octave_ok "for c = {'single', 'double'}

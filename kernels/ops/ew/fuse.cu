@@ -1,0 +1,233 @@
+/* ops/ew/fuse.cu - gdArray's arrayfun: a chain of element-wise operations
+ * in one pass (gd_ew_fused).
+ *
+ * The program (gd.h's gd_fuse_program, made by octave/private/
+ * __gd_arrayfun__.m from a function handle) is a list of instructions on
+ * an accumulator: load an operand, apply a binary operation with an
+ * operand (an input's element, a constant or a saved value), a unary one,
+ * a comparison, or save the accumulator. Every element runs the whole
+ * list: each input is read once where it is named and the result written
+ * once, so a chain of k operations makes one pass over memory instead of
+ * k. The operations are ops/ew/arith.h's, the very functions the unfused
+ * kernels apply, in one floating class (single or double: constants and
+ * logical inputs converted first, as Octave converts the operand of the
+ * other class), so a fused chain gives the unfused chain's bits.
+ *
+ * A kernel interprets the list (it lives in the kernel's parameters, read
+ * by every thread at once) for four elements a thread, so its decoding
+ * costs a quarter an element; the instructions' operands and the
+ * accumulators stay in registers, saved values in a small local array.
+ * Compiling each chain at run time (NVRTC) would spare the decoding, but a
+ * chain is bound by memory: see NOTES.md. An element whose result Octave
+ * would make complex (sqrt, log or log2 of a negative, log1p below -1, a
+ * negative base to a power that is not whole) sets a flag, and the caller
+ * refuses the result as the unfused operations do. */
+#include "ops/ew/frame.cuh"
+
+#include <string.h>
+
+namespace {
+
+enum { FUSE_E = 4 };
+
+struct fuse_args {
+    gd_fuse_program p;
+    const void *in[GD_FUSE_INPUTS];
+    int cls[GD_FUSE_INPUTS];
+};
+
+/* input element q in class T (single, double or a logical's byte) */
+template <class T> GD_EW T fuse_load(const void *p, int cls, int64_t q)
+{
+    if (cls == GD_SINGLE) return (T)((const float *)p)[q];
+    if (cls == GD_DOUBLE) return (T)((const double *)p)[q];
+    return (T)((const uint8_t *)p)[q];
+}
+
+/* one instruction on the accumulator: acc op v (v op acc where swap);
+ * 1 where Octave's result would be complex */
+template <class T> GD_EW int fuse_apply(int op, int swap, T &acc, T v)
+{
+    if (op == GD_FUSE_LOAD) {
+        acc = v;
+        return 0;
+    }
+    const T x = swap ? v : acc, y = swap ? acc : v;
+    if (op >= GD_FUSE_CMP) {
+        acc = (T)ew_compare<T, T>(op - GD_FUSE_CMP, x, y);
+        return 0;
+    }
+    if (op >= GD_FUSE_UNARY) {
+        const int u = op - GD_FUSE_UNARY;
+        const int bad = ((u == EW_SQRT || u == EW_LOG || u == EW_LOG2) && acc < 0) ||
+                        (u == EW_LOG1P && acc < -1);
+        acc = ew_unary_op<T>(u, acc);
+        return bad;
+    }
+    switch (op) {
+    case EW_POWER: {
+        const int bad = x < 0 && y != (T)trunc((double)y);
+        acc = ew_power<T, T, T>(x, y);
+        return bad;
+    }
+    case EW_MAX2:
+    case EW_MIN2: acc = ew_max_min<T>(op, x, y); return 0;
+    case EW_MOD:
+    case EW_REM: acc = ew_float_modrem<T>(op, x, y); return 0;
+    default: acc = ew_float_op<T>(op, x, y); return 0;
+    }
+}
+
+/* instruction i's operand for element q (saved: the saved values, step
+ * apart, read only for a saved operand) */
+template <class T>
+GD_EW T fuse_operand(const fuse_args &a, int i, int64_t q, T acc, const T *saved, int step)
+{
+    const int kind = a.p.kind[i], arg = a.p.arg[i];
+    if (kind == GD_FUSE_INPUT) return fuse_load<T>(a.in[arg], a.cls[arg], q);
+    if (kind == GD_FUSE_CONST) return (T)a.p.k[arg];
+    if (kind == GD_FUSE_SLOT) return saved[arg * step];
+    return acc;
+}
+
+/* the program for element q (the host's loop) */
+template <class T> GD_EW T fuse_one(const fuse_args &a, int64_t q, int *bad)
+{
+    T acc = 0, slot[GD_FUSE_SLOTS] = {0, 0, 0, 0};
+    for (int i = 0; i < a.p.n; ++i) {
+        if (a.p.op[i] == GD_FUSE_STORE)
+            slot[a.p.arg[i]] = acc;
+        else
+            *bad |= fuse_apply<T>(a.p.op[i], a.p.swap[i], acc,
+                                  fuse_operand<T>(a, i, q, acc, slot, 1));
+    }
+    return acc;
+}
+
+/* the program for FUSE_E elements a thread, q0 + e stride */
+template <class T, class TR>
+__global__ void __launch_bounds__(256) fuse_kernel(const fuse_args a, TR *R, int64_t total, int *flag)
+{
+    const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+    int bad = 0;
+    for (int64_t q0 = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; q0 < total;
+         q0 += stride * FUSE_E) {
+        T acc[FUSE_E], slot[GD_FUSE_SLOTS][FUSE_E];
+#pragma unroll
+        for (int e = 0; e < FUSE_E; ++e) acc[e] = 0;
+        for (int i = 0; i < a.p.n; ++i) {
+            const int op = a.p.op[i], swap = a.p.swap[i];
+#pragma unroll
+            for (int e = 0; e < FUSE_E; ++e) {
+                const int64_t q = q0 + e * stride;
+                if (q >= total) break;
+                if (op == GD_FUSE_STORE)
+                    slot[a.p.arg[i]][e] = acc[e];
+                else
+                    bad |= fuse_apply<T>(op, swap, acc[e],
+                                         fuse_operand<T>(a, i, q, acc[e], &slot[0][e], FUSE_E));
+            }
+        }
+#pragma unroll
+        for (int e = 0; e < FUSE_E; ++e) {
+            const int64_t q = q0 + e * stride;
+            if (q < total) R[q] = (TR)acc[e];
+        }
+    }
+    if (bad) atomicOr(flag, 1);
+}
+
+template <class T, class TR>
+gd_status fused_run(const fuse_args &a, const gd_matrix *in, int nin, int64_t total, gd_out &R,
+                    int *complex_flag, gd_timing *t)
+{
+    const size_t bytes = (size_t)total * sizeof(TR);
+    if (nin == 0 || in[0].where != GD_DEVICE) {
+        snprintf(t->variant, sizeof t->variant, "cpu");
+        void *buf = NULL;
+        gd_status s = gd_host_result_begin(&R, bytes, "the result", &buf);
+        int bad = 0;
+        if (!s) {
+#pragma omp parallel for schedule(static) num_threads(gd_cpu_threads()) if (total >= EW_HOST_PARALLEL) reduction(| : bad)
+            for (int64_t q = 0; q < total; ++q) ((TR *)buf)[q] = (TR)fuse_one<T>(a, q, &bad);
+        }
+        *complex_flag = bad;
+        return gd_host_result_end(&R, buf, bytes, s, t);
+    }
+    snprintf(t->variant, sizeof t->variant, "gpu");
+    cudaStream_t st = gd_stream();
+    gd_call c(t, "gpu");
+    fuse_args d = a;
+    for (int k = 0; k < nin; ++k) d.in[k] = c.on_device(in[k], c.event(), st, "an input");
+    TR *dR = (TR *)(R.device ? c.alloc_kept(R, bytes ? bytes : 1, "the result")
+                            : c.alloc(bytes ? bytes : 1, "the result"));
+    int *flag = (int *)c.alloc(sizeof(int), "a flag");
+    c.cuda(cudaMemsetAsync(flag, 0, sizeof(int), st), "a flag");
+    c.begin(GD_PHASE_KERNEL, st);
+    if (c.ok() && total) {
+        const int64_t threads = (total + FUSE_E - 1) / FUSE_E;
+        fuse_kernel<T, TR><<<ew_grid(threads), 256, 0, st>>>(d, dR, total, flag);
+    }
+    c.launched("the fused kernel");
+    int bad = 0;
+    c.cuda(cudaMemcpyAsync(&bad, flag, sizeof(int), cudaMemcpyDeviceToHost, st), "a flag");
+    const gd_status s = ew_finish(c, R, dR, bytes, st);
+    *complex_flag = bad;
+    return s;
+}
+
+} // namespace
+
+extern "C" gd_status gd_ew_fused(const gd_fuse_program *prog, gd_class cls, int logical,
+                                 const gd_matrix *in, int nin, gd_out R, int *complex_flag,
+                                 const gd_place *at, gd_timing *t)
+{
+    gd_entry entry(at, t);
+    const double t0 = gd_now_ms();
+    if (R.device) *R.device = NULL;
+    *complex_flag = 0;
+    if (cls != GD_SINGLE && cls != GD_DOUBLE)
+        return gd_fail(GD_ERR_INPUT, "internal: a fused chain computes in single or double");
+    if (nin < 1 || nin > GD_FUSE_INPUTS || prog->n < 1 || prog->n > GD_FUSE_MOST ||
+        prog->nk < 0 || prog->nk > GD_FUSE_CONSTS)
+        return gd_fail(GD_ERR_INPUT, "internal: a fused chain of %d instructions, %d inputs",
+                       prog->n, nin);
+    fuse_args a;
+    memset(&a, 0, sizeof a);
+    a.p = *prog;
+    for (int k = 0; k < nin; ++k) {
+        if (in[k].rows != in[0].rows || in[k].cols != in[0].cols)
+            return gd_fail(GD_ERR_SIZE, "internal: the inputs of a fused chain differ in size");
+        if (in[k].pieces)
+            return gd_fail(GD_ERR_INPUT, "a gdArray in pieces on several devices: gather it first");
+        if (in[k].cls != GD_SINGLE && in[k].cls != GD_DOUBLE && in[k].cls != GD_UINT8)
+            return gd_fail(GD_ERR_INPUT, "internal: a fused chain's input in %s",
+                           gd_class_name(in[k].cls));
+        if (in[k].ld != in[k].rows && in[k].cols > 1)
+            return gd_fail(GD_ERR_INPUT, "internal: a fused chain's inputs are tight");
+        if ((in[k].where == GD_DEVICE) != (in[0].where == GD_DEVICE))
+            return gd_fail(GD_ERR_INPUT, "internal: a fused chain's inputs in one place");
+        a.in[k] = in[k].ptr;
+        a.cls[k] = in[k].cls;
+    }
+    for (int i = 0; i < prog->n; ++i) {
+        const int kind = prog->kind[i], arg = prog->arg[i];
+        const int most = kind == GD_FUSE_INPUT ? nin : kind == GD_FUSE_CONST ? prog->nk
+                                                   : GD_FUSE_SLOTS;
+        if (kind < GD_FUSE_NONE || kind > GD_FUSE_SLOT || (kind != GD_FUSE_NONE && (arg < 0 || arg >= most)) ||
+            (prog->op[i] == GD_FUSE_STORE && (arg < 0 || arg >= GD_FUSE_SLOTS)))
+            return gd_fail(GD_ERR_INPUT, "internal: instruction %d of a fused chain", i + 1);
+    }
+    const int64_t total = in[0].rows * in[0].cols;
+    snprintf(t->kernel, sizeof t->kernel, "a fused chain of # steps");
+    t->counts[0] = prog->n;
+    gd_status s;
+    if (cls == GD_SINGLE)
+        s = logical ? fused_run<float, uint8_t>(a, in, nin, total, R, complex_flag, t)
+                    : fused_run<float, float>(a, in, nin, total, R, complex_flag, t);
+    else
+        s = logical ? fused_run<double, uint8_t>(a, in, nin, total, R, complex_flag, t)
+                    : fused_run<double, double>(a, in, nin, total, R, complex_flag, t);
+    t->total_ms = gd_now_ms() - t0;
+    return s;
+}
