@@ -38,6 +38,9 @@ for v = {"k1-32", "k2-64", "k3-32-i2", "k4-128-j4-k4", "k5", "tuned", "cublas"}
   ok (isequal (gd_sgemm (A, B, "Variant", v{1}), A * B), ["sgemm " v{1}]);
 endfor
 ok (isequal (gather (gdArray (double (A)) * double (B)), double (A) * double (B)), "dgemm");
+G = gdArray (randn (70, 33, "single")); H = gdArray (randn (70, 33, "single"));
+ok (isequaln (gather (arrayfun (@(x, y) max (x, 0) .* exp (-y .^ 2 / 2) + (x > y) .* x - mod (x, 0.3), G, H)),
+              gather (max (G, 0) .* exp (-H .^ 2 / 2) + (G > H) .* G - mod (G, 0.3))), "arrayfun fused");
 
 ## distances: every pdist variant and metric family, pdist2, the neighbours
 X = randi (9, 200, 7); Y = randi (9, 60, 7);
