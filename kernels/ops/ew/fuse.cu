@@ -104,7 +104,64 @@ template <class T> GD_EW T fuse_one(const fuse_args &a, int64_t q, int *bad)
     return acc;
 }
 
-/* the program for FUSE_E elements a thread, q0 + e stride */
+/* instruction OP (a constant: its branches fold away) on FUSE_E elements;
+ * bit e where element e's result would be complex */
+template <int OP, class T>
+__device__ __forceinline__ int fuse_all(int swap, T (&acc)[FUSE_E], const T (&v)[FUSE_E])
+{
+    int bad = 0;
+#pragma unroll
+    for (int e = 0; e < FUSE_E; ++e) bad |= fuse_apply<T>(OP, swap, acc[e], v[e]) << e;
+    return bad;
+}
+
+/* op on FUSE_E elements: one switch for all of them */
+template <class T>
+__device__ __forceinline__ int fuse_dispatch(int op, int swap, T (&acc)[FUSE_E],
+                                             const T (&v)[FUSE_E])
+{
+#define GD_FUSE_CASE(c)                                                                            \
+    case c: return fuse_all<c, T>(swap, acc, v);
+    switch (op) {
+        GD_FUSE_CASE(EW_PLUS) GD_FUSE_CASE(EW_MINUS) GD_FUSE_CASE(EW_TIMES) GD_FUSE_CASE(EW_RDIVIDE)
+        GD_FUSE_CASE(EW_MAX2) GD_FUSE_CASE(EW_MIN2) GD_FUSE_CASE(EW_MOD) GD_FUSE_CASE(EW_REM)
+        GD_FUSE_CASE(EW_POWER)
+        GD_FUSE_CASE(GD_FUSE_UNARY + EW_NEG) GD_FUSE_CASE(GD_FUSE_UNARY + EW_ABS)
+        GD_FUSE_CASE(GD_FUSE_UNARY + EW_SQRT) GD_FUSE_CASE(GD_FUSE_UNARY + EW_FLOOR)
+        GD_FUSE_CASE(GD_FUSE_UNARY + EW_CEIL) GD_FUSE_CASE(GD_FUSE_UNARY + EW_ROUND)
+        GD_FUSE_CASE(GD_FUSE_UNARY + EW_FIX) GD_FUSE_CASE(GD_FUSE_UNARY + EW_SIGN)
+        GD_FUSE_CASE(GD_FUSE_UNARY + EW_EXP) GD_FUSE_CASE(GD_FUSE_UNARY + EW_LOG)
+        GD_FUSE_CASE(GD_FUSE_UNARY + EW_LOG2) GD_FUSE_CASE(GD_FUSE_UNARY + EW_LOG1P)
+        GD_FUSE_CASE(GD_FUSE_UNARY + EW_EXPM1) GD_FUSE_CASE(GD_FUSE_UNARY + EW_SIN)
+        GD_FUSE_CASE(GD_FUSE_UNARY + EW_COS) GD_FUSE_CASE(GD_FUSE_UNARY + EW_TANH)
+        GD_FUSE_CASE(GD_FUSE_CMP + EW_EQ) GD_FUSE_CASE(GD_FUSE_CMP + EW_NE)
+        GD_FUSE_CASE(GD_FUSE_CMP + EW_LT) GD_FUSE_CASE(GD_FUSE_CMP + EW_LE)
+        GD_FUSE_CASE(GD_FUSE_CMP + EW_GT) GD_FUSE_CASE(GD_FUSE_CMP + EW_GE)
+    default: return fuse_all<GD_FUSE_LOAD, T>(swap, acc, v);
+    }
+#undef GD_FUSE_CASE
+}
+
+/* saved value r as an array's element (a switch: the saved values stay in
+ * registers) */
+template <class T>
+__device__ __forceinline__ void fuse_slot(int r, bool store, T (&x)[FUSE_E],
+                                          T (&slot)[GD_FUSE_SLOTS][FUSE_E])
+{
+#pragma unroll
+    for (int k = 0; k < GD_FUSE_SLOTS; ++k)
+        if (k == r)
+#pragma unroll
+            for (int e = 0; e < FUSE_E; ++e) {
+                if (store)
+                    slot[k][e] = x[e];
+                else
+                    x[e] = slot[k][e];
+            }
+}
+
+/* the program for FUSE_E elements a thread, q0 + e stride: each
+ * instruction's switch once for the thread's elements */
 template <class T, class TR>
 __global__ void __launch_bounds__(256) fuse_kernel(const fuse_args a, TR *R, int64_t total, int *flag)
 {
@@ -112,21 +169,38 @@ __global__ void __launch_bounds__(256) fuse_kernel(const fuse_args a, TR *R, int
     int bad = 0;
     for (int64_t q0 = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; q0 < total;
          q0 += stride * FUSE_E) {
-        T acc[FUSE_E], slot[GD_FUSE_SLOTS][FUSE_E];
+        T acc[FUSE_E], v[FUSE_E], slot[GD_FUSE_SLOTS][FUSE_E];
+        int valid = 0;
 #pragma unroll
-        for (int e = 0; e < FUSE_E; ++e) acc[e] = 0;
+        for (int e = 0; e < FUSE_E; ++e) {
+            acc[e] = 0;
+            valid |= (q0 + e * stride < total) << e;
+        }
         for (int i = 0; i < a.p.n; ++i) {
-            const int op = a.p.op[i], swap = a.p.swap[i];
-#pragma unroll
-            for (int e = 0; e < FUSE_E; ++e) {
-                const int64_t q = q0 + e * stride;
-                if (q >= total) break;
-                if (op == GD_FUSE_STORE)
-                    slot[a.p.arg[i]][e] = acc[e];
-                else
-                    bad |= fuse_apply<T>(op, swap, acc[e],
-                                         fuse_operand<T>(a, i, q, acc[e], &slot[0][e], FUSE_E));
+            const int op = a.p.op[i], kind = a.p.kind[i], arg = a.p.arg[i];
+            if (op == GD_FUSE_STORE) {
+                fuse_slot<T>(arg, true, acc, slot);
+                continue;
             }
+            if (kind == GD_FUSE_INPUT) {
+                const void *in = a.in[arg];
+                const int c = a.cls[arg];
+#pragma unroll
+                for (int e = 0; e < FUSE_E; ++e) {
+                    const int64_t q = q0 + e * stride;
+                    v[e] = q < total ? fuse_load<T>(in, c, q) : (T)0;
+                }
+            } else if (kind == GD_FUSE_CONST) {
+                const T k = (T)a.p.k[arg];
+#pragma unroll
+                for (int e = 0; e < FUSE_E; ++e) v[e] = k;
+            } else if (kind == GD_FUSE_SLOT)
+                fuse_slot<T>(arg, false, v, slot);
+            else
+#pragma unroll
+                for (int e = 0; e < FUSE_E; ++e) v[e] = acc[e];
+            /* (the elements past the end compute on zeros: not counted) */
+            bad |= fuse_dispatch<T>(op, a.p.swap[i], acc, v) & valid;
         }
 #pragma unroll
         for (int e = 0; e < FUSE_E; ++e) {
