@@ -75,15 +75,12 @@ TEST_ARCHS      ?= $(if $(filter command line,$(origin GPU_ARCHS)),$(GPU_ARCHS),
 TEST_PTX_CHECKS ?= $(if $(strip $(GD_LOCAL_ARCHS)),75)
 # (at most 4 side by side where a GPU answers: the suite was measured so
 # on an H100, the interrupt tests' timings included)
-# the longest suites first (the package's builds, the ranks' jobs, the
-# gdArray checks), so that the jobs end together
-TEST_FIRST      := tests/package.bats tests/package_cpu.bats tests/mpi.bats tests/gdarray.bats
 TEST_JOBS       ?= $(shell n=$(NPROC); if nvidia-smi -L >/dev/null 2>&1 && [ $$n -gt 4 ]; then n=4; fi; echo $$n)
 test: deps
 	$(MAKE) -j$(NPROC) all GPU_ARCHS="$(TEST_ARCHS)" GD_PTX_ARCHS= GD_PTX_CHECK_ARCHS="$(TEST_PTX_CHECKS)"
 	$(BATS) $$(if [ "$(TEST_JOBS)" != 1 ] && command -v parallel >/dev/null 2>&1; then \
 	    echo --jobs $(TEST_JOBS) --no-parallelize-within-files; fi) \
-	    $(TEST_FIRST) $(filter-out tests/gpu_memory.bats $(TEST_FIRST),$(sort $(wildcard tests/*.bats)))
+	    $(filter-out tests/gpu_memory.bats,$(sort $(wildcard tests/*.bats)))
 	$(BATS) tests/gpu_memory.bats
 
 # (deps first: it may install what the build needs)
