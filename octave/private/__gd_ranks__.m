@@ -51,12 +51,7 @@ function c = CLASSES ()
 endfunction
 
 function c = class_code (L)
-  if (isa (L, "gdArray"))
-    name = classUnderlying (L);
-  else
-    name = class (L);
-  endif
-  c = find (strcmp (name, CLASSES ()), 1);
+  c = find (strcmp (__gd_class__ (L), CLASSES ()), 1);
   if (isempty (c))
     c = 0;
   endif

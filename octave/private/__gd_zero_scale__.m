@@ -52,7 +52,7 @@ function [R, I, info] = __gd_zero_scale__ (zero, op, data, args, nout)
   if (columns (data{1}) == 0)
     ## no other column: their distance is 0 (the gateway still checks the
     ## options, on rows of one zero column)
-    data = cellfun (@(Z) zeros (rows (Z), 1, underlying (Z)), data, "UniformOutput", false);
+    data = cellfun (@(Z) zeros (rows (Z), 1, __gd_class__ (Z)), data, "UniformOutput", false);
   endif
   if (strcmp (op, "pdist"))
     [R, info] = __gd__ (op, data{:}, args{:});
@@ -116,14 +116,5 @@ function [R, I, info] = __gd_zero_scale__ (zero, op, data, args, nout)
     if (! isempty (I))
       I = gdArray (I);
     endif
-  endif
-endfunction
-
-function c = underlying (Z)
-  ## the class of Z's elements (a gdArray's too)
-  if (isa (Z, "gdArray"))
-    c = classUnderlying (Z);
-  else
-    c = class (Z);
   endif
 endfunction
