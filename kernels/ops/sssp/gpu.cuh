@@ -269,21 +269,13 @@ gd_status run_gpu(const gd_matrix *W, const gd_sparse *S, const int64_t *src, in
     }
     const int64_t n = g.n, m = g.cp[n];
     const size_t cells = (size_t)(ns * n), pb = cells * gd_class_bytes(pcls);
-    int neg = 0;
-    double sum = 0, finite = 0;
-    for (int64_t e = 0; e < m; ++e) {
-        neg |= g.val[e] < 0;
-        if (g.val[e] < (T)INFINITY) {
-            sum += (double)g.val[e];
-            finite += 1;
-        }
-    }
+    const int neg = g.neg;
     /* near-far's bucket width: 32 times the mean weight over the mean
      * out-degree, scaled by GD_SSSP_DELTA percent; Inf (one bucket) where
      * every weight is 0 */
     long pct = 100;
     gd_setting_int(GD_SET_SSSP_DELTA, 1, 1000000, &pct);
-    double delta = finite > 0 && n > 0 ? 32.0 * (sum / finite) / ((double)m / (double)n) : 0;
+    double delta = g.finite > 0 && n > 0 ? 32.0 * (g.sum / g.finite) / ((double)m / (double)n) : 0;
     delta *= (double)pct / 100.0;
     if (!(delta > 0)) delta = INFINITY;
     t->ops = (double)ns * (double)m;

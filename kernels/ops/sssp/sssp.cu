@@ -85,14 +85,24 @@ template <class T> struct sssp_edges {
         return gd_fail(GD_ERR_MEMORY, "cannot allocate the graph's %lld edges (%.1f MiB) in "
                        "host memory", (long long)m, gd_mib((size_t)m * (16 + sizeof(T))));
     }
+    /* the weights checked, and in the same pass whether one is negative
+     * and the sum and count of the finite ones (near-far's bucket width) */
+    int neg = 0;
+    double sum = 0, finite = 0;
     gd_status check(int64_t m)
     {
         for (int64_t e = 0; e < m; ++e) {
-            if (val[e] != val[e])
+            const T x = val[e];
+            if (x != x)
                 return gd_fail(GD_ERR_INPUT, "W holds NaN (an edge's weight must be a number)");
-            if (val[e] == -(T)INFINITY)
+            if (x == -(T)INFINITY)
                 return gd_fail(GD_ERR_INPUT, "W holds -Inf: an edge of length -Inf is a "
                                "negative cycle's worth; give a finite weight");
+            neg |= x < 0;
+            if (x < (T)INFINITY) {
+                sum += (double)x;
+                finite += 1;
+            }
         }
         return GD_OK;
     }
