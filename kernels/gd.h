@@ -388,8 +388,7 @@ typedef enum {
 gd_status gd_sgemm(const char *variant, gd_edges edges, const gd_matrix *A,
                    const gd_matrix *B, gd_out C, const gd_place *at, gd_timing *t);
 int gd_sgemm_variants(const gd_variant_info **list);
-/* C = A * B in double (gdArray's *): cublasDgemm on the GPU where one is
- * usable, else the host's BLAS (dgemm, as Octave); A and B double */
+/* C = A * B in double (gdArray's *): cuBLAS's dgemm, else the host's BLAS */
 gd_status gd_dgemm(const gd_matrix *A, const gd_matrix *B, gd_out C, const gd_place *at,
                    gd_timing *t);
 
@@ -516,33 +515,22 @@ int gd_sssp_variants(const gd_variant_info **list);
 gd_status gd_ew_binary(int op, const gd_matrix *A, const gd_matrix *B, gd_class rcls, gd_out R,
                        const gd_place *at, gd_timing *t);
 gd_status gd_ew_unary(int op, const gd_matrix *A, gd_out R, const gd_place *at, gd_timing *t);
-/* R = A op B, a logical result (bytes 0 or 1, GD_UINT8): op 0 ==, 1 ~=,
- * 2 <, 3 <=, 4 >, 5 >= (A and B of one class, or one floating and the
- * other of any class: compared as Octave compares them, single beside
- * double in single, an integer class beside a floating one by value, as
- * Octave's emulated comparison, ops/ew/arith.h), 6 &,
- * 7 | (two logical operands, GD_UINT8 of 0 and 1) */
+/* R = A op B, a logical result (bytes 0 or 1, GD_UINT8): op 0 ==, 1 ~=, 2 <, 3 <=, 4 >,
+ * 5 >= (A and B of one class, or one floating and the other of any class: compared as
+ * Octave compares them, single beside double in single, an integer class beside a floating
+ * one by value, Octave's emulated comparison, ops/ew/arith.h), 6 &, 7 | (two logical) */
 gd_status gd_ew_compare(int op, const gd_matrix *A, const gd_matrix *B, gd_out R,
                         const gd_place *at, gd_timing *t);
 /* R = a test of each element of A, logical (GD_UINT8): op 0 isnan, 1
  * isinf, 2 isfinite, 3 logical (x != 0), 4 ~ (x == 0); 3 and 4 fail
  * (GD_ERR_INPUT) where an element is NaN, as Octave's */
 gd_status gd_ew_test(int op, const gd_matrix *A, gd_out R, const gd_place *at, gd_timing *t);
-/* gdArray's arrayfun: a chain of element-wise operations in one pass
- * (ops/ew/fuse.cu). The program: n instructions on an accumulator, each
- * an op with an operand (kind: none, input arg, constant k[arg], saved
- * value arg): op < EW_NOPS2 a binary operation (acc op operand, or
- * operand op acc where swap), GD_FUSE_UNARY + u unary operation u of acc,
- * GD_FUSE_CMP + c comparison c (0 or 1), GD_FUSE_LOAD acc = operand,
- * GD_FUSE_STORE saved value arg = acc. Every value in class cls (single
- * or double; inputs single, double or logical bytes, constants converted
- * to cls as Octave converts); R, the last accumulator, in cls or logical
- * (logical: bytes, GD_UINT8). The inputs are of one size and in one place
- * (all on the device, or all on the host). *complex_flag: an element
- * whose result Octave would make complex (the caller refuses R). */
-enum { GD_FUSE_MOST = 64, GD_FUSE_INPUTS = 8, GD_FUSE_CONSTS = 32, GD_FUSE_SLOTS = 4 };
-enum { GD_FUSE_UNARY = 16, GD_FUSE_CMP = 32, GD_FUSE_LOAD = 48, GD_FUSE_STORE = 49 };
-enum { GD_FUSE_NONE, GD_FUSE_INPUT, GD_FUSE_CONST, GD_FUSE_SLOT };
+/* gdArray's arrayfun in one pass (ops/ew/fuse.cu: the instructions): inputs of one size in
+ * one place, single, double or logical; every step in cls; R in cls or logical (GD_UINT8);
+ * *complex_flag where Octave's result would be complex (R refused) */
+enum { GD_FUSE_MOST = 64, GD_FUSE_INPUTS = 8, GD_FUSE_CONSTS = 32, GD_FUSE_SLOTS = 4,
+       GD_FUSE_UNARY = 16, GD_FUSE_CMP = 32, GD_FUSE_LOAD = 48, GD_FUSE_STORE = 49,
+       GD_FUSE_NONE = 0, GD_FUSE_INPUT = 1, GD_FUSE_CONST = 2, GD_FUSE_SLOT = 3 };
 typedef struct {
     int n, nk;
     signed char op[GD_FUSE_MOST], kind[GD_FUSE_MOST], arg[GD_FUSE_MOST], swap[GD_FUSE_MOST];
@@ -741,8 +729,7 @@ int gd_cpu_sssp_d(int64_t n, const int64_t *cp, const int64_t *ri, const double 
                   const int64_t *src, int64_t ns, double *D, int32_t *P, int64_t *cycle);
 int gd_cpu_apsp_int(gd_class cls, const void *W, int64_t ldw, void *D, int32_t *P, int64_t n,
                     int64_t *cycle);
-/* C = A*B through the host's BLAS (sgemm or dgemm by cls), as Octave
- * computes single(A)*single(B) and A*B. */
+/* C = A*B by the host's BLAS (sgemm or dgemm by cls), as Octave computes it */
 gd_status gd_cpu_gemm(gd_class cls, const void *A, const void *B, void *C, int64_t m,
                       int64_t k, int64_t n);
 

@@ -17,8 +17,16 @@
  * by every thread at once) for four elements a thread, so its decoding
  * costs a quarter an element; the instructions' operands and the
  * accumulators stay in registers, saved values in a small local array.
- * Compiling each chain at run time (NVRTC) would spare the decoding, but a
- * chain is bound by memory: see NOTES.md. An element whose result Octave
+ * Compiling each chain at run time (NVRTC) would spare the decoding: see
+ * NOTES.md.
+ *
+ * The program's instructions (gd_fuse_program): n on an accumulator, each
+ * an op with an operand (kind: none, input arg, constant k[arg], saved
+ * value arg): op < EW_NOPS2 a binary operation (acc op operand, or
+ * operand op acc where swap), GD_FUSE_UNARY + u unary operation u of acc,
+ * GD_FUSE_CMP + c comparison c (0 or 1), GD_FUSE_LOAD acc = operand,
+ * GD_FUSE_STORE saved value arg = acc. Constants are converted to the
+ * class as Octave converts the other operand. An element whose result Octave
  * would make complex (sqrt, log or log2 of a negative, log1p below -1, a
  * negative base to a power that is not whole) sets a flag, and the caller
  * refuses the result as the unfused operations do. */
