@@ -560,6 +560,7 @@ void gd_op_reduce(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     if (want_i) iout = gd_mex_result_out(&I, 1, dev, r, c, GD_DOUBLE);
     const gd_status s = gd_ew_reduce(op, &A, dim, out, want_i ? &iout : NULL, gd_mex_place(), &t);
     gd_mex_take_pair(FN, nlhs, plhs, &R, want_i ? &I : NULL, s);
+    gd_mex_after_call("gdArray reduction", &t);
 }
 
 void gd_op_scan(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])

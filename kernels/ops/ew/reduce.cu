@@ -1,22 +1,29 @@
 /* reduce.cu - reductions and cumulative sums of matrices (gdArray's sum,
  * prod, max, min, nnz, any, all, cumsum and cumprod): gd_ew_reduce and
- * gd_ew_scan. Each output's elements in order, as Octave's loops take
- * them, so that sums and products are Octave's to the bit.
+ * gd_ew_scan. Sums and products take each output's elements in order, as
+ * Octave's loops take them, so that they are Octave's to the bit.
  *
- * The device's reduction: a block 32 outputs, its threads loading 128 of
- * each output's elements at a time into shared memory (coalesced along
- * the matrix's columns, whichever dimension is reduced), then one warp,
- * a thread an output, taking them in order. The loads of every block in
- * flight keep the memory busy while the warps add (a thread an output
- * reading its own column straight from memory would read a line per
- * element; 16384 of them, 64 blocks, leave most multiprocessors idle). */
+ * Sums and products on the device: a block 32 outputs, its threads
+ * loading 64 of each output's elements at a time into shared memory
+ * (coalesced along the matrix's columns, whichever dimension is reduced),
+ * then one warp, a thread an output, taking them in order. The loads of
+ * every block in flight keep the memory busy while the warps add (a
+ * thread an output reading its own column straight from memory would read
+ * a line per element; 16384 of them, 64 blocks, leave most
+ * multiprocessors idle).
+ *
+ * max, min, nnz, any and all have no order to keep: their partials merge
+ * in any order to the loop's answer (ew_part), so each output's line is
+ * cut into parts that fill the device, read straight from memory (a
+ * thread a part of a row, or a warp a part of a column), and a last
+ * kernel merges each output's parts. */
 #include "ops/ew/frame.cuh"
 
 #include <type_traits>
 
 namespace {
 
-enum { RT_OUT = 32, RT_LEN = 128, RT_THREADS = 256, RT_EACH = RT_LEN * RT_OUT / RT_THREADS };
+enum { RT_OUT = 32, RT_LEN = 64, RT_THREADS = 256, RT_EACH = RT_LEN * RT_OUT / RT_THREADS };
 
 /* element e of this thread's share of the tile at k0 (the tile's place
  * (k, c)), consecutive threads down a column of A: a line each */
@@ -87,6 +94,146 @@ unsigned reduce_grid(int64_t nout)
     return (unsigned)(b < 1 ? 1 : b < cap ? b : cap);
 }
 
+/* An order-free reduction's partial over any set of an output's elements
+ * (max, min: the extreme and its place; nnz, any, all: the count or the
+ * truth): partials merged in any order give the loop's answer, the first
+ * place among equal extremes, NaN only where every element is NaN (then
+ * the first place). Within a partial the places rise. */
+template <class TR, class TA> struct ew_part {
+    TR acc;
+    TA m;
+    int64_t w; /* EMPTY: no element yet */
+    static constexpr int64_t EMPTY = INT64_MAX;
+    __device__ void start(int op)
+    {
+        acc = op == EW_ALL ? (TR)1 : (TR)0;
+        m = TA(0);
+        w = EMPTY;
+    }
+    __device__ void add(int op, TA x, int64_t at)
+    {
+        if (op == EW_NNZ) acc += !(x == 0);
+        else if (op == EW_ANY) acc = acc || (x == x && !(x == 0));
+        else if (op == EW_ALL) acc = acc && !(x == 0);
+        else if (w == EMPTY || (!(x != x) && (m != m || (op == EW_MAX ? x > m : x < m)))) {
+            m = x;
+            w = at;
+        }
+    }
+    __device__ void merge(int op, TR bacc, TA bm, int64_t bw)
+    {
+        if (op == EW_NNZ) acc += bacc;
+        else if (op == EW_ANY) acc = acc || bacc;
+        else if (op == EW_ALL) acc = acc && bacc;
+        else if (bw != EMPTY) {
+            const bool an = m != m, bn = bm != bm;
+            if (w == EMPTY || (an != bn ? an : an ? bw < w
+                                           : (op == EW_MAX ? bm > m : bm < m) || (bm == m && bw < w))) {
+                m = bm;
+                w = bw;
+            }
+        }
+    }
+};
+
+template <class T> __device__ __forceinline__ T ew_shfl(T v, int s)
+{
+    if constexpr (sizeof(T) < 4) return (T)__shfl_xor_sync(0xffffffffu, (int)v, s);
+    else return __shfl_xor_sync(0xffffffffu, v, s);
+}
+
+enum { FD_THREADS = 256, FD_U = 8 };
+
+/* along the rows (output o's element j at A[o + j ld]): a thread a part
+ * of a row, FD_U columns' loads in flight, a warp's loads one line */
+template <class TR, class TA>
+__global__ void __launch_bounds__(FD_THREADS)
+    fold_rows(int op, const TA *A, int64_t nout, int64_t len, int64_t ld, int64_t per, ew_part<TR, TA> *parts)
+{
+    const int64_t o = blockIdx.x * (int64_t)FD_THREADS + threadIdx.x, p = blockIdx.y;
+    if (o >= nout) return;
+    const int64_t j0 = p * per, j1 = j0 + per < len ? j0 + per : len;
+    ew_part<TR, TA> r;
+    r.start(op);
+    for (int64_t j = j0; j < j1; j += FD_U) {
+        TA v[FD_U];
+#pragma unroll
+        for (int u = 0; u < FD_U; ++u) v[u] = j + u < j1 ? A[o + (j + u) * ld] : TA(0);
+#pragma unroll
+        for (int u = 0; u < FD_U; ++u)
+            if (j + u < j1) r.add(op, v[u], j + u);
+    }
+    parts[p * nout + o] = r;
+}
+
+/* down the columns (output o's element k at A[o ld + k]): a warp a part
+ * of a column, its lanes every 32nd element, then merged by shuffles */
+template <class TR, class TA>
+__global__ void __launch_bounds__(FD_THREADS)
+    fold_cols(int op, const TA *A, int64_t nout, int64_t len, int64_t ld, int64_t per, int64_t nparts,
+              ew_part<TR, TA> *parts)
+{
+    const int64_t wid = (blockIdx.x * (int64_t)FD_THREADS + threadIdx.x) / 32;
+    const int lane = threadIdx.x % 32;
+    if (wid >= nout * nparts) return; /* the whole warp */
+    const int64_t o = wid / nparts, p = wid % nparts;
+    const int64_t k0 = p * per, k1 = k0 + per < len ? k0 + per : len;
+    const TA *col = A + o * ld;
+    ew_part<TR, TA> r;
+    r.start(op);
+    for (int64_t k = k0 + lane; k < k1; k += 32 * FD_U) {
+        TA v[FD_U];
+#pragma unroll
+        for (int u = 0; u < FD_U; ++u) v[u] = k + 32 * u < k1 ? col[k + 32 * u] : TA(0);
+#pragma unroll
+        for (int u = 0; u < FD_U; ++u)
+            if (k + 32 * u < k1) r.add(op, v[u], k + 32 * u);
+    }
+    for (int s = 16; s; s >>= 1) r.merge(op, ew_shfl(r.acc, s), ew_shfl(r.m, s), ew_shfl(r.w, s));
+    if (lane == 0) parts[p * nout + o] = r;
+}
+
+/* each output's parts merged: R, and I the extreme's place (from 1) */
+template <class TR, class TA>
+__global__ void fold_merge(int op, const ew_part<TR, TA> *parts, int64_t nout, int64_t nparts, TR *R,
+                           double *I)
+{
+    const int64_t o = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+    if (o >= nout) return;
+    ew_part<TR, TA> r = parts[o];
+    for (int64_t p = 1; p < nparts; ++p) r.merge(op, parts[p * nout + o].acc, parts[p * nout + o].m, parts[p * nout + o].w);
+    R[o] = op == EW_MAX || op == EW_MIN ? (TR)r.m : r.acc;
+    if (I) I[o] = (double)(r.w + 1);
+}
+
+/* the parts of an order-free reduction's lines: enough threads (along
+ * the rows) or warps (down the columns) to fill the device once, none
+ * shorter than its loads in flight; *per the elements a part */
+inline int64_t fold_parts(int64_t nout, int64_t len, int dim, int64_t *per)
+{
+    const int64_t sms = gd_sm_count() > 0 ? gd_sm_count() : 132;
+    const int64_t target = dim == 2 ? sms * 2048 : sms * 64, least = dim == 2 ? 8 * FD_U : 32 * FD_U;
+    int64_t nparts = (target + nout - 1) / nout;
+    const int64_t most = (len + least - 1) / least;
+    nparts = nparts > most ? most : nparts;
+    nparts = nparts < 1 ? 1 : nparts;
+    *per = len ? (len + nparts - 1) / nparts : 1;
+    return nparts;
+}
+
+template <class TR, class TA>
+void fold_queue(int op, const TA *A, int64_t nout, int64_t len, int64_t ld, int dim, int64_t nparts,
+                int64_t per, ew_part<TR, TA> *parts, TR *R, double *I, cudaStream_t st)
+{
+    if (dim == 2)
+        fold_rows<TR, TA><<<dim3((unsigned)((nout + FD_THREADS - 1) / FD_THREADS), (unsigned)nparts), FD_THREADS, 0, st>>>(
+            op, A, nout, len, ld, per, parts);
+    else
+        fold_cols<TR, TA><<<(unsigned)((nout * nparts * 32 + FD_THREADS - 1) / FD_THREADS), FD_THREADS, 0, st>>>(
+            op, A, nout, len, ld, per, nparts, parts);
+    fold_merge<TR, TA><<<(unsigned)((nout + 255) / 256), 256, 0, st>>>(op, parts, nout, nparts, R, I);
+}
+
 template <class TR, class TA>
 gd_status reduce_run(int op, const gd_matrix &A, int dim, gd_out &R, gd_out *I, gd_timing *t)
 {
@@ -127,9 +274,16 @@ gd_status reduce_run(int op, const gd_matrix &A, int dim, gd_out &R, gd_out *I, 
                             : c.alloc(bytes ? bytes : 1, "the result"));
     double *dI = !I ? NULL : (double *)(I->device ? c.alloc_kept(*I, ib ? ib : 1, "the places")
                                                  : c.alloc(ib ? ib : 1, "the places"));
+    const bool ordered = op == EW_SUM || op == EW_PROD;
+    const int64_t len = dim == 1 ? A.rows : A.cols;
+    int64_t per = 1, nparts = ordered || !nout ? 0 : fold_parts(nout, len, dim, &per);
+    ew_part<TR, TA> *parts = !nparts ? NULL
+                             : (ew_part<TR, TA> *)c.alloc((size_t)(nout * nparts) * sizeof *parts, "the reduction's parts");
     c.begin(GD_PHASE_KERNEL, st);
-    if (c.ok() && nout)
+    if (c.ok() && nout && ordered)
         reduce_kernel<TR, TA><<<reduce_grid(nout), RT_THREADS, 0, st>>>(op, (const TA *)Ah.ptr, A.rows, A.cols, Ah.ld, dim, dR, dI, nout);
+    else if (c.ok() && nout)
+        fold_queue<TR, TA>(op, (const TA *)Ah.ptr, nout, len, Ah.ld, dim, nparts, per, parts, dR, dI, st);
     c.launched("the reduction kernel");
     if (I && !I->device) {
         c.end(GD_PHASE_KERNEL, st);
