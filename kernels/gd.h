@@ -491,8 +491,8 @@ typedef struct {
  * i -> j, Inf none) or a sparse S (each stored entry an edge; one of W and
  * S is NULL). D (ns x n, W's class) the lengths, Inf where a vertex cannot
  * be reached; P (ns x n, pcls: GD_DOUBLE or GD_INT32; NULL: not asked) the
- * predecessors: row k is source k's tree, 0 at the source, NaN (int32: -1)
- * where a vertex cannot be reached. Ties: of the tight edges into j (D(q)
+ * predecessors: row k is source k's tree, 0 at the source, NaN (int32: -1;
+ * all_pairs: 0, the all-pairs P's) where a vertex cannot be reached. Ties: of the tight edges into j (D(q)
  * + W(q,j) == D(j) in the class) from the vertices one edge nearer the
  * source on tight edges, the smallest q. A negative cycle reachable from a
  * source fails with GD_ERR_NEGCYCLE (*cycle: a vertex on it, 1-based).
@@ -500,7 +500,7 @@ typedef struct {
  * weight is negative, a source a thread). */
 gd_status gd_sssp(const char *variant, const gd_matrix *W, const gd_sparse *S,
                   const int64_t *sources, int64_t ns, gd_out D, const gd_out *P, gd_class pcls,
-                  int64_t *cycle, const gd_place *at, gd_timing *t);
+                  int all_pairs, int64_t *cycle, const gd_place *at, gd_timing *t);
 int gd_sssp_variants(const gd_variant_info **list);
 
 /* Element-wise arithmetic (ops/ew/ew.cu), Octave's: R = A op B (op 0 +,

@@ -6,6 +6,8 @@
  *   [D, P, info] = __gd__('sssp', W, s, 'Variant', name, 'IndexClass', c)
  *                  (gd_apsp (W, 'Sources', s): W dense, sparse or a
  *                  gdArray, s the sources; D and P numel (s) x n)
+ *   [D, P, info] = __gd__('sssp_all', W, 1:n, ...)  the same, P 0 where no
+ *                  path (gd_apsp's all pairs by every vertex a source)
  *   list = __gd__('sssp', 'variants')
  *   [P, r] = __gd__('apsp_trees', D, W, P, i0)  rows of P made trees (a rank's
  *                  rows of a gdCodistributed W's paths: __gd_ranks__)
@@ -83,7 +85,9 @@ void gd_op_apsp_info(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 }
 
 /* gd_apsp (W, 'Sources', s): the paths from each source */
-void gd_op_sssp(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+/* 'Sources', or (all_pairs) every vertex a source with the all-pairs P's
+ * 0 where no path */
+static void sssp(int all_pairs, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
     static const char FN[] = "gd_apsp";
     const gd_variant_info *list;
@@ -140,7 +144,7 @@ void gd_op_sssp(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     const int wp = nlhs > 1;
     if (wp) pout = gd_mex_result_out(&P, resident, on_device, ns, (size_t)n, pcls);
     gd_status s = gd_sssp(variant, sparse ? NULL : &W, sparse ? &S : NULL, src, (int64_t)ns,
-                          dout, wp ? &pout : NULL, pcls, &vertex, gd_mex_place(), &t);
+                          dout, wp ? &pout : NULL, pcls, all_pairs, &vertex, gd_mex_place(), &t);
     mxFree(src);
     gd_mex_take_pair(FN, nlhs, plhs, &D, wp ? &P : NULL, s);
     gd_mex_after_call(FN, &t);
@@ -148,6 +152,16 @@ void gd_op_sssp(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
         const int64_t size[2] = {(int64_t)ns, n};
         plhs[2] = gd_mex_info(&t, cls, "edges/s", 2, size, 1);
     }
+}
+
+void gd_op_sssp(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    sssp(0, nlhs, plhs, nrhs, prhs);
+}
+
+void gd_op_sssp_all(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    sssp(1, nlhs, plhs, nrhs, prhs);
 }
 
 /* [P, repaired] = __gd__ ('apsp_trees', D, W, P, i0): the rows of the

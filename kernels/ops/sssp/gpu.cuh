@@ -154,7 +154,7 @@ bool sssp_upload(gd_call &c, const sssp_edges<T> &g, const int64_t *src, int64_t
 
 template <class T, class PT>
 int sssp_device(gd_call &c, const sssp_edges<T> &g, const sssp_up<T> &u, int64_t ns, T *dD,
-                PT *dP, int neg, int64_t *cycle, gd_timing *t)
+                PT *dP, PT none, int neg, int64_t *cycle, gd_timing *t)
 {
     const int64_t n = g.n, m = g.cp[n], total = n * ns;
     cudaStream_t st = gd_stream();
@@ -171,11 +171,6 @@ int sssp_device(gd_call &c, const sssp_edges<T> &g, const sssp_up<T> &u, int64_t
     c.cuda(cudaMemsetAsync(fell, 0, (size_t)2 * n + 2, st), "the fallen vertices");
     unsigned char *now = fell, *next = fell + n + 1;
     c.begin(GD_PHASE_KERNEL, st);
-    PT none;
-    if constexpr (sizeof(PT) == 8)
-        none = (PT)NAN;
-    else
-        none = (PT)-1;
     if (c.ok() && total)
         sssp_start<T, PT><<<sssp_grid(total), 256, 0, st>>>(n, ns, dsrc, dD, lvl, last, dP, none, now);
     c.launched("the start");
@@ -254,7 +249,7 @@ int sssp_device(gd_call &c, const sssp_edges<T> &g, const sssp_up<T> &u, int64_t
  * D and P made on the device, kept there or brought down */
 template <class T>
 gd_status run_gpu(const gd_matrix *W, const gd_sparse *S, const int64_t *src, int64_t ns,
-                  gd_out D, const gd_out *P, gd_class pcls, int64_t *cycle, gd_timing *t)
+                  gd_out D, const gd_out *P, gd_class pcls, int all_pairs, int64_t *cycle, gd_timing *t)
 {
     gd_status s = gd_device_ready();
     if (s) return s;
@@ -305,6 +300,8 @@ gd_status run_gpu(const gd_matrix *W, const gd_sparse *S, const int64_t *src, in
     if (hD) touch.f[0] = gd_host_prefault(hD, cells * sizeof(T));
     if (hP) touch.f[1] = gd_host_prefault(hP, pb);
     int found = 0;
+    const int32_t none_i = all_pairs ? 0 : -1; /* P where no path: all pairs' 0, else NaN or -1 */
+    const double none_d = all_pairs ? 0.0 : NAN;
     sssp_up<T> u = {};
     nf_graph<T> rows = {};
     c.begin(GD_PHASE_PREP, st);
@@ -314,13 +311,13 @@ gd_status run_gpu(const gd_matrix *W, const gd_sparse *S, const int64_t *src, in
     if (nf) {
         c.begin(GD_PHASE_KERNEL, st);
         if (pcls == GD_INT32)
-            nf_device<T, int32_t>(c, rows, u.src, ns, dD, (int32_t *)dP, (T)delta, t);
+            nf_device<T, int32_t>(c, rows, u.src, ns, dD, (int32_t *)dP, none_i, (T)delta, t);
         else
-            nf_device<T, double>(c, rows, u.src, ns, dD, (double *)dP, (T)delta, t);
+            nf_device<T, double>(c, rows, u.src, ns, dD, (double *)dP, none_d, (T)delta, t);
         c.end(GD_PHASE_KERNEL, st);
     } else if (c.ok())
-        found = pcls == GD_INT32 ? sssp_device<T, int32_t>(c, g, u, ns, dD, (int32_t *)dP, neg, cycle, t)
-                                 : sssp_device<T, double>(c, g, u, ns, dD, (double *)dP, neg, cycle, t);
+        found = pcls == GD_INT32 ? sssp_device<T, int32_t>(c, g, u, ns, dD, (int32_t *)dP, none_i, neg, cycle, t)
+                                 : sssp_device<T, double>(c, g, u, ns, dD, (double *)dP, none_d, neg, cycle, t);
     if (found)
         c.check(gd_fail(GD_ERR_NEGCYCLE, "a negative cycle is reachable from a source: vertex "
                         "%lld lies on it", (long long)*cycle));

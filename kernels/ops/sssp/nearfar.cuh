@@ -557,7 +557,7 @@ void nf_trees(gd_call &c, const nf_graph<T> &g, const T *dist, int64_t sk, int64
  * ns x n result) and of P (class PT, none where no path) */
 template <class T, class PT>
 void nf_device(gd_call &c, const nf_graph<T> &g, const int64_t *dsrc, int64_t ns, T *dD, PT *dP,
-               T delta, gd_timing *t)
+               PT none, T delta, gd_timing *t)
 {
     const int64_t n = g.n;
     cudaStream_t st = gd_stream();
@@ -587,11 +587,6 @@ void nf_device(gd_call &c, const nf_graph<T> &g, const int64_t *dsrc, int64_t ns
     nf_bfs *bs = (nf_bfs *)c.alloc(sizeof(nf_bfs), "the levels' state");
     if (!c.ok()) return;
     const nf_lists L = {{near, near + cells}, {far, far + cells}, heavy, stamp, infar};
-    PT none;
-    if constexpr (sizeof(PT) == 8)
-        none = (PT)NAN;
-    else
-        none = (PT)-1;
     int64_t iters = 0, levels = 0, relaxed = 0;
     for (int64_t k0 = 0; k0 < ns && c.ok(); k0 += nb) {
         const uint32_t b = (uint32_t)(ns - k0 < nb ? ns - k0 : nb);

@@ -110,7 +110,7 @@ template <class T> struct sssp_edges {
 
 template <class T>
 gd_status run_cpu(const gd_matrix *W, const gd_sparse *S, const int64_t *src, int64_t ns,
-                  gd_out D, const gd_out *P, gd_class pcls, int64_t *cycle, gd_timing *t)
+                  gd_out D, const gd_out *P, gd_class pcls, int all_pairs, int64_t *cycle, gd_timing *t)
 {
     const gd_class cls = sizeof(T) == 4 ? GD_SINGLE : GD_DOUBLE;
     sssp_edges<T> g;
@@ -152,10 +152,11 @@ gd_status run_cpu(const gd_matrix *W, const gd_sparse *S, const int64_t *src, in
         const size_t pb = cells * gd_class_bytes(pcls);
         s = gd_host_result_begin(&po, pb, what, &pbuf);
         if (!s && pcls == GD_INT32)
-            memcpy(pbuf, p32, cells * 4);
+            for (size_t e = 0; e < cells; ++e)
+                ((int32_t *)pbuf)[e] = p32[e] < 0 && all_pairs ? 0 : p32[e];
         else if (!s)
             for (size_t e = 0; e < cells; ++e)
-                ((double *)pbuf)[e] = p32[e] < 0 ? NAN : (double)p32[e];
+                ((double *)pbuf)[e] = p32[e] >= 0 ? (double)p32[e] : all_pairs ? 0.0 : NAN;
         if (pbuf || po.device) s = gd_host_result_end(&po, pbuf, pb, s, t);
         if (s && D.device && *D.device) {
             gd_dev_free(*D.device);
@@ -184,7 +185,8 @@ extern "C" int gd_sssp_variants(const gd_variant_info **list)
 
 extern "C" gd_status gd_sssp(const char *name, const gd_matrix *W, const gd_sparse *S,
                              const int64_t *sources, int64_t ns, gd_out D, const gd_out *P,
-                             gd_class pcls, int64_t *cycle, const gd_place *at, gd_timing *t)
+                             gd_class pcls, int all_pairs, int64_t *cycle, const gd_place *at,
+                             gd_timing *t)
 {
     gd_op_entry entry(at, t, &D, P);
     *cycle = 0;
@@ -213,8 +215,8 @@ extern "C" gd_status gd_sssp(const char *name, const gd_matrix *W, const gd_spar
     });
     if (!v) return s;
     if (v->gpu)
-        return cls == GD_SINGLE ? run_gpu<float>(W, S, sources, ns, D, P, pcls, cycle, t)
-                                : run_gpu<double>(W, S, sources, ns, D, P, pcls, cycle, t);
-    return cls == GD_SINGLE ? run_cpu<float>(W, S, sources, ns, D, P, pcls, cycle, t)
-                            : run_cpu<double>(W, S, sources, ns, D, P, pcls, cycle, t);
+        return cls == GD_SINGLE ? run_gpu<float>(W, S, sources, ns, D, P, pcls, all_pairs, cycle, t)
+                                : run_gpu<double>(W, S, sources, ns, D, P, pcls, all_pairs, cycle, t);
+    return cls == GD_SINGLE ? run_cpu<float>(W, S, sources, ns, D, P, pcls, all_pairs, cycle, t)
+                            : run_cpu<double>(W, S, sources, ns, D, P, pcls, all_pairs, cycle, t);
 }
