@@ -123,15 +123,14 @@ classdef gdArray < handle
 ## operation on it runs on the CPU, warning once with id
 ## @qcode{"gd:nogpu"}: code written for the GPU runs unchanged.
 ##
-## Octave 7 cannot save classdef objects and calls no @code{saveobj} for
-## them: @code{save -v7} stores a struct of the handle's fields (not the
-## matrix) and the other formats fail. Gather a gdArray before
-## @code{save}. Assigning a property (@code{G.id = 7}) fails with
-## Octave's message about a structure array: Octave asks @code{numel}
-## before the assignment and refuses a count other than 1. Only gd makes a gdArray of an id, once: its properties
-## are set by gd alone. A gdArray whose data is gone (deleted with
-## @code{delete}, or the gd gateway unloaded) raises @qcode{"gd:stale"}
-## when used.
+## Octave 7 cannot save classdef objects and calls no @code{saveobj} for them:
+## @code{save -v7} stores a struct of the handle's fields (not the matrix) and
+## the other formats fail. Gather a gdArray before @code{save}. Assigning a
+## property (@code{G.id = 7}) fails with Octave's message about a structure
+## array: Octave asks @code{numel} before the assignment and refuses a count
+## other than 1. Only gd makes a gdArray of an id, once: its properties are set
+## by gd alone. A gdArray whose data is gone (deleted with @code{delete}, or
+## the gd gateway unloaded) raises @qcode{"gd:stale"} when used.
 ## @seealso{gather, gd_info, gd_minplus, gd_pdist}
 ## @end deftypefn
 
@@ -496,7 +495,11 @@ classdef gdArray < handle
       R = __gd_shape__ ("cat", dim, varargin);
     endfunction
     function R = sum (G, varargin)
-      R = __gd_reduce__ ("sum", G, varargin);
+      if ((d = __gd_dim__ (G, varargin)))      # dim 1 or 2: the gateway at once
+        R = __gd__ ("reduce", 0, G, d);
+      else
+        R = __gd_reduce__ ("sum", G, varargin);
+      endif
     endfunction
     function R = prod (G, varargin)
       R = __gd_reduce__ ("prod", G, varargin);
@@ -508,10 +511,22 @@ classdef gdArray < handle
       R = __gd_reduce__ ("cumprod", G, varargin);
     endfunction
     function [R, I] = max (G, varargin)
-      [R, I] = __gd_reduce__ ("max", G, varargin, nargout);
+      if (! (d = __gd_dim__ (G, varargin, true)))
+        [R, I] = __gd_reduce__ ("max", G, varargin, nargout);
+      elseif (nargout < 2)
+        R = __gd__ ("reduce", 2, G, d);
+      else
+        [R, I] = __gd__ ("reduce", 2, G, d);
+      endif
     endfunction
     function [R, I] = min (G, varargin)
-      [R, I] = __gd_reduce__ ("min", G, varargin, nargout);
+      if (! (d = __gd_dim__ (G, varargin, true)))
+        [R, I] = __gd_reduce__ ("min", G, varargin, nargout);
+      elseif (nargout < 2)
+        R = __gd__ ("reduce", 3, G, d);
+      else
+        [R, I] = __gd__ ("reduce", 3, G, d);
+      endif
     endfunction
     function R = mean (G, varargin)
       R = __gd_reduce__ ("mean", G, varargin);
