@@ -32,6 +32,8 @@ KERNEL_CU  := ops/pdist/pdist ops/pdist/pdist_d ops/knn/knn ops/knn/gemm ops/pdi
               runtime/resident runtime/multi runtime/nccl runtime/layout runtime/call runtime/copies runtime/memory runtime/device
 # every header of the layer (the no-CUDA build's stubs aside)
 KERNEL_HDR := kernels/gd.h $(filter-out kernels/nocuda/%,$(wildcard kernels/*/*.h kernels/*/*.cuh kernels/*/*/*.h kernels/*/*/*.cuh))
+# arith.h and fuse.h as C strings, for the chains compiled at run time (ops/ew/compile.cuh)
+EW_TEXT    := build/gen/ew_text.h
 KERNEL_OBJ := $(patsubst %,build/%.o,$(KERNEL_CU)) build/cpu/cpu.o build/runtime/settings.o \
               build/runtime/interrupt.o build/runtime/mpi.o
 GATEWAYS   := $(GATEWAY_DIR)/__gd__.mex $(GATEWAY_DIR)/__gd_uninit__.oct $(GATEWAY_DIR)/__gd_cells__.oct
@@ -73,11 +75,16 @@ BUILD_ID  := cuda $(GPU_ARCHS) ptx $(GD_PTX_ARCHS)
 # and end on stderr with the time of day, which pkg install shows as it
 # goes (it keeps make's stdout until the end, or for -verbose)
 GD_PROGRESS ?=
-build/%.o: kernels/%.cu $(KERNEL_HDR)
+$(EW_TEXT): kernels/ops/ew/arith.h kernels/ops/ew/fuse.h
+	@mkdir -p $(@D)
+	@{ for f in arith fuse; do printf 'static const char gd_text_%s[] =\n' $$f; \
+	    sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' kernels/ops/ew/$$f.h; \
+	    printf ';\n'; done; } > $@
+build/%.o: kernels/%.cu $(KERNEL_HDR) $(EW_TEXT)
 	@mkdir -p $(@D)
 	@echo "$(NVCC) ... -c $< -o $@"
 	@$(if $(GD_PROGRESS),echo "gd $$(date +%T): compiling $<" >&2)
-	@$(NVCC) $(NVCCFLAGS) -Ikernels -Xptxas -v -c $< -o $@ 2> build/$*.ptxas; s=$$?; \
+	@$(NVCC) $(NVCCFLAGS) -Ikernels -Ibuild/gen -Xptxas -v -c $< -o $@ 2> build/$*.ptxas; s=$$?; \
 	  grep -v '^ptxas info\|bytes stack frame' build/$*.ptxas >&2; exit $$s
 	@$(if $(GD_PROGRESS),echo "gd $$(date +%T): compiled $<" >&2)
 
@@ -90,11 +97,11 @@ build/%.o: kernels/%.cu $(KERNEL_HDR)
 GD_PTX_CHECK_ARCHS ?=
 PTX_CHECKS := $(foreach a,$(GD_PTX_CHECK_ARCHS),$(patsubst %,build/check/$(a)/%.o,$(KERNEL_CU)))
 define ptx_check_rule
-build/check/$(1)/%.o: kernels/%.cu $$(KERNEL_HDR)
+build/check/$(1)/%.o: kernels/%.cu $$(KERNEL_HDR) $$(EW_TEXT)
 	@mkdir -p $$(@D)
 	@echo "$$(NVCC) ... compute_$(1), -O0 (a compile check) $$<"
 	@$$(NVCC) -std=c++17 -Xcompiler -fPIC -Xcompiler -fopenmp -gencode arch=compute_$(1),code=compute_$(1) \
-	    -Ikernels -Xcicc -O0 -DGD_CUDA_LIB='""' $$(GD_DEFS) -c $$< -o $$@
+	    -Ikernels -Ibuild/gen -Xcicc -O0 -DGD_CUDA_LIB='""' $$(GD_DEFS) -c $$< -o $$@
 endef
 $(foreach a,$(GD_PTX_CHECK_ARCHS),$(eval $(call ptx_check_rule,$(a))))
 else

@@ -4,13 +4,16 @@
 ## Octave's own where the host computes (no GPU); every operation the
 ## chain takes, in double and single, logical inputs, comparisons;
 ## GD_VERBOSE shows the fused kernel ran; what it does not compile runs
-## Octave's arrayfun; a complex result refused. Prints "arrayfun exact".
+## Octave's arrayfun; a complex result refused. On the GPU each chain is
+## compiled (NVRTC), or interpreted where GD_NVRTC=0 or NVRTC is missing:
+## prints "arrayfun exact, compiled" or "..., interpreted".
 function check_fuse ()
   warning ("off", "gd:nogpu", "local");
   host = ! gd_info ().available;
   X = randn (300, 70); Y = randn (300, 70);
   X(1:4) = [0, -0, Inf, NaN]; Y(5:8) = [NaN, -Inf, 0, 1];
   s = 0.7;
+  how = {};
   fs = {@(x, y) max (x, 0) + 2 * y - x ./ (1 + y .^ 2) + (x > y) .* x - mod (x, 0.3) + abs (y) .^ 1.5 - min (0.2, y), ...
         @(x, y) (x + y) .* (x - y) ./ ((x .* y) - (y + 1)), ...
         @(x, y) x .^ 2 + y .^ 3 - 1 ./ x + x .^ -1 + 2 .^ x - abs (x) .^ 0.5 + rem (y, -0.7) + max (x, y) - min (y, x), ...
@@ -33,6 +36,7 @@ function check_fuse ()
       if (isempty (strfind (said, "fused chain")) != (k == 4 && strcmp (c{1}, "single")))
         error ("chain %d in %s: fused or not, against the rule (%s)", k, c{1}, said);
       endif
+      how{end+1} = regexp (said, "(compiled|interpreted)", "match", "once");
       U = fs{k} (G, H);                 # the unfused chain
       if (! (isa (R, "gdArray") && strcmp (classUnderlying (R), classUnderlying (U))
              && isequaln (gather (R), gather (U))))
@@ -71,5 +75,9 @@ function check_fuse ()
   catch err
     assert (err.identifier, "gd:gather");
   end_try_catch
-  printf ("arrayfun exact\n");
+  how = unique (how(! cellfun (@isempty, how)));
+  if (numel (how) > 1)
+    error ("some chains compiled, some interpreted");
+  endif
+  printf ("arrayfun exact%s\n", sprintf (", %s", how{:}));
 endfunction

@@ -24,6 +24,10 @@ load helpers
 
 @test "arrayfun on gdArrays: an element-wise chain in one pass, the unfused chain's bits (Octave's on the host), every operation it takes; what it does not compile runs Octave's arrayfun" {
     octave_ok "check_fuse()" "arrayfun exact"
+    if gpu_present; then
+        echo "$output" | grep -q "arrayfun exact, compiled"
+        GD_NVRTC=0 octave_ok "check_fuse()" "arrayfun exact, interpreted"
+    fi
 }
 
 @test "large resident products (blocks, padded layouts) equal the host's" {

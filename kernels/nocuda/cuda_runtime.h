@@ -178,6 +178,7 @@ static inline cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t, cudaEvent
 template <class F> static inline cudaError_t cudaFuncSetAttribute(F, cudaFuncAttribute, int) { GD_NOCUDA_FAIL; }
 template <class F, class... A>
 static inline cudaError_t cudaLaunchKernelEx(const cudaLaunchConfig_t *, F, A...) { GD_NOCUDA_FAIL; }
+static inline cudaError_t cudaLaunchKernel(const void *, dim3, dim3, void **, size_t, cudaStream_t) { GD_NOCUDA_FAIL; }
 template <class F>
 static inline cudaError_t cudaOccupancyMaxActiveClusters(int *n, F, const cudaLaunchConfig_t *)
 {

@@ -72,6 +72,7 @@ static const struct {
     [GD_SET_SSSP_DELTA] = {"GD_SSSP_DELTA", "w (1 to 1000000): gd_apsp's 'Sources' on the GPU "
                                             "takes near-far buckets w percent as wide as its "
                                             "rule's, for experiments"},
+    [GD_SET_NVRTC] = {"GD_NVRTC", "0: arrayfun's chains interpreted, never compiled with NVRTC"},
 };
 
 const char *gd_setting_name(gd_setting s)

@@ -13,12 +13,12 @@
  * logical inputs converted first, as Octave converts the operand of the
  * other class), so a fused chain gives the unfused chain's bits.
  *
- * A kernel interprets the list (it lives in the kernel's parameters, read
- * by every thread at once) for four elements a thread, so its decoding
- * costs a quarter an element; the instructions' operands and the
- * accumulators stay in registers, saved values in a small local array.
- * Compiling each chain at run time (NVRTC) would spare the decoding: see
- * NOTES.md.
+ * Each chain is compiled at its first use (NVRTC, compile.cuh) into
+ * straight-line code. Where NVRTC is missing, or GD_NVRTC=0, a kernel
+ * interprets the list (it lives in the kernel's parameters, read by every
+ * thread at once) for four elements a thread, so its decoding costs a
+ * quarter an element; the instructions' operands and the accumulators
+ * stay in registers, saved values in a small local array.
  *
  * The program's instructions (gd_fuse_program): n on an accumulator, each
  * an op with an operand (kind: none, input arg, constant k[arg], saved
@@ -31,8 +31,20 @@
  * negative base to a power that is not whole) sets a flag, and the caller
  * refuses the result as the unfused operations do. */
 #include "ops/ew/frame.cuh"
+#include "ops/ew/fuse.h"
 
 #include <string.h>
+
+#ifndef GD_NO_CUDA /* the chains compiled at run time (compile.cuh) */
+#include "ew_text.h"
+
+#include <dlfcn.h>
+#include <nvrtc.h>
+#include <pthread.h>
+
+#include <string>
+#include <unordered_map>
+#endif
 
 namespace {
 
@@ -43,48 +55,6 @@ struct fuse_args {
     const void *in[GD_FUSE_INPUTS];
     int cls[GD_FUSE_INPUTS];
 };
-
-/* input element q in class T (single, double or a logical's byte) */
-template <class T> GD_EW T fuse_load(const void *p, int cls, int64_t q)
-{
-    if (cls == GD_SINGLE) return (T)((const float *)p)[q];
-    if (cls == GD_DOUBLE) return (T)((const double *)p)[q];
-    return (T)((const uint8_t *)p)[q];
-}
-
-/* one instruction on the accumulator: acc op v (v op acc where swap);
- * 1 where Octave's result would be complex */
-template <class T> GD_EW int fuse_apply(int op, int swap, T &acc, T v)
-{
-    if (op == GD_FUSE_LOAD) {
-        acc = v;
-        return 0;
-    }
-    const T x = swap ? v : acc, y = swap ? acc : v;
-    if (op >= GD_FUSE_CMP) {
-        acc = (T)ew_compare<T, T>(op - GD_FUSE_CMP, x, y);
-        return 0;
-    }
-    if (op >= GD_FUSE_UNARY) {
-        const int u = op - GD_FUSE_UNARY;
-        const int bad = ((u == EW_SQRT || u == EW_LOG || u == EW_LOG2) && acc < 0) ||
-                        (u == EW_LOG1P && acc < -1);
-        acc = ew_unary_op<T>(u, acc);
-        return bad;
-    }
-    switch (op) {
-    case EW_POWER: {
-        const int bad = x < 0 && y != (T)trunc((double)y);
-        acc = ew_power<T, T, T>(x, y);
-        return bad;
-    }
-    case EW_MAX2:
-    case EW_MIN2: acc = ew_max_min<T>(op, x, y); return 0;
-    case EW_MOD:
-    case EW_REM: acc = ew_float_modrem<T>(op, x, y); return 0;
-    default: acc = ew_float_op<T>(op, x, y); return 0;
-    }
-}
 
 /* instruction i's operand for element q (saved: the saved values, step
  * apart, read only for a saved operand) */
@@ -219,6 +189,10 @@ __global__ void __launch_bounds__(256) fuse_kernel(const fuse_args a, TR *R, int
     if (bad) atomicOr(flag, 1);
 }
 
+#ifndef GD_NO_CUDA
+#include "ops/ew/compile.cuh"
+#endif
+
 template <class T, class TR>
 gd_status fused_run(const fuse_args &a, const gd_matrix *in, int nin, int64_t total, gd_out &R,
                     int *complex_flag, gd_timing *t)
@@ -239,6 +213,20 @@ gd_status fused_run(const fuse_args &a, const gd_matrix *in, int nin, int64_t to
     snprintf(t->variant, sizeof t->variant, "gpu");
     cudaStream_t st = gd_stream();
     gd_call c(t, "gpu");
+    void *chain = NULL; /* the compiled chain (a cudaKernel_t), else interpreted */
+#ifndef GD_NO_CUDA
+    char why[256] = "GD_NVRTC=0";
+    c.begin(GD_PHASE_PREP, st);
+    if (!gd_setting_is(GD_SET_NVRTC, "0"))
+        chain = (void *)jit_kernel(jit_source(a.p, a, sizeof(T) == 8, sizeof(TR) == 1), why, sizeof why);
+    c.end(GD_PHASE_PREP, st);
+    if (chain) {
+        gd_on_release(release_chains);
+        snprintf(t->kernel, sizeof t->kernel, "a fused chain of # steps, compiled");
+    } else {
+        snprintf(t->kernel, sizeof t->kernel, "a fused chain of # steps, interpreted: %.50s", why);
+    }
+#endif
     fuse_args d = a;
     for (int k = 0; k < nin; ++k) d.in[k] = c.on_device(in[k], c.event(), st, "an input");
     TR *dR = (TR *)(R.device ? c.alloc_kept(R, bytes ? bytes : 1, "the result")
@@ -246,7 +234,16 @@ gd_status fused_run(const fuse_args &a, const gd_matrix *in, int nin, int64_t to
     int *flag = (int *)c.alloc(sizeof(int), "a flag");
     c.cuda(cudaMemsetAsync(flag, 0, sizeof(int), st), "a flag");
     c.begin(GD_PHASE_KERNEL, st);
-    if (c.ok() && total) {
+    if (c.ok() && total && chain) {
+        struct { const void *p[GD_FUSE_INPUTS]; } in;
+        struct { double k[GD_FUSE_CONSTS]; } k;
+        memcpy(in.p, d.in, sizeof in.p);
+        memcpy(k.k, d.p.k, sizeof k.k);
+        long long n = (long long)total;
+        void *args[] = {&in, &k, &dR, &n, &flag};
+        c.cuda(cudaLaunchKernel((const void *)chain, dim3(ew_grid(total)), dim3(256), args, 0, st),
+               "the compiled chain");
+    } else if (c.ok() && total) {
         const int64_t threads = (total + FUSE_E - 1) / FUSE_E;
         fuse_kernel<T, TR><<<ew_grid(threads), 256, 0, st>>>(d, dR, total, flag);
     }
