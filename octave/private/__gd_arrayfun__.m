@@ -28,10 +28,12 @@ function varargout = __gd_arrayfun__ (fh, varargin)
   endif
   if (! isempty (hit))
     c = memo(hit).c;
-    sizes = cellfun (@size, varargin(c.pos), "UniformOutput", false);
-    if (! all (cellfun (@(z) isequal (z, sizes{1}), sizes)))
-      c = translate (fh, varargin, nout);
-    endif
+    for k = 2:numel (c.pos)             # (the arrays' sizes: one an input)
+      if (! isequal (size (varargin{c.pos(k)}), size (varargin{c.pos(1)})))
+        c = translate (fh, varargin, nout);
+        break;
+      endif
+    endfor
   else
     c = translate (fh, varargin, nout);
     if (! isempty (key))
@@ -83,16 +85,11 @@ function key = key_of (fh, args, nout)
   info = functions (fh);
   vals = {};
   if (isfield (info, "workspace") && ! isempty (info.workspace))
-    ws = info.workspace{1};
-    f = fieldnames (ws);
-    for k = 1:numel (f)
-      vals{end+1} = ws.(f{k});
-      parts{end+1} = f{k};
-    endfor
-  endif
+    vals = struct2cell (info.workspace{1})';   # (in the text's order: the
+  endif                                        # text names them)
   for k = 1:numel (args)
     if (isa (args{k}, "gdArray"))
-      parts{end+1} = ["G" __gd_class__(args{k})];
+      parts{end+1} = ["G" classUnderlying(args{k})];
     elseif (numel (args{k}) == 1)
       vals{end+1} = args{k};
     else
