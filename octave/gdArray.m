@@ -105,13 +105,13 @@ classdef gdArray < handle
 ## unchanged) compute on the GPU too, and @code{*} of single matrices
 ## (by @code{gd_sgemm}) and of double ones (cuBLAS's dgemm), within their
 ## rounding of Octave's BLAS. @code{arrayfun (@var{fh}, @var{G}, @dots{})}
-## with an anonymous function of element-wise arithmetic runs its chain
-## as one kernel, the unfused operations' bits (else Octave's arrayfun
-## on the gathered values). Octave's
-## other operators and functions (@code{*} of integer matrices,
-## @code{/} and @code{\} by a matrix, sort, find @dots{}) do not take a
-## gdArray yet: they raise @qcode{"gd:gather"}, which says to gather
-## first.
+## with an anonymous function of element-wise arithmetic runs its chain as
+## one kernel (compiled at its first use with NVRTC where the CUDA
+## toolkit's is found), the unfused operations' bits (else Octave's
+## arrayfun on the gathered values). Octave's other operators and functions
+## (@code{*} of integer matrices, @code{/} and @code{\} by a matrix, sort,
+## find @dots{}) do not take a gdArray yet: they raise
+## @qcode{"gd:gather"}, which says to gather first.
 ##
 ## A gdArray in a condition (@code{if @var{G}}, @code{while @var{G}},
 ## @code{@var{G} && @var{x}}) is always false: Octave evaluates a
