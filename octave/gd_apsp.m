@@ -387,6 +387,9 @@ endfunction
 %! S(1, 2) = -1;                    # a negative weight: the dense rounds
 %! [D, ~, info] = gd_apsp (S);
 %! assert (isempty (strfind (info.kernel, "sources")));
+%! [Ds, Ps] = gd_apsp (S, "Variant", "sources");   # asked for: label-correcting
+%! assert (Ds, D);
+%! assert (all (Ps(isinf (Ds)) == 0));
 
 %!demo
 %! ## all shortest paths of a small directed graph (Inf: no edge), with the
