@@ -339,67 +339,51 @@ enum { EW_SUM, EW_PROD, EW_MAX, EW_MIN, EW_NNZ, EW_ANY, EW_ALL, EW_NREDUCE };
 #define GD_EW_M inline
 #endif
 
-/* one output of a reduction, fed its elements in order (as Octave's loops
- * go): sum and prod in order in the result's class (each element converted
- * first); max and min the first extreme, NaN skipped unless every element
- * is NaN (then the first), w its place (0-based); nnz the count of
- * elements that are not 0 (NaN is not); any and all as Octave's (any
- * takes NaN as false, all as true), a logical byte */
+/* one output of a reduction, or a partial of it over some of its elements
+ * (the host's loop; the device's parts, ops/ew/reduce.cu): sum and prod
+ * in order in the result's class (each element converted first), fed the
+ * elements in order; max and min the first extreme, NaN skipped unless
+ * every element is NaN (then the first), w its place (0-based); nnz the
+ * count of elements that are not 0 (NaN is not); any and all as Octave's
+ * (any takes NaN as false, all as true), a logical byte. Within a partial
+ * the places rise; partials of max, min, nnz, any and all merged in any
+ * order give the whole's answer (the first place among equal extremes). */
+#define EW_EMPTY INT64_MAX
 template <class TR, class TA> struct ew_reducer {
     TR acc;
     TA m;
-    int64_t w, k;
+    int64_t w; /* EW_EMPTY: no element yet */
     GD_EW_M void start(int op)
     {
         acc = op == EW_PROD || op == EW_ALL ? (TR)1 : (TR)0;
         m = TA(0);
-        w = k = 0;
+        w = EW_EMPTY;
     }
-    GD_EW_M void add(int op, TA x)
+    GD_EW_M void add(int op, TA x, int64_t at)
     {
-        switch (op) {
-        case EW_SUM: acc = acc + (TR)x; break;
-        case EW_PROD: acc = acc * (TR)x; break;
-        case EW_NNZ: acc += !(x == 0); break;
-        case EW_ANY: if (x == x && !(x == 0)) acc = 1; break;
-        case EW_ALL: if (x == 0) acc = 0; break;
-        default:
-            if (k == 0 || (!(x != x) && (m != m || (op == EW_MAX ? x > m : x < m)))) {
-                m = x;
-                w = k;
-            }
-        }
-        ++k;
-    }
-    /* n elements step apart, the operation chosen once */
-    GD_EW_M void add_line(int op, const TA *x, int n, int step)
-    {
-        switch (op) {
-        case EW_SUM:
-            for (int i = 0; i < n; ++i) acc = acc + (TR)x[i * step];
-            break;
-        case EW_PROD:
-            for (int i = 0; i < n; ++i) acc = acc * (TR)x[i * step];
-            break;
-        case EW_MAX:
-            for (int i = 0; i < n; ++i) extreme<true>(x[i * step], k + i);
-            break;
-        case EW_MIN:
-            for (int i = 0; i < n; ++i) extreme<false>(x[i * step], k + i);
-            break;
-        default:
-            for (int i = 0; i < n; ++i) {
-                add(op, x[i * step]);
-                --k;
-            }
-        }
-        k += n;
-    }
-    template <bool MAX> GD_EW_M void extreme(TA x, int64_t at)
-    {
-        if (at == 0 || (!(x != x) && (m != m || (MAX ? x > m : x < m)))) {
+        if (op == EW_SUM) acc = acc + (TR)x;
+        else if (op == EW_PROD) acc = acc * (TR)x;
+        else if (op == EW_NNZ) acc += !(x == 0);
+        else if (op == EW_ANY) acc = acc || (x == x && !(x == 0));
+        else if (op == EW_ALL) acc = acc && !(x == 0);
+        else if (w == EW_EMPTY || (!(x != x) && (m != m || (op == EW_MAX ? x > m : x < m)))) {
             m = x;
             w = at;
+        }
+    }
+    /* another partial's acc, m and w (not sum or prod: they keep an order) */
+    GD_EW_M void merge(int op, TR bacc, TA bm, int64_t bw)
+    {
+        if (op == EW_NNZ) acc += bacc;
+        else if (op == EW_ANY) acc = acc || bacc;
+        else if (op == EW_ALL) acc = acc && bacc;
+        else if (bw != EW_EMPTY) {
+            const bool an = m != m, bn = bm != bm;
+            if (w == EW_EMPTY || (an != bn ? an : an ? bw < w
+                                           : (op == EW_MAX ? bm > m : bm < m) || (bm == m && bw < w))) {
+                m = bm;
+                w = bw;
+            }
         }
     }
     GD_EW_M TR result(int op) const { return op == EW_MAX || op == EW_MIN ? (TR)m : acc; }

@@ -89,8 +89,9 @@ const char jit_traits[] =
 
 /* the chain's text: a thread an element, grid-strided; each instruction
  * fuse_apply with constant operation and order */
-std::string jit_source(const gd_fuse_program &p, const fuse_args &a, bool dbl, bool logical)
+std::string jit_source(const fuse_args &a, bool dbl, bool logical)
 {
+    const gd_fuse_program &p = a.p;
     char line[256];
     std::string s;
     snprintf(line, sizeof line,

@@ -218,7 +218,7 @@ gd_status fused_run(const fuse_args &a, const gd_matrix *in, int nin, int64_t to
     char why[256] = "GD_NVRTC=0";
     c.begin(GD_PHASE_PREP, st);
     if (!gd_setting_is(GD_SET_NVRTC, "0"))
-        chain = (void *)jit_kernel(jit_source(a.p, a, sizeof(T) == 8, sizeof(TR) == 1), why, sizeof why);
+        chain = (void *)jit_kernel(jit_source(a, sizeof(T) == 8, sizeof(TR) == 1), why, sizeof why);
     c.end(GD_PHASE_PREP, st);
     if (chain) {
         gd_on_release(release_chains);
@@ -235,12 +235,8 @@ gd_status fused_run(const fuse_args &a, const gd_matrix *in, int nin, int64_t to
     c.cuda(cudaMemsetAsync(flag, 0, sizeof(int), st), "a flag");
     c.begin(GD_PHASE_KERNEL, st);
     if (c.ok() && total && chain) {
-        struct { const void *p[GD_FUSE_INPUTS]; } in;
-        struct { double k[GD_FUSE_CONSTS]; } k;
-        memcpy(in.p, d.in, sizeof in.p);
-        memcpy(k.k, d.p.k, sizeof k.k);
-        long long n = (long long)total;
-        void *args[] = {&in, &k, &dR, &n, &flag};
+        long long n = (long long)total; /* (gd_in and gd_k: the arrays' own layouts) */
+        void *args[] = {d.in, d.p.k, &dR, &n, &flag};
         c.cuda(cudaLaunchKernel((const void *)chain, dim3(ew_grid(total)), dim3(256), args, 0, st),
                "the compiled chain");
     } else if (c.ok() && total) {

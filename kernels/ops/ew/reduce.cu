@@ -13,7 +13,7 @@
  * multiprocessors idle).
  *
  * max, min, nnz, any and all have no order to keep: their partials merge
- * in any order to the loop's answer (ew_part), so each output's line is
+ * in any order to the loop's answer (arith.h's ew_reducer), so each line is
  * cut into parts that fill the device, read straight from memory (a
  * thread a part of a row, or a warp a part of a column), and a last
  * kernel merges each output's parts. */
@@ -96,48 +96,6 @@ unsigned reduce_grid(int64_t nout)
     return (unsigned)(b < 1 ? 1 : b < cap ? b : cap);
 }
 
-/* An order-free reduction's partial over any set of an output's elements
- * (max, min: the extreme and its place; nnz, any, all: the count or the
- * truth): partials merged in any order give the loop's answer, the first
- * place among equal extremes, NaN only where every element is NaN (then
- * the first place). Within a partial the places rise. */
-#define EW_PART_EMPTY INT64_MAX
-template <class TR, class TA> struct ew_part {
-    TR acc;
-    TA m;
-    int64_t w; /* EW_PART_EMPTY: no element yet */
-    __device__ void start(int op)
-    {
-        acc = op == EW_ALL ? (TR)1 : (TR)0;
-        m = TA(0);
-        w = EW_PART_EMPTY;
-    }
-    __device__ void add(int op, TA x, int64_t at)
-    {
-        if (op == EW_NNZ) acc += !(x == 0);
-        else if (op == EW_ANY) acc = acc || (x == x && !(x == 0));
-        else if (op == EW_ALL) acc = acc && !(x == 0);
-        else if (w == EW_PART_EMPTY || (!(x != x) && (m != m || (op == EW_MAX ? x > m : x < m)))) {
-            m = x;
-            w = at;
-        }
-    }
-    __device__ void merge(int op, TR bacc, TA bm, int64_t bw)
-    {
-        if (op == EW_NNZ) acc += bacc;
-        else if (op == EW_ANY) acc = acc || bacc;
-        else if (op == EW_ALL) acc = acc && bacc;
-        else if (bw != EW_PART_EMPTY) {
-            const bool an = m != m, bn = bm != bm;
-            if (w == EW_PART_EMPTY || (an != bn ? an : an ? bw < w
-                                           : (op == EW_MAX ? bm > m : bm < m) || (bm == m && bw < w))) {
-                m = bm;
-                w = bw;
-            }
-        }
-    }
-};
-
 template <class T> __device__ __forceinline__ T ew_shfl(T v, int s)
 {
     if constexpr (sizeof(T) < 4) return (T)__shfl_xor_sync(0xffffffffu, (int)v, s);
@@ -151,13 +109,13 @@ enum { FD_THREADS = 256, FD_U = 8 };
  * operation a constant (a quarter faster than one read at run time) */
 template <int OP, class TR, class TA>
 __global__ void __launch_bounds__(FD_THREADS)
-    fold_rows(const TA *A, int64_t nout, int64_t len, int64_t ld, int64_t per, ew_part<TR, TA> *parts)
+    fold_rows(const TA *A, int64_t nout, int64_t len, int64_t ld, int64_t per, ew_reducer<TR, TA> *parts)
 {
     const int op = OP;
     const int64_t o = blockIdx.x * (int64_t)FD_THREADS + threadIdx.x, p = blockIdx.y;
     if (o >= nout) return;
     const int64_t j0 = p * per, j1 = j0 + per < len ? j0 + per : len;
-    ew_part<TR, TA> r;
+    ew_reducer<TR, TA> r;
     r.start(op);
     for (int64_t j = j0; j < j1; j += FD_U) {
         TA v[FD_U];
@@ -175,7 +133,7 @@ __global__ void __launch_bounds__(FD_THREADS)
 template <int OP, class TR, class TA>
 __global__ void __launch_bounds__(FD_THREADS)
     fold_cols(const TA *A, int64_t nout, int64_t len, int64_t ld, int64_t per, int64_t nparts,
-              ew_part<TR, TA> *parts)
+              ew_reducer<TR, TA> *parts)
 {
     const int op = OP;
     const int64_t wid = (blockIdx.x * (int64_t)FD_THREADS + threadIdx.x) / 32;
@@ -184,7 +142,7 @@ __global__ void __launch_bounds__(FD_THREADS)
     const int64_t o = wid / nparts, p = wid % nparts;
     const int64_t k0 = p * per, k1 = k0 + per < len ? k0 + per : len;
     const TA *col = A + o * ld;
-    ew_part<TR, TA> r;
+    ew_reducer<TR, TA> r;
     r.start(op);
     for (int64_t k = k0 + lane; k < k1; k += 32 * FD_U) {
         TA v[FD_U];
@@ -200,12 +158,12 @@ __global__ void __launch_bounds__(FD_THREADS)
 
 /* each output's parts merged: R, and I the extreme's place (from 1) */
 template <class TR, class TA>
-__global__ void fold_merge(int op, const ew_part<TR, TA> *parts, int64_t nout, int64_t nparts, TR *R,
+__global__ void fold_merge(int op, const ew_reducer<TR, TA> *parts, int64_t nout, int64_t nparts, TR *R,
                            double *I)
 {
     const int64_t o = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
     if (o >= nout) return;
-    ew_part<TR, TA> r = parts[o];
+    ew_reducer<TR, TA> r = parts[o];
     for (int64_t p = 1; p < nparts; ++p) r.merge(op, parts[p * nout + o].acc, parts[p * nout + o].m, parts[p * nout + o].w);
     R[o] = op == EW_MAX || op == EW_MIN ? (TR)r.m : r.acc;
     if (I) I[o] = (double)(r.w + 1);
@@ -242,7 +200,7 @@ template <int OP, class TR, class TA> constexpr bool reduce_fits()
  * else by parts, then their merge */
 template <int OP, class TR, class TA>
 void reduce_queue(const gd_matrix &A, const TA *a, int64_t ld, int dim, int64_t nout, int64_t nparts,
-                  int64_t per, ew_part<TR, TA> *parts, TR *R, double *I, cudaStream_t st)
+                  int64_t per, ew_reducer<TR, TA> *parts, TR *R, double *I, cudaStream_t st)
 {
     const int64_t len = dim == 1 ? A.rows : A.cols;
     if constexpr (!reduce_fits<OP, TR, TA>()) {
@@ -278,7 +236,7 @@ gd_status reduce_run(int op, const gd_matrix &A, int dim, gd_out &R, gd_out *I, 
                 r.start(op);
                 const int64_t len = dim == 1 ? A.rows : A.cols, step = dim == 1 ? 1 : A.ld;
                 const TA *line = dim == 1 ? a + o * A.ld : a + o;
-                for (int64_t k = 0; k < len; ++k) r.add(op, line[k * step]);
+                for (int64_t k = 0; k < len; ++k) r.add(op, line[k * step], k);
                 ((TR *)buf)[o] = r.result(op);
                 if (ibuf) ((double *)ibuf)[o] = (double)(r.w + 1);
             }
@@ -303,8 +261,8 @@ gd_status reduce_run(int op, const gd_matrix &A, int dim, gd_out &R, gd_out *I, 
     const bool ordered = op == EW_SUM || op == EW_PROD;
     const int64_t len = dim == 1 ? A.rows : A.cols;
     int64_t per = 1, nparts = ordered || !nout ? 0 : fold_parts(nout, len, dim, &per);
-    ew_part<TR, TA> *parts = !nparts ? NULL
-                             : (ew_part<TR, TA> *)c.alloc((size_t)(nout * nparts) * sizeof *parts, "the reduction's parts");
+    ew_reducer<TR, TA> *parts = !nparts ? NULL
+                             : (ew_reducer<TR, TA> *)c.alloc((size_t)(nout * nparts) * sizeof *parts, "the reduction's parts");
     c.begin(GD_PHASE_KERNEL, st);
     if (c.ok() && nout) {
         const TA *a = (const TA *)Ah.ptr;
