@@ -10,7 +10,7 @@
 function check_fuse ()
   warning ("off", "gd:nogpu", "local");
   host = ! gd_info ().available;
-  X = randn (300, 70); Y = randn (300, 70);
+  X = randn (301, 71); Y = randn (301, 71);   # (21371: fours and a tail)
   X(1:4) = [0, -0, Inf, NaN]; Y(5:8) = [NaN, -Inf, 0, 1];
   s = 0.7;
   how = {};
@@ -50,7 +50,7 @@ function check_fuse ()
   endfor
   ## logical inputs, a comparison's logical result, a host array beside
   ## a gdArray, a named function
-  L = rand (300, 70) > 0.5;
+  L = rand (301, 71) > 0.5;
   R = arrayfun (@(l, x) l .* x + l, gdArray (L), gdArray (single (X)));
   assert (isequaln (gather (R), gather (gdArray (L) .* gdArray (single (X)) + gdArray (L))));
   R = arrayfun (@(x) x > 0.5, gdArray (X));
@@ -58,6 +58,10 @@ function check_fuse ()
   R = arrayfun (@(x, y) x .* y, gdArray (X), Y);
   assert (isequaln (gather (R), X .* Y));
   assert (isequaln (gather (arrayfun (@abs, gdArray (X))), abs (X)));
+  for n = 1:9                           # (a tail alone, fours and a tail)
+    R = arrayfun (@(x, y) x .* 2 - y, gdArray (single (X(1:n))), gdArray (single (Y(1:n))));
+    assert (isequaln (gather (R), single (X(1:n)) .* 2 - single (Y(1:n))));
+  endfor
   ## not fused: Octave's arrayfun on the gathered values, a gdArray back
   R = arrayfun (@(x) sum ([x, 1]), gdArray (X));
   assert (isa (R, "gdArray") && isequaln (gather (R), X + 1));

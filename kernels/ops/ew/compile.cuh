@@ -87,8 +87,38 @@ const char jit_traits[] =
     "template <class A, class B> struct conditional<false, A, B> { typedef B type; };\n"
     "}\n";
 
-/* the chain's text: a thread an element, grid-strided; each instruction
- * fuse_apply with constant operation and order */
+/* the chain's body for one element, acc its result: each instruction
+ * fuse_apply with constant operation and order, input i's element
+ * x (i) */
+template <class X> std::string jit_body(const gd_fuse_program &p, X x)
+{
+    std::string s = "            T acc = 0, s[4] = {0, 0, 0, 0};\n";
+    char line[256], v[96];
+    for (int i = 0; i < p.n; ++i) {
+        const int op = p.op[i], kind = p.kind[i], arg = p.arg[i];
+        if (op == GD_FUSE_STORE) {
+            snprintf(line, sizeof line, "            s[%d] = acc;\n", arg);
+            s += line;
+            continue;
+        }
+        if (kind == GD_FUSE_INPUT)
+            snprintf(v, sizeof v, "%s", x(arg).c_str());
+        else if (kind == GD_FUSE_CONST)
+            snprintf(v, sizeof v, "(T)k.k[%d]", arg);
+        else if (kind == GD_FUSE_SLOT)
+            snprintf(v, sizeof v, "s[%d]", arg);
+        else
+            snprintf(v, sizeof v, "acc");
+        snprintf(line, sizeof line, "            bad |= fuse_apply<T>(%d, %d, acc, %s);\n", op,
+                 (int)p.swap[i], v);
+        s += line;
+    }
+    return s + "            (void)s;\n";
+}
+
+/* the chain's text: a thread four elements at a time, grid-strided, each
+ * input and the result moved by one vector access where every array is
+ * aligned (vec), the last total % 4 (or all, unaligned) one at a time */
 std::string jit_source(const fuse_args &a, bool dbl, bool logical)
 {
     const gd_fuse_program &p = a.p;
@@ -105,31 +135,28 @@ std::string jit_source(const fuse_args &a, bool dbl, bool logical)
              (int)GD_FUSE_INPUTS, (int)GD_FUSE_CONSTS, dbl ? "double" : "float",
              logical ? "unsigned char" : dbl ? "double" : "float");
     s += line;
+    bool used[GD_FUSE_INPUTS] = {false};
+    for (int i = 0; i < p.n; ++i)
+        if (p.kind[i] == GD_FUSE_INPUT && p.op[i] != GD_FUSE_STORE) used[p.arg[i]] = true;
     s += "extern \"C\" __global__ void __launch_bounds__(256) gd_chain(const gd_in in, const gd_k k, TR *R,\n"
-         "    long long total, int *flag)\n{\n    int bad = 0;\n"
-         "    for (long long q = blockIdx.x * (long long)blockDim.x + threadIdx.x; q < total;\n"
-         "         q += (long long)gridDim.x * blockDim.x) {\n"
-         "        T acc = 0, s[4] = {0, 0, 0, 0};\n";
-    for (int i = 0; i < p.n; ++i) {
-        const int op = p.op[i], kind = p.kind[i], arg = p.arg[i];
-        if (op == GD_FUSE_STORE) {
-            snprintf(line, sizeof line, "        s[%d] = acc;\n", arg);
+         "    long long total, int vec, int *flag)\n{\n    int bad = 0;\n"
+         "    const long long first = blockIdx.x * (long long)blockDim.x + threadIdx.x,\n"
+         "                    stride = (long long)gridDim.x * blockDim.x, nv = vec ? total / 4 : 0;\n"
+         "    for (long long g = first; g < nv; g += stride) {\n";
+    for (int i = 0; i < GD_FUSE_INPUTS; ++i)
+        if (used[i]) {
+            snprintf(line, sizeof line, "        T x%d[4];\n        fuse_load4<T>(in.p[%d], %d, g, x%d);\n",
+                     i, i, a.cls[i], i);
             s += line;
-            continue;
         }
-        char v[96];
-        if (kind == GD_FUSE_INPUT)
-            snprintf(v, sizeof v, "fuse_load<T>(in.p[%d], %d, q)", arg, a.cls[arg]);
-        else if (kind == GD_FUSE_CONST)
-            snprintf(v, sizeof v, "(T)k.k[%d]", arg);
-        else if (kind == GD_FUSE_SLOT)
-            snprintf(v, sizeof v, "s[%d]", arg);
-        else
-            snprintf(v, sizeof v, "acc");
-        snprintf(line, sizeof line, "        bad |= fuse_apply<T>(%d, %d, acc, %s);\n", op, (int)p.swap[i], v);
-        s += line;
-    }
-    s += "        R[q] = (TR)acc;\n        (void)s;\n    }\n"
+    s += "        TR r[4];\n#pragma unroll\n        for (int e = 0; e < 4; ++e) {\n";
+    s += jit_body(p, [](int i) { return "x" + std::to_string(i) + "[e]"; });
+    s += "            r[e] = (TR)acc;\n        }\n        fuse_store4<TR>(R, g, r);\n    }\n"
+         "    for (long long q = 4 * nv + first; q < total; q += stride) {\n        {\n";
+    s += jit_body(p, [&a](int i) {
+        return "fuse_load<T>(in.p[" + std::to_string(i) + "], " + std::to_string(a.cls[i]) + ", q)";
+    });
+    s += "            R[q] = (TR)acc;\n        }\n    }\n"
          "    if (bad) atomicOr(flag, 1);\n}\n";
     return s;
 }

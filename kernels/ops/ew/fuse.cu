@@ -236,8 +236,10 @@ gd_status fused_run(const fuse_args &a, const gd_matrix *in, int nin, int64_t to
     c.begin(GD_PHASE_KERNEL, st);
     if (c.ok() && total && chain) {
         long long n = (long long)total; /* (gd_in and gd_k: the arrays' own layouts) */
-        void *args[] = {d.in, d.p.k, &dR, &n, &flag};
-        c.cuda(cudaLaunchKernel((const void *)chain, dim3(ew_grid(total)), dim3(256), args, 0, st),
+        int vec = ((uintptr_t)dR & 15) == 0;
+        for (int k = 0; k < nin; ++k) vec &= ((uintptr_t)d.in[k] & 15) == 0;
+        void *args[] = {d.in, d.p.k, &dR, &n, &vec, &flag};
+        c.cuda(cudaLaunchKernel((const void *)chain, dim3(ew_grid((total + 3) / 4)), dim3(256), args, 0, st),
                "the compiled chain");
     } else if (c.ok() && total) {
         const int64_t threads = (total + FUSE_E - 1) / FUSE_E;

@@ -17,6 +17,49 @@ template <class T> GD_EW T fuse_load(const void *p, int cls, int64_t q)
     return (T)((const uint8_t *)p)[q];
 }
 
+/* input elements 4 g .. 4 g + 3 in class T, by one load where the class
+ * allows (single: 16 bytes, double: two of 16, a logical's bytes: 4); the
+ * array aligned to 16 bytes */
+template <class T> GD_EW void fuse_load4(const void *p, int cls, int64_t g, T (&x)[4])
+{
+#ifdef __CUDA_ARCH__
+    if (cls == GD_SINGLE) {
+        const float4 v = ((const float4 *)p)[g];
+        x[0] = (T)v.x, x[1] = (T)v.y, x[2] = (T)v.z, x[3] = (T)v.w;
+        return;
+    }
+    if (cls == GD_DOUBLE) {
+        const double2 a = ((const double2 *)p)[2 * g], b = ((const double2 *)p)[2 * g + 1];
+        x[0] = (T)a.x, x[1] = (T)a.y, x[2] = (T)b.x, x[3] = (T)b.y;
+        return;
+    }
+    const uchar4 v = ((const uchar4 *)p)[g];
+    x[0] = (T)v.x, x[1] = (T)v.y, x[2] = (T)v.z, x[3] = (T)v.w;
+#else
+    for (int e = 0; e < 4; ++e) x[e] = fuse_load<T>(p, cls, 4 * g + e);
+#endif
+}
+
+/* result elements 4 g .. 4 g + 3 by one store where the class allows */
+template <class TR> GD_EW void fuse_store4(TR *R, int64_t g, const TR (&r)[4])
+{
+#ifdef __CUDA_ARCH__
+    if constexpr (sizeof(TR) == 4) {
+        ((float4 *)R)[g] = make_float4(r[0], r[1], r[2], r[3]);
+        return;
+    } else if constexpr (sizeof(TR) == 8) {
+        ((double2 *)R)[2 * g] = make_double2(r[0], r[1]);
+        ((double2 *)R)[2 * g + 1] = make_double2(r[2], r[3]);
+        return;
+    } else {
+        ((uchar4 *)R)[g] = make_uchar4(r[0], r[1], r[2], r[3]);
+        return;
+    }
+#else
+    for (int e = 0; e < 4; ++e) R[4 * g + e] = r[e];
+#endif
+}
+
 /* one instruction on the accumulator: acc op v (v op acc where swap);
  * 1 where Octave's result would be complex */
 template <class T> GD_EW int fuse_apply(int op, int swap, T &acc, T v)
