@@ -161,6 +161,9 @@ __device__ __forceinline__ float minkowski_pow(float t, float p)
     return t == t && t != INFINITY ? r : t;
 }
 
+// the distance from minkowski's sum, s^(1/p)
+template <class T> __device__ __forceinline__ T minkowski_root(T s) { return pow(s, 1 / minkowski_p(s)); }
+
 struct minkowski_step {
     enum { K = 1, WITNESS = 0 };
     template <class T> __device__ static T init() { return (T)0; }
@@ -193,10 +196,12 @@ struct minkowski_int_step {
 static inline bool minkowski_int_p(double p) { return p == 3 || p == 4; }
 
 // minkowski's scaled form, norm (x - y, p) as Octave computes it, of rows
-// x (stride ldx) and y (stride ldy)
+// x (stride ldx) and y (stride ldy); in double a call below (its two
+// library pows inlined in each of a tile's unrolled outputs took ptxas
+// minutes a kernel), in single inline (a call spills in the fused kNN)
 template <class T>
-__device__ T minkowski_scaled(const T *__restrict__ x, int64_t ldx, const T *__restrict__ y,
-                              int64_t ldy, int64_t d)
+__device__ __forceinline__ T minkowski_scaled_rows(const T *__restrict__ x, int64_t ldx,
+                                                   const T *__restrict__ y, int64_t ldy, int64_t d)
 {
     const T p = minkowski_p(T(0));
     T scl = 0, sum = 0;
@@ -207,6 +212,16 @@ __device__ T minkowski_scaled(const T *__restrict__ x, int64_t ldx, const T *__r
     if (scl > 0 && scl != (T)INFINITY)
         for (int64_t k = 0; k < d; ++k) sum += pow(fabs(x[ldx * k] - y[ldy * k]) / scl, p);
     return scl > 0 && scl != (T)INFINITY ? scl * pow(sum, 1 / p) : scl;
+}
+__device__ __noinline__ double minkowski_scaled(const double *x, int64_t ldx, const double *y,
+                                                int64_t ldy, int64_t d)
+{
+    return minkowski_scaled_rows(x, ldx, y, ldy, d);
+}
+__device__ __forceinline__ float minkowski_scaled(const float *x, int64_t ldx, const float *y,
+                                                  int64_t ldy, int64_t d)
+{
+    return minkowski_scaled_rows(x, ldx, y, ldy, d);
 }
 
 // whether the sum v overflowed or lost digits (the scaled form then)
@@ -220,7 +235,7 @@ template <class T>
 __device__ T minkowski_finish(T v, const T *__restrict__ x, int64_t ldx, const T *__restrict__ y,
                               int64_t ldy, int64_t d)
 {
-    if (!minkowski_slow(v)) return pow(v, 1 / minkowski_p(v));
+    if (!minkowski_slow(v)) return minkowski_root(v);
     return minkowski_scaled(x, ldx, y, ldy, d);
 }
 
@@ -312,7 +327,7 @@ template <class T, class S> struct m_minkowski {
     static constexpr int FINISH = FINISH_POLICY;
     int64_t d;
     __device__ m_minkowski(const metric_data<T> &md) : d(md.d) {}
-    __device__ T value(T s, int64_t, int64_t) const { return pow(s, 1 / minkowski_p(s)); }
+    __device__ T value(T s, int64_t, int64_t) const { return minkowski_root(s); }
     __device__ bool slow(T s) const { return minkowski_slow(s); }
     __device__ T slow_value(const T *x, int64_t ldx, const T *y, int64_t ldy) const
     {
