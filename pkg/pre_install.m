@@ -35,10 +35,10 @@ function pre_install (desc)
   if (isempty (archs))
     n = 1;
   endif
-  ## measured: about 7 CPU minutes an architecture, of which one file
-  ## (pdist.cu) takes 4 on one core
+  ## measured: about 3.2 CPU minutes an architecture (five on 2 cores:
+  ## 8.1 minutes), of which one file (knn.cu) takes 1 on one core
   cores = nproc ();
-  minutes = ceil (max (4 * n, 7 * n / cores));
+  minutes = ceil (max (n, 3.2 * n / cores));
   if (isempty (archs))
     minutes = 2;      # PTX alone: the optimiser's and ptxas's minutes skipped
   endif

@@ -74,7 +74,7 @@ PKG_FUNCTIONS=$(grep '^ ' "$GD_ROOT/pkg/INDEX" | tr -s ' \n' ' ')
 install_and_test() {
     export HOME="$BATS_TEST_TMPDIR"
     # pkg runs make in src/: in parallel, as make test builds (nvcc takes
-    # minutes on pdist.cu alone)
+    # a minute an architecture on knn.cu alone)
     export MAKEFLAGS="-j$(nproc 2>/dev/null || echo 2)"
     run octave-cli -q --no-gui --no-init-file --no-history --eval \
         "pkg install -local -verbose '$TARBALL'; l = pkg ('list'); printf ('installed: %s %s\n', l{1}.name, l{1}.version);"
