@@ -10,9 +10,12 @@
 ##     single, X '1d' by rows, each rank's shard resident;
 ##   - min-plus single n = 16384 on '2dbc' gdArray parts (a 1 x N grid,
 ##     2 x 2 for four ranks; blocks of 512);
+##   - gd_apsp single n = 16384 with P on '2dbc' gdArray parts (N x 1, 2 x
+##     2 for four; blocks of 128): D, and P's bits against one rank's;
 ##   - NCCL's broadcast of 1 GiB and of 8 bytes (N ranks alone).
 ## In the job of N ranks, rank 1 also computes each result as one process
-## on its GPU and compares it with the ranks' result bit for bit ("same").
+## on its GPU and compares it with the ranks' result bit for bit ("same";
+## gd_apsp's P: with the one rank's).
 ## GD_BENCH_QUICK=1: sizes / 8 (a smoke test). GD_BENCH_SEED: the data's
 ## seed (make bench-ranks gives both runs one).
 
@@ -28,6 +31,10 @@ function t = timed (f, reps)
     t(i) = 1e3 * toc (t0);
   endfor
   t = median (t);
+endfunction
+
+function paths (W)
+  [D, P] = gd_apsp (W);
 endfunction
 
 function row (np, what, size, ms, same)
@@ -159,6 +166,43 @@ if (np > 1)
 endif
 row (np, "min-plus single, '2dbc' gdArray parts", sprintf ("n = %d, %d x %d grid", N, g), ms, same);
 clear A B Ad Bd R Rw;
+
+## gd_apsp single with P on '2dbc' gdArray parts (an N x 1 grid, 2 x 2 for
+## four ranks; blocks of 128): D against one process's 'fw' on rank 1's
+## GPU, D's and P's bits against the run of one rank (a digest of each in
+## build/)
+N = 16384 / (1 + 7 * quick);
+b = 128;
+g = [np 1];
+if (np == 4)
+  g = [2 2];
+endif
+blocks = @(p, np) cell2mat (arrayfun (@(I) I*b+1:min((I+1)*b, N), p:np:ceil (N / b) - 1,
+                                      "UniformOutput", false));
+rand ("state", seed + 1);
+W = rand (N, N, "single") * 100;
+[gi, gj] = deal (floor ((r - 1) / g(2)), mod (r - 1, g(2)));
+Wd = gdCodistributed (gdArray (W(blocks (gi, g(1)), blocks (gj, g(2)))), "2dbc", g, b, [N N]);
+[D, P] = gd_apsp (Wd);
+ms = timed (@() paths (Wd), 3);
+Dw = gather (D, 1);
+Pw = gather (P, 1);
+ok = true;
+if (r == 1)
+  digest = [hash("md5", char (typecast (Dw(:), "uint8"))), " ", ...
+            hash("md5", char (typecast (Pw(:), "uint8")))];
+  ok = isequal (Dw, gather (gd_apsp (gdArray (W), "Variant", "fw")));
+  if (np == 1)
+    fid = fopen ("build/bench-ranks-apsp.txt", "w");
+    fputs (fid, digest);
+    fclose (fid);
+  else
+    ok = ok && strcmp (digest, fileread ("build/bench-ranks-apsp.txt"));
+  endif
+endif
+same = yesno (gd_spmdBroadcast (1, ok));
+row (np, "gd_apsp single with P, '2dbc' gdArray parts", sprintf ("n = %d, %d x %d grid", N, g), ms, same);
+clear W Wd D P Dw Pw;
 
 ## NCCL: a broadcast of 1 GiB and of 8 bytes from rank 1
 if (np > 1)

@@ -372,6 +372,18 @@ int gd_minplus_variants(const gd_variant_info **list);
 gd_status gd_apsp(const char *variant, const gd_matrix *W, gd_out D, const gd_out *P,
                   gd_class pcls, int64_t *cycle_vertex, const gd_place *at, gd_timing *t);
 int gd_apsp_variants(const gd_variant_info **list);
+/* Across an MPI job's ranks, every rank calling (one's failure fails all):
+ * D by 'fw''s rounds on the ranks' GPUs, NCCL between them (W this rank's
+ * part of a '2dbc' W on its GPU, single or double; g: its place in a pr x
+ * pc grid, blocks b a multiple of 128, its grid row's and column's
+ * gd_mpi_groups): its part of one device's 'fw' D, kept. gd_apsp_trees:
+ * P's rows (int32; sources src, 0-based) made trees from D's rows and W. */
+typedef struct { int64_t n, b; int pr, pc, gi, gj, row, column; } gd_grid;
+gd_status gd_apsp_ranks(const gd_matrix *W, const gd_grid *g, gd_out D, int64_t *cycle_vertex,
+                        const gd_place *at, gd_timing *t);
+gd_status gd_apsp_trees(const gd_matrix *D, const gd_matrix *W, const gd_matrix *P,
+                        const int64_t *src, gd_out Pout, int64_t *repaired, const gd_place *at,
+                        gd_timing *t);
 
 /* ---- single-precision matrix multiply --------------------------------- */
 
@@ -572,14 +584,11 @@ gd_status gd_ew_fill(gd_class cls, int64_t rows, int64_t cols, double value, gd_
 gd_status gd_ew_cat(const gd_matrix *const *parts, int n, int dim, gd_out R, const gd_place *at,
                     gd_timing *t);
 
-/* The K best of np parts' lists a query, by (key, row) as the search
- * orders them (gdCodistributed's neighbours across ranks): D and I hold
- * the parts' sorted lists side by side, part p's lens[p] candidates a
- * query after those of the parts before it, its rows (I, 1-based) counted
- * after first[p]; by_query: a query a row (gd_knnsearch's lists), else a
- * column (pdist2's). Do and Io: K a query the same way, I's class kept
- * (double or int32). D and I tight, both on the host or on a device
- * (results there, kept). */
+/* The K best of np parts' lists a query by (key, row) (gdCodistributed's
+ * neighbours): D and I the sorted lists side by side, part p's lens[p] a
+ * query, its rows (I, 1-based) after first[p]; by_query: a query a row,
+ * else a column. Do, Io alike, I's class kept; all tight, on the host or
+ * a device (results kept there). */
 gd_status gd_knn_merge(const gd_matrix *D, const gd_matrix *I, int64_t K, int np,
                        const int64_t *lens, const int64_t *first, int largest, int by_query,
                        gd_out Do, gd_out Io, const gd_place *at, gd_timing *t);
@@ -657,16 +666,13 @@ void gd_cpu_minplus_f(const float *A, const float *B, float *R, int32_t *K, int6
                       int64_t k, int64_t n);
 void gd_cpu_minplus_d(const double *A, const double *B, double *R, int32_t *K, int64_t m,
                       int64_t k, int64_t n);
-/* min-plus on an integer class (GD_INT8 ... GD_UINT64, both operands of
- * it) with Octave's saturating addition: R(i,j) = min over k of
- * A(i,k) + B(k,j) saturated to the class, K (int32, or NULL) the first k +
- * 1 attaining it; k == 0 gives the class's largest value and K = 0.
- * Returns -1 for a class that is not an integer one. */
+/* min-plus on an integer class (both operands), Octave's saturating sums;
+ * K (int32, or NULL) the first k + 1 of each minimum; k == 0: the class's
+ * largest value, K = 0. -1 for a class that is not an integer one. */
 int gd_cpu_minplus_int(gd_class cls, const void *A, const void *B, void *R, int32_t *K,
                        int64_t m, int64_t k, int64_t n);
-/* The threads gd's CPU loops (and the staging copies) use: OpenMP's, or
- * 1 when OMP_STACKSIZE is too small for a thread; gd_cpu_note then says
- * so (else ""). */
+/* The threads of gd's CPU loops and staging copies: OpenMP's, or 1 when
+ * OMP_STACKSIZE is too small (gd_cpu_note then says so, else ""). */
 int gd_cpu_threads(void);
 const char *gd_cpu_note(void);
 /* R (n x m) = A' for A m x n (leading dimension lda) of es (1, 2, 4 or 8)
@@ -678,9 +684,8 @@ void gd_cpu_pdist2_f(const float *X, const float *Y, int64_t mx, int64_t my,
                      int64_t d, int root, float *D);
 void gd_cpu_pdist2_d(const double *X, const double *Y, int64_t mx, int64_t my,
                      int64_t d, int root, double *D);
-/* The metrics other than the Euclidean ones (gd_metric), pdist's
- * condensed D and pdist2's D. Return -1 when host memory for the rows'
- * norms or NaN flags is lacking. */
+/* The other metrics (gd_metric), pdist's condensed D and pdist2's D; -1
+ * where host memory for the rows' norms or NaN flags is lacking. */
 int gd_cpu_pdist_metric_f(gd_distance m, const float *X, int64_t n, int64_t d, float *D);
 int gd_cpu_pdist_metric_d(gd_distance m, const double *X, int64_t n, int64_t d, double *D);
 int gd_cpu_pdist2_metric_f(gd_distance m, const float *X, const float *Y, int64_t mx,
@@ -700,22 +705,14 @@ int gd_cpu_knn_d(const double *X, const double *Y, int64_t mx, int64_t my, int64
  * Returns -1 when host memory for the paths' edge counts is lacking. */
 int gd_cpu_fw_f(float *D, int32_t *P, int64_t n);
 int gd_cpu_fw_d(double *D, int32_t *P, int64_t n);
-/* P's rows made shortest-path trees: the rows of the sources i0 .. i0 +
- * rows - 1, row r of P (ld ldp, 1-based) and of the lengths D (ld ldd)
- * being source i0 + r's, W (ld ldw) the whole n x n weights; each row whose
- * predecessors do not all lead back to its source is chosen again by
- * levels (apsp.cu says how); *repaired counts those rows. All of P: ldp =
- * n, i0 = 0, rows = n. Returns -1 when host memory is lacking. */
+/* P's rows made shortest-path trees: row r of P (ld ldp, 1-based) and of D
+ * (ld ldd) source i0 + r's, W (ld ldw) all n x n; a row not all leading
+ * back to its source is chosen again by levels (trees.cuh says how),
+ * *repaired counting them. -1 when host memory is lacking. */
 int gd_cpu_apsp_trees_f(const float *D, int64_t ldd, const float *W, int64_t ldw, int32_t *P,
                         int64_t ldp, int64_t n, int64_t i0, int64_t rows, int64_t *repaired);
 int gd_cpu_apsp_trees_d(const double *D, int64_t ldd, const double *W, int64_t ldw, int32_t *P,
                         int64_t ldp, int64_t n, int64_t i0, int64_t rows, int64_t *repaired);
-/* All-pairs shortest paths on an integer class (cls GD_INT8 ... GD_UINT64):
- * W (n x n, leading dimension ldw) to D (n x n) and, when P is not NULL,
- * the predecessors (1-based, 0 for none). The class's largest value is no
- * edge and an unreachable vertex's length; sums saturate. Returns 0; 2 for
- * a negative diagonal entry, 1 for a longer negative cycle (*cycle: a vertex
- * on it, 1-based); -1 when host memory cannot be had. */
 /* Shortest paths from the sources src (ns of them, 0-based) on the graph
  * of n vertices whose edges are W's entries in compressed columns (cp,
  * ri, val: Octave's sparse layout, column j the edges into j): D (ns x n,
@@ -727,6 +724,11 @@ int gd_cpu_sssp_f(int64_t n, const int64_t *cp, const int64_t *ri, const float *
                   const int64_t *src, int64_t ns, float *D, int32_t *P, int64_t *cycle);
 int gd_cpu_sssp_d(int64_t n, const int64_t *cp, const int64_t *ri, const double *val,
                   const int64_t *src, int64_t ns, double *D, int32_t *P, int64_t *cycle);
+/* All-pairs shortest paths on an integer class: W (n x n, ld ldw) to D
+ * and, where P, the predecessors (1-based, 0 for none); the class's
+ * largest value is no edge (and no path); sums saturate. 0; 2 for a
+ * negative W(i,i), 1 for a longer negative cycle (*cycle a vertex on it,
+ * 1-based); -1 when host memory cannot be had. */
 int gd_cpu_apsp_int(gd_class cls, const void *W, int64_t ldw, void *D, int32_t *P, int64_t n,
                     int64_t *cycle);
 /* C = A*B by the host's BLAS (sgemm or dgemm by cls), as Octave computes it */
@@ -735,14 +737,12 @@ gd_status gd_cpu_gemm(gd_class cls, const void *A, const void *B, void *C, int64
 
 /* Ctrl-C (runtime/interrupt.c): pending() says whether the user asked to
  * stop; the host loops ask gd_interrupted() between units of work and
- * leave the rest undone (their outputs then hold partial results, which
- * the caller discards). NULL: nothing stops. */
+ * leave the rest undone (partial results the caller discards). */
 void gd_set_interrupt_check(int (*pending)(void));
 int gd_interrupted(void);
 /* Progress (runtime/interrupt.c): the host loops say how far they are
- * (what: "round", "column block"; done of total) from the thread that
- * called gd; report(what, done, total), where set, decides whether to
- * show it (GD_VERBOSE, mex/gd_mex.c). NULL: nothing is said. */
+ * (what: "round"; done of total); report, where set, decides whether to
+ * show it (GD_VERBOSE, mex/gd_mex.c). */
 void gd_set_progress(void (*report)(const char *what, double done, double total));
 void gd_progress(const char *what, double done, double total);
 

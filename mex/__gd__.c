@@ -18,7 +18,7 @@ static const struct {
     {"gather", gd_op_gather},       {"free", gd_op_free},
     {"transpose", gd_op_transpose}, {"squareform", gd_op_squareform},
     {"describe", gd_op_describe},   {"apsp", gd_op_apsp},
-    {"apsp_info", gd_op_apsp_info}, {"apsp_trees", gd_op_apsp_trees},
+    {"apsp_info", gd_op_apsp_info}, {"apsp_trees", gd_op_apsp_trees}, {"apsp_ranks", gd_op_apsp_ranks},
     {"row", gd_op_row},             {"knn", gd_op_knn},
     {"knnsearch", gd_op_knnsearch}, {"spmd", gd_op_spmd},
     {"rangesearch", gd_op_rangesearch}, {"range", gd_op_range},

@@ -10,7 +10,10 @@
  *                  path (gd_apsp's all pairs by every vertex a source)
  *   list = __gd__('sssp', 'variants')
  *   [P, r] = __gd__('apsp_trees', D, W, P, i0)  rows of P made trees (a rank's
- *                  rows of a gdCodistributed W's paths: __gd_ranks__)
+ *                  rows of a gdCodistributed W's paths: __gd_ranks__; with
+ *                  gdArrays on the GPU, i0 the rows' sources)
+ *   D = __gd__('apsp_ranks', W, grid)  a rank's part of D, the rounds across
+ *                  the ranks' GPUs
  *
  * W is an Octave matrix (single, double or an integer class) or a
  * gdArray; with a gdArray the results are gdArrays. The integer classes
@@ -164,6 +167,55 @@ void gd_op_sssp_all(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     sssp(1, nlhs, plhs, nrhs, prhs);
 }
 
+/* The trees on the GPU: D, W and P gdArrays (P int32), src the rows'
+ * sources (1-based, numel = rows of D): P's rows made trees, an int32
+ * gdArray */
+static void trees_gpu(int nlhs, mxArray *plhs[], const mxArray *prhs[])
+{
+    static const char FN[] = "gd_apsp";
+    gd_matrix D, W, P;
+    int g = 0;
+    gd_mex_operand(FN, "D", prhs[0], &D, &g);
+    gd_mex_operand(FN, "W", prhs[1], &W, &g);
+    gd_mex_operand_int(FN, "P", prhs[2], &P, &g);
+    const size_t rows = (size_t)D.rows;
+    if (!mxIsDouble(prhs[3]) || mxGetNumberOfElements(prhs[3]) != rows)
+        gd_mex_error(FN, "gd:input", "apsp_trees: a source a row of D expected");
+    int64_t *src = (int64_t *)mxMalloc(rows * sizeof(int64_t) + 8);
+    for (size_t i = 0; i < rows; ++i) src[i] = (int64_t)gd_mex_scalar_at(prhs[3], i) - 1;
+    gd_mex_result R;
+    gd_timing t = gd_mex_timing();
+    gd_out out = gd_mex_result_out(&R, 1, 1, rows, (size_t)D.cols, GD_INT32);
+    int64_t repaired = 0;
+    const gd_status s = gd_apsp_trees(&D, &W, &P, src, out, &repaired, gd_mex_place(), &t);
+    mxFree(src);
+    plhs[0] = gd_mex_result_take(FN, &R, s);
+    if (nlhs > 1) plhs[1] = mxCreateDoubleScalar((double)repaired);
+}
+
+/* D = __gd__ ('apsp_ranks', W, [n b pr pc gi gj row column]): this rank's
+ * part of D by the rounds across the ranks' GPUs (gd_apsp_ranks); every
+ * rank of the job calls at once (__gd_ranks_grid__) */
+void gd_op_apsp_ranks(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    static const char FN[] = "gd_apsp";
+    (void)nlhs;
+    if (nrhs != 2 || !mxIsDouble(prhs[1]) || mxGetNumberOfElements(prhs[1]) != 8)
+        gd_mex_error(FN, "gd:input", "apsp_ranks: expected W and the grid");
+    gd_matrix W;
+    int g = 0;
+    gd_mex_operand(FN, "W", prhs[0], &W, &g);
+    const double *v = mxGetPr(prhs[1]);
+    const gd_grid grid = {(int64_t)v[0], (int64_t)v[1], (int)v[2], (int)v[3],
+                          (int)v[4], (int)v[5], (int)v[6] - 1, (int)v[7] - 1};
+    gd_mex_result R;
+    gd_timing t = gd_mex_timing();
+    gd_out out = gd_mex_result_out(&R, 1, 1, (size_t)W.rows, (size_t)W.cols, W.cls);
+    int64_t cycle = 0;
+    const gd_status s = gd_apsp_ranks(&W, &grid, out, &cycle, gd_mex_place(), &t);
+    plhs[0] = gd_mex_result_take(FN, &R, s);
+}
+
 /* [P, repaired] = __gd__ ('apsp_trees', D, W, P, i0): the rows of the
  * sources i0 .. i0 + rows (D) - 1 of P made shortest-path trees as
  * gd_apsp's own are (gd_cpu_apsp_trees): D those sources' rows of the
@@ -174,6 +226,10 @@ void gd_op_apsp_trees(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]
 {
     static const char FN[] = "gd_apsp";
     if (nrhs != 4) gd_mex_error(FN, "gd:input", "apsp_trees: expected D, W, P and i0");
+    if (gd_mex_is_gdarray(prhs[0])) {
+        trees_gpu(nlhs, plhs, prhs);
+        return;
+    }
     const mxArray *D = prhs[0], *W = prhs[1], *P = prhs[2];
     const int single = mxIsSingle(D);
     const size_t rows = mxGetM(D), n = mxGetN(D);

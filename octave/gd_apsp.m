@@ -119,10 +119,13 @@
 ## @end table
 ##
 ## In an MPI job, a gdCodistributed @var{W} laid out @qcode{'2dbc'} gives
-## @var{D} and @var{P} laid out as @var{W}, the bits of one process's
-## @code{gd_apsp (W, "Variant", "cpu")} on the whole (D is every variant's;
-## Floyd-Warshall's rounds across the ranks: see the guide's "Many
-## hosts"); every rank calls it at once.
+## @var{D} and @var{P} laid out as @var{W}; every rank calls it at once.
+## Where its parts are gdArrays on the ranks' GPUs (single or double,
+## blocks of a multiple of 128), 'fw''s rounds run across the GPUs (NCCL):
+## @var{D} is one device's 'fw' @var{D} bit for bit, @var{P} the trees of
+## the last edges. Else ('cpu') the rounds run on the hosts: the bits of
+## one process's @code{gd_apsp (W, "Variant", "cpu")} (see the guide's
+## "Many hosts").
 ##
 ## @qcode{"Distributed"}, true (the other functions' option for results
 ## divided across devices) is refused: @var{D} and @var{P} come back

@@ -93,7 +93,13 @@ for g = 1:rows (grids)
     gd_apsp (GW, "Variant", "fw");
     rank_check (false, "'fw' refused");
   catch e
-    rank_check (strcmp (e.identifier, "gd:input") && ! isempty (strfind (e.message, "'fw' is not offered")), ["'fw': " e.message]);
+    rank_check (strcmp (e.identifier, "gd:input") && ! isempty (strfind (e.message, "'fw' across ranks takes W's parts as gdArrays on GPUs")), ["'fw': " e.message]);
+  end_try_catch
+  try
+    gd_apsp (GW, "Variant", "squaring");
+    rank_check (false, "'squaring' refused");
+  catch e
+    rank_check (strcmp (e.identifier, "gd:input") && ! isempty (strfind (e.message, "'squaring' is not offered")), ["'squaring': " e.message]);
   end_try_catch
   ## a negative cycle, a negative self-loop, a NaN: refused on every rank
   W = graph (9, "plain", "double");

@@ -63,6 +63,10 @@ function check_ranks_gpu ()
       rank_check (isequal (gather (gd_minplus (Ad, Bd)), E), [what " without the witness"]);
     endfor
   endfor
+  ## gd_apsp on gdArray parts: the rounds across the ranks' GPUs
+  for grid = grids
+    check_apsp_gpu (grid{1}, r);
+  endfor
   ## the neighbours of resident shards
   X = single (randn (5003, 16));
   Y = single (randn (300, 16));
@@ -72,6 +76,71 @@ function check_ranks_gpu ()
   [I0, D0] = gd_knnsearch (X, Y, "K", 10);
   rank_check (isequal (gather (I), I0) && isequal (gather (D), D0), "knnsearch of resident shards");
   rank_check ("end", "gpu ranks");
+endfunction
+
+## gd_apsp on a g(1) x g(2) grid of gdArray parts (blocks of 128, n not
+## a multiple of them): integer weights (exact sums: D and P are 'cpu''s,
+## D 'fw''s), with negative edges (integer potentials), real weights (D
+## 'fw''s bit for bit), a cycle of weight 0 (the host's rounds, 'cpu''s
+## bits), a negative cycle refused on every rank
+function check_apsp_gpu (g, r)
+  gi = floor ((r - 1) / g(2));
+  gj = mod (r - 1, g(2));
+  [n, b] = deal (300, 128);
+  parts = @(M) gdCodistributed (gdArray (M(part_blocks (n, b, gi, g(1)), part_blocks (n, b, gj, g(2)))),
+                                "2dbc", g, b, [n n]);
+  for c = {"single", "double"}
+    h = randi (20, n, 1);
+    W = randi (100, n, n);
+    W(rand (n) < 0.7) = Inf;
+    for neg = [false, true]
+      V = cast (W + neg * (h - h'), c{1});
+      what = sprintf ("gd_apsp %s%s on %dx%d", c{1}, ifelse (neg, " (negative edges)", ""), g);
+      [D, P, info] = gd_apsp (parts (V));
+      [D1, P1] = gd_apsp (V, "Variant", "cpu");
+      rank_check (isa (getLocalPart (D), "gdArray") && ! isempty (strfind (info.kernel, "GPUs")), [what " on the GPUs"]);
+      rank_check (isequal (gather (D), D1) && isequal (gather (P), P1), what);
+      rank_check (isequal (gather (D), gd_apsp (V, "Variant", "fw")), [what ": fw's D"]);
+      rank_check (isequal (gather (gd_apsp (parts (V))), D1), [what ", D alone"]);
+    endfor
+    V = cast (rand (n) * 10, c{1});
+    V(rand (n) < 0.5) = Inf;
+    rank_check (isequal (gather (gd_apsp (parts (V))), gd_apsp (V, "Variant", "fw")),
+                sprintf ("gd_apsp %s, real weights on %dx%d: fw's D", c{1}, g));
+    V = cast (W, c{1});
+    V(5, 9) = 0;
+    V(9, 5) = 0;
+    [D, P] = gd_apsp (parts (V));
+    [D, P] = deal (gather (D), gather (P));
+    rank_check (isequal (D, gd_apsp (V, "Variant", "cpu")) && tight (D, P, V),
+                sprintf ("gd_apsp %s, a cycle of weight 0 on %dx%d", c{1}, g));
+    V(7, 3) = -1000;
+    V(3, 7) = 1;
+    try
+      gd_apsp (parts (V));
+      rank_check (false, "a negative cycle refused");
+    catch e
+      rank_check (strcmp (e.identifier, "gd:negcycle"), ["a negative cycle refused: " e.message]);
+    end_try_catch
+  endfor
+endfunction
+
+## every predecessor the last edge of a shortest path (exact sums):
+## D(i,P(i,j)) + W(P(i,j),j) == D(i,j), P 0 on the diagonal and where no
+## path is
+function ok = tight (D, P, W)
+  n = rows (D);
+  [i, j] = find (P);
+  q = P(P != 0);
+  ok = (all (D(i + n * (q - 1)) + W(q + n * (j - 1)) == D(i + n * (j - 1)))
+        && all (P(1:n+1:end) == 0) && isequal (P == 0, D == Inf | eye (n)));
+endfunction
+
+function t = ifelse (c, a, b)
+  t = b;
+  if (c)
+    t = a;
+  endif
 endfunction
 
 ## rank q's part: q - 1 rows (dim 1) or columns (dim 2) beside 3

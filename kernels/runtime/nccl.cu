@@ -155,12 +155,13 @@ double now_s(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* waits for st's collectives, polling (see the top) */
-gd_status wait_on(cudaStream_t st, nccl_comm cm, const char *what)
+/* waits for st's collectives (or, where ev is given, for ev), polling
+ * (see the top) */
+gd_status wait_on(cudaStream_t st, nccl_comm cm, const char *what, cudaEvent_t ev = NULL)
 {
     double gone_at = 0;
     for (unsigned spin = 0;; ++spin) {
-        const cudaError_t e = cudaStreamQuery(st);
+        const cudaError_t e = ev ? cudaEventQuery(ev) : cudaStreamQuery(st);
         if (e == cudaSuccess) return GD_OK;
         if (e != cudaErrorNotReady) return gd_cuda(e, what);
         nccl_result ae = 0;
@@ -407,6 +408,45 @@ extern "C" gd_status gd_nccl_cat(const gd_matrix *mine, int dim, const int64_t *
     s = c.finish();
     t->total_ms = gd_now_ms() - t0;
     return s;
+}
+
+/* An op's own collectives (ops/apsp's rounds across ranks): the group's
+ * communicator (-1: the job; none in a job of one rank), its size and
+ * this rank's place in it */
+gd_status gd_nccl_group_of(int group, gd_nccl_group *g)
+{
+    g->comm = NULL;
+    g->size = 1;
+    g->me = 0;
+    if (gd_mpi_size() <= 1) return GD_OK;
+    gd_status s = GD_OK;
+    nccl_comm cm = comm_of(group, &s);
+    if (s) return s;
+    if (gd_ordinal() != N.ordinal)
+        return gd_fail(GD_ERR_INPUT, "device data between ranks moves on each rank's first "
+                       "device alone");
+    g->comm = cm;
+    N.count(cm, &g->size);
+    N.user_rank(cm, &g->me);
+    return GD_OK;
+}
+
+/* bytes of buf from the group's rank root into buf on every other, queued
+ * on st (nothing in a group of one) */
+gd_status gd_nccl_bcast_on(const gd_nccl_group *g, void *buf, size_t bytes, int root,
+                           cudaStream_t st)
+{
+    if (!g->comm || g->size <= 1 || !bytes) return GD_OK;
+    const nccl_result r = N.bcast(buf, buf, bytes, NCCL_UINT8, root, (nccl_comm)g->comm, st);
+    return r ? gd_fail(GD_ERR_CUDA, "NCCL: ncclBroadcast: %s", N.error_string(r)) : GD_OK;
+}
+
+/* st's work (or ev, where given) waited for, polling as every
+ * collective's wait does */
+gd_status gd_nccl_wait(const gd_nccl_group *g, cudaStream_t st, cudaEvent_t ev, const char *what)
+{
+    if (!g->comm) return gd_cuda(ev ? cudaEventSynchronize(ev) : cudaStreamSynchronize(st), what);
+    return wait_on(st, (nccl_comm)g->comm, what, ev);
 }
 
 extern "C" void gd_nccl_end(void)

@@ -381,6 +381,22 @@ static inline unsigned gd_blocks_for(int64_t work, int threads)
     return (unsigned)(b < 65536 * 4 ? (b > 0 ? b : 1) : 65536 * 4);
 }
 
+/* NCCL for an op's own rounds (runtime/nccl.cu): a group of gd_mpi_group
+ * (-1: the job) as a communicator, its size and this rank's place; a
+ * broadcast queued on a stream (every rank of the group queuing the same
+ * ones in the same order); a wait for a stream (or an event of it, ev)
+ * that polls as the collectives' do (a rank gone, NCCL's error, Ctrl-C). In a job of one rank comm is NULL and
+ * nothing moves. */
+struct gd_nccl_group {
+    void *comm;
+    int size, me;
+};
+gd_status gd_nccl_group_of(int group, gd_nccl_group *g);
+gd_status gd_nccl_bcast_on(const gd_nccl_group *g, void *buf, size_t bytes, int root,
+                           cudaStream_t st);
+gd_status gd_nccl_wait(const gd_nccl_group *g, cudaStream_t st, cudaEvent_t ev,
+                       const char *what);
+
 /* R (cols x rows, tight) = A.' (rows x cols, leading dimension lda) on st:
  * the driver's transposing preparation, without padding. */
 void gd_launch_transpose(gd_class cls, const void *A, int64_t lda, void *R, int64_t rows,

@@ -252,20 +252,28 @@ function [D, P, info] = apsp_ranks (want_p, W, varargin)
   if (s.Size(2) != n)
     error ("gd:size", "%s: W must be square (the weights of a graph), not %dx%d", fn, s.Size);
   endif
-  icls = apsp_options (fn, varargin);
+  [icls, variant] = apsp_options (fn, varargin);
   PW = getLocalPart (W);
   gpu = isa (PW, "gdArray");
-  L = gather (PW);
-  cls = class (L);
-  same_class (gd_spmdCat (class_code (L), 1), fn);
-  if (! (isreal (L) && (isfloat (L) || isinteger (L))))
-    error ("gd:input", "%s: W must be real single, double or an integer class, not %s", fn, cls);
-  endif
+  same_class (gd_spmdCat (class_code (PW), 1), fn);
   r = gd_spmdIndex ();
   [pr, pc, b] = deal (s.Grid(1), s.Grid(2), s.BlockSize);
   gi = floor ((r - 1) / pc);
   gj = mod (r - 1, pc);
   [row, column] = grid_groups (pr, pc, gi, gj);
+  if (gpu && ! strcmp (variant, "cpu") && mod (b, 128) == 0 && isfloat (PW) && on_gpus (PW))
+    [D, P, info] = apsp_gpu (want_p, PW, s, icls, [n, b, pr, pc, gi, gj, row, column]);
+    if (! isempty (D))
+      return;
+    endif
+  elseif (strcmp (variant, "fw"))
+    error ("gd:input", "%s: 'fw' across ranks takes W's parts as gdArrays on GPUs (NCCL), in single or double, of blocks of a multiple of 128", fn);
+  endif
+  L = gather (PW);
+  cls = class (L);
+  if (! (isreal (L) && (isfloat (L) || isinteger (L))))
+    error ("gd:input", "%s: W must be real single, double or an integer class, not %s", fn, cls);
+  endif
   gr = block_indices (n, b, gi, pr);
   gc = block_indices (n, b, gj, pc);
   diagonal = gr(:) == gc;                 # the part's entries W(i,i)
@@ -310,10 +318,73 @@ function [D, P, info] = apsp_ranks (want_p, W, varargin)
                  "class", cls, "size", n, "ops", n ^ 3, "ranks", gd_spmdSize ());
 endfunction
 
-## gd_apsp's options on a gdCodistributed W: the variant ('auto' or
-## 'cpu' alone) and P's class
-function icls = apsp_options (fn, args)
+## gd_apsp on gdArray parts on the ranks' GPUs (g: n, b, the grid, this
+## rank's place and groups): D by 'fw''s rounds across the ranks
+## (__gd__ apsp_ranks: one device's 'fw' D bit for bit); P from the last
+## edges (the witnesses of D (min,+) W, W's diagonal Inf: SUMMA on the
+## GPUs), its rows made trees on the GPUs (__gd__ apsp_trees). Where a
+## cycle weighs 0 (D(i,j) + D(j,i) == 0, on the whole D every rank
+## gathers), D = [] : P then needs the edge counts, and the host's rounds
+## make D and P.
+function [D, P, info] = apsp_gpu (want_p, PW, s, icls, g)
+  [n, b, pr, pc, gi, gj, row, column] = num2cell (g){:};
+  D = __gd__ ("apsp_ranks", PW, g);
+  P = [];
+  kernel = sprintf ("Floyd-Warshall's rounds on a %dx%d grid of ranks' GPUs (NCCL)", pr, pc);
+  if (want_p)
+    gr = block_indices (n, b, gi, pr);
+    gc = block_indices (n, b, gj, pc);
+    Dw = whole_gpu (D, n, b, pr, pc, row, column);
+    Z = Dw + Dw.';
+    Z(1:n+1:end) = Inf;
+    if (gather (any (any (Z == 0))))
+      [D, info] = deal ([], struct ());
+      return;
+    endif
+    clear Z;
+    [tf, at] = ismember (gr, gc);
+    dg = find (tf(:)) + (at(tf)(:) - 1) * numel (gr);   # the part's W(i,i)
+    Winf = PW;
+    Winf(dg) = Inf;
+    part = @(M) gdCodistributed (M, "2dbc", s.Grid, b, s.Size);
+    [~, K] = summa (part (D), part (Winf));
+    clear Winf;
+    P = getLocalPart (K) .* (D < Inf);
+    P(dg) = 0;
+    ## this rank's rows of P whole (its grid row's parts), made trees
+    if (pc > 1)
+      P = inner_order (__gd__ ("spmd", "gpu_cat", P, 2, row), n, b, pc, 2);
+    endif
+    Ww = whole_gpu (PW, n, b, pr, pc, row, column);
+    P = __gd__ ("apsp_trees", Dw(gr,:), Ww, int32 (P), gr);
+    P = P(:, gc);
+    if (! strcmp (icls, "int32"))
+      P = double (P);
+    endif
+    kernel = [kernel ", P from the last edges (SUMMA), trees on the GPUs"];
+  endif
+  [D, P] = dist_pair (D, P, want_p, true, s.Grid, b, s.Size);
+  info = struct ("variant", "fw", "kernel", kernel, "class", classUnderlying (PW), "size", n,
+                 "ops", n ^ 3, "ranks", gd_spmdSize ());
+endfunction
+
+## a '2dbc' matrix's parts (gdArrays, n x n whole) put together on every
+## rank's GPU: the grid row's side by side, then the grid column's one
+## above another (NCCL), each in the vertices' order
+function G = whole_gpu (G, n, b, pr, pc, row, column)
+  if (pc > 1)
+    G = inner_order (__gd__ ("spmd", "gpu_cat", G, 2, row), n, b, pc, 2);
+  endif
+  if (pr > 1)
+    G = inner_order (__gd__ ("spmd", "gpu_cat", G, 1, column), n, b, pr, 1);
+  endif
+endfunction
+
+## gd_apsp's options on a gdCodistributed W: the variant ('auto', 'cpu',
+## or 'fw' on the GPUs) and P's class
+function [icls, variant] = apsp_options (fn, args)
   icls = "double";
+  variant = "auto";
   if (mod (numel (args), 2))
     error ("gd:input", "%s: options come as name/value pairs", fn);
   endif
@@ -325,9 +396,10 @@ function icls = apsp_options (fn, args)
     elseif (strcmpi (name, "Variant"))
       if (! ischar (v) || ! any (strcmpi (v, {"auto", "cpu", "fw", "squaring"})))
         error ("gd:input", "%s: unknown variant '%s' (see gd_apsp ('variants'))", fn, num2str (v));
-      elseif (! any (strcmpi (v, {"auto", "cpu"})))
-        error ("gd:input", "%s: a gdCodistributed W runs the 'cpu' variant's rounds across the ranks ('auto' or 'cpu'): '%s' is not offered there", fn, v);
+      elseif (! any (strcmpi (v, {"auto", "cpu", "fw"})))
+        error ("gd:input", "%s: a gdCodistributed W runs 'fw''s rounds on the ranks' GPUs or the 'cpu' variant's on their hosts ('auto', 'fw' or 'cpu'): '%s' is not offered there", fn, v);
       endif
+      variant = lower (v);
     elseif (strcmpi (name, "IndexClass"))
       if (! ischar (v) || ! any (strcmpi (v, {"double", "int32"})))
         error ("gd:input", "%s: 'IndexClass' must be 'double' or 'int32'", fn);

@@ -111,6 +111,7 @@ const double SPLIT_MIN = 68719476736.0;
 #include "ops/apsp/host.cuh"
 #include "ops/apsp/one_device.cuh"
 #include "ops/apsp/devices.cuh"
+#include "ops/apsp/ranks.cuh"
 
 } // namespace
 
@@ -228,4 +229,37 @@ extern "C" gd_status gd_apsp(const char *name, const gd_matrix *W, gd_out D, con
     /* an integer graph the GPU cannot compute exactly: the host's */
     if (s == GD_ERR_VARIANT && ints && automatic && v->info.gpu) s = host_again(x, t);
     return s;
+}
+
+extern "C" gd_status gd_apsp_ranks(const gd_matrix *W, const gd_grid *g, gd_out D,
+                                   int64_t *cycle_vertex, const gd_place *at, gd_timing *t)
+{
+    gd_op_entry entry(at, t, &D);
+    *cycle_vertex = 0;
+    t->ops = (double)g->n * (double)g->n * (double)g->n;
+    t->resident = 1;
+    gd_call c(t, "fw");
+    const gd_status bad = ranks_args(*W, *g);
+    return W->cls == GD_DOUBLE ? ranks_run<double>(c, *W, *g, D, cycle_vertex, bad)
+                               : ranks_run<float>(c, *W, *g, D, cycle_vertex, bad);
+}
+
+extern "C" gd_status gd_apsp_trees(const gd_matrix *D, const gd_matrix *W, const gd_matrix *P,
+                                   const int64_t *src, gd_out Pout, int64_t *repaired,
+                                   const gd_place *at, gd_timing *t)
+{
+    gd_op_entry entry(at, t, &Pout);
+    *repaired = 0;
+    t->resident = 1;
+    gd_call c(t, "fw");
+    const int64_t rows = D->rows, n = D->cols;
+    if ((D->cls != GD_SINGLE && D->cls != GD_DOUBLE) || W->cls != D->cls || P->cls != GD_INT32 ||
+        W->rows != n || W->cols != n || P->rows != rows || P->cols != n || W->ld != n ||
+        D->ld != rows || P->ld != rows || n >= INT32_MAX)
+        return gd_fail(GD_ERR_INPUT, "the trees take D's rows (single or double, rows x n), W "
+                       "(n x n, D's class) and P's rows (int32, rows x n), tight");
+    for (int64_t i = 0; i < rows; ++i)
+        if (src[i] < 0 || src[i] >= n)
+            return gd_fail(GD_ERR_INPUT, "the trees' sources must be vertices of W");
+    return trees_of_rows(c, *D, *W, *P, src, Pout, repaired);
 }

@@ -129,10 +129,13 @@ struct apsp_paths : apsp_rounds {
         /* W transposed, Inf on the diagonal, into Dt (which the last edges'
          * product may have made already: the same values) */
         if ((s = alloc(&Dt, np, np, cls, "W transposed"))) return s;
-        if (cls == GD_SINGLE)
-            with_weights<float>(wcls, last_edges_fn<float>{*this});
-        else
-            with_weights<double>(wcls, last_edges_fn<double>{*this});
+        if (!wt_made) {
+            if (cls == GD_SINGLE)
+                with_weights<float>(wcls, last_edges_fn<float>{*this});
+            else
+                with_weights<double>(wcls, last_edges_fn<double>{*this});
+            wt_made = true;
+        }
         if ((s = gd_cuda(cudaMemsetAsync(bad, 0, sizeof(int), st), "clearing a count")) ||
             (s = gd_cuda(cudaMemsetAsync(maybe, 0, sizeof(int), st), "clearing a count")))
             return s;

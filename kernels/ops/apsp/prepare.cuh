@@ -56,6 +56,7 @@ struct apsp_prepare {
     /* fw: the rounds' panels, one allocation (panel_set); squaring: the
      * second buffers and D's transpose */
     void *arena, *D2, *P2, *H2, *Dt;
+    bool wt_made; /* Dt holds W transposed (trees, once a call) */
     /* the last edges' k-major operands (single, non-negative): D's rows
      * and W's transpose, for the witness's epilogue */
     void *Dk, *Wk;
