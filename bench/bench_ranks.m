@@ -15,7 +15,7 @@
 ##   - NCCL's broadcast of 1 GiB and of 8 bytes (N ranks alone).
 ## In the job of N ranks, rank 1 also computes each result as one process
 ## on its GPU and compares it with the ranks' result bit for bit ("same";
-## gd_apsp's P: with the one rank's).
+## gd_apsp's D and P: also with the one rank's).
 ## GD_BENCH_QUICK=1: sizes / 8 (a smoke test). GD_BENCH_SEED: the data's
 ## seed (make bench-ranks gives both runs one).
 
@@ -168,9 +168,9 @@ row (np, "min-plus single, '2dbc' gdArray parts", sprintf ("n = %d, %d x %d grid
 clear A B Ad Bd R Rw;
 
 ## gd_apsp single with P on '2dbc' gdArray parts (an N x 1 grid, 2 x 2 for
-## four ranks; blocks of 128): D against one process's 'fw' on rank 1's
-## GPU, D's and P's bits against the run of one rank (a digest of each in
-## build/)
+## four ranks; blocks of 128): D and P against one process's 'fw' on rank
+## 1's GPU, and their bits against the run of one rank (a digest of each
+## in build/)
 N = 16384 / (1 + 7 * quick);
 b = 128;
 g = [np 1];
@@ -191,7 +191,9 @@ ok = true;
 if (r == 1)
   digest = [hash("md5", char (typecast (Dw(:), "uint8"))), " ", ...
             hash("md5", char (typecast (Pw(:), "uint8")))];
-  ok = isequal (Dw, gather (gd_apsp (gdArray (W), "Variant", "fw")));
+  [D1, P1] = gd_apsp (gdArray (W), "Variant", "fw");
+  ok = isequal (Dw, gather (D1)) && isequal (Pw, gather (P1));
+  clear D1 P1;
   if (np == 1)
     fid = fopen ("build/bench-ranks-apsp.txt", "w");
     fputs (fid, digest);

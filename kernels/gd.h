@@ -100,7 +100,6 @@ static inline gd_matrix gd_host_matrix(const void *ptr, gd_class cls, int64_t ro
     a.pieces = 0;
     return a;
 }
-
 /* The error id ("gd:memory" ...) for a status, and the last error's text. */
 const char *gd_status_id(gd_status s);
 const char *gd_last_error(void);
@@ -117,17 +116,14 @@ typedef struct {
     double mem_clock_mhz;    /* memory clock */
     int bus_width;           /* memory bus width in bits */
     size_t mem_total;        /* bytes */
-    size_t mem_free;         /* bytes, at the time of the query, after mem_pool
-                                went back to the driver */
-    size_t mem_pool;         /* bytes gd's memory pool held for reuse when
-                                queried (the query returns them) */
+    size_t mem_free;         /* bytes when queried, mem_pool given back first */
+    size_t mem_pool;         /* bytes gd's pool held for reuse (given back) */
     int driver_version;      /* e.g. 13000 */
     int runtime_version;     /* the CUDA runtime gd was built with */
     int64_t mem_limit;       /* GD_GPU_MEM_LIMIT in bytes, or -1 when unset */
     int ordinal;             /* CUDA's index of the device */
     char pci[32];            /* its PCI address (domain:bus:device.function) */
-    unsigned peer;           /* bit j: it reads and writes device j's memory
-                                directly (NVLink or PCIe peer access) */
+    unsigned peer;           /* bit j: peer access to device j (NVLink, PCIe) */
 } gd_device_info;
 
 /* Fills *out; never fails for want of a GPU (available = 0, reason set). */
@@ -376,11 +372,15 @@ int gd_apsp_variants(const gd_variant_info **list);
  * D by 'fw''s rounds on the ranks' GPUs, NCCL between them (W this rank's
  * part of a '2dbc' W on its GPU, single or double; g: its place in a pr x
  * pc grid, blocks b a multiple of 128, its grid row's and column's
- * gd_mpi_groups): its part of one device's 'fw' D, kept. gd_apsp_trees:
- * P's rows (int32; sources src, 0-based) made trees from D's rows and W. */
+ * gd_mpi_groups): its part of one device's 'fw' D (and T, its tags),
+ * kept. gd_apsp_chain: the chain of the tags' rows T of sources src
+ * (0-based) against D whole, or (src NULL) the jumps of P whole;
+ * gd_apsp_trees: P's rows made trees from D's rows and W. int32, tight. */
 typedef struct { int64_t n, b; int pr, pc, gi, gj, row, column; } gd_grid;
-gd_status gd_apsp_ranks(const gd_matrix *W, const gd_grid *g, gd_out D, int64_t *cycle_vertex,
-                        const gd_place *at, gd_timing *t);
+gd_status gd_apsp_ranks(const gd_matrix *W, const gd_grid *g, gd_out D, gd_out *T,
+                        int64_t *cycle_vertex, const gd_place *at, gd_timing *t);
+gd_status gd_apsp_chain(const gd_matrix *D, const gd_matrix *T, const int64_t *src, gd_out P,
+                        int *broken, const gd_place *at, gd_timing *t);
 gd_status gd_apsp_trees(const gd_matrix *D, const gd_matrix *W, const gd_matrix *P,
                         const int64_t *src, gd_out Pout, int64_t *repaired, const gd_place *at,
                         gd_timing *t);

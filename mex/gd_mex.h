@@ -274,7 +274,7 @@ typedef void gd_mex_op(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[
 gd_mex_op gd_op_minplus, gd_op_minplus_info, gd_op_sgemm, gd_op_dgemm, gd_op_pdist, gd_op_pdist2, gd_op_info,
     gd_op_upload, gd_op_gather, gd_op_free, gd_op_transpose, gd_op_squareform,
     gd_op_index,
-    gd_op_describe, gd_op_device, gd_op_on_gpu, gd_op_claim, gd_op_apsp, gd_op_apsp_info, gd_op_apsp_trees, gd_op_apsp_ranks, gd_op_row, gd_op_knn,
+    gd_op_describe, gd_op_device, gd_op_on_gpu, gd_op_claim, gd_op_apsp, gd_op_apsp_info, gd_op_apsp_trees, gd_op_apsp_ranks, gd_op_apsp_chain, gd_op_row, gd_op_knn,
     gd_op_knnsearch, gd_op_spmd, gd_op_rangesearch, gd_op_range, gd_op_sssp, gd_op_sssp_all, gd_op_knn_merge, gd_op_ew2, gd_op_ew1, gd_op_convert, gd_op_cat, gd_op_reduce, gd_op_scan, gd_op_cmp, gd_op_test, gd_op_assign, gd_op_tri, gd_op_fill,
     gd_op_fuse;
 

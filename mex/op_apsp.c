@@ -12,8 +12,10 @@
  *   [P, r] = __gd__('apsp_trees', D, W, P, i0)  rows of P made trees (a rank's
  *                  rows of a gdCodistributed W's paths: __gd_ranks__; with
  *                  gdArrays on the GPU, i0 the rows' sources)
- *   D = __gd__('apsp_ranks', W, grid)  a rank's part of D, the rounds across
- *                  the ranks' GPUs
+ *   [D, T] = __gd__('apsp_ranks', W, grid)  a rank's part of D (and of the
+ *                  tags), the rounds across the ranks' GPUs
+ *   [P, broken] = __gd__('apsp_chain', D, T, src) or ('apsp_chain', P)
+ *                  the chain of a rank's rows of tags, or the jumps of P
  *
  * W is an Octave matrix (single, double or an integer class) or a
  * gdArray; with a gdArray the results are gdArrays. The integer classes
@@ -193,13 +195,13 @@ static void trees_gpu(int nlhs, mxArray *plhs[], const mxArray *prhs[])
     if (nlhs > 1) plhs[1] = mxCreateDoubleScalar((double)repaired);
 }
 
-/* D = __gd__ ('apsp_ranks', W, [n b pr pc gi gj row column]): this rank's
- * part of D by the rounds across the ranks' GPUs (gd_apsp_ranks); every
- * rank of the job calls at once (__gd_ranks_grid__) */
+/* [D, T] = __gd__ ('apsp_ranks', W, [n b pr pc gi gj row column]): this
+ * rank's part of D (and of the rounds' tags, T) by the rounds across the
+ * ranks' GPUs (gd_apsp_ranks); every rank of the job calls at once
+ * (__gd_ranks_grid__) */
 void gd_op_apsp_ranks(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
     static const char FN[] = "gd_apsp";
-    (void)nlhs;
     if (nrhs != 2 || !mxIsDouble(prhs[1]) || mxGetNumberOfElements(prhs[1]) != 8)
         gd_mex_error(FN, "gd:input", "apsp_ranks: expected W and the grid");
     gd_matrix W;
@@ -208,12 +210,47 @@ void gd_op_apsp_ranks(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]
     const double *v = mxGetPr(prhs[1]);
     const gd_grid grid = {(int64_t)v[0], (int64_t)v[1], (int)v[2], (int)v[3],
                           (int)v[4], (int)v[5], (int)v[6] - 1, (int)v[7] - 1};
-    gd_mex_result R;
+    gd_mex_result R, T;
     gd_timing t = gd_mex_timing();
     gd_out out = gd_mex_result_out(&R, 1, 1, (size_t)W.rows, (size_t)W.cols, W.cls);
+    gd_out tags = {};
+    if (nlhs > 1) tags = gd_mex_result_out(&T, 1, 1, (size_t)W.rows, (size_t)W.cols, GD_INT32);
     int64_t cycle = 0;
-    const gd_status s = gd_apsp_ranks(&W, &grid, out, &cycle, gd_mex_place(), &t);
+    const gd_status s = gd_apsp_ranks(&W, &grid, out, nlhs > 1 ? &tags : NULL, &cycle,
+                                      gd_mex_place(), &t);
+    gd_mex_take_pair(FN, nlhs, plhs, &R, nlhs > 1 ? &T : NULL, s);
+}
+
+/* [P, broken] = __gd__ ('apsp_chain', D, T, src): the chain of the tags'
+ * rows T (int32 gdArray) of the sources src (1-based) against D whole (a
+ * gdArray); [P, broken] = __gd__ ('apsp_chain', P): the jumps of P whole
+ * (gd_apsp_chain) */
+void gd_op_apsp_chain(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+    static const char FN[] = "gd_apsp";
+    if (nrhs != 1 && nrhs != 3)
+        gd_mex_error(FN, "gd:input", "apsp_chain: expected D, T and the sources, or P");
+    gd_matrix D, T;
+    memset(&D, 0, sizeof D);
+    int g = 0;
+    if (nrhs == 3) gd_mex_operand(FN, "D", prhs[0], &D, &g);
+    gd_mex_operand_int(FN, "T", prhs[nrhs == 3 ? 1 : 0], &T, &g);
+    const size_t rows = (size_t)T.rows;
+    int64_t *src = NULL;
+    if (nrhs == 3) {
+        if (!mxIsDouble(prhs[2]) || mxGetNumberOfElements(prhs[2]) != rows)
+            gd_mex_error(FN, "gd:input", "apsp_chain: a source a row of T expected");
+        src = (int64_t *)mxMalloc(rows * sizeof(int64_t) + 8);
+        for (size_t i = 0; i < rows; ++i) src[i] = (int64_t)gd_mex_scalar_at(prhs[2], i) - 1;
+    }
+    gd_mex_result R;
+    gd_timing t = gd_mex_timing();
+    gd_out out = gd_mex_result_out(&R, 1, 1, rows, (size_t)T.cols, GD_INT32);
+    int broken = 0;
+    const gd_status s = gd_apsp_chain(&D, &T, src, out, &broken, gd_mex_place(), &t);
+    if (src) mxFree(src);
     plhs[0] = gd_mex_result_take(FN, &R, s);
+    if (nlhs > 1) plhs[1] = mxCreateLogicalScalar(broken != 0);
 }
 
 /* [P, repaired] = __gd__ ('apsp_trees', D, W, P, i0): the rows of the

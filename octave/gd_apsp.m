@@ -122,8 +122,8 @@
 ## @var{D} and @var{P} laid out as @var{W}; every rank calls it at once.
 ## Where its parts are gdArrays on the ranks' GPUs (single or double,
 ## blocks of a multiple of 128), 'fw''s rounds run across the GPUs (NCCL):
-## @var{D} is one device's 'fw' @var{D} bit for bit, @var{P} the trees of
-## the last edges. Else ('cpu') the rounds run on the hosts: the bits of
+## @var{D} and @var{P} are one device's 'fw' bit for bit (outside a cycle
+## of weight 0). Else ('cpu') the rounds run on the hosts: the bits of
 ## one process's @code{gd_apsp (W, "Variant", "cpu")} (see the guide's
 ## "Many hosts").
 ##

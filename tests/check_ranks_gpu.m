@@ -97,16 +97,20 @@ function check_apsp_gpu (g, r)
       V = cast (W + neg * (h - h'), c{1});
       what = sprintf ("gd_apsp %s%s on %dx%d", c{1}, ifelse (neg, " (negative edges)", ""), g);
       [D, P, info] = gd_apsp (parts (V));
-      [D1, P1] = gd_apsp (V, "Variant", "cpu");
+      [D1, P1] = gd_apsp (V, "Variant", "fw");
       rank_check (isa (getLocalPart (D), "gdArray") && ! isempty (strfind (info.kernel, "GPUs")), [what " on the GPUs"]);
-      rank_check (isequal (gather (D), D1) && isequal (gather (P), P1), what);
-      rank_check (isequal (gather (D), gd_apsp (V, "Variant", "fw")), [what ": fw's D"]);
+      rank_check (isequal (gather (D), D1) && isequal (gather (P), P1), [what ": fw's D and P"]);
+      rank_check (isequal (D1, gd_apsp (V, "Variant", "cpu")), [what ": cpu's D"]);
       rank_check (isequal (gather (gd_apsp (parts (V))), D1), [what ", D alone"]);
+      [~, P] = gd_apsp (parts (V), "IndexClass", "int32");
+      rank_check (isequal (gather (P), int32 (P1)), [what ", P int32"]);
     endfor
     V = cast (rand (n) * 10, c{1});
     V(rand (n) < 0.5) = Inf;
-    rank_check (isequal (gather (gd_apsp (parts (V))), gd_apsp (V, "Variant", "fw")),
-                sprintf ("gd_apsp %s, real weights on %dx%d: fw's D", c{1}, g));
+    [D, P] = gd_apsp (parts (V));
+    [D1, P1] = gd_apsp (V, "Variant", "fw");
+    rank_check (isequal (gather (D), D1) && isequal (gather (P), P1),
+                sprintf ("gd_apsp %s, real weights on %dx%d: fw's D and P", c{1}, g));
     V = cast (W, c{1});
     V(5, 9) = 0;
     V(9, 5) = 0;

@@ -320,18 +320,23 @@ endfunction
 
 ## gd_apsp on gdArray parts on the ranks' GPUs (g: n, b, the grid, this
 ## rank's place and groups): D by 'fw''s rounds across the ranks
-## (__gd__ apsp_ranks: one device's 'fw' D bit for bit); P from the last
-## edges (the witnesses of D (min,+) W, W's diagonal Inf: SUMMA on the
-## GPUs), its rows made trees on the GPUs (__gd__ apsp_trees). Where a
-## cycle weighs 0 (D(i,j) + D(j,i) == 0, on the whole D every rank
-## gathers), D = [] : P then needs the edge counts, and the host's rounds
-## make D and P.
+## (__gd__ apsp_ranks: one device's 'fw' D bit for bit, and the rounds'
+## tags); P by fw's chain: D gathered whole on every rank (NCCL), the
+## chain searched on this rank's rows of the tags, the rows put together,
+## the jumps on the whole (each rank the same), then this rank's rows made
+## trees on its GPU (__gd__ apsp_trees, W gathered whole): one device's
+## 'fw' P. Where rounding breaks a chain, P from the last edges (the
+## witnesses of D (min,+) W, W's diagonal Inf, SUMMA), as fw's own
+## fallback. Where a cycle weighs 0 (D(i,j) + D(j,i) == 0), D = []: P
+## then needs the edge counts, and the host's rounds make D and P.
 function [D, P, info] = apsp_gpu (want_p, PW, s, icls, g)
   [n, b, pr, pc, gi, gj, row, column] = num2cell (g){:};
-  D = __gd__ ("apsp_ranks", PW, g);
   P = [];
   kernel = sprintf ("Floyd-Warshall's rounds on a %dx%d grid of ranks' GPUs (NCCL)", pr, pc);
-  if (want_p)
+  if (! want_p)
+    D = __gd__ ("apsp_ranks", PW, g);
+  else
+    [D, T] = __gd__ ("apsp_ranks", PW, g);
     gr = block_indices (n, b, gi, pr);
     gc = block_indices (n, b, gj, pc);
     Dw = whole_gpu (D, n, b, pr, pc, row, column);
@@ -342,26 +347,46 @@ function [D, P, info] = apsp_gpu (want_p, PW, s, icls, g)
       return;
     endif
     clear Z;
+    if (pc > 1)
+      T = inner_order (__gd__ ("spmd", "gpu_cat", T, 2, row), n, b, pc, 2);
+    endif
+    [P, broken] = __gd__ ("apsp_chain", Dw, T, gr);
+    clear T;
+    broken = any (gd_spmdCat (double (broken), 1));     # (every rank's)
+    if (! broken)
+      if (pr > 1)
+        P = inner_order (__gd__ ("spmd", "gpu_cat", P, 1, column), n, b, pr, 1);
+      endif
+      [P, broken] = __gd__ ("apsp_chain", P);
+      if (pr > 1)
+        P = P(gr,:);
+      endif
+    endif
     [tf, at] = ismember (gr, gc);
     dg = find (tf(:)) + (at(tf)(:) - 1) * numel (gr);   # the part's W(i,i)
-    Winf = PW;
-    Winf(dg) = Inf;
-    part = @(M) gdCodistributed (M, "2dbc", s.Grid, b, s.Size);
-    [~, K] = summa (part (D), part (Winf));
-    clear Winf;
-    P = getLocalPart (K) .* (D < Inf);
-    P(dg) = 0;
-    ## this rank's rows of P whole (its grid row's parts), made trees
-    if (pc > 1)
-      P = inner_order (__gd__ ("spmd", "gpu_cat", P, 2, row), n, b, pc, 2);
+    how = "P by the chain";
+    if (broken)
+      Winf = PW;
+      Winf(dg) = Inf;
+      part = @(M) gdCodistributed (M, "2dbc", s.Grid, b, s.Size);
+      [~, K] = summa (part (D), part (Winf));
+      clear Winf;
+      P = getLocalPart (K) .* (D < Inf);
+      P(dg) = 0;
+      if (pc > 1)
+        P = inner_order (__gd__ ("spmd", "gpu_cat", P, 2, row), n, b, pc, 2);
+      endif
+      P = int32 (P);
+      how = "P from the last edges";
     endif
+    ## this rank's rows of P made trees, then its columns
     Ww = whole_gpu (PW, n, b, pr, pc, row, column);
-    P = __gd__ ("apsp_trees", Dw(gr,:), Ww, int32 (P), gr);
+    P = __gd__ ("apsp_trees", Dw(gr,:), Ww, P, gr);
     P = P(:, gc);
     if (! strcmp (icls, "int32"))
       P = double (P);
     endif
-    kernel = [kernel ", P from the last edges (SUMMA), trees on the GPUs"];
+    kernel = [kernel ", " how ", trees on the GPUs"];
   endif
   [D, P] = dist_pair (D, P, want_p, true, s.Grid, b, s.Size);
   info = struct ("variant", "fw", "kernel", kernel, "class", classUnderlying (PW), "size", n,

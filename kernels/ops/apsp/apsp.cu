@@ -231,17 +231,38 @@ extern "C" gd_status gd_apsp(const char *name, const gd_matrix *W, gd_out D, con
     return s;
 }
 
-extern "C" gd_status gd_apsp_ranks(const gd_matrix *W, const gd_grid *g, gd_out D,
+extern "C" gd_status gd_apsp_ranks(const gd_matrix *W, const gd_grid *g, gd_out D, gd_out *T,
                                    int64_t *cycle_vertex, const gd_place *at, gd_timing *t)
 {
-    gd_op_entry entry(at, t, &D);
+    gd_op_entry entry(at, t, &D, T);
     *cycle_vertex = 0;
     t->ops = (double)g->n * (double)g->n * (double)g->n;
     t->resident = 1;
     gd_call c(t, "fw");
     const gd_status bad = ranks_args(*W, *g);
-    return W->cls == GD_DOUBLE ? ranks_run<double>(c, *W, *g, D, cycle_vertex, bad)
-                               : ranks_run<float>(c, *W, *g, D, cycle_vertex, bad);
+    return W->cls == GD_DOUBLE ? ranks_run<double>(c, *W, *g, D, T, cycle_vertex, bad)
+                               : ranks_run<float>(c, *W, *g, D, T, cycle_vertex, bad);
+}
+
+extern "C" gd_status gd_apsp_chain(const gd_matrix *D, const gd_matrix *Tg, const int64_t *src,
+                                   gd_out P, int *broken, const gd_place *at, gd_timing *t)
+{
+    gd_op_entry entry(at, t, &P);
+    *broken = 0;
+    t->resident = 1;
+    gd_call c(t, "fw");
+    const int64_t rows = Tg->rows, n = Tg->cols;
+    if (Tg->cls != GD_INT32 || Tg->ld != rows || n >= INT32_MAX ||
+        (src && ((D->cls != GD_SINGLE && D->cls != GD_DOUBLE) || D->rows != n || D->cols != n ||
+                 D->ld != n)) ||
+        (!src && rows != n))
+        return gd_fail(GD_ERR_INPUT, "the chain takes D whole (single or double, n x n) and the "
+                       "tags' rows (int32, rows x n), or P whole (int32, n x n), tight");
+    for (int64_t i = 0; src && i < rows; ++i)
+        if (src[i] < 0 || src[i] >= n)
+            return gd_fail(GD_ERR_INPUT, "the chain's sources must be vertices of D");
+    return src && D->cls == GD_DOUBLE ? chain_of_rows<double>(c, *D, *Tg, src, P, broken)
+                                      : chain_of_rows<float>(c, *D, *Tg, src, P, broken);
 }
 
 extern "C" gd_status gd_apsp_trees(const gd_matrix *D, const gd_matrix *W, const gd_matrix *P,

@@ -11,19 +11,23 @@
 // leaves no such k it sets flags[0] (the caller then takes the last
 // edges). P(i,j) >= 0 (a length that never fell: the edge's, i + 1, or
 // none, 0) stays. Threads along i, each block a warp's rows and rows of j.
+// Rows [i0, i0 + rows) alone, P holding just them (row i at i - i0, ld
+// ldp): a rank's rows across ranks (all rows: i0 = 0, rows = n, ldp = ld).
 template <class T>
 __global__ void chain_search(const T *__restrict__ D, const T *__restrict__ Dt,
-                             int *__restrict__ P, int64_t ld, int n, int *flags)
+                             int *__restrict__ P, int64_t ld, int n, int *flags, int64_t i0,
+                             int64_t rows, int64_t ldp)
 {
     typedef typename gd_tile::vec16<T>::type V;
     enum { W = gd_tile::vec16<T>::N };
-    const int64_t i = blockIdx.x * 32ll + threadIdx.x;
+    const int64_t i = i0 + blockIdx.x * 32ll + threadIdx.x;
     bool bad = false;
-    if (i < n)
+    if (i < i0 + rows)
         for (int64_t j = blockIdx.y * (int64_t)blockDim.y + threadIdx.y; j < n;
              j += (int64_t)gridDim.y * blockDim.y) {
             const int64_t e = i + ld * j;
-            const int tag = P[e];
+            int *const pe = P + (i - i0) + ldp * j;
+            const int tag = *pe;
             if (tag >= 0) continue;
             const int64_t k0 = (int64_t)~tag * FB;
             const T v = D[e];
@@ -45,7 +49,7 @@ __global__ void chain_search(const T *__restrict__ D, const T *__restrict__ Dt,
                     if (x[w] + y[w] == v && k != i && k != j) found = (int)k;
                 }
             }
-            P[e] = found >= 0 ? ~found : 0;
+            *pe = found >= 0 ? ~found : 0;
             bad |= found < 0;
         }
     if (bad) atomicOr(flags, 1);

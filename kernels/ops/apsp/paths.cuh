@@ -38,6 +38,32 @@ struct apsp_paths : apsp_rounds {
         return gd_cuda(cudaGetLastError(), "the predecessors' product");
     }
 
+    /* chain_jump on P's n x n (ld ld): a column's two buffers in shared
+     * memory where they fit, else the column and a block's scratch;
+     * flags[0] set where a chain does not end */
+    gd_status jump(int *Pj, int64_t ld)
+    {
+        gd_status s;
+        const size_t sh = 2 * (size_t)n * sizeof(int);
+        if (sh <= 160 * 1024 && !gd_setting_is(GD_SET_CHAIN, "global")) {
+            /* (the most any n asks: set once a device) */
+            if ((s = gd_cuda(gd_dynamic_smem<chain_jump<true>>(160 * 1024),
+                             "the chain's shared memory")))
+                return s;
+            const unsigned cols = (unsigned)(n < 65535 ? n : 65535);
+            chain_jump<true><<<cols, 512, sh, st>>>(Pj, ld, (int)n, NULL, flags);
+        } else {
+            /* the second buffer of each block's column in global memory */
+            chain_global = true;
+            const int64_t cols = n < 4 * (int64_t)gd_sm_count() ? n : 4 * (int64_t)gd_sm_count();
+            int *scratch = NULL;
+            if ((s = alloc((void **)&scratch, n, cols, GD_INT32, "the chain's second buffer")))
+                return s;
+            chain_jump<false><<<(unsigned)cols, 512, 0, st>>>(Pj, ld, (int)n, scratch, flags);
+        }
+        return gd_cuda(cudaGetLastError(), "the predecessors' chain");
+    }
+
     /* P from the rounds' tags (chain, all of D and P on this device):
      * chain_search, then chain_jump; where rounding breaks a chain
      * (*fallback), P from the last edges instead */
@@ -51,24 +77,8 @@ struct apsp_paths : apsp_rounds {
         if ((s = gd_cuda(cudaMemsetAsync(flags, 0, sizeof(int), st), "clearing a flag"))) return s;
         const int64_t gy = (n + 7) / 8 < 65535 ? (n + 7) / 8 : 65535;
         chain_search<T><<<dim3((unsigned)((n + 31) / 32), (unsigned)gy), dim3(32, 8), 0, st>>>(
-            (const T *)D, (const T *)Dt, (int *)P, np, (int)n, flags);
-        const size_t sh = 2 * (size_t)n * sizeof(int);
-        if (sh <= 160 * 1024 && !gd_setting_is(GD_SET_CHAIN, "global")) {
-            /* (the most any n asks: set once a device) */
-            if ((s = gd_cuda(gd_dynamic_smem<chain_jump<true>>(160 * 1024),
-                             "the chain's shared memory")))
-                return s;
-            const unsigned cols = (unsigned)(n < 65535 ? n : 65535);
-            chain_jump<true><<<cols, 512, sh, st>>>((int *)P, np, (int)n, NULL, flags);
-        } else {
-            /* the second buffer of each block's column in global memory */
-            chain_global = true;
-            const int64_t cols = n < 4 * (int64_t)gd_sm_count() ? n : 4 * (int64_t)gd_sm_count();
-            int *scratch = NULL;
-            if ((s = alloc((void **)&scratch, n, cols, GD_INT32, "the chain's second buffer")))
-                return s;
-            chain_jump<false><<<(unsigned)cols, 512, 0, st>>>((int *)P, np, (int)n, scratch, flags);
-        }
+            (const T *)D, (const T *)Dt, (int *)P, np, (int)n, flags, 0, n, np);
+        if ((s = jump((int *)P, np))) return s;
         int f = 0;
         if ((s = read_back(&f, flags, sizeof f, st, "the predecessors' chain"))) return s;
         *fallback = f != 0;

@@ -46,16 +46,19 @@ inline int64_t bc_count(int64_t m, int64_t b, int p, int q)
 
 // The part of D (lr x lc, padded) from the part of W (rows x cols, ld
 // ldw): the weights, 0 on the diagonal, NaN padding; the flags as
-// apsp_init's (a NaN, a sign bit, the first negative W(i,i))
+// apsp_init's (a NaN, a sign bit, the first negative W(i,i)); with P,
+// the tags' start as apsp_init's (i + 1 where an edge i -> j, else 0)
 template <class T>
 __global__ void ranks_init(const T *__restrict__ W, int64_t ldw, int64_t rows, int64_t cols,
-                           T *__restrict__ D, int64_t lr, int64_t lc, gd_grid g, int *flags)
+                           T *__restrict__ D, int *__restrict__ P, int64_t lr, int64_t lc,
+                           gd_grid g, int *flags)
 {
     int f = 0, v = 0x7fffffff;
     for (int64_t q = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; q < lr * lc;
          q += (int64_t)gridDim.x * blockDim.x) {
         const int64_t i = q % lr, j = q / lr;
         T d = pad_nan<T>();
+        int p = 0;
         if (i < rows && j < cols) {
             const T w = W[i + ldw * j];
             if (w != w) f |= F_NAN;
@@ -69,9 +72,11 @@ __global__ void ranks_init(const T *__restrict__ W, int64_t ldw, int64_t rows, i
                 d = 0;
             } else {
                 d = w;
+                p = w < (T)INFINITY ? (int)gv + 1 : 0;
             }
         }
         D[q] = d;
+        if (P) P[q] = p;
     }
     if (f) atomicOr(flags, f);
     if (v != 0x7fffffff) atomicMin(flags + 1, v);
@@ -136,6 +141,7 @@ template <class T> struct rank_rounds {
     cudaStream_t st;
     int64_t np, lr, lc; /* vertices padded; the part's rows and columns, padded */
     T *D, *Acol, *Ac, *Dkt, *Bt;
+    int *P; /* the tags of the lengths that fall (fw's, for the chain), or NULL */
     gd_nccl_group row, col; /* this grid row's ranks, this grid column's */
     bool nonneg;
 
@@ -149,26 +155,29 @@ template <class T> struct rank_rounds {
                       c0 = in_col ? bc_local(k0, g.b, g.pc) : 0;
         const gd_class cls = sizeof(T) == 4 ? GD_SINGLE : GD_DOUBLE;
         const size_t es = sizeof(T);
+        const int tag = ~(int)R;
         gd_status s = GD_OK;
         if (in_row && in_col) {
             T *dkk = D + r0 + lr * c0;
-            if ((s = launch_fw_diag<T>(dkk, NULL, NULL, lr, 0, 0, st))) return s;
+            if ((s = launch_fw_diag<T>(dkk, P ? P + r0 + lr * c0 : NULL, NULL, lr, 0, tag, st)))
+                return s;
             gd_launch_transpose(cls, dkk, lr, Dkt, FB, FB, st);
         }
         if (in_col) {
             if ((s = gd_nccl_bcast_on(&col, Dkt, FB * FB * es, orow, st))) return s;
             T *dcol = D + lr * c0;
+            int *pcol = P ? P + lr * c0 : NULL;
             cudaMemcpyAsync(Acol, dcol, (size_t)(lr * FB) * es, cudaMemcpyDeviceToDevice, st);
-            const gd_tile::relax<T> out = {dcol, dcol, lr, NULL, NULL, NULL, FB,
-                                           NULL, NULL, NULL, NULL, NULL, lc, 0};
+            const gd_tile::relax<T> out = {dcol, dcol, lr, pcol, pcol, NULL, FB,
+                                           NULL, NULL, NULL, NULL, NULL, lc, tag};
             relax_product<T>(Acol, lr, Dkt, FB, lr, FB, FB, out, nonneg, st);
             cudaMemcpyAsync(Ac, dcol, (size_t)(lr * FB) * es, cudaMemcpyDeviceToDevice, st);
         }
         if ((s = gd_nccl_bcast_on(&row, Ac, (size_t)(lr * FB) * es, ocol, st))) return s;
         if (in_row) gd_launch_transpose(cls, D + r0, lr, Bt, FB, lc, st);
         if ((s = gd_nccl_bcast_on(&col, Bt, (size_t)(lc * FB) * es, orow, st))) return s;
-        const gd_tile::relax<T> all = {D, D, lr, NULL, NULL, NULL, FB,
-                                       NULL, NULL, NULL, NULL, NULL, lc, 0};
+        const gd_tile::relax<T> all = {D, D, lr, P, P, NULL, FB,
+                                       NULL, NULL, NULL, NULL, NULL, lc, tag};
         relax_product<T>(Ac, lr, Bt, lc, lr, lc, FB, all, nonneg, st);
         return gd_cuda(cudaGetLastError(), "a Floyd-Warshall round across ranks");
     }
@@ -194,10 +203,11 @@ template <class T> struct rank_rounds {
 
 /* One rank's call: bad, the rank's own verdict on its arguments, told
  * to every rank before any collective; then the groups, the part, every
- * rank's flags, the rounds, the diagonal, D's part kept */
+ * rank's flags, the rounds, the diagonal, D's part kept (and, where Tout,
+ * the tags' part: fw's, for the chain) */
 template <class T>
 static gd_status ranks_run(gd_call &c, const gd_matrix &W, const gd_grid &g, gd_out &Dout,
-                           int64_t *cycle_vertex, gd_status bad)
+                           gd_out *Tout, int64_t *cycle_vertex, gd_status bad)
 {
     const size_t es = sizeof(T);
     int f[2] = {0, 0x7fffffff};
@@ -218,12 +228,13 @@ static gd_status ranks_run(gd_call &c, const gd_matrix &W, const gd_grid &g, gd_
         r.Dkt = (T *)c.alloc((size_t)(FB * FB) * es, "the diagonal block");
         r.Bt = (T *)c.alloc((size_t)(r.lc * FB) * es + 1, "the row panel");
         flags = (int *)c.alloc(2 * sizeof(int), "the flags");
+        if (Tout) r.P = (int *)c.alloc((size_t)(r.lr * r.lc) * 4 + 4, "the tags' part (padded)");
     }
     if (c.ok()) {
         c.cuda(cudaMemcpyAsync(flags, f, sizeof f, cudaMemcpyHostToDevice, r.st), "the flags");
         c.begin(GD_PHASE_PREP, r.st);
         ranks_init<T><<<gd_blocks_for(r.lr * r.lc, 256), 256, 0, r.st>>>(
-            w, W.ld, W.rows, W.cols, r.D, r.lr, r.lc, g, flags);
+            w, W.ld, W.rows, W.cols, r.D, r.P, r.lr, r.lc, g, flags);
         c.end(GD_PHASE_PREP, r.st);
         if (c.launched("D's part from W's"))
             c.check(read_back(f, flags, sizeof f, r.st, "D's part from W's"));
@@ -253,13 +264,17 @@ static gd_status ranks_run(gd_call &c, const gd_matrix &W, const gd_grid &g, gd_
         return gd_fail(GD_ERR_NEGCYCLE, "the graph has a negative cycle: a closed path through "
                        "vertex %d has negative length", f[1]);
     }
-    /* the part without its padding, kept */
-    void *out = c.alloc_kept(Dout, (size_t)(W.rows * W.cols) * es + 1, "D's part");
-    if (out && W.rows > 0 && W.cols > 0)
-        c.cuda(cudaMemcpy2DAsync(out, (size_t)W.rows * es, r.D, (size_t)r.lr * es,
-                                 (size_t)W.rows * es, (size_t)W.cols, cudaMemcpyDeviceToDevice,
-                                 r.st),
-               "D's part");
+    /* the parts without their padding, kept */
+    for (int q = 0; q < (Tout ? 2 : 1); ++q) {
+        const size_t e = q ? 4 : es;
+        void *out = c.alloc_kept(q ? *Tout : Dout, (size_t)(W.rows * W.cols) * e + 1,
+                                 q ? "the tags' part" : "D's part");
+        if (out && W.rows > 0 && W.cols > 0)
+            c.cuda(cudaMemcpy2DAsync(out, (size_t)W.rows * e, q ? (void *)r.P : (void *)r.D,
+                                     (size_t)r.lr * e, (size_t)W.rows * e, (size_t)W.cols,
+                                     cudaMemcpyDeviceToDevice, r.st),
+                   "a part");
+    }
     c.wait(r.st, "the shortest paths across ranks");
     return c.finish();
 }
@@ -320,5 +335,61 @@ static gd_status trees_of_rows(gd_call &c, const gd_matrix &D, const gd_matrix &
     }
     c.end(GD_PHASE_KERNEL, r.st);
     c.wait(r.st, "the predecessors' trees");
+    return c.finish();
+}
+
+/* The chain across ranks (gd_apsp_chain), from the rounds' tags: D whole
+ * (n x n, tight, on every rank), T the tags of this rank's rows (rows x
+ * n; the sources src, 0-based): chain_search on those rows against D
+ * padded as one device's (NaN) and its transpose, a run of consecutive
+ * sources at a time; then (jump) chain_jump on P whole. *broken: a chain
+ * rounding broke (the caller then takes the last edges). Each element is
+ * one device's chain's, bit for bit. */
+template <class T>
+static gd_status chain_of_rows(gd_call &c, const gd_matrix &D, const gd_matrix &Tg,
+                               const int64_t *src, gd_out &Pout, int *broken)
+{
+    const int64_t rows = Tg.rows, n = Tg.cols;
+    apsp_run r;
+    memset(&r, 0, sizeof r);
+    r.al = c.allocs();
+    r.call = &c;
+    r.cls = r.wcls = sizeof(T) == 4 ? GD_SINGLE : GD_DOUBLE;
+    r.es = sizeof(T);
+    r.n = n;
+    r.np = gd_round_up(n, FB);
+    r.st = gd_stream();
+    const bool jump = src == NULL;
+    const void *d = jump ? NULL : c.on_device(D, c.event(), r.st, "D");
+    const void *t = c.on_device(Tg, c.event(), r.st, jump ? "P" : "the tags");
+    int *p = (int *)c.alloc_kept(Pout, (size_t)(rows * n) * 4 + 4, "P");
+    r.flags = (int *)c.alloc(2 * sizeof(int), "the flags");
+    if (!jump) {
+        r.D = c.alloc((size_t)(r.np * r.np) * sizeof(T), "D padded");
+        r.Dt = c.alloc((size_t)(r.np * r.np) * sizeof(T), "D transposed");
+    }
+    if (!c.ok()) return c.finish();
+    c.cuda(cudaMemcpyAsync(p, t, (size_t)(rows * n) * 4, cudaMemcpyDeviceToDevice, r.st), "P");
+    c.cuda(cudaMemsetAsync(r.flags, 0, sizeof(int), r.st), "a flag");
+    c.begin(GD_PHASE_KERNEL, r.st);
+    if (jump) {
+        c.check(r.jump(p, n));
+    } else {
+        c.cuda(cudaMemsetAsync(r.D, 0xff, (size_t)(r.np * r.np) * sizeof(T), r.st), "D padded");
+        c.cuda(cudaMemcpy2DAsync(r.D, (size_t)r.np * sizeof(T), d, (size_t)n * sizeof(T),
+                                 (size_t)n * sizeof(T), (size_t)n, cudaMemcpyDeviceToDevice, r.st),
+               "D padded");
+        gd_launch_transpose(r.cls, r.D, r.np, r.Dt, r.np, r.np, r.st);
+        const int64_t gy = (n + 7) / 8 < 65535 ? (n + 7) / 8 : 65535;
+        for (int64_t l0 = 0, l1; l0 < rows && c.ok(); l0 = l1) {
+            for (l1 = l0 + 1; l1 < rows && src[l1] == src[l1 - 1] + 1;) ++l1;
+            chain_search<T><<<dim3((unsigned)((l1 - l0 + 31) / 32), (unsigned)gy), dim3(32, 8), 0,
+                              r.st>>>((const T *)r.D, (const T *)r.Dt, p + l0, r.np, (int)n,
+                                      r.flags, src[l0], l1 - l0, rows);
+            c.launched("the predecessors' chain");
+        }
+    }
+    c.end(GD_PHASE_KERNEL, r.st);
+    if (c.ok()) c.check(read_back(broken, r.flags, sizeof(int), r.st, "the predecessors' chain"));
     return c.finish();
 }
