@@ -340,24 +340,21 @@ function [D, P, info] = apsp_gpu (want_p, PW, s, icls, g)
     gr = block_indices (n, b, gi, pr);
     gc = block_indices (n, b, gj, pc);
     Dw = whole_gpu (D, n, b, pr, pc, row, column);
-    Z = Dw + Dw.';
-    Z(1:n+1:end) = Inf;
-    if (gather (any (any (Z == 0))))
+    if (each (@() zero_cycle (Dw, n)))
       [D, info] = deal ([], struct ());
       return;
     endif
-    clear Z;
     if (pc > 1)
       T = inner_order (__gd__ ("spmd", "gpu_cat", T, 2, row), n, b, pc, 2);
     endif
-    [P, broken] = __gd__ ("apsp_chain", Dw, T, gr);
+    [P, broken] = each (@() __gd__ ("apsp_chain", Dw, T, gr));
     clear T;
     broken = any (gd_spmdCat (double (broken), 1));     # (every rank's)
     if (! broken)
       if (pr > 1)
         P = inner_order (__gd__ ("spmd", "gpu_cat", P, 1, column), n, b, pr, 1);
       endif
-      [P, broken] = __gd__ ("apsp_chain", P);
+      [P, broken] = each (@() __gd__ ("apsp_chain", P));  # (the same on every rank)
       if (pr > 1)
         P = P(gr,:);
       endif
@@ -381,8 +378,7 @@ function [D, P, info] = apsp_gpu (want_p, PW, s, icls, g)
     endif
     ## this rank's rows of P made trees, then its columns
     Ww = whole_gpu (PW, n, b, pr, pc, row, column);
-    P = __gd__ ("apsp_trees", Dw(gr,:), Ww, P, gr);
-    P = P(:, gc);
+    P = each (@() trees_part (Dw(gr,:), Ww, P, gr, gc));
     if (! strcmp (icls, "int32"))
       P = double (P);
     endif
@@ -391,6 +387,32 @@ function [D, P, info] = apsp_gpu (want_p, PW, s, icls, g)
   [D, P] = dist_pair (D, P, want_p, true, s.Grid, b, s.Size);
   info = struct ("variant", "fw", "kernel", kernel, "class", classUnderlying (PW), "size", n,
                  "ops", n ^ 3, "ranks", gd_spmdSize ());
+endfunction
+
+## f's results on this rank; a failure on any rank raised on every rank
+function varargout = each (f)
+  varargout = cell (1, max (nargout, 1));
+  err = [];
+  try
+    [varargout{:}] = f ();
+  catch err
+  end_try_catch
+  agree (err);
+endfunction
+
+## this rank's rows of P (sources gr) made trees (D's rows, W whole: on
+## the GPU), then its columns gc
+function P = trees_part (Dr, W, P, gr, gc)
+  P = __gd__ ("apsp_trees", Dr, W, P, gr);
+  P = P(:, gc);
+endfunction
+
+## whether D (n x n, whole) shows a cycle of weight 0: D(i,j) + D(j,i) ==
+## 0 for some i != j
+function z = zero_cycle (D, n)
+  Z = D + D.';
+  Z(1:n+1:end) = Inf;
+  z = gather (any (any (Z == 0)));
 endfunction
 
 ## a '2dbc' matrix's parts (gdArrays, n x n whole) put together on every
