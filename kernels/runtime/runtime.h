@@ -385,8 +385,8 @@ static inline unsigned gd_blocks_for(int64_t work, int threads)
  * (-1: the job) as a communicator, its size and this rank's place; a
  * broadcast queued on a stream (every rank of the group queuing the same
  * ones in the same order); a wait for a stream (or an event of it, ev)
- * that polls as the collectives' do (a rank gone, NCCL's error, Ctrl-C). In a job of one rank comm is NULL and
- * nothing moves. */
+ * that polls as the collectives' do (a rank gone, NCCL's error, Ctrl-C).
+ * In a job of one rank comm is NULL and nothing moves. */
 struct gd_nccl_group {
     void *comm;
     int size, me;

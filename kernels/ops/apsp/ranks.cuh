@@ -193,7 +193,8 @@ template <class T> struct rank_rounds {
         for (int64_t R = 0; R < n_rounds && c.ok(); ++R) {
             if (!c.check(round(R)) || !c.cuda(cudaEventRecord(done[R & 1], st), "a round's end"))
                 break;
-            if (R > 0) c.check(gd_nccl_wait(&col, st, done[(R - 1) & 1], "the rounds across ranks"));
+            if (R > 0)
+                c.check(gd_nccl_wait(&col, st, done[(R - 1) & 1], "the rounds across ranks"));
         }
         c.end(GD_PHASE_KERNEL, st);
         if (c.ok()) c.check(gd_nccl_wait(&col, st, NULL, "the rounds across ranks"));
