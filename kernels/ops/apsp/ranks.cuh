@@ -384,9 +384,10 @@ static gd_status chain_of_rows(gd_call &c, const gd_matrix &D, const gd_matrix &
         const int64_t gy = (n + 7) / 8 < 65535 ? (n + 7) / 8 : 65535;
         for (int64_t l0 = 0, l1; l0 < rows && c.ok(); l0 = l1) {
             for (l1 = l0 + 1; l1 < rows && src[l1] == src[l1 - 1] + 1;) ++l1;
-            chain_search<T><<<dim3((unsigned)((l1 - l0 + 31) / 32), (unsigned)gy), dim3(32, 8), 0,
-                              r.st>>>((const T *)r.D, (const T *)r.Dt, p + l0, r.np, (int)n,
-                                      r.flags, src[l0], l1 - l0, rows);
+            const dim3 grid((unsigned)((l1 - l0 + 31) / 32), (unsigned)gy), block(32, 8);
+            chain_search<T><<<grid, block, 0, r.st>>>((const T *)r.D, (const T *)r.Dt, p + l0,
+                                                      r.np, (int)n, r.flags, src[l0], l1 - l0,
+                                                      rows);
             c.launched("the predecessors' chain");
         }
     }
