@@ -354,7 +354,8 @@ function [D, P, info] = apsp_gpu (want_p, PW, s, icls, g)
       if (pr > 1)
         P = inner_order (__gd__ ("spmd", "gpu_cat", P, 1, column), n, b, pr, 1);
       endif
-      [P, broken] = each (@() __gd__ ("apsp_chain", P));  # (the same on every rank)
+      [P, broken] = each (@() __gd__ ("apsp_chain", P));
+      broken = any (gd_spmdCat (double (broken), 1));   # (the same on every rank)
       if (pr > 1)
         P = P(gr,:);
       endif
