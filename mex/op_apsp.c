@@ -90,6 +90,24 @@ void gd_op_apsp_info(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 }
 
 /* gd_apsp (W, 'Sources', s): the paths from each source */
+/* the vertices v (1-based, any numeric class) as 0-based int64s, each a
+ * whole number in 1..n (else gd:input naming what); mxFree the result */
+static int64_t *vertices_arg(const char *fn, const char *what, const mxArray *v, int64_t n)
+{
+    const size_t ns = mxGetNumberOfElements(v);
+    int64_t *src = (int64_t *)mxMalloc(ns * 8 + 8);
+    for (size_t k = 0; k < ns; ++k) {
+        const double x = gd_mex_scalar_at(v, k);
+        if (!(x >= 1 && x <= (double)n && x == floor(x))) {
+            mxFree(src);
+            gd_mex_error(fn, "gd:input", "%s must hold vertex indices in 1..%lld: element %zu "
+                         "is %g", what, (long long)n, k + 1, x);
+        }
+        src[k] = (int64_t)x - 1;
+    }
+    return src;
+}
+
 /* 'Sources', or (all_pairs) every vertex a source with the all-pairs P's
  * 0 where no path */
 static void sssp(int all_pairs, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
@@ -126,16 +144,7 @@ static void sssp(int all_pairs, int nlhs, mxArray *plhs[], int nrhs, const mxArr
         (mxGetM(sv) > 1 && mxGetN(sv) > 1))
         gd_mex_error(FN, "gd:input", "'Sources' must be a vector of vertex indices");
     const size_t ns = mxGetNumberOfElements(sv);
-    int64_t *src = (int64_t *)mxMalloc(ns * 8 + 8);
-    for (size_t k = 0; k < ns; ++k) {
-        const double x = gd_mex_scalar_at(sv, k);
-        if (!(x >= 1 && x <= (double)n && x == floor(x))) {
-            mxFree(src);
-            gd_mex_error(FN, "gd:input", "'Sources' must hold vertex indices in 1..%lld: "
-                         "element %zu is %g", (long long)n, k + 1, x);
-        }
-        src[k] = (int64_t)x - 1;
-    }
+    int64_t *src = vertices_arg(FN, "'Sources'", sv, n);
     char variant[32];
     const gd_class pcls = gd_mex_variant_index(FN, nrhs, prhs, 2, count, list, variant,
                                                sizeof variant);
@@ -181,10 +190,9 @@ static void trees_gpu(int nlhs, mxArray *plhs[], const mxArray *prhs[])
     gd_mex_operand(FN, "W", prhs[1], &W, &g);
     gd_mex_operand_int(FN, "P", prhs[2], &P, &g);
     const size_t rows = (size_t)D.rows;
-    if (!mxIsDouble(prhs[3]) || mxGetNumberOfElements(prhs[3]) != rows)
+    if (mxGetNumberOfElements(prhs[3]) != rows)
         gd_mex_error(FN, "gd:input", "apsp_trees: a source a row of D expected");
-    int64_t *src = (int64_t *)mxMalloc(rows * sizeof(int64_t) + 8);
-    for (size_t i = 0; i < rows; ++i) src[i] = (int64_t)gd_mex_scalar_at(prhs[3], i) - 1;
+    int64_t *src = vertices_arg(FN, "apsp_trees: the sources", prhs[3], D.cols);
     gd_mex_result R;
     gd_timing t = gd_mex_timing();
     gd_out out = gd_mex_result_out(&R, 1, 1, rows, (size_t)D.cols, GD_INT32);
@@ -238,10 +246,9 @@ void gd_op_apsp_chain(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]
     const size_t rows = (size_t)T.rows;
     int64_t *src = NULL;
     if (nrhs == 3) {
-        if (!mxIsDouble(prhs[2]) || mxGetNumberOfElements(prhs[2]) != rows)
+        if (mxGetNumberOfElements(prhs[2]) != rows)
             gd_mex_error(FN, "gd:input", "apsp_chain: a source a row of T expected");
-        src = (int64_t *)mxMalloc(rows * sizeof(int64_t) + 8);
-        for (size_t i = 0; i < rows; ++i) src[i] = (int64_t)gd_mex_scalar_at(prhs[2], i) - 1;
+        src = vertices_arg(FN, "apsp_chain: the sources", prhs[2], T.cols);
     }
     gd_mex_result R;
     gd_timing t = gd_mex_timing();
