@@ -30,7 +30,9 @@
 ## Prints a table (and writes it as markdown to GD_ACC_OUT where set, kept
 ## in bench/results/accuracy/, apart from the devices' results): for
 ## each data set and d, the % of pairs correctly rounded and the largest
-## error in single ulps, for each form.
+## error in single ulps, for each form. On a GPU that has gd_pdist2's
+## 'dmma' variant it measures the GPU's instead: 'tuned' (today's
+## unexpanded single sum) against 'dmma' (accuracy/<gpu>.md).
 
 1;
 addpath (fullfile (fileparts (mfilename ("fullpath")), "..", "octave"));
@@ -84,23 +86,60 @@ function D = unexpanded_double (X, Y)
 endfunction
 
 sets = {"uniform", "normal", "offset 1e4", "clustered"};
+## the table as markdown into GD_ACC_OUT, where it is set
+function write_table (head, md)
+  out = getenv ("GD_ACC_OUT");
+  if (! isempty (out))
+    fid = fopen (out, "w");
+    fputs (fid, head);
+    fputs (fid, md);
+    fclose (fid);
+  endif
+endfunction
+
+function [X, Y] = data_set (kind, N, d, seed)
+  rand ("state", seed); randn ("state", seed);
+  switch (kind)
+    case "uniform"
+      X = rand (N, d, "single"); Y = rand (N, d, "single");
+    case "normal"
+      X = randn (N, d, "single"); Y = randn (N, d, "single");
+    case "offset 1e4"
+      X = 1e4 + rand (N, d, "single"); Y = 1e4 + rand (N, d, "single");
+    case "clustered"
+      C = randn (8, d, "single");
+      X = C(randi (8, N, 1),:) + 1e-3 * randn (N, d, "single");
+      Y = C(randi (8, N, 1),:) + 1e-3 * randn (N, d, "single");
+  endswitch
+endfunction
+
+## On a GPU with the 'dmma' variant: today's GPU kernel ('tuned') and
+## 'dmma' side by side, each against the reference
+gpu = gd_info ().available && any (strcmp ({gd_pdist2("variants").name}, "dmma"));
+if (gpu)
+  md = sprintf ("| data | d | tuned %% correctly rounded | tuned max ulp | dmma %% correctly rounded | dmma max ulp | dmma pairs summed in double |\n|---|---:|---:|---:|---:|---:|---:|\n");
+  printf ("%-11s %4s | %-15s | %-15s | %s\n", "data", "d", "tuned % ok, max", "dmma % ok, max", "not certified");
+  for s = 1:numel (sets)
+    for d = [2 10 100 500 2000]
+      [X, Y] = data_set (sets{s}, N, d, 100 * s + d);
+      R = exact_dist (X, Y);
+      T = gd_pdist2 (X, Y, "euclidean", "Variant", "tuned");
+      [M, ~, info] = gd_pdist2 (X, Y, "euclidean", "Variant", "dmma");
+      ut = ulps (T, R); um = ulps (M, R);
+      k = 100 * sscanf (info.kernel, "%d") / numel (R);
+      v = [100*mean(ut(:) == 0), max(ut(:)), 100*mean(um(:) == 0), max(um(:)), k];
+      printf ("%-11s %4d | %6.2f %6.3g | %6.2f %6.3g | %6.3f%%\n", sets{s}, d, v);
+      md = [md, sprintf("| %s | %d | %.2f | %.3g | %.2f | %.3g | %.3f%% |\n", sets{s}, d, v)];
+    endfor
+  endfor
+  write_table (sprintf ("# Single-precision Euclidean distances on the GPU against the correctly rounded reference\n\nbench/dmma_accuracy.m on %s, %d x %d pairs a row: `gd_pdist2 (X, Y, 'Variant', v)` for today's tuned kernel and dmma; %% of pairs correctly rounded, the largest error in single ulps, and the share of pairs dmma's certificate left to its double sum.\n\n", gd_info ().name, N, N), md);
+  return;
+endif
 md = sprintf ("| data | d | today %% ok | max ulp | expanded %% ok | max | certified %% | certified+today %% ok | max | double %% ok | max | certified+double %% ok | max | centered certified %% | centered+double %% ok | max |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
 printf ("%-11s %4s | %-13s | %-13s | %-20s | %-13s | %-13s | %-20s\n", "data", "d", "today", "expanded", "certified+today", "double", "cert.+double", "centered: cert, ok");
 for s = 1:numel (sets)
   for d = [2 10 100 500 2000]
-    rand ("state", 100 * s + d); randn ("state", 100 * s + d);
-    switch (sets{s})
-      case "uniform"
-        X = rand (N, d, "single"); Y = rand (N, d, "single");
-      case "normal"
-        X = randn (N, d, "single"); Y = randn (N, d, "single");
-      case "offset 1e4"
-        X = 1e4 + rand (N, d, "single"); Y = 1e4 + rand (N, d, "single");
-      case "clustered"
-        C = randn (8, d, "single");
-        X = C(randi (8, N, 1),:) + 1e-3 * randn (N, d, "single");
-        Y = C(randi (8, N, 1),:) + 1e-3 * randn (N, d, "single");
-    endswitch
+    [X, Y] = data_set (sets{s}, N, d, 100 * s + d);
     R = exact_dist (X, Y);
     T = gd_pdist2 (X, Y, "euclidean", "Variant", "cpu");
     [Ex, ok] = expanded (X, Y, true);
@@ -126,11 +165,4 @@ for s = 1:numel (sets)
     endif
   endfor
 endfor
-out = getenv ("GD_ACC_OUT");
-if (! isempty (out))
-  fid = fopen (out, "w");
-  fprintf (fid, "# Single-precision Euclidean distances against the correctly rounded reference\n\n");
-  fprintf (fid, "bench/dmma_accuracy.m, %d x %d pairs a row, on the host (today: the 'cpu' variant's single sum; the forms as its header says).\n\n", N, N);
-  fputs (fid, md);
-  fclose (fid);
-endif
+write_table (sprintf ("# Single-precision Euclidean distances against the correctly rounded reference\n\nbench/dmma_accuracy.m, %d x %d pairs a row, on the host (today: the 'cpu' variant's single sum; the forms as its header says).\n\n", N, N), md);

@@ -65,8 +65,18 @@
 ## "Variant": @qcode{"naive"} (one thread per pair through the triangular
 ## index map), @qcode{"tiled"} (32-observation subsets staged in shared
 ## memory, after the t-SNE article), @qcode{"tuned"} (register-tiled),
-## @qcode{"cpu"} or @qcode{"auto"} (default). Large n is computed in
-## panels of the triangle that fit the GPU's memory.
+## @qcode{"dmma"}, @qcode{"cpu"} or @qcode{"auto"} (default). Large n is
+## computed in panels of the triangle that fit the GPU's memory.
+##
+## @qcode{"dmma"} (single, the Euclidean two, seuclidean and mahalanobis;
+## sm_90 GPUs): the expanded form on the FP64 tensor cores, the rows less
+## their columns' means, every product and sum in double; a bound a pair
+## certifies that the single is the correctly rounded distance, and the
+## pairs it cannot certify (near-duplicate rows, NaN, Inf, results past
+## single's normal range) are summed as @code{sum ((x - y).^2)} in double
+## and rounded once; @code{info.kernel} says how many. Its distances are
+## correctly rounded but where that double sum lies within its own
+## rounding of a midpoint (then 1 ulp off); identical rows give exactly 0.
 ##
 ## Example:
 ## @example
@@ -194,7 +204,7 @@ endfunction
 %! [D, info] = gd_pdist (X, "Variant", "cpu");
 %! assert (info.ops, 36 * 4);
 %! v = gd_pdist ("variants");
-%! assert ({v.name}, {"naive", "tiled", "tuned", "cpu"});
+%! assert ({v.name}, {"naive", "tiled", "tuned", "dmma", "cpu"});
 
 %!error <expected a matrix X> gd_pdist ()
 %!test
@@ -209,6 +219,8 @@ endfunction
 %!error <positive real scalar> gd_pdist (X, "minkowski", 0)
 %!error <needs at least 2 columns> gd_pdist (X(:,1), "correlation")
 %!error <the others run on 'tuned' and 'cpu'> gd_pdist (X, "cosine", "Variant", "naive")
+%!error <variant 'dmma' computes single> gd_pdist (rand (9, 3), "Variant", "dmma")
+%!error <the others run on 'tuned' and 'cpu'> gd_pdist (single (X), "cosine", "Variant", "dmma")
 %!error <unknown metric 'taxi'> gd_pdist (X, "taxi", 3)
 %!test
 %! ## every option where a name may stand, 'Distributed' and 'Devices' too

@@ -51,7 +51,9 @@
 ## which returns them in knnsearch's orientation.
 ##
 ## "Variant" without @qcode{"Smallest"}: @qcode{"naive"},
-## @qcode{"tuned"}, @qcode{"cpu"} or @qcode{"auto"} (default).
+## @qcode{"tuned"}, @qcode{"dmma"} (single on the FP64 tensor cores,
+## correctly rounded: as in @code{gd_pdist}), @qcode{"cpu"} or
+## @qcode{"auto"} (default).
 ## Any matrix argument may be a gdArray (data kept on the GPU); the result
 ## is then a gdArray, and nothing is copied back until @code{gather}.
 ## @var{info} then says which operands were resident (@code{resident}) and
@@ -167,7 +169,8 @@ endfunction
 %! assert (gd_pdist2 (zeros (2, 0), zeros (3, 0)), zeros (2, 3));
 %!test
 %! v = gd_pdist2 ("variants");
-%! assert ({v.name}, {"naive", "tuned", "cpu"});
+%! assert ({v.name}, {"naive", "tuned", "dmma", "cpu"});
+%!error <variant 'dmma' computes single> gd_pdist2 (rand (9, 3), rand (4, 3), "Variant", "dmma")
 
 %!test
 %! warning ("off", "gd:nogpu", "local");

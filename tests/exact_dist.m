@@ -1,14 +1,15 @@
 ## R = exact_dist (X, Y): the Euclidean distances between the rows of X and
-## the rows of Y (single or double values), correctly rounded to single:
+## the rows of Y (single or double values), correctly rounded to single
+## ([R, R2] = exact_dist (X, Y): R2 the squared distances so rounded):
 ## the reference that single-precision distances are measured against.
 ## Every difference, square and sum is kept as a pair of doubles (hi + lo:
 ## Knuth's two-sum, Veltkamp's split and Dekker's product), the square
 ## root to about 100 bits, then rounded once, ties to even. A row with NaN
 ## gives NaN; Inf gives Inf.
-function R = exact_dist (X, Y)
+function [R, R2] = exact_dist (X, Y)
   X = double (X);
   Y = double (Y);
-  R = zeros (rows (X), rows (Y), "single");
+  R = R2 = zeros (rows (X), rows (Y), "single");
   for j = 1:rows (Y)
     [s, t] = two_sum (X, -Y(j,:));      # x - y = s + t exactly
     [p, q] = two_prod (s, s);           # s^2 = p + q exactly
@@ -21,6 +22,9 @@ function R = exact_dist (X, Y)
       [h, l] = two_sum (h, l);
     endfor
     R(:,j) = round_sqrt (h, l);
+    if (nargout > 1)
+      R2(:,j) = round_pair (h, l);
+    endif
   endfor
 endfunction
 
@@ -59,6 +63,12 @@ function c = round_sqrt (h, l)
   [p, q] = two_prod (r0, r0);
   r1 = ((h - p) - q + l) ./ (2 * r0);
   r1(! (r0 > 0) | ! isfinite (r0)) = 0;
+  c = round_pair (r0, r1);
+endfunction
+
+## r0 + r1 (|r1| below half an ulp of the double r0) rounded once to single
+function c = round_pair (r0, r1)
+  r1(! isfinite (r0)) = 0;
   c = single (r0);
   up = double (c) < r0;                 # the other single beside r0
   other = c;

@@ -16,6 +16,11 @@ check() { octave_ok "check_pdist('$1', '$2')" "cases within bounds"; }
 @test "pdist tiled on the GPU, double" { require_gpu; check tiled double; }
 @test "pdist tuned on the GPU, single" { require_gpu; check tuned single; }
 @test "pdist tuned on the GPU, double" { require_gpu; check tuned double; }
+@test "pdist dmma on the GPU, single" { require_gpu; check dmma single; }
+@test "dmma: correctly rounded against the exact distances; adversarial sets; the count" {
+    require_gpu
+    octave_ok "check_dmma(96)" "adversarial sets ok"
+}
 
 @test "panels: a GPU memory cap splits the triangle; every variant agrees with the whole" {
     require_gpu

@@ -58,6 +58,15 @@ for c = {"single", "double"}
     ok (isequal (gd_pdist2 (Xc, Yc, "squaredeuclidean", "Variant", v{1}), ...
                  gd_pdist2 (Xc, Yc, "squaredeuclidean", "Variant", "cpu")), ["pdist2 " v{1}]);
   endfor
+  if (strcmp (c{1}, "single") && str2double (gd_info ().compute_capability) >= 9)
+    ## dmma: integer rows, so every pair is exact (a duplicate and a NaN
+    ## row take the double sum)
+    Xd = Xc; Xd(7, :) = Xd(3, :); Xd(9, 2) = NaN;
+    for m = {"euclidean", "squaredeuclidean"}
+      ok (isequaln (gd_pdist (Xd, m{1}, "Variant", "dmma"), gd_pdist (Xd, m{1}, "Variant", "cpu")), ["pdist dmma " m{1}]);
+      ok (isequaln (gd_pdist2 (Xd, Yc, m{1}, "Variant", "dmma"), gd_pdist2 (Xd, Yc, m{1}, "Variant", "cpu")), ["pdist2 dmma " m{1}]);
+    endfor
+  endif
   for m = {"cityblock", "cosine", "hamming"}
     D = gd_pdist2 (Xc, Yc, m{1}, "Variant", "tuned");
     ok (isequal (size (D), [200 60]), ["pdist2 " m{1}]);

@@ -11,6 +11,7 @@
 
 #include "ops/pdist/pdist.h"
 #include "runtime/call.h"
+#include "tiles/dmma.cuh"
 
 namespace {
 
@@ -254,10 +255,35 @@ pdist_tuned(const T *__restrict__ Xp, T *__restrict__ D, int64_t n, int64_t np,
         store_triangle<T, true, TY>(D, n, base, t.ic, t.j0, v, st, sh);
 }
 
+// dmma's tiles (tiles/dmma.cuh): BM rows of 128 x 128 tiles (ic, jc),
+// ic >= jc, of the panel's tile columns c0 ... (of NT), 128 / BM blocks a
+// tile, block q0 + blockIdx.x; pairs below the diagonal and inside n
+// stored in the condensed D (base: the index of its first element).
+enum { DM_BM = 128, DM_BK = 16 };
+template <int BM> struct dmma_tri {
+    enum { PARTS = BIG / BM };
+    float *D;
+    int64_t n, base, c0, NT, q0;
+    __device__ bool place(int64_t &i0, int64_t &j0) const
+    {
+        const int64_t q = q0 + blockIdx.x, p = q / PARTS, L = NT - c0, c = diag_column(p, L);
+        const int64_t jc = c0 + c, ic = jc + (p - diag_start(c, L));
+        i0 = ic * BIG + (q % PARTS) * BM;
+        j0 = jc * BIG;
+        return i0 < n;
+    }
+    __device__ bool wanted(int64_t i, int64_t j) const { return i > j && i < n; }
+    __device__ bool stored(int64_t i, int64_t j) const { return i > j && i < n; }
+    __device__ float *column(int64_t j) const
+    {
+        return j < n - 1 ? D + (tri_start(j, n) - j - 1 - base) : NULL;
+    }
+};
+
 // ---------------------------------------------------------------------------
 // pdist: variants and the panel driver
 
-enum kind { NAIVE, TILED, TUNED };
+enum kind { NAIVE, TILED, TUNED, DMMA };
 
 struct pdist_variant {
     gd_variant_info info;
@@ -281,6 +307,11 @@ const pdist_variant VARIANTS[] = {
                       "cp.async (double: two, through registers)",
               .gpu = 1},
      .k = TUNED},
+    {.info = {.name = "dmma",
+              .note = "single: |x|^2 + |y|^2 - 2x.y in double on the FP64 tensor cores (sm_90), "
+                      "each pair certified correctly rounded, the rest summed in double",
+              .gpu = 1},
+     .k = DMMA},
     {.info = {.name = "cpu", .note = "OpenMP on the host, a column of the triangle at a time", .gpu = 0},
      .k = NAIVE},
 };
@@ -387,6 +418,7 @@ template <class T> struct pdist_gpu {
         np = gd_round_up(n, BIG);
         dp = gd_round_up(d > 0 ? d : 1, BIG_BK / 2);
         da = gd_round_up(dp, BIG_BK);
+        if (v.k == DMMA) da = dp = gd_round_up(d > 0 ? d : 1, DM_BK);
     }
 
     bool rows_info() const
@@ -402,7 +434,9 @@ template <class T> struct pdist_gpu {
     {
         char what[128];
         dX = (const T *)c.on_device(Xm, c.event(), st, "X");
-        if (v.k == TUNED) {
+        if (v.k == DMMA)
+            dDm = (double *)c.alloc((size_t)(da + np + 1) * 8, "the centre, the rows' norms");
+        if (v.k == TUNED || v.k == DMMA) {
             gd_describe(what, sizeof what, "padded X", np, da, cls);
             dXp = (T *)c.alloc((size_t)(np * da) * es, what);
         }
@@ -439,11 +473,19 @@ template <class T> struct pdist_gpu {
     void prepare()
     {
         c.begin(GD_PHASE_PREP, st);
-        if (v.k == TUNED) {
+        if (v.k == TUNED || v.k == DMMA) {
             dim3 grid((unsigned)((np + 255) / 256), gd_grid_y(da));
             gd_tile::pad_rows<T><<<grid, 256, 0, st>>>(dX, dXp, n, d, np, da);
             c.launched("layout preparation kernel");
         }
+        if constexpr (sizeof(T) == 4)
+            if (v.k == DMMA) {
+                double *cen = dDm, *nx = dDm + da;
+                gd_dmma::centre<<<(unsigned)(da < 4096 ? da : 4096), gd_dmma::THREADS, 0, st>>>(dXp, np, n, d, da, cen);
+                gd_dmma::norms<<<gd_blocks_for(np, 256), 256, 0, st>>>(dXp, np, np, da, cen, nx);
+                c.cuda(cudaMemsetAsync(nx + np, 0, 8, st), "clearing the count");
+                c.launched("the centre and the rows' norms");
+            }
         if (metric == GD_MINKOWSKI) c.check(set_minkowski_p(mp, st));
         md.metric = metric;
         md.d = d;
@@ -488,8 +530,11 @@ template <class T> struct pdist_gpu {
                 j1 = next;
             }
             if (j1 == j0) break; // the buffer is full: download, then reuse it
-            with_metric<T>(metric, mp, panel_in_metric<T>{metric, v.k, dX, dXp, dD + used, n, d, np,
-                                                      dp, j0, j1, pl.stream(), md});
+            if (v.k == DMMA)
+                dmma_panel(dD + used, j0, j1, pl.stream());
+            else
+                with_metric<T>(metric, mp, panel_in_metric<T>{metric, v.k, dX, dXp, dD + used, n,
+                                                          d, np, dp, j0, j1, pl.stream(), md});
             done[qn] = pl.unit_done("pdist kernel launch");
             used += tri_start(j1, n) - tri_start(j0, n);
             pj[++qn] = j0 = j1;
@@ -514,7 +559,44 @@ template <class T> struct pdist_gpu {
         return j0;
     }
 
-    double mp = 0; // minkowski's p
+    /* dmma: a panel's tiles (single) */
+    template <int BM, bool ROOT> void dmma_launch(T *Dp, int64_t j0, int64_t j1, cudaStream_t ps)
+    {
+        if constexpr (sizeof(T) == 4) {
+            typedef gd_dmma::shape<BM, DM_BK> S;
+            typedef dmma_tri<BM> O;
+            const int64_t NT = np / BIG, c0 = j0 / BIG, nc = (j1 + BIG - 1) / BIG - c0,
+                          L = NT - c0, count = nc * (2 * L - nc + 1) / 2 * O::PARTS;
+            const gd_dmma::args a = {dXp, dXp, np, np, d, da, dDm, dDm + da, dDm + da,
+                                     gd_dmma::kappa(d), (unsigned long long *)(dDm + da + np)};
+            (void)gd_dynamic_smem<gd_dmma::dist<BM, DM_BK, ROOT, O>>(S::smem);
+            for (int64_t q0 = 0; q0 < count; q0 += INT32_MAX) {
+                const int64_t blocks = count - q0 < INT32_MAX ? count - q0 : INT32_MAX;
+                const O o = {Dp, n, tri_start(j0, n), c0, NT, q0};
+                gd_dmma::dist<BM, DM_BK, ROOT, O><<<(unsigned)blocks, gd_dmma::THREADS, S::smem, ps>>>(a, o);
+            }
+        }
+    }
+    void dmma_panel(T *Dp, int64_t j0, int64_t j1, cudaStream_t ps)
+    {
+        if (metric == GD_EUCLIDEAN)
+            dmma_launch<DM_BM, true>(Dp, j0, j1, ps);
+        else
+            dmma_launch<DM_BM, false>(Dp, j0, j1, ps);
+    }
+
+    /* dmma: the pairs the certificate left, in info.kernel */
+    void dmma_count(gd_timing *t)
+    {
+        if (v.k != DMMA || !c.ok()) return;
+        unsigned long long k = 0;
+        if (c.cuda(cudaMemcpy(&k, dDm + da + np, 8, cudaMemcpyDeviceToHost), "the count"))
+            snprintf(t->kernel, sizeof t->kernel,
+                     "%llu of %lld pairs summed in double (not certified)", k, (long long)Pj);
+    }
+
+    double *dDm = NULL; // dmma: the centre (da), the norms (np), the count
+    double mp = 0;      // minkowski's p
 };
 
 template <class T>
@@ -523,13 +605,19 @@ gd_status run_gpu(const pdist_variant &v, const gd_matrix &Xm, gd_metric metric,
 {
     gd_call c(t, v.info.name);
     if (!c.ok()) return c.finish();
+    /* (double is refused before: pdist_metric_variant) */
+    if (v.k == DMMA && (sizeof(T) != 4 || gd_cc_major() < 9)) {
+        c.fail(GD_ERR_VARIANT, "variant 'dmma' needs the FP64 tensor cores' m16n8k16 (sm_90 or "
+               "later)");
+        return c.finish();
+    }
     pdist_gpu<T> g(c, v, Xm, metric, out, jlo, jhi);
     g.mp = mp;
     if (g.allocate()) {
         g.prepare();
         for (int64_t j0 = g.jlo; j0 < g.jhi && c.ok();) j0 = g.batch(j0);
         c.check(rescue_lower(g.st));
-        c.wait(g.st, "pdist kernel");
+        if (c.wait(g.st, "pdist kernel")) g.dmma_count(t);
     }
     return c.finish();
 }

@@ -219,12 +219,13 @@ extern "C" gd_status gd_pdist(const char *name, const gd_matrix *Xm, gd_distance
         (s = pdist_metric_variant(metric, &name, gpu_named(name), cls, d)))
         return s;
     Xm = &o.a;
-    /* 'auto': tuned from AUTO_CPU_BELOW steps; below, the host, unless
-     * something is resident (then naive, or tuned for the metrics naive
-     * does not compute) */
+    /* 'auto': tuned from AUTO_CPU_BELOW steps (dmma where dmma_auto
+     * says); below, the host, unless something is resident (then naive,
+     * or tuned for the metrics naive does not compute) */
     const pdist_variant *v = gd_op_variant(VARIANTS, NVARIANTS, name, t, &s, [&](bool gpu) {
         const char *resident = gd_metric_on_gpu(metric) ? "naive" : "tuned";
-        return !gpu ? "cpu" : t->ops >= AUTO_CPU_BELOW ? "tuned"
+        return !gpu ? "cpu"
+               : t->ops >= AUTO_CPU_BELOW ? (dmma_auto(metric, cls, d) ? "dmma" : "tuned")
                : Xm->where == GD_DEVICE || D.device ? resident : "cpu";
     });
     if (!v) return s;

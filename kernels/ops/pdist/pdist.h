@@ -133,6 +133,16 @@ gd_status rescue_lower(cudaStream_t st)
 // before a GPU round trip would (pdist and pdist2 alike)
 const double AUTO_CPU_BELOW = 1 << 16;
 
+// 'auto' takes 'dmma' (single, the Euclidean two, an sm_90 GPU) from this
+// many features: on an H200 pdist 16384 x 300 ran 1.27x (euclidean) and
+// 1.37x (squared) 'tuned', pdist2 16384^2 x 128 1.02x and 1.07x, pdist at
+// 64 features slower (kernels/NOTES.md "dmma")
+const int64_t DMMA_AUTO_D = 256;
+bool dmma_auto(gd_metric m, gd_class cls, int64_t d)
+{
+    return cls == GD_SINGLE && gd_metric_on_gpu(m) && d >= DMMA_AUTO_D && gd_cc_major() >= 9;
+}
+
 // whether name is a GPU variant of the list
 bool gpu_named(const char *name, const gd_variant_info *list, int count)
 {
@@ -142,13 +152,17 @@ bool gpu_named(const char *name, const gd_variant_info *list, int count)
 }
 
 /* The variant for a metric in gd_pdist and gd_pdist2 (computed in class
- * cls, d features): the Euclidean two on every variant, the others on
+ * cls, d features): 'dmma' in single alone; the Euclidean two on every
+ * variant, the others on
  * 'tuned' and 'cpu' ('auto' stays: it takes tuned wherever it takes the
  * GPU), except jaccard in single past 65535 features, whose counts would
  * not fit the tile's 16 bits: 'cpu'. */
 gd_status pdist_metric_variant(gd_metric m, const char **name, bool gpu_variant, gd_class cls,
                                int64_t d)
 {
+    if (strcmp(*name, "dmma") == 0 && cls != GD_SINGLE)
+        return gd_fail(GD_ERR_VARIANT, "variant 'dmma' computes single; double runs on 'tuned' "
+                       "('auto' chooses)");
     if (gd_metric_on_gpu(m)) return GD_OK;
     if (!gd_metric_on_tuned(m)) return gd_fail(GD_ERR_INPUT, "unknown metric %d", (int)m);
     if (m == GD_JACCARD && cls == GD_SINGLE && d > 65535) {

@@ -4,6 +4,7 @@
  * (metric.cuh), the Euclidean sums that left the normal range rescued as
  * in pdist (pdist.h). The nearest-neighbour forms are knn.cu's. */
 #include "ops/pdist/pdist.h"
+#include "tiles/dmma.cuh"
 
 namespace {
 
@@ -131,6 +132,52 @@ void lower_after(const gd_plan &p, gd_class, gd_timing *)
     rescue_lower(p.st);
 }
 
+// dmma: tiles/dmma.cuh over the whole of D (single; C mp x np). The
+// workspace: the centre (kp), the rows' norms (mp, np), the count.
+enum { DM2_BM = 128, DM2_BK = 16 };
+size_t work_dmma(const gd_plan &p) { return (size_t)(p.kp + p.mp + p.np + 1) * 8; }
+
+template <int BM, bool ROOT> gd_status launch2_dmma_in(const gd_plan &p, const gd_dmma::args &a)
+{
+    typedef gd_dmma::shape<BM, DM2_BK> S;
+    typedef gd_dmma::out_rect<BM> O;
+    const int64_t ti = p.mp / BM, blocks = ti * (p.np / gd_dmma::BN);
+    if (blocks > INT32_MAX)
+        return gd_fail(GD_ERR_SIZE, "variant 'dmma' computes at most 2^31 tiles of D in a call");
+    const O o = {(float *)p.C, p.ldc, p.m, p.n, ti};
+    (void)gd_dynamic_smem<gd_dmma::dist<BM, DM2_BK, ROOT, O>>(S::smem);
+    gd_dmma::dist<BM, DM2_BK, ROOT><<<(unsigned)blocks, gd_dmma::THREADS, S::smem, p.st>>>(a, o);
+    return gd_cuda(cudaGetLastError(), "dmma kernel");
+}
+
+gd_status launch2_dmma(const gd_plan &p)
+{
+    if (gd_cc_major() < 9)
+        return gd_fail(GD_ERR_VARIANT, "variant 'dmma' needs the FP64 tensor cores' m16n8k16 "
+                       "(sm_90 or later)");
+    const float *X = (const float *)p.A, *Y = (const float *)p.B;
+    double *cen = (double *)p.work, *nx = cen + p.kp, *ny = nx + p.mp;
+    unsigned long long *count = (unsigned long long *)(ny + p.np);
+    gd_status s = gd_cuda(cudaMemsetAsync(count, 0, 8, p.st), "clearing the count");
+    if (s) return s;
+    gd_dmma::centre<<<(unsigned)(p.kp < 4096 ? p.kp : 4096), gd_dmma::THREADS, 0, p.st>>>(X, p.mp, p.m, p.k, p.kp, cen);
+    gd_dmma::norms<<<gd_blocks_for(p.mp, 256), 256, 0, p.st>>>(X, p.mp, p.mp, p.kp, cen, nx);
+    gd_dmma::norms<<<gd_blocks_for(p.np, 256), 256, 0, p.st>>>(Y, p.np, p.np, p.kp, cen, ny);
+    const gd_dmma::args a = {X, Y, p.mp, p.np, p.k, p.kp, cen, nx, ny, gd_dmma::kappa(p.k), count};
+    return p.args.metric == GD_EUCLIDEAN ? launch2_dmma_in<DM2_BM, true>(p, a)
+                                         : launch2_dmma_in<DM2_BM, false>(p, a);
+}
+
+// the pairs the certificate left, in info.kernel
+void after_dmma(const gd_plan &p, gd_class, gd_timing *t)
+{
+    unsigned long long k = 0;
+    const double *count = (const double *)p.work + p.kp + p.mp + p.np;
+    if (!gd_cuda(cudaMemcpy(&k, count, 8, cudaMemcpyDeviceToHost), "the count"))
+        snprintf(t->kernel, sizeof t->kernel, "%llu of %lld pairs summed in double (not certified)",
+                 k, (long long)(p.m * p.n));
+}
+
 const gd_product_variant VARIANTS2[] = {
     {.info = {.name = "naive",
               .note = "one thread per D(i,j), threads along i",
@@ -151,6 +198,18 @@ const gd_product_variant VARIANTS2[] = {
      .run_d = launch2_tuned<double>,
      .work_f = work2,
      .after = lower_after},
+    {.info = {.name = "dmma",
+              .note = "single: |x|^2 + |y|^2 - 2x.y in double on the FP64 tensor cores (sm_90), "
+                      "each pair certified correctly rounded, the rest summed in double",
+              .gpu = 1},
+     .in = GD_PADDED_BT,
+     .padded_out = true,
+     .row_mult = 128,
+     .col_mult = gd_dmma::BN,
+     .k_mult = DM2_BK,
+     .run_f = launch2_dmma,
+     .work_f = work_dmma,
+     .after = after_dmma},
     {.info = {.name = "cpu",
               .note = "OpenMP on the host, a column of D at a time",
               .gpu = 0}},
@@ -220,6 +279,14 @@ extern "C" gd_status gd_pdist2(const char *name, const gd_matrix *X, const gd_ma
         gd_timing_reset(t);
         if (D.device) *D.device = NULL;
         return s;
+    }
+    /* 'auto' takes dmma where dmma_auto says (and a GPU serves) */
+    if (strcmp(name, "auto") == 0 && cls == GD_SINGLE && gd_metric_on_gpu(metric.metric) &&
+        X->cols >= DMMA_AUTO_D &&
+        (double)X->rows * (double)Y->rows * (double)X->cols >= OP2.auto_cpu_below) {
+        bool gpu = false; /* (the device readied first: dmma_auto reads its architecture) */
+        if (!gd_auto_device(t, &gpu) && gpu && dmma_auto(metric.metric, cls, X->cols))
+            name = "dmma";
     }
     /* 'auto' on a small resident product takes the naive kernel, which
      * computes the Euclidean two alone: tuned for the others */
