@@ -18,6 +18,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define __global__
@@ -90,6 +91,7 @@ struct cudaLaunchConfig_t {
 };
 struct int2 { int x, y; };
 struct int4 { int x, y, z, w; };
+struct float2 { float x, y; };
 struct float4 { float x, y, z, w; };
 struct double2 { double x, y; };
 struct longlong2 { long long x, y; };
@@ -208,6 +210,8 @@ template <class T> static inline T __shfl_xor_sync(unsigned, T v, int, int = 32)
 template <class T> static inline T __shfl_up_sync(unsigned, T v, unsigned, int = 32) { return v; }
 static inline int __popc(unsigned x) { return __builtin_popcount(x); }
 static inline int __ffs(int x) { return __builtin_ffs(x); }
+static inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
+static inline void __trap(void) { abort(); }
 template <class T> static inline T __shfl_down_sync(unsigned, T v, int, int = 32) { return v; }
 static inline unsigned __ballot_sync(unsigned, int p) { return p ? 1u : 0u; }
 static inline int __any_sync(unsigned, int p) { return p; }
