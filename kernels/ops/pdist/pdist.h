@@ -134,10 +134,11 @@ gd_status rescue_lower(cudaStream_t st)
 const double AUTO_CPU_BELOW = 1 << 16;
 
 // 'auto' takes 'dmma' (single, the Euclidean two, an sm_90 GPU) from this
-// many features: on an H200 pdist 16384 x 300 ran 1.27x (euclidean) and
-// 1.37x (squared) 'tuned', pdist2 16384^2 x 128 1.02x and 1.07x, pdist at
-// 64 features slower (kernels/NOTES.md "dmma")
-const int64_t DMMA_AUTO_D = 256;
+// many features: on an H200, 'tuned' / dmma, pdist 16384 x 128 1.05x
+// (euclidean) and 1.10x (squared), x 300 1.27x and 1.37x, 8192 x 2048 1.52x
+// and 1.62x, pdist2 16384^2 x 128 1.02x and 1.07x; pdist at 64 features
+// 0.84x (kernels/NOTES.md "dmma")
+const int64_t DMMA_AUTO_D = 128;
 bool dmma_auto(gd_metric m, gd_class cls, int64_t d)
 {
     return cls == GD_SINGLE && gd_metric_on_gpu(m) && d >= DMMA_AUTO_D && gd_cc_major() >= 9;
