@@ -6,27 +6,30 @@
  * centre, a single: each difference of two singles is exact in double
  * where their exponents are at most 28 apart, which the rows' norms check),
  * x'.y' by DMMA (mma m16n8k16 f64, sm_90), the norms by the CUDA cores.
- * Every product and sum carries an error of at most u = 2^-53 of its terms,
- * so (kernels/NOTES.md "Single distances against the correctly rounded
- * value")
+ * Each of |x'|^2, |y'|^2 and x'.y' sums d terms in double, so its error is
+ * at most gamma_d times the sum of its terms' magnitudes (u = 2^-53; the
+ * dot's terms sum to at most (|x'|^2 + |y'|^2) / 2), and two roundings
+ * form D2 (kernels/NOTES.md "dmma"):
  *
  *     |D2 - exact| <= E = kappa(d) (|x'|^2 + |y'|^2),
  *     kappa(d) = (2d + 8) u (1 + 2^-8).
  *
  * A pair is certified where no midpoint between two singles lies in
- * [D2 - E, D2 + E] (of the root's squares for euclidean): its single is
- * then the correctly rounded distance. The rest (near-duplicate rows,
- * rows far from the centre, NaN and Inf, results outside single's normal
- * range) are recomputed in the block, a warp a pair, by sum ((x - y).^2)
- * in double from the rows as given (the differences exact), rounded
- * once; their number is counted.
+ * [D2 - E, D2 + E] (for euclidean: where the roots of that interval lie
+ * between the midpoints around the single): its single is then the
+ * correctly rounded distance. The tile writes NaN for the rest
+ * (near-duplicate rows, rows whose centring was not exact, NaN and Inf,
+ * results outside single's normal range); the store recomputes those it
+ * writes, a warp a pair, as sum ((x - y).^2) in double from the rows as
+ * given (the differences exact), rounded once, and counts them.
  *
  * The tile: BM x 128 of D a block of 256 threads (eight warps, 2 x 4, each
  * BM/2 x 32 of m16n8k16's accumulators), BK features a stage, two stages
  * in shared memory as doubles (the loads widen and centre the singles
  * once, so the fragments are read as they are multiplied). The results go
- * through the stages' memory to the store policy, which writes whole runs
- * of a column. C++, internal. */
+ * through the stages' memory; the store writes a column a warp (32
+ * consecutive rows an instruction) through the policy: pdist's triangle
+ * or pdist2's rectangle. C++, internal. */
 #ifndef GD_TILES_DMMA_CUH
 #define GD_TILES_DMMA_CUH
 
