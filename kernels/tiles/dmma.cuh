@@ -41,7 +41,7 @@ namespace { // each file that includes it has its own kernels
 enum { BN = 128, THREADS = 256 };
 
 template <int BM, int BK> struct shape {
-    enum { LDS = BM + 4, LDB = BN + 4, LDC = BM + 4, MI = BM / 32, MINB = BM == 64 ? 2 : 1 };
+    enum { LDS = BM + 4, LDB = BN + 4, LDC = BM + 4, MI = BM / 32 };
     /* two stages of A (BK x BM) and B (BK x 128), doubles; the tile's
      * singles (128 columns of BM) after them in the same memory */
     static constexpr int stage_bytes = 2 * BK * (LDS + LDB) * 8;
@@ -195,28 +195,23 @@ struct args {
     unsigned long long *count;
 };
 
-/* The tile. Out: place (the block's first row i0 and column j0; false:
- * no tile), column (j) (where D(i, j) is column (j)[i]; NULL: this
- * column and the ones after it hold no pair of the tile), wanted (i, j)
- * (a pair whose value counts: only those are summed again where the
- * certificate leaves them) and stored (i, j) (written: the wanted ones
- * and any padding the result may hold). */
-template <int BM, int BK, bool SQRT, class Out>
-__global__ void __launch_bounds__(THREADS, shape<BM, BK>::MINB)
-dist(const args a, const Out out)
+/* The products of the tile: acc += X' Y'^T over kp features, X and Y at
+ * the tile's first row and column, each stage's singles loaded into
+ * registers while the last stage's products run, then widened, centred
+ * and stored into As and Bs (two stages each). A warp's BM/2 x 32 of
+ * m16n8k16's accumulators: B's fragments held, A's a row block at a
+ * time. */
+template <int BM, int BK>
+__device__ __forceinline__ void products(const args &a, const float *X, const float *Y,
+                                         double *As, double *Bs, double (&acc)[BM / 32][4][4])
 {
     typedef shape<BM, BK> S;
-    enum { LDS = S::LDS, LDB = S::LDB, LDC = S::LDC, MI = S::MI };
-    extern __shared__ __align__(16) unsigned char smem[];
-    double *As = (double *)smem, *Bs = As + 2 * BK * LDS;
+    enum { LDS = S::LDS, LDB = S::LDB, MI = S::MI };
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, g = lane >> 2, t = lane & 3;
     const int wm = warp >> 2, wn = warp & 3;
-    int64_t i0, j0;
-    if (!out.place(i0, j0)) return;
     /* each thread's float2s of a stage: A's BM x BK, B's 128 x BK */
     enum { NA = BM * BK / 2 / THREADS, NB = BN * BK / 2 / THREADS };
     float2 ra[NA], rb[NB];
-    const float *X = a.X + i0, *Y = a.Y + j0;
     auto gload = [&](int64_t k0) {
 #pragma unroll
         for (int r = 0; r < NA; ++r) {
@@ -245,7 +240,6 @@ dist(const args a, const Out out)
                 make_double2((double)rb[r].x - ck, (double)rb[r].y - ck);
         }
     };
-    double acc[MI][4][4];
 #pragma unroll
     for (int x = 0; x < MI; ++x)
 #pragma unroll
@@ -258,33 +252,10 @@ dist(const args a, const Out out)
     __syncthreads();
     for (int64_t kt = 0; kt < KT; ++kt) {
         const int buf = (int)(kt & 1);
-        /* one block an SM: the next stage's loads in flight over the
-         * products; two: after them (the other block hides them, and the
-         * registers are not there) */
-        if (MI > 2 && kt + 1 < KT) gload((kt + 1) * BK);
+        if (kt + 1 < KT) gload((kt + 1) * BK);
         const double *A = As + buf * BK * LDS + wm * 16 * MI + g, *B = Bs + buf * BK * LDB + wn * 32 + g;
 #pragma unroll
-        for (int k16 = 0; k16 < BK && MI <= 2; k16 += 16) {
-            /* two blocks an SM: A's fragments held, B's a column at a time */
-            double af[MI][8];
-#pragma unroll
-            for (int mi = 0; mi < MI; ++mi)
-#pragma unroll
-                for (int q = 0; q < 4; ++q) {
-                    af[mi][2 * q] = A[(k16 + 4 * q + t) * LDS + mi * 16];
-                    af[mi][2 * q + 1] = A[(k16 + 4 * q + t) * LDS + mi * 16 + 8];
-                }
-#pragma unroll
-            for (int ni = 0; ni < 4; ++ni) {
-                double bf[4];
-#pragma unroll
-                for (int q = 0; q < 4; ++q) bf[q] = B[(k16 + t + 4 * q) * LDB + ni * 8];
-#pragma unroll
-                for (int mi = 0; mi < MI; ++mi) mma16(acc[mi][ni], af[mi], bf);
-            }
-        }
-#pragma unroll
-        for (int k16 = 0; k16 < BK && MI > 2; k16 += 16) {
+        for (int k16 = 0; k16 < BK; k16 += 16) {
             double bf[4][4];
 #pragma unroll
             for (int ni = 0; ni < 4; ++ni)
@@ -302,15 +273,21 @@ dist(const args a, const Out out)
                 for (int ni = 0; ni < 4; ++ni) mma16(acc[mi][ni], af, bf[ni]);
             }
         }
-        if (kt + 1 < KT) {
-            if (MI <= 2) gload((kt + 1) * BK);
-            sstore(buf ^ 1, (kt + 1) * BK);
-        }
+        if (kt + 1 < KT) sstore(buf ^ 1, (kt + 1) * BK);
         __syncthreads();
     }
-    /* the epilogue: each pair's single into Cs, NaN where it is not
-     * certified (branch-free, so that the pairs' chains interleave) */
-    float *Cs = (float *)smem;
+}
+
+/* Each pair's single into Cs (column jl at Cs + jl LDC), NaN where it is
+ * not certified (branch-free, so that the pairs' chains interleave) */
+template <int BM, int BK, bool SQRT>
+__device__ __forceinline__ void certified(const args &a, const double (&acc)[BM / 32][4][4],
+                                          int64_t i0, int64_t j0, float *Cs)
+{
+    typedef shape<BM, BK> S;
+    enum { LDC = S::LDC, MI = S::MI };
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, g = lane >> 2, t = lane & 3;
+    const int wm = warp >> 2, wn = warp & 3;
     double nyj[4][2]; /* the thread's eight columns' norms */
 #pragma unroll
     for (int ni = 0; ni < 4; ++ni)
@@ -334,9 +311,17 @@ dist(const args a, const Out out)
                     Cs[jl * LDC + il] = ok ? r : __int_as_float(0x7fc00000);
                 }
         }
-    __syncthreads();
-    /* the store: a warp a column, its lanes 32 consecutive rows; a pair
-     * left NaN that is stored is summed in double by the warp first */
+}
+
+/* The store: a warp a column, its lanes 32 consecutive rows; a pair left
+ * NaN that is stored is summed in double by the warp first (X and Y at
+ * the tile's first row and column); the count of those */
+template <int BM, int BK, bool SQRT, class Out>
+__device__ __forceinline__ void store(const args &a, const Out &out, const float *Cs,
+                                      const float *X, const float *Y, int64_t i0, int64_t j0)
+{
+    enum { LDC = shape<BM, BK>::LDC };
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     unsigned left = 0;
 #pragma unroll 1
     for (int jl = warp; jl < BN; jl += THREADS / 32) {
@@ -362,6 +347,29 @@ dist(const args a, const Out out)
         }
     }
     if (lane == 0 && left) atomicAdd(a.count, (unsigned long long)left);
+}
+
+/* The tile. Out: place (the block's first row i0 and column j0; false:
+ * no tile), column (j) (where D(i, j) is column (j)[i]; NULL: this
+ * column and the ones after it hold no pair of the tile), wanted (i, j)
+ * (a pair whose value counts: only those are summed again where the
+ * certificate leaves them) and stored (i, j) (written: the wanted ones
+ * and any padding the result may hold). The results go through the
+ * stages' memory. */
+template <int BM, int BK, bool SQRT, class Out>
+__global__ void __launch_bounds__(THREADS, 1) dist(const args a, const Out out)
+{
+    extern __shared__ __align__(16) unsigned char smem[];
+    int64_t i0, j0;
+    if (!out.place(i0, j0)) return;
+    const float *X = a.X + i0, *Y = a.Y + j0;
+    double acc[BM / 32][4][4];
+    double *As = (double *)smem;
+    products<BM, BK>(a, X, Y, As, As + 2 * BK * shape<BM, BK>::LDS, acc);
+    float *Cs = (float *)smem;
+    certified<BM, BK, SQRT>(a, acc, i0, j0, Cs);
+    __syncthreads();
+    store<BM, BK, SQRT>(a, out, Cs, X, Y, i0, j0);
 }
 
 /* D(i, j) for every row of X against every row of Y (C: mp x np, ld ldc,
