@@ -167,11 +167,15 @@ template <class T> struct rank_rounds {
             if ((s = gd_nccl_bcast_on(&col, Dkt, FB * FB * es, orow, st))) return s;
             T *dcol = D + lr * c0;
             int *pcol = P ? P + lr * c0 : NULL;
-            cudaMemcpyAsync(Acol, dcol, (size_t)(lr * FB) * es, cudaMemcpyDeviceToDevice, st);
+            if ((s = gd_cuda(cudaMemcpyAsync(Acol, dcol, (size_t)(lr * FB) * es,
+                                             cudaMemcpyDeviceToDevice, st), "the column panel")))
+                return s;
             const gd_tile::relax<T> out = {dcol, dcol, lr, pcol, pcol, NULL, FB,
                                            NULL, NULL, NULL, NULL, NULL, lc, tag};
             relax_product<T>(Acol, lr, Dkt, FB, lr, FB, FB, out, nonneg, st);
-            cudaMemcpyAsync(Ac, dcol, (size_t)(lr * FB) * es, cudaMemcpyDeviceToDevice, st);
+            if ((s = gd_cuda(cudaMemcpyAsync(Ac, dcol, (size_t)(lr * FB) * es,
+                                             cudaMemcpyDeviceToDevice, st), "the column panel")))
+                return s;
         }
         if ((s = gd_nccl_bcast_on(&row, Ac, (size_t)(lr * FB) * es, ocol, st))) return s;
         if (in_row) gd_launch_transpose(cls, D + r0, lr, Bt, FB, lc, st);

@@ -281,8 +281,7 @@ extern "C" gd_status gd_pdist2(const char *name, const gd_matrix *X, const gd_ma
         return s;
     }
     /* 'auto' takes dmma where dmma_auto says (and a GPU serves) */
-    if (strcmp(name, "auto") == 0 && cls == GD_SINGLE && gd_metric_on_gpu(metric.metric) &&
-        X->cols >= DMMA_AUTO_D &&
+    if (strcmp(name, "auto") == 0 &&
         (double)X->rows * (double)Y->rows * (double)X->cols >= OP2.auto_cpu_below) {
         bool gpu = false; /* (the device readied first: dmma_auto reads its architecture) */
         if (!gd_auto_device(t, &gpu) && gpu && dmma_auto(metric.metric, cls, X->cols))
