@@ -134,7 +134,7 @@ __global__ void centre(const float *__restrict__ X, int64_t ldx, int64_t m, int6
         sc[threadIdx.x] = cnt;
         __syncthreads();
         for (int w = THREADS / 2; w > 0; w /= 2) {
-            if (threadIdx.x < w) {
+            if ((int)threadIdx.x < w) {
                 ss[threadIdx.x] += ss[threadIdx.x + w];
                 sc[threadIdx.x] += sc[threadIdx.x + w];
             }

@@ -304,6 +304,22 @@ static gd_status ranks_args(const gd_matrix &W, const gd_grid &g)
     return GD_OK;
 }
 
+/* one device's call state for some rows of the whole (the trees, the
+ * chain): class cls, n vertices, np padded, on this thread's stream */
+static apsp_run rows_run(gd_call &c, gd_class cls, int64_t n, int64_t np)
+{
+    apsp_run r;
+    memset(&r, 0, sizeof r);
+    r.al = c.allocs();
+    r.call = &c;
+    r.cls = r.wcls = cls;
+    r.es = gd_class_bytes(cls);
+    r.n = n;
+    r.np = np;
+    r.st = gd_stream();
+    return r;
+}
+
 /* Rows of P made trees (gd_apsp_trees): D's and P's rows (rows x n, the
  * rows of the sources src), W whole; each run of consecutive sources is
  * one apsp_run::trees on those rows (W transposed once) */
@@ -312,14 +328,7 @@ static gd_status trees_of_rows(gd_call &c, const gd_matrix &D, const gd_matrix &
                                int64_t *repaired)
 {
     const int64_t rows = D.rows, n = D.cols;
-    apsp_run r;
-    memset(&r, 0, sizeof r);
-    r.al = c.allocs();
-    r.call = &c;
-    r.cls = r.wcls = D.cls;
-    r.es = gd_class_bytes(D.cls);
-    r.n = r.np = n;
-    r.st = gd_stream();
+    apsp_run r = rows_run(c, D.cls, n, n);
     r.ldd = rows;
     r.w = c.on_device(W, c.event(), r.st, "W");
     r.D = (void *)c.on_device(D, c.event(), r.st, "D's rows");
@@ -355,15 +364,7 @@ static gd_status chain_of_rows(gd_call &c, const gd_matrix &D, const gd_matrix &
                                const int64_t *src, gd_out &Pout, int *broken)
 {
     const int64_t rows = Tg.rows, n = Tg.cols;
-    apsp_run r;
-    memset(&r, 0, sizeof r);
-    r.al = c.allocs();
-    r.call = &c;
-    r.cls = r.wcls = sizeof(T) == 4 ? GD_SINGLE : GD_DOUBLE;
-    r.es = sizeof(T);
-    r.n = n;
-    r.np = gd_round_up(n, FB);
-    r.st = gd_stream();
+    apsp_run r = rows_run(c, sizeof(T) == 4 ? GD_SINGLE : GD_DOUBLE, n, gd_round_up(n, FB));
     const bool jump = src == NULL;
     const void *d = jump ? NULL : c.on_device(D, c.event(), r.st, "D");
     const void *t = c.on_device(Tg, c.event(), r.st, jump ? "P" : "the tags");
