@@ -106,259 +106,307 @@ function why = check_result (fname, args, out)
   endif
   switch (fname)
     case "gd_info"
-      if (! isstruct (R) || ! isfield (R, "available"))
-        why = "gd_info gave no struct";
-      endif
+      why = result_info (fname, args, out, R);
     case {"gd_minplus", "gd_sgemm"}
-      if (ischar (args{1}))          # 'variants'
-        if (! isstruct (R)) why = "variants: no struct"; endif
-        return;
-      endif
-      A = args{1};
-      if (numel (args) >= 2 && ! ischar (args{2})) B = args{2}; else B = A; endif
-      if (strcmp (fname, "gd_sgemm"))
-        try
-          ref = double (single (A)) * double (single (B));
-        catch
-          ## sizes Octave's BLAS cannot take (its 32-bit dimensions): gd
-          ## answered, and there is no reference to hold it to
-          return;
-        end_try_catch
-        if (! isa (R, "single") || ! isequal (size (R), size (ref)))
-          why = sprintf ("sgemm: %s %dx%d, wanted single %dx%d", class (R), rows (R), columns (R), rows (ref), columns (ref));
-        elseif (all (isfinite (ref(:))) && max (abs (ref(:))) < 1e30)
-          tol = (columns (A) + 1) * eps ("single") * (abs (double (single (A))) * abs (double (single (B)))) + 1e-30;
-          if (any (abs (double (R(:)) - ref(:)) > tol(:)))
-            why = "sgemm: result off by more than k eps";
-          endif
-        endif
-      else
-        if (isa (A, "single") || isa (B, "single")) cls = "single"; else cls = "double"; endif
-        if (isinteger (A)) cls = class (A); endif   # both of it, or gd refused
-        A = cast (A, cls); B = cast (B, cls);
-        if (isinteger (A))
-          ref = repmat (intmax (cls), rows (A), columns (B));
-        else
-          ref = Inf (rows (A), columns (B), cls);
-        endif
-        kref = zeros (rows (A), columns (B));
-        if (columns (A) > 0)
-          for j = 1:columns (B)
-            [ref(:, j), kref(:, j)] = min (A + B(:, j).', [], 2);
-          endfor
-        endif
-        if (! strcmp (class (R), cls) || ! isequaln (R, ref))
-          why = "min-plus: not Octave's result";
-        elseif (numel (out) > 1 && ! isequal (out{2}, kref))
-          why = "min-plus: the witness is not Octave's [~, K] = min (...)";
-        endif
-      endif
+      why = result_minplus (fname, args, out, R);
     case "gd_apsp"
-      if (ischar (args{1}))
-        if (! isstruct (R)) why = "variants: no struct"; endif
-        return;
-      endif
-      W = args{1}; n = rows (W);
-      if (issparse (W))
-        ## a sparse graph as MATLAB's digraph reads it: a stored entry an
-        ## edge, a structural zero none
-        [i, j, v] = find (W);
-        W = Inf (size (W)); W(sub2ind (size (W), i, j)) = v;
-      endif
-      E = W; E(1:n+1:end) = 0;
-      none = Inf;
-      if (isinteger (W)) none = intmax (class (W)); endif   # no edge
-      for k = 1:n
-        t = E(:,k) + E(k,:);
-        t(E(:,k) == none | E(k,:) == none) = none;
-        E = min (E, t);
-      endfor
-      if (! strcmp (class (R), class (W)) || ! isequal (R, E))
-        why = "gd_apsp: not Floyd-Warshall's lengths";
-      elseif (numel (out) > 1)
-        P = double (out{2});
-        ## the routes from up to 6 sources (drawn afresh each case; every
-        ## source's routes are checked in apsp.bats's own tests)
-        for i = randperm (n, min (n, 6))
-          ## every route from i in one call (one call a pair took seconds)
-          js = find (E(i,:) != none);
-          routes = gd_path (P, i, js);
-          if (! iscell (routes)) routes = {routes}; endif
-          for t = 1:numel (js)
-            r = routes{t}; j = js(t);
-            if (r(1) != i || r(end) != j || sum (W(sub2ind ([n n], r(1:end-1), r(2:end)))) != E(i,j))
-              why = sprintf ("gd_apsp: the route %d -> %d is no shortest path", i, j);
-              return;
-            endif
-          endfor
-        endfor
-      endif
+      why = result_apsp (fname, args, out, R);
     case "gd_path"
-      P = double (args{1}); i = args{2}; js = args{3};
-      routes = R;
+      why = result_path (fname, args, out, R);
+    case {"gd_pdist", "gd_pdist2"}
+      why = result_pdist (fname, args, out, R);
+    case "gd_knnsearch"
+      why = result_knnsearch (fname, args, out, R);
+    case "gd_rangesearch"
+      why = result_rangesearch (fname, args, out, R);
+    case "gd_squareform"
+      why = result_squareform (fname, args, out, R);
+  endswitch
+endfunction
+
+## check_result's case "gd_info"
+function why = result_info (fname, args, out, R)
+  why = "";
+  if (! isstruct (R) || ! isfield (R, "available"))
+    why = "gd_info gave no struct";
+  endif
+endfunction
+
+## check_result's case "gd_minplus", "gd_sgemm"
+function why = result_minplus (fname, args, out, R)
+  why = "";
+  if (ischar (args{1}))          # 'variants'
+    if (! isstruct (R)) why = "variants: no struct"; endif
+    return;
+  endif
+  A = args{1};
+  if (numel (args) >= 2 && ! ischar (args{2})) B = args{2}; else B = A; endif
+  if (strcmp (fname, "gd_sgemm"))
+    try
+      ref = double (single (A)) * double (single (B));
+    catch
+      ## sizes Octave's BLAS cannot take (its 32-bit dimensions): gd
+      ## answered, and there is no reference to hold it to
+      return;
+    end_try_catch
+    if (! isa (R, "single") || ! isequal (size (R), size (ref)))
+      why = sprintf ("sgemm: %s %dx%d, wanted single %dx%d", class (R), rows (R), columns (R), rows (ref), columns (ref));
+    elseif (all (isfinite (ref(:))) && max (abs (ref(:))) < 1e30)
+      tol = (columns (A) + 1) * eps ("single") * (abs (double (single (A))) * abs (double (single (B)))) + 1e-30;
+      if (any (abs (double (R(:)) - ref(:)) > tol(:)))
+        why = "sgemm: result off by more than k eps";
+      endif
+    endif
+  else
+    if (isa (A, "single") || isa (B, "single")) cls = "single"; else cls = "double"; endif
+    if (isinteger (A)) cls = class (A); endif   # both of it, or gd refused
+    A = cast (A, cls); B = cast (B, cls);
+    if (isinteger (A))
+      ref = repmat (intmax (cls), rows (A), columns (B));
+    else
+      ref = Inf (rows (A), columns (B), cls);
+    endif
+    kref = zeros (rows (A), columns (B));
+    if (columns (A) > 0)
+      for j = 1:columns (B)
+        [ref(:, j), kref(:, j)] = min (A + B(:, j).', [], 2);
+      endfor
+    endif
+    if (! strcmp (class (R), cls) || ! isequaln (R, ref))
+      why = "min-plus: not Octave's result";
+    elseif (numel (out) > 1 && ! isequal (out{2}, kref))
+      why = "min-plus: the witness is not Octave's [~, K] = min (...)";
+    endif
+  endif
+endfunction
+
+## check_result's case "gd_apsp"
+function why = result_apsp (fname, args, out, R)
+  why = "";
+  if (ischar (args{1}))
+    if (! isstruct (R)) why = "variants: no struct"; endif
+    return;
+  endif
+  W = args{1}; n = rows (W);
+  if (issparse (W))
+    ## a sparse graph as MATLAB's digraph reads it: a stored entry an
+    ## edge, a structural zero none
+    [i, j, v] = find (W);
+    W = Inf (size (W)); W(sub2ind (size (W), i, j)) = v;
+  endif
+  E = W; E(1:n+1:end) = 0;
+  none = Inf;
+  if (isinteger (W)) none = intmax (class (W)); endif   # no edge
+  for k = 1:n
+    t = E(:,k) + E(k,:);
+    t(E(:,k) == none | E(k,:) == none) = none;
+    E = min (E, t);
+  endfor
+  if (! strcmp (class (R), class (W)) || ! isequal (R, E))
+    why = "gd_apsp: not Floyd-Warshall's lengths";
+  elseif (numel (out) > 1)
+    P = double (out{2});
+    ## the routes from up to 6 sources (drawn afresh each case; every
+    ## source's routes are checked in apsp.bats's own tests)
+    for i = randperm (n, min (n, 6))
+      ## every route from i in one call (one call a pair took seconds)
+      js = find (E(i,:) != none);
+      routes = gd_path (P, i, js);
       if (! iscell (routes)) routes = {routes}; endif
       for t = 1:numel (js)
-        r = routes{t};
-        ## from i where row i is an all-pairs row (P(i,i) is 0), else from
-        ## the row's root (a sources P: row i is s(i)'s tree, its
-        ## predecessor 0)
-        if (i <= columns (P) && P(i,i) == 0)
-          from_root = isempty (r) || r(1) == i;
-        else
-          from_root = isempty (r) || P(i, r(1)) == 0;
-        endif
-        if (! isempty (r) && (! from_root || r(end) != js(t)))
-          why = "gd_path: a route does not run from its row's root to j";
+        r = routes{t}; j = js(t);
+        if (r(1) != i || r(end) != j || sum (W(sub2ind ([n n], r(1:end-1), r(2:end)))) != E(i,j))
+          why = sprintf ("gd_apsp: the route %d -> %d is no shortest path", i, j);
+          return;
         endif
       endfor
-    case {"gd_pdist", "gd_pdist2"}
-      if (ischar (args{1}))
-        if (! isstruct (R)) why = "variants: no struct"; endif
-        return;
+    endfor
+  endif
+endfunction
+
+## check_result's case "gd_path"
+function why = result_path (fname, args, out, R)
+  why = "";
+  P = double (args{1}); i = args{2}; js = args{3};
+  routes = R;
+  if (! iscell (routes)) routes = {routes}; endif
+  for t = 1:numel (js)
+    r = routes{t};
+    ## from i where row i is an all-pairs row (P(i,i) is 0), else from
+    ## the row's root (a sources P: row i is s(i)'s tree, its
+    ## predecessor 0)
+    if (i <= columns (P) && P(i,i) == 0)
+      from_root = isempty (r) || r(1) == i;
+    else
+      from_root = isempty (r) || P(i, r(1)) == 0;
+    endif
+    if (! isempty (r) && (! from_root || r(end) != js(t)))
+      why = "gd_path: a route does not run from its row's root to j";
+    endif
+  endfor
+endfunction
+
+## check_result's case "gd_pdist", "gd_pdist2"
+function why = result_pdist (fname, args, out, R)
+  why = "";
+  if (ischar (args{1}))
+    if (! isstruct (R)) why = "variants: no struct"; endif
+    return;
+  endif
+  two = strcmp (fname, "gd_pdist2");
+  if (numel (args) > 1 + two && (is_function_handle (args{2 + two})
+      || (ischar (args{2 + two}) && any (strcmpi (args{2 + two}, {"seuclidean", "mahalanobis", ...
+          "cityblock", "minkowski", "chebychev", "cosine", "correlation", "spearman", "hamming", "jaccard"})))))
+    return;                         # a metric the fuzz does not recompute
+  endif
+  X = dense (args{1});
+  if (two) Y = dense (args{2}); else Y = X; endif
+  sq = numel (args) > 1 + two && ischar (args{2 + two}) ...
+       && any (strcmpi (args{2 + two}, {"squaredeuclidean", "sqeuclidean"}));
+  if (isa (X, "single") || isa (Y, "single")) cls = "single"; else cls = "double"; endif
+  X = double (cast (X, cls)); Y = double (cast (Y, cls));
+  ref = zeros (rows (X), rows (Y));
+  for j = 1:rows (Y)
+    ref(:, j) = sumsq (X - Y(j, :), 2);
+  endfor
+  if (! sq) ref = sqrt (ref); endif
+  if (! two)
+    ref = ref(tril (true (rows (X)), -1)).';
+    if (isempty (ref)) ref = zeros (1, 0); endif
+  endif
+  ## a sum of k squares in the class: within (k + 3) u of it, u = eps / 2
+  ## (the difference, the square, k - 1 additions; the root halves it),
+  ## and never tighter than 16 u
+  tol = max (16, columns (X) + 3) * eps (cls) / 2 * abs (ref) + realmin (cls);
+  if (! strcmp (class (R), cls) || ! isequal (size (R), size (ref)))
+    why = sprintf ("%s: %s %dx%d, wanted %s %dx%d", fname, class (R), rows (R), columns (R), cls, rows (ref), columns (ref));
+  elseif (! isequal (isnan (R), isnan (ref)) || any (abs (double (R(:)) - ref(:)) > tol(:)))
+    why = sprintf ("%s: distances wrong", fname);
+  endif
+endfunction
+
+## check_result's case "gd_knnsearch"
+function why = result_knnsearch (fname, args, out, R)
+  why = "";
+  if (ischar (args{1}))
+    if (! isstruct (R)) why = "variants: no struct"; endif
+    return;
+  endif
+  ## the neighbours against the Octave formula of the distance: each
+  ## row of Idx in range, D the distances of those rows, ascending,
+  ## none of the others nearer than the last one taken
+  X = dense (args{1}); Y = dense (args{2});
+  o = struct ("k", 1, "distance", "euclidean");
+  for a = 3:2:numel (args)
+    o.(lower (args{a})) = args{a+1};
+  endfor
+  if (isa (X, "single") || isa (Y, "single")) cls = "single"; else cls = "double"; endif
+  X = double (cast (X, cls)); Y = double (cast (Y, cls));
+  if (! any (strcmpi (o.distance, {"euclidean", "squaredeuclidean", "sqeuclidean", "cityblock", "chebychev"})))
+    return;                         # a metric the fuzz does not recompute
+  endif
+  k = min (o.k, rows (X));
+  if (columns (X) == 0)
+    ## no features: every distance 0, so any k distinct rows (a million
+    ## empty rows each side has no pairwise reference to build)
+    s = sort (R, 2);
+    if (! isequal (size (R), [rows(Y) k]) || any (R(:) < 1 | R(:) > rows (X))
+        || any (any (diff (s, 1, 2) == 0))
+        || (numel (out) > 1 && ! isequal (out{2}, zeros (rows (Y), k, cls))))
+      why = "gd_knnsearch: with no features, not k distinct rows at distance 0";
+    endif
+    return;
+  endif
+  F = zeros (rows (X), rows (Y));
+  for j = 1:rows (Y)
+    switch (lower (o.distance))
+      case {"euclidean", "squaredeuclidean", "sqeuclidean"}, F(:,j) = sum ((X - Y(j,:)).^2, 2);
+      case "cityblock", F(:,j) = sum (abs (X - Y(j,:)), 2);
+      case "chebychev"
+        ## gd's rule: a NaN difference (the same infinity in both rows)
+        ## gives NaN, as it does in the sums; Octave's max would skip it
+        A = abs (X - Y(j,:)); F(:,j) = max (A, [], 2); F(any (isnan (A), 2), j) = NaN;
+    endswitch
+    if (any (isnan (X(:))) || any (isnan (Y(j,:)))) F(any (isnan (X), 2) | any (isnan (Y(j,:))), j) = NaN; endif
+  endfor
+  if (strcmpi (o.distance, "euclidean")) F = sqrt (F); endif
+  if (numel (out) < 2) return; endif
+  D = out{2};
+  if (! isequal (size (R), [rows(Y) k]) || ! isequal (size (D), [rows(Y) k]) || ! strcmp (class (D), cls))
+    why = sprintf ("gd_knnsearch: Idx %dx%d, D %s %dx%d, wanted %dx%d %s", rows (R), columns (R), class (D), rows (D), columns (D), rows (Y), k, cls);
+    return;
+  endif
+  for j = 1:rows (Y)
+    if (k == 0) break; endif
+    idx = R(j,:); dj = double (D(j,:));
+    if (any (idx < 1 | idx > rows (X) | idx != round (idx)) || numel (unique (idx)) != k)
+      why = "gd_knnsearch: an index out of range or repeated"; return;
+    endif
+    ref = F(idx, j).';
+    tol = 8 * eps (cls) * abs (ref) + realmin (cls);
+    if (! isequal (isnan (dj), isnan (ref)) || any (abs (dj - ref) > tol))
+      why = "gd_knnsearch: D is not the distance of the rows in Idx"; return;
+    endif
+    v = dj(! isnan (dj));
+    if (any (diff (v) < 0) || any (isnan (dj(1:numel (v)))))
+      why = "gd_knnsearch: D not ascending (NaN last)"; return;
+    endif
+    rest = F(setdiff (1:rows (X), idx), j);
+    if (! isempty (v) && numel (v) == k && any (rest < v(end) - tol(end)))
+      why = "gd_knnsearch: a nearer row was left out"; return;
+    endif
+  endfor
+endfunction
+
+## check_result's case "gd_rangesearch"
+function why = result_rangesearch (fname, args, out, R)
+  why = "";
+  ## each list: the rows within r of the query (but for a distance at r
+  ## to rounding), D their distances, ascending
+  if (ischar (args{1}))
+    if (! isstruct (R)) why = "variants: no struct"; endif
+    return;
+  endif
+  X = dense (args{1}); Y = dense (args{2}); r = double (args{3});
+  if (isa (X, "single") || isa (Y, "single")) cls = "single"; else cls = "double"; endif
+  X = double (cast (X, cls)); Y = double (cast (Y, cls));
+  if (! iscell (R) || ! isequal (size (R), [rows(Y) 1]))
+    why = "gd_rangesearch: Idx is not a rows (Y) x 1 cell"; return;
+  endif
+  for j = 1:rows (Y)
+    F = sqrt (sum ((X - Y(j,:)).^2, 2));
+    tol = 8 * eps (cls) * max (abs (F), r) + realmin (cls);
+    idx = R{j};
+    odd = setxor (idx, find (F <= r)');
+    if (any (abs (F(odd) - r) > tol(odd)) || numel (unique (idx)) != numel (idx))
+      why = "gd_rangesearch: a list is not the rows within r"; return;
+    endif
+    if (numel (out) > 1)
+      dj = double (out{2}{j});
+      if (! isequal (size (dj), size (idx)) || any (abs (dj - F(idx)') > tol(idx)')
+          || any (diff (dj) < 0))
+        why = "gd_rangesearch: D is not the rows' distances, ascending"; return;
       endif
-      two = strcmp (fname, "gd_pdist2");
-      if (numel (args) > 1 + two && (is_function_handle (args{2 + two})
-          || (ischar (args{2 + two}) && any (strcmpi (args{2 + two}, {"seuclidean", "mahalanobis", ...
-              "cityblock", "minkowski", "chebychev", "cosine", "correlation", "spearman", "hamming", "jaccard"})))))
-        return;                         # a metric the fuzz does not recompute
-      endif
-      X = dense (args{1});
-      if (two) Y = dense (args{2}); else Y = X; endif
-      sq = numel (args) > 1 + two && ischar (args{2 + two}) ...
-           && any (strcmpi (args{2 + two}, {"squaredeuclidean", "sqeuclidean"}));
-      if (isa (X, "single") || isa (Y, "single")) cls = "single"; else cls = "double"; endif
-      X = double (cast (X, cls)); Y = double (cast (Y, cls));
-      ref = zeros (rows (X), rows (Y));
-      for j = 1:rows (Y)
-        ref(:, j) = sumsq (X - Y(j, :), 2);
-      endfor
-      if (! sq) ref = sqrt (ref); endif
-      if (! two)
-        ref = ref(tril (true (rows (X)), -1)).';
-        if (isempty (ref)) ref = zeros (1, 0); endif
-      endif
-      ## a sum of k squares in the class: within (k + 3) u of it, u = eps / 2
-      ## (the difference, the square, k - 1 additions; the root halves it),
-      ## and never tighter than 16 u
-      tol = max (16, columns (X) + 3) * eps (cls) / 2 * abs (ref) + realmin (cls);
-      if (! strcmp (class (R), cls) || ! isequal (size (R), size (ref)))
-        why = sprintf ("%s: %s %dx%d, wanted %s %dx%d", fname, class (R), rows (R), columns (R), cls, rows (ref), columns (ref));
-      elseif (! isequal (isnan (R), isnan (ref)) || any (abs (double (R(:)) - ref(:)) > tol(:)))
-        why = sprintf ("%s: distances wrong", fname);
-      endif
-    case "gd_knnsearch"
-      if (ischar (args{1}))
-        if (! isstruct (R)) why = "variants: no struct"; endif
-        return;
-      endif
-      ## the neighbours against the Octave formula of the distance: each
-      ## row of Idx in range, D the distances of those rows, ascending,
-      ## none of the others nearer than the last one taken
-      X = dense (args{1}); Y = dense (args{2});
-      o = struct ("k", 1, "distance", "euclidean");
-      for a = 3:2:numel (args)
-        o.(lower (args{a})) = args{a+1};
-      endfor
-      if (isa (X, "single") || isa (Y, "single")) cls = "single"; else cls = "double"; endif
-      X = double (cast (X, cls)); Y = double (cast (Y, cls));
-      if (! any (strcmpi (o.distance, {"euclidean", "squaredeuclidean", "sqeuclidean", "cityblock", "chebychev"})))
-        return;                         # a metric the fuzz does not recompute
-      endif
-      k = min (o.k, rows (X));
-      if (columns (X) == 0)
-        ## no features: every distance 0, so any k distinct rows (a million
-        ## empty rows each side has no pairwise reference to build)
-        s = sort (R, 2);
-        if (! isequal (size (R), [rows(Y) k]) || any (R(:) < 1 | R(:) > rows (X))
-            || any (any (diff (s, 1, 2) == 0))
-            || (numel (out) > 1 && ! isequal (out{2}, zeros (rows (Y), k, cls))))
-          why = "gd_knnsearch: with no features, not k distinct rows at distance 0";
-        endif
-        return;
-      endif
-      F = zeros (rows (X), rows (Y));
-      for j = 1:rows (Y)
-        switch (lower (o.distance))
-          case {"euclidean", "squaredeuclidean", "sqeuclidean"}, F(:,j) = sum ((X - Y(j,:)).^2, 2);
-          case "cityblock", F(:,j) = sum (abs (X - Y(j,:)), 2);
-          case "chebychev"
-            ## gd's rule: a NaN difference (the same infinity in both rows)
-            ## gives NaN, as it does in the sums; Octave's max would skip it
-            A = abs (X - Y(j,:)); F(:,j) = max (A, [], 2); F(any (isnan (A), 2), j) = NaN;
-        endswitch
-        if (any (isnan (X(:))) || any (isnan (Y(j,:)))) F(any (isnan (X), 2) | any (isnan (Y(j,:))), j) = NaN; endif
-      endfor
-      if (strcmpi (o.distance, "euclidean")) F = sqrt (F); endif
-      if (numel (out) < 2) return; endif
-      D = out{2};
-      if (! isequal (size (R), [rows(Y) k]) || ! isequal (size (D), [rows(Y) k]) || ! strcmp (class (D), cls))
-        why = sprintf ("gd_knnsearch: Idx %dx%d, D %s %dx%d, wanted %dx%d %s", rows (R), columns (R), class (D), rows (D), columns (D), rows (Y), k, cls);
-        return;
-      endif
-      for j = 1:rows (Y)
-        if (k == 0) break; endif
-        idx = R(j,:); dj = double (D(j,:));
-        if (any (idx < 1 | idx > rows (X) | idx != round (idx)) || numel (unique (idx)) != k)
-          why = "gd_knnsearch: an index out of range or repeated"; return;
-        endif
-        ref = F(idx, j).';
-        tol = 8 * eps (cls) * abs (ref) + realmin (cls);
-        if (! isequal (isnan (dj), isnan (ref)) || any (abs (dj - ref) > tol))
-          why = "gd_knnsearch: D is not the distance of the rows in Idx"; return;
-        endif
-        v = dj(! isnan (dj));
-        if (any (diff (v) < 0) || any (isnan (dj(1:numel (v)))))
-          why = "gd_knnsearch: D not ascending (NaN last)"; return;
-        endif
-        rest = F(setdiff (1:rows (X), idx), j);
-        if (! isempty (v) && numel (v) == k && any (rest < v(end) - tol(end)))
-          why = "gd_knnsearch: a nearer row was left out"; return;
-        endif
-      endfor
-    case "gd_rangesearch"
-      ## each list: the rows within r of the query (but for a distance at r
-      ## to rounding), D their distances, ascending
-      if (ischar (args{1}))
-        if (! isstruct (R)) why = "variants: no struct"; endif
-        return;
-      endif
-      X = dense (args{1}); Y = dense (args{2}); r = double (args{3});
-      if (isa (X, "single") || isa (Y, "single")) cls = "single"; else cls = "double"; endif
-      X = double (cast (X, cls)); Y = double (cast (Y, cls));
-      if (! iscell (R) || ! isequal (size (R), [rows(Y) 1]))
-        why = "gd_rangesearch: Idx is not a rows (Y) x 1 cell"; return;
-      endif
-      for j = 1:rows (Y)
-        F = sqrt (sum ((X - Y(j,:)).^2, 2));
-        tol = 8 * eps (cls) * max (abs (F), r) + realmin (cls);
-        idx = R{j};
-        odd = setxor (idx, find (F <= r)');
-        if (any (abs (F(odd) - r) > tol(odd)) || numel (unique (idx)) != numel (idx))
-          why = "gd_rangesearch: a list is not the rows within r"; return;
-        endif
-        if (numel (out) > 1)
-          dj = double (out{2}{j});
-          if (! isequal (size (dj), size (idx)) || any (abs (dj - F(idx)') > tol(idx)')
-              || any (diff (dj) < 0))
-            why = "gd_rangesearch: D is not the rows' distances, ascending"; return;
-          endif
-        endif
-      endfor
-    case "gd_squareform"
-      X = args{1};
-      if (! strcmp (class (R), class (X)))
-        why = "squareform: class not kept";
-      elseif (isvector (R) && ! (rows (R) == columns (R) && numel (R) == 1))
-        n = rows (X);
-        if (! isequal (R, reshape (X(tril (true (n), -1)), 1, [])))
-          why = "squareform: not the lower triangle";
-        endif
-      elseif (rows (R) != columns (R) || any (diag (R) != 0) || ! isequaln (R, R.'))
-        why = "squareform: not a symmetric hollow matrix";
-      elseif (! isequaln (reshape (R(tril (true (rows (R)), -1)), 1, []), reshape (X, 1, [])))
-        why = "squareform: the vector is not its lower triangle";
-      endif
-  endswitch
+    endif
+  endfor
+endfunction
+
+## check_result's case "gd_squareform"
+function why = result_squareform (fname, args, out, R)
+  why = "";
+  X = args{1};
+  if (! strcmp (class (R), class (X)))
+    why = "squareform: class not kept";
+  elseif (isvector (R) && ! (rows (R) == columns (R) && numel (R) == 1))
+    n = rows (X);
+    if (! isequal (R, reshape (X(tril (true (n), -1)), 1, [])))
+      why = "squareform: not the lower triangle";
+    endif
+  elseif (rows (R) != columns (R) || any (diag (R) != 0) || ! isequaln (R, R.'))
+    why = "squareform: not a symmetric hollow matrix";
+  elseif (! isequaln (reshape (R(tril (true (rows (R)), -1)), 1, []), reshape (X, 1, [])))
+    why = "squareform: the vector is not its lower triangle";
+  endif
 endfunction
 
 function [args, label] = valid_call (fname)
