@@ -72,13 +72,19 @@
 ## is the smallest q among those fewest edges from the source. A negative
 ## cycle that a source reaches raises @qcode{"gd:negcycle"}; a source
 ## outside 1..n raises @qcode{"gd:input"}. Its variants: @qcode{"gpu"}
-## (the GPU, every source of a batch at once: without negative weights
-## near-far buckets with a frontier a source, else Bellman-Ford rounds,
-## the sources' lengths (min,+) W's columns from the vertices whose length
-## fell; then the trees breadth first) and @qcode{"cpu"} (Dijkstra with a heap, or
-## label-correcting rounds where a weight is negative; a source a thread);
-## "auto" takes the GPU from 2^20 (source, edge) pairs or where W is a
-## gdArray.
+## (the GPU, every source at once, by one of its two methods, then the
+## trees breadth first: @qcode{"rounds"}, Bellman-Ford rounds, the
+## sources' lengths (min,+) W's columns from the vertices whose length
+## fell, every source's lengths of a vertex read together, taken where a
+## weight is negative or where four of the sources settle within 40
+## rounds (shortest paths of few edges: random, power-law and other
+## small-world graphs); else @qcode{"nearfar"}, near-far buckets with a
+## frontier a source, which suits paths of hundreds of edges: grids,
+## meshes, road and kNN graphs), those two asked for by name, and
+## @qcode{"cpu"} (Dijkstra with a heap, or label-correcting rounds where a
+## weight is negative; a source a thread); "auto" takes the GPU from 2^20
+## (source, edge) pairs or where W is a gdArray. All give the same D and
+## P.
 ##
 ## Options:
 ## @table @asis
@@ -92,12 +98,13 @@
 ## Floyd-Warshall on the host (OpenMP); @qcode{"sources"}: every vertex a
 ## source of the @qcode{"Sources"} method below (near-far on the GPU,
 ## Dijkstra on the host; P's rule is that method's, 0 where unreachable);
-## @qcode{"auto"} (default): for a sparse @var{W} of at most 16 stored
-## entries a column and no negative weight, @qcode{"sources"} (on an
-## H200, n = 16384 and 8 edges a vertex: 1.2 s against 3.2 s for the
-## dense rounds; the two cross between 20 and 29 edges a vertex for n =
-## 4096 to 32768); else fw on a GPU, the CPU below n = 128 or without a
-## GPU. Where the weights are integers (sums exact) both give the same
+## @qcode{"auto"} (default): for a sparse @var{W} of at most max (64, n /
+## 128) stored entries a column, negative or not, @qcode{"sources"} (on an
+## H200, random graphs of n = 16384: 8 edges a vertex 0.54 s against 2.8 s
+## for the dense rounds, with negative edges the same, 128 edges 0.94 s
+## against 2.6 s; n = 4096, 128 edges: 44 against 128 ms; a 128 x 128
+## grid with negative edges 1.6 s against 2.6 s); else fw on a GPU, the
+## CPU below n = 128 or without a GPU. Where the weights are integers (sums exact) both give the same
 ## @var{D}; otherwise the sources' sums run along each route and fw's
 ## by rounds, and may differ in the last bit.
 ## @item "IndexClass"
@@ -226,10 +233,10 @@ endfunction
 
 ## All pairs by the sources method (every vertex a source): asked for by
 ## "Variant", "sources", or taken by "auto" (or no variant) for a sparse
-## real W of at most 16 stored entries a column (a mean out-degree: the
-## crossover measured on an H200 lay between 20 and 29 edges a vertex at
-## n = 4096 to 32768) and no negative weight. args: the options for
-## 'Sources' (the variant its own 'auto').
+## real W of at most max (64, n / 128) stored entries a column (a mean
+## out-degree: the crossover with the dense rounds measured on an H200,
+## kernels/NOTES.md "From sources"), negative weights too. args: the
+## options for 'Sources' (the variant its own 'auto').
 function [yes, args] = sources_method (a)
   args = a(2:end);
   at = find (cellfun (@(x) ischar (x) && rows (x) == 1 && strcmpi (x, "Variant"), args(1:2:end)), 1);
@@ -241,9 +248,10 @@ function [yes, args] = sources_method (a)
   if (strcmpi (v, "sources"))
     yes = true;
   else
+    n = columns (W);
     yes = strcmpi (v, "auto") && issparse (W) && isreal (W) && isa (W, "double") ...
-          && rows (W) == columns (W) && nnz (W) <= 16 * columns (W) ...
-          && ! any (strcmpi (args(1:2:end), "Devices")) && ! any (nonzeros (W) < 0);
+          && rows (W) == n && nnz (W) <= max (64, n / 128) * n ...
+          && ! any (strcmpi (args(1:2:end), "Devices"));
   endif
   if (! isempty (at))
     args(2 * at - 1 : min (2 * at, end)) = [];
@@ -387,12 +395,14 @@ endfunction
 %! assert (gd_apsp (S, "Variant", "sources", "IndexClass", "int32") >= 0);
 %! [~, ~, info] = gd_apsp (S, "Variant", "cpu");    # dense rounds still asked for
 %! assert (isempty (strfind (info.kernel, "sources")));
-%! S(1, 2) = -1;                    # a negative weight: the dense rounds
-%! [D, ~, info] = gd_apsp (S);
-%! assert (isempty (strfind (info.kernel, "sources")));
-%! [Ds, Ps] = gd_apsp (S, "Variant", "sources");   # asked for: label-correcting
-%! assert (Ds, D);
+%! S(1, 2) = -1;                    # a negative weight: still the sources
+%! [Ds, Ps, info] = gd_apsp (S);    # (label-correcting, or the GPU's rounds)
+%! assert (! isempty (strfind (info.kernel, "sources")));
+%! F(1, 2) = -1;
+%! assert (Ds, gd_apsp (F, "Variant", "cpu"));
 %! assert (all (Ps(isinf (Ds)) == 0));
+%! [~, ~, info] = gd_apsp (sparse (ones (100)));   # past 64 edges a vertex: dense
+%! assert (isempty (strfind (info.kernel, "sources")));
 
 %!demo
 %! ## all shortest paths of a small directed graph (Inf: no edge), with the

@@ -10,12 +10,24 @@ function check_sssp_gpu ()
     S = sparse (i, j, v, n, n);
     s = [randi(n, 1, 40), 1, 1];
     [D, P] = gd_apsp (S, "Sources", s, "Variant", "cpu");
-    [Dg, Pg, info] = gd_apsp (S, "Sources", s, "Variant", "gpu");
-    if (! (isequal (Dg, D) && isequaln (Pg, P)))
-      error ("%s: the GPU's D or P differs from the host's (%d of %d lengths)", shape{1},
-             nnz (Dg != D), numel (D));
-    endif
-    assert (strcmp (info.variant, "gpu"));
+    ## the GPU's choice, and each of its two methods asked for
+    for v = {"gpu", "nearfar", "rounds"}
+      [Dg, Pg, info] = gd_apsp (S, "Sources", s, "Variant", v{1});
+      if (! (isequal (Dg, D) && isequaln (Pg, P)))
+        error ("%s, %s: the GPU's D or P differs from the host's (%d of %d lengths)", shape{1},
+               v{1}, nnz (Dg != D), numel (D));
+      endif
+      assert (strcmp (info.variant, v{1}));
+      near = ! isempty (strfind (info.kernel, "near-far"));
+      if (strcmp (v{1}, "gpu"))
+        ## the probe: the grid's and the kNN graph's shortest paths have
+        ## hundreds of edges (near-far), the power-law graph's a few (the rounds)
+        assert (near == ! strcmp (shape{1}, "power"), info.kernel);
+        assert (! isempty (regexp (info.kernel, '; probe: (over )?\d+ rounds$', "once")), info.kernel);
+      else
+        assert (near == strcmp (v{1}, "nearfar"), info.kernel);
+      endif
+    endfor
     [D32, P32] = gd_apsp (S, "Sources", s, "Variant", "gpu", "IndexClass", "int32");
     Pd = double (P32); Pd(P32 == -1) = NaN;
     assert (isequal (D32, D) && isequaln (Pd, P) && isa (P32, "int32"));
@@ -31,7 +43,7 @@ function check_sssp_gpu ()
   assert (all (isinf (D(:,2))) && all (isnan (P(:,2))));
   setenv ("GD_GPU_MEM_LIMIT", "40000000");
   unwind_protect
-    [Dg, Pg, info] = gd_apsp (S, "Sources", s, "Variant", "gpu");
+    [Dg, Pg, info] = gd_apsp (S, "Sources", s, "Variant", "nearfar");
   unwind_protect_cleanup
     unsetenv ("GD_GPU_MEM_LIMIT");
   end_unwind_protect
@@ -61,8 +73,19 @@ function check_sssp_gpu ()
   S = sparse (i(u), j(u), v(u), n, n);
   s = [randi(n, 1, 20), k(1)];
   [D, P] = gd_apsp (S, "Sources", s, "Variant", "cpu");
-  [Dg, Pg] = gd_apsp (S, "Sources", s, "Variant", "gpu");
+  [Dg, Pg, info] = gd_apsp (S, "Sources", s, "Variant", "gpu");
   assert (isequal (Dg, D) && isequaln (Pg, P));
+  assert (isempty (strfind (info.kernel, "probe")), info.kernel);   # the rounds, no probe
+  [Dg, Pg] = gd_apsp (S, "Sources", s, "Variant", "rounds");
+  assert (isequal (Dg, D) && isequaln (Pg, P));
+  ## near-far takes no negative weight: refused, naming the way
+  try
+    gd_apsp (S, "Sources", s, "Variant", "nearfar");
+    error ("nearfar took a negative weight");
+  catch err
+    assert (err.identifier, "gd:variant");
+    assert (! isempty (strfind (err.message, "'nearfar' takes non-negative weights")), err.message);
+  end_try_catch
   ## a negative cycle a long way from the source
   m = 500;
   S = sparse (1:m-1, 2:m, ones (1, m - 1), m, m);

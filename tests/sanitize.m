@@ -117,9 +117,13 @@ S = abs (S); S(5, randperm (400, 150)) = 3;
 s = [5 1 7 7 300 randi(400, 1, 20)];
 [E, Q] = gd_apsp (S, "Sources", s, "Variant", "cpu");
 setenv ("GD_SSSP_DELTA", "5"); setenv ("GD_GPU_MEM_LIMIT", "600000");
-[D, P, info] = gd_apsp (S, "Sources", s, "Variant", "gpu");
+[D, P, info] = gd_apsp (S, "Sources", s, "Variant", "nearfar");
 unsetenv ("GD_SSSP_DELTA"); unsetenv ("GD_GPU_MEM_LIMIT");
 ok (isequal (D, E) && isequaln (P, Q) && ! isempty (strfind (info.kernel, "near-far")), "sources near-far");
+## the GPU's choice: the probe's rounds, then (a random graph: paths of
+## few edges) the rounds on non-negative weights
+[D, P, info] = gd_apsp (S, "Sources", s, "Variant", "gpu");
+ok (isequal (D, E) && isequaln (P, Q) && ! isempty (strfind (info.kernel, "probe")), "sources probe");
 try
   gd_apsp (sparse ([1 2 3], [2 3 2], [1 -3 1], 3, 3), "Sources", 1, "Variant", "gpu");
   ok (false, "sources negative cycle");

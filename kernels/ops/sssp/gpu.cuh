@@ -152,6 +152,77 @@ bool sssp_upload(gd_call &c, const sssp_edges<T> &g, const int64_t *src, int64_t
     return c.ok();
 }
 
+/* a round's scratch: the vertices listed, their count, a flag */
+struct sssp_work {
+    int64_t *list;
+    unsigned long long *count;
+    int *any;
+};
+bool sssp_work_alloc(gd_call &c, int64_t n, sssp_work *wk)
+{
+    wk->list = (int64_t *)c.alloc((size_t)n * 8 + 8, "a round's vertices");
+    wk->count = (unsigned long long *)c.alloc(8, "their count");
+    wk->any = (int *)c.alloc(sizeof(int), "a flag");
+    return c.ok();
+}
+
+/* One round of ns sources' lengths at dD: the vertices with an edge in
+ * from one flagged in now listed, then relaxed (next flags those that
+ * fell); whether a length fell. last and lowered: where a weight is
+ * negative, who last lowered each length and each source's last
+ * lowering (the cycle's search) */
+template <class T>
+bool sssp_round(gd_call &c, const sssp_up<T> &u, int64_t n, int64_t ns, T *dD,
+                const sssp_work &wk, const unsigned char *now, unsigned char *next,
+                int32_t *last, int32_t *lowered)
+{
+    cudaStream_t st = gd_stream();
+    c.cuda(cudaMemsetAsync(next, 0, (size_t)n, st), "the fallen vertices");
+    c.cuda(cudaMemsetAsync(wk.any, 0, sizeof(int), st), "a flag");
+    c.cuda(cudaMemsetAsync(wk.count, 0, 8, st), "a count");
+    if (lowered) c.cuda(cudaMemsetAsync(lowered, 0, (size_t)ns * 4, st), "the lowerings");
+    if (c.ok()) {
+        sssp_listed<<<sssp_grid(n), 256, 0, st>>>(u.cp, u.ri, n, now, wk.list, wk.count);
+        sssp_relax<T><<<sssp_list_grid(n * ns), 256, 0, st>>>(u.cp, u.ri, u.w, ns, wk.list, wk.count, dD, now, next, last, lowered, wk.any);
+    }
+    c.launched("a round");
+    int any = 0;
+    c.cuda(cudaMemcpyAsync(&any, wk.any, sizeof(int), cudaMemcpyDeviceToHost, st), "a flag");
+    c.cuda(cudaStreamSynchronize(st), "a round");
+    return c.ok() && any;
+}
+
+/* The probe that chooses between the rounds and near-far on non-negative
+ * weights: the rounds of up to SSSP_PROBE sources spread over s (their
+ * vertices at dsrc, on the device), stopped after most; the rounds they
+ * took (most + 1 where they had not settled). Rounds cost a pass over the
+ * listed vertices' edges for every source however few lengths fall, so
+ * they suit graphs whose shortest paths have few edges (kernels/NOTES.md
+ * "From sources"). */
+enum { SSSP_PROBE = 4, SSSP_ROUNDS_MOST = 40 };
+template <class T>
+int64_t sssp_probe(gd_call &c, const sssp_up<T> &u, int64_t n, const int64_t *dsrc, int64_t np,
+                   int64_t most)
+{
+    cudaStream_t st = gd_stream();
+    T *d = (T *)c.alloc((size_t)(n * np) * sizeof(T) + 8, "the probe's lengths");
+    unsigned char *fell = (unsigned char *)c.alloc((size_t)2 * n + 2, "the probe's vertices");
+    sssp_work wk;
+    if (!sssp_work_alloc(c, n, &wk)) return 0;
+    c.cuda(cudaMemsetAsync(fell, 0, (size_t)2 * n + 2, st), "the probe's vertices");
+    unsigned char *now = fell, *next = fell + n + 1;
+    if (c.ok())
+        sssp_start<T, int32_t><<<sssp_grid(n * np), 256, 0, st>>>(n, np, dsrc, d, NULL, NULL, NULL, 0, now);
+    c.launched("the probe");
+    const sssp_up<T> pu = {u.cp, u.ri, NULL, u.w};
+    int64_t r = 0;
+    while (r <= most && sssp_round<T>(c, pu, n, np, d, wk, now, next, NULL, NULL)) {
+        std::swap(now, next);
+        ++r;
+    }
+    return r;
+}
+
 template <class T, class PT>
 int sssp_device(gd_call &c, const sssp_edges<T> &g, const sssp_up<T> &u, int64_t ns, T *dD,
                 PT *dP, PT none, int neg, int64_t *cycle, gd_timing *t)
@@ -161,13 +232,14 @@ int sssp_device(gd_call &c, const sssp_edges<T> &g, const sssp_up<T> &u, int64_t
     const int64_t *dcp = u.cp, *dri = u.ri, *dsrc = u.src;
     const T *dw = u.w;
     unsigned char *fell = (unsigned char *)c.alloc((size_t)2 * n + 2, "the fallen vertices");
-    int64_t *list = (int64_t *)c.alloc((size_t)n * 8 + 8, "a round's vertices");
-    unsigned long long *count = (unsigned long long *)c.alloc(8, "their count");
+    sssp_work wk;
     int32_t *lvl = dP ? (int32_t *)c.alloc((size_t)total * 4 + 4, "the levels") : NULL;
     int32_t *last = neg ? (int32_t *)c.alloc((size_t)total * 4 + 4, "the last lowerings") : NULL;
     int32_t *lowered = neg ? (int32_t *)c.alloc((size_t)ns * 4 + 4, "the sources' lowerings") : NULL;
-    int *dany = (int *)c.alloc(sizeof(int), "a flag");
-    if (!c.ok()) return 0;
+    if (!sssp_work_alloc(c, n, &wk)) return 0;
+    int64_t *list = wk.list;
+    unsigned long long *count = wk.count;
+    int *dany = wk.any;
     c.cuda(cudaMemsetAsync(fell, 0, (size_t)2 * n + 2, st), "the fallen vertices");
     unsigned char *now = fell, *next = fell + n + 1;
     c.begin(GD_PHASE_KERNEL, st);
@@ -176,8 +248,8 @@ int sssp_device(gd_call &c, const sssp_edges<T> &g, const sssp_up<T> &u, int64_t
     c.launched("the start");
     /* the rounds, until one lowers nothing */
     int64_t rounds = 0;
-    int any = total > 0;
-    while (c.ok() && any) {
+    bool falling = total > 0;
+    while (c.ok() && falling) {
         if (rounds == n && neg) { /* still falling after n rounds: a negative cycle */
             std::vector<int32_t> low((size_t)ns), back((size_t)n);
             c.cuda(cudaMemcpyAsync(low.data(), lowered, (size_t)ns * 4, cudaMemcpyDeviceToHost, st), "the lowerings");
@@ -194,22 +266,12 @@ int sssp_device(gd_call &c, const sssp_edges<T> &g, const sssp_up<T> &u, int64_t
             c.end(GD_PHASE_KERNEL, st);
             return 1;
         }
-        c.cuda(cudaMemsetAsync(next, 0, (size_t)n, st), "the fallen vertices");
-        c.cuda(cudaMemsetAsync(dany, 0, sizeof(int), st), "a flag");
-        c.cuda(cudaMemsetAsync(count, 0, 8, st), "a count");
-        if (lowered) c.cuda(cudaMemsetAsync(lowered, 0, (size_t)ns * 4, st), "the lowerings");
-        if (c.ok()) {
-            sssp_listed<<<sssp_grid(n), 256, 0, st>>>(dcp, dri, n, now, list, count);
-            sssp_relax<T><<<sssp_list_grid(total), 256, 0, st>>>(dcp, dri, dw, ns, list, count, dD,
-                                                                 now, next, last, lowered, dany);
-        }
-        c.launched("a round");
-        c.cuda(cudaMemcpyAsync(&any, dany, sizeof(int), cudaMemcpyDeviceToHost, st), "a flag");
-        c.cuda(cudaStreamSynchronize(st), "a round");
+        falling = sssp_round<T>(c, u, n, ns, dD, wk, now, next, last, lowered);
         std::swap(now, next);
         ++rounds;
         if ((rounds & 63) == 0 && gd_interrupted()) c.check(gd_fail(GD_ERR_INTERRUPT, "interrupted"));
     }
+    int any;
     /* the trees, a level a round */
     int64_t levels = 0;
     any = dP != NULL && total > 0;
@@ -247,9 +309,28 @@ int sssp_device(gd_call &c, const sssp_edges<T> &g, const sssp_up<T> &u, int64_t
 
 /* the 'gpu' variant: W's edges up (a dense W's gathered on the host first),
  * D and P made on the device, kept there or brought down */
+/* the GPU's two methods: chosen by the probe, or asked for */
+enum sssp_method { SSSP_CHOOSE, SSSP_NEARFAR, SSSP_ROUNDS };
+
+/* the rounds' probe on up to SSSP_PROBE sources spread over src: whether
+ * they settle within SSSP_ROUNDS_MOST rounds (*rounds: how many they took) */
+template <class T>
+bool sssp_rounds_suit(gd_call &c, const sssp_up<T> &u, int64_t n, const int64_t *src, int64_t ns,
+                      int64_t *rounds)
+{
+    int64_t pick[SSSP_PROBE];
+    const int64_t np = ns < SSSP_PROBE ? ns : SSSP_PROBE;
+    for (int64_t k = 0; k < np; ++k) pick[k] = src[k * ns / np];
+    int64_t *dp = (int64_t *)c.alloc(sizeof pick, "the probe's sources");
+    c.cuda(cudaMemcpyAsync(dp, pick, (size_t)np * 8, cudaMemcpyHostToDevice, gd_stream()), "the probe's sources");
+    *rounds = c.ok() ? sssp_probe<T>(c, u, n, dp, np, SSSP_ROUNDS_MOST) : 0;
+    return *rounds <= SSSP_ROUNDS_MOST;
+}
+
 template <class T>
 gd_status run_gpu(const gd_matrix *W, const gd_sparse *S, const int64_t *src, int64_t ns,
-                  gd_out D, const gd_out *P, gd_class pcls, int all_pairs, int64_t *cycle, gd_timing *t)
+                  gd_out D, const gd_out *P, gd_class pcls, int all_pairs, int64_t *cycle,
+                  sssp_method method, gd_timing *t)
 {
     gd_status s = gd_device_ready();
     if (s) return s;
@@ -265,6 +346,11 @@ gd_status run_gpu(const gd_matrix *W, const gd_sparse *S, const int64_t *src, in
     const int64_t n = g.n, m = g.cp[n];
     const size_t cells = (size_t)(ns * n), pb = cells * gd_class_bytes(pcls);
     const int neg = g.neg;
+    if (neg && method == SSSP_NEARFAR) {
+        free(hw);
+        return gd_fail(GD_ERR_VARIANT, "'nearfar' takes non-negative weights: W has a negative "
+                       "one (take 'rounds' or 'gpu')");
+    }
     /* near-far's bucket width: 32 times the mean weight over the mean
      * out-degree, scaled by GD_SSSP_DELTA percent; Inf (one bucket) where
      * every weight is 0 */
@@ -274,8 +360,9 @@ gd_status run_gpu(const gd_matrix *W, const gd_sparse *S, const int64_t *src, in
     delta *= (double)pct / 100.0;
     if (!(delta > 0)) delta = INFINITY;
     t->ops = (double)ns * (double)m;
-    snprintf(t->variant, sizeof t->variant, "gpu");
-    gd_call c(t, "gpu");
+    const char *vname = method == SSSP_NEARFAR ? "nearfar" : method == SSSP_ROUNDS ? "rounds" : "gpu";
+    snprintf(t->variant, sizeof t->variant, "%s", vname);
+    gd_call c(t, vname);
     cudaStream_t st = gd_stream();
     gd_out Po = P ? *P : gd_out{};
     T *dD = (T *)(D.device ? c.alloc_kept(D, cells * sizeof(T) + 8, "D")
@@ -305,8 +392,15 @@ gd_status run_gpu(const gd_matrix *W, const gd_sparse *S, const int64_t *src, in
     sssp_up<T> u = {};
     nf_graph<T> rows = {};
     c.begin(GD_PHASE_PREP, st);
-    const bool nf = c.ok() && sssp_upload<T>(c, g, src, ns, &u) && !neg && n > 0 &&
-                    nf_rows<T>(c, n, m, u.cp, u.ri, u.w, &rows);
+    const bool up = c.ok() && sssp_upload<T>(c, g, src, ns, &u);
+    c.end(GD_PHASE_PREP, st);
+    int64_t probed = -1;
+    c.begin(GD_PHASE_KERNEL, st);
+    const bool rounds = up && (neg || method == SSSP_ROUNDS ||
+                               (method == SSSP_CHOOSE && n > 0 && sssp_rounds_suit<T>(c, u, n, src, ns, &probed)));
+    c.end(GD_PHASE_KERNEL, st);
+    c.begin(GD_PHASE_PREP, st);
+    const bool nf = up && !rounds && n > 0 && nf_rows<T>(c, n, m, u.cp, u.ri, u.w, &rows);
     c.end(GD_PHASE_PREP, st);
     if (nf) {
         c.begin(GD_PHASE_KERNEL, st);
@@ -315,9 +409,15 @@ gd_status run_gpu(const gd_matrix *W, const gd_sparse *S, const int64_t *src, in
         else
             nf_device<T, double>(c, rows, u.src, ns, dD, (double *)dP, none_d, (T)delta, t);
         c.end(GD_PHASE_KERNEL, st);
-    } else if (c.ok())
+    } else if (c.ok() && up)
         found = pcls == GD_INT32 ? sssp_device<T, int32_t>(c, g, u, ns, dD, (int32_t *)dP, none_i, neg, cycle, t)
                                  : sssp_device<T, double>(c, g, u, ns, dD, (double *)dP, none_d, neg, cycle, t);
+    if (probed >= 0) {
+        const size_t at = strlen(t->kernel);
+        snprintf(t->kernel + at, sizeof t->kernel - at, "; probe: %s%lld rounds",
+                 probed > SSSP_ROUNDS_MOST ? "over " : "",
+                 (long long)(probed > SSSP_ROUNDS_MOST ? SSSP_ROUNDS_MOST : probed));
+    }
     if (found)
         c.check(gd_fail(GD_ERR_NEGCYCLE, "a negative cycle is reachable from a source: vertex "
                         "%lld lies on it", (long long)*cycle));

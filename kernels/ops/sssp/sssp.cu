@@ -16,11 +16,15 @@
 namespace {
 
 const gd_variant_info VARIANTS[] = {
-    {"gpu", "the GPU, every source of a batch at once: non-negative weights by near-far "
-            "buckets over W's rows (a frontier a source), else Bellman-Ford rounds (the sources' "
-            "lengths (min,+) W's columns from the vertices that fell, until none falls); each "
-            "tree by levels over the tight edges",
+    {"gpu", "the GPU, every source of a batch at once: Bellman-Ford rounds (the sources' "
+            "lengths (min,+) W's columns from the vertices that fell, until none falls) where a "
+            "weight is negative or where a probe of four sources' rounds settles within 40 "
+            "rounds, else near-far; each tree by levels over the tight edges",
      1},
+    {"nearfar", "the GPU's near-far buckets over W's rows, a frontier a source (non-negative "
+                "weights)",
+     1},
+    {"rounds", "the GPU's Bellman-Ford rounds, every source at once", 1},
     {"cpu", "the host, a source a thread: Dijkstra with an indexed heap, or label-correcting "
             "rounds where a weight is negative; each tree by levels over the tight edges",
      0},
@@ -214,9 +218,12 @@ extern "C" gd_status gd_sssp(const char *name, const gd_matrix *W, const gd_spar
         return gpu && (t->resident || (double)ns * edges >= AUTO_GPU_FROM) ? "gpu" : "cpu";
     });
     if (!v) return s;
-    if (v->gpu)
-        return cls == GD_SINGLE ? run_gpu<float>(W, S, sources, ns, D, P, pcls, all_pairs, cycle, t)
-                                : run_gpu<double>(W, S, sources, ns, D, P, pcls, all_pairs, cycle, t);
+    if (v->gpu) {
+        const sssp_method m = !strcmp(v->name, "nearfar") ? SSSP_NEARFAR
+                              : !strcmp(v->name, "rounds") ? SSSP_ROUNDS : SSSP_CHOOSE;
+        return cls == GD_SINGLE ? run_gpu<float>(W, S, sources, ns, D, P, pcls, all_pairs, cycle, m, t)
+                                : run_gpu<double>(W, S, sources, ns, D, P, pcls, all_pairs, cycle, m, t);
+    }
     return cls == GD_SINGLE ? run_cpu<float>(W, S, sources, ns, D, P, pcls, all_pairs, cycle, t)
                             : run_cpu<double>(W, S, sources, ns, D, P, pcls, all_pairs, cycle, t);
 }
