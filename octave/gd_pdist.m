@@ -74,18 +74,26 @@
 ## @qcode{"dmma"}, @qcode{"cpu"} or @qcode{"auto"} (default). Large n is
 ## computed in panels of the triangle that fit the GPU's memory.
 ##
-## @qcode{"dmma"} (single, the Euclidean two, seuclidean and mahalanobis;
-## sm_90 GPUs): the expanded form on the FP64 tensor cores, the rows less
-## their columns' means, every product and sum in double; a bound a pair
+## @qcode{"dmma"} (single, the Euclidean two, seuclidean and mahalanobis,
+## cosine, correlation and spearman; sm_90 GPUs): the expanded form on the
+## FP64 tensor cores, every product and sum in double (the Euclidean rows
+## less their columns' means; cosine 1 - x.y / (|x| |y|)); a bound a pair
 ## certifies that the single is the correctly rounded distance, and the
-## pairs it cannot certify (near-duplicate rows, NaN, Inf, results past
-## single's normal range) are summed as @code{sum ((x - y).^2)} in double
-## and rounded once; @code{info.kernel} says how many. Its distances are
-## correctly rounded but where that double sum lies within its own
-## rounding of a midpoint (then 1 ulp off); identical rows give exactly 0.
-## @qcode{"auto"} takes it in single from 128 features on such a GPU
-## (faster there than @qcode{"tuned"}: 1.27x at 16384 x 300 on an H200),
-## @qcode{"tuned"} below.
+## pairs it cannot certify (near-duplicate or nearly parallel rows, NaN,
+## Inf, results past single's normal range) are summed as @code{sum ((x -
+## y).^2)}, or |x/|x| - y/|y||^2 / 2 with the norms and quotients in
+## double-double, in double and rounded once; @code{info.kernel} says how
+## many. Its distances are correctly rounded but where that double sum
+## lies within its own rounding of a midpoint (then 1 ulp off); identical
+## rows give exactly 0. @qcode{"auto"} takes it in single for the
+## Euclidean metrics from 128 features on such a GPU (faster there than
+## @qcode{"tuned"}: 1.27x at 16384 x 300 on an H200), @qcode{"tuned"}
+## below; not for cosine (1.22x at 16384 x 300 on uniform rows, but rows
+## sharing a large offset are nearly parallel, and every such pair goes
+## to the double sum). In double the expanded form is not taken: measured
+## (bench/results/accuracy/double-host.md), it is within 4 to 15 ulp where
+## rows lie apart but up to 2e7 ulp for clustered rows, and its bound
+## certifies no pair within the plain sum's own error.
 ##
 ## Example:
 ## @example
@@ -229,7 +237,7 @@ endfunction
 %!error <needs at least 2 columns> gd_pdist (X(:,1), "correlation")
 %!error <the others run on 'tuned' and 'cpu'> gd_pdist (X, "cosine", "Variant", "naive")
 %!error <variant 'dmma' computes single> gd_pdist (rand (9, 3), "Variant", "dmma")
-%!error <the others run on 'tuned' and 'cpu'> gd_pdist (single (X), "cosine", "Variant", "dmma")
+%!error <squaredeuclidean metrics and cosine .correlation, spearman.; the others run on 'tuned' and 'cpu'> gd_pdist (single (X), "cityblock", "Variant", "dmma")
 %!error <unknown metric 'taxi'> gd_pdist (X, "taxi", 3)
 %!test
 %! ## every option where a name may stand, 'Distributed' and 'Devices' too

@@ -52,7 +52,8 @@
 ##
 ## "Variant" without @qcode{"Smallest"}: @qcode{"naive"},
 ## @qcode{"tuned"}, @qcode{"dmma"} (single on the FP64 tensor cores,
-## correctly rounded: as in @code{gd_pdist}), @qcode{"cpu"} or
+## correctly rounded, the Euclidean metrics and cosine: as in
+## @code{gd_pdist}), @qcode{"cpu"} or
 ## @qcode{"auto"} (default).
 ## Any matrix argument may be a gdArray (data kept on the GPU); the result
 ## is then a gdArray, and nothing is copied back until @code{gather}.

@@ -3,10 +3,12 @@ function check_dmma (n)
   ## distances on the FP64 tensor cores, certified a pair at a time)
   ## against the correctly rounded distances (exact_dist.m), N rows a side
   ## (default 200): uniform, normal, offset (1e4) and clustered data at
-  ## d = 2, 10, 100, 500, 2000, euclidean and squared. Every pair within
-  ## 1 ulp and at least 99.9% correctly rounded; then the adversarial sets:
-  ## near-duplicate rows at large norms, identical rows (exactly 0), rows
-  ## 1e30 apart, a row of NaN, Inf, d = 1; the count of pairs the
+  ## d = 2, 10, 100, 500, 2000, euclidean, squared and cosine. Every pair
+  ## within 1 ulp and at least 99.9% correctly rounded; correlation and
+  ## spearman (cosine on rows the prepare step transformed) near the exact
+  ## correlation; then the adversarial sets: near-duplicate rows at large
+  ## norms, identical rows (exactly 0), rows 1e30 apart, a row of NaN,
+  ## Inf, d = 1, parallel and zero rows for cosine; the count of pairs the
   ## certificate left, on a set built to need it. Prints a line a set.
   if (nargin < 1)
     n = 200;
@@ -19,9 +21,10 @@ function check_dmma (n)
       Y = data (sets{s}, n + 17, d);
       X = Y(1:n, :);
       [Ee, Es] = exact_dist (X, Y);
-      for sq = [false true]
-        form = pick (sq, "squaredeuclidean", "euclidean");
-        E = pick (sq, Es, Ee);
+      Ec = exact_dist (X, Y, "single", "cosine");
+      for form = {"euclidean", "squaredeuclidean", "cosine"}
+        form = form{1};
+        E = pick (form(1) == "e", Ee, pick (form(1) == "s", Es, Ec));
         T = E(:, 1:n);
         [D, ~, info] = gd_pdist2 (X, Y, form, "Variant", "dmma");
         name = sprintf ("pdist2 %s d %d %s", sets{s}, d, form);
@@ -33,6 +36,18 @@ function check_dmma (n)
       endfor
     endfor
   endfor
+  ## correlation and spearman: cosine on the prepared rows (single, so
+  ## within their rounding of the exact correlation of X's rows)
+  X = randn (150, 30, "single"); Y = randn (90, 30, "single");
+  Xd = double (X) - mean (double (X), 2); Yd = double (Y) - mean (double (Y), 2);
+  C = exact_dist (Xd, Yd, "double", "cosine");
+  D = gd_pdist2 (X, Y, "correlation", "Variant", "dmma");
+  assert (isa (D, "single") && max (abs (double (D(:)) - C(:))) < 1e-5, "check_dmma: correlation");
+  P = gd_pdist (X, "correlation", "Variant", "dmma");
+  assert (max (abs (P - gd_pdist (X, "correlation", "Variant", "cpu"))) < 1e-4, "check_dmma: pdist correlation");
+  S = gd_pdist2 (X, Y, "spearman", "Variant", "dmma");
+  assert (max (max (abs (S - gd_pdist2 (X, Y, "spearman", "Variant", "cpu")))) < 1e-4, "check_dmma: spearman");
+  printf ("dmma correlation and spearman within 1e-5 of the exact correlation (1e-4 of 'cpu')\n");
   adversarial ();
 endfunction
 
@@ -95,6 +110,12 @@ function adversarial ()
   check_set (X, "near-duplicates at 1e6");
   P = gd_pdist (X, "Variant", "dmma");
   assert (P(2) == 0, "check_dmma: identical rows give %g", P(2));
+  ## cosine: identical and parallel rows (a power of two apart) 0, a zero
+  ## row NaN, near-parallel rows at large norms
+  X = [B; B; 8 * B; B3; zeros(1, 40); -B; R];
+  check_set (X, "cosine's parallel rows");
+  C = gd_pdist2 (X, X, "cosine", "Variant", "dmma");
+  assert (all (all (C(1:3, 1:3) == 0)) && all (isnan (C(5, :))) && C(1, 6) == 2, "check_dmma: cosine's rows");
   ## rows 1e30 apart, and 1e-30 apart; Inf; a row of NaN; d = 1
   X = single ([1e30*ones(1, 8); -1e30*ones(1, 8); 1e-30*(1:8); zeros(1, 8); rand(40, 8)]);
   check_set (X, "1e30 apart");
@@ -124,4 +145,7 @@ function check_set (X, name)
   ulps (P, E(tril (true (rows (X)), -1))', [name " (pdist)"]);
   ulps (gd_pdist2 (X, X, "squaredeuclidean", "Variant", "dmma"), E2,
         [name " squared"]);
+  Ec = exact_dist (X, X, "single", "cosine");
+  ulps (gd_pdist2 (X, X, "cosine", "Variant", "dmma"), Ec, [name " cosine"]);
+  ulps (gd_pdist (X, "cosine", "Variant", "dmma"), Ec(tril (true (rows (X)), -1))', [name " cosine (pdist)"]);
 endfunction

@@ -23,6 +23,17 @@
  * writes, a warp a pair, as sum ((x - y).^2) in double from the rows as
  * given (the differences exact), rounded once, and counts them.
  *
+ * The cosine distance (COS; correlation and spearman are cosine on rows
+ * the caller transformed): the rows as given (no centre), 1 - (x.y / |x|)
+ * / |y| in double from the row's 1 / |x| (kept instead of |x|^2); x.y's
+ * error is at most gamma_d |x| |y|, the norms' gamma_d each (half of it
+ * under the root), the roots, quotients and products five roundings, so
+ * |D - exact| <= (2d + 12) u (1 + 2^-8), absolute (D lies in [0, 2]).
+ * The pairs left are computed as |x/|x| - y/|y||^2 / 2, the norms and
+ * quotients in double-double and each difference rounded once to double
+ * (exact for identical rows and for rows a power of two apart, so those
+ * give 0).
+ *
  * The tile: BM x 128 of D a block of 256 threads (eight warps, 2 x 4, each
  * BM/2 x 32 of m16n8k16's accumulators), BK features a stage, two stages
  * in shared memory as doubles (the loads widen and centre the singles
@@ -33,6 +44,7 @@
 #ifndef GD_TILES_DMMA_CUH
 #define GD_TILES_DMMA_CUH
 
+#include <cuda_runtime.h>
 #include <stdint.h>
 
 namespace gd_dmma {
@@ -49,8 +61,15 @@ template <int BM, int BK> struct shape {
     static constexpr int smem = stage_bytes > out_bytes ? stage_bytes : out_bytes;
 };
 
-/* the certificate's constant for d features */
-static inline double kappa(int64_t d) { return (2.0 * (double)d + 8.0) * 0x1p-53 * (1.0 + 0x1p-8); }
+/* the forms of a pair's value: the squared distance, its root, the cosine
+ * distance */
+enum form { SQ, ROOT, COS };
+
+/* the certificate's constant for d features (COS: the bound itself) */
+static inline double kappa(int64_t d, int f)
+{
+    return (2.0 * (double)d + (f == COS ? 12.0 : 8.0)) * 0x1p-53 * (1.0 + 0x1p-8);
+}
 
 __device__ __forceinline__ void mma16(double (&c)[4], const double (&a)[8], const double (&b)[4])
 {
@@ -109,9 +128,9 @@ __device__ __forceinline__ float certify_root(double d2, double e, bool &ok)
     return r;
 }
 
-template <bool SQRT> __device__ __forceinline__ float certify(double d2, double e, bool &ok)
+template <int F> __device__ __forceinline__ float certify(double d2, double e, bool &ok)
 {
-    return SQRT ? certify_root(d2, e, ok) : certify_sq(d2, e, ok);
+    return F == ROOT ? certify_root(d2, e, ok) : certify_sq(d2, e, ok);
 }
 
 /* The columns' centre: c[k] the mean of X(:,k)'s finite values over m
@@ -146,11 +165,11 @@ __global__ void centre(const float *__restrict__ X, int64_t ldx, int64_t m, int6
 }
 
 /* The rows' squared norms about the centre, |x'|^2 over kp features in
- * double; NaN where a feature is not finite or its difference from the
- * centre is not exact in double (then none of the row's pairs is
- * certified). A thread a row, rows 0 .. m-1. */
+ * double (inv: 1 / |x'|); NaN where a feature is not finite or its
+ * difference from the centre is not exact in double (then none of the
+ * row's pairs is certified). A thread a row, rows 0 .. m-1. */
 __global__ void norms(const float *__restrict__ X, int64_t ldx, int64_t m, int64_t kp,
-                      const double *__restrict__ c, double *__restrict__ nx)
+                      const double *__restrict__ c, double *__restrict__ nx, bool inv)
 {
     const int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
     if (i >= m) return;
@@ -163,30 +182,87 @@ __global__ void norms(const float *__restrict__ X, int64_t ldx, int64_t m, int64
         exact = exact && isfinite(v) && err == 0.0;
         s = fma(v, v, s);
     }
-    nx[i] = exact ? s : __longlong_as_double(0x7ff8000000000000LL);
+    nx[i] = !exact ? __longlong_as_double(0x7ff8000000000000LL) : inv ? 1.0 / sqrt(s) : s;
+}
+
+/* the warp's sum of a lane's s */
+__device__ __forceinline__ double warp_sum(double s)
+{
+#pragma unroll
+    for (int o = 16; o > 0; o /= 2) s += __shfl_xor_sync(0xffffffffu, s, o);
+    return s;
+}
+
+/* double-double: h + l += a + b (Knuth's two-sum, then renormalised) */
+__device__ __forceinline__ void dd_add(double &h, double &l, double a, double b)
+{
+    const double s = h + a, v = s - h, e = (h - (s - v)) + (a - v) + l + b;
+    h = s + e;
+    l = e - (h - s);
+}
+
+/* the root of the warp's sum of a lane's exact squares, as hi + lo */
+__device__ __forceinline__ void dd_norm(const float *__restrict__ X, int64_t ldx, int64_t d,
+                                        int lane, double &h, double &l)
+{
+    h = l = 0;
+    for (int64_t k = lane; k < d; k += 32) {
+        const double x = X[ldx * k];
+        dd_add(h, l, x * x, 0.0); /* (a single's square is exact in double) */
+    }
+#pragma unroll
+    for (int o = 16; o > 0; o /= 2)
+        dd_add(h, l, __shfl_xor_sync(0xffffffffu, h, o), __shfl_xor_sync(0xffffffffu, l, o));
+    const double r = sqrt(h), e = (fma(-r, r, h) + l) / (2.0 * r);
+    h = r + e;
+    l = e - (h - r);
+}
+
+/* x / (h + l) as q + its remainder's quotient, to about 100 bits */
+__device__ __forceinline__ void dd_quot(double x, double h, double l, double &q, double &ql)
+{
+    q = x / h;
+    ql = (fma(-q, h, x) - q * l) / h;
 }
 
 /* The pair (i, j) in double from the rows as given, a warp's lanes a
- * share of the features each; every lane returns it. */
-template <bool SQRT>
+ * share of the features each; every lane returns it. COS: |x/|x| -
+ * y/|y||^2 / 2, the norms and quotients in double-double, each difference
+ * rounded once to double. */
+template <int F>
 __device__ __forceinline__ float exact_pair(const float *__restrict__ X, int64_t ldx,
                                             const float *__restrict__ Y, int64_t ldy, int64_t d,
                                             int lane)
 {
     double s = 0;
-    for (int64_t k = lane; k < d; k += 32) {
-        const double v = (double)X[ldx * k] - (double)Y[ldy * k];
-        s = fma(v, v, s);
+    if constexpr (F == COS) {
+        double xh, xl, yh, yl;
+        dd_norm(X, ldx, d, lane, xh, xl);
+        dd_norm(Y, ldy, d, lane, yh, yl);
+        for (int64_t k = lane; k < d; k += 32) {
+            double p, pl, q, ql;
+            dd_quot(X[ldx * k], xh, xl, p, pl);
+            dd_quot(Y[ldy * k], yh, yl, q, ql);
+            const double a = p - q, v = a - p, e = (p - (a - v)) + (-q - v) + (pl - ql);
+            const double g = a + e;
+            s = fma(g, g, s);
+        }
+        return (float)(0.5 * warp_sum(s));
+    } else {
+        for (int64_t k = lane; k < d; k += 32) {
+            const double v = (double)X[ldx * k] - (double)Y[ldy * k];
+            s = fma(v, v, s);
+        }
+        s = warp_sum(s);
+        return F == ROOT ? (float)sqrt(s) : (float)s;
     }
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2) s += __shfl_xor_sync(0xffffffffu, s, o);
-    return SQRT ? (float)sqrt(s) : (float)s;
 }
 
 /* What the kernel reads and counts. X (rows i, ld ldx) and Y (rows j,
  * ld ldy): padded singles, kp features (a multiple of BK, zeros past d);
- * c the centre, nx and ny the norms (kp entries, rows); *count adds the
- * pairs the certificate left. */
+ * c the centre (0 for COS), nx and ny the norms (COS: their inverses;
+ * rows); kappa the certificate's constant; *count adds the pairs the
+ * certificate left. */
 struct args {
     const float *X, *Y;
     int64_t ldx, ldy, d, kp;
@@ -280,7 +356,7 @@ __device__ __forceinline__ void products(const args &a, const float *X, const fl
 
 /* Each pair's single into Cs (column jl at Cs + jl LDC), NaN where it is
  * not certified (branch-free, so that the pairs' chains interleave) */
-template <int BM, int BK, bool SQRT>
+template <int BM, int BK, int F>
 __device__ __forceinline__ void certified(const args &a, const double (&acc)[BM / 32][4][4],
                                           int64_t i0, int64_t j0, float *Cs)
 {
@@ -305,9 +381,11 @@ __device__ __forceinline__ void certified(const args &a, const double (&acc)[BM 
                 for (int h = 0; h < 2; ++h) {
                     const int jl = wn * 32 + ni * 8 + 2 * t + h;
                     const double s = ni_ + nyj[ni][h];
-                    const double d2 = fma(-2.0, acc[mi][ni][2 * hr + h], s);
+                    /* (COS: the norms are 1 / |x| and 1 / |y|) */
+                    const double d2 = F == COS ? fma(-(acc[mi][ni][2 * hr + h] * ni_), nyj[ni][h], 1.0)
+                                               : fma(-2.0, acc[mi][ni][2 * hr + h], s);
                     bool ok;
-                    const float r = certify<SQRT>(d2, a.kappa * s, ok);
+                    const float r = certify<F>(d2, F == COS ? a.kappa : a.kappa * s, ok);
                     Cs[jl * LDC + il] = ok ? r : __int_as_float(0x7fc00000);
                 }
         }
@@ -316,7 +394,7 @@ __device__ __forceinline__ void certified(const args &a, const double (&acc)[BM 
 /* The store: a warp a column, its lanes 32 consecutive rows; a pair left
  * NaN that is stored is summed in double by the warp first (X and Y at
  * the tile's first row and column); the count of those */
-template <int BM, int BK, bool SQRT, class Out>
+template <int BM, int BK, int F, class Out>
 __device__ __forceinline__ void store(const args &a, const Out &out, const float *Cs,
                                       const float *X, const float *Y, int64_t i0, int64_t j0)
 {
@@ -339,8 +417,8 @@ __device__ __forceinline__ void store(const args &a, const Out &out, const float
             while (fix) {
                 const int src = __ffs(fix) - 1;
                 fix &= fix - 1;
-                const float e = exact_pair<SQRT>(X + (il - lane + src), a.ldx, Y + jl, a.ldy, a.d,
-                                                 lane);
+                const float e = exact_pair<F>(X + (il - lane + src), a.ldx, Y + jl, a.ldy, a.d,
+                                              lane);
                 if (lane == src) v = e;
             }
             if (out.stored(i, j)) col[i] = v;
@@ -356,7 +434,7 @@ __device__ __forceinline__ void store(const args &a, const Out &out, const float
  * certificate leaves them) and stored (i, j) (written: the wanted ones
  * and any padding the result may hold). The results go through the
  * stages' memory. */
-template <int BM, int BK, bool SQRT, class Out>
+template <int BM, int BK, int F, class Out>
 __global__ void __launch_bounds__(THREADS, 1) dist(const args a, const Out out)
 {
     extern __shared__ __align__(16) unsigned char smem[];
@@ -367,9 +445,9 @@ __global__ void __launch_bounds__(THREADS, 1) dist(const args a, const Out out)
     double *As = (double *)smem;
     products<BM, BK>(a, X, Y, As, As + 2 * BK * shape<BM, BK>::LDS, acc);
     float *Cs = (float *)smem;
-    certified<BM, BK, SQRT>(a, acc, i0, j0, Cs);
+    certified<BM, BK, F>(a, acc, i0, j0, Cs);
     __syncthreads();
-    store<BM, BK, SQRT>(a, out, Cs, X, Y, i0, j0);
+    store<BM, BK, F>(a, out, Cs, X, Y, i0, j0);
 }
 
 /* D(i, j) for every row of X against every row of Y (C: mp x np, ld ldc,

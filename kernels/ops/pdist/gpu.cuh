@@ -481,8 +481,12 @@ template <class T> struct pdist_gpu {
         if constexpr (sizeof(T) == 4)
             if (v.k == DMMA) {
                 double *cen = dDm, *nx = dDm + da;
-                gd_dmma::centre<<<(unsigned)(da < 4096 ? da : 4096), gd_dmma::THREADS, 0, st>>>(dXp, np, n, d, da, cen);
-                gd_dmma::norms<<<gd_blocks_for(np, 256), 256, 0, st>>>(dXp, np, np, da, cen, nx);
+                const bool cos = metric == GD_COSINE;
+                if (cos)
+                    c.cuda(cudaMemsetAsync(cen, 0, (size_t)da * 8, st), "the centre");
+                else
+                    gd_dmma::centre<<<(unsigned)(da < 4096 ? da : 4096), gd_dmma::THREADS, 0, st>>>(dXp, np, n, d, da, cen);
+                gd_dmma::norms<<<gd_blocks_for(np, 256), 256, 0, st>>>(dXp, np, np, da, cen, nx, cos);
                 c.cuda(cudaMemsetAsync(nx + np, 0, 8, st), "clearing the count");
                 c.launched("the centre and the rows' norms");
             }
@@ -560,7 +564,7 @@ template <class T> struct pdist_gpu {
     }
 
     /* dmma: a panel's tiles (single) */
-    template <int BM, bool ROOT> void dmma_launch(T *Dp, int64_t j0, int64_t j1, cudaStream_t ps)
+    template <int BM, int F> void dmma_launch(T *Dp, int64_t j0, int64_t j1, cudaStream_t ps)
     {
         if constexpr (sizeof(T) == 4) {
             typedef gd_dmma::shape<BM, DM_BK> S;
@@ -568,21 +572,24 @@ template <class T> struct pdist_gpu {
             const int64_t NT = np / BIG, c0 = j0 / BIG, nc = (j1 + BIG - 1) / BIG - c0,
                           L = NT - c0, count = nc * (2 * L - nc + 1) / 2 * O::PARTS;
             const gd_dmma::args a = {dXp, dXp, np, np, d, da, dDm, dDm + da, dDm + da,
-                                     gd_dmma::kappa(d), (unsigned long long *)(dDm + da + np)};
-            (void)gd_dynamic_smem<gd_dmma::dist<BM, DM_BK, ROOT, O>>(S::smem);
+                                     gd_dmma::kappa(d, F), (unsigned long long *)(dDm + da + np)};
+            (void)gd_dynamic_smem<gd_dmma::dist<BM, DM_BK, F, O>>(S::smem);
             for (int64_t q0 = 0; q0 < count; q0 += INT32_MAX) {
                 const int64_t blocks = count - q0 < INT32_MAX ? count - q0 : INT32_MAX;
                 const O o = {Dp, n, tri_start(j0, n), c0, NT, q0};
-                gd_dmma::dist<BM, DM_BK, ROOT, O><<<(unsigned)blocks, gd_dmma::THREADS, S::smem, ps>>>(a, o);
+                gd_dmma::dist<BM, DM_BK, F, O><<<(unsigned)blocks, gd_dmma::THREADS, S::smem, ps>>>(a, o);
             }
         }
     }
     void dmma_panel(T *Dp, int64_t j0, int64_t j1, cudaStream_t ps)
     {
-        if (metric == GD_EUCLIDEAN)
-            dmma_launch<DM_BM, true>(Dp, j0, j1, ps);
+        const int f = dmma_form(metric);
+        if (f == gd_dmma::ROOT)
+            dmma_launch<DM_BM, gd_dmma::ROOT>(Dp, j0, j1, ps);
+        else if (f == gd_dmma::COS)
+            dmma_launch<DM_BM, gd_dmma::COS>(Dp, j0, j1, ps);
         else
-            dmma_launch<DM_BM, false>(Dp, j0, j1, ps);
+            dmma_launch<DM_BM, gd_dmma::SQ>(Dp, j0, j1, ps);
     }
 
     /* dmma: the pairs the certificate left, in info.kernel */

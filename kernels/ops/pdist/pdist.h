@@ -8,6 +8,7 @@
 #ifndef GD_PDIST_H
 #define GD_PDIST_H
 
+#include "tiles/dmma.cuh"
 #include "tiles/metric.cuh"
 #include "tiles/norm2.h"
 #include "ops/product/product.h"
@@ -139,6 +140,11 @@ const double AUTO_CPU_BELOW = 1 << 16;
 // and 1.62x, pdist2 16384^2 x 128 1.02x and 1.07x; pdist at 64 features
 // 0.84x (kernels/NOTES.md "dmma")
 const int64_t DMMA_AUTO_D = 128;
+/* the form of dmma's tile for a metric: the Euclidean two and cosine */
+int dmma_form(gd_metric m)
+{
+    return m == GD_EUCLIDEAN ? gd_dmma::ROOT : m == GD_COSINE ? gd_dmma::COS : gd_dmma::SQ;
+}
 bool dmma_auto(gd_metric m, gd_class cls, int64_t d)
 {
     return cls == GD_SINGLE && gd_metric_on_gpu(m) && d >= DMMA_AUTO_D && gd_cc_major() >= 9;
@@ -164,7 +170,7 @@ gd_status pdist_metric_variant(gd_metric m, const char **name, bool gpu_variant,
     if (strcmp(*name, "dmma") == 0 && cls != GD_SINGLE)
         return gd_fail(GD_ERR_VARIANT, "variant 'dmma' computes single; double runs on 'tuned' "
                        "('auto' chooses)");
-    if (gd_metric_on_gpu(m)) return GD_OK;
+    if (gd_metric_on_gpu(m) || (m == GD_COSINE && strcmp(*name, "dmma") == 0)) return GD_OK;
     if (!gd_metric_on_tuned(m)) return gd_fail(GD_ERR_INPUT, "unknown metric %d", (int)m);
     if (m == GD_JACCARD && cls == GD_SINGLE && d > 65535) {
         if (!gpu_variant) {
@@ -177,7 +183,8 @@ gd_status pdist_metric_variant(gd_metric m, const char **name, bool gpu_variant,
     }
     if (!gpu_variant || strcmp(*name, "tuned") == 0) return GD_OK; // auto, cpu, tuned
     return gd_fail(GD_ERR_VARIANT, "variant '%s' computes the euclidean and squaredeuclidean "
-                   "metrics; the others run on 'tuned' and 'cpu' ('auto' chooses)", *name);
+                   "metrics%s; the others run on 'tuned' and 'cpu' ('auto' chooses)", *name,
+                   strcmp(*name, "dmma") == 0 ? " and cosine (correlation, spearman)" : "");
 }
 
 } // namespace

@@ -137,7 +137,7 @@ void lower_after(const gd_plan &p, gd_class, gd_timing *)
 enum { DM2_BM = 128, DM2_BK = 16 };
 size_t work_dmma(const gd_plan &p) { return (size_t)(p.kp + p.mp + p.np + 1) * 8; }
 
-template <int BM, bool ROOT> gd_status launch2_dmma_in(const gd_plan &p, const gd_dmma::args &a)
+template <int BM, int F> gd_status launch2_dmma_in(const gd_plan &p, const gd_dmma::args &a)
 {
     typedef gd_dmma::shape<BM, DM2_BK> S;
     typedef gd_dmma::out_rect<BM> O;
@@ -145,8 +145,8 @@ template <int BM, bool ROOT> gd_status launch2_dmma_in(const gd_plan &p, const g
     if (blocks > INT32_MAX)
         return gd_fail(GD_ERR_SIZE, "variant 'dmma' computes at most 2^31 tiles of D in a call");
     const O o = {(float *)p.C, p.ldc, p.m, p.n, ti};
-    (void)gd_dynamic_smem<gd_dmma::dist<BM, DM2_BK, ROOT, O>>(S::smem);
-    gd_dmma::dist<BM, DM2_BK, ROOT><<<(unsigned)blocks, gd_dmma::THREADS, S::smem, p.st>>>(a, o);
+    (void)gd_dynamic_smem<gd_dmma::dist<BM, DM2_BK, F, O>>(S::smem);
+    gd_dmma::dist<BM, DM2_BK, F><<<(unsigned)blocks, gd_dmma::THREADS, S::smem, p.st>>>(a, o);
     return gd_cuda(cudaGetLastError(), "dmma kernel");
 }
 
@@ -158,14 +158,18 @@ gd_status launch2_dmma(const gd_plan &p)
     const float *X = (const float *)p.A, *Y = (const float *)p.B;
     double *cen = (double *)p.work, *nx = cen + p.kp, *ny = nx + p.mp;
     unsigned long long *count = (unsigned long long *)(ny + p.np);
+    const int f = dmma_form(p.args.metric);
     gd_status s = gd_cuda(cudaMemsetAsync(count, 0, 8, p.st), "clearing the count");
+    if (!s && f == gd_dmma::COS) s = gd_cuda(cudaMemsetAsync(cen, 0, (size_t)p.kp * 8, p.st), "the centre");
     if (s) return s;
-    gd_dmma::centre<<<(unsigned)(p.kp < 4096 ? p.kp : 4096), gd_dmma::THREADS, 0, p.st>>>(X, p.mp, p.m, p.k, p.kp, cen);
-    gd_dmma::norms<<<gd_blocks_for(p.mp, 256), 256, 0, p.st>>>(X, p.mp, p.mp, p.kp, cen, nx);
-    gd_dmma::norms<<<gd_blocks_for(p.np, 256), 256, 0, p.st>>>(Y, p.np, p.np, p.kp, cen, ny);
-    const gd_dmma::args a = {X, Y, p.mp, p.np, p.k, p.kp, cen, nx, ny, gd_dmma::kappa(p.k), count};
-    return p.args.metric == GD_EUCLIDEAN ? launch2_dmma_in<DM2_BM, true>(p, a)
-                                         : launch2_dmma_in<DM2_BM, false>(p, a);
+    if (f != gd_dmma::COS)
+        gd_dmma::centre<<<(unsigned)(p.kp < 4096 ? p.kp : 4096), gd_dmma::THREADS, 0, p.st>>>(X, p.mp, p.m, p.k, p.kp, cen);
+    gd_dmma::norms<<<gd_blocks_for(p.mp, 256), 256, 0, p.st>>>(X, p.mp, p.mp, p.kp, cen, nx, f == gd_dmma::COS);
+    gd_dmma::norms<<<gd_blocks_for(p.np, 256), 256, 0, p.st>>>(Y, p.np, p.np, p.kp, cen, ny, f == gd_dmma::COS);
+    const gd_dmma::args a = {X, Y, p.mp, p.np, p.k, p.kp, cen, nx, ny, gd_dmma::kappa(p.k, f), count};
+    return f == gd_dmma::ROOT  ? launch2_dmma_in<DM2_BM, gd_dmma::ROOT>(p, a)
+           : f == gd_dmma::COS ? launch2_dmma_in<DM2_BM, gd_dmma::COS>(p, a)
+                               : launch2_dmma_in<DM2_BM, gd_dmma::SQ>(p, a);
 }
 
 // the pairs the certificate left, in info.kernel
