@@ -1,6 +1,9 @@
-/* ops/sssp/gpu.cuh - the 'gpu' variant of gd_apsp's 'Sources': Bellman-Ford
- * rounds as the tropical product of the sources' lengths with W's
- * compressed columns, every source at once, then each tree by levels.
+/* ops/sssp/gpu.cuh - the GPU variants of gd_apsp's 'Sources' ('gpu',
+ * 'rounds', 'nearfar'): their driver, which takes near-far (nearfar.cuh)
+ * or the rounds (a probe of four sources' rounds decides where no weight
+ * is negative), and the rounds: Bellman-Ford rounds as the tropical
+ * product of the sources' lengths with W's compressed columns, every
+ * source at once, then each tree by levels.
  * A round visits only the vertices with an edge in from one that fell in
  * the round before (any source's): a pass over W's columns lists them,
  * then a thread a (source, listed vertex) relaxes.
@@ -128,8 +131,6 @@ unsigned sssp_list_grid(int64_t most)
     return g < cap ? g : cap;
 }
 
-/* the rounds and the trees on the device: D (and P) at dD (dP), tight
- * ns x n; 1 and *cycle where a source reaches a negative cycle */
 /* W's columns and the sources on the device */
 template <class T> struct sssp_up {
     int64_t *cp, *ri, *src;
@@ -223,6 +224,8 @@ int64_t sssp_probe(gd_call &c, const sssp_up<T> &u, int64_t n, const int64_t *ds
     return r;
 }
 
+/* the rounds and the trees on the device: D (and P) at dD (dP), tight
+ * ns x n; 1 and *cycle where a source reaches a negative cycle */
 template <class T, class PT>
 int sssp_device(gd_call &c, const sssp_edges<T> &g, const sssp_up<T> &u, int64_t ns, T *dD,
                 PT *dP, PT none, int neg, int64_t *cycle, gd_timing *t)
@@ -271,10 +274,9 @@ int sssp_device(gd_call &c, const sssp_edges<T> &g, const sssp_up<T> &u, int64_t
         ++rounds;
         if ((rounds & 63) == 0 && gd_interrupted()) c.check(gd_fail(GD_ERR_INTERRUPT, "interrupted"));
     }
-    int any;
     /* the trees, a level a round */
     int64_t levels = 0;
-    any = dP != NULL && total > 0;
+    int any = dP != NULL && total > 0;
     /* the vertices levelled in the round before (L - 1 = 0: the sources) */
     if (any) {
         c.cuda(cudaMemsetAsync(fell, 0, (size_t)2 * n + 2, st), "the levelled vertices");
@@ -307,8 +309,6 @@ int sssp_device(gd_call &c, const sssp_edges<T> &g, const sssp_up<T> &u, int64_t
     return 0;
 }
 
-/* the 'gpu' variant: W's edges up (a dense W's gathered on the host first),
- * D and P made on the device, kept there or brought down */
 /* the GPU's two methods: chosen by the probe, or asked for */
 enum sssp_method { SSSP_CHOOSE, SSSP_NEARFAR, SSSP_ROUNDS };
 
@@ -327,6 +327,9 @@ bool sssp_rounds_suit(gd_call &c, const sssp_up<T> &u, int64_t n, const int64_t 
     return *rounds <= SSSP_ROUNDS_MOST;
 }
 
+/* the GPU variants: W's edges up (a dense W's gathered on the host
+ * first), D and P made on the device by the method, kept there or brought
+ * down */
 template <class T>
 gd_status run_gpu(const gd_matrix *W, const gd_sparse *S, const int64_t *src, int64_t ns,
                   gd_out D, const gd_out *P, gd_class pcls, int all_pairs, int64_t *cycle,
