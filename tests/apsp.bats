@@ -9,7 +9,7 @@ check() { octave_ok "check_apsp('$1', '$2'${3:+, $3})" "graphs exact"; }
 SMALL="[1 2 7 63 64 65 129 300]"
 
 @test "cpu variant, double, exact" { check cpu double "$SMALL"; }
-@test "'Sources' on the host: Bellman-Ford's lengths on grids, kNN and power-law graphs, parts, negative and zero weights; every tree by levels, routes summed exactly; negative cycles; errors" {
+@test "'Sources' on the host: Bellman-Ford's and scipy's lengths on grids, kNN and power-law graphs, parts, negative and zero weights; every tree by levels, routes summed exactly; negative cycles; errors" {
     octave_ok "check_sssp('cpu')" "sources exact"
 }
 @test "'Sources' on the GPU: the same checks as the host's (Bellman-Ford's lengths, trees by levels, negative cycles, errors)" {
