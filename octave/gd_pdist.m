@@ -91,9 +91,9 @@
 ## below; not for cosine (1.22x at 16384 x 300 on uniform rows, but rows
 ## sharing a large offset are nearly parallel, and every such pair goes
 ## to the double sum). In double the expanded form is not taken: measured
-## (bench/results/accuracy/double-host.md), it is within 4 to 15 ulp where
-## rows lie apart but up to 2e7 ulp for clustered rows, and its bound
-## certifies no pair within the plain sum's own error.
+## (bench/results/accuracy/double-host.md), it is within 4 to 16 ulp where
+## rows lie apart but up to 4e8 ulp for clustered rows, and its bound
+## certifies at most 1% of pairs within the plain sum's own error.
 ##
 ## Example:
 ## @example
