@@ -11,10 +11,10 @@ wanted=""
 command -v octave-cli >/dev/null 2>&1 || missing="$missing octave"
 command -v mkoctfile >/dev/null 2>&1 || missing="$missing liboctave-dev"
 command -v bats >/dev/null 2>&1 || missing="$missing bats"
-# the shortest paths' second oracle (tests/scipy_paths.py): scipy's csgraph,
-# in the python3 on PATH or Debian's
+# the shortest paths' second oracle where Python has it (tests/scipy_paths.py):
+# scipy's csgraph, in the python3 on PATH or Debian's
 for py in python3 /usr/bin/python3 ""; do
-    [ -n "$py" ] || { missing="$missing python3-scipy"; break; }
+    [ -n "$py" ] || { wanted="$wanted python3-scipy"; break; }
     "$py" -c "import scipy.io, scipy.sparse.csgraph" >/dev/null 2>&1 && break
 done
 # the ranks of an MPI job (gd_spmd*): Open MPI's mpirun and libmpi, which

@@ -2,7 +2,9 @@
  * Part of cpu.c, which includes it after its thread team and helpers. */
 /* The reference BLAS interface (Fortran, 32-bit integers): the library
  * Octave itself is linked with, so 'cpu' is what single(A)*single(B)
- * computes in Octave. */
+ * computes in Octave, to the bit where the BLAS's order does not depend
+ * on the shape (the reference BLAS; OpenBLAS's kernels for a few rows or
+ * columns sum otherwise, and the panels below change the shape). */
 extern void sgemm_(const char *transa, const char *transb, const int *m,
                    const int *n, const int *k, const float *alpha,
                    const float *a, const int *lda, const float *b,

@@ -608,10 +608,11 @@ endfunction
 ## (the row's ranks' pieces in turn) and its grid column's columns of B
 ## whole, so that every element is one sum over the whole inner dimension
 ## in the variant's own order: one process's bits wherever that order
-## does not depend on the operands' shape ('cpu', as its panels of columns
-## already assume of the BLAS, and the ladder k1 ... k5; 'tuned' and cuBLAS
-## choose their splits of the inner dimension by shape). Not SUMMA's
-## panels: a sum of panels' sums rounds otherwise than one sum.
+## does not depend on the operands' shape (the ladder k1 ... k5, 'cpu' on
+## the reference BLAS; not on OpenBLAS, whose kernels for a few rows and
+## for eight sum otherwise, nor 'tuned' and cuBLAS, which choose their
+## splits of the inner dimension by shape). Not SUMMA's panels: a sum of
+## panels' sums rounds otherwise than one sum.
 function [C, info] = sgemm_ranks (A, B, varargin)
   [sa, sb, k, pr, pc, b, gi, gj, row, column] = grid_operands ("gd_sgemm", A, B);
   PA = getLocalPart (A);
