@@ -76,6 +76,9 @@ TEST_PTX_CHECKS ?= $(if $(strip $(GD_LOCAL_ARCHS)),75)
 # (at most 4 side by side where a GPU answers: the suite was measured so
 # on an H100, the interrupt tests' timings included)
 TEST_JOBS       ?= $(shell n=$(NPROC); if nvidia-smi -L >/dev/null 2>&1 && [ $$n -gt 4 ]; then n=4; fi; echo $$n)
+# the suites run side by side, and the MPI tests' ranks beside them: one
+# BLAS thread a process (OpenBLAS's waiting threads would take the cores)
+test: export OPENBLAS_NUM_THREADS ?= 1
 test: deps
 	$(MAKE) -j$(NPROC) all GPU_ARCHS="$(TEST_ARCHS)" GD_PTX_ARCHS= GD_PTX_CHECK_ARCHS="$(TEST_PTX_CHECKS)"
 	$(BATS) $$(if [ "$(TEST_JOBS)" != 1 ] && command -v parallel >/dev/null 2>&1; then \
