@@ -24,7 +24,7 @@ function check_dmma (n)
       Ec = exact_dist (X, Y, "single", "cosine");
       for form = {"euclidean", "squaredeuclidean", "cosine"}
         form = form{1};
-        E = pick (form(1) == "e", Ee, pick (form(1) == "s", Es, Ec));
+        E = merge (form(1) == "e", Ee, merge (form(1) == "s", Es, Ec));
         T = E(:, 1:n);
         [D, ~, info] = gd_pdist2 (X, Y, form, "Variant", "dmma");
         name = sprintf ("pdist2 %s d %d %s", sets{s}, d, form);
@@ -49,15 +49,6 @@ function check_dmma (n)
   assert (max (max (abs (S - gd_pdist2 (X, Y, "spearman", "Variant", "cpu")))) < 1e-4, "check_dmma: spearman");
   printf ("dmma correlation and spearman within 1e-5 of the exact correlation (1e-4 of 'cpu')\n");
   adversarial ();
-endfunction
-
-## a if c, else b
-function v = pick (c, a, b)
-  if (c)
-    v = a;
-  else
-    v = b;
-  endif
 endfunction
 
 function X = data (kind, n, d)
