@@ -37,6 +37,7 @@
 1;
 addpath (fullfile (fileparts (mfilename ("fullpath")), "..", "octave"));
 addpath (fullfile (fileparts (mfilename ("fullpath")), "..", "tests"));
+addpath (fileparts (mfilename ("fullpath")));     # dmma_sets
 warning ("off", "gd:nogpu");
 N = str2double (getenv ("GD_ACC_N"));
 if (isnan (N))
@@ -97,22 +98,6 @@ function write_table (head, md)
   endif
 endfunction
 
-function [X, Y] = data_set (kind, N, d, seed)
-  rand ("state", seed); randn ("state", seed);
-  switch (kind)
-    case "uniform"
-      X = rand (N, d, "single"); Y = rand (N, d, "single");
-    case "normal"
-      X = randn (N, d, "single"); Y = randn (N, d, "single");
-    case "offset 1e4"
-      X = 1e4 + rand (N, d, "single"); Y = 1e4 + rand (N, d, "single");
-    case "clustered"
-      C = randn (8, d, "single");
-      X = C(randi (8, N, 1),:) + 1e-3 * randn (N, d, "single");
-      Y = C(randi (8, N, 1),:) + 1e-3 * randn (N, d, "single");
-  endswitch
-endfunction
-
 ## On a GPU with the 'dmma' variant: today's GPU kernel ('tuned') and
 ## 'dmma' side by side, each against the reference
 gpu = gd_info ().available && any (strcmp ({gd_pdist2("variants").name}, "dmma"));
@@ -121,7 +106,7 @@ if (gpu)
   printf ("%-11s %4s | %-15s | %-15s | %s\n", "data", "d", "tuned % ok, max", "dmma % ok, max", "not certified");
   for s = 1:numel (sets)
     for d = [2 10 100 500 2000]
-      [X, Y] = data_set (sets{s}, N, d, 100 * s + d);
+      [X, Y] = dmma_sets (sets{s}, N, d, 100 * s + d, "single");
       R = exact_dist (X, Y);
       T = gd_pdist2 (X, Y, "euclidean", "Variant", "tuned");
       [M, ~, info] = gd_pdist2 (X, Y, "euclidean", "Variant", "dmma");
@@ -139,7 +124,7 @@ md = sprintf ("| data | d | today %% ok | max ulp | expanded %% ok | max | certi
 printf ("%-11s %4s | %-13s | %-13s | %-20s | %-13s | %-13s | %-20s\n", "data", "d", "today", "expanded", "certified+today", "double", "cert.+double", "centered: cert, ok");
 for s = 1:numel (sets)
   for d = [2 10 100 500 2000]
-    [X, Y] = data_set (sets{s}, N, d, 100 * s + d);
+    [X, Y] = dmma_sets (sets{s}, N, d, 100 * s + d, "single");
     R = exact_dist (X, Y);
     T = gd_pdist2 (X, Y, "euclidean", "Variant", "cpu");
     [Ex, ok] = expanded (X, Y, true);

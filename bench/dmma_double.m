@@ -26,6 +26,7 @@
 1;
 addpath (fullfile (fileparts (mfilename ("fullpath")), "..", "octave"));
 addpath (fullfile (fileparts (mfilename ("fullpath")), "..", "tests"));
+addpath (fileparts (mfilename ("fullpath")));     # dmma_sets
 warning ("off", "gd:nogpu");
 N = str2double (getenv ("GD_ACC_N"));
 if (isnan (N))
@@ -56,29 +57,13 @@ function [D, E] = expanded (X, Y)
   E = (3 * d + 8) * 2^-53 * S;          # on D2; on D about E / (2 D)
 endfunction
 
-function [X, Y] = data_set (kind, N, d, seed)
-  rand ("state", seed); randn ("state", seed);
-  switch (kind)
-    case "uniform"
-      X = rand (N, d); Y = rand (N, d);
-    case "normal"
-      X = randn (N, d); Y = randn (N, d);
-    case "offset 1e4"
-      X = 1e4 + rand (N, d); Y = 1e4 + rand (N, d);
-    case "clustered"
-      C = randn (8, d);
-      X = C(randi (8, N, 1),:) + 1e-3 * randn (N, d);
-      Y = C(randi (8, N, 1),:) + 1e-3 * randn (N, d);
-  endswitch
-endfunction
-
 md = "";
 if (N > 0)                              # (GD_ACC_N=0: the timing alone)
 md = sprintf ("| data | d | %s %% correctly rounded | max ulp | expanded %% correctly rounded | max ulp | median ulp | bound certifies within today's max |\n|---|---:|---:|---:|---:|---:|---:|---:|\n", today);
 printf ("%-11s %4s | %-16s | %-24s | %s\n", "data", "d", [today " % ok, max"], "expanded % ok, max, med", "certified");
 for s = {"uniform", "normal", "offset 1e4", "clustered"}
   for d = [2 10 100 500 2000]
-    [X, Y] = data_set (s{1}, N, d, d + numel (s{1}));
+    [X, Y] = dmma_sets (s{1}, N, d, d + numel (s{1}), "double");
     R = exact_dist (X, Y, "double");
     T = gd_pdist2 (X, Y, "euclidean", "Variant", today);
     [Ex, E] = expanded (X, Y);
