@@ -27,10 +27,31 @@ function check_sssp_gpu ()
       else
         assert (near == strcmp (v{1}, "nearfar"), info.kernel);
       endif
+      ## the trees: the kNN graph's real weights give every vertex one
+      ## tight in-edge (no levels); the grid's integers give ties
+      if (! strcmp (shape{1}, "power"))
+        how = merge (strcmp (shape{1}, "knn"), "; trees from unique predecessors", "; trees by levels (");
+        assert (! isempty (strfind (info.kernel, how)), info.kernel);
+      endif
     endfor
     [D32, P32] = gd_apsp (S, "Sources", s, "Variant", "gpu", "IndexClass", "int32");
     Pd = double (P32); Pd(P32 == -1) = NaN;
     assert (isequal (D32, D) && isequaln (Pd, P) && isa (P32, "int32"));
+  endfor
+  ## a weight too small to change a sum: tight edges between equal
+  ## lengths (both ways: a cycle of them), so the trees go by levels
+  [i, j, v, n] = graph ("knn");
+  tiny = find (i < j & ismember ([j, i], [i, j], "rows"));
+  tiny = tiny(1:20:end);
+  back = find (ismember ([i, j], [j(tiny), i(tiny)], "rows"));
+  v([tiny; back]) = 1e-30;
+  S = sparse (i, j, v, n, n);
+  s = randi (n, 1, 40);
+  [D, P] = gd_apsp (S, "Sources", s, "Variant", "cpu");
+  for v = {"nearfar", "rounds"}
+    [Dg, Pg, info] = gd_apsp (S, "Sources", s, "Variant", v{1});
+    assert (isequal (Dg, D) && isequaln (Pg, P), "tiny weights, %s: D or P differs", v{1});
+    assert (! isempty (strfind (info.kernel, "; trees by levels (1 of 1 batch)")), info.kernel);
   endfor
   ## near-far in batches of sources (a cap on the call's memory), its
   ## kernel named; a stored Inf edge (it reaches nothing: vertex 2 has no

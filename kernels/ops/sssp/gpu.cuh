@@ -3,7 +3,8 @@
  * or the rounds (a probe of four sources' rounds decides where no weight
  * is negative), and the rounds: Bellman-Ford rounds as the tropical
  * product of the sources' lengths with W's compressed columns, every
- * source at once, then each tree by levels.
+ * source at once, then the trees (from unique tight predecessors where
+ * every cell has one, trees.cuh; else by levels).
  * A round visits only the vertices with an edge in from one that fell in
  * the round before (any source's): a pass over W's columns lists them,
  * then a thread a (source, listed vertex) relaxes.
@@ -108,7 +109,7 @@ __global__ void sssp_start(int64_t n, int64_t ns, const int64_t *src, T *D, int3
          i += (int64_t)gridDim.x * blockDim.x) {
         const int64_t k = i % ns, j = i / ns;
         const bool s = src[k] == j;
-        D[i] = s ? (T)0 : (T)INFINITY;
+        if (D) D[i] = s ? (T)0 : (T)INFINITY;
         if (lvl) lvl[i] = s ? 0 : -1;
         if (last) last[i] = -1;
         if (P) P[i] = s ? (PT)0 : none;
@@ -131,11 +132,6 @@ unsigned sssp_list_grid(int64_t most)
     return g < cap ? g : cap;
 }
 
-/* W's columns and the sources on the device */
-template <class T> struct sssp_up {
-    int64_t *cp, *ri, *src;
-    T *w;
-};
 template <class T>
 bool sssp_upload(gd_call &c, const sssp_edges<T> &g, const int64_t *src, int64_t ns,
                  sssp_up<T> *u)
@@ -274,11 +270,16 @@ int sssp_device(gd_call &c, const sssp_edges<T> &g, const sssp_up<T> &u, int64_t
         ++rounds;
         if ((rounds & 63) == 0 && gd_interrupted()) c.check(gd_fail(GD_ERR_INTERRUPT, "interrupted"));
     }
-    /* the trees, a level a round */
+    /* the trees: from unique tight predecessors (trees.cuh), else a level
+     * a round */
     int64_t levels = 0;
-    int any = dP != NULL && total > 0;
+    const bool unique = dP && c.ok() && sssp_trees_unique<T, PT>(c, u, n, ns, 0, ns, dD, dP, none);
+    int any = dP != NULL && total > 0 && !unique && c.ok();
     /* the vertices levelled in the round before (L - 1 = 0: the sources) */
     if (any) {
+        /* P again as at the start (the pass wrote some of it) */
+        sssp_start<T, PT><<<sssp_grid(total), 256, 0, st>>>(n, ns, dsrc, (T *)NULL, lvl, (int32_t *)NULL, dP, none, fell);
+        c.launched("the trees' start");
         c.cuda(cudaMemsetAsync(fell, 0, (size_t)2 * n + 2, st), "the levelled vertices");
         if (c.ok()) sssp_mark_sources<<<sssp_grid(ns), 256, 0, st>>>(dsrc, ns, fell);
         c.launched("the sources");
@@ -304,6 +305,7 @@ int sssp_device(gd_call &c, const sssp_edges<T> &g, const sssp_up<T> &u, int64_t
     c.end(GD_PHASE_KERNEL, st);
     snprintf(t->kernel, sizeof t->kernel, "%lld source%s, %lld edges, # rounds, # levels",
              (long long)ns, ns == 1 ? "" : "s", (long long)m);
+    if (dP) sssp_trees_said(t, !unique, 1);
     t->counts[0] = rounds;
     t->counts[1] = levels;
     return 0;
@@ -408,9 +410,9 @@ gd_status run_gpu(const gd_matrix *W, const gd_sparse *S, const int64_t *src, in
     if (nf) {
         c.begin(GD_PHASE_KERNEL, st);
         if (pcls == GD_INT32)
-            nf_device<T, int32_t>(c, rows, u.src, ns, dD, (int32_t *)dP, none_i, (T)delta, t);
+            nf_device<T, int32_t>(c, rows, u, ns, dD, (int32_t *)dP, none_i, (T)delta, t);
         else
-            nf_device<T, double>(c, rows, u.src, ns, dD, (double *)dP, none_d, (T)delta, t);
+            nf_device<T, double>(c, rows, u, ns, dD, (double *)dP, none_d, (T)delta, t);
         c.end(GD_PHASE_KERNEL, st);
     } else if (c.ok() && up)
         found = pcls == GD_INT32 ? sssp_device<T, int32_t>(c, g, u, ns, dD, (int32_t *)dP, none_i, neg, cycle, t)

@@ -1,9 +1,9 @@
 /* ops/sssp/nearfar.cuh - the 'gpu' variant's lengths on non-negative
- * weights (near-far buckets, a frontier a source) and its trees (breadth
- * first over the tight edges, a frontier a source); W's rows (out-edges)
- * built on the device from its compressed columns.
+ * weights (near-far buckets, a frontier a source) and its trees by
+ * levels (breadth first over the tight edges, a frontier a source); W's
+ * rows (out-edges) built on the device from its compressed columns.
  * Part of sssp.cu, which includes it inside its anonymous namespace,
- * before gpu.cuh.
+ * after trees.cuh, before gpu.cuh.
  *
  * The lengths: the near-far method of Davidson, Baxter, Garland and Owens
  * ("Work-efficient parallel GPU methods for single-source shortest
@@ -27,20 +27,14 @@
  * al.'s rule: about a warp's work a vertex a bucket), scaled by
  * GD_SSSP_DELTA percent.
  *
- * The trees: level 0 the source; the vertices of level L - 1 push along
+ * The trees, where a batch's cells have no unique tight predecessor
+ * (trees.cuh): level 0 the source; the vertices of level L - 1 push along
  * their tight out-edges (D(q) + W(q, u) == D(u) in the class, q != u) to
  * the vertices without a level or with level L, each taking the smallest
  * such q (an atomic min): level L, P(u) = q. That is the host's rule
  * (breadth first, the smallest tight predecessor one level nearer). */
 
 enum { NF_HEAVY = 32, NF_THREADS = 256 };
-
-/* blocks of 256 threads for total elements, a grid-stride loop past 2^19 */
-unsigned sssp_grid(int64_t total)
-{
-    const int64_t b = (total + 255) / 256;
-    return (unsigned)(b < 1 ? 1 : b > 65535 * 8 ? 65535 * 8 : b);
-}
 
 /* an atomic min of a length that is not negative (its bits order as an
  * integer's); whether v lowered it */
@@ -553,12 +547,14 @@ void nf_trees(gd_call &c, const nf_graph<T> &g, const T *dist, int64_t sk, int64
 
 /* The 'gpu' variant on non-negative weights: the sources in batches whose
  * work fits the device (and whose items fit 32 bits), each batch's
- * lengths by near-far, its trees, then its rows of D (transposed into the
- * ns x n result) and of P (class PT, none where no path) */
+ * lengths by near-far, its rows of D (transposed into the ns x n result),
+ * then its rows of P (class PT, none where no path): from unique tight
+ * predecessors (u: W's columns, trees.cuh), else by levels */
 template <class T, class PT>
-void nf_device(gd_call &c, const nf_graph<T> &g, const int64_t *dsrc, int64_t ns, T *dD, PT *dP,
+void nf_device(gd_call &c, const nf_graph<T> &g, const sssp_up<T> &u, int64_t ns, T *dD, PT *dP,
                PT none, T delta, gd_timing *t)
 {
+    const int64_t *dsrc = u.src;
     const int64_t n = g.n;
     cudaStream_t st = gd_stream();
     /* a cell's bytes: its length, stamp, near lists, far lists (which the
@@ -587,18 +583,10 @@ void nf_device(gd_call &c, const nf_graph<T> &g, const int64_t *dsrc, int64_t ns
     nf_bfs *bs = (nf_bfs *)c.alloc(sizeof(nf_bfs), "the levels' state");
     if (!c.ok()) return;
     const nf_lists L = {{near, near + cells}, {far, far + cells}, heavy, stamp, infar};
-    int64_t iters = 0, levels = 0, relaxed = 0;
+    int64_t iters = 0, levels = 0, relaxed = 0, by_levels = 0;
     for (int64_t k0 = 0; k0 < ns && c.ok(); k0 += nb) {
         const uint32_t b = (uint32_t)(ns - k0 < nb ? ns - k0 : nb);
         nf_lengths<T>(c, g, dsrc + k0, b, dist, L, ds, delta, &iters, &relaxed);
-        if (dP) {
-            int32_t *lvl = (int32_t *)stamp, *cand = (int32_t *)far;
-            nf_trees<T>(c, g, dist, n, 1, dsrc + k0, b, lvl, cand, near, near + cells, bs, &levels);
-            if (c.ok())
-                nf_out_p<PT><<<sssp_grid((int64_t)b * n), 256, 0, st>>>(lvl, cand, (uint32_t)n, b,
-                                                                      ns, dP + k0, none);
-            c.launched("P");
-        }
         /* D's rows of the batch: the transpose, through the far lists
          * where the batch is not all of D */
         if (!c.ok()) break;
@@ -612,10 +600,20 @@ void nf_device(gd_call &c, const nf_graph<T> &g, const int64_t *dsrc, int64_t ns
                    "D's rows");
         }
         c.launched("D's rows");
+        if (dP && !sssp_trees_unique<T, PT>(c, u, n, ns, k0, b, dD, dP, none) && c.ok()) {
+            int32_t *lvl = (int32_t *)stamp, *cand = (int32_t *)far;
+            nf_trees<T>(c, g, dist, n, 1, dsrc + k0, b, lvl, cand, near, near + cells, bs, &levels);
+            if (c.ok())
+                nf_out_p<PT><<<sssp_grid((int64_t)b * n), 256, 0, st>>>(lvl, cand, (uint32_t)n, b,
+                                                                      ns, dP + k0, none);
+            c.launched("P");
+            ++by_levels;
+        }
     }
     snprintf(t->kernel, sizeof t->kernel,
              "near-far, %lld source%s a batch, # iterations, # levels, # items relaxed",
              (long long)nb, nb == 1 ? "" : "s");
+    if (dP) sssp_trees_said(t, by_levels, (ns + nb - 1) / nb);
     t->counts[0] = iters;
     t->counts[1] = levels;
     t->counts[2] = relaxed;

@@ -1,0 +1,108 @@
+/* ops/sssp/trees.cuh - what the GPU's two methods share: W's columns on
+ * the device, the grids, and the trees from unique tight predecessors.
+ * Part of sssp.cu, which includes it inside its anonymous namespace,
+ * before nearfar.cuh and gpu.cuh.
+ *
+ * The trees' rule (the host's): breadth first over the tight edges q -> j
+ * (q != j, D(q) + W(q, j) == D(j) in the class) from the source, P(j) the
+ * smallest tight predecessor one level nearer. Both methods make it by
+ * levels, a pass over the frontier a level; a kNN graph of 10^6 vertices
+ * has a thousand levels. Where weights are reals, almost every vertex has
+ * a single tight in-edge, and then no level is needed: if every cell
+ * (source k, vertex j) reached and not the source has exactly one tight
+ * in-edge q -> j, and D(k, q) < D(k, j), then following P from any vertex
+ * lowers D at each step, so it ends, and only at the source (every other
+ * reached vertex has a tight in-edge: the one that last lowered it); the
+ * tight edges are then P's alone, the breadth-first search follows them,
+ * and its P is this one. One pull pass checks that and writes P: a thread
+ * a cell, consecutive sources of one vertex in a warp (D source-fastest,
+ * read 32 lengths of one q at once). A cell with two tight in-edges, or
+ * one from a vertex of equal length (a zero weight, or one too small to
+ * change the sum), sends the batch to the levels. */
+
+/* blocks of 256 threads for total elements, a grid-stride loop past 2^19 */
+unsigned sssp_grid(int64_t total)
+{
+    const int64_t b = (total + 255) / 256;
+    return (unsigned)(b < 1 ? 1 : b > 65535 * 8 ? 65535 * 8 : b);
+}
+
+/* W's columns (the in-edges) and the sources on the device */
+template <class T> struct sssp_up {
+    int64_t *cp, *ri, *src;
+    T *w;
+};
+
+/* P of sources k0 .. k0 + b - 1 (their vertices at src) from their
+ * lengths at D (ns x n, a source a row): P(k, j) = q + 1 for j's single
+ * tight in-edge q -> j with D(k, q) < D(k, j); 0 at the source, none
+ * where D is Inf. Any other cell sets *tied. */
+template <class T, class PT>
+__global__ void sssp_unique(const int64_t *__restrict__ cp, const int64_t *__restrict__ ri,
+                            const T *__restrict__ w, int64_t n, int64_t ns, int64_t k0, int64_t b,
+                            const int64_t *__restrict__ src, const T *__restrict__ D, PT *P,
+                            PT none, int *tied)
+{
+    const int64_t total = n * b;
+    bool bad = false;
+    for (int64_t t = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; t < total;
+         t += (int64_t)gridDim.x * blockDim.x) {
+        const int64_t kb = t % b, j = t / b, k = k0 + kb, i = k + ns * j;
+        const T dj = D[i];
+        PT p = none;
+        if (src[kb] == j)
+            p = 0;
+        else if (dj < (T)INFINITY) {
+            int64_t q1 = -1;
+            int tight = 0;
+            T d1 = 0;
+            for (int64_t e = cp[j]; e < cp[j + 1] && tight < 2; ++e) {
+                const int64_t q = ri[e];
+                if (q == j) continue;
+                const T dq = D[k + ns * q];
+                if ((T)(dq + w[e]) == dj) {
+                    if (!tight) {
+                        q1 = q;
+                        d1 = dq;
+                    }
+                    ++tight;
+                }
+            }
+            if (tight == 1 && d1 < dj)
+                p = (PT)(q1 + 1);
+            else
+                bad = true;
+        }
+        P[i] = p;
+    }
+    if (bad) *(volatile int *)tied = 1;
+}
+
+/* The trees of sources k0 .. k0 + b - 1 by sssp_unique; false where a
+ * cell was tied (the caller makes the batch's trees by levels) */
+template <class T, class PT>
+bool sssp_trees_unique(gd_call &c, const sssp_up<T> &u, int64_t n, int64_t ns, int64_t k0,
+                       int64_t b, const T *D, PT *P, PT none)
+{
+    cudaStream_t st = gd_stream();
+    int *tied = (int *)c.alloc(sizeof(int), "the trees' flag");
+    c.cuda(cudaMemsetAsync(tied, 0, sizeof(int), st), "the trees' flag");
+    if (c.ok() && n * b > 0)
+        sssp_unique<T, PT><<<sssp_grid(n * b), 256, 0, st>>>(u.cp, u.ri, u.w, n, ns, k0, b, u.src + k0, D, P, none, tied);
+    c.launched("the trees");
+    int h = 1;
+    c.cuda(cudaMemcpyAsync(&h, tied, sizeof(int), cudaMemcpyDeviceToHost, st), "the trees' flag");
+    c.cuda(cudaStreamSynchronize(st), "the trees");
+    return c.ok() && !h;
+}
+
+/* info.kernel's word on the trees: by levels in how many of the batches */
+void sssp_trees_said(gd_timing *t, int64_t by_levels, int64_t batches)
+{
+    const size_t at = strlen(t->kernel);
+    if (!by_levels)
+        snprintf(t->kernel + at, sizeof t->kernel - at, "; trees from unique predecessors");
+    else
+        snprintf(t->kernel + at, sizeof t->kernel - at, "; trees by levels (%lld of %lld batch%s)",
+                 (long long)by_levels, (long long)batches, batches == 1 ? "" : "es");
+}
