@@ -120,6 +120,13 @@ setenv ("GD_SSSP_DELTA", "5"); setenv ("GD_GPU_MEM_LIMIT", "600000");
 [D, P, info] = gd_apsp (S, "Sources", s, "Variant", "nearfar");
 unsetenv ("GD_SSSP_DELTA"); unsetenv ("GD_GPU_MEM_LIMIT");
 ok (isequal (D, E) && isequaln (P, Q) && ! isempty (strfind (info.kernel, "near-far")), "sources near-far");
+## real weights: the trees from unique tight predecessors (both methods)
+R = sprand (400, 400, 0.02);
+[ER, QR] = gd_apsp (R, "Sources", s, "Variant", "cpu");
+for v = {"nearfar", "rounds"}
+  [D, P, info] = gd_apsp (R, "Sources", s, "Variant", v{1});
+  ok (isequal (D, ER) && isequaln (P, QR) && ! isempty (strfind (info.kernel, "unique")), ["sources unique trees " v{1}]);
+endfor
 ## the GPU's choice: the probe's rounds, then (a random graph: paths of
 ## few edges) the rounds on non-negative weights
 [D, P, info] = gd_apsp (S, "Sources", s, "Variant", "gpu");

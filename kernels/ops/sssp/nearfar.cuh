@@ -17,7 +17,10 @@
  * dry, the threshold moves on by delta and the far list is split: the
  * items now below it go near, the rest stay, and those below the old
  * threshold are dropped (their fall put them in a near list then). A
- * vertex of more than NF_HEAVY out-edges is relaxed by a warp. Every
+ * warp holds the items it lists in shared memory and puts them on a list
+ * 32 or more at a time (nf_hold: one atomic on the list's counter where an
+ * atomic a warp an edge had bounded the iteration). A vertex of more than
+ * NF_HEAVY out-edges is relaxed by a warp. Every
  * length is some walk's sum in the class, and the method ends only when no
  * edge can lower one: the fixed point every variant reaches, bit for bit.
  * The host queues iterations in batches and reads one flag a batch; the
@@ -88,6 +91,38 @@ __device__ __forceinline__ void nf_put(bool want, uint32_t item, uint32_t *list,
     if (want) list[at + (unsigned)__popc(m & ((1u << lane) - 1u))] = item;
 }
 
+/* A warp's lists held back in shared memory (NF_HELD items each) and put
+ * on the global lists by one atomic a flush: the lists' counters share
+ * one line of memory, and an atomic a warp an edge on them bounds an
+ * iteration. n: the items held (the same in every lane). */
+enum { NF_HELD = 64 };
+struct nf_held {
+    uint32_t *buf;
+    int n;
+};
+__device__ __forceinline__ void nf_flush(nf_held &h, uint32_t *list, unsigned long long *cnt)
+{
+    const int lane = threadIdx.x & 31;
+    __syncwarp();
+    unsigned long long at = 0;
+    if (lane == 0 && h.n) at = atomicAdd(cnt, (unsigned long long)h.n);
+    at = __shfl_sync(0xffffffffu, at, 0);
+    for (int i = lane; i < h.n; i += 32) list[at + (unsigned)i] = h.buf[i];
+    __syncwarp();
+    h.n = 0;
+}
+/* nf_put through the held items: flushed once 32 are held */
+__device__ __forceinline__ void nf_hold(bool want, uint32_t item, nf_held &h, uint32_t *list,
+                                        unsigned long long *cnt)
+{
+    const unsigned m = __ballot_sync(0xffffffffu, want);
+    if (!m) return;
+    const int lane = threadIdx.x & 31;
+    if (want) h.buf[h.n + __popc(m & ((1u << lane) - 1u))] = item;
+    h.n += __popc(m);
+    if (h.n >= 32) nf_flush(h, list, cnt);
+}
+
 /* the most of a lane's n over the warp */
 __device__ __forceinline__ int nf_warp_max(int n)
 {
@@ -101,12 +136,11 @@ __device__ __forceinline__ int nf_warp_max(int n)
 /* an edge's relaxation: the length of cell u lowered to nd where that
  * is shorter; then near (stamped once an iteration) or far (marked once) */
 template <class T>
-__device__ __forceinline__ void nf_edge(bool have, T *dist, uint32_t u, T nd, T thr,
-                                        unsigned mark, const nf_lists &L, uint32_t *out,
-                                        unsigned long long *cnt, uint32_t *far,
-                                        unsigned long long *fcnt)
+__device__ __forceinline__ void nf_lowered(bool have, T *dist, uint32_t u, T nd, T thr,
+                                           unsigned mark, const nf_lists &L, bool &to_near,
+                                           bool &to_far)
 {
-    bool to_near = false, to_far = false;
+    to_near = to_far = false;
     if (have && nf_lower(dist + u, nd)) {
         if (nd < thr)
             to_near = atomicExch(L.stamp + u, mark) != mark;
@@ -115,6 +149,15 @@ __device__ __forceinline__ void nf_edge(bool have, T *dist, uint32_t u, T nd, T 
             to_far = !(atomicOr(L.infar + (u >> 5), bit) & bit);
         }
     }
+}
+template <class T>
+__device__ __forceinline__ void nf_edge(bool have, T *dist, uint32_t u, T nd, T thr,
+                                        unsigned mark, const nf_lists &L, uint32_t *out,
+                                        unsigned long long *cnt, uint32_t *far,
+                                        unsigned long long *fcnt)
+{
+    bool to_near, to_far;
+    nf_lowered(have, dist, u, nd, thr, mark, L, to_near, to_far);
     nf_put(to_near, u, out, cnt);
     nf_put(to_far, u, far, fcnt);
 }
@@ -131,6 +174,10 @@ __global__ void __launch_bounds__(NF_THREADS)
     const T thr = s->thr;
     const unsigned mark = 2u * s->iter + 1u;
     const uint32_t *in = L.near[p];
+    uint32_t *out = L.near[p ^ 1], *fout = L.far[fp];
+    unsigned long long *cnt = &s->cnt[p ^ 1], *fcnt = &s->far[fp];
+    __shared__ uint32_t held[NF_THREADS / 32][2][NF_HELD];
+    nf_held hn = {held[threadIdx.x / 32][0], 0}, hf = {held[threadIdx.x / 32][1], 0};
     const unsigned long long step = (unsigned long long)gridDim.x * blockDim.x;
     for (unsigned long long w0 = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x - lane;
          w0 < count; w0 += step) {
@@ -154,11 +201,15 @@ __global__ void __launch_bounds__(NF_THREADS)
         for (int j = 0; j < most; ++j) {
             const bool have = j < deg;
             const int64_t e = e0 + (have ? j : 0);
-            nf_edge(have, dist, have ? base + (uint32_t)g.ci[e] : 0u,
-                    have ? (T)(dv + g.w[e]) : (T)0, thr, mark, L, L.near[p ^ 1], &s->cnt[p ^ 1],
-                    L.far[fp], &s->far[fp]);
+            const uint32_t u = have ? base + (uint32_t)g.ci[e] : 0u;
+            bool to_near, to_far;
+            nf_lowered(have, dist, u, have ? (T)(dv + g.w[e]) : (T)0, thr, mark, L, to_near, to_far);
+            nf_hold(to_near, u, hn, out, cnt);
+            nf_hold(to_far, u, hf, fout, fcnt);
         }
     }
+    nf_flush(hn, out, cnt);
+    nf_flush(hf, fout, fcnt);
 }
 
 /* the heavy vertices' items of the iteration, a warp an item */
@@ -214,6 +265,8 @@ __global__ void __launch_bounds__(NF_THREADS) nf_split(const T *dist, nf_lists L
     const unsigned long long count = s->far[fp];
     const T thr = s->thr, old = s->old;
     const unsigned mark = 2u * s->iter;
+    __shared__ uint32_t held[NF_THREADS / 32][2][NF_HELD];
+    nf_held hn = {held[threadIdx.x / 32][0], 0}, hk = {held[threadIdx.x / 32][1], 0};
     const unsigned long long step = (unsigned long long)gridDim.x * blockDim.x;
     for (unsigned long long w0 = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x - lane;
          w0 < count; w0 += step) {
@@ -229,9 +282,11 @@ __global__ void __launch_bounds__(NF_THREADS) nf_split(const T *dist, nf_lists L
             } else
                 keep = true;
         }
-        nf_put(to_near, u, L.near[p], &s->cnt[p]);
-        nf_put(keep, u, L.far[fp ^ 1], &s->far[fp ^ 1]);
+        nf_hold(to_near, u, hn, L.near[p], &s->cnt[p]);
+        nf_hold(keep, u, hk, L.far[fp ^ 1], &s->far[fp ^ 1]);
     }
+    nf_flush(hn, L.near[p], &s->cnt[p]);
+    nf_flush(hk, L.far[fp ^ 1], &s->far[fp ^ 1]);
 }
 
 template <class T> __global__ void nf_step_split(nf_state<T> *s)
@@ -282,6 +337,8 @@ __global__ void __launch_bounds__(NF_THREADS)
     const int32_t L = s->level;
     const uint32_t *in = p ? front1 : front0;
     uint32_t *out = p ? front0 : front1;
+    __shared__ uint32_t held[NF_THREADS / 32][NF_HELD];
+    nf_held h = {held[threadIdx.x / 32], 0};
     const unsigned long long step = (unsigned long long)gridDim.x * blockDim.x;
     for (unsigned long long w0 = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x - lane;
          w0 < count; w0 += step) {
@@ -315,9 +372,10 @@ __global__ void __launch_bounds__(NF_THREADS)
                     }
                 }
             }
-            nf_put(first, base + u, out, &s->cnt[p ^ 1]);
+            nf_hold(first, base + u, h, out, &s->cnt[p ^ 1]);
         }
     }
+    nf_flush(h, out, &s->cnt[p ^ 1]);
 }
 
 __global__ void nf_level_step(nf_bfs *s)
