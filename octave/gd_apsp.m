@@ -100,10 +100,10 @@
 ## Dijkstra on the host; P's rule is that method's, 0 where unreachable);
 ## @qcode{"auto"} (default): for a sparse @var{W} of at most max (64, n /
 ## 128) stored entries a column, negative or not, @qcode{"sources"} (on an
-## H200, random graphs of n = 16384: 8 edges a vertex 0.54 s against 2.8 s
-## for the dense rounds, with negative edges the same, 128 edges 0.94 s
+## H200, random graphs of n = 16384: 8 edges a vertex 0.43 s against 2.9 s
+## for the dense rounds, with negative edges 0.45 s, 128 edges 0.94 s
 ## against 2.6 s; n = 4096, 128 edges: 44 against 128 ms; a 128 x 128
-## grid with negative edges 1.6 s against 2.6 s); else fw on a GPU, the
+## grid with negative edges 1.4 s against 3.0 s); else fw on a GPU, the
 ## CPU below n = 128 or without a GPU. Where the weights are integers (sums exact) both give the same
 ## @var{D}; otherwise the sources' sums run along each route and fw's
 ## by rounds, and may differ in the last bit.

@@ -25,18 +25,27 @@
  * the class) from a vertex of level L - 1, level L and P(j) the smallest
  * such q: breadth first over tight edges, the host's rule. */
 
-/* the vertices with an edge in from a flagged one, listed (any order) */
+/* the vertices with an edge in from a flagged one, listed (any order; one
+ * atomic on the count a warp, as nf_put) */
 __global__ void sssp_listed(const int64_t *__restrict__ cp, const int64_t *__restrict__ ri,
                             int64_t n, const unsigned char *__restrict__ flag, int64_t *list,
                             unsigned long long *count)
 {
-    for (int64_t j = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; j < n;
-         j += (int64_t)gridDim.x * blockDim.x)
-        for (int64_t e = cp[j]; e < cp[j + 1]; ++e)
-            if (flag[ri[e]]) {
-                list[atomicAdd(count, 1ull)] = j;
-                break;
-            }
+    const int lane = threadIdx.x & 31;
+    for (int64_t w0 = blockIdx.x * (int64_t)blockDim.x + threadIdx.x - lane; w0 < n;
+         w0 += (int64_t)gridDim.x * blockDim.x) {
+        const int64_t j = w0 + lane;
+        bool want = false;
+        if (j < n)
+            for (int64_t e = cp[j]; e < cp[j + 1] && !want; ++e) want = flag[ri[e]] != 0;
+        const unsigned m = __ballot_sync(0xffffffffu, want);
+        if (!m) continue;
+        const int first = __ffs((int)m) - 1;
+        unsigned long long at = 0;
+        if (lane == first) at = atomicAdd(count, (unsigned long long)__popc(m));
+        at = __shfl_sync(0xffffffffu, at, first);
+        if (want) list[at + (unsigned)__popc(m & ((1u << lane) - 1u))] = j;
+    }
 }
 
 template <class T>
@@ -47,6 +56,7 @@ __global__ void sssp_relax(const int64_t *__restrict__ cp, const int64_t *__rest
                            int32_t *last, int32_t *lowered, int *any)
 {
     const int64_t total = (int64_t)*count * ns;
+    bool fall = false; /* (the flag set once a thread, not once a length) */
     for (int64_t t = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; t < total;
          t += (int64_t)gridDim.x * blockDim.x) {
         const int64_t k = t % ns, j = list[t / ns], i = k + ns * j;
@@ -66,8 +76,9 @@ __global__ void sssp_relax(const int64_t *__restrict__ cp, const int64_t *__rest
         falls[j] = 1;
         if (last) last[i] = (int32_t)from;
         if (lowered) lowered[k] = (int32_t)j + 1;
-        *any = 1;
+        fall = true;
     }
+    if (fall) *any = 1;
 }
 
 /* round L of the levels: P in class PT (0 for a source, its predecessor
@@ -79,6 +90,7 @@ __global__ void sssp_levels(const int64_t *__restrict__ cp, const int64_t *__res
                             int32_t *lvl, int32_t L, PT *P, unsigned char *levelled, int *any)
 {
     const int64_t total = (int64_t)*count * ns;
+    bool made = false;
     for (int64_t t = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; t < total;
          t += (int64_t)gridDim.x * blockDim.x) {
         const int64_t k = t % ns, j = list[t / ns], i = k + ns * j;
@@ -94,8 +106,9 @@ __global__ void sssp_levels(const int64_t *__restrict__ cp, const int64_t *__res
         lvl[i] = L;
         P[i] = (PT)(best + 1);
         levelled[j] = 1;
-        *any = 1;
+        made = true;
     }
+    if (made) *any = 1;
 }
 
 /* the start: D Inf but 0 at each source; the levels -1 but 0 there; P

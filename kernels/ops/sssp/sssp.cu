@@ -19,7 +19,8 @@ const gd_variant_info VARIANTS[] = {
     {"gpu", "the GPU, every source of a batch at once: Bellman-Ford rounds (the sources' "
             "lengths (min,+) W's columns from the vertices that fell, until none falls) where a "
             "weight is negative or where a probe of four sources' rounds settles within 40 "
-            "rounds, else near-far; each tree by levels over the tight edges",
+            "rounds, else near-far; each tree from unique tight predecessors where every vertex "
+            "has one, else by levels over the tight edges",
      1},
     {"nearfar", "the GPU's near-far buckets over W's rows, a frontier a source (non-negative "
                 "weights)",
