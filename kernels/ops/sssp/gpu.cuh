@@ -25,8 +25,7 @@
  * the class) from a vertex of level L - 1, level L and P(j) the smallest
  * such q: breadth first over tight edges, the host's rule. */
 
-/* the vertices with an edge in from a flagged one, listed (any order; one
- * atomic on the count a warp, as nf_put) */
+/* the vertices with an edge in from a flagged one, listed (any order) */
 __global__ void sssp_listed(const int64_t *__restrict__ cp, const int64_t *__restrict__ ri,
                             int64_t n, const unsigned char *__restrict__ flag, int64_t *list,
                             unsigned long long *count)
@@ -38,13 +37,7 @@ __global__ void sssp_listed(const int64_t *__restrict__ cp, const int64_t *__res
         bool want = false;
         if (j < n)
             for (int64_t e = cp[j]; e < cp[j + 1] && !want; ++e) want = flag[ri[e]] != 0;
-        const unsigned m = __ballot_sync(0xffffffffu, want);
-        if (!m) continue;
-        const int first = __ffs((int)m) - 1;
-        unsigned long long at = 0;
-        if (lane == first) at = atomicAdd(count, (unsigned long long)__popc(m));
-        at = __shfl_sync(0xffffffffu, at, first);
-        if (want) list[at + (unsigned)__popc(m & ((1u << lane) - 1u))] = j;
+        nf_put<int64_t>(want, j, list, count);
     }
 }
 
@@ -256,8 +249,8 @@ int sssp_device(gd_call &c, const sssp_edges<T> &g, const sssp_up<T> &u, int64_t
     unsigned char *now = fell, *next = fell + n + 1;
     c.begin(GD_PHASE_KERNEL, st);
     if (c.ok() && total)
-        sssp_start<T, PT><<<sssp_grid(total), 256, 0, st>>>(n, ns, dsrc, dD, lvl, last, dP, none, now);
-    c.launched("the start");
+        sssp_start<T, PT><<<sssp_grid(total), 256, 0, st>>>(n, ns, dsrc, dD, lvl, last, (PT *)NULL, none, now);
+    c.launched("the start"); /* (P: the trees' pass writes every cell) */
     /* the rounds, until one lowers nothing */
     int64_t rounds = 0;
     bool falling = total > 0;
@@ -290,7 +283,7 @@ int sssp_device(gd_call &c, const sssp_edges<T> &g, const sssp_up<T> &u, int64_t
     int any = dP != NULL && total > 0 && !unique && c.ok();
     /* the vertices levelled in the round before (L - 1 = 0: the sources) */
     if (any) {
-        /* P again as at the start (the pass wrote some of it) */
+        /* P none but 0 at the sources, as the levels expect */
         sssp_start<T, PT><<<sssp_grid(total), 256, 0, st>>>(n, ns, dsrc, (T *)NULL, lvl, (int32_t *)NULL, dP, none, fell);
         c.launched("the trees' start");
         c.cuda(cudaMemsetAsync(fell, 0, (size_t)2 * n + 2, st), "the levelled vertices");

@@ -77,20 +77,6 @@ template <class T> struct nf_state {
     T thr, old, delta;
 };
 
-/* the lanes with want put their item on list (*cnt its length): one
- * atomic a warp; every lane of the warp calls it, converged */
-__device__ __forceinline__ void nf_put(bool want, uint32_t item, uint32_t *list,
-                                       unsigned long long *cnt)
-{
-    const unsigned m = __ballot_sync(0xffffffffu, want);
-    if (!m) return;
-    const int lane = threadIdx.x & 31, first = __ffs((int)m) - 1;
-    unsigned long long at = 0;
-    if (lane == first) at = atomicAdd(cnt, (unsigned long long)__popc(m));
-    at = __shfl_sync(0xffffffffu, at, first);
-    if (want) list[at + (unsigned)__popc(m & ((1u << lane) - 1u))] = item;
-}
-
 /* A warp's lists held back in shared memory (NF_HELD items each) and put
  * on the global lists by one atomic a flush: the lists' counters share
  * one line of memory, and an atomic a warp an edge on them bounds an

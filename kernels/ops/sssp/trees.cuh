@@ -1,5 +1,6 @@
 /* ops/sssp/trees.cuh - what the GPU's two methods share: W's columns on
- * the device, the grids, and the trees from unique tight predecessors.
+ * the device, the grids, a warp's appends to a list (nf_put), and the
+ * trees from unique tight predecessors.
  * Part of sssp.cu, which includes it inside its anonymous namespace,
  * before nearfar.cuh and gpu.cuh.
  *
@@ -25,6 +26,20 @@ unsigned sssp_grid(int64_t total)
 {
     const int64_t b = (total + 255) / 256;
     return (unsigned)(b < 1 ? 1 : b > 65535 * 8 ? 65535 * 8 : b);
+}
+
+/* the lanes with want put their item on list (*cnt its length): one
+ * atomic a warp; every lane of the warp calls it, converged */
+template <class I>
+__device__ __forceinline__ void nf_put(bool want, I item, I *list, unsigned long long *cnt)
+{
+    const unsigned m = __ballot_sync(0xffffffffu, want);
+    if (!m) return;
+    const int lane = threadIdx.x & 31, first = __ffs((int)m) - 1;
+    unsigned long long at = 0;
+    if (lane == first) at = atomicAdd(cnt, (unsigned long long)__popc(m));
+    at = __shfl_sync(0xffffffffu, at, first);
+    if (want) list[at + (unsigned)__popc(m & ((1u << lane) - 1u))] = item;
 }
 
 /* W's columns (the in-edges) and the sources on the device */
