@@ -127,6 +127,11 @@ for v = {"nearfar", "rounds"}
   [D, P, info] = gd_apsp (R, "Sources", s, "Variant", v{1});
   ok (isequal (D, ER) && isequaln (P, QR) && ! isempty (strfind (info.kernel, "unique")), ["sources unique trees " v{1}]);
 endfor
+## beside S (ties): near-far's levels for S's sources alone
+M = blkdiag (R, S); sm = [s, 400 + s];
+[EM, QM] = gd_apsp (M, "Sources", sm, "Variant", "cpu");
+[D, P] = gd_apsp (M, "Sources", sm, "Variant", "nearfar");
+ok (isequal (D, EM) && isequaln (P, QM), "sources tied trees");
 ## the GPU's choice: the probe's rounds, then (a random graph: paths of
 ## few edges) the rounds on non-negative weights
 [D, P, info] = gd_apsp (S, "Sources", s, "Variant", "gpu");

@@ -393,17 +393,19 @@ __global__ void nf_bfs_sources(int32_t *lvl, uint32_t n, uint32_t nb, const int6
     front[k] = c;
 }
 
-/* P of the batch (rows k0 .. of the ns x n result, class PT): 0 at a
- * source, none where no path, else the candidate + 1 */
+/* P of the batch (rows k0 .. of the ns x n result, or rows[k] of it where
+ * rows is given; class PT): 0 at a source, none where no path, else the
+ * candidate + 1 */
 template <class PT>
 __global__ void nf_out_p(const int32_t *__restrict__ lvl, const int32_t *__restrict__ cand,
-                         uint32_t n, uint32_t nb, int64_t ns, PT *P, PT none)
+                         uint32_t n, uint32_t nb, int64_t ns, PT *P, PT none, const int64_t *rows)
 {
     const uint64_t total = (uint64_t)n * nb;
     for (uint64_t t = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; t < total;
          t += (uint64_t)gridDim.x * blockDim.x) {
         const uint64_t k = t % nb, v = t / nb, c = k * n + v;
-        P[k + (uint64_t)ns * v] = lvl[c] < 0 ? none : lvl[c] == 0 ? (PT)0 : (PT)(cand[c] + 1);
+        const uint64_t r = rows ? (uint64_t)rows[k] : k;
+        P[r + (uint64_t)ns * v] = lvl[c] < 0 ? none : lvl[c] == 0 ? (PT)0 : (PT)(cand[c] + 1);
     }
 }
 
@@ -589,6 +591,47 @@ void nf_trees(gd_call &c, const nf_graph<T> &g, const T *dist, int64_t sk, int64
     *levels = made > *levels ? made : *levels;
 }
 
+/* The trees by levels of the batch's sources tied (0 .. b - 1 of the
+ * batch k0 ..; their lengths at dist, a source a row): the whole batch
+ * where every source is, else their rows gathered into the far lists
+ * first (the candidates then in the heavy list); how many */
+template <class T, class PT>
+int64_t nf_tied(gd_call &c, const nf_graph<T> &g, const T *dist, int64_t n, int64_t ns, int64_t k0,
+                uint32_t b, const int64_t *dsrc, const std::vector<int64_t> &tied,
+                const nf_lists &L, nf_bfs *bs, PT *dP, PT none, int64_t *levels)
+{
+    cudaStream_t st = gd_stream();
+    const uint64_t cells = (uint64_t)n * b;
+    const uint32_t nt = (uint32_t)tied.size();
+    int32_t *lvl = (int32_t *)L.stamp;
+    if (nt == b) {
+        int32_t *cand = (int32_t *)L.far[0];
+        nf_trees<T>(c, g, dist, n, 1, dsrc + k0, b, lvl, cand, L.near[0], L.near[0] + cells, bs, levels);
+        if (c.ok())
+            nf_out_p<PT><<<sssp_grid((int64_t)b * n), 256, 0, st>>>(lvl, cand, (uint32_t)n, b, ns, dP + k0, none, (const int64_t *)NULL);
+        c.launched("P");
+        return nt;
+    }
+    /* the tied sources' vertices, then their rows of P */
+    int64_t *sel = (int64_t *)c.alloc((size_t)nt * 16 + 16, "the tied sources");
+    std::vector<int64_t> rows((size_t)nt);
+    T *d = (T *)L.far[0];
+    for (uint32_t i = 0; i < nt && c.ok(); ++i) {
+        rows[i] = k0 + tied[i];
+        c.cuda(cudaMemcpyAsync(d + (size_t)i * n, dist + (size_t)tied[i] * n, (size_t)n * sizeof(T),
+                               cudaMemcpyDeviceToDevice, st), "a tied source's lengths");
+        c.cuda(cudaMemcpyAsync(sel + i, dsrc + rows[i], 8, cudaMemcpyDeviceToDevice, st), "a tied source");
+    }
+    c.cuda(cudaMemcpyAsync(sel + nt, rows.data(), (size_t)nt * 8, cudaMemcpyHostToDevice, st), "the tied sources' rows");
+    int32_t *cand = (int32_t *)L.heavy;
+    nf_trees<T>(c, g, d, n, 1, sel, nt, lvl, cand, L.near[0], L.near[0] + cells, bs, levels);
+    if (c.ok())
+        nf_out_p<PT><<<sssp_grid((int64_t)nt * n), 256, 0, st>>>(lvl, cand, (uint32_t)n, nt, ns, dP, none, sel + nt);
+    c.launched("P");
+    c.cuda(cudaStreamSynchronize(st), "the tied sources' trees"); /* (rows outlives its copy) */
+    return nt;
+}
+
 /* The 'gpu' variant on non-negative weights: the sources in batches whose
  * work fits the device (and whose items fit 32 bits), each batch's
  * lengths by near-far, its rows of D (transposed into the ns x n result),
@@ -628,6 +671,7 @@ void nf_device(gd_call &c, const nf_graph<T> &g, const sssp_up<T> &u, int64_t ns
     if (!c.ok()) return;
     const nf_lists L = {{near, near + cells}, {far, far + cells}, heavy, stamp, infar};
     int64_t iters = 0, levels = 0, relaxed = 0, by_levels = 0;
+    std::vector<int64_t> tied;
     for (int64_t k0 = 0; k0 < ns && c.ok(); k0 += nb) {
         const uint32_t b = (uint32_t)(ns - k0 < nb ? ns - k0 : nb);
         nf_lengths<T>(c, g, dsrc + k0, b, dist, L, ds, delta, &iters, &relaxed);
@@ -644,20 +688,13 @@ void nf_device(gd_call &c, const nf_graph<T> &g, const sssp_up<T> &u, int64_t ns
                    "D's rows");
         }
         c.launched("D's rows");
-        if (dP && !sssp_trees_unique<T, PT>(c, u, n, ns, k0, b, dD, dP, none) && c.ok()) {
-            int32_t *lvl = (int32_t *)stamp, *cand = (int32_t *)far;
-            nf_trees<T>(c, g, dist, n, 1, dsrc + k0, b, lvl, cand, near, near + cells, bs, &levels);
-            if (c.ok())
-                nf_out_p<PT><<<sssp_grid((int64_t)b * n), 256, 0, st>>>(lvl, cand, (uint32_t)n, b,
-                                                                      ns, dP + k0, none);
-            c.launched("P");
-            ++by_levels;
-        }
+        if (dP && sssp_trees_unique<T, PT>(c, u, n, ns, k0, b, dD, dP, none, &tied) && !tied.empty())
+            by_levels += nf_tied<T, PT>(c, g, dist, n, ns, k0, b, dsrc, tied, L, bs, dP, none, &levels);
     }
     snprintf(t->kernel, sizeof t->kernel,
              "near-far, %lld source%s a batch, # iterations, # levels, # items relaxed",
              (long long)nb, nb == 1 ? "" : "s");
-    if (dP) sssp_trees_said(t, by_levels, (ns + nb - 1) / nb);
+    if (dP) sssp_trees_said(t, by_levels, ns);
     t->counts[0] = iters;
     t->counts[1] = levels;
     t->counts[2] = relaxed;

@@ -19,7 +19,8 @@
  * a cell, consecutive sources of one vertex in a warp (D source-fastest,
  * read 32 lengths of one q at once). A cell with two tight in-edges, or
  * one from a vertex of equal length (a zero weight, or one too small to
- * change the sum), sends the batch to the levels. */
+ * change the sum), sends its source's tree to the levels (a source's tree
+ * depends on its own lengths alone). */
 
 /* blocks of 256 threads for total elements, a grid-stride loop past 2^19 */
 unsigned sssp_grid(int64_t total)
@@ -51,7 +52,7 @@ template <class T> struct sssp_up {
 /* P of sources k0 .. k0 + b - 1 (their vertices at src) from their
  * lengths at D (ns x n, a source a row): P(k, j) = q + 1 for j's single
  * tight in-edge q -> j with D(k, q) < D(k, j); 0 at the source, none
- * where D is Inf. Any other cell sets *tied. */
+ * where D is Inf. Any other cell sets its source's tied[k - k0]. */
 template <class T, class PT>
 __global__ void sssp_unique(const int64_t *__restrict__ cp, const int64_t *__restrict__ ri,
                             const T *__restrict__ w, int64_t n, int64_t ns, int64_t k0, int64_t b,
@@ -59,7 +60,6 @@ __global__ void sssp_unique(const int64_t *__restrict__ cp, const int64_t *__res
                             PT none, int *tied)
 {
     const int64_t total = n * b;
-    bool bad = false;
     for (int64_t t = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; t < total;
          t += (int64_t)gridDim.x * blockDim.x) {
         const int64_t kb = t % b, j = t / b, k = k0 + kb, i = k + ns * j;
@@ -86,38 +86,40 @@ __global__ void sssp_unique(const int64_t *__restrict__ cp, const int64_t *__res
             if (tight == 1 && d1 < dj)
                 p = (PT)(q1 + 1);
             else
-                bad = true;
+                tied[kb] = 1; /* (a warp's lanes: consecutive sources, one line) */
         }
         P[i] = p;
     }
-    if (bad) *(volatile int *)tied = 1;
 }
 
-/* The trees of sources k0 .. k0 + b - 1 by sssp_unique; false where a
- * cell was tied (the caller makes the batch's trees by levels) */
+/* The trees of sources k0 .. k0 + b - 1 by sssp_unique; *tied: those
+ * (0 .. b - 1) with a tied cell, whose trees the caller makes by levels */
 template <class T, class PT>
 bool sssp_trees_unique(gd_call &c, const sssp_up<T> &u, int64_t n, int64_t ns, int64_t k0,
-                       int64_t b, const T *D, PT *P, PT none)
+                       int64_t b, const T *D, PT *P, PT none, std::vector<int64_t> *tied)
 {
     cudaStream_t st = gd_stream();
-    int *tied = (int *)c.alloc(sizeof(int), "the trees' flag");
-    c.cuda(cudaMemsetAsync(tied, 0, sizeof(int), st), "the trees' flag");
+    int *dt = (int *)c.alloc((size_t)b * sizeof(int) + 4, "the tied sources");
+    c.cuda(cudaMemsetAsync(dt, 0, (size_t)b * sizeof(int), st), "the tied sources");
     if (c.ok() && n * b > 0)
-        sssp_unique<T, PT><<<sssp_grid(n * b), 256, 0, st>>>(u.cp, u.ri, u.w, n, ns, k0, b, u.src + k0, D, P, none, tied);
+        sssp_unique<T, PT><<<sssp_grid(n * b), 256, 0, st>>>(u.cp, u.ri, u.w, n, ns, k0, b, u.src + k0, D, P, none, dt);
     c.launched("the trees");
-    int h = 1;
-    c.cuda(cudaMemcpyAsync(&h, tied, sizeof(int), cudaMemcpyDeviceToHost, st), "the trees' flag");
+    std::vector<int> h((size_t)b, 1);
+    c.cuda(cudaMemcpyAsync(h.data(), dt, (size_t)b * sizeof(int), cudaMemcpyDeviceToHost, st), "the tied sources");
     c.cuda(cudaStreamSynchronize(st), "the trees");
-    return c.ok() && !h;
+    tied->clear();
+    for (int64_t k = 0; k < b; ++k)
+        if (h[(size_t)k]) tied->push_back(k);
+    return c.ok();
 }
 
-/* info.kernel's word on the trees: by levels in how many of the batches */
-void sssp_trees_said(gd_timing *t, int64_t by_levels, int64_t batches)
+/* info.kernel's word on the trees: by levels for how many of the sources */
+void sssp_trees_said(gd_timing *t, int64_t by_levels, int64_t ns)
 {
     const size_t at = strlen(t->kernel);
     if (!by_levels)
         snprintf(t->kernel + at, sizeof t->kernel - at, "; trees from unique predecessors");
     else
-        snprintf(t->kernel + at, sizeof t->kernel - at, "; trees by levels (%lld of %lld batch%s)",
-                 (long long)by_levels, (long long)batches, batches == 1 ? "" : "es");
+        snprintf(t->kernel + at, sizeof t->kernel - at, "; trees by levels for %lld of %lld source%s",
+                 (long long)by_levels, (long long)ns, ns == 1 ? "" : "s");
 }
