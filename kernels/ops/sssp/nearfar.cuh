@@ -40,15 +40,17 @@
 enum { NF_HEAVY = 32, NF_THREADS = 256 };
 
 /* an atomic min of a length that is not negative (its bits order as an
- * integer's); whether v lowered it */
-__device__ __forceinline__ bool nf_lower(float *a, float v)
+ * integer's); whether v lowered it. read: the length read first, the
+ * atomic spared where v cannot lower it (the caller that has just read it
+ * says false) */
+__device__ __forceinline__ bool nf_lower(float *a, float v, bool read = true)
 {
-    if (!(v < *(volatile float *)a)) return false;
+    if (read && !(v < *(volatile float *)a)) return false;
     return v < __int_as_float(atomicMin((int *)a, __float_as_int(v)));
 }
-__device__ __forceinline__ bool nf_lower(double *a, double v)
+__device__ __forceinline__ bool nf_lower(double *a, double v, bool read = true)
 {
-    if (!(v < *(volatile double *)a)) return false;
+    if (read && !(v < *(volatile double *)a)) return false;
     return v < __longlong_as_double(atomicMin((long long *)a, __double_as_longlong(v)));
 }
 
@@ -120,14 +122,15 @@ __device__ __forceinline__ int nf_warp_max(int n)
 }
 
 /* an edge's relaxation: the length of cell u lowered to nd where that
- * is shorter; then near (stamped once an iteration) or far (marked once) */
+ * is shorter (read: as nf_lower's); then near (stamped once an
+ * iteration) or far (marked once) */
 template <class T>
 __device__ __forceinline__ void nf_lowered(bool have, T *dist, uint32_t u, T nd, T thr,
                                            unsigned mark, const nf_lists &L, bool &to_near,
-                                           bool &to_far)
+                                           bool &to_far, bool read = true)
 {
     to_near = to_far = false;
-    if (have && nf_lower(dist + u, nd)) {
+    if (have && nf_lower(dist + u, nd, read)) {
         if (nd < thr)
             to_near = atomicExch(L.stamp + u, mark) != mark;
         else {
@@ -149,8 +152,12 @@ __device__ __forceinline__ void nf_edge(bool have, T *dist, uint32_t u, T nd, T 
 }
 
 /* an iteration: every near item's out-edges, a lane an item, the warp's
- * lanes in step over their edges (a heavy vertex's item put aside for
- * nf_relax_heavy) */
+ * lanes in step over their edges, NF_STEP edges a step (their targets and
+ * lengths loaded together: the loads' latency, not their bandwidth, bounds
+ * the iteration); a heavy vertex's item put aside for nf_relax_heavy. A
+ * length read before the atomic may be older than the atomic's, never
+ * shorter: it only spares the atomics that could not lower it. */
+enum { NF_STEP = 4 };
 template <class T>
 __global__ void __launch_bounds__(NF_THREADS)
     nf_relax(nf_graph<T> g, T *dist, nf_lists L, nf_state<T> *s)
@@ -182,16 +189,26 @@ __global__ void __launch_bounds__(NF_THREADS)
         const bool heavy = deg > NF_HEAVY;
         nf_put(heavy, it, L.heavy, &s->heavy);
         if (heavy) deg = 0;
-        if (deg) dv = dist[it];
+        if (deg) dv = __ldcg(dist + it);
         const int most = nf_warp_max(deg);
-        for (int j = 0; j < most; ++j) {
-            const bool have = j < deg;
-            const int64_t e = e0 + (have ? j : 0);
-            const uint32_t u = have ? base + (uint32_t)g.ci[e] : 0u;
-            bool to_near, to_far;
-            nf_lowered(have, dist, u, have ? (T)(dv + g.w[e]) : (T)0, thr, mark, L, to_near, to_far);
-            nf_hold(to_near, u, hn, out, cnt);
-            nf_hold(to_far, u, hf, fout, fcnt);
+        for (int j = 0; j < most; j += NF_STEP) {
+            uint32_t u[NF_STEP];
+            T nd[NF_STEP], now[NF_STEP];
+#pragma unroll
+            for (int i = 0; i < NF_STEP; ++i) {
+                const bool have = j + i < deg;
+                u[i] = have ? base + (uint32_t)__ldg(g.ci + e0 + j + i) : 0u;
+                nd[i] = have ? (T)(dv + __ldg(g.w + e0 + j + i)) : (T)INFINITY;
+            }
+#pragma unroll
+            for (int i = 0; i < NF_STEP; ++i) now[i] = nd[i] < (T)INFINITY ? __ldcg(dist + u[i]) : (T)0;
+#pragma unroll
+            for (int i = 0; i < NF_STEP; ++i) {
+                bool to_near, to_far;
+                nf_lowered(nd[i] < now[i], dist, u[i], nd[i], thr, mark, L, to_near, to_far, false);
+                nf_hold(to_near, u[i], hn, out, cnt);
+                nf_hold(to_far, u[i], hf, fout, fcnt);
+            }
         }
     }
     nf_flush(hn, out, cnt);
@@ -508,11 +525,16 @@ bool nf_rows(gd_call &c, int64_t n, int64_t m, const int64_t *dcp, const int64_t
     return c.launched("W's rows");
 }
 
-/* a grid for a list's kernels: SMs x blocks_per_sm blocks of NF_THREADS */
-unsigned nf_grid(int blocks_per_sm)
+/* a grid for a list's kernel: one wave, as many blocks of NF_THREADS as
+ * fit every SM at once (a second, partial wave of a grid-stride loop's
+ * blocks would run after the first's whole share) */
+template <class K> unsigned nf_wave(gd_call &c, K kernel)
 {
     const int sms = gd_sm_count();
-    return (unsigned)((sms > 0 ? sms : 132) * blocks_per_sm);
+    int per_sm = 0;
+    c.cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, NF_THREADS, 0),
+           "a list kernel's occupancy");
+    return (unsigned)((sms > 0 ? sms : 132) * (per_sm > 0 ? per_sm : 1));
 }
 
 /* The lengths from the nb sources src (on the device) into dist (n x nb,
@@ -535,14 +557,15 @@ void nf_lengths(gd_call &c, const nf_graph<T> &g, const int64_t *src, uint32_t n
     h.iter = 1;
     h.thr = h.delta = delta;
     c.cuda(cudaMemcpyAsync(ds, &h, sizeof h, cudaMemcpyHostToDevice, st), "the near-far state");
-    const unsigned big = nf_grid(8), small = nf_grid(2);
+    const unsigned big = nf_wave(c, nf_relax<T>), heavy = nf_wave(c, nf_relax_heavy<T>) / 2,
+                   split = nf_wave(c, nf_split<T>);
     int done = 0;
     for (int batch = 8; c.ok() && !done; batch = batch < 64 ? 2 * batch : 64) {
         for (int b = 0; b < batch; ++b) {
             nf_relax<T><<<big, NF_THREADS, 0, st>>>(g, dist, L, ds);
-            nf_relax_heavy<T><<<small, NF_THREADS, 0, st>>>(g, dist, L, ds);
+            nf_relax_heavy<T><<<heavy, NF_THREADS, 0, st>>>(g, dist, L, ds);
             nf_step<T><<<1, 1, 0, st>>>(ds);
-            nf_split<T><<<big, NF_THREADS, 0, st>>>(dist, L, ds);
+            nf_split<T><<<split, NF_THREADS, 0, st>>>(dist, L, ds);
             nf_step_split<T><<<1, 1, 0, st>>>(ds);
         }
         c.launched("the near-far iterations");
@@ -574,7 +597,7 @@ void nf_trees(gd_call &c, const nf_graph<T> &g, const T *dist, int64_t sk, int64
     h.cnt[0] = nb;
     h.level = 1;
     c.cuda(cudaMemcpyAsync(ds, &h, sizeof h, cudaMemcpyHostToDevice, st), "the levels' state");
-    const unsigned big = nf_grid(8);
+    const unsigned big = nf_wave(c, nf_level<T>);
     int done = 0;
     for (int batch = 8; c.ok() && !done; batch = batch < 64 ? 2 * batch : 64) {
         for (int b = 0; b < batch; ++b) {
