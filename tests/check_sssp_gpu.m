@@ -32,8 +32,8 @@ function check_sssp_gpu ()
       ## 10^9 cells of a kNN graph meet hundreds: the sources that meet one
       ## go by levels); the grid's integers give every source ties
       if (strcmp (shape{1}, "grid"))
-        all = sprintf ("; trees by levels for %d of %d sources", numel (s), numel (s));
-        assert (! isempty (strfind (info.kernel, all)), info.kernel);
+        every = sprintf ("; trees by levels for %d of %d sources", numel (s), numel (s));
+        assert (! isempty (strfind (info.kernel, every)), info.kernel);
       elseif (strcmp (shape{1}, "knn"))
         t = regexp (info.kernel, '; trees by levels for (\d+) of', "tokens", "once");
         assert (! isempty (strfind (info.kernel, "; trees from unique predecessors"))
