@@ -185,6 +185,24 @@ __global__ void norms(const float *__restrict__ X, int64_t ldx, int64_t m, int64
     nx[i] = !exact ? __longlong_as_double(0x7ff8000000000000LL) : inv ? 1.0 / sqrt(s) : s;
 }
 
+/* What every dmma launch prepares, on stream st: the centre c (kp
+ * doubles) of X's m rows (ld ldx, d features), zeros for cosine (cos);
+ * the squared norms about it (cos: their inverse roots) of X's rows into
+ * nx and, where Y is given, of Y's into ny, ldx and ldy rows each */
+inline cudaError_t prepare(const float *X, int64_t ldx, int64_t m, int64_t d, int64_t kp,
+                           const float *Y, int64_t ldy, double *c, double *nx, double *ny,
+                           bool cos, cudaStream_t st)
+{
+    if (cos) {
+        const cudaError_t e = cudaMemsetAsync(c, 0, (size_t)kp * 8, st);
+        if (e != cudaSuccess) return e;
+    } else
+        centre<<<(unsigned)(kp < 4096 ? kp : 4096), THREADS, 0, st>>>(X, ldx, m, d, kp, c);
+    norms<<<(unsigned)((ldx + 255) / 256), 256, 0, st>>>(X, ldx, ldx, kp, c, nx, cos);
+    if (Y) norms<<<(unsigned)((ldy + 255) / 256), 256, 0, st>>>(Y, ldy, ldy, kp, c, ny, cos);
+    return cudaGetLastError();
+}
+
 /* the warp's sum of a lane's s */
 __device__ __forceinline__ double warp_sum(double s)
 {

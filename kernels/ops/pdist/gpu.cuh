@@ -480,14 +480,9 @@ template <class T> struct pdist_gpu {
         }
         if constexpr (sizeof(T) == 4)
             if (v.k == DMMA) {
-                double *cen = dDm, *nx = dDm + da;
-                const bool cos = metric == GD_COSINE;
-                if (cos)
-                    c.cuda(cudaMemsetAsync(cen, 0, (size_t)da * 8, st), "the centre");
-                else
-                    gd_dmma::centre<<<(unsigned)(da < 4096 ? da : 4096), gd_dmma::THREADS, 0, st>>>(dXp, np, n, d, da, cen);
-                gd_dmma::norms<<<gd_blocks_for(np, 256), 256, 0, st>>>(dXp, np, np, da, cen, nx, cos);
-                c.cuda(cudaMemsetAsync(nx + np, 0, 8, st), "clearing the count");
+                c.cuda(gd_dmma::prepare(dXp, np, n, d, da, NULL, 0, dDm, dDm + da, NULL,
+                                        metric == GD_COSINE, st), "the centre and the rows' norms");
+                c.cuda(cudaMemsetAsync(dDm + da + np, 0, 8, st), "clearing the count");
                 c.launched("the centre and the rows' norms");
             }
         if (metric == GD_MINKOWSKI) c.check(set_minkowski_p(mp, st));

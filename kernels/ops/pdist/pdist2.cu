@@ -160,12 +160,9 @@ gd_status launch2_dmma(const gd_plan &p)
     unsigned long long *count = (unsigned long long *)(ny + p.np);
     const int f = dmma_form(p.args.metric);
     gd_status s = gd_cuda(cudaMemsetAsync(count, 0, 8, p.st), "clearing the count");
-    if (!s && f == gd_dmma::COS) s = gd_cuda(cudaMemsetAsync(cen, 0, (size_t)p.kp * 8, p.st), "the centre");
+    if (!s) s = gd_cuda(gd_dmma::prepare(X, p.mp, p.m, p.k, p.kp, Y, p.np, cen, nx, ny, f == gd_dmma::COS, p.st),
+                        "the centre and the rows' norms");
     if (s) return s;
-    if (f != gd_dmma::COS)
-        gd_dmma::centre<<<(unsigned)(p.kp < 4096 ? p.kp : 4096), gd_dmma::THREADS, 0, p.st>>>(X, p.mp, p.m, p.k, p.kp, cen);
-    gd_dmma::norms<<<gd_blocks_for(p.mp, 256), 256, 0, p.st>>>(X, p.mp, p.mp, p.kp, cen, nx, f == gd_dmma::COS);
-    gd_dmma::norms<<<gd_blocks_for(p.np, 256), 256, 0, p.st>>>(Y, p.np, p.np, p.kp, cen, ny, f == gd_dmma::COS);
     const gd_dmma::args a = {X, Y, p.mp, p.np, p.k, p.kp, cen, nx, ny, gd_dmma::kappa(p.k, f), count};
     return f == gd_dmma::ROOT  ? launch2_dmma_in<DM2_BM, gd_dmma::ROOT>(p, a)
            : f == gd_dmma::COS ? launch2_dmma_in<DM2_BM, gd_dmma::COS>(p, a)
