@@ -224,6 +224,7 @@ static inline float __uint_as_float(unsigned i) { float f; memcpy(&f, &i, 4); re
 static inline double __longlong_as_double(long long i) { double d; memcpy(&d, &i, 8); return d; }
 static inline long long __double_as_longlong(double d) { long long i; memcpy(&i, &d, 8); return i; }
 template <class T> static inline T __ldg(const T *p) { return *p; }
+template <class T> static inline T __ldcg(const T *p) { return *p; }
 template <class T, class V> static inline T atomicAdd(T *p, V v) { T o = *p; *p = o + v; return o; }
 template <class T, class V> static inline T atomicOr(T *p, V v) { T o = *p; *p = o | v; return o; }
 template <class T, class V> static inline T atomicMin(T *p, V v) { T o = *p; *p = v < o ? v : o; return o; }
