@@ -140,8 +140,8 @@ static const size_t PREFAULT_MIN = (size_t)32 << 20;
  * threads; idle: those threads at SCHED_IDLE, so that the thread that
  * feeds the GPU, the only one then running, is never kept off a core by
  * them (at their normal priority the 16 threads of a 16-core host held
- * the near-far iterations' launches back: 16 GB of results, kernels
- * 0.94 -> 1.2-2.8 s) */
+ * the near-far iterations' launches back: 16 GB of results, a run's second
+ * call 2.2-3.1 s against 1.5-1.9) */
 static void touch_pages(void *p, size_t bytes, bool idle)
 {
     const uintptr_t huge = (uintptr_t)2 << 20, small = 4096, d0 = (uintptr_t)p;
