@@ -77,8 +77,11 @@ TEST_PTX_CHECKS ?= $(if $(strip $(GD_LOCAL_ARCHS)),75)
 # on an H100, the interrupt tests' timings included)
 TEST_JOBS       ?= $(shell n=$(NPROC); if nvidia-smi -L >/dev/null 2>&1 && [ $$n -gt 4 ]; then n=4; fi; echo $$n)
 # the suites run side by side, and the MPI tests' ranks beside them: one
-# BLAS thread a process (OpenBLAS's waiting threads would take the cores)
+# BLAS thread a process (OpenBLAS's waiting threads would take the cores),
+# and OpenMP's idle threads asleep, not spinning (4 ranks on 2 cores:
+# check_ranks 14 s spinning, 2.3 s asleep)
 test: export OPENBLAS_NUM_THREADS ?= 1
+test: export OMP_WAIT_POLICY ?= passive
 test: deps
 	$(MAKE) -j$(NPROC) all GPU_ARCHS="$(TEST_ARCHS)" GD_PTX_ARCHS= GD_PTX_CHECK_ARCHS="$(TEST_PTX_CHECKS)"
 	$(BATS) $$(if [ "$(TEST_JOBS)" != 1 ] && command -v parallel >/dev/null 2>&1; then \
