@@ -132,6 +132,15 @@ gd_matrix gd_call::in_class(const gd_matrix &a, gd_class cls, const char *label)
     return out;
 }
 
+int64_t gd_call::wave(const void *fn, int threads, size_t dyn, const char *what)
+{
+    int per_sm = 0;
+    if (!cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, threads, dyn), what))
+        return 0;
+    const int sms = gd_sm_count();
+    return (int64_t)(sms > 0 ? sms : 1) * (per_sm > 0 ? per_sm : 1);
+}
+
 void *gd_call::host_alloc(size_t bytes, const char *what)
 {
     if (!ok()) return NULL;

@@ -68,6 +68,10 @@ class gd_call {
     gd_allocs *allocs() { return &al_; }
     /* bytes the call's allocations hold */
     size_t allocated() const { return al_.total; }
+    /* the blocks of fn (threads a block, dyn bytes of dynamic shared
+     * memory) that run at once on the device: its SMs times the blocks
+     * an SM holds; 0 once failed (what: the kernel) */
+    int64_t wave(const void *fn, int threads, size_t dyn, const char *what);
     /* the device's free memory (the pool's unused included); 0 once
      * failed */
     int64_t free_bytes();

@@ -151,14 +151,13 @@ template <class T> struct knn_gpu {
      * where even one split does not fit. */
     bool plan()
     {
-        int per_sm = 0;
         if (!c.cuda(cudaFuncSetAttribute(fk.fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          (int)dyn),
-                    "the neighbour kernel's shared memory") ||
-            !c.cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fk.fn, NT, dyn),
-                    "the neighbour kernel's occupancy"))
+                    "the neighbour kernel's shared memory"))
             return false;
-        const double slots = (double)gd_sm_count() * (per_sm > 0 ? per_sm : 1);
+        const double slots =
+            (double)c.wave((const void *)fk.fn, NT, dyn, "the neighbour kernel's occupancy");
+        if (!c.ok()) return false;
         double best = INFINITY;
         for (int64_t n = 1; n <= 64 && n <= xtiles; ++n) {
             const int64_t tiles = (xtiles + n - 1) / n;

@@ -241,11 +241,9 @@ gd_status range_gpu(const gd_matrix &X0, const gd_matrix &Y0, gd_distance metric
         int *dCount = (int *)c.alloc((size_t)my * 4 + (size_t)(my + 1) * 8, "the hits' counts");
         int64_t *dFirst = (int64_t *)(dCount + (my + 1) / 2 * 2);
         const range_kernel<T> rk = with_metric<T>(metric.metric, metric.p, range_kernel<T>{});
-        int per_sm = 0;
-        if (!c.ok() ||
-            !c.cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, rk.fn, NT, 0),
-                    "the range kernel's occupancy"))
-            return c.finish();
+        const double slots =
+            c.ok() ? (double)c.wave((const void *)rk.fn, NT, 0, "the range kernel's occupancy") : 0;
+        if (!c.ok()) return c.finish();
         range_args<T> a = {};
         a.Xp = dXp;
         a.Yp = dYp;
@@ -258,7 +256,6 @@ gd_status range_gpu(const gd_matrix &X0, const gd_matrix &Y0, gd_distance metric
         a.count = dCount;
         a.first = dFirst;
         /* X's row tiles in splits: two waves of blocks at least */
-        const double slots = (double)gd_sm_count() * (per_sm > 0 ? per_sm : 1);
         int64_t splits = (int64_t)ceil(2 * slots / (double)qtiles);
         if (splits > xtiles) splits = xtiles;
         if (splits < 1) splits = 1;

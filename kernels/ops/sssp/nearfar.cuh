@@ -530,11 +530,8 @@ bool nf_rows(gd_call &c, int64_t n, int64_t m, const int64_t *dcp, const int64_t
  * blocks would run after the first's whole share) */
 template <class K> unsigned nf_wave(gd_call &c, K kernel)
 {
-    const int sms = gd_sm_count();
-    int per_sm = 0;
-    c.cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, NF_THREADS, 0),
-           "a list kernel's occupancy");
-    return (unsigned)((sms > 0 ? sms : 132) * (per_sm > 0 ? per_sm : 1));
+    const int64_t w = c.wave((const void *)kernel, NF_THREADS, 0, "a list kernel's occupancy");
+    return (unsigned)(w > 0 ? w : 1);
 }
 
 /* The lengths from the nb sources src (on the device) into dist (n x nb,
