@@ -87,6 +87,10 @@ build/%.o: kernels/%.cu $(KERNEL_HDR) $(EW_TEXT)
 	@$(NVCC) $(NVCCFLAGS) -Ikernels -Ibuild/gen -Xptxas -v -c $< -o $@ 2> build/$*.ptxas; s=$$?; \
 	  grep -v '^ptxas info\|bytes stack frame' build/$*.ptxas >&2; exit $$s
 	@$(if $(GD_PROGRESS),echo "gd $$(date +%T): compiled $<" >&2)
+# the element-wise operations built as arrayfun's chains are compiled at
+# run time (--fmad=false, ops/ew/compile.cuh): the device's math
+# functions (pow, exp, ...) then round the same in both, bit for bit
+build/ops/ew/%.o: NVCCFLAGS += --fmad=false
 
 # GD_PTX_CHECK_ARCHS: architectures the sources are only checked to
 # compile for (PTX without optimisation, not linked: build/check/), what
