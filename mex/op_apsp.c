@@ -5,7 +5,8 @@
  *   list = __gd__('apsp', 'variants')
  *   [D, P, info] = __gd__('sssp', W, s, 'Variant', name, 'IndexClass', c)
  *                  (gd_apsp (W, 'Sources', s): W dense, sparse or a
- *                  gdArray, s the sources; D and P numel (s) x n)
+ *                  gdArray, s the sources; D and P numel (s) x n,
+ *                  gdArrays where W or s is one)
  *   [D, P, info] = __gd__('sssp_all', W, 1:n, ...)  the same, P 0 where no
  *                  path (gd_apsp's all pairs by every vertex a source)
  *   list = __gd__('sssp', 'variants')
@@ -139,12 +140,27 @@ static void sssp(int all_pairs, int nlhs, mxArray *plhs[], int nrhs, const mxArr
         gd_mex_operand_int(FN, "W", prhs[0], &W, &resident);
     }
     const int64_t n = sparse ? S.n : W.rows;
+    int on_device = !sparse && W.where == GD_DEVICE;
+    /* MATLAB's rule: a gdArray s, as a gdArray W, gives gdArray results
+     * (for a sparse W, which cannot be one, the way to keep D and P on
+     * the GPU) */
     const mxArray *sv = prhs[1];
+    mxArray *gathered = NULL;
+    if (gd_mex_is_gdarray(sv)) {
+        gd_matrix Sv;
+        int g = 0;
+        gd_mex_operand_int(FN, "'Sources'", sv, &Sv, &g);
+        resident = 1;
+        on_device |= Sv.where == GD_DEVICE;
+        mexCallMATLAB(1, &gathered, 1, (mxArray **)&sv, "gather");
+        sv = gathered;
+    }
     if (!mxIsNumeric(sv) || mxIsComplex(sv) || mxIsSparse(sv) ||
         (mxGetM(sv) > 1 && mxGetN(sv) > 1))
         gd_mex_error(FN, "gd:input", "'Sources' must be a vector of vertex indices");
     const size_t ns = mxGetNumberOfElements(sv);
     int64_t *src = vertices_arg(FN, "'Sources'", sv, n);
+    if (gathered) mxDestroyArray(gathered);
     char variant[32];
     const gd_class pcls = gd_mex_variant_index(FN, nrhs, prhs, 2, count, list, variant,
                                                sizeof variant);
@@ -152,7 +168,6 @@ static void sssp(int all_pairs, int nlhs, mxArray *plhs[], int nrhs, const mxArr
     gd_mex_result D, P;
     gd_timing t = gd_mex_timing();
     int64_t vertex = 0;
-    const int on_device = !sparse && W.where == GD_DEVICE;
     gd_out dout = gd_mex_result_out(&D, resident, on_device, ns, (size_t)n, cls);
     gd_out pout;
     const int wp = nlhs > 1;

@@ -65,7 +65,9 @@
 ## row i of an all-pairs @var{P} is vertex i's, but NaN, or -1 in int32,
 ## where s(k) cannot reach a vertex; @code{gd_path (P, k, j)} is the
 ## route from s(k) to j). A sparse @var{W} stays sparse (no n-by-n
-## matrix is made); a dense one gives its entries other than Inf as the
+## matrix is made); where @var{W} or @var{s} is a gdArray, @var{D} and
+## @var{P} are gdArrays (a gdArray @var{s} keeps a sparse graph's results
+## on the GPU); a dense one gives its entries other than Inf as the
 ## edges. single or double weights. The lengths are the least of each
 ## walk's weights summed in order in the class, so every method gives
 ## them bit for bit; of the edges into j with D(q) + W(q,j) == D(j), P(j)
@@ -83,7 +85,7 @@
 ## meshes, road and kNN graphs), those two asked for by name, and
 ## @qcode{"cpu"} (Dijkstra with a heap, or label-correcting rounds where a
 ## weight is negative; a source a thread); "auto" takes the GPU from 2^20
-## (source, edge) pairs or where W is a gdArray. All give the same D and
+## (source, edge) pairs or where W or s is a gdArray. All give the same D and
 ## P.
 ##
 ## Options:
@@ -184,7 +186,7 @@ function [D, P, info, varargout] = gd_apsp (varargin)
     if (at == nargin)
       error ("gd:input", "gd_apsp: 'Sources' needs a value (vertex indices)");
     endif
-    src = gather (varargin{at+1});
+    src = varargin{at+1};               # a gdArray: gdArray results
     args = varargin([1, 2:at-1, at+2:end]);
     if (nargout > 3)
       error ("gd:input", "gd_apsp: too many outputs (at most D, P and info)");
@@ -339,6 +341,16 @@ endfunction
 %! assert (isa (Dg, "gdArray") && isa (Pg, "gdArray"));
 %! assert (gather (Dg), Da([3 1],:));
 %! assert (gd_path (Pg, 1, 2), [3 1 2]);
+%! ## a sparse W with gdArray sources: gdArray results (D and P kept where
+%! ## the sources are)
+%! [Dg, Pg, info] = gd_apsp (S, "Sources", gdArray ([3 1]), "IndexClass", "int32");
+%! assert (isa (Dg, "gdArray") && isa (Pg, "gdArray"));
+%! assert (gather (Dg), Da([3 1],:));
+%! assert (gather (Pg), int32 (Pa([3 1],:)));
+%! assert (gd_path (Pg, 2, 3), [1 2 3]);
+%! s = gdArray ([2; 4]);
+%! assert (gather (gd_apsp (W, "Sources", s)), Da([2 4],:));
+%! assert (gather (s), [2; 4]);
 %!assert (gd_apsp (5), 0)
 %!assert (gd_apsp ([7 1; Inf 3]), [0 1; Inf 0])
 %!test

@@ -6,7 +6,10 @@
 #include "runtime/call.h"
 #include "runtime/op.h"
 
+#include <functional>
 #include <math.h>
+#include <queue>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 #include <stdio.h>
@@ -30,7 +33,8 @@ const gd_variant_info VARIANTS[] = {
             "rounds where a weight is negative; each tree by levels over the tight edges",
      0},
 };
-/* 'auto': the GPU from this many (source, edge) pairs, or where W is on it */
+/* 'auto': the GPU from this many (source, edge) pairs, or where W is on it
+ * or the results are to stay there */
 const double AUTO_GPU_FROM = 1 << 20;
 const int NVARIANTS = sizeof VARIANTS / sizeof VARIANTS[0];
 
@@ -215,9 +219,10 @@ extern "C" gd_status gd_sssp(const char *name, const gd_matrix *W, const gd_spar
     gd_status s;
     if ((s = gd_check_size("D", ns, n, gd_class_bytes(cls)))) return s;
     t->resident = W && W->where == GD_DEVICE ? 1u : 0u;
+    const bool kept = t->resident || D.device; /* results wanted on the GPU */
     const double edges = S ? (double)S->colptr[n] : (double)n * (double)n;
     const gd_variant_info *v = gd_op_variant(VARIANTS, NVARIANTS, name, t, &s, [&](bool gpu) {
-        return gpu && (t->resident || (double)ns * edges >= AUTO_GPU_FROM) ? "gpu" : "cpu";
+        return gpu && (kept || (double)ns * edges >= AUTO_GPU_FROM) ? "gpu" : "cpu";
     });
     if (!v) return s;
     if (v->gpu) {
