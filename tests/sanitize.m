@@ -127,11 +127,22 @@ for v = {"nearfar", "rounds"}
   [D, P, info] = gd_apsp (R, "Sources", s, "Variant", v{1});
   ok (isequal (D, ER) && isequaln (P, QR) && ! isempty (strfind (info.kernel, "unique")), ["sources unique trees " v{1}]);
 endfor
-## beside S (ties): near-far's levels for S's sources alone
+## beside S (ties): S's tied cells by their chains
 M = blkdiag (R, S); sm = [s, 400 + s];
 [EM, QM] = gd_apsp (M, "Sources", sm, "Variant", "cpu");
-[D, P] = gd_apsp (M, "Sources", sm, "Variant", "nearfar");
-ok (isequal (D, EM) && isequaln (P, QM), "sources tied trees");
+[D, P, info] = gd_apsp (M, "Sources", sm, "Variant", "nearfar");
+ok (isequal (D, EM) && isequaln (P, QM) && ! isempty (strfind (info.kernel, "chains")), "sources tied trees");
+## a grid of unit weights (nearly every cell tied): the levels, for the
+## tied sources alone beside R
+m = 90; [x, y] = meshgrid (1:m); u = sub2ind ([m m], y(:), x(:));
+r = u(x(:) < m); d = u(y(:) < m);
+G = blkdiag (R, sparse ([r; r + m; d; d + 1], [r + m; r; d + 1; d], 1, m * m, m * m));
+sg = [1 7 400 + randi(m * m, 1, 40)];
+[EG, QG] = gd_apsp (G, "Sources", sg, "Variant", "cpu");
+for v = {"nearfar", "rounds"}
+  [D, P, info] = gd_apsp (G, "Sources", sg, "Variant", v{1});
+  ok (isequal (D, EG) && isequaln (P, QG) && ! isempty (strfind (info.kernel, "levels")), ["sources levels " v{1}]);
+endfor
 ## the GPU's choice: the probe's rounds, then (a random graph: paths of
 ## few edges) the rounds on non-negative weights
 [D, P, info] = gd_apsp (S, "Sources", s, "Variant", "gpu");

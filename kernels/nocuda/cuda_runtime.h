@@ -215,6 +215,7 @@ static inline void __trap(void) { abort(); }
 template <class T> static inline T __shfl_down_sync(unsigned, T v, int, int = 32) { return v; }
 static inline unsigned __ballot_sync(unsigned, int p) { return p ? 1u : 0u; }
 static inline int __any_sync(unsigned, int p) { return p; }
+static inline unsigned __activemask(void) { return 1u; }
 static inline int __clz(int x) { return x ? __builtin_clz((unsigned)x) : 32; }
 static inline int __ffsll(long long x) { return __builtin_ffsll(x); }
 static inline int __float_as_int(float f) { int i; memcpy(&i, &f, 4); return i; }

@@ -278,9 +278,11 @@ int sssp_device(gd_call &c, const sssp_edges<T> &g, const sssp_up<T> &u, int64_t
     }
     /* the trees: from unique tight predecessors (trees.cuh), else a level
      * a round */
-    int64_t levels = 0;
+    int64_t levels = 0, chained = 0;
     std::vector<int64_t> tied;
-    const bool unique = dP && c.ok() && sssp_trees_unique<T, PT>(c, u, n, ns, 0, ns, dD, dP, none, &tied) &&
+    const bool unique = dP && c.ok() &&
+                        sssp_trees_unique<T, PT>(c, u, n, ns, 0, ns, dD, dP, none, &tied, &chained,
+                                                 lvl, (size_t)total * 4) &&
                         tied.empty();
     int any = dP != NULL && total > 0 && !unique && c.ok();
     /* the vertices levelled in the round before (L - 1 = 0: the sources) */
@@ -313,7 +315,7 @@ int sssp_device(gd_call &c, const sssp_edges<T> &g, const sssp_up<T> &u, int64_t
     c.end(GD_PHASE_KERNEL, st);
     snprintf(t->kernel, sizeof t->kernel, "%lld source%s, %lld edges, # rounds, # levels",
              (long long)ns, ns == 1 ? "" : "s", (long long)m);
-    if (dP) sssp_trees_said(t, unique ? 0 : ns, ns);
+    if (dP) sssp_trees_said(t, unique ? 0 : ns, ns, unique ? chained : 0);
     t->counts[0] = rounds;
     t->counts[1] = levels;
     return 0;

@@ -690,7 +690,7 @@ void nf_device(gd_call &c, const nf_graph<T> &g, const sssp_up<T> &u, int64_t ns
     nf_bfs *bs = (nf_bfs *)c.alloc(sizeof(nf_bfs), "the levels' state");
     if (!c.ok()) return;
     const nf_lists L = {{near, near + cells}, {far, far + cells}, heavy, stamp, infar};
-    int64_t iters = 0, levels = 0, relaxed = 0, by_levels = 0;
+    int64_t iters = 0, levels = 0, relaxed = 0, by_levels = 0, chained = 0;
     std::vector<int64_t> tied;
     for (int64_t k0 = 0; k0 < ns && c.ok(); k0 += nb) {
         const uint32_t b = (uint32_t)(ns - k0 < nb ? ns - k0 : nb);
@@ -708,13 +708,16 @@ void nf_device(gd_call &c, const nf_graph<T> &g, const sssp_up<T> &u, int64_t ns
                    "D's rows");
         }
         c.launched("D's rows");
-        if (dP && sssp_trees_unique<T, PT>(c, u, n, ns, k0, b, dD, dP, none, &tied) && !tied.empty())
+        /* (the far lists free until the levels: the tied cells' scratch) */
+        if (dP &&
+            sssp_trees_unique<T, PT>(c, u, n, ns, k0, b, dD, dP, none, &tied, &chained, far, cells * 8) &&
+            !tied.empty())
             by_levels += nf_tied<T, PT>(c, g, dist, n, ns, k0, b, dsrc, tied, L, bs, dP, none, &levels);
     }
     snprintf(t->kernel, sizeof t->kernel,
              "near-far, %lld source%s a batch, # iterations, # levels, # items relaxed",
              (long long)nb, nb == 1 ? "" : "s");
-    if (dP) sssp_trees_said(t, by_levels, ns);
+    if (dP) sssp_trees_said(t, by_levels, ns, chained);
     t->counts[0] = iters;
     t->counts[1] = levels;
     t->counts[2] = relaxed;
