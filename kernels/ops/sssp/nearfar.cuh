@@ -157,7 +157,10 @@ __device__ __forceinline__ void nf_edge(bool have, T *dist, uint32_t u, T nd, T 
  * the iteration); a heavy vertex's item put aside for nf_relax_heavy. A
  * length read before the atomic may be older than the atomic's, never
  * shorter: it only spares the atomics that could not lower it. */
-enum { NF_STEP = 4 };
+#ifndef GD_NF_STEP /* (make GD_DEFS=-DGD_NF_STEP=8: experiments) */
+#define GD_NF_STEP 4
+#endif
+enum { NF_STEP = GD_NF_STEP };
 template <class T>
 __global__ void __launch_bounds__(NF_THREADS)
     nf_relax(nf_graph<T> g, T *dist, nf_lists L, nf_state<T> *s)
