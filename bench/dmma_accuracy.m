@@ -35,14 +35,8 @@
 ## unexpanded single sum) against 'dmma' (accuracy/<gpu>.md).
 
 1;
-addpath (fullfile (fileparts (mfilename ("fullpath")), "..", "octave"));
-addpath (fullfile (fileparts (mfilename ("fullpath")), "..", "tests"));
-addpath (fileparts (mfilename ("fullpath")));     # dmma_sets
-warning ("off", "gd:nogpu");
-N = str2double (getenv ("GD_ACC_N"));
-if (isnan (N))
-  N = 256;
-endif
+addpath (fileparts (mfilename ("fullpath")));     # dmma_setup, dmma_sets
+N = dmma_setup ();
 
 ## the error of F in single ulps of the reference R (ulp: the spacing above
 ## the smaller of the two)

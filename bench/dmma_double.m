@@ -24,14 +24,8 @@
 ## mtimes) against 'tuned''s whole kernel at 16384 x 16384 x 300.
 
 1;
-addpath (fullfile (fileparts (mfilename ("fullpath")), "..", "octave"));
-addpath (fullfile (fileparts (mfilename ("fullpath")), "..", "tests"));
-addpath (fileparts (mfilename ("fullpath")));     # dmma_sets
-warning ("off", "gd:nogpu");
-N = str2double (getenv ("GD_ACC_N"));
-if (isnan (N))
-  N = 256;
-endif
+addpath (fileparts (mfilename ("fullpath")));     # dmma_setup, dmma_sets
+N = dmma_setup ();
 gpu = gd_info ().available;
 today = merge (gpu, "tuned", "cpu");
 
