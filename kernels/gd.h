@@ -771,6 +771,7 @@ typedef enum {
     GD_SET_LOCAL_SIZE,
     GD_SET_RANK_DEVICES,
     GD_SET_SSSP_DELTA,
+    GD_SET_SSSP_ORDER,
     GD_SET_NVRTC,
     GD_NSETTINGS
 } gd_setting;

@@ -40,19 +40,35 @@ function check_sssp_gpu ()
       elseif (strcmp (shape{1}, "knn"))
         assert (! isempty (strfind (info.kernel, "; trees from unique predecessors")), info.kernel);
       endif
+      ## near-far renumbers the kNN graph's vertices (points drawn at
+      ## random: an edge's ends far apart in W's order), not the grid's
+      if (near)
+        assert (isempty (strfind (info.kernel, "the vertices renumbered")) == strcmp (shape{1}, "grid"), info.kernel);
+      endif
     endfor
+    setenv ("GD_SSSP_ORDER", "0");       # W's order kept: the same D and P
+    unwind_protect
+      [Dg, Pg, info] = gd_apsp (S, "Sources", s, "Variant", "nearfar");
+    unwind_protect_cleanup
+      unsetenv ("GD_SSSP_ORDER");
+    end_unwind_protect
+    assert (isequal (Dg, D) && isequaln (Pg, P) && isempty (strfind (info.kernel, "renumbered")));
     [D32, P32] = gd_apsp (S, "Sources", s, "Variant", "gpu", "IndexClass", "int32");
     Pd = double (P32); Pd(P32 == -1) = NaN;
     assert (isequal (D32, D) && isequaln (Pd, P) && isa (P32, "int32"));
   endfor
   ## ties, few and many: a grid of whole weights randi (100) (a cell in
   ## fifty or so tied, by their chains: ties of ties, paths of fewer edges
-  ## among equal sums) and of unit weights (nearly every cell: the levels)
+  ## among equal sums) and of unit weights, shuffled (nearly every cell:
+  ## the levels, near-far's on the graph renumbered)
   for m = [40, 120]
     [x, y] = meshgrid (1:m); u = sub2ind ([m m], y(:), x(:));
     right = u(x(:) < m); down = u(y(:) < m);
     i = [right; right + m; down; down + 1]; j = [right + m; right; down + 1; down];
     S = sparse (i, j, merge (m == 40, randi (100, numel (i), 1), 1), m * m, m * m);
+    if (m == 120)                       # its vertices shuffled: near-far renumbers them
+      q = randperm (m * m); S = S(q, q);
+    endif
     s = [randi(m * m, 1, 20), 1, 1];
     [D, P] = gd_apsp (S, "Sources", s, "Variant", "cpu");
     for v = {"nearfar", "rounds"}

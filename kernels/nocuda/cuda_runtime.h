@@ -232,6 +232,7 @@ template <class T, class V> static inline T atomicMin(T *p, V v) { T o = *p; *p 
 template <class T, class V> static inline T atomicMax(T *p, V v) { T o = *p; *p = o < v ? v : o; return o; }
 template <class T, class V> static inline T atomicAnd(T *p, V v) { T o = *p; *p = o & v; return o; }
 template <class T, class V> static inline T atomicExch(T *p, V v) { T o = *p; *p = v; return o; }
+template <class T, class V> static inline T atomicCAS(T *p, V c, V v) { T o = *p; if (o == (T)c) *p = v; return o; }
 /* CUDA's overloads of min and max for the integer types */
 #define GD_NOCUDA_MINMAX(T)                                                    \
     static inline T min(T a, T b) { return b < a ? b : a; }                    \

@@ -72,6 +72,9 @@ static const struct {
     [GD_SET_SSSP_DELTA] = {"GD_SSSP_DELTA", "w (1 to 1000000): gd_apsp's 'Sources' on the GPU "
                                             "takes near-far buckets w percent as wide as its "
                                             "rule's, for experiments"},
+    [GD_SET_SSSP_ORDER] = {"GD_SSSP_ORDER", "0: gd_apsp's 'Sources' by near-far keeps W's vertex "
+                                            "order (else where W's edges join vertices far apart "
+                                            "in it, they are renumbered for the run)"},
     [GD_SET_NVRTC] = {"GD_NVRTC", "0: arrayfun's chains interpreted, never compiled with NVRTC"},
 };
 
@@ -118,6 +121,7 @@ int gd_setting_malformed(gd_setting s)
     case GD_SET_SIM_DEVICES: return gd_setting_int(s, 0, GD_MAX_DEVICES, &x) < 0;
     case GD_SET_VERBOSE: return gd_setting_int(s, 0, 2, &x) < 0;
     case GD_SET_SSSP_DELTA: return gd_setting_int(s, 1, 1000000, &x) < 0;
+    case GD_SET_SSSP_ORDER: return gd_setting_int(s, 0, 1, &x) < 0;
     case GD_SET_GPU_MEM_LIMIT: return gd_mem_limit_malformed();
     default: return 0;
     }

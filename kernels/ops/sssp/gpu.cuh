@@ -415,14 +415,24 @@ gd_status run_gpu(const gd_matrix *W, const gd_sparse *S, const int64_t *src, in
                                (method == SSSP_CHOOSE && n > 0 && sssp_rounds_suit<T>(c, u, n, src, ns, &probed)));
     c.end(GD_PHASE_KERNEL, st);
     c.begin(GD_PHASE_PREP, st);
-    const bool nf = up && !rounds && n > 0 && nf_rows<T>(c, n, m, u.cp, u.ri, u.w, &rows);
+    bool nf = up && !rounds && n > 0 && nf_rows<T>(c, n, m, u.cp, u.ri, u.w, &rows);
+    /* the vertices renumbered where W's order scatters a frontier
+     * (order.cuh): W's rows again in the new order, the sources too */
+    int32_t *to_new = NULL, *to_old = NULL;
+    const int64_t *gsrc = u.src;
+    if (nf && nf_order<T>(c, rows, m, u.cp, u.ri, &to_new, &to_old)) {
+        int64_t *ns_new = (int64_t *)c.alloc((size_t)ns * 8 + 8, "the sources renumbered");
+        if (c.ok()) nf_sources_new<<<sssp_grid(ns), 256, 0, st>>>(u.src, ns, to_new, ns_new);
+        nf = c.launched("the sources renumbered") && nf_rows<T>(c, n, m, u.cp, u.ri, u.w, &rows, to_new, to_old);
+        gsrc = ns_new;
+    }
     c.end(GD_PHASE_PREP, st);
     if (nf) {
         c.begin(GD_PHASE_KERNEL, st);
         if (pcls == GD_INT32)
-            nf_device<T, int32_t>(c, rows, u, ns, dD, (int32_t *)dP, none_i, (T)delta, t);
+            nf_device<T, int32_t>(c, rows, u, ns, gsrc, dD, (int32_t *)dP, none_i, (T)delta, t);
         else
-            nf_device<T, double>(c, rows, u, ns, dD, (double *)dP, none_d, (T)delta, t);
+            nf_device<T, double>(c, rows, u, ns, gsrc, dD, (double *)dP, none_d, (T)delta, t);
         c.end(GD_PHASE_KERNEL, st);
     } else if (c.ok() && up)
         found = pcls == GD_INT32 ? sssp_device<T, int32_t>(c, g, u, ns, dD, (int32_t *)dP, none_i, neg, cycle, t)

@@ -54,12 +54,15 @@ __device__ __forceinline__ bool nf_lower(double *a, double v, bool read = true)
     return v < __longlong_as_double(atomicMin((long long *)a, __double_as_longlong(v)));
 }
 
-/* W's out-edges on the device: rp (n + 1 row starts), ci (the targets), w */
+/* W's out-edges on the device: rp (n + 1 row starts), ci (the targets), w;
+ * where the vertices are renumbered (order.cuh), to_new (W's vertex ->
+ * the graph's) and to_old (the inverse), else NULL */
 template <class T> struct nf_graph {
     const int64_t *rp;
     const int32_t *ci;
     const T *w;
     uint32_t n;
+    const int32_t *to_new, *to_old;
 };
 
 /* the lists (items k n + v of a batch): near[2] (the one relaxed, the one
@@ -371,8 +374,10 @@ __global__ void __launch_bounds__(NF_THREADS)
                 const int32_t lu = u == q ? 0 : lvl[base + u];
                 if (u != q && (lu < 0 || lu == L)) {
                     const T du = dist[k * sk + u * sv];
+                    /* (the candidate in W's numbering: P's rule is its smallest) */
+                    const int32_t qw = g.to_old ? g.to_old[q] : (int32_t)q;
                     if ((T)(dq + g.w[e0 + j]) == du && du != (T)INFINITY &&
-                        atomicMin(cand + base + u, (int32_t)q) == INT32_MAX) {
+                        atomicMin(cand + base + u, qw) == INT32_MAX) {
                         lvl[base + u] = L;
                         first = true;
                     }
@@ -415,39 +420,60 @@ __global__ void nf_bfs_sources(int32_t *lvl, uint32_t n, uint32_t nb, const int6
 
 /* P of the batch (rows k0 .. of the ns x n result, or rows[k] of it where
  * rows is given; class PT): 0 at a source, none where no path, else the
- * candidate + 1 */
+ * candidate (W's vertex) + 1; its columns W's vertices where the graph's
+ * are renumbered (to_old) */
 template <class PT>
 __global__ void nf_out_p(const int32_t *__restrict__ lvl, const int32_t *__restrict__ cand,
-                         uint32_t n, uint32_t nb, int64_t ns, PT *P, PT none, const int64_t *rows)
+                         uint32_t n, uint32_t nb, int64_t ns, PT *P, PT none, const int64_t *rows,
+                         const int32_t *__restrict__ to_old)
 {
     const uint64_t total = (uint64_t)n * nb;
     for (uint64_t t = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; t < total;
          t += (uint64_t)gridDim.x * blockDim.x) {
         const uint64_t k = t % nb, v = t / nb, c = k * n + v;
-        const uint64_t r = rows ? (uint64_t)rows[k] : k;
-        P[r + (uint64_t)ns * v] = lvl[c] < 0 ? none : lvl[c] == 0 ? (PT)0 : (PT)(cand[c] + 1);
+        const uint64_t r = rows ? (uint64_t)rows[k] : k, j = to_old ? (uint64_t)to_old[v] : v;
+        P[r + (uint64_t)ns * j] = lvl[c] < 0 ? none : lvl[c] == 0 ? (PT)0 : (PT)(cand[c] + 1);
+    }
+}
+
+/* a batch's lengths (nb rows of n, the graph's order) in W's: out[k n + v]
+ * = dist[k n + to_new[v]] */
+template <class T>
+__global__ void nf_unlabel(const T *__restrict__ dist, T *__restrict__ out, uint32_t n,
+                           uint32_t nb, const int32_t *__restrict__ to_new)
+{
+    const uint64_t total = (uint64_t)n * nb;
+    for (uint64_t t = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; t < total;
+         t += (uint64_t)gridDim.x * blockDim.x) {
+        const uint64_t k = t / n, v = t % n;
+        out[t] = dist[k * n + (uint64_t)to_new[v]];
     }
 }
 
 /* ---- W's out-edges from its compressed columns ------------------------- */
-__global__ void nf_row_counts(const int64_t *__restrict__ ri, int64_t m, unsigned long long *cnt)
+/* (to_new: the rows of the vertices renumbered, else NULL) */
+__global__ void nf_row_counts(const int64_t *__restrict__ ri, int64_t m, unsigned long long *cnt,
+                              const int32_t *__restrict__ to_new)
 {
     for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < m;
          e += (int64_t)gridDim.x * blockDim.x)
-        atomicAdd(cnt + ri[e] + 1, 1ull);
+        atomicAdd(cnt + (to_new ? (int64_t)to_new[ri[e]] : ri[e]) + 1, 1ull);
 }
 template <class T>
 __global__ void nf_row_fill(const int64_t *__restrict__ cp, const int64_t *__restrict__ ri,
                             const T *__restrict__ val, int64_t n, unsigned long long *cursor,
-                            int32_t *ci, T *w)
+                            int32_t *ci, T *w, const int32_t *__restrict__ to_new)
 {
     for (int64_t j = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; j < n;
-         j += (int64_t)gridDim.x * blockDim.x)
+         j += (int64_t)gridDim.x * blockDim.x) {
+        const int32_t jn = to_new ? to_new[j] : (int32_t)j;
         for (int64_t e = cp[j]; e < cp[j + 1]; ++e) {
-            const unsigned long long at = atomicAdd(cursor + ri[e], 1ull);
-            ci[at] = (int32_t)j;
+            const int64_t r = to_new ? (int64_t)to_new[ri[e]] : ri[e];
+            const unsigned long long at = atomicAdd(cursor + r, 1ull);
+            ci[at] = jn;
             w[at] = val[e];
         }
+    }
 }
 
 /* an inclusive sum in place (the row starts): each block its NF_SCAN
@@ -501,10 +527,12 @@ __global__ void __launch_bounds__(NF_SCAN)
 /* ---- the drivers -------------------------------------------------------- */
 
 /* W's out-edges on the device (*g) from its columns there (dcp, dri, dw:
- * n + 1 starts, m rows and weights) */
+ * n + 1 starts, m rows and weights); to_new, to_old: the vertices
+ * renumbered (order.cuh), else NULL */
 template <class T>
 bool nf_rows(gd_call &c, int64_t n, int64_t m, const int64_t *dcp, const int64_t *dri,
-             const T *dw, nf_graph<T> *g)
+             const T *dw, nf_graph<T> *g, const int32_t *to_new = NULL,
+             const int32_t *to_old = NULL)
 {
     cudaStream_t st = gd_stream();
     const int64_t blocks = (n + 1 + NF_SCAN - 1) / NF_SCAN;
@@ -516,15 +544,15 @@ bool nf_rows(gd_call &c, int64_t n, int64_t m, const int64_t *dcp, const int64_t
     if (!c.ok()) return false;
     c.cuda(cudaMemsetAsync(rp, 0, (size_t)(n + 1) * 8, st), "W's row starts");
     if (c.ok()) {
-        nf_row_counts<<<sssp_grid(m), 256, 0, st>>>(dri, m, rp);
+        nf_row_counts<<<sssp_grid(m), 256, 0, st>>>(dri, m, rp, to_new);
         nf_scan_block<<<(unsigned)blocks, NF_SCAN, 0, st>>>(rp, n + 1, sums);
         nf_scan_totals<<<1, NF_SCAN, 0, st>>>(sums, blocks);
         nf_scan_add<<<(unsigned)blocks, NF_SCAN, 0, st>>>(rp, n + 1, sums);
     }
     c.cuda(cudaMemcpyAsync(cur, rp, (size_t)(n + 1) * 8, cudaMemcpyDeviceToDevice, st),
            "W's rows' cursors");
-    if (c.ok()) nf_row_fill<T><<<sssp_grid(n), 256, 0, st>>>(dcp, dri, dw, n, cur, ci, w);
-    *g = nf_graph<T>{(const int64_t *)rp, ci, w, (uint32_t)n};
+    if (c.ok()) nf_row_fill<T><<<sssp_grid(n), 256, 0, st>>>(dcp, dri, dw, n, cur, ci, w, to_new);
+    *g = nf_graph<T>{(const int64_t *)rp, ci, w, (uint32_t)n, to_new, to_old};
     return c.launched("W's rows");
 }
 
@@ -631,7 +659,7 @@ int64_t nf_tied(gd_call &c, const nf_graph<T> &g, const T *dist, int64_t n, int6
         int32_t *cand = (int32_t *)L.far[0];
         nf_trees<T>(c, g, dist, n, 1, dsrc + k0, b, lvl, cand, L.near[0], L.near[0] + cells, bs, levels);
         if (c.ok())
-            nf_out_p<PT><<<sssp_grid((int64_t)b * n), 256, 0, st>>>(lvl, cand, (uint32_t)n, b, ns, dP + k0, none, (const int64_t *)NULL);
+            nf_out_p<PT><<<sssp_grid((int64_t)b * n), 256, 0, st>>>(lvl, cand, (uint32_t)n, b, ns, dP + k0, none, (const int64_t *)NULL, g.to_old);
         c.launched("P");
         return nt;
     }
@@ -649,7 +677,7 @@ int64_t nf_tied(gd_call &c, const nf_graph<T> &g, const T *dist, int64_t n, int6
     int32_t *cand = (int32_t *)L.heavy;
     nf_trees<T>(c, g, d, n, 1, sel, nt, lvl, cand, L.near[0], L.near[0] + cells, bs, levels);
     if (c.ok())
-        nf_out_p<PT><<<sssp_grid((int64_t)nt * n), 256, 0, st>>>(lvl, cand, (uint32_t)n, nt, ns, dP, none, sel + nt);
+        nf_out_p<PT><<<sssp_grid((int64_t)nt * n), 256, 0, st>>>(lvl, cand, (uint32_t)n, nt, ns, dP, none, sel + nt, g.to_old);
     c.launched("P");
     c.cuda(cudaStreamSynchronize(st), "the tied sources' trees"); /* (rows outlives its copy) */
     return nt;
@@ -657,14 +685,14 @@ int64_t nf_tied(gd_call &c, const nf_graph<T> &g, const T *dist, int64_t n, int6
 
 /* The 'gpu' variant on non-negative weights: the sources in batches whose
  * work fits the device (and whose items fit 32 bits), each batch's
- * lengths by near-far, its rows of D (transposed into the ns x n result),
- * then its rows of P (class PT, none where no path): from unique tight
- * predecessors (u: W's columns, trees.cuh), else by levels */
+ * lengths by near-far, its rows of D (in W's order where g's vertices are
+ * renumbered, transposed into the ns x n result), then its rows of P
+ * (class PT, none where no path): from unique tight predecessors (u: W's
+ * columns, trees.cuh), else by levels. dsrc: the sources in g's order */
 template <class T, class PT>
-void nf_device(gd_call &c, const nf_graph<T> &g, const sssp_up<T> &u, int64_t ns, T *dD, PT *dP,
-               PT none, T delta, gd_timing *t)
+void nf_device(gd_call &c, const nf_graph<T> &g, const sssp_up<T> &u, int64_t ns,
+               const int64_t *dsrc, T *dD, PT *dP, PT none, T delta, gd_timing *t)
 {
-    const int64_t *dsrc = u.src;
     const int64_t n = g.n;
     cudaStream_t st = gd_stream();
     /* a cell's bytes: its length, stamp, near lists, far lists (which the
@@ -702,14 +730,17 @@ void nf_device(gd_call &c, const nf_graph<T> &g, const sssp_up<T> &u, int64_t ns
          * where the batch is not all of D */
         if (!c.ok()) break;
         const gd_class cls = sizeof(T) == 4 ? GD_SINGLE : GD_DOUBLE;
-        if (b == ns)
-            gd_launch_transpose(cls, dist, n, dD, n, b, st);
-        else {
-            gd_launch_transpose(cls, dist, n, far, n, b, st);
-            c.cuda(cudaMemcpy2DAsync(dD + k0, (size_t)ns * sizeof(T), far, (size_t)b * sizeof(T),
+        const T *rows = dist; /* the batch's rows in W's order */
+        if (g.to_new) {
+            nf_unlabel<T><<<sssp_grid(n * (int64_t)b), 256, 0, st>>>(dist, (T *)far, (uint32_t)n, b, g.to_new);
+            rows = (const T *)far;
+        }
+        T *tp = b == ns ? dD : (T *)(g.to_new ? (void *)near : (void *)far);
+        gd_launch_transpose(cls, rows, n, tp, n, b, st);
+        if (b != ns)
+            c.cuda(cudaMemcpy2DAsync(dD + k0, (size_t)ns * sizeof(T), tp, (size_t)b * sizeof(T),
                                      (size_t)b * sizeof(T), (size_t)n, cudaMemcpyDeviceToDevice, st),
                    "D's rows");
-        }
         c.launched("D's rows");
         /* (the far lists free until the levels: the tied cells' scratch) */
         if (dP &&
@@ -718,8 +749,8 @@ void nf_device(gd_call &c, const nf_graph<T> &g, const sssp_up<T> &u, int64_t ns
             by_levels += nf_tied<T, PT>(c, g, dist, n, ns, k0, b, dsrc, tied, L, bs, dP, none, &levels);
     }
     snprintf(t->kernel, sizeof t->kernel,
-             "near-far, %lld source%s a batch, # iterations, # levels, # items relaxed",
-             (long long)nb, nb == 1 ? "" : "s");
+             "near-far, %lld source%s a batch%s, # iterations, # levels, # items relaxed",
+             (long long)nb, nb == 1 ? "" : "s", g.to_new ? ", the vertices renumbered" : "");
     if (dP) sssp_trees_said(t, by_levels, ns, chained);
     t->counts[0] = iters;
     t->counts[1] = levels;

@@ -1,0 +1,237 @@
+/* ops/sssp/order.cuh - near-far's vertex order: where W's edges join
+ * vertices far apart in its numbering (a kNN graph of points drawn at
+ * random: an edge's two ends n / 3 apart on average), a source's frontier
+ * touches its lengths at random, a 32-byte sector a length, and the
+ * relaxation waits on those loads. Renumbered so that the vertices near
+ * one another in the graph are near in number, the frontier's lengths
+ * share sectors and stay in L2. The numbering: two breadth-first searches'
+ * levels as coordinates (from a vertex a sweep from vertex 0 reaches last,
+ * then from the one that search reaches last: on a graph of points, the
+ * distances from two far-apart points fix a point as its two coordinates
+ * do), the vertices sorted along a Morton curve of those two levels (a
+ * counting sort by cell: 2^11 levels a side, scaled). Near-far runs on the
+ * graph renumbered; D goes back to W's order before its transpose, and P
+ * is made from D on W itself (it is a function of D and W), or by levels
+ * on the graph renumbered, their vertices mapped back (nf_out_p).
+ * Part of sssp.cu, which includes it inside its anonymous namespace,
+ * after nearfar.cuh, before gpu.cuh. */
+
+/* the sum over W's stored entries of |i - j| (a block's partial, then
+ * one atomic a block) */
+__global__ void __launch_bounds__(256)
+    nf_gap(const int64_t *__restrict__ cp, const int64_t *__restrict__ ri, int64_t n, double *sum)
+{
+    double mine = 0;
+    for (int64_t j = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; j < n;
+         j += (int64_t)gridDim.x * blockDim.x)
+        for (int64_t e = cp[j]; e < cp[j + 1]; ++e) mine += (double)(ri[e] > j ? ri[e] - j : j - ri[e]);
+    for (int o = 16; o > 0; o /= 2) mine += __shfl_xor_sync(0xffffffffu, mine, o);
+    __shared__ double part[8];
+    if ((threadIdx.x & 31) == 0) part[threadIdx.x / 32] = mine;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        double b = 0;
+        for (int w = 0; w < 8; ++w) b += part[w];
+        atomicAdd(sum, b);
+    }
+}
+
+/* a breadth-first sweep's round L over the frontier (a lane a vertex, the
+ * warp's lanes in step over their out-edges): each vertex not yet reached
+ * takes level L and goes on the next frontier */
+template <class T>
+__global__ void __launch_bounds__(NF_THREADS)
+    nf_sweep(nf_graph<T> g, int32_t *lvl, uint32_t *front0, uint32_t *front1, nf_bfs *s)
+{
+    const int p = s->p, lane = threadIdx.x & 31;
+    const unsigned long long count = s->cnt[p];
+    const int32_t L = s->level;
+    const uint32_t *in = p ? front1 : front0;
+    uint32_t *out = p ? front0 : front1;
+    __shared__ uint32_t held[NF_THREADS / 32][NF_HELD];
+    nf_held h = {held[threadIdx.x / 32], 0};
+    const unsigned long long step = (unsigned long long)gridDim.x * blockDim.x;
+    for (unsigned long long w0 = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x - lane;
+         w0 < count; w0 += step) {
+        const unsigned long long t = w0 + lane;
+        int64_t e0 = 0;
+        int deg = 0;
+        if (t < count) {
+            const uint32_t q = in[t];
+            e0 = g.rp[q];
+            deg = (int)(g.rp[q + 1] - e0);
+        }
+        const int most = nf_warp_max(deg);
+        for (int j = 0; j < most; ++j) {
+            const uint32_t u = j < deg ? (uint32_t)g.ci[e0 + j] : 0u;
+            const bool first = j < deg && lvl[u] < 0 && atomicCAS(lvl + u, -1, L) == -1;
+            nf_hold(first, u, h, out, &s->cnt[p ^ 1]);
+        }
+    }
+    nf_flush(h, out, &s->cnt[p ^ 1]);
+}
+
+/* the levels -1 but 0 at v0, the first frontier v0 */
+__global__ void nf_sweep_start(int32_t *lvl, int64_t n, uint32_t v0, uint32_t *front)
+{
+    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
+         i += (int64_t)gridDim.x * blockDim.x)
+        lvl[i] = i == v0 ? 0 : -1;
+    if (blockIdx.x == 0 && threadIdx.x == 0) front[0] = v0;
+}
+
+/* the vertex of the highest level (the least of them), as level << 32 |
+ * (2^32 - 1 - vertex) at *best */
+__global__ void nf_last(const int32_t *__restrict__ lvl, int64_t n, unsigned long long *best)
+{
+    unsigned long long mine = 0;
+    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
+         i += (int64_t)gridDim.x * blockDim.x)
+        if (lvl[i] >= 0) {
+            const unsigned long long x = (unsigned long long)lvl[i] << 32 | (0xffffffffull - (unsigned long long)i);
+            mine = x > mine ? x : mine;
+        }
+    for (int o = 16; o > 0; o /= 2) {
+        const unsigned long long x = __shfl_xor_sync(0xffffffffu, mine, o);
+        mine = x > mine ? x : mine;
+    }
+    if ((threadIdx.x & 31) == 0 && mine) atomicMax(best, mine);
+}
+
+/* a vertex's cell on the curve: its two levels scaled to ORDER_BITS bits
+ * (the highest to 2^ORDER_BITS - 1), their bits interleaved; the vertices
+ * a search did not reach in the last cell */
+enum { ORDER_BITS = 11 };
+__device__ __forceinline__ uint32_t nf_cell(int32_t a, int32_t b, int32_t most_a, int32_t most_b)
+{
+    if (a < 0 || b < 0) return 1u << (2 * ORDER_BITS);
+    const uint32_t side = (1u << ORDER_BITS) - 1u;
+    const uint32_t x = most_a > 0 ? (uint32_t)((uint64_t)a * side / (uint64_t)most_a) : 0u;
+    const uint32_t y = most_b > 0 ? (uint32_t)((uint64_t)b * side / (uint64_t)most_b) : 0u;
+    uint32_t key = 0;
+    for (int i = 0; i < ORDER_BITS; ++i) key |= ((x >> i) & 1u) << (2 * i) | ((y >> i) & 1u) << (2 * i + 1);
+    return key;
+}
+__global__ void nf_cells(const int32_t *__restrict__ la, const int32_t *__restrict__ lb, int64_t n,
+                         int32_t most_a, int32_t most_b, unsigned long long *cnt)
+{
+    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
+         i += (int64_t)gridDim.x * blockDim.x)
+        atomicAdd(cnt + nf_cell(la[i], lb[i], most_a, most_b) + 1, 1ull);
+}
+/* each vertex its number: its cell's start + its place among the cell's
+ * (the order within a cell the atomics' own) */
+__global__ void nf_number(const int32_t *__restrict__ la, const int32_t *__restrict__ lb, int64_t n,
+                          int32_t most_a, int32_t most_b, unsigned long long *cursor,
+                          int32_t *to_new, int32_t *to_old)
+{
+    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
+         i += (int64_t)gridDim.x * blockDim.x) {
+        const unsigned long long at = atomicAdd(cursor + nf_cell(la[i], lb[i], most_a, most_b), 1ull);
+        to_new[i] = (int32_t)at;
+        to_old[at] = (int32_t)i;
+    }
+}
+
+/* the sources in g's numbering */
+__global__ void nf_sources_new(const int64_t *__restrict__ src, int64_t ns,
+                               const int32_t *__restrict__ to_new, int64_t *out)
+{
+    for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < ns;
+         k += (int64_t)gridDim.x * blockDim.x)
+        out[k] = to_new[src[k]];
+}
+
+/* A sweep from v0 over g's out-edges into lvl (front0, front1: two lists
+ * of n); the highest level and the least vertex at it into *most, *last */
+template <class T>
+bool nf_sweep_from(gd_call &c, const nf_graph<T> &g, uint32_t v0, int32_t *lvl, uint32_t *front0,
+                   uint32_t *front1, nf_bfs *ds, unsigned long long *dbest, int32_t *most,
+                   uint32_t *last)
+{
+    cudaStream_t st = gd_stream();
+    const int64_t n = g.n;
+    if (c.ok()) nf_sweep_start<<<sssp_grid(n), 256, 0, st>>>(lvl, n, v0, front0);
+    nf_bfs h;
+    memset(&h, 0, sizeof h);
+    h.cnt[0] = 1;
+    h.level = 1;
+    c.cuda(cudaMemcpyAsync(ds, &h, sizeof h, cudaMemcpyHostToDevice, st), "a sweep's state");
+    const unsigned big = nf_wave(c, nf_sweep<T>);
+    int done = 0;
+    for (int batch = 8; c.ok() && !done; batch = batch < 64 ? 2 * batch : 64) {
+        for (int b = 0; b < batch; ++b) {
+            nf_sweep<T><<<big, NF_THREADS, 0, st>>>(g, lvl, front0, front1, ds);
+            nf_level_step<<<1, 1, 0, st>>>(ds);
+        }
+        c.launched("a sweep");
+        c.cuda(cudaMemcpyAsync(&h, ds, sizeof h, cudaMemcpyDeviceToHost, st), "a sweep's state");
+        c.cuda(cudaStreamSynchronize(st), "a sweep");
+        done = h.done;
+        if (c.ok() && gd_interrupted()) c.check(gd_fail(GD_ERR_INTERRUPT, "interrupted"));
+    }
+    unsigned long long best = 0;
+    c.cuda(cudaMemsetAsync(dbest, 0, 8, st), "a sweep's last vertex");
+    if (c.ok()) nf_last<<<sssp_grid(n), 256, 0, st>>>(lvl, n, dbest);
+    c.launched("a sweep's last vertex");
+    c.cuda(cudaMemcpyAsync(&best, dbest, 8, cudaMemcpyDeviceToHost, st), "a sweep's last vertex");
+    c.cuda(cudaStreamSynchronize(st), "a sweep's last vertex");
+    *most = (int32_t)(best >> 32);
+    *last = (uint32_t)(0xffffffffull - (best & 0xffffffffull));
+    return c.ok();
+}
+
+/* Whether to renumber g's vertices (W's columns at dcp, dri: its m
+ * entries' mean |i - j| past n / 64, and GD_SSSP_ORDER not 0), and if so
+ * the numbering: *to_new, *to_old (device arrays of n). */
+template <class T>
+bool nf_order(gd_call &c, const nf_graph<T> &g, int64_t m, const int64_t *dcp, const int64_t *dri,
+              int32_t **to_new, int32_t **to_old)
+{
+    *to_new = *to_old = NULL;
+    const int64_t n = g.n;
+    long on = 1;
+    gd_setting_int(GD_SET_SSSP_ORDER, 0, 1, &on);
+    if (!on || n < 2 || m < 1 || !c.ok()) return false;
+    cudaStream_t st = gd_stream();
+    double *dsum = (double *)c.alloc(16, "the edges' spans");
+    double sum = 0;
+    c.cuda(cudaMemsetAsync(dsum, 0, 8, st), "the edges' spans");
+    if (c.ok()) nf_gap<<<sssp_grid(n), 256, 0, st>>>(dcp, dri, n, dsum);
+    c.launched("the edges' spans");
+    c.cuda(cudaMemcpyAsync(&sum, dsum, 8, cudaMemcpyDeviceToHost, st), "the edges' spans");
+    c.cuda(cudaStreamSynchronize(st), "the edges' spans");
+    if (!c.ok() || sum / (double)m <= (double)n / 64) return false;
+    /* three sweeps: from 0, from its last vertex (a), from a's (b) */
+    int32_t *la = (int32_t *)c.alloc((size_t)n * 4, "a sweep's levels");
+    int32_t *lb = (int32_t *)c.alloc((size_t)n * 4, "a sweep's levels");
+    uint32_t *f0 = (uint32_t *)c.alloc((size_t)n * 4, "a sweep's frontier");
+    uint32_t *f1 = (uint32_t *)c.alloc((size_t)n * 4, "a sweep's frontier");
+    nf_bfs *ds = (nf_bfs *)c.alloc(sizeof(nf_bfs), "a sweep's state");
+    unsigned long long *best = (unsigned long long *)c.alloc(8, "a sweep's last vertex");
+    int32_t most_a = 0, most_b = 0;
+    uint32_t a = 0, b = 0;
+    if (!c.ok() || !nf_sweep_from<T>(c, g, 0, la, f0, f1, ds, best, &most_a, &a) ||
+        !nf_sweep_from<T>(c, g, a, la, f0, f1, ds, best, &most_a, &b) ||
+        !nf_sweep_from<T>(c, g, b, lb, f0, f1, ds, best, &most_b, &a) || most_a < 1 || most_b < 1)
+        return false; /* (a sweep that reached nothing: the order kept) */
+    /* the counting sort by cell */
+    const int64_t cells = ((int64_t)1 << (2 * ORDER_BITS)) + 1, blocks = (cells + 1 + NF_SCAN - 1) / NF_SCAN;
+    unsigned long long *cnt = (unsigned long long *)c.alloc((size_t)(cells + 1) * 8, "the cells' counts");
+    unsigned long long *sums = (unsigned long long *)c.alloc((size_t)blocks * 8, "the cells' sums");
+    *to_new = (int32_t *)c.alloc((size_t)n * 4, "the vertices' numbers");
+    *to_old = (int32_t *)c.alloc((size_t)n * 4, "the vertices' numbers");
+    c.cuda(cudaMemsetAsync(cnt, 0, (size_t)(cells + 1) * 8, st), "the cells' counts");
+    if (c.ok()) {
+        nf_cells<<<sssp_grid(n), 256, 0, st>>>(la, lb, n, most_a, most_b, cnt);
+        nf_scan_block<<<(unsigned)blocks, NF_SCAN, 0, st>>>(cnt, cells + 1, sums);
+        nf_scan_totals<<<1, NF_SCAN, 0, st>>>(sums, blocks);
+        nf_scan_add<<<(unsigned)blocks, NF_SCAN, 0, st>>>(cnt, cells + 1, sums);
+        nf_number<<<sssp_grid(n), 256, 0, st>>>(la, lb, n, most_a, most_b, cnt, *to_new, *to_old);
+    }
+    if (!c.launched("the vertices' numbers")) {
+        *to_new = *to_old = NULL;
+        return false;
+    }
+    return true;
+}
