@@ -333,13 +333,13 @@ struct nf_bfs {
     int32_t level;
 };
 
-/* round L: the frontier (level L - 1) along its tight out-edges, a lane
- * an item, the warp's lanes in step. D of source k (of the batch),
- * vertex v at dist[k sk + v sv] */
-template <class T>
-__global__ void __launch_bounds__(NF_THREADS)
-    nf_level(nf_graph<T> g, const T *__restrict__ dist, int64_t sk, int64_t sv, int32_t *lvl,
-             int32_t *cand, uint32_t *front0, uint32_t *front1, nf_bfs *s)
+/* A frontier's round (round L, its items at level L - 1) over their
+ * out-edges in g, a lane an item, the warp's lanes in step; the policy F
+ * reads an item (F::item, its vertex q in g) and says of an edge whether
+ * its target joins the next frontier, and as what item */
+template <class T, class F>
+__device__ __forceinline__ void nf_round(const nf_graph<T> &g, const F &f, uint32_t *front0,
+                                         uint32_t *front1, nf_bfs *s)
 {
     const int p = s->p, lane = threadIdx.x & 31;
     const unsigned long long count = s->cnt[p];
@@ -352,41 +352,64 @@ __global__ void __launch_bounds__(NF_THREADS)
     for (unsigned long long w0 = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x - lane;
          w0 < count; w0 += step) {
         const unsigned long long t = w0 + lane;
-        uint32_t q = 0, k = 0, base = 0;
+        typename F::item x = {};
         int64_t e0 = 0;
         int deg = 0;
-        T dq = 0;
         if (t < count) {
-            const uint32_t it = in[t];
-            q = it % g.n;
-            k = it / g.n;
-            base = it - q;
-            e0 = g.rp[q];
-            deg = (int)(g.rp[q + 1] - e0);
-            dq = dist[k * sk + q * sv];
+            x = f.load(in[t]);
+            e0 = g.rp[x.q];
+            deg = (int)(g.rp[x.q + 1] - e0);
         }
         const int most = nf_warp_max(deg);
         for (int j = 0; j < most; ++j) {
-            bool first = false;
-            uint32_t u = 0;
-            if (j < deg) {
-                u = (uint32_t)g.ci[e0 + j];
-                const int32_t lu = u == q ? 0 : lvl[base + u];
-                if (u != q && (lu < 0 || lu == L)) {
-                    const T du = dist[k * sk + u * sv];
-                    /* (the candidate in W's numbering: P's rule is its smallest) */
-                    const int32_t qw = g.to_old ? g.to_old[q] : (int32_t)q;
-                    if ((T)(dq + g.w[e0 + j]) == du && du != (T)INFINITY &&
-                        atomicMin(cand + base + u, qw) == INT32_MAX) {
-                        lvl[base + u] = L;
-                        first = true;
-                    }
-                }
-            }
-            nf_hold(first, base + u, h, out, &s->cnt[p ^ 1]);
+            uint32_t next = 0;
+            const bool first = j < deg && f.visit(x, e0 + j, L, &next);
+            nf_hold(first, next, h, out, &s->cnt[p ^ 1]);
         }
     }
     nf_flush(h, out, &s->cnt[p ^ 1]);
+}
+
+/* the trees' levels: an item k n + q; an edge q -> u that is tight
+ * (dist of source k, vertex v at dist[k sk + v sv]) takes u, not yet
+ * levelled or levelled in this round, to level L, its candidate the
+ * smallest such q in W's numbering (P's rule) */
+template <class T> struct nf_tight {
+    nf_graph<T> g;
+    const T *dist;
+    int64_t sk, sv;
+    int32_t *lvl, *cand;
+    struct item {
+        uint32_t q, k, base;
+        T dq;
+    };
+    __device__ item load(uint32_t it) const
+    {
+        const uint32_t q = it % g.n, k = it / g.n;
+        return item{q, k, it - q, dist[k * sk + q * sv]};
+    }
+    __device__ bool visit(const item &x, int64_t e, int32_t L, uint32_t *next) const
+    {
+        const uint32_t u = (uint32_t)g.ci[e];
+        if (u == x.q) return false;
+        const int32_t lu = lvl[x.base + u];
+        if (!(lu < 0 || lu == L)) return false;
+        const T du = dist[x.k * sk + u * sv];
+        const int32_t qw = g.to_old ? g.to_old[x.q] : (int32_t)x.q;
+        if (!((T)(x.dq + g.w[e]) == du && du != (T)INFINITY &&
+              atomicMin(cand + x.base + u, qw) == INT32_MAX))
+            return false;
+        lvl[x.base + u] = L;
+        *next = x.base + u;
+        return true;
+    }
+};
+template <class T>
+__global__ void __launch_bounds__(NF_THREADS)
+    nf_level(nf_graph<T> g, const T *__restrict__ dist, int64_t sk, int64_t sv, int32_t *lvl,
+             int32_t *cand, uint32_t *front0, uint32_t *front1, nf_bfs *s)
+{
+    nf_round(g, nf_tight<T>{g, dist, sk, sv, lvl, cand}, front0, front1, s);
 }
 
 __global__ void nf_level_step(nf_bfs *s)
@@ -565,6 +588,28 @@ template <class K> unsigned nf_wave(gd_call &c, K kernel)
     return (unsigned)(w > 0 ? w : 1);
 }
 
+/* a frontier kernel's rounds (its last argument the state ds, *h the
+ * host's copy) until one lists nothing: launched in batches, the state
+ * read a batch */
+template <class K, class... A>
+void nf_rounds(gd_call &c, K kernel, nf_bfs *ds, nf_bfs *h, const char *what, A... args)
+{
+    cudaStream_t st = gd_stream();
+    const unsigned big = nf_wave(c, kernel);
+    int done = 0;
+    for (int batch = 8; c.ok() && !done; batch = batch < 64 ? 2 * batch : 64) {
+        for (int b = 0; b < batch; ++b) {
+            kernel<<<big, NF_THREADS, 0, st>>>(args..., ds);
+            nf_level_step<<<1, 1, 0, st>>>(ds);
+        }
+        c.launched(what);
+        c.cuda(cudaMemcpyAsync(h, ds, sizeof *h, cudaMemcpyDeviceToHost, st), what);
+        c.cuda(cudaStreamSynchronize(st), what);
+        done = h->done;
+        if (c.ok() && gd_interrupted()) c.check(gd_fail(GD_ERR_INTERRUPT, "interrupted"));
+    }
+}
+
 /* The lengths from the nb sources src (on the device) into dist (n x nb,
  * a source a column); the iterations into *iters */
 template <class T>
@@ -625,19 +670,7 @@ void nf_trees(gd_call &c, const nf_graph<T> &g, const T *dist, int64_t sk, int64
     h.cnt[0] = nb;
     h.level = 1;
     c.cuda(cudaMemcpyAsync(ds, &h, sizeof h, cudaMemcpyHostToDevice, st), "the levels' state");
-    const unsigned big = nf_wave(c, nf_level<T>);
-    int done = 0;
-    for (int batch = 8; c.ok() && !done; batch = batch < 64 ? 2 * batch : 64) {
-        for (int b = 0; b < batch; ++b) {
-            nf_level<T><<<big, NF_THREADS, 0, st>>>(g, dist, sk, sv, lvl, cand, front0, front1, ds);
-            nf_level_step<<<1, 1, 0, st>>>(ds);
-        }
-        c.launched("the levels");
-        c.cuda(cudaMemcpyAsync(&h, ds, sizeof h, cudaMemcpyDeviceToHost, st), "the levels' state");
-        c.cuda(cudaStreamSynchronize(st), "the levels");
-        done = h.done;
-        if (c.ok() && gd_interrupted()) c.check(gd_fail(GD_ERR_INTERRUPT, "interrupted"));
-    }
+    nf_rounds(c, nf_level<T>, ds, &h, "the levels", g, dist, sk, sv, lvl, cand, front0, front1);
     const int64_t made = (int64_t)h.level - 2; /* the last level that listed a vertex */
     *levels = made > *levels ? made : *levels;
 }

@@ -36,39 +36,28 @@ __global__ void __launch_bounds__(256)
     }
 }
 
-/* a breadth-first sweep's round L over the frontier (a lane a vertex, the
- * warp's lanes in step over their out-edges): each vertex not yet reached
- * takes level L and goes on the next frontier */
+/* a breadth-first sweep's round L (nf_round's policy): each vertex not
+ * yet reached takes level L and goes on the next frontier */
+struct nf_any {
+    const int32_t *ci;
+    int32_t *lvl;
+    struct item {
+        uint32_t q;
+    };
+    __device__ item load(uint32_t it) const { return item{it}; }
+    __device__ bool visit(const item &, int64_t e, int32_t L, uint32_t *next) const
+    {
+        const uint32_t u = (uint32_t)ci[e];
+        if (lvl[u] >= 0 || atomicCAS(lvl + u, -1, L) != -1) return false;
+        *next = u;
+        return true;
+    }
+};
 template <class T>
 __global__ void __launch_bounds__(NF_THREADS)
     nf_sweep(nf_graph<T> g, int32_t *lvl, uint32_t *front0, uint32_t *front1, nf_bfs *s)
 {
-    const int p = s->p, lane = threadIdx.x & 31;
-    const unsigned long long count = s->cnt[p];
-    const int32_t L = s->level;
-    const uint32_t *in = p ? front1 : front0;
-    uint32_t *out = p ? front0 : front1;
-    __shared__ uint32_t held[NF_THREADS / 32][NF_HELD];
-    nf_held h = {held[threadIdx.x / 32], 0};
-    const unsigned long long step = (unsigned long long)gridDim.x * blockDim.x;
-    for (unsigned long long w0 = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x - lane;
-         w0 < count; w0 += step) {
-        const unsigned long long t = w0 + lane;
-        int64_t e0 = 0;
-        int deg = 0;
-        if (t < count) {
-            const uint32_t q = in[t];
-            e0 = g.rp[q];
-            deg = (int)(g.rp[q + 1] - e0);
-        }
-        const int most = nf_warp_max(deg);
-        for (int j = 0; j < most; ++j) {
-            const uint32_t u = j < deg ? (uint32_t)g.ci[e0 + j] : 0u;
-            const bool first = j < deg && lvl[u] < 0 && atomicCAS(lvl + u, -1, L) == -1;
-            nf_hold(first, u, h, out, &s->cnt[p ^ 1]);
-        }
-    }
-    nf_flush(h, out, &s->cnt[p ^ 1]);
+    nf_round(g, nf_any{g.ci, lvl}, front0, front1, s);
 }
 
 /* the levels -1 but 0 at v0, the first frontier v0 */
@@ -157,19 +146,7 @@ bool nf_sweep_from(gd_call &c, const nf_graph<T> &g, uint32_t v0, int32_t *lvl, 
     h.cnt[0] = 1;
     h.level = 1;
     c.cuda(cudaMemcpyAsync(ds, &h, sizeof h, cudaMemcpyHostToDevice, st), "a sweep's state");
-    const unsigned big = nf_wave(c, nf_sweep<T>);
-    int done = 0;
-    for (int batch = 8; c.ok() && !done; batch = batch < 64 ? 2 * batch : 64) {
-        for (int b = 0; b < batch; ++b) {
-            nf_sweep<T><<<big, NF_THREADS, 0, st>>>(g, lvl, front0, front1, ds);
-            nf_level_step<<<1, 1, 0, st>>>(ds);
-        }
-        c.launched("a sweep");
-        c.cuda(cudaMemcpyAsync(&h, ds, sizeof h, cudaMemcpyDeviceToHost, st), "a sweep's state");
-        c.cuda(cudaStreamSynchronize(st), "a sweep");
-        done = h.done;
-        if (c.ok() && gd_interrupted()) c.check(gd_fail(GD_ERR_INTERRUPT, "interrupted"));
-    }
+    nf_rounds(c, nf_sweep<T>, ds, &h, "a sweep", g, lvl, front0, front1);
     unsigned long long best = 0;
     c.cuda(cudaMemsetAsync(dbest, 0, 8, st), "a sweep's last vertex");
     if (c.ok()) nf_last<<<sssp_grid(n), 256, 0, st>>>(lvl, n, dbest);
