@@ -207,7 +207,7 @@ typedef struct {
  * own argument, a gd_place: at). */
 typedef struct {
     char variant[32];   /* the variant that ran ('auto' resolved) */
-    char kernel[160];   /* which of its kernels, where a variant has two
+    char kernel[256];   /* which of its kernels, where a variant has two
                            (min-plus v5 single: "integer min", or the sign
                            split "integer max on # of # tiles, fminf on
                            #"); else empty. A '#' stands for the next of

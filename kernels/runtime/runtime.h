@@ -177,7 +177,7 @@ cudaEvent_t gd_event(int i);
 /* Device allocations of one call, freed together on every path (back to
  * the pool, which keeps them for the next call: see device.cu). The cap
  * GD_GPU_MEM_LIMIT (bytes, read at each allocation) bounds their sum. */
-enum { GD_MAX_ALLOCS = 32 };
+enum { GD_MAX_ALLOCS = 64 };
 typedef struct {
     void *p[GD_MAX_ALLOCS];
     unsigned char pooled[GD_MAX_ALLOCS]; /* from the stream-ordered pool */

@@ -9,7 +9,7 @@
  * then from the one that search reaches last: on a graph of points, the
  * distances from two far-apart points fix a point as its two coordinates
  * do), the vertices sorted along a Morton curve of those two levels (a
- * counting sort by cell: 2^11 levels a side, scaled). Near-far runs on the
+ * counting sort by cell: about a cell a vertex, at most 2^11 a side). Near-far runs on the
  * graph renumbered; D goes back to W's order before its transpose, and P
  * is made from D on W itself (it is a function of D and W), or by levels
  * on the graph renumbered, their vertices mapped back (nf_out_p).
@@ -87,36 +87,36 @@ __global__ void nf_last(const int32_t *__restrict__ lvl, int64_t n, unsigned lon
     if ((threadIdx.x & 31) == 0 && mine) atomicMax(best, mine);
 }
 
-/* a vertex's cell on the curve: its two levels scaled to ORDER_BITS bits
- * (the highest to 2^ORDER_BITS - 1), their bits interleaved; the vertices
- * a search did not reach in the last cell */
+/* a vertex's cell on the curve: its two levels scaled to bits bits (the
+ * highest to 2^bits - 1), their bits interleaved; the vertices a search
+ * did not reach in the last cell */
 enum { ORDER_BITS = 11 };
-__device__ __forceinline__ uint32_t nf_cell(int32_t a, int32_t b, int32_t most_a, int32_t most_b)
+__device__ __forceinline__ uint32_t nf_cell(int32_t a, int32_t b, int bits, int32_t most_a, int32_t most_b)
 {
-    if (a < 0 || b < 0) return 1u << (2 * ORDER_BITS);
-    const uint32_t side = (1u << ORDER_BITS) - 1u;
+    if (a < 0 || b < 0) return 1u << (2 * bits);
+    const uint32_t side = (1u << bits) - 1u;
     const uint32_t x = most_a > 0 ? (uint32_t)((uint64_t)a * side / (uint64_t)most_a) : 0u;
     const uint32_t y = most_b > 0 ? (uint32_t)((uint64_t)b * side / (uint64_t)most_b) : 0u;
     uint32_t key = 0;
-    for (int i = 0; i < ORDER_BITS; ++i) key |= ((x >> i) & 1u) << (2 * i) | ((y >> i) & 1u) << (2 * i + 1);
+    for (int i = 0; i < bits; ++i) key |= ((x >> i) & 1u) << (2 * i) | ((y >> i) & 1u) << (2 * i + 1);
     return key;
 }
 __global__ void nf_cells(const int32_t *__restrict__ la, const int32_t *__restrict__ lb, int64_t n,
-                         int32_t most_a, int32_t most_b, unsigned long long *cnt)
+                         int bits, int32_t most_a, int32_t most_b, unsigned long long *cnt)
 {
     for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
          i += (int64_t)gridDim.x * blockDim.x)
-        atomicAdd(cnt + nf_cell(la[i], lb[i], most_a, most_b) + 1, 1ull);
+        atomicAdd(cnt + nf_cell(la[i], lb[i], bits, most_a, most_b) + 1, 1ull);
 }
 /* each vertex its number: its cell's start + its place among the cell's
  * (the order within a cell the atomics' own) */
 __global__ void nf_number(const int32_t *__restrict__ la, const int32_t *__restrict__ lb, int64_t n,
-                          int32_t most_a, int32_t most_b, unsigned long long *cursor,
+                          int bits, int32_t most_a, int32_t most_b, unsigned long long *cursor,
                           int32_t *to_new, int32_t *to_old)
 {
     for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
          i += (int64_t)gridDim.x * blockDim.x) {
-        const unsigned long long at = atomicAdd(cursor + nf_cell(la[i], lb[i], most_a, most_b), 1ull);
+        const unsigned long long at = atomicAdd(cursor + nf_cell(la[i], lb[i], bits, most_a, most_b), 1ull);
         to_new[i] = (int32_t)at;
         to_old[at] = (int32_t)i;
     }
@@ -159,8 +159,10 @@ bool nf_sweep_from(gd_call &c, const nf_graph<T> &g, uint32_t v0, int32_t *lvl, 
 }
 
 /* Whether to renumber g's vertices (W's columns at dcp, dri: its m
- * entries' mean |i - j| past n / 64, and GD_SSSP_ORDER not 0), and if so
- * the numbering: *to_new, *to_old (device arrays of n). */
+ * entries' mean |i - j| past n / 64, GD_SSSP_ORDER not 0, and room for
+ * the sort: the order is a speed-up, kept where memory is short), and if
+ * so the numbering: *to_new, *to_old (device arrays of n, one allocation;
+ * the sweeps' and the sort's scratch another). */
 template <class T>
 bool nf_order(gd_call &c, const nf_graph<T> &g, int64_t m, const int64_t *dcp, const int64_t *dri,
               int32_t **to_new, int32_t **to_old)
@@ -170,8 +172,26 @@ bool nf_order(gd_call &c, const nf_graph<T> &g, int64_t m, const int64_t *dcp, c
     long on = 1;
     gd_setting_int(GD_SET_SSSP_ORDER, 0, 1, &on);
     if (!on || n < 2 || m < 1 || !c.ok()) return false;
+    /* the curve's cells: about one a vertex, 2^ORDER_BITS a side at most */
+    int bits = 1;
+    while (bits < ORDER_BITS && ((int64_t)1 << (2 * bits)) < n) ++bits;
+    const int64_t cells = ((int64_t)1 << (2 * bits)) + 1, blocks = (cells + 1 + NF_SCAN - 1) / NF_SCAN;
+    const size_t scratch = (size_t)n * 16 + sizeof(nf_bfs) + 16 + (size_t)(cells + 1 + blocks) * 8;
+    size_t avail = 0;
+    if (!c.check(gd_free_memory(&avail))) return false;
+    const int64_t cap = gd_mem_limit();
+    const size_t need = scratch + (size_t)n * 8;
+    if (need > avail / 4 || (cap >= 0 && (int64_t)(c.allocs()->total + need) > cap)) return false;
     cudaStream_t st = gd_stream();
-    double *dsum = (double *)c.alloc(16, "the edges' spans");
+    unsigned long long *cnt = (unsigned long long *)c.alloc(scratch, "the order's scratch");
+    if (!c.ok()) return false;
+    /* the scratch: the cells' counts and sums, the spans' sum and a
+     * sweep's last vertex, a sweep's state, then four arrays of n */
+    unsigned long long *sums = cnt + cells + 1, *best = sums + blocks;
+    double *dsum = (double *)(best + 1);
+    nf_bfs *ds = (nf_bfs *)(dsum + 1);
+    int32_t *la = (int32_t *)(ds + 1), *lb = la + n;
+    uint32_t *f0 = (uint32_t *)(lb + n), *f1 = f0 + n;
     double sum = 0;
     c.cuda(cudaMemsetAsync(dsum, 0, 8, st), "the edges' spans");
     if (c.ok()) nf_gap<<<sssp_grid(n), 256, 0, st>>>(dcp, dri, n, dsum);
@@ -180,35 +200,25 @@ bool nf_order(gd_call &c, const nf_graph<T> &g, int64_t m, const int64_t *dcp, c
     c.cuda(cudaStreamSynchronize(st), "the edges' spans");
     if (!c.ok() || sum / (double)m <= (double)n / 64) return false;
     /* three sweeps: from 0, from its last vertex (a), from a's (b) */
-    int32_t *la = (int32_t *)c.alloc((size_t)n * 4, "a sweep's levels");
-    int32_t *lb = (int32_t *)c.alloc((size_t)n * 4, "a sweep's levels");
-    uint32_t *f0 = (uint32_t *)c.alloc((size_t)n * 4, "a sweep's frontier");
-    uint32_t *f1 = (uint32_t *)c.alloc((size_t)n * 4, "a sweep's frontier");
-    nf_bfs *ds = (nf_bfs *)c.alloc(sizeof(nf_bfs), "a sweep's state");
-    unsigned long long *best = (unsigned long long *)c.alloc(8, "a sweep's last vertex");
     int32_t most_a = 0, most_b = 0;
     uint32_t a = 0, b = 0;
-    if (!c.ok() || !nf_sweep_from<T>(c, g, 0, la, f0, f1, ds, best, &most_a, &a) ||
+    if (!nf_sweep_from<T>(c, g, 0, la, f0, f1, ds, best, &most_a, &a) ||
         !nf_sweep_from<T>(c, g, a, la, f0, f1, ds, best, &most_a, &b) ||
         !nf_sweep_from<T>(c, g, b, lb, f0, f1, ds, best, &most_b, &a) || most_a < 1 || most_b < 1)
         return false; /* (a sweep that reached nothing: the order kept) */
     /* the counting sort by cell */
-    const int64_t cells = ((int64_t)1 << (2 * ORDER_BITS)) + 1, blocks = (cells + 1 + NF_SCAN - 1) / NF_SCAN;
-    unsigned long long *cnt = (unsigned long long *)c.alloc((size_t)(cells + 1) * 8, "the cells' counts");
-    unsigned long long *sums = (unsigned long long *)c.alloc((size_t)blocks * 8, "the cells' sums");
-    *to_new = (int32_t *)c.alloc((size_t)n * 4, "the vertices' numbers");
-    *to_old = (int32_t *)c.alloc((size_t)n * 4, "the vertices' numbers");
+    int32_t *num = (int32_t *)c.alloc((size_t)n * 8, "the vertices' numbers");
+    if (!c.ok()) return false;
     c.cuda(cudaMemsetAsync(cnt, 0, (size_t)(cells + 1) * 8, st), "the cells' counts");
     if (c.ok()) {
-        nf_cells<<<sssp_grid(n), 256, 0, st>>>(la, lb, n, most_a, most_b, cnt);
+        nf_cells<<<sssp_grid(n), 256, 0, st>>>(la, lb, n, bits, most_a, most_b, cnt);
         nf_scan_block<<<(unsigned)blocks, NF_SCAN, 0, st>>>(cnt, cells + 1, sums);
         nf_scan_totals<<<1, NF_SCAN, 0, st>>>(sums, blocks);
         nf_scan_add<<<(unsigned)blocks, NF_SCAN, 0, st>>>(cnt, cells + 1, sums);
-        nf_number<<<sssp_grid(n), 256, 0, st>>>(la, lb, n, most_a, most_b, cnt, *to_new, *to_old);
+        nf_number<<<sssp_grid(n), 256, 0, st>>>(la, lb, n, bits, most_a, most_b, cnt, num, num + n);
     }
-    if (!c.launched("the vertices' numbers")) {
-        *to_new = *to_old = NULL;
-        return false;
-    }
+    if (!c.launched("the vertices' numbers")) return false;
+    *to_new = num;
+    *to_old = num + n;
     return true;
 }
