@@ -63,6 +63,7 @@ template <class T> struct nf_graph {
     const T *w;
     uint32_t n;
     const int32_t *to_new, *to_old;
+    bool wide; /* out-degrees past 6 on average: nf_relax's 8 edges a step */
 };
 
 /* the lists (items k n + v of a batch): near[2] (the one relaxed, the one
@@ -155,16 +156,14 @@ __device__ __forceinline__ void nf_edge(bool have, T *dist, uint32_t u, T nd, T 
 }
 
 /* an iteration: every near item's out-edges, a lane an item, the warp's
- * lanes in step over their edges, NF_STEP edges a step (their targets and
+ * lanes in step over their edges, STEP edges a step (their targets and
  * lengths loaded together: the loads' latency, not their bandwidth, bounds
- * the iteration); a heavy vertex's item put aside for nf_relax_heavy. A
- * length read before the atomic may be older than the atomic's, never
- * shorter: it only spares the atomics that could not lower it. */
-#ifndef GD_NF_STEP /* (make GD_DEFS=-DGD_NF_STEP=8: experiments) */
-#define GD_NF_STEP 4
-#endif
-enum { NF_STEP = GD_NF_STEP };
-template <class T>
+ * the iteration; 8 where vertices have more than 6 out-edges on average,
+ * else 4: 80 registers against 60); a heavy vertex's item put aside for
+ * nf_relax_heavy. A length read before the atomic may be older than the
+ * atomic's, never shorter: it only spares the atomics that could not
+ * lower it. */
+template <class T, int STEP>
 __global__ void __launch_bounds__(NF_THREADS)
     nf_relax(nf_graph<T> g, T *dist, nf_lists L, nf_state<T> *s)
 {
@@ -197,19 +196,19 @@ __global__ void __launch_bounds__(NF_THREADS)
         if (heavy) deg = 0;
         if (deg) dv = __ldcg(dist + it);
         const int most = nf_warp_max(deg);
-        for (int j = 0; j < most; j += NF_STEP) {
-            uint32_t u[NF_STEP];
-            T nd[NF_STEP], now[NF_STEP];
+        for (int j = 0; j < most; j += STEP) {
+            uint32_t u[STEP];
+            T nd[STEP], now[STEP];
 #pragma unroll
-            for (int i = 0; i < NF_STEP; ++i) {
+            for (int i = 0; i < STEP; ++i) {
                 const bool have = j + i < deg;
                 u[i] = have ? base + (uint32_t)__ldg(g.ci + e0 + j + i) : 0u;
                 nd[i] = have ? (T)(dv + __ldg(g.w + e0 + j + i)) : (T)INFINITY;
             }
 #pragma unroll
-            for (int i = 0; i < NF_STEP; ++i) now[i] = nd[i] < (T)INFINITY ? __ldcg(dist + u[i]) : (T)0;
+            for (int i = 0; i < STEP; ++i) now[i] = nd[i] < (T)INFINITY ? __ldcg(dist + u[i]) : (T)0;
 #pragma unroll
-            for (int i = 0; i < NF_STEP; ++i) {
+            for (int i = 0; i < STEP; ++i) {
                 bool to_near, to_far;
                 nf_lowered(nd[i] < now[i], dist, u[i], nd[i], thr, mark, L, to_near, to_far, false);
                 nf_hold(to_near, u[i], hn, out, cnt);
@@ -575,7 +574,7 @@ bool nf_rows(gd_call &c, int64_t n, int64_t m, const int64_t *dcp, const int64_t
     c.cuda(cudaMemcpyAsync(cur, rp, (size_t)(n + 1) * 8, cudaMemcpyDeviceToDevice, st),
            "W's rows' cursors");
     if (c.ok()) nf_row_fill<T><<<sssp_grid(n), 256, 0, st>>>(dcp, dri, dw, n, cur, ci, w, to_new);
-    *g = nf_graph<T>{(const int64_t *)rp, ci, w, (uint32_t)n, to_new, to_old};
+    *g = nf_graph<T>{(const int64_t *)rp, ci, w, (uint32_t)n, to_new, to_old, m > 6 * n};
     return c.launched("W's rows");
 }
 
@@ -630,12 +629,13 @@ void nf_lengths(gd_call &c, const nf_graph<T> &g, const int64_t *src, uint32_t n
     h.iter = 1;
     h.thr = h.delta = delta;
     c.cuda(cudaMemcpyAsync(ds, &h, sizeof h, cudaMemcpyHostToDevice, st), "the near-far state");
-    const unsigned big = nf_wave(c, nf_relax<T>), heavy = nf_wave(c, nf_relax_heavy<T>) / 2,
+    void (*relax)(nf_graph<T>, T *, nf_lists, nf_state<T> *) = g.wide ? nf_relax<T, 8> : nf_relax<T, 4>;
+    const unsigned big = nf_wave(c, relax), heavy = nf_wave(c, nf_relax_heavy<T>) / 2,
                    split = nf_wave(c, nf_split<T>);
     int done = 0;
     for (int batch = 8; c.ok() && !done; batch = batch < 64 ? 2 * batch : 64) {
         for (int b = 0; b < batch; ++b) {
-            nf_relax<T><<<big, NF_THREADS, 0, st>>>(g, dist, L, ds);
+            relax<<<big, NF_THREADS, 0, st>>>(g, dist, L, ds);
             nf_relax_heavy<T><<<heavy, NF_THREADS, 0, st>>>(g, dist, L, ds);
             nf_step<T><<<1, 1, 0, st>>>(ds);
             nf_split<T><<<split, NF_THREADS, 0, st>>>(dist, L, ds);
