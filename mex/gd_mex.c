@@ -388,6 +388,18 @@ gd_out gd_mex_output(gd_mex_out *o, size_t m, size_t n, gd_class cls)
     return out;
 }
 
+mxArray *gd_mex_download(const char *fn, const gd_matrix *m)
+{
+    gd_mex_out R;
+    gd_timing t = gd_mex_timing();
+    gd_status s = gd_dev_download(m, gd_mex_output(&R, (size_t)m->rows, (size_t)m->cols, m->cls), gd_mex_place(), &t);
+    if (s) {
+        if (R.array) mxDestroyArray(R.array);
+        gd_mex_fail(fn, s);
+    }
+    return R.array;
+}
+
 /* The metrics: the kernel layer's, by their statistics package names; the
  * ones gd_pdist.m prepares rows for (scaled, transformed, centred or
  * ranked) never reach the gateway. */

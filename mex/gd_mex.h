@@ -125,6 +125,9 @@ void *gd_mex_out_alloc(void *ctx, size_t bytes);
 /* n for gd_mex_output: as many columns as the kernel layer's bytes hold */
 #define GD_MEX_FROM_BYTES ((size_t)-1)
 gd_out gd_mex_output(gd_mex_out *o, size_t m, size_t n, gd_class cls);
+/* A gdArray's elements (m, where they are) as an Octave matrix of their
+ * class; a failure is fn's error. */
+mxArray *gd_mex_download(const char *fn, const gd_matrix *m);
 
 /* ---- gdArrays (gd_array.c) ---- */
 

@@ -152,8 +152,7 @@ static void sssp(int all_pairs, int nlhs, mxArray *plhs[], int nrhs, const mxArr
         gd_mex_operand_int(FN, "'Sources'", sv, &Sv, &g);
         resident = 1;
         on_device |= Sv.where == GD_DEVICE;
-        mexCallMATLAB(1, &gathered, 1, (mxArray **)&sv, "gather");
-        sv = gathered;
+        sv = gathered = gd_mex_download(FN, &Sv);
     }
     if (!mxIsNumeric(sv) || mxIsComplex(sv) || mxIsSparse(sv) ||
         (mxGetM(sv) > 1 && mxGetN(sv) > 1))

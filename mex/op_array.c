@@ -140,25 +140,13 @@ void gd_op_upload(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 }
 
 /* m's elements (any place, any leading dimension) as a new Octave matrix */
-static mxArray *download(const char *fn, const gd_matrix *m)
-{
-    gd_mex_out R;
-    gd_timing t = gd_mex_timing();
-    gd_status s = gd_dev_download(m, gd_mex_output(&R, (size_t)m->rows, (size_t)m->cols, m->cls), gd_mex_place(), &t);
-    if (s) {
-        if (R.array) mxDestroyArray(R.array);
-        gd_mex_fail(fn, s);
-    }
-    return R.array;
-}
-
 void gd_op_gather(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
     static const char FN[] = "gather";
     (void)nlhs;
     gd_matrix m;
     array_arg(FN, "G", nrhs, prhs, &m);
-    plhs[0] = download(FN, &m);
+    plhs[0] = gd_mex_download(FN, &m);
     if (gd_mex_is_logical_array(prhs[0])) { /* the same bytes, logical */
         mxArray *L = mxCreateLogicalMatrix((mwSize)m.rows, (mwSize)m.cols);
         if ((size_t)(m.rows * m.cols)) memcpy(mxGetLogicals(L), mxGetData(plhs[0]), (size_t)(m.rows * m.cols));
@@ -209,7 +197,7 @@ void gd_op_row(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     gd_matrix row = m;
     row.ptr = (const char *)m.ptr + (size_t)(i - 1) * es;
     row.rows = 1;
-    plhs[0] = download(FN, &row);
+    plhs[0] = gd_mex_download(FN, &row);
 }
 
 void gd_op_free(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
