@@ -93,7 +93,7 @@ __global__ void sssp_levels(const int64_t *__restrict__ cp, const int64_t *__res
         for (int64_t e = cp[j]; e < cp[j + 1]; ++e) {
             const int64_t q = ri[e];
             if (q == j || (best >= 0 && q >= best) || lvl[k + ns * q] != L - 1) continue;
-            if ((T)(D[k + ns * q] + w[e]) == dj && dj < (T)INFINITY) best = q;
+            if (sssp_tight(D[k + ns * q], w[e], dj) && dj < (T)INFINITY) best = q;
         }
         if (best < 0) continue;
         lvl[i] = L;

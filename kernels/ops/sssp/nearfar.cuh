@@ -395,7 +395,7 @@ template <class T> struct nf_tight {
         if (!(lu < 0 || lu == L)) return false;
         const T du = dist[x.k * sk + u * sv];
         const int32_t qw = g.to_old ? g.to_old[x.q] : (int32_t)x.q;
-        if (!((T)(x.dq + g.w[e]) == du && du != (T)INFINITY &&
+        if (!(sssp_tight(x.dq, g.w[e], du) && du != (T)INFINITY &&
               atomicMin(cand + x.base + u, qw) == INT32_MAX))
             return false;
         lvl[x.base + u] = L;

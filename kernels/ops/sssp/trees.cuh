@@ -51,6 +51,14 @@ __device__ __forceinline__ void nf_put(bool want, I item, I *list, unsigned long
     if (want) list[at + (unsigned)__popc(m & ((1u << lane) - 1u))] = item;
 }
 
+/* the trees' test of an edge q -> j (q != j, which each caller checks
+ * where it is cheapest): q's length plus the weight, rounded in the class,
+ * is j's length */
+template <class T> __device__ __forceinline__ bool sssp_tight(T dq, T wq, T dj)
+{
+    return (T)(dq + wq) == dj;
+}
+
 /* W's columns (the in-edges) and the sources on the device */
 template <class T> struct sssp_up {
     int64_t *cp, *ri, *src;
@@ -88,7 +96,7 @@ __global__ void sssp_unique(const int64_t *__restrict__ cp, const int64_t *__res
                 const int64_t q = ri[e];
                 if (q == j) continue;
                 const T dq = D[k + ns * q];
-                if ((T)(dq + w[e]) == dj) {
+                if (sssp_tight(dq, w[e], dj)) {
                     if (!tight) {
                         q1 = q;
                         d1 = dq;
@@ -138,7 +146,7 @@ __global__ void sssp_chains(const int64_t *__restrict__ cp, const int64_t *__res
         const T dj = D[i];
         for (int64_t e = cp[j]; e < cp[j + 1]; ++e) {
             const int64_t q = ri[e];
-            if (q == j || (T)(D[k + ns * q] + w[e]) != dj) continue;
+            if (q == j || !sssp_tight(D[k + ns * q], w[e], dj)) continue;
             int64_t v = q, root;
             int32_t steps = 0;
             for (;;) {
