@@ -9,12 +9,13 @@
  * then from the one that search reaches last: on a graph of points, the
  * distances from two far-apart points fix a point as its two coordinates
  * do), the vertices sorted along a Morton curve of those two levels (a
- * counting sort by cell: about a cell a vertex, at most 2^11 a side). Near-far runs on the
- * graph renumbered; D goes back to W's order before its transpose, and P
- * is made from D on W itself (it is a function of D and W), or by levels
- * on the graph renumbered, their vertices mapped back (nf_out_p).
- * Part of sssp.cu, which includes it inside its anonymous namespace,
- * after nearfar.cuh, before gpu.cuh. */
+ * counting sort by cell: about a cell a vertex, at most 2^11 a side).
+ * Near-far runs on the graph renumbered; D goes back to W's order before
+ * its transpose, and P is made from D on W itself (it is a function of D
+ * and W), or by levels on the graph renumbered, their vertices mapped back
+ * (nf_out_p).
+ * Part of sssp.cu, which includes it inside its anonymous namespace, after
+ * nearfar.cuh, before gpu.cuh. */
 
 /* the sum over W's stored entries of |i - j| (a block's partial, then
  * one atomic a block) */
