@@ -208,10 +208,9 @@ typedef struct {
 typedef struct {
     char variant[32];   /* the variant that ran ('auto' resolved) */
     char kernel[256];   /* which of its kernels, where a variant has two
-                           (min-plus v5 single: "integer min", or the sign
-                           split "integer max on # of # tiles, fminf on
-                           #"); else empty. A '#' stands for the next of
-                           counts: gd_kernel_text writes them in */
+                           (min-plus v5 single: "integer min on # of #
+                           tiles"); else empty. A '#' stands for the next
+                           of counts: gd_kernel_text writes them in */
     long long counts[4]; /* the numbers of kernel's '#'s (tiles, queries),
                            summed over a divided call's parts */
     char device[256];   /* device name, or "cpu (N threads)" */
