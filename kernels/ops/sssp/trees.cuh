@@ -38,17 +38,29 @@ unsigned sssp_grid(int64_t total)
 }
 
 /* the lanes with want put their item on list (*cnt its length): one
- * atomic a warp; every lane of the warp calls it, converged */
+ * atomic a warp; the lanes of mask call it, converged. With a cap (the
+ * list's room): once *cnt is past it, no more atomics (one lane reads it,
+ * for the warp), and items past it are not kept, *cnt > cap saying so */
 template <class I>
-__device__ __forceinline__ void nf_put(bool want, I item, I *list, unsigned long long *cnt)
+__device__ __forceinline__ void nf_put(bool want, I item, I *list, unsigned long long *cnt,
+                                       unsigned mask = 0xffffffffu,
+                                       unsigned long long cap = ~0ull)
 {
-    const unsigned m = __ballot_sync(0xffffffffu, want);
+    const unsigned m = __ballot_sync(mask, want);
     if (!m) return;
     const int lane = threadIdx.x & 31, first = __ffs((int)m) - 1;
+    if (cap != ~0ull) { /* (none of this without a cap) */
+        int room = 0;
+        if (lane == first) room = *(volatile unsigned long long *)cnt <= cap;
+        if (!__shfl_sync(mask, room, first)) return;
+    }
     unsigned long long at = 0;
     if (lane == first) at = atomicAdd(cnt, (unsigned long long)__popc(m));
-    at = __shfl_sync(0xffffffffu, at, first);
-    if (want) list[at + (unsigned)__popc(m & ((1u << lane) - 1u))] = item;
+    at = __shfl_sync(mask, at, first);
+    if (want) {
+        at += (unsigned)__popc(m & ((1u << lane) - 1u));
+        if (cap == ~0ull || at < cap) list[at] = item;
+    }
 }
 
 /* the trees' test of an edge q -> j (q != j, which each caller checks
@@ -113,15 +125,7 @@ __global__ void sssp_unique(const int64_t *__restrict__ cp, const int64_t *__res
             }
         }
         P[i] = p;
-        /* the warp's tied cells on the list, one atomic */
-        const unsigned m = __ballot_sync(lanes, tie);
-        if (m && *(volatile unsigned long long *)nt <= cap) {
-            const int lane = threadIdx.x & 31, first = __ffs((int)m) - 1;
-            unsigned long long at = 0;
-            if (lane == first) at = atomicAdd(nt, (unsigned long long)__popc(m));
-            at = __shfl_sync(lanes, at, first) + (unsigned)__popc(m & ((1u << lane) - 1u));
-            if (tie && at < cap) tl[at] = i;
-        }
+        nf_put(tie, i, tl, nt, lanes, (unsigned long long)cap); /* (the warp's tied cells) */
     }
 }
 
