@@ -180,11 +180,13 @@ __global__ void sssp_put_p(const int64_t *__restrict__ cell, const int64_t *__re
 
 /* The tied cells' levels from their candidates (on the host: they are
  * few): a tied cell's level is 1 + the least over its candidates of the
- * root's level (0 at the source) + the steps, found in order of level
- * (Dijkstra's, the steps + 1 the weights); P the smallest q whose level
- * is one less. The cells of a source where one stays without a level
- * (a root not on the list) are left, their source in *left. */
-void sssp_tied_levels(const std::vector<int64_t> &tl, const std::vector<sssp_cand> &cand,
+ * root's level (0 at the source) + the steps: the host's shortest paths
+ * (gd_cpu_sssp_d) on the graph of the tied cells and the source (vertex
+ * nt), an edge root -> cell of weight steps + 1 a candidate; P the
+ * smallest q whose level is one less. The cells of a source where one
+ * stays without a level (a root not on the list) are left, their source
+ * in *left; false where host memory is lacking. */
+bool sssp_tied_levels(const std::vector<int64_t> &tl, const std::vector<sssp_cand> &cand,
                       int64_t ns, std::vector<int64_t> *cells, std::vector<int64_t> *vals,
                       std::vector<int64_t> *left)
 {
@@ -192,35 +194,33 @@ void sssp_tied_levels(const std::vector<int64_t> &tl, const std::vector<sssp_can
     std::unordered_map<int64_t, int64_t> at;
     at.reserve((size_t)nt * 2);
     for (int64_t t = 0; t < nt; ++t) at[tl[(size_t)t]] = t;
-    /* each candidate's root as a place on the list (nt: the source) */
-    std::vector<int64_t> root(cand.size()), first((size_t)nt + 2, 0), by(cand.size());
+    /* each candidate's root as a place on the list (nt: the source); the
+     * edges into each cell in compressed columns */
+    std::vector<int64_t> root(cand.size()), cp((size_t)nt + 2, 0), ri, src(1, nt);
+    std::vector<double> w;
     std::vector<char> bad((size_t)ns, 0);
     for (size_t c = 0; c < cand.size(); ++c) {
         const auto f = cand[c].root < 0 ? at.end() : at.find(cand[c].root);
         root[c] = cand[c].root < 0 ? nt : f == at.end() ? -1 : f->second;
         if (root[c] < 0) bad[(size_t)(tl[(size_t)cand[c].t] % ns)] = 1;
-        else ++first[(size_t)root[c] + 1];
+        else ++cp[(size_t)cand[c].t + 1];
     }
-    for (int64_t r = 0; r <= nt; ++r) first[(size_t)r + 1] += first[(size_t)r];
-    std::vector<int64_t> fill(first.begin(), first.end() - 1);
+    for (int64_t t = 0; t <= nt; ++t) cp[(size_t)t + 1] += cp[(size_t)t];
+    ri.resize((size_t)cp[(size_t)nt + 1] + 1);
+    w.resize(ri.size());
+    std::vector<int64_t> fill(cp.begin(), cp.end() - 1);
     for (size_t c = 0; c < cand.size(); ++c)
-        if (root[c] >= 0) by[(size_t)fill[(size_t)root[c]]++] = (int64_t)c;
-    std::vector<int64_t> level((size_t)nt + 1, INF);
-    level[(size_t)nt] = 0;
-    typedef std::pair<int64_t, int64_t> item;
-    std::priority_queue<item, std::vector<item>, std::greater<item>> heap;
-    heap.push(item(0, nt));
-    while (!heap.empty()) {
-        const item x = heap.top();
-        heap.pop();
-        if (x.first != level[(size_t)x.second]) continue;
-        for (int64_t e = first[(size_t)x.second]; e < first[(size_t)x.second + 1]; ++e) {
-            const sssp_cand &c = cand[(size_t)by[(size_t)e]];
-            const int64_t l = x.first + c.steps + 1;
-            if (l < level[(size_t)c.t]) heap.push(item(level[(size_t)c.t] = l, c.t));
+        if (root[c] >= 0) {
+            const int64_t e = fill[(size_t)cand[c].t]++;
+            ri[(size_t)e] = root[c];
+            w[(size_t)e] = (double)(cand[c].steps + 1);
         }
-    }
-    std::vector<int64_t> q((size_t)nt, INF);
+    std::vector<double> d((size_t)nt + 1);
+    int64_t cycle = 0;
+    if (gd_cpu_sssp_d(nt + 1, cp.data(), ri.data(), w.data(), src.data(), 1, d.data(), NULL, &cycle))
+        return false; /* (no negative weight: only memory or an interrupt) */
+    std::vector<int64_t> level((size_t)nt + 1), q((size_t)nt, INF);
+    for (int64_t t = 0; t <= nt; ++t) level[(size_t)t] = d[(size_t)t] < INFINITY ? (int64_t)d[(size_t)t] : INF;
     for (size_t c = 0; c < cand.size(); ++c)
         if (root[c] >= 0 && level[(size_t)root[c]] < INF &&
             level[(size_t)root[c]] + cand[c].steps + 1 == level[(size_t)cand[c].t] &&
@@ -235,6 +235,7 @@ void sssp_tied_levels(const std::vector<int64_t> &tl, const std::vector<sssp_can
         }
     for (int64_t k = 0; k < ns; ++k)
         if (bad[(size_t)k]) left->push_back(k);
+    return true;
 }
 
 /* the most tied cells of a batch whose trees are mended by their chains
@@ -289,7 +290,7 @@ bool sssp_trees_unique(gd_call &c, const sssp_up<T> &u, int64_t n, int64_t ns, i
     c.cuda(cudaMemcpyAsync(hc.data(), dc, (size_t)nc * sizeof(sssp_cand), cudaMemcpyDeviceToHost, st), "the candidates");
     c.cuda(cudaStreamSynchronize(st), "the candidates");
     if (!c.ok()) return false;
-    sssp_tied_levels(hl, hc, ns, &cells, &vals, &left);
+    if (!sssp_tied_levels(hl, hc, ns, &cells, &vals, &left)) return c.ok(); /* (all by levels) */
     const int64_t m = (int64_t)cells.size();
     if (m) {
         int64_t *dv = (int64_t *)scratch; /* (m <= cap: half the scratch) */
