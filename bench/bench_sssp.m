@@ -1,7 +1,7 @@
 ## bench_sssp.m - bench.m's section "sssp": 'Sources' on sparse graphs, beside scipy's dijkstra. Sourced by bench.m
 ## (its workspace: md, quick, pick, the device and the helpers).
 
-md{end+1} = sprintf ("\n## shortest paths from sources\n\n`[D, P] = gd_apsp (S, 'Sources', s, 'Variant', v)` on sparse graphs (double weights, P asked): a grid (each vertex to its four neighbours, weights randi (100)), a kNN graph of points in the unit square (K = 10, the Euclidean lengths), a random graph (5 edges out of each vertex, weights randi (100)). h2h: tic/toc from Octave's sparse matrix to Octave's D and P (to D and P kept on the GPU as gdArrays where s is a gdArray: 'kept'), median of 3 for gpu, one call for cpu (OpenMP, a source a thread; the grid alone) and for scipy's `csgraph.dijkstra (S, indices = s - 1, return_predecessors = True)` on this machine's CPU (the grid alone; bench/scipy_sssp.py; 'differ': its lengths that are not gd's, bit for bit). method: the one the GPU took (near-far, or Bellman-Ford rounds where its probe's sources settle within 40 rounds); iterations, levels: its iterations or rounds and its trees' levels (0: the trees from unique tight predecessors, no levels).\n\n| graph | vertices | edges | sources | variant | method | iterations, levels | h2h ms | x scipy | differ |\n|---|---:|---:|---:|---|---|---|---:|---:|---:|\n");
+md{end+1} = sprintf ("\n## shortest paths from sources\n\n`[D, P] = gd_apsp (S, 'Sources', s, 'Variant', v)` on sparse graphs (double weights, P asked): a grid (each vertex to its four neighbours, weights randi (100)), a kNN graph of points in the unit square (K = 10, the Euclidean lengths), a random graph (5 edges out of each vertex, weights randi (100)). h2h: tic/toc from Octave's sparse matrix to Octave's D and P (to D and P kept on the GPU as gdArrays where s is a gdArray: 'kept'), median of 3 for gpu (each call's D and P made fresh: the last call's cleared before it), one call for cpu (OpenMP, a source a thread; the grid alone) and for scipy's `csgraph.dijkstra (S, indices = s - 1, return_predecessors = True)` on this machine's CPU (the grid alone; bench/scipy_sssp.py; 'differ': its lengths that are not gd's, bit for bit). method: the one the GPU took (near-far, or Bellman-Ford rounds where its probe's sources settle within 40 rounds); iterations, levels: its iterations or rounds and its trees' levels (0: the trees from unique tight predecessors, no levels).\n\n| graph | vertices | edges | sources | variant | method | iterations, levels | h2h ms | x scipy | differ |\n|---|---:|---:|---:|---|---|---|---:|---:|---:|\n");
 m = pick (quick, 100, 1000);
 cases = {"grid", m * m, 64; "knn", pick(quick, 10^4, 10^6), 1024; "random", pick(quick, 10^5, 10^7), 16};
 ## GD_BENCH_SSSP="grid random": those graphs alone
@@ -27,6 +27,7 @@ for c = 1:rows (cases)
   edges = nnz (S);
   t = zeros (1, 3);
   for r = 1:3
+    clear D P;  # (the last call's D and P freed outside the timing: 16 GB on the kNN graph)
     t0 = tic (); [D, P, info] = gd_apsp (S, "Sources", s, "Variant", "gpu"); t(r) = toc (t0);
   endfor
   rl = regexp (info.kernel, '(\d+) (?:rounds|iterations), (\d+) levels', "tokens", "once");

@@ -271,6 +271,10 @@ gd_status gd_upload_to(void *dst, size_t dpitch, const void *src, size_t spitch,
  * still be in flight: gd_copies_finish completes them. */
 gd_status gd_download(void *dst, size_t dpitch, const void *src, size_t spitch,
                       size_t width, size_t height, cudaEvent_t after, const char *what);
+/* gd_download of count int32s (contiguous) landing as doubles, none as
+ * none_as: half the bytes over the bus where a result's values fit */
+gd_status gd_download_widen(double *dst, const int32_t *src, size_t count, int32_t none,
+                            double none_as, cudaEvent_t after, const char *what);
 /* Waits for every copy in flight and lands the downloads in host memory. */
 gd_status gd_copies_finish(void);
 /* Touches every page of a fresh host result of 32 MiB or more (the
@@ -284,6 +288,18 @@ gd_status gd_copies_finish(void);
 typedef struct gd_prefault gd_prefault;
 gd_prefault *gd_host_prefault(void *p, size_t bytes);
 void gd_host_prefault_wait(gd_prefault *f);
+/* A download behind the caller: gd_download and gd_copies_finish on a
+ * thread of its own, which first waits for touch (taken; NULL: none), its
+ * engine time in t->download_ms; meanwhile the caller may launch kernels
+ * that leave src and dst alone, but must not copy through the slots.
+ * *out, for gd_download_behind_wait (on every path, before src or dst is
+ * freed): NULL where no thread could be made and the copy is done. */
+typedef struct gd_behind gd_behind;
+gd_status gd_download_behind(gd_behind **out, void *dst, size_t dpitch, const void *src,
+                             size_t spitch, size_t width, size_t height, cudaEvent_t after,
+                             gd_prefault *touch, gd_timing *t, const char *what);
+/* joins the thread (NULL: nothing); its status, its message raised again */
+gd_status gd_download_behind_wait(gd_behind *b);
 
 /* Events without timing, for ordering one stream after another:
  * 0..GD_MAX_PANELS-1, which a gd_call hands out in order (gd_call::event).

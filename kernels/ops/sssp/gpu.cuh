@@ -382,18 +382,28 @@ gd_status run_gpu(const gd_matrix *W, const gd_sparse *S, const int64_t *src, in
     gd_out Po = P ? *P : gd_out{};
     T *dD = (T *)(D.device ? c.alloc_kept(D, cells * sizeof(T) + 8, "D")
                            : c.alloc(cells * sizeof(T) + 8, "D"));
-    void *dP = !P ? NULL : Po.device ? c.alloc_kept(Po, pb + 8, "P") : c.alloc(pb + 8, "P");
+    /* a host P of doubles made on the device as int32s and widened as it
+     * lands (half its bytes over the bus) */
+    const bool narrow = P && !Po.device && pcls == GD_DOUBLE && n < INT32_MAX;
+    const gd_class dcls = narrow ? GD_INT32 : pcls;
+    const size_t dpb = cells * gd_class_bytes(dcls);
+    void *dP = !P ? NULL : Po.device ? c.alloc_kept(Po, pb + 8, "P") : c.alloc(dpb + 8, "P");
     /* the host's D and P made, and their pages touched by threads of
      * their own while the kernels run; waited for before the downloads
-     * and on every path (the guard) */
+     * and on every path (the guard), as is D's download where it goes
+     * behind the trees (near-far: D is whole before P is made) */
     struct touched {
         gd_prefault *f[2] = {NULL, NULL};
-        void settle()
+        gd_behind *d = NULL;
+        gd_status settle()
         {
             for (gd_prefault *&x : f) {
                 gd_host_prefault_wait(x);
                 x = NULL;
             }
+            const gd_status s = gd_download_behind_wait(d);
+            d = NULL;
+            return s;
         }
         ~touched() { settle(); }
     } touch;
@@ -402,6 +412,7 @@ gd_status run_gpu(const gd_matrix *W, const gd_sparse *S, const int64_t *src, in
     if (hD) touch.f[0] = gd_host_prefault(hD, cells * sizeof(T));
     if (hP) touch.f[1] = gd_host_prefault(hP, pb);
     int found = 0;
+    bool d_sent = false; /* D's download gone behind the trees */
     const int32_t none_i = all_pairs ? 0 : -1; /* P where no path: all pairs' 0, else NaN or -1 */
     const double none_d = all_pairs ? 0.0 : NAN;
     sssp_up<T> u = {};
@@ -429,13 +440,21 @@ gd_status run_gpu(const gd_matrix *W, const gd_sparse *S, const int64_t *src, in
     c.end(GD_PHASE_PREP, st);
     if (nf) {
         c.begin(GD_PHASE_KERNEL, st);
-        if (pcls == GD_INT32)
-            nf_device<T, int32_t>(c, rows, u, ns, gsrc, dD, (int32_t *)dP, none_i, (T)delta, t);
+        const std::function<void()> d_done = [&]() {
+            const cudaEvent_t ev = hD && cells && dP ? c.event() : NULL;
+            if (!ev || !c.cuda(cudaEventRecord(ev, st), "D")) return;
+            gd_prefault *f = touch.f[0]; /* (the thread's now) */
+            touch.f[0] = NULL;
+            d_sent = c.check(gd_download_behind(&touch.d, hD, cells * sizeof(T), dD, cells * sizeof(T),
+                                                cells * sizeof(T), 1, ev, f, t, "D"));
+        };
+        if (dcls == GD_INT32)
+            nf_device<T, int32_t>(c, rows, u, ns, gsrc, dD, (int32_t *)dP, none_i, (T)delta, t, d_done);
         else
-            nf_device<T, double>(c, rows, u, ns, gsrc, dD, (double *)dP, none_d, (T)delta, t);
+            nf_device<T, double>(c, rows, u, ns, gsrc, dD, (double *)dP, none_d, (T)delta, t, d_done);
         c.end(GD_PHASE_KERNEL, st);
     } else if (c.ok() && up)
-        found = pcls == GD_INT32 ? sssp_device<T, int32_t>(c, g, u, ns, dD, (int32_t *)dP, none_i, neg, cycle, t)
+        found = dcls == GD_INT32 ? sssp_device<T, int32_t>(c, g, u, ns, dD, (int32_t *)dP, none_i, neg, cycle, t)
                                  : sssp_device<T, double>(c, g, u, ns, dD, (double *)dP, none_d, neg, cycle, t);
     if (probed >= 0) {
         const size_t at = strlen(t->kernel);
@@ -448,10 +467,13 @@ gd_status run_gpu(const gd_matrix *W, const gd_sparse *S, const int64_t *src, in
                         "%lld lies on it", (long long)*cycle));
     const cudaEvent_t done = c.event();
     c.cuda(cudaEventRecord(done, st), "the lengths");
-    touch.settle();
-    if (hD && cells)
+    c.check(touch.settle());
+    if (hD && cells && !d_sent)
         c.download(hD, cells * sizeof(T), dD, cells * sizeof(T), cells * sizeof(T), 1, done, "D");
-    if (hP && cells) c.download(hP, pb, dP, pb, pb, 1, done, "P");
+    if (hP && cells && narrow)
+        c.check(gd_download_widen((double *)hP, (const int32_t *)dP, cells, none_i, none_d, done, "P"));
+    else if (hP && cells)
+        c.download(hP, pb, dP, pb, pb, 1, done, "P");
     c.wait(st, "the paths");
     free(hw);
     return c.finish();

@@ -721,10 +721,12 @@ int64_t nf_tied(gd_call &c, const nf_graph<T> &g, const T *dist, int64_t n, int6
  * lengths by near-far, its rows of D (in W's order where g's vertices are
  * renumbered, transposed into the ns x n result), then its rows of P
  * (class PT, none where no path): from unique tight predecessors (u: W's
- * columns, trees.cuh), else by levels. dsrc: the sources in g's order */
+ * columns, trees.cuh), else by levels. dsrc: the sources in g's order;
+ * d_done, called once all of D is queued, before the last batch's trees */
 template <class T, class PT>
 void nf_device(gd_call &c, const nf_graph<T> &g, const sssp_up<T> &u, int64_t ns,
-               const int64_t *dsrc, T *dD, PT *dP, PT none, T delta, gd_timing *t)
+               const int64_t *dsrc, T *dD, PT *dP, PT none, T delta, gd_timing *t,
+               const std::function<void()> &d_done)
 {
     const int64_t n = g.n;
     cudaStream_t st = gd_stream();
@@ -774,7 +776,7 @@ void nf_device(gd_call &c, const nf_graph<T> &g, const sssp_up<T> &u, int64_t ns
             c.cuda(cudaMemcpy2DAsync(dD + k0, (size_t)ns * sizeof(T), tp, (size_t)b * sizeof(T),
                                      (size_t)b * sizeof(T), (size_t)n, cudaMemcpyDeviceToDevice, st),
                    "D's rows");
-        c.launched("D's rows");
+        if (c.launched("D's rows") && k0 + b == ns) d_done();
         /* (the far lists free until the levels: the tied cells' scratch) */
         if (dP &&
             sssp_trees_unique<T, PT>(c, u, n, ns, k0, b, dD, dP, none, &tied, &chained, far, cells * 8) &&
