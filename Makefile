@@ -67,8 +67,9 @@ MAKEFLAGS += -j$(NPROC)
 # package test's install where no GPU answers (it builds PTX for sm_75
 # alone, nothing runs it), else here (GD_PTX_CHECK_ARCHS: seconds, where
 # optimised PTX took minutes); make, make dist and pkg install build for
-# the machine's GPUs or the fat binary. The suites run TEST_JOBS at a time where GNU parallel is
-# there (bats --jobs), one test file's tests one after another; then
+# the machine's GPUs or the fat binary. The suites run TEST_JOBS at a time
+# (bats --jobs where GNU parallel is there, else tests/run_files.sh: a
+# bats a file), one test file's tests one after another; then
 # tests/gpu_memory.bats alone (its tests read the whole device's free
 # memory, which the other suites' calls would move).
 TEST_ARCHS      ?= $(if $(filter command line,$(origin GPU_ARCHS)),$(GPU_ARCHS),$(or $(strip $(GD_LOCAL_ARCHS)),90))
@@ -76,6 +77,7 @@ TEST_PTX_CHECKS ?= $(if $(strip $(GD_LOCAL_ARCHS)),75)
 # (at most 4 side by side where a GPU answers: the suite was measured so
 # on an H100, the interrupt tests' timings included)
 TEST_JOBS       ?= $(shell n=$(NPROC); if nvidia-smi -L >/dev/null 2>&1 && [ $$n -gt 4 ]; then n=4; fi; echo $$n)
+TEST_FILES       = $(filter-out tests/gpu_memory.bats,$(sort $(wildcard tests/*.bats)))
 # the suites run side by side, and the MPI tests' ranks beside them: one
 # BLAS thread a process (OpenBLAS's waiting threads would take the cores),
 # and OpenMP's idle threads asleep, not spinning (4 ranks on 2 cores:
@@ -84,9 +86,10 @@ test: export OPENBLAS_NUM_THREADS ?= 1
 test: export OMP_WAIT_POLICY ?= passive
 test: deps
 	$(MAKE) -j$(NPROC) all GPU_ARCHS="$(TEST_ARCHS)" GD_PTX_ARCHS= GD_PTX_CHECK_ARCHS="$(TEST_PTX_CHECKS)"
-	$(BATS) $$(if [ "$(TEST_JOBS)" != 1 ] && command -v parallel >/dev/null 2>&1; then \
-	    echo --jobs $(TEST_JOBS) --no-parallelize-within-files; fi) \
-	    $(filter-out tests/gpu_memory.bats,$(sort $(wildcard tests/*.bats)))
+	if [ "$(TEST_JOBS)" != 1 ] && command -v parallel >/dev/null 2>&1; then \
+	  $(BATS) --jobs $(TEST_JOBS) --no-parallelize-within-files $(TEST_FILES); \
+	elif [ "$(TEST_JOBS)" != 1 ]; then BATS="$(BATS)" tests/run_files.sh $(TEST_JOBS) $(TEST_FILES); \
+	else $(BATS) $(TEST_FILES); fi
 	$(BATS) tests/gpu_memory.bats
 
 # (deps first: it may install what the build needs)
