@@ -25,7 +25,8 @@ command -v mpirun >/dev/null 2>&1 || missing="$missing openmpi-bin"
 # make bench's charts: Octave draws them headless through gnuplot, with the
 # FreeSans font Octave's text renderer loads
 command -v gnuplot >/dev/null 2>&1 || wanted="$wanted gnuplot-nox"
-# make test runs the suites two at a time through GNU parallel (bats --jobs)
+# make test runs the suites side by side through GNU parallel (bats --jobs;
+# without it, tests/run_files.sh: a bats a file)
 command -v parallel >/dev/null 2>&1 || wanted="$wanted parallel"
 [ -f /usr/share/fonts/opentype/freefont/FreeSans.otf ] || wanted="$wanted fonts-freefont-otf"
 if command -v octave-cli >/dev/null 2>&1; then
