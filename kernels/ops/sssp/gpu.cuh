@@ -339,6 +339,36 @@ bool sssp_rounds_suit(gd_call &c, const sssp_up<T> &u, int64_t n, const int64_t 
     return *rounds <= SSSP_ROUNDS_MOST;
 }
 
+/* run_gpu's guard over the host's D and P: the threads touching their
+ * pages while the kernels run (f: D's, P's), waited for before the
+ * downloads and on every path, as is D's download where it goes behind
+ * the trees (d: near-far, where D is whole before P is made) */
+struct sssp_touched {
+    gd_prefault *f[2] = {NULL, NULL};
+    gd_behind *d = NULL;
+    gd_status settle()
+    {
+        for (gd_prefault *&x : f) {
+            gd_host_prefault_wait(x);
+            x = NULL;
+        }
+        const gd_status s = gd_download_behind_wait(d);
+        d = NULL;
+        return s;
+    }
+    ~sssp_touched() { settle(); }
+};
+
+/* info.kernel's note of the probe's rounds (probed < 0: no probe) */
+void sssp_probe_said(gd_timing *t, int64_t probed)
+{
+    if (probed < 0) return;
+    const size_t at = strlen(t->kernel);
+    snprintf(t->kernel + at, sizeof t->kernel - at, "; probe: %s%lld rounds",
+             probed > SSSP_ROUNDS_MOST ? "over " : "",
+             (long long)(probed > SSSP_ROUNDS_MOST ? SSSP_ROUNDS_MOST : probed));
+}
+
 /* the GPU variants: W's edges up (a dense W's gathered on the host
  * first), D and P made on the device by the method, kept there or brought
  * down */
@@ -388,25 +418,9 @@ gd_status run_gpu(const gd_matrix *W, const gd_sparse *S, const int64_t *src, in
     const gd_class dcls = narrow ? GD_INT32 : pcls;
     const size_t dpb = cells * gd_class_bytes(dcls);
     void *dP = !P ? NULL : Po.device ? c.alloc_kept(Po, pb + 8, "P") : c.alloc(dpb + 8, "P");
-    /* the host's D and P made, and their pages touched by threads of
-     * their own while the kernels run; waited for before the downloads
-     * and on every path (the guard), as is D's download where it goes
-     * behind the trees (near-far: D is whole before P is made) */
-    struct touched {
-        gd_prefault *f[2] = {NULL, NULL};
-        gd_behind *d = NULL;
-        gd_status settle()
-        {
-            for (gd_prefault *&x : f) {
-                gd_host_prefault_wait(x);
-                x = NULL;
-            }
-            const gd_status s = gd_download_behind_wait(d);
-            d = NULL;
-            return s;
-        }
-        ~touched() { settle(); }
-    } touch;
+    /* the host's D and P made, and their pages touched while the kernels
+     * run (the guard waits on every path) */
+    sssp_touched touch;
     void *hD = !D.device ? c.host_result(D, cells * sizeof(T), "D") : NULL;
     void *hP = P && !Po.device ? c.host_result(Po, pb, "P") : NULL;
     if (hD) touch.f[0] = gd_host_prefault(hD, cells * sizeof(T));
@@ -456,12 +470,7 @@ gd_status run_gpu(const gd_matrix *W, const gd_sparse *S, const int64_t *src, in
     } else if (c.ok() && up)
         found = dcls == GD_INT32 ? sssp_device<T, int32_t>(c, g, u, ns, dD, (int32_t *)dP, none_i, neg, cycle, t)
                                  : sssp_device<T, double>(c, g, u, ns, dD, (double *)dP, none_d, neg, cycle, t);
-    if (probed >= 0) {
-        const size_t at = strlen(t->kernel);
-        snprintf(t->kernel + at, sizeof t->kernel - at, "; probe: %s%lld rounds",
-                 probed > SSSP_ROUNDS_MOST ? "over " : "",
-                 (long long)(probed > SSSP_ROUNDS_MOST ? SSSP_ROUNDS_MOST : probed));
-    }
+    sssp_probe_said(t, probed);
     if (found)
         c.check(gd_fail(GD_ERR_NEGCYCLE, "a negative cycle is reachable from a source: vertex "
                         "%lld lies on it", (long long)*cycle));
