@@ -4,9 +4,8 @@
  * made at the first large copy and freed by gd_release. */
 #include "runtime/runtime.h"
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+#include "runtime/land.h"
+
 #include <omp.h>
 #include <pthread.h>
 #include <sched.h>
@@ -99,58 +98,6 @@ static int copy_threads(void)
     return nt < 16 ? nt : 16;
 }
 
-/* n bytes from s to d; where d is a download's destination (out), by
- * streaming stores, which write d's lines without reading them first: 16
- * threads copying 16 GiB out of 32 MiB slots on the H200 machine, 101.8
- * GB/s this way against memcpy's 50.8 */
-static void copy_bytes(char *d, const char *s, size_t n, bool out)
-{
-#if defined(__SSE2__)
-    if (out && n >= 256) {
-        const size_t head = (16 - ((uintptr_t)d & 15)) & 15;
-        memcpy(d, s, head);
-        size_t i = head;
-        for (; i + 64 <= n; i += 64) {
-            const __m128i a = _mm_loadu_si128((const __m128i *)(s + i)),
-                          b = _mm_loadu_si128((const __m128i *)(s + i + 16)),
-                          c = _mm_loadu_si128((const __m128i *)(s + i + 32)),
-                          e = _mm_loadu_si128((const __m128i *)(s + i + 48));
-            _mm_stream_si128((__m128i *)(d + i), a);
-            _mm_stream_si128((__m128i *)(d + i + 16), b);
-            _mm_stream_si128((__m128i *)(d + i + 32), c);
-            _mm_stream_si128((__m128i *)(d + i + 48), e);
-        }
-        memcpy(d + i, s + i, n - i);
-        _mm_sfence();
-        return;
-    }
-#endif
-    (void)out;
-    memcpy(d, s, n);
-}
-
-/* n int32s from s as doubles at d, none landing as none_as (streaming
- * stores, as copy_bytes) */
-static void widen_ints(double *d, const int32_t *s, size_t n, int32_t none, double none_as)
-{
-    size_t i = 0;
-#if defined(__SSE2__)
-    for (; i < n && ((uintptr_t)(d + i) & 15); ++i) d[i] = s[i] == none ? none_as : (double)s[i];
-    const __m128i nn = _mm_set1_epi32(none);
-    const __m128d as = _mm_set1_pd(none_as);
-    for (; i + 4 <= n; i += 4) {
-        const __m128i x = _mm_loadu_si128((const __m128i *)(s + i)), m = _mm_cmpeq_epi32(x, nn);
-        const __m128d lo = _mm_cvtepi32_pd(x), hi = _mm_cvtepi32_pd(_mm_shuffle_epi32(x, 0xEE));
-        const __m128d ml = _mm_castsi128_pd(_mm_unpacklo_epi32(m, m)),
-                      mh = _mm_castsi128_pd(_mm_unpackhi_epi32(m, m));
-        _mm_stream_pd(d + i, _mm_or_pd(_mm_and_pd(ml, as), _mm_andnot_pd(ml, lo)));
-        _mm_stream_pd(d + i + 2, _mm_or_pd(_mm_and_pd(mh, as), _mm_andnot_pd(mh, hi)));
-    }
-    _mm_sfence();
-#endif
-    for (; i < n; ++i) d[i] = s[i] == none ? none_as : (double)s[i];
-}
-
 /* rows of width bytes from src (pitch sp) to dst (pitch dp), by up to 16
  * threads: whole rows each, or, for a contiguous block, chunks that begin
  * and end on 2 MiB boundaries of dst. A fresh destination's huge page is
@@ -158,7 +105,7 @@ static void widen_ints(double *d, const int32_t *s, size_t n, int32_t none, doub
  * that share a huge page make one thread wait while another clears it
  * (537 MB into fresh pages, 32 MiB at a time: 16-19 ms this way, 22-31
  * ms in 1 MiB chunks, on the H100 machine's 16 cores). out: dst is a
- * download's (copy_bytes). A slot that widens (sl, flat) lands its
+ * download's (gd_land_bytes). A slot that widens (sl, flat) lands its
  * int32s as doubles, dst's huge pages split among the threads alike. */
 static void parallel_copy(char *dst, size_t dp, const char *src, size_t sp,
                           size_t width, size_t rows, bool out, const gd_slot *sl = NULL)
@@ -168,9 +115,9 @@ static void parallel_copy(char *dst, size_t dp, const char *src, size_t sp,
     const int nt = copy_threads();
     if (bytes < ((size_t)2 << 20) || nt < 2) {
         if (widen)
-            widen_ints((double *)dst, (const int32_t *)src, width / 4, sl->none, sl->none_as);
+            gd_land_widen((double *)dst, (const int32_t *)src, width / 4, sl->none, sl->none_as);
         else
-            for (size_t r = 0; r < rows; ++r) copy_bytes(dst + r * dp, src + r * sp, width, out);
+            for (size_t r = 0; r < rows; ++r) gd_land_bytes(dst + r * dp, src + r * sp, width, out);
         return;
     }
     if (rows == 1 || (dp == width && sp == width)) {
@@ -188,15 +135,15 @@ static void parallel_copy(char *dst, size_t dp, const char *src, size_t sp,
             if (a < d0) a = d0;
             if (b > d0 + bytes) b = d0 + bytes;
             if (b > a && widen) /* (8-byte elements: huge pages hold whole ones) */
-                widen_ints((double *)a, (const int32_t *)src + (a - d0) / 8, (b - a) / 8, sl->none,
+                gd_land_widen((double *)a, (const int32_t *)src + (a - d0) / 8, (b - a) / 8, sl->none,
                            sl->none_as);
             else if (b > a)
-                copy_bytes((char *)a, src + (a - d0), b - a, out);
+                gd_land_bytes((char *)a, src + (a - d0), b - a, out);
         }
         return;
     }
 #pragma omp parallel for num_threads(nt) schedule(static)
-    for (int64_t r = 0; r < (int64_t)rows; ++r) copy_bytes(dst + r * dp, src + r * sp, width, out);
+    for (int64_t r = 0; r < (int64_t)rows; ++r) gd_land_bytes(dst + r * dp, src + r * sp, width, out);
 }
 
 /* Smaller results are touched by the download's copies as before: at n =
@@ -417,7 +364,7 @@ static gd_status download(void *dst, size_t dpitch, const void *src, size_t spit
         if (!b) return gd_fail(GD_ERR_MEMORY, "no host memory for %s (%.1f MiB)", what, gd_mib(width));
         s = gd_cuda(cudaMemcpyAsync(b, src, width, cudaMemcpyDeviceToHost, gd_copy_stream()), what);
         if (!s) s = gd_cuda(cudaStreamSynchronize(gd_copy_stream()), what);
-        if (!s) widen_ints((double *)dst, b, width / 4, none, none_as);
+        if (!s) gd_land_widen((double *)dst, b, width / 4, none, none_as);
         free(b);
         return s;
     }
