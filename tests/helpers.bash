@@ -43,6 +43,17 @@ octave_ok() {
     [ -z "${2:-}" ] || [[ "$output" == *"$2"* ]]
 }
 
+# c_check NAME TEXT: tests/NAME.c built against kernels/ (C11, a C
+# compiler alone) and run: it exits 0 and prints TEXT.
+c_check() {
+    cc -O2 -std=c11 -D_DEFAULT_SOURCE -I"$GD_ROOT/kernels" "$GD_ROOT/tests/$1.c" \
+        -o "$BATS_TEST_TMPDIR/$1" -lm
+    run "$BATS_TEST_TMPDIR/$1"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"$2"* ]]
+}
+
 # octave_error SETUP ARGS: after SETUP, expect_error(ARGS) holds (the id,
 # the message pattern, nothing modified).
 octave_error() {

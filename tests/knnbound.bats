@@ -7,10 +7,5 @@
 load helpers
 
 @test "knnbound.h: |e - f| <= B on every pair of every data set, and the worst case of its header reaches it" {
-    cc -O2 -std=c11 -D_DEFAULT_SOURCE -I"$GD_ROOT/kernels" "$GD_ROOT/tests/check_knnbound.c" \
-        -o "$BATS_TEST_TMPDIR/check_knnbound" -lm
-    run "$BATS_TEST_TMPDIR/check_knnbound"
-    echo "$output"
-    [ "$status" -eq 0 ]
-    [[ "$output" == *"bound holds"* ]]
+    c_check check_knnbound "bound holds"
 }
