@@ -115,9 +115,9 @@ typedef struct {
     double clock_mhz;        /* SM clock */
     double mem_clock_mhz;    /* memory clock */
     int bus_width;           /* memory bus width in bits */
-    size_t mem_total;        /* bytes */
-    size_t mem_free;         /* bytes when queried, mem_pool given back first */
+    size_t mem_total, mem_free; /* bytes; free when queried, mem_pool given back first */
     size_t mem_pool;         /* bytes gd's pool held for reuse (given back) */
+    size_t mem_held;         /* bytes gd's calls and gdArrays hold (this process's) */
     int driver_version;      /* e.g. 13000 */
     int runtime_version;     /* the CUDA runtime gd was built with */
     int64_t mem_limit;       /* GD_GPU_MEM_LIMIT in bytes, or -1 when unset */

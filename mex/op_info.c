@@ -17,7 +17,7 @@ void gd_op_info(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 
     const char *fields[] = {"available", "reason", "name", "compute_capability",
                             "sms", "clock_mhz", "memory_clock_mhz", "bus_width",
-                            "memory_total", "memory_free", "memory_pool", "driver_version",
+                            "memory_total", "memory_free", "memory_pool", "memory_held", "driver_version",
                             "runtime_version", "memory_limit", "cpu_threads",
                             "gdarrays", "gdarray_bytes", "mpi", "nccl"};
     const int nf = sizeof fields / sizeof fields[0];
@@ -35,6 +35,7 @@ void gd_op_info(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     mxSetField(o, 0, "memory_total", mxCreateDoubleScalar((double)d.mem_total));
     mxSetField(o, 0, "memory_free", mxCreateDoubleScalar((double)d.mem_free));
     mxSetField(o, 0, "memory_pool", mxCreateDoubleScalar((double)d.mem_pool));
+    mxSetField(o, 0, "memory_held", mxCreateDoubleScalar((double)d.mem_held));
     snprintf(buf, sizeof buf, d.driver_version ? "%d.%d" : "none",
              d.driver_version / 1000, d.driver_version % 1000 / 10);
     mxSetField(o, 0, "driver_version", mxCreateString(buf));
@@ -64,8 +65,8 @@ void gd_op_info(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     gd_devices def;
     int defaults_ok = !gd_default_devices(&def);
     const char *dfields[] = {"index", "name", "compute_capability", "sms", "memory_total",
-                             "memory_free", "pci", "peers", "used"};
-    mxArray *devs = mxCreateStructMatrix(nd ? 1 : 0, (mwSize)nd, 9, dfields);
+                             "memory_free", "memory_held", "pci", "peers", "used"};
+    mxArray *devs = mxCreateStructMatrix(nd ? 1 : 0, (mwSize)nd, 10, dfields);
     for (int i = 0; i < nd; ++i) {
         gd_device_info e;
         if (gd_device_query_at(i, &e)) gd_mex_fail("gd_info", GD_ERR_CUDA);
@@ -76,6 +77,7 @@ void gd_op_info(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
         mxSetField(devs, i, "sms", mxCreateDoubleScalar(e.sms));
         mxSetField(devs, i, "memory_total", mxCreateDoubleScalar((double)e.mem_total));
         mxSetField(devs, i, "memory_free", mxCreateDoubleScalar((double)e.mem_free));
+        mxSetField(devs, i, "memory_held", mxCreateDoubleScalar((double)e.mem_held));
         mxSetField(devs, i, "pci", mxCreateString(e.pci));
         int np = 0;
         for (int j = 0; j < nd; ++j) np += (e.peer >> j) & 1;

@@ -10,7 +10,10 @@
 ## @code{bus_width} (bits), @code{memory_total} and @code{memory_free}
 ## (bytes), @code{memory_pool} (bytes of GPU memory gd kept from earlier
 ## calls for the next ones: gd_info gives them back to the driver before
-## it reads @code{memory_free}), @code{driver_version}, @code{runtime_version} (the CUDA runtime
+## it reads @code{memory_free}), @code{memory_held} (bytes of GPU memory
+## this process's gd holds: its gdArrays' and a running call's; unlike
+## @code{memory_free} it does not move with other programs on the GPU),
+## @code{driver_version}, @code{runtime_version} (the CUDA runtime
 ## gd was built with), @code{memory_limit} (bytes, from the environment
 ## variable GD_GPU_MEM_LIMIT, which caps the GPU memory one gd call may
 ## allocate; empty when unset), @code{cpu_threads} (OpenMP threads of
@@ -26,7 +29,7 @@
 ## @code{devices} lists every CUDA device gd sees (a struct array with
 ## @code{index}, as the @qcode{"Devices"} option of every operation counts
 ## them, @code{name}, @code{compute_capability}, @code{sms},
-## @code{memory_total}, @code{memory_free}, @code{pci}, @code{peers}: the
+## @code{memory_total}, @code{memory_free}, @code{memory_held}, @code{pci}, @code{peers}: the
 ## devices whose memory it reaches directly, and @code{used}: whether calls
 ## take it by default); @code{devices_default} is the environment variable
 ## GD_DEVICES (@qcode{"all"} when unset), which sets that default.
@@ -111,6 +114,7 @@ endfunction
 %!   assert (isempty (s.reason));
 %!   assert (s.sms > 0 && s.clock_mhz > 0 && s.memory_total > 0);
 %!   assert (s.memory_free <= s.memory_total);
+%!   assert (s.memory_held >= 0 && s.memory_held <= s.memory_total);
 %! else
 %!   assert (! isempty (s.reason));
 %! endif

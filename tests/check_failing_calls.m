@@ -1,11 +1,12 @@
 function check_failing_calls (ncalls)
   ## check_failing_calls (N): N calls that fail after allocating GPU memory
   ## (a GD_GPU_MEM_LIMIT that lets A and B in but not the rest) or before
-  ## (bad input) leave the device's free memory as it was.
+  ## (bad input) leave what gd holds on the device as it was (memory_held:
+  ## this process's, whatever else runs on the GPU).
   A = rand (1000, "single"); B = rand (1000, "single");
   Ai = int32 (A * 100); Bi = int32 (B * 100);  # the integer path, the same
   gd_minplus (A, B, "Variant", "v4");          # context, stream, events
-  free0 = gd_info ().memory_free;
+  free0 = gd_info ().memory_held;
   unwind_protect
     setenv ("GD_GPU_MEM_LIMIT", sprintf ("%d", 2.5 * 4e6));  # A + B + a bit
     for c = 1:ncalls
@@ -30,8 +31,8 @@ function check_failing_calls (ncalls)
   unwind_protect_cleanup
     unsetenv ("GD_GPU_MEM_LIMIT");
   end_unwind_protect
-  free1 = gd_info ().memory_free;
-  printf ("free before %d, after %d failing calls %d bytes\n", free0, 3 * ncalls, free1);
+  free1 = gd_info ().memory_held;
+  printf ("held before %d, after %d failing calls %d bytes\n", free0, 3 * ncalls, free1);
   assert (free1, free0);
   assert (isequal (gd_minplus (A, B, "Variant", "v4"), gd_minplus (A, B, "Variant", "cpu")));
   assert (isequal (gd_minplus (Ai, Bi, "Variant", "v5"), gd_minplus (Ai, Bi, "Variant", "cpu")));

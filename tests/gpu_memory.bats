@@ -23,6 +23,25 @@ load helpers
         disp('memory ok')" "memory ok"
 }
 
+@test "memory_held counts this process's GPU memory alone: a gdArray's bytes while it lives, none after a call that failed, pooled or not" {
+    require_gpu
+    octave_ok "A = rand(1000, 'single'); gd_minplus(A(1:10, 1:10));
+        h0 = gd_info().memory_held; d0 = gd_info().devices(1).memory_held;
+        assert(d0 == h0);
+        G = gdArray(A); h1 = gd_info().memory_held;
+        assert(h1 >= h0 + 4e6 && h1 <= h0 + 4e6 + 2^21, 'held %d -> %d', h0, h1);
+        clear G; assert(gd_info().memory_held, h0);
+        for pool = {'1', '0'}
+          setenv('GD_MEMPOOL', pool{1}); setenv('GD_GPU_MEM_LIMIT', '5000000');
+          expect_error('gd:memory', 'GD_GPU_MEM_LIMIT', @gd_minplus, A, A, 'Variant', 'v4');
+          unsetenv('GD_GPU_MEM_LIMIT');
+          assert(gd_info().memory_held, h0);
+          R = gd_minplus(A(1:300, 1:300), 'Variant', 'v4'); assert(gd_info().memory_held, h0);
+        end
+        unsetenv('GD_MEMPOOL');
+        disp('held ok')" "held ok"
+}
+
 # (from gdarray.bats)
 @test "10,000 create/compute/clear cycles leave the GPU's free memory where it was" {
     require_gpu

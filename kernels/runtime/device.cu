@@ -329,6 +329,7 @@ static gd_status query_ordinal(int ord, gd_device_info *o)
     if (e == cudaSuccess) e = cudaSetDevice(ord);
     if (e == cudaSuccess) o->mem_pool = gd_pool_trim();
     if (e == cudaSuccess) e = cudaMemGetInfo(&o->mem_free, &o->mem_total);
+    if (e == cudaSuccess) o->mem_held = gd_memory_held();
     t_ordinal = mine;
     cudaSetDevice(mine);
     if (e != cudaSuccess) {

@@ -6,6 +6,7 @@
 #include "runtime/runtime.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,6 +87,65 @@ extern "C" gd_status gd_free_memory(size_t *free_bytes)
     cudaGetLastError();
     *free_bytes = fr;
     return GD_OK;
+}
+
+/* ---------------------------------------------------------------------
+ * What gd holds on a device (gd_info's memory_held): the pool's memory in
+ * use, and the bytes gd took by plain cudaMalloc (GD_MEMPOOL=0, or a
+ * device without a pool), counted here: a call's by its gd_allocs, a
+ * kept one's (no pool: a resident result) in a table until gd_dev_free.
+ * Unlike memory_free it is this process's alone, whatever else runs on
+ * the device. */
+static int64_t g_direct[GD_MAX_DEVICES]; /* by CUDA ordinal; __atomic */
+enum { KEPT_DIRECT = 1024 };
+static struct {
+    void *p;
+    size_t bytes;
+    int ord;
+} g_kept_direct[KEPT_DIRECT];
+static pthread_mutex_t g_kept_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void direct_count(int64_t bytes, int ord = -1)
+{
+    __atomic_add_fetch(&g_direct[ord < 0 ? gd_ordinal() : ord], bytes, __ATOMIC_RELAXED);
+}
+
+/* a kept cudaMalloc'd allocation remembered (a full table: counted held
+ * until the process ends, which errs toward a leak reported) */
+static void kept_direct_note(void *p, size_t bytes)
+{
+    pthread_mutex_lock(&g_kept_lock);
+    for (int i = 0; i < KEPT_DIRECT; ++i)
+        if (!g_kept_direct[i].p) {
+            g_kept_direct[i].p = p;
+            g_kept_direct[i].bytes = bytes;
+            g_kept_direct[i].ord = gd_ordinal();
+            break;
+        }
+    pthread_mutex_unlock(&g_kept_lock);
+}
+
+static void kept_direct_forget(void *p)
+{
+    pthread_mutex_lock(&g_kept_lock);
+    for (int i = 0; i < KEPT_DIRECT; ++i)
+        if (g_kept_direct[i].p == p) {
+            direct_count(-(int64_t)g_kept_direct[i].bytes, g_kept_direct[i].ord);
+            g_kept_direct[i].p = NULL;
+            break;
+        }
+    pthread_mutex_unlock(&g_kept_lock);
+}
+
+extern "C" size_t gd_memory_held(void)
+{
+    uint64_t used = 0;
+    if (g_pool && cudaMemPoolGetAttribute(g_pool, cudaMemPoolAttrUsedMemCurrent, &used) != cudaSuccess) {
+        cudaGetLastError();
+        used = 0;
+    }
+    const int64_t direct = __atomic_load_n(&g_direct[gd_ordinal()], __ATOMIC_RELAXED);
+    return (size_t)used + (size_t)(direct > 0 ? direct : 0);
 }
 
 extern "C" gd_status gd_check_size(const char *what, int64_t rows, int64_t cols, size_t elem)
@@ -232,6 +292,8 @@ static gd_status alloc_one(gd_allocs *a, void **p, size_t bytes, const char *wha
     }
     a->pooled[a->n] = pooled;
     a->kept[a->n] = kept;
+    a->bytes[a->n] = bytes ? bytes : 1;
+    if (!pooled) direct_count((int64_t)a->bytes[a->n]);
     a->p[a->n++] = *p;
     a->total += bytes;
     return GD_OK;
@@ -271,8 +333,12 @@ extern "C" gd_status gd_end_call(gd_status s, gd_allocs *a, gd_timing *t)
     for (int i = 0; i < a->n; ++i) pooled = pooled || (a->pooled[i] && (s || !a->kept[i]));
     if (pooled) frees_after_streams();
     for (int i = 0; i < a->n; ++i) {
-        if (a->kept[i] && !s) continue;
+        if (a->kept[i] && !s) {
+            if (!a->pooled[i]) kept_direct_note(a->p[i], a->bytes[i]);
+            continue;
+        }
         a->pooled[i] ? cudaFreeAsync(a->p[i], gd_alloc_stream()) : cudaFree(a->p[i]);
+        if (!a->pooled[i]) direct_count(-(int64_t)a->bytes[i]);
     }
     /* done before the call returns, so that memory a reading of gd_info
      * counts as used is memory a call holds */
@@ -298,6 +364,7 @@ extern "C" void gd_dev_free(void *p)
         cudaFreeAsync(p, gd_alloc_stream());
     } else {
         cudaFree(p);
+        kept_direct_forget(p);
     }
     cudaGetLastError();
 }

@@ -183,6 +183,7 @@ typedef struct {
     unsigned char pooled[GD_MAX_ALLOCS]; /* from the stream-ordered pool */
     unsigned char kept[GD_MAX_ALLOCS];   /* a resident result: freed only
                                             when the call fails */
+    size_t bytes[GD_MAX_ALLOCS];
     int n;
     size_t total;
 } gd_allocs;
@@ -244,6 +245,8 @@ gd_status gd_free_memory(size_t *free_bytes);
 /* Returns what the pool holds unused to the driver (gd_info does, before
  * it reads the free memory); the bytes it held before. */
 size_t gd_pool_trim(void);
+/* The bytes gd holds on the device, this process's alone (memory.cu). */
+size_t gd_memory_held(void);
 
 /* Copies between the host (Octave's pageable memory) and the device.
  * Large ones go through cached page-locked staging slots: host threads
