@@ -61,7 +61,7 @@ enum cudaMemPoolAttr {
     cudaMemPoolAttrUsedMemCurrent
 };
 enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize };
-enum { cudaStreamNonBlocking = 1, cudaEventDisableTiming = 2 };
+enum { cudaStreamNonBlocking = 1, cudaEventBlockingSync = 1, cudaEventDisableTiming = 2 };
 
 struct cudaDeviceProp {
     char name[256];

@@ -242,6 +242,17 @@ bool gd_call::wait(cudaStream_t st, const char *what)
     return ok() && check(gd_copies_finish()) && cuda(cudaStreamSynchronize(st), what);
 }
 
+bool gd_call::wait_asleep(cudaStream_t st, const char *what)
+{
+    cudaEvent_t ev;
+    if (!ok() || !cuda(cudaEventCreateWithFlags(&ev, cudaEventBlockingSync | cudaEventDisableTiming), what))
+        return false;
+    cuda(cudaEventRecord(ev, st), what);
+    if (ok()) cuda(cudaEventSynchronize(ev), what);
+    cudaEventDestroy(ev);
+    return ok();
+}
+
 gd_pipeline::gd_pipeline(gd_call &c, cudaStream_t st, cudaStream_t st2, cudaStream_t st3)
     : c_(c), st_{st, st2, st3}, ns_(st3 ? 3 : 2)
 {

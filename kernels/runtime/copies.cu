@@ -92,9 +92,15 @@ static bool stage_ready(void)
     return g_stage_state == 1;
 }
 
+/* set on a download's thread behind the caller (gd_download_behind) */
+static thread_local bool t_behind = false;
+
+/* the threads that copy: the OpenMP threads, at most 16; behind the
+ * caller, one fewer than the cores, the caller's left to its launches */
 static int copy_threads(void)
 {
     int nt = gd_cpu_threads(); /* 1 where OMP_STACKSIZE is too small */
+    if (t_behind && nt > 2 && nt >= omp_get_num_procs()) nt = omp_get_num_procs() - 1;
     return nt < 16 ? nt : 16;
 }
 
@@ -438,6 +444,7 @@ struct gd_behind {
 static void *behind_main(void *arg)
 {
     gd_behind *b = (gd_behind *)arg;
+    t_behind = true;
     gd_use_device_index(b->index);
     b->s = gd_cuda(cudaSetDevice(gd_ordinal()), "cudaSetDevice");
     gd_copies_begin(b->t);
