@@ -63,7 +63,7 @@ template <class T> struct nf_graph {
     const T *w;
     uint32_t n;
     const int32_t *to_new, *to_old;
-    bool wide; /* out-degrees past 6 on average: nf_relax's 8 edges a step */
+    int step; /* nf_relax's edges a step: 16 where out-degrees pass 8 on average, 8 past 6, else 4 */
 };
 
 /* the lists (items k n + v of a batch): near[2] (the one relaxed, the one
@@ -158,8 +158,9 @@ __device__ __forceinline__ void nf_edge(bool have, T *dist, uint32_t u, T nd, T 
 /* an iteration: every near item's out-edges, a lane an item, the warp's
  * lanes in step over their edges, STEP edges a step (their targets and
  * lengths loaded together: the loads' latency, not their bandwidth, bounds
- * the iteration; 8 where vertices have more than 6 out-edges on average,
- * else 4: 80 registers against 60); a heavy vertex's item put aside for
+ * the iteration; 16 where vertices have more than 8 out-edges on average
+ * (128 registers in double: two blocks an SM), 8 past 6 (80), else 4
+ * (60)); a heavy vertex's item put aside for
  * nf_relax_heavy. A length read before the atomic may be older than the
  * atomic's, never shorter: it only spares the atomics that could not
  * lower it. */
@@ -574,7 +575,7 @@ bool nf_rows(gd_call &c, int64_t n, int64_t m, const int64_t *dcp, const int64_t
     c.cuda(cudaMemcpyAsync(cur, rp, (size_t)(n + 1) * 8, cudaMemcpyDeviceToDevice, st),
            "W's rows' cursors");
     if (c.ok()) nf_row_fill<T><<<sssp_grid(n), 256, 0, st>>>(dcp, dri, dw, n, cur, ci, w, to_new);
-    *g = nf_graph<T>{(const int64_t *)rp, ci, w, (uint32_t)n, to_new, to_old, m > 6 * n};
+    *g = nf_graph<T>{(const int64_t *)rp, ci, w, (uint32_t)n, to_new, to_old, m > 8 * n ? 16 : m > 6 * n ? 8 : 4};
     return c.launched("W's rows");
 }
 
@@ -629,7 +630,8 @@ void nf_lengths(gd_call &c, const nf_graph<T> &g, const int64_t *src, uint32_t n
     h.iter = 1;
     h.thr = h.delta = delta;
     c.cuda(cudaMemcpyAsync(ds, &h, sizeof h, cudaMemcpyHostToDevice, st), "the near-far state");
-    void (*relax)(nf_graph<T>, T *, nf_lists, nf_state<T> *) = g.wide ? nf_relax<T, 8> : nf_relax<T, 4>;
+    void (*relax)(nf_graph<T>, T *, nf_lists, nf_state<T> *) =
+        g.step == 16 ? nf_relax<T, 16> : g.step == 8 ? nf_relax<T, 8> : nf_relax<T, 4>;
     const unsigned big = nf_wave(c, relax), heavy = nf_wave(c, nf_relax_heavy<T>) / 2,
                    split = nf_wave(c, nf_split<T>);
     int done = 0;
