@@ -183,6 +183,7 @@ gd_status run_cpu(const gd_matrix *W, const gd_sparse *S, const int64_t *src, in
 
 #include "ops/sssp/trees.cuh"
 #include "ops/sssp/nearfar.cuh"
+#include "ops/sssp/rows.cuh"
 #include "ops/sssp/order.cuh"
 #include "ops/sssp/gpu.cuh"
 
