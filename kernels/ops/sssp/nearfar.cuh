@@ -36,7 +36,7 @@
  * such q (an atomic min): level L, P(u) = q. That is the host's rule
  * (breadth first, the smallest tight predecessor one level nearer). */
 
-enum { NF_HEAVY = 32, NF_THREADS = 256 };
+enum { NF_HEAVY = 32, NF_THREADS = 256, NF_ROUNDS = 4 };
 
 /* an atomic min of a length that is not negative (its bits order as an
  * integer's); whether v lowered it. read: the length read first, the
@@ -62,7 +62,6 @@ template <class T> struct nf_graph {
     const T *w;
     uint32_t n;
     const int32_t *to_new, *to_old;
-    int step; /* nf_relax's edges a step: 16 where out-degrees pass 8 on average, 8 past 6, else 4 */
 };
 
 /* the lists (items k n + v of a batch): near[2] (the one relaxed, the one
@@ -154,16 +153,19 @@ __device__ __forceinline__ void nf_edge(bool have, T *dist, uint32_t u, T nd, T 
     nf_put(to_far, u, far, fcnt);
 }
 
-/* an iteration: every near item's out-edges, a lane an item, the warp's
- * lanes in step over their edges, STEP edges a step (their targets and
- * lengths loaded together: the loads' latency, not their bandwidth, bounds
- * the iteration; 16 where vertices have more than 8 out-edges on average
- * (128 registers in double: two blocks an SM), 8 past 6 (80), else 4
- * (60)); a heavy vertex's item put aside for
- * nf_relax_heavy. A length read before the atomic may be older than the
- * atomic's, never shorter: it only spares the atomics that could not
- * lower it. */
-template <class T, int STEP>
+/* an iteration, edge-parallel: a warp's 32 near items' out-edges laid in
+ * a row (their out-degrees scanned across the warp), 32 consecutive edges
+ * a round, a lane an edge (the item an edge belongs to found by a binary
+ * search over the scan, its start, length and offset by shuffles), the
+ * loads of NF_ROUNDS rounds' targets and weights issued together: the
+ * loads coalesce and their latency, not their bandwidth, bounds the
+ * iteration (60 registers in double). A lane-an-item kernel made a lane's
+ * requests one an edge, its warp in step to the largest out-degree; this
+ * one keeps every lane busy on a kNN graph's 10 edges a vertex and a
+ * grid's 4 alike. A heavy vertex's item is put aside for nf_relax_heavy.
+ * A length read before the atomic may be older than the atomic's, never
+ * shorter: it only spares the atomics that could not lower it. */
+template <class T>
 __global__ void __launch_bounds__(NF_THREADS)
     nf_relax(nf_graph<T> g, T *dist, nf_lists L, nf_state<T> *s)
 {
@@ -195,20 +197,36 @@ __global__ void __launch_bounds__(NF_THREADS)
         nf_put(heavy, it, L.heavy, &s->heavy);
         if (heavy) deg = 0;
         if (deg) dv = __ldcg(dist + it);
-        const int most = nf_warp_max(deg);
-        for (int j = 0; j < most; j += STEP) {
-            uint32_t u[STEP];
-            T nd[STEP], now[STEP];
+        int incl = deg; /* the warp's out-degrees scanned: lane j's edges are excl_j .. incl_j - 1 */
+        for (int o = 1; o < 32; o *= 2) {
+            const int y = __shfl_up_sync(0xffffffffu, incl, o);
+            if (lane >= o) incl += y;
+        }
+        const int excl = incl - deg, total = __shfl_sync(0xffffffffu, incl, 31);
+        const int64_t off = e0 - excl; /* the row's edge e of lane j is W's edge off_j + e */
+        for (int b = 0; b < total; b += 32 * NF_ROUNDS) {
+            uint32_t u[NF_ROUNDS];
+            T nd[NF_ROUNDS], now[NF_ROUNDS];
 #pragma unroll
-            for (int i = 0; i < STEP; ++i) {
-                const bool have = j + i < deg;
-                u[i] = have ? base + (uint32_t)__ldg(g.ci + e0 + j + i) : 0u;
-                nd[i] = have ? (T)(dv + __ldg(g.w + e0 + j + i)) : (T)INFINITY;
+            for (int i = 0; i < NF_ROUNDS; ++i) {
+                const int e = b + i * 32 + lane;
+                int j = 0; /* the last lane whose excl <= e */
+#pragma unroll
+                for (int o = 16; o > 0; o /= 2) {
+                    const int x = __shfl_sync(0xffffffffu, excl, j + o);
+                    if (x <= e) j += o;
+                }
+                const int64_t oj = __shfl_sync(0xffffffffu, off, j);
+                const uint32_t bj = __shfl_sync(0xffffffffu, base, j);
+                const T dj = __shfl_sync(0xffffffffu, dv, j);
+                const bool have = e < total;
+                u[i] = have ? bj + (uint32_t)__ldg(g.ci + oj + e) : 0u;
+                nd[i] = have ? (T)(dj + __ldg(g.w + oj + e)) : (T)INFINITY;
             }
 #pragma unroll
-            for (int i = 0; i < STEP; ++i) now[i] = nd[i] < (T)INFINITY ? __ldcg(dist + u[i]) : (T)0;
+            for (int i = 0; i < NF_ROUNDS; ++i) now[i] = nd[i] < (T)INFINITY ? __ldcg(dist + u[i]) : (T)0;
 #pragma unroll
-            for (int i = 0; i < STEP; ++i) {
+            for (int i = 0; i < NF_ROUNDS; ++i) {
                 bool to_near, to_far;
                 nf_lowered(nd[i] < now[i], dist, u[i], nd[i], thr, mark, L, to_near, to_far, false);
                 nf_hold(to_near, u[i], hn, out, cnt);
@@ -525,14 +543,12 @@ void nf_lengths(gd_call &c, const nf_graph<T> &g, const int64_t *src, uint32_t n
     h.iter = 1;
     h.thr = h.delta = delta;
     c.cuda(cudaMemcpyAsync(ds, &h, sizeof h, cudaMemcpyHostToDevice, st), "the near-far state");
-    void (*relax)(nf_graph<T>, T *, nf_lists, nf_state<T> *) =
-        g.step == 16 ? nf_relax<T, 16> : g.step == 8 ? nf_relax<T, 8> : nf_relax<T, 4>;
-    const unsigned big = nf_wave(c, relax), heavy = nf_wave(c, nf_relax_heavy<T>) / 2,
+    const unsigned big = nf_wave(c, nf_relax<T>), heavy = nf_wave(c, nf_relax_heavy<T>) / 2,
                    split = nf_wave(c, nf_split<T>);
     int done = 0;
     for (int batch = 8; c.ok() && !done; batch = batch < 64 ? 2 * batch : 64) {
         for (int b = 0; b < batch; ++b) {
-            relax<<<big, NF_THREADS, 0, st>>>(g, dist, L, ds);
+            nf_relax<T><<<big, NF_THREADS, 0, st>>>(g, dist, L, ds);
             nf_relax_heavy<T><<<heavy, NF_THREADS, 0, st>>>(g, dist, L, ds);
             nf_step<T><<<1, 1, 0, st>>>(ds);
             nf_split<T><<<split, NF_THREADS, 0, st>>>(dist, L, ds);

@@ -104,7 +104,6 @@ bool nf_rows(gd_call &c, int64_t n, int64_t m, const int64_t *dcp, const int64_t
     c.cuda(cudaMemcpyAsync(cur, rp, (size_t)(n + 1) * 8, cudaMemcpyDeviceToDevice, st),
            "W's rows' cursors");
     if (c.ok()) nf_row_fill<T><<<sssp_grid(n), 256, 0, st>>>(dcp, dri, dw, n, cur, ci, w, to_new);
-    const int step = m > 8 * n ? 16 : m > 6 * n ? 8 : 4; /* nf_relax's edges a step */
-    *g = nf_graph<T>{(const int64_t *)rp, ci, w, (uint32_t)n, to_new, to_old, step};
+    *g = nf_graph<T>{(const int64_t *)rp, ci, w, (uint32_t)n, to_new, to_old};
     return c.launched("W's rows");
 }
