@@ -242,10 +242,12 @@ bool gd_call::wait(cudaStream_t st, const char *what)
     return ok() && check(gd_copies_finish()) && cuda(cudaStreamSynchronize(st), what);
 }
 
-bool gd_call::wait_asleep(cudaStream_t st, const char *what)
+bool gd_call::sync(cudaStream_t st, const char *what)
 {
+    if (!ok()) return false;
+    if (!gd_download_behind_running()) return cuda(cudaStreamSynchronize(st), what);
     cudaEvent_t ev;
-    if (!ok() || !cuda(cudaEventCreateWithFlags(&ev, cudaEventBlockingSync | cudaEventDisableTiming), what))
+    if (!cuda(cudaEventCreateWithFlags(&ev, cudaEventBlockingSync | cudaEventDisableTiming), what))
         return false;
     cuda(cudaEventRecord(ev, st), what);
     if (ok()) cuda(cudaEventSynchronize(ev), what);

@@ -126,10 +126,11 @@ class gd_call {
     /* waits for the copies in flight and for stream st: the results are
      * in place and the phases' times known */
     bool wait(cudaStream_t st, const char *what);
-    /* waits for stream st asleep (an event of blocking sync), not spinning
-     * as cudaStreamSynchronize does: where a download behind the caller
-     * lands on the host's cores meanwhile (gd_download_behind) */
-    bool wait_asleep(cudaStream_t st, const char *what);
+    /* waits for stream st alone (not the copies): spinning, as
+     * cudaStreamSynchronize does, or asleep (an event of blocking sync)
+     * while a download behind the caller lands on the host's cores
+     * (gd_download_behind), whose threads a spinning wait holds back */
+    bool sync(cudaStream_t st, const char *what);
 
     /* the end of the call: after a failure the streams are waited for and
      * the copies dropped; memory freed (kept results handed over on

@@ -441,6 +441,14 @@ struct gd_behind {
     char msg[1024];
 };
 
+/* the downloads behind their callers now running, by CUDA ordinal */
+static int g_behind_running[GD_MAX_DEVICES];
+
+extern "C" int gd_download_behind_running(void)
+{
+    return __atomic_load_n(&g_behind_running[gd_ordinal()], __ATOMIC_ACQUIRE);
+}
+
 static void *behind_main(void *arg)
 {
     gd_behind *b = (gd_behind *)arg;
@@ -454,6 +462,7 @@ static void *behind_main(void *arg)
     if (!b->s) b->s = f;
     if (b->s) snprintf(b->msg, sizeof b->msg, "%s", gd_last_error());
     gd_copies_end();
+    __atomic_sub_fetch(&g_behind_running[gd_ordinal()], 1, __ATOMIC_RELEASE);
     return NULL;
 }
 
@@ -476,10 +485,12 @@ extern "C" gd_status gd_download_behind(gd_behind **out, void *dst, size_t dpitc
         b->after = after;
         b->t = t;
         b->what = what;
+        __atomic_add_fetch(&g_behind_running[gd_ordinal()], 1, __ATOMIC_RELEASE);
         if (pthread_create(&b->th, NULL, behind_main, b) == 0) {
             *out = b;
             return GD_OK;
         }
+        __atomic_sub_fetch(&g_behind_running[gd_ordinal()], 1, __ATOMIC_RELEASE);
         free(b);
     }
     /* no thread: the download here and now */

@@ -303,6 +303,8 @@ gd_status gd_download_behind(gd_behind **out, void *dst, size_t dpitch, const vo
                              gd_prefault *touch, gd_timing *t, const char *what);
 /* joins the thread (NULL: nothing); its status, its message raised again */
 gd_status gd_download_behind_wait(gd_behind *b);
+/* whether a download behind its caller is landing on this device's slots */
+int gd_download_behind_running(void);
 
 /* Events without timing, for ordering one stream after another:
  * 0..GD_MAX_PANELS-1, which a gd_call hands out in order (gd_call::event).

@@ -517,7 +517,7 @@ void nf_rounds(gd_call &c, K kernel, nf_bfs *ds, nf_bfs *h, const char *what, A.
         }
         c.launched(what);
         c.cuda(cudaMemcpyAsync(h, ds, sizeof *h, cudaMemcpyDeviceToHost, st), what);
-        c.cuda(cudaStreamSynchronize(st), what);
+        c.sync(st, what);
         done = h->done;
         if (c.ok() && gd_interrupted()) c.check(gd_fail(GD_ERR_INTERRUPT, "interrupted"));
     }
@@ -625,7 +625,7 @@ int64_t nf_tied(gd_call &c, const nf_graph<T> &g, const T *dist, int64_t n, int6
     if (c.ok())
         nf_out_p<PT><<<sssp_grid((int64_t)nt * n), 256, 0, st>>>(lvl, cand, (uint32_t)n, nt, ns, dP, none, sel + nt, g.to_old);
     c.launched("P");
-    c.cuda(cudaStreamSynchronize(st), "the tied sources' trees"); /* (rows outlives its copy) */
+    c.sync(st, "the tied sources' trees"); /* (rows outlives its copy) */
     return nt;
 }
 

@@ -269,7 +269,7 @@ bool sssp_trees_unique(gd_call &c, const sssp_up<T> &u, int64_t n, int64_t ns, i
     unsigned long long nt = 0, nc = 0;
     c.cuda(cudaMemcpyAsync(h.data(), dt, (size_t)b * sizeof(int), cudaMemcpyDeviceToHost, st), "the tied sources");
     c.cuda(cudaMemcpyAsync(&nt, cnt, 8, cudaMemcpyDeviceToHost, st), "the tied cells' count");
-    c.wait_asleep(st, "the trees");
+    c.sync(st, "the trees");
     tied->clear();
     for (int64_t k = 0; k < b; ++k)
         if (h[(size_t)k]) tied->push_back(k);
@@ -282,13 +282,13 @@ bool sssp_trees_unique(gd_call &c, const sssp_up<T> &u, int64_t n, int64_t ns, i
         sssp_chains<T, PT><<<sssp_grid((int64_t)nt), 256, 0, st>>>(u.cp, u.ri, u.w, ns, D, P, tl, (int64_t)nt, dc, cnt + 1, most);
     c.launched("the tied cells' chains");
     c.cuda(cudaMemcpyAsync(&nc, cnt + 1, 8, cudaMemcpyDeviceToHost, st), "the candidates' count");
-    c.wait_asleep(st, "the tied cells' chains");
+    c.sync(st, "the tied cells' chains");
     if (!c.ok() || nc > most) return c.ok();
     std::vector<int64_t> hl((size_t)nt), cells, vals, left;
     std::vector<sssp_cand> hc((size_t)nc);
     c.cuda(cudaMemcpyAsync(hl.data(), tl, (size_t)nt * 8, cudaMemcpyDeviceToHost, st), "the tied cells");
     c.cuda(cudaMemcpyAsync(hc.data(), dc, (size_t)nc * sizeof(sssp_cand), cudaMemcpyDeviceToHost, st), "the candidates");
-    c.wait_asleep(st, "the candidates");
+    c.sync(st, "the candidates");
     if (!c.ok()) return false;
     if (!sssp_tied_levels(hl, hc, ns, &cells, &vals, &left)) return c.ok(); /* (all by levels) */
     const int64_t m = (int64_t)cells.size();
@@ -298,7 +298,7 @@ bool sssp_trees_unique(gd_call &c, const sssp_up<T> &u, int64_t n, int64_t ns, i
         c.cuda(cudaMemcpyAsync(dv + m, vals.data(), (size_t)m * 8, cudaMemcpyHostToDevice, st), "their predecessors");
         if (c.ok()) sssp_put_p<PT><<<sssp_grid(m), 256, 0, st>>>(dv, dv + m, m, P);
         c.launched("the tied cells' predecessors");
-        c.cuda(cudaStreamSynchronize(st), "the tied cells' predecessors"); /* (cells, vals) */
+        c.sync(st, "the tied cells' predecessors"); /* (cells, vals) */
     }
     *chained += m;
     /* the sources left to the levels: those with a cell that stayed */
