@@ -6,7 +6,7 @@ function check_failing_calls (ncalls)
   A = rand (1000, "single"); B = rand (1000, "single");
   Ai = int32 (A * 100); Bi = int32 (B * 100);  # the integer path, the same
   gd_minplus (A, B, "Variant", "v4");          # context, stream, events
-  free0 = gd_info ().memory_held;
+  held0 = gd_info ().memory_held;
   unwind_protect
     setenv ("GD_GPU_MEM_LIMIT", sprintf ("%d", 2.5 * 4e6));  # A + B + a bit
     for c = 1:ncalls
@@ -31,9 +31,9 @@ function check_failing_calls (ncalls)
   unwind_protect_cleanup
     unsetenv ("GD_GPU_MEM_LIMIT");
   end_unwind_protect
-  free1 = gd_info ().memory_held;
-  printf ("held before %d, after %d failing calls %d bytes\n", free0, 3 * ncalls, free1);
-  assert (free1, free0);
+  held1 = gd_info ().memory_held;
+  printf ("held before %d, after %d failing calls %d bytes\n", held0, 3 * ncalls, held1);
+  assert (held1, held0);
   assert (isequal (gd_minplus (A, B, "Variant", "v4"), gd_minplus (A, B, "Variant", "cpu")));
   assert (isequal (gd_minplus (Ai, Bi, "Variant", "v5"), gd_minplus (Ai, Bi, "Variant", "cpu")));
 endfunction
